@@ -1,0 +1,34 @@
+# Two entry points (README): `make demo` and `make test`. Each creates .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STORE ?= demo-store
+
+.PHONY: demo test lint install clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+install: $(BIN)/.installed
+
+demo: install
+	$(BIN)/lexgraph ingest statutes lexgraph/data/sample --store $(STORE)
+	$(BIN)/lexgraph law versions 民法 --store $(STORE)
+	$(BIN)/lexgraph law show 民法 第七百九条 --as-of 2021-01-01 --store $(STORE)
+	$(BIN)/lexgraph law show 民法 第二百十三条の二 --as-of 2023-07-01 --store $(STORE)
+	-$(BIN)/lexgraph law show 民法 第二百十三条の二 --as-of 2020-05-01 --store $(STORE)
+	$(BIN)/lexgraph law diff 民法 --from 2020-04-01 --to 2023-07-01 --store $(STORE)
+	$(BIN)/lexgraph stats --store $(STORE)
+
+test: install
+	OMP_NUM_THREADS=1 $(BIN)/python -m pytest -q
+	$(BIN)/ruff check .
+
+lint: install
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) $(STORE)

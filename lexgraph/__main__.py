@@ -1,0 +1,3 @@
+from lexgraph.cli import app
+
+app(prog_name="lexgraph")

@@ -1,0 +1,319 @@
+"""The `lexgraph` command: a thin face over `lexgraph.client.LexGraph`.
+
+Results go to stdout (as JSON with ``--json``); progress and messages go to stderr. Exit codes (DESIGN §8):
+0 ok, 1 bad input, 2 usage, 3 store or model unavailable.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from lexgraph.client import LexGraph
+from lexgraph.config import ConfigError, store_location
+from lexgraph.statutes.reading import LookupError_
+from lexgraph.store.base import ReadOnlyViolation, StoreError, StoreUnavailable
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, help="Japanese law as a versioned citation graph.")
+ingest_app = typer.Typer(no_args_is_help=True, help="Load data into the store.")
+law_app = typer.Typer(no_args_is_help=True, help="Read laws as of a date.")
+app.add_typer(ingest_app, name="ingest")
+app.add_typer(law_app, name="law")
+
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+StoreOpt = Annotated[str | None, typer.Option("--store", help="Store directory or bolt:// URI "
+                                             "(env LEXGRAPH_STORE; default ./lexgraph-store).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
+AsOfOpt = Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD); default today.")]
+
+EXIT_BAD_INPUT, EXIT_USAGE, EXIT_UNAVAILABLE = 1, 2, 3
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    raise typer.Exit(code)
+
+
+def _day(text: str | None, option: str = "--as-of") -> date:
+    if text is None:
+        return date.today()
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        _fail(f"{option} {text!r} is not a date; write it as YYYY-MM-DD", EXIT_USAGE)
+
+
+@contextmanager
+def _open(store: str | None, *, read_only: bool = False) -> Iterator[LexGraph]:
+    """Open the store and turn every library error into a message and an exit code."""
+    try:
+        location = store_location(store)
+        if read_only and not location.startswith(("bolt", "neo4j")) and not Path(location).exists():
+            _fail(f"no store at {location}; run `lexgraph ingest statutes PATH…` first or pass --store",
+                  EXIT_UNAVAILABLE)
+        with LexGraph.open(location, read_only=read_only) as lg:
+            yield lg
+    except ConfigError as error:
+        _fail(str(error), EXIT_USAGE)
+    except ReadOnlyViolation as error:
+        _fail(str(error), EXIT_BAD_INPUT)
+    except StoreUnavailable as error:
+        _fail(str(error), EXIT_UNAVAILABLE)
+    except LookupError_ as error:
+        _fail(str(error), EXIT_BAD_INPUT)
+    except StoreError as error:
+        _fail(str(error), EXIT_UNAVAILABLE)
+
+
+def _emit_json(payload: Any) -> None:
+    sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+# -- ingest ---------------------------------------------------------------------------------------------------
+@ingest_app.command("statutes")
+def ingest_statutes(
+    paths: Annotated[list[Path], typer.Argument(help="XML files, directories, .tar.xz/.zip archives.")],
+    revision: Annotated[str | None, typer.Option(help="Revision id for a single file without one in its name.")] = None,
+    in_force_on: Annotated[str | None, typer.Option("--in-force-on", help="A day the text was known to be in "
+                                                    "force, for snapshots without a revision id.")] = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Ingest e-Gov 法令XML. Re-running the same files changes nothing."""
+    if revision and len(paths) != 1:
+        _fail("--revision names the revision of one file; give exactly one PATH", EXIT_USAGE)
+    known_day = _day(in_force_on, "--in-force-on") if in_force_on else None
+    with _open(store) as lg, _progress() as progress:
+        task = progress.add_task("ingesting", total=None)
+
+        def on_file(size: int, name: str) -> None:
+            progress.update(task, advance=1, description=Path(name.replace("!", "/")).name[:40])
+
+        summary = lg.ingest_statutes(paths, revision=revision, in_force_on=known_day, on_file=on_file)
+    if as_json:
+        _emit_json(summary.to_json())
+    else:
+        out.print(f"files {summary.files}  laws {len(summary.laws)}  versions added {summary.versions_added}  "
+                  f"unchanged {summary.unchanged}  clauses written {summary.provisions_written}")
+        for outcome in summary.conflicts:
+            out.print(f"[yellow]conflict[/] {outcome.message}", highlight=False)
+        for outcome in summary.failures:
+            out.print(f"[red]failed[/] {outcome.message}", highlight=False)
+    if summary.failures or summary.conflicts:
+        raise typer.Exit(EXIT_BAD_INPUT)
+
+
+@contextmanager
+def _progress() -> Iterator[Progress]:
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
+                        TextColumn("{task.completed} files"), TimeElapsedColumn(), console=err, transient=True,
+                        disable=not err.is_terminal)
+    with progress:
+        yield progress
+
+
+# -- law ------------------------------------------------------------------------------------------------------
+@law_app.command("show")
+def law_show(
+    law: Annotated[str, typer.Argument(help="Title, law number, abbreviation or law id.")],
+    clause: Annotated[str | None, typer.Argument(help="第七百九条, 709条, 第三条の二第一項第二号 or a709/p1.")] = None,
+    as_of: AsOfOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The text of a clause in force on a date, with the revision it comes from."""
+    day = _day(as_of)
+    with _open(store, read_only=True) as lg:
+        if clause is None:
+            info = lg.law(law)
+            versions = lg.versions(law)
+            payload = {"law_id": info.law_id, "title": info.title, "law_num": info.law_num,
+                       "law_type": info.law_type, "aliases": list(info.aliases),
+                       "versions": [_version_json(v) for v in versions]}
+            if as_json:
+                _emit_json(payload)
+            else:
+                _print_law(payload)
+            return
+        result = lg.show(law, clause, as_of=day)
+    if as_json:
+        _emit_json(result.to_json())
+        return
+    p = result.provision
+    out.print(f"[bold]{result.law.title}[/] {p.title} {p.caption}", highlight=False)
+    out.print(f"as of {day}  revision {result.version.revision_id}  ({p.path}, in force "
+              f"{p.valid_from or '…'} – {p.valid_until or 'now'})", style="dim", highlight=False)
+    out.print(p.text, highlight=False)
+
+
+def _print_law(payload: dict[str, Any]) -> None:
+    out.print(f"[bold]{payload['title']}[/] {payload['law_num']} ({payload['law_id']}, {payload['law_type']})",
+              highlight=False)
+    for v in payload["versions"]:
+        out.print(f"  {v['revision_id']}  {v['enforced_from'] or '…'} – {v['enforced_until'] or 'now'}",
+                  highlight=False)
+
+
+def _version_json(v: Any) -> dict[str, Any]:
+    return {"revision_id": v.revision_id, "enforced_from": _iso(v.enforced_from),
+            "enforced_until": _iso(v.enforced_until), "amended_by": v.amended_by, "dated_by": v.dated_by,
+            "known_in_force_on": _iso(v.known_in_force_on), "source": v.source}
+
+
+def _iso(day: date | None) -> str | None:
+    return day.isoformat() if day else None
+
+
+@law_app.command("versions")
+def law_versions(
+    law: Annotated[str, typer.Argument(help="Title, law number, abbreviation or law id.")],
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The stored revisions of a law and their enforcement periods."""
+    with _open(store, read_only=True) as lg:
+        info = lg.law(law)
+        versions = lg.versions(law)
+    if as_json:
+        _emit_json({"law_id": info.law_id, "title": info.title, "versions": [_version_json(v) for v in versions]})
+        return
+    table = Table("revision id", "in force from", "until", "dated by")
+    for v in versions:
+        table.add_row(v.revision_id, _iso(v.enforced_from) or "unknown", _iso(v.enforced_until) or "—",
+                      v.dated_by if v.dated_by != "snapshot" else f"snapshot (seen {v.known_in_force_on})")
+    out.print(f"[bold]{info.title}[/] ({info.law_id})", highlight=False)
+    out.print(table)
+
+
+@law_app.command("diff")
+def law_diff(
+    law: Annotated[str, typer.Argument(help="Title, law number, abbreviation or law id.")],
+    from_day: Annotated[str, typer.Option("--from", help="YYYY-MM-DD")],
+    to_day: Annotated[str, typer.Option("--to", help="YYYY-MM-DD")],
+    level: Annotated[str, typer.Option(help="article (articles and other top-level units) or all (every clause)")]
+    = "article",
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Clauses added, changed and removed between the versions in force on two dates."""
+    if level not in ("article", "all"):
+        _fail("--level is article or all", EXIT_USAGE)
+    start, end = _day(from_day, "--from"), _day(to_day, "--to")
+    with _open(store, read_only=True) as lg:
+        diff = lg.diff(law, start, end, level=level)
+    if as_json:
+        _emit_json(diff.to_json())
+        return
+    out.print(f"[bold]{diff.law.title}[/] {diff.from_revision} → {diff.to_revision}: "
+              f"{diff.count('added')} added, {diff.count('changed')} changed, {diff.count('removed')} removed",
+              highlight=False)
+    for change in diff.changes:
+        colour = {"added": "green", "changed": "yellow", "removed": "red"}[change.status]
+        out.print(f"[{colour}]{change.status:8}[/] {change.path}  {change.title}", highlight=False)
+
+
+# -- the store ------------------------------------------------------------------------------------------------
+@app.command()
+def stats(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
+    """Node counts per label and relationship counts per type."""
+    with _open(store, read_only=True) as lg:
+        counts = lg.stats()
+    if as_json:
+        _emit_json(counts.to_json())
+        return
+    table = Table("kind", "name", "count")
+    for label, n in counts.nodes.items():
+        table.add_row("node", label, f"{n:,}")
+    for rel, n in counts.relationships.items():
+        table.add_row("relationship", rel, f"{n:,}")
+    out.print(table)
+
+
+@app.command()
+def doctor(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
+    """Check migrations, counts and consistency, and say what to do about any problem."""
+    with _open(store, read_only=True) as lg:
+        report = lg.doctor()
+    if as_json:
+        _emit_json(report.to_json())
+    else:
+        out.print(f"{report.backend} store at {report.location}", highlight=False)
+        for finding in report.findings:
+            mark = "[green]ok[/]" if finding.ok else "[red]PROBLEM[/]"
+            out.print(f"{mark:20} {finding.check}: {finding.detail}", highlight=False)
+            if finding.fix:
+                out.print(f"{'':10} fix: {finding.fix}", highlight=False)
+    if not report.ok:
+        raise typer.Exit(EXIT_BAD_INPUT)
+
+
+@app.command()
+def migrate(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
+    """Apply pending schema migrations (write commands do this on their own)."""
+    with _open(store) as lg:
+        history = lg.store.applied_migrations()
+    payload = [{"version": m.version, "name": m.name, "checksum": m.checksum, "applied_at": m.applied_at}
+               for m in history]
+    if as_json:
+        _emit_json(payload)
+        return
+    for m in payload:
+        out.print(f"V{m['version']:03d}__{m['name']}  {m['applied_at']}")
+
+
+@app.command()
+def query(
+    cypher: Annotated[str, typer.Argument(help="A read-only Cypher query.")],
+    param: Annotated[list[str] | None, typer.Option("--param", help="k=v (v parsed as JSON when it can be).")]
+    = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Run your own Cypher, read-only: a query that writes is refused."""
+    params = dict(_parse_param(p) for p in param or [])
+    with _open(store, read_only=True) as lg:
+        rows = lg.query(cypher, params)
+    if as_json:
+        _emit_json(rows)
+        return
+    if not rows:
+        out.print("(no rows)")
+        return
+    table = Table(*rows[0].keys())
+    for row in rows:
+        table.add_row(*(str(v) for v in row.values()))
+    out.print(table)
+
+
+def _parse_param(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.isidentifier():
+        _fail(f"--param {text!r} must be name=value", EXIT_USAGE)
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point for tests that want the exit code without a subprocess."""
+    try:
+        app(args=argv, standalone_mode=False)
+    except typer.Exit as stop:
+        return stop.exit_code
+    except SystemExit as stop:  # click usage errors
+        return int(stop.code or 0)
+    return 0
+

@@ -1,0 +1,6 @@
+// The versions of one law in time order, with how each one was dated.
+MATCH (v:LawVersion {law_id: $law_id})
+RETURN v.revision_id AS revision_id, v.law_id AS law_id, v.enforced_from AS enforced_from,
+       v.enforced_until AS enforced_until, v.amended_by AS amended_by, v.source AS source,
+       v.dated_by AS dated_by, v.known_in_force_on AS known_in_force_on
+ORDER BY v.enforced_from

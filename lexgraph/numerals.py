@@ -1,0 +1,214 @@
+"""Numbers as Japanese legal text writes them, and clause references as lexgraph's provision paths.
+
+The same article is written 第七百九条 (statutes), 七〇九条 (positional kanji, older judgments), ７０９条 (full-width,
+newer judgments) and 709条 (books, web pages). e-Gov identifies it by its ``Num`` attribute ("709", and "3_2" for
+the branch article 第三条の二), and lexgraph's provision paths are built from those Nums (``a709/p1/i2``). Every
+module that reads a number or a clause goes through this one, so that they all agree.
+
+Pure functions only; nothing here imports lexgraph, so the tokenizer, the e-Gov parser and the citation extractor
+can all use it without pulling each other in.
+"""
+
+from __future__ import annotations
+
+import re
+
+# 壱弐参拾 appear in old documents and deeds; 〇 and 零 both mean zero.
+_DIGITS = {
+    "〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
+    "壱": 1, "弐": 2, "参": 3,
+}
+_UNITS = {"十": 10, "拾": 10, "百": 100, "千": 1000}
+_MYRIADS = {"万": 10_000, "億": 100_000_000}
+_FULLWIDTH = str.maketrans("０１２３４５６７８９", "0123456789")
+_KANJI_FOR_DIGIT = "〇一二三四五六七八九"
+
+#: Every character a number may be written with (ASCII, full-width and kanji digits, kanji units).
+NUMERAL_CHARS = "0-9０-９〇零一二三四五六七八九十百千万壱弐参拾"
+
+# イロハ order of subitems (Subitem1 Num="1" is イ); ヰ and ヱ keep their historical places.
+IROHA = "イロハニホヘトチリヌルヲワカヨタレソツネナラムウヰノオクヤマケフコエテアサキユメミシヱヒモセス"
+_IROHA_INDEX = {ch: i + 1 for i, ch in enumerate(IROHA)}
+# Parenthesised numerals used for second-level subitems: ⑴ … ⒇.
+_PAREN_DIGITS = {chr(0x2474 + i): i + 1 for i in range(20)}
+
+_N = f"[{NUMERAL_CHARS}]+"
+_WHITESPACE = re.compile(r"\s+")
+_EGOV_NUM = re.compile(rf"第?({_N})[条項号]?((?:の{_N})*)")
+_BRANCH = re.compile(rf"の({_N})")
+
+
+def kanji_to_int(text: str) -> int | None:
+    """An integer written in any of the numeral styles of legal text, or None if `text` is not one number.
+
+    七百九 → 709 (units), 七〇九 / 七一五 → 709 / 715 (positional), ７０９ → 709 (full-width), 709, 千二百三十四 → 1234,
+    元 (the first year of an era) → 1, 十 → 10, 二十 → 20. Mixed or malformed text (十十, 7百, 三x) gives None
+    rather than a guess, because a wrong article number is worse than none.
+    """
+    s = text.strip().translate(_FULLWIDTH)
+    if not s:
+        return None
+    if s.isascii():
+        return int(s) if s.isdigit() else None
+    if s == "元":
+        return 1
+    if all(c in _DIGITS for c in s):  # positional: 七〇九, 一九九八
+        value = 0
+        for c in s:
+            value = value * 10 + _DIGITS[c]
+        return value
+    return _read_with_units(s)
+
+
+def _read_with_units(s: str) -> int | None:
+    """千二百三十四 style: digits multiply the unit after them; units must fall within each 万 section."""
+    total = 0
+    section = 0
+    digit: int | None = None
+    last_unit = 10_000
+    last_myriad = 10**12
+    for c in s:
+        if c in _DIGITS:
+            if digit is not None:  # 二三 inside a number with units is not a number
+                return None
+            digit = _DIGITS[c]
+        elif c in _UNITS:
+            unit = _UNITS[c]
+            if unit >= last_unit or digit == 0:
+                return None
+            section += (1 if digit is None else digit) * unit
+            last_unit, digit = unit, None
+        elif c in _MYRIADS:
+            myriad = _MYRIADS[c]
+            section += digit or 0
+            if myriad >= last_myriad or section == 0:
+                return None
+            total += section * myriad
+            section, digit, last_unit, last_myriad = 0, None, 10_000, myriad
+        else:
+            return None
+    return total + section + (digit or 0)
+
+
+def int_to_kanji(n: int) -> str:
+    """An integer in the kanji form statutes use: 709 → 七百九, 10 → 十, 1234 → 千二百三十四, 0 → 〇."""
+    if n < 0:
+        raise ValueError(f"no kanji form for a negative number: {n}")
+    if n == 0:
+        return "〇"
+    parts = []
+    for unit, value in (("億", 100_000_000), ("万", 10_000)):
+        high, n = divmod(n, value)
+        if high:
+            parts.append(int_to_kanji(high) + unit)
+    for unit, value in (("千", 1000), ("百", 100), ("十", 10)):
+        digit, n = divmod(n, value)
+        if digit:
+            parts.append(("" if digit == 1 else _KANJI_FOR_DIGIT[digit]) + unit)
+    if n:
+        parts.append(_KANJI_FOR_DIGIT[n])
+    return "".join(parts)
+
+
+def egov_num(text: str) -> str | None:
+    """An article, paragraph or item number in e-Gov ``Num`` form: 第三条の二 → "3_2", ３条の２ → "3_2",
+    第七百九条 → "709", 三条の二の三 → "3_2_3", 第十六号 → "16". None when `text` is not such a number."""
+    match = _EGOV_NUM.fullmatch(_WHITESPACE.sub("", text))
+    if match is None:
+        return None
+    numbers = [kanji_to_int(match.group(1))]
+    numbers += [kanji_to_int(b) for b in _BRANCH.findall(match.group(2))]
+    if any(n is None for n in numbers):
+        return None
+    return "_".join(str(n) for n in numbers)
+
+
+def subitem_num(mark: str) -> str | None:
+    """A subitem mark in e-Gov Num form: イ → "1", ハ → "3", (1) / （１） / ⑴ → "1". None for anything else."""
+    mark = _WHITESPACE.sub("", mark)
+    if mark in _IROHA_INDEX:
+        return str(_IROHA_INDEX[mark])
+    if mark in _PAREN_DIGITS:
+        return str(_PAREN_DIGITS[mark])
+    if len(mark) >= 3 and mark[0] in "(（" and mark[-1] in ")）":
+        value = kanji_to_int(mark[1:-1])
+        return str(value) if value is not None else None
+    return None
+
+
+# --- provision paths -------------------------------------------------------------------------------------------
+
+_NUM_PATH = r"\d+(?:_\d+)*"
+# suppl, suppl[平成11年法律第149号] (附則 of an amending law) and suppl#2 (a second 附則 without a law number).
+_SUPPL_PATH = r"suppl(?:\[[^\]/]+\])?(?:#\d+)?/"
+_PATH = re.compile(
+    rf"(?P<suppl>{_SUPPL_PATH})?"
+    rf"(?:a(?P<a>{_NUM_PATH}))?(?:/?p(?P<p>{_NUM_PATH}))?(?:/?i(?P<i>{_NUM_PATH}))?(?P<s>(?:/?s{_NUM_PATH})*)"
+)
+_SUBITEM_MARK = rf"[{IROHA}](?![ァ-ヴー])|[(（][{NUMERAL_CHARS}]+[)）]|[⑴-⒇]"
+_CLAUSE = re.compile(
+    rf"(?P<suppl>附則(?:[（(](?P<amend>[^（）()]+?)[）)])?)?"
+    rf"(?:第?(?P<a>{_N})条(?P<ab>(?:の{_N})*))?"
+    rf"(?:第?(?P<p>{_N})項)?"
+    rf"(?:第?(?P<i>{_N})号(?P<ib>(?:の{_N})*))?"
+    rf"(?P<s>(?:{_SUBITEM_MARK})*)"
+    r"(?:本文|ただし書き?|但書|柱書き?|前段|後段|各号|各項)?"
+)
+_SUBITEM_MARKS = re.compile(_SUBITEM_MARK)
+_ASCII_NUMERALS = re.compile(rf"[{NUMERAL_CHARS}]+")
+
+
+def parse_clause(text: str) -> str | None:
+    """A clause reference, Japanese or already a path, as lexgraph's provision path; None if it is not one.
+
+    第三条の二第一項第二号 → "a3_2/p1/i2", 709条 → "a709", 七〇九条一項 → "a709/p1", 附則第二条 → "suppl/a2",
+    第一号イ(1) → "p1/i1/s1/s1". An item always sits in a paragraph in e-Gov, so 第二条第一号 means paragraph 1:
+    "a2/p1/i1". A trailing 本文 / ただし書 / 柱書 / 前段 / 後段 / 各号 is accepted and dropped, since a path
+    names a clause and not a sentence of it. Paths (``a709/p1``) are validated and given back in canonical form.
+    """
+    compact = _WHITESPACE.sub("", text)
+    if not compact:
+        return None
+    path = _PATH.fullmatch(compact)
+    if path is not None and (path["a"] or path["p"] or path["i"]):
+        subitems = tuple(s for s in path["s"].split("/") if s)
+        return build_path(path["suppl"][:-1] if path["suppl"] else None, path["a"], path["p"], path["i"],
+                          tuple(s[1:] for s in subitems))
+    clause = _CLAUSE.fullmatch(compact)
+    if clause is None or not (clause["a"] or clause["p"] or clause["i"]):
+        return None
+    article = egov_num(clause["a"] + clause["ab"]) if clause["a"] else None
+    paragraph = egov_num(clause["p"]) if clause["p"] else None
+    item = egov_num(clause["i"] + clause["ib"]) if clause["i"] else None
+    subitems = tuple(subitem_num(m) for m in _SUBITEM_MARKS.findall(clause["s"]))
+    if (clause["a"] and article is None) or (clause["p"] and paragraph is None) or (clause["i"] and item is None):
+        return None
+    if any(s is None for s in subitems) or (subitems and item is None):
+        return None
+    suppl = None
+    if clause["suppl"]:
+        amend = clause["amend"]
+        suppl = "suppl" if amend is None else f"suppl[{_ascii_numerals(amend)}]"
+    return build_path(suppl, article, paragraph, item, tuple(s for s in subitems if s is not None))
+
+
+def build_path(
+    suppl: str | None, article: str | None, paragraph: str | None, item: str | None,
+    subitems: tuple[str, ...] = (),
+) -> str | None:
+    """Join e-Gov Nums into a path, adding paragraph 1 under an item that names none (e-Gov puts every item in a
+    paragraph). None when nothing is given or subitems have no item."""
+    if not (article or paragraph or item) or (subitems and not item):
+        return None
+    segments = [f"a{article}"] if article else []
+    if paragraph or item:
+        segments.append(f"p{paragraph or '1'}")
+    if item:
+        segments.append(f"i{item}")
+    segments += [f"s{s}" for s in subitems]
+    return (f"{suppl}/" if suppl else "") + "/".join(segments)
+
+
+def _ascii_numerals(text: str) -> str:
+    """平成十一年法律第百四十九号 → 平成11年法律第149号: the form e-Gov 附則 paths carry (see statutes.egov)."""
+    return _ASCII_NUMERALS.sub(lambda m: str(kanji_to_int(m.group()) or m.group()), text)

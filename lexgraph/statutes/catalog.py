@@ -1,0 +1,368 @@
+"""The law catalogue: which law a name, a law number or an e-Gov law id means.
+
+Citations name laws in many ways: the official title (民法), a title without its 抄 mark, the descriptive name
+of an untitled 太政官布告 (爆発物取締罰則), a 略称 (労基法), the law number in kanji or Arabic numerals
+(平成15年法律第57号) or the e-Gov law id. The resolver and the statute ingest both need one answer to "which
+law is this?", so every such name is indexed here, and a name that fits several laws returns all of them, most
+likely first, instead of a silent guess.
+
+The bundled catalogue (``lexgraph/data/catalog.json.gz``) is built by ``scripts/build_catalog.py`` from the
+e-Gov law list and the jlawcite 略称 dictionaries; ``lexgraph/data/CATALOG_SOURCES.md`` says how.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+FORMAT = 1
+
+_ERAS = {"1": "明治", "2": "大正", "3": "昭和", "4": "平成", "5": "令和"}
+_DIGITS = "〇一二三四五六七八九"
+_SPACE = re.compile(r"\s+")
+_FULLWIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
+_ARABIC = re.compile(r"\d+")
+# 人事院規則 are numbered "series―number" with positional kanji (人事院規則一〇―一五), not with 十.
+_JINJI = re.compile(r"人事院規則([\d〇一二三四五六七八九]+)[-－‐−―—ー]([\d〇一二三四五六七八九]+)")
+_GANNEN = re.compile(r"(明治|大正|昭和|平成|令和)一年")
+# A promulgation date inside a law number (昭和22年4月7日法律第49号) is not part of the e-Gov form, unless the
+# date is the whole number (平成十二年八月二十一日内閣総理大臣決定).
+_DATE_BEFORE_NUMBER = re.compile(r"(?<=年)[一二三四五六七八九十]+月[一二三四五六七八九十]+日(?=.*第.+号$)")
+
+_NEEDS_WORK = re.compile(r"[\s\d０-９]|人事院規則|一年|月")
+
+_SHO = re.compile(r"(?:抄|（抄）)$")
+_TRAILING_PAREN = re.compile(r"^(.+?)（([^（）]+)）$")
+_NUMBER_AS_TITLE = re.compile(r"^(明治|大正|昭和|平成|令和).+号$")
+_PARENT_SUFFIXES = ("施行規則", "施行令", "施行法")
+
+# Most likely first: a bare name in a judgment or a book usually means the Act, not an ordinance of the same
+# name.
+_TYPE_RANK = {
+    "Constitution": 0, "Act": 1, "CabinetOrder": 2, "ImperialOrder": 3, "MinisterialOrdinance": 4, "Rule": 5,
+    "Misc": 6,
+}
+# Name tiers: a name that is some law's official title or number is never taken over by another law's derived
+# name (the 旧刑法 布告 is titled "…（刑法抄）", which must not make 刑法 ambiguous), and a curated 略称 never
+# displaces a title.
+_OFFICIAL, _BARE, _ALIAS = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class LawEntry:
+    """One law as e-Gov lists it, with the other names it is cited by."""
+
+    law_id: str  # e-Gov law id, e.g. "129AC0000000089"
+    title: str  # official title, e.g. "民法"
+    law_num: str  # e.g. "明治二十九年法律第八十九号"
+    law_type: str  # e-Gov LawType: Act, CabinetOrder, MinisterialOrdinance, ImperialOrder, Rule, ...
+    aliases: tuple[str, ...] = ()
+    parent_law_id: str | None = None  # for 施行令/施行規則/施行法: the law they implement
+
+
+def kanji_number(n: int) -> str:
+    """An integer in the kanji form e-Gov uses in law numbers: 57 → 五十七, 103 → 百三, 1200 → 千二百."""
+    if n < 0:
+        raise ValueError(f"law numbers are not negative: {n}")
+    if n == 0:
+        return "〇"
+    if n >= 10000:
+        high, low = divmod(n, 10000)
+        return kanji_number(high) + "万" + (kanji_number(low) if low else "")
+    out = []
+    for unit, value in (("千", 1000), ("百", 100), ("十", 10)):
+        digit = n // value % 10
+        if digit:
+            out.append(("" if digit == 1 else _DIGITS[digit]) + unit)
+    if n % 10:
+        out.append(_DIGITS[n % 10])
+    return "".join(out)
+
+
+def _positional(digits: str) -> str:
+    return "".join(_DIGITS[int(c)] if c.isdigit() else c for c in digits)
+
+
+def normalize_law_num(text: str) -> str:
+    """A law number in any numeral style → e-Gov's kanji form, so that cited numbers match the catalogue.
+
+    "平成15年法律第57号", "平成１５年法律第５７号" and "平成十五年 法律第五十七号" all give
+    "平成十五年法律第五十七号"; "令和1年" gives "令和元年"; "人事院規則10-15" gives "人事院規則一〇―一五"; a
+    promulgation date before the number (昭和22年4月7日法律第49号) is dropped. Kanji numbers pass through
+    unchanged.
+    """
+    if not _NEEDS_WORK.search(text):
+        return text  # already in e-Gov form: the common case when the catalogue indexes its own numbers
+    text = _SPACE.sub("", text).translate(_FULLWIDTH_DIGITS)
+    text = _JINJI.sub(lambda m: f"人事院規則{_positional(m[1])}―{_positional(m[2])}", text)
+    text = _ARABIC.sub(lambda m: kanji_number(int(m[0])), text)
+    text = _GANNEN.sub(r"\1元年", text)
+    return _DATE_BEFORE_NUMBER.sub("", text)
+
+
+def era_year_of(law_id: str) -> str | None:
+    """The era and year a law id encodes, as law numbers write them: "129AC0000000089" → "明治二十九年".
+
+    The first digit of an e-Gov law id is the era (1 明治 … 5 令和) and the next two the year of that era.
+    """
+    era = _ERAS.get(law_id[:1])
+    if era is None or not law_id[1:3].isdigit() or int(law_id[1:3]) == 0:
+        return None
+    year = int(law_id[1:3])
+    return f"{era}{'元' if year == 1 else kanji_number(year)}年"
+
+
+def bare_titles(title: str) -> tuple[str, ...]:
+    """Other names a title is cited by: without its 抄 mark, and for an untitled law written as its number
+    with a name in brackets (明治十七年太政官布告第三十二号（爆発物取締罰則）), that name and the number."""
+    if not title.rstrip().endswith(("抄", "）")):
+        return ()  # the common case, checked first because the catalogue asks this of every title it loads
+    title = _SPACE.sub("", title)
+    core = _SHO.sub("", title)
+    names = [core]
+    match = _TRAILING_PAREN.match(core)
+    if match:
+        head, inner = match.groups()
+        names.append(head)
+        # Only a number-as-title has a name in brackets; elsewhere (人事院規則一―一（規則の分類）) the
+        # brackets hold a subject line too generic to be a name.
+        if _NUMBER_AS_TITLE.match(head):
+            names.append(_SHO.sub("", inner))
+    return tuple(dict.fromkeys(n for n in names if n and n != title))
+
+
+def parent_title(title: str) -> str | None:
+    """The title of the law a 施行令 / 施行規則 / 施行法 implements: "借地借家法施行令" → "借地借家法"."""
+    for suffix in _PARENT_SUFFIXES:
+        if title.endswith(suffix) and len(title) > len(suffix):
+            return title[: -len(suffix)]
+    return None
+
+
+def _rank(entry: LawEntry) -> tuple[int, int, str]:
+    """Sort key, most likely first: by law type, then newer first (an older law of the same name has usually
+    been superseded), then by id so that the order is stable."""
+    age = -int(entry.law_id[:3]) if entry.law_id[:3].isdigit() else 0
+    return (_TYPE_RANK.get(entry.law_type, len(_TYPE_RANK)), age, entry.law_id)
+
+
+class Catalog:
+    """Laws by title, bare title, 略称, law number and law id.
+
+    Immutable, so one catalogue can be shared by threads; ``with_entries`` returns a new one."""
+
+    def __init__(self, entries: Iterable[LawEntry], duplicates: Mapping[str, str] | None = None,
+                 aliases: Mapping[str, str] | None = None) -> None:
+        """``duplicates`` maps a law id e-Gov lists twice for one law number (430AC0000000074 beside
+        430AC1000000074) to the id that stands for the law: the duplicate stays reachable by id but takes no
+        name, so that it cannot make a citation ambiguous.
+
+        ``aliases`` is a 略称 dictionary (略称 → official title). It is applied here, not baked into the
+        entries, so that a law added later by ``with_entries`` (刑事訴訟法, say) picks up its 略称 (刑訴法)
+        too."""
+        self._given = {entry.law_id: entry for entry in entries}
+        known = self._given.keys()
+        self._duplicates = {
+            dup: main for dup, main in (duplicates or {}).items() if dup in known and main in known
+        }
+        self._aliases = dict(aliases or {})
+        named = [e for e in self._given.values() if e.law_id not in self._duplicates]
+        titles = {e.law_id: (_SPACE.sub("", e.title), *bare_titles(e.title)) for e in named}
+        extra = self._dictionary_aliases(titles)
+
+        claims: dict[str, dict[str, int]] = {}  # name → law id → best tier of that law's claim
+        for entry in named:
+            official, *bare = titles[entry.law_id]
+            surface = [(official, _OFFICIAL), (_SPACE.sub("", entry.law_num), _OFFICIAL)]
+            surface += [(name, _BARE) for name in bare]
+            surface += [(_SPACE.sub("", a), _ALIAS) for a in (*entry.aliases, *extra.get(entry.law_id, ()))]
+            for name, tier in surface:  # best tier first, so the first claim of a law on a name is its best
+                if name:
+                    claims.setdefault(name, {}).setdefault(entry.law_id, tier)
+        winners: dict[str, list[str]] = {}
+        for name, by_law in claims.items():
+            best = min(by_law.values())
+            winners[name] = [law_id for law_id, tier in by_law.items() if tier == best]
+
+        entries_by_id = dict(self._given)
+        for entry in named:
+            changes: dict[str, Any] = {}
+            if entry.law_id in extra:
+                changes["aliases"] = tuple(dict.fromkeys((*entry.aliases, *extra[entry.law_id])))
+            if entry.parent_law_id is None and "施行" in entry.title:
+                parent = self._find_parent(entry.law_id, titles[entry.law_id], claims, winners)
+                if parent is not None:
+                    changes["parent_law_id"] = parent
+            if changes:
+                entries_by_id[entry.law_id] = replace(entry, **changes)
+        self._by_id = entries_by_id
+
+        ranks = {law_id: _rank(entry) for law_id, entry in entries_by_id.items()}
+        by_num: dict[str, list[str]] = {}
+        for entry in named:
+            if entry.law_num.strip():
+                by_num.setdefault(normalize_law_num(entry.law_num), []).append(entry.law_id)
+
+        def ordered(ids: list[str]) -> tuple[LawEntry, ...]:
+            ids = ids if len(ids) == 1 else sorted(ids, key=ranks.__getitem__)
+            return tuple(entries_by_id[i] for i in ids)
+
+        self._by_name = {name: ordered(ids) for name, ids in winners.items()}
+        self._by_num = {num: ordered(ids) for num, ids in by_num.items()}
+
+    def _dictionary_aliases(self, titles: Mapping[str, tuple[str, ...]]) -> dict[str, list[str]]:
+        """law id → the dictionary's 略称 naming its official title (or, failing that, its bare title)."""
+        official: dict[str, list[str]] = {}
+        bare: dict[str, list[str]] = {}
+        for law_id, (title, *others) in titles.items():
+            official.setdefault(title, []).append(law_id)
+            for name in others:
+                bare.setdefault(name, []).append(law_id)
+        extra: dict[str, list[str]] = {}
+        for alias, target in self._aliases.items():
+            target = _SPACE.sub("", target)
+            if _SPACE.sub("", alias) == target:
+                continue
+            for law_id in official.get(target) or bare.get(target, ()):
+                extra.setdefault(law_id, []).append(alias)
+        return extra
+
+    def _find_parent(self, law_id: str, titles: tuple[str, ...], claims: dict[str, dict[str, int]],
+                     winners: dict[str, list[str]]) -> str | None:
+        """The law a 施行令 / 施行規則 / 施行法 implements: the one law whose title (or bare title) is this
+        title without the suffix. An Act wins over an ordinance of the same name; a tie leaves the parent
+        unknown rather than guessed. 略称 are not used: a title is evidence, a 略称 only a convention."""
+        for title in titles:
+            wanted = parent_title(title)
+            if wanted is None or wanted not in claims:
+                continue
+            found = sorted(
+                (_TYPE_RANK.get(self._given[i].law_type, len(_TYPE_RANK)), i)
+                for i in winners[wanted]
+                if i != law_id and claims[wanted][i] <= _BARE
+            )
+            if len(found) == 1 or (found and found[0][0] < found[1][0]):
+                return found[0][1]
+        return None
+
+    @classmethod
+    def bundled(cls) -> Catalog:
+        """The catalogue shipped in the package (the e-Gov law list of 2020-05-18 and the jlawcite 略称),
+        loaded once per process because every ingest and every resolver needs it and it never changes at run
+        time."""
+        return _bundled()
+
+    @classmethod
+    def load(cls, path: str | Path) -> Catalog:
+        """A catalogue file written by ``encode_catalog`` (gzip-compressed JSON)."""
+        return cls.from_payload(json.loads(gzip.decompress(Path(path).read_bytes())))
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> Catalog:
+        """The decoded JSON of a catalogue file; ``to_payload`` describes the layout."""
+        if payload.get("format") != FORMAT:
+            raise ValueError(f"catalogue format {payload.get('format')!r} is not {FORMAT}; "
+                             "rebuild it with scripts/build_catalog.py")
+        entries = {
+            row[0]: LawEntry(law_id=row[0], title=row[1], law_num=row[2], law_type=row[3],
+                             aliases=tuple(row[4]) if len(row) > 4 else ())
+            for row in payload["laws"]
+        }
+        duplicates: dict[str, str] = payload.get("duplicates", {})
+        for duplicate, primary in duplicates.items():
+            entries[duplicate] = replace(entries[primary], law_id=duplicate, aliases=())
+        return cls(entries.values(), duplicates, payload.get("aliases", {}))
+
+    def __len__(self) -> int:
+        """Every law id known, duplicates included."""
+        return len(self._by_id)
+
+    def by_id(self, law_id: str) -> LawEntry | None:
+        """The law with this e-Gov id; a duplicate id e-Gov also lists (430AC0000000074) is found too."""
+        return self._by_id.get(law_id.strip())
+
+    def by_law_num(self, law_num: str) -> LawEntry | None:
+        """The law with this number, in any numeral style. None when unknown, and also when the number names
+        more than one law (three 内閣総理大臣決定 of one day share one): ``lookup`` lists those."""
+        found = self._by_num.get(normalize_law_num(law_num), ())
+        return found[0] if len(found) == 1 else None
+
+    def lookup(self, name: str) -> list[LawEntry]:
+        """Every law this exact name can mean (title, bare title, 略称, law number in any numeral style, law
+        id), most likely first. More than one entry means the name is ambiguous; none means it is unknown."""
+        key = _SPACE.sub("", name)
+        as_number = normalize_law_num(key)
+        found = [*self._by_name.get(key, ()), *self._by_name.get(as_number, ())]
+        found += self._by_num.get(as_number, ())
+        if key in self._by_id:
+            found.append(self._by_id[key])
+        unique = {entry.law_id: entry for entry in found}
+        return sorted(unique.values(), key=_rank)
+
+    def names(self) -> Iterator[tuple[str, LawEntry]]:
+        """Every (surface name, entry) pair a text can cite a law by, for a longest-match automaton: titles,
+        bare titles, 略称 and law numbers as e-Gov writes them. Law ids are left out: running text never uses
+        them."""
+        for name, entries in self._by_name.items():
+            for entry in entries:
+                yield name, entry
+
+    def parent_of(self, law_id: str) -> LawEntry | None:
+        """The law a 施行令 / 施行規則 / 施行法 implements, so that a citation of an ordinance can be read
+        together with its Act; None when the law is not one of those or its Act is unknown."""
+        entry = self.by_id(law_id)
+        if entry is None or entry.parent_law_id is None:
+            return None
+        return self.by_id(entry.parent_law_id)
+
+    def with_entries(self, entries: Iterable[LawEntry]) -> Catalog:
+        """A new catalogue with these entries added, replacing any of the same law id (laws found in the store
+        know better than a bundled list). 略称 and parents are derived again, so an added Act gets its 略称
+        and adopts its 施行令."""
+        given = dict(self._given)
+        added = {entry.law_id: entry for entry in entries}
+        given.update(added)
+        duplicates = {d: p for d, p in self._duplicates.items() if d not in added}
+        return Catalog(given.values(), duplicates, self._aliases)
+
+    def to_payload(self) -> dict[str, Any]:
+        """The JSON layout of a catalogue file: ``laws``, rows ``[law_id, title, law_num, law_type,
+        aliases?]`` sorted by id (aliases only where an entry carries its own); ``duplicates``, {duplicate id:
+        id that stands for the law}; ``aliases``, the 略称 dictionary. Parents are not stored: they are
+        derived on load, so that entries added later find theirs too."""
+        rows: list[list[Any]] = []
+        for law_id in sorted(self._given):
+            if law_id in self._duplicates:
+                continue
+            entry = self._given[law_id]
+            row: list[Any] = [entry.law_id, entry.title, entry.law_num, entry.law_type]
+            if entry.aliases:
+                row.append(list(entry.aliases))
+            rows.append(row)
+        return {
+            "format": FORMAT,
+            "laws": rows,
+            "duplicates": dict(sorted(self._duplicates.items())),
+            "aliases": dict(sorted(self._aliases.items())),
+        }
+
+
+def encode_catalog(catalog: Catalog, meta: Mapping[str, Any] | None = None) -> bytes:
+    """A catalogue file: compact JSON, gzip with a fixed timestamp so that an unchanged build is
+    byte-identical."""
+    payload = {**catalog.to_payload(), "meta": dict(meta or {})}
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
+
+
+@functools.cache
+def _bundled() -> Catalog:
+    data = (resources.files("lexgraph") / "data" / "catalog.json.gz").read_bytes()
+    return Catalog.from_payload(json.loads(gzip.decompress(data)))

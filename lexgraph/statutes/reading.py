@@ -1,0 +1,236 @@
+"""Read laws "as of" a day: which law a name means, the text of a clause then, versions, and diffs.
+
+These are the questions a lawyer asks first, so each failure says precisely why: the law is unknown, the name is
+ambiguous, the store holds no version for that day, or the clause was simply not in force then (with the periods
+when it was).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from lexgraph.model import LawInfo, LawVersionInfo, ProvisionVersion, SentenceText
+from lexgraph.numerals import parse_clause
+from lexgraph.statutes.catalog import Catalog
+from lexgraph.store.base import GraphStore
+
+
+class LookupError_(LookupError):
+    """A name, clause or date that leads nowhere; the message says what to try instead (CLI exit 1)."""
+
+
+class LawNotFound(LookupError_):
+    pass
+
+
+class AmbiguousLaw(LookupError_):
+    pass
+
+
+class NotInForce(LookupError_):
+    pass
+
+
+@dataclass(frozen=True)
+class ProvisionAsOf:
+    """A clause's text on a day, with the version of the law that was in force then."""
+
+    law: LawInfo
+    provision: ProvisionVersion
+    version: LawVersionInfo
+    as_of: date
+    parts: tuple[ProvisionVersion, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        p = self.provision
+        return {
+            "law_id": self.law.law_id, "law_title": self.law.title, "law_num": self.law.law_num,
+            "as_of": self.as_of.isoformat(), "revision_id": self.version.revision_id,
+            "version_dated_by": self.version.dated_by, "uid": p.uid, "path": p.path, "kind": p.kind,
+            "num": p.num, "title": p.title, "caption": p.caption, "heading": p.heading, "text": p.text,
+            "sentences": [{"role": s.role, "text": s.text} for s in p.sentences],
+            "valid_from": _iso(p.valid_from), "valid_until": _iso(p.valid_until),
+        }
+
+
+@dataclass(frozen=True)
+class ClauseChange:
+    path: str
+    kind: str
+    title: str
+    status: str  # added | changed | removed
+    before: str | None
+    after: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "kind": self.kind, "title": self.title, "status": self.status,
+                "before": self.before, "after": self.after}
+
+
+@dataclass(frozen=True)
+class LawDiff:
+    law: LawInfo
+    from_day: date
+    to_day: date
+    from_revision: str
+    to_revision: str
+    changes: tuple[ClauseChange, ...]
+
+    def count(self, status: str) -> int:
+        return sum(1 for c in self.changes if c.status == status)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "law_id": self.law.law_id, "law_title": self.law.title, "from": self.from_day.isoformat(),
+            "to": self.to_day.isoformat(), "from_revision": self.from_revision, "to_revision": self.to_revision,
+            "added": self.count("added"), "changed": self.count("changed"), "removed": self.count("removed"),
+            "changes": [c.to_json() for c in self.changes],
+        }
+
+
+def resolve_law(store: GraphStore, name: str, catalog: Catalog | None = None) -> LawInfo:
+    """A title, law number (any numeral style), 略称 or law id → the stored law."""
+    name = name.strip()
+    rows = store.query("laws_by_name", name=name)
+    if not rows:
+        if catalog is None:
+            catalog = Catalog.bundled()
+        entries = catalog.lookup(name)
+        law_num_entry = catalog.by_law_num(name)
+        if law_num_entry is not None:
+            entries = [law_num_entry, *entries]
+        seen: set[str] = set()
+        for entry in entries:
+            if entry.law_id in seen:
+                continue
+            seen.add(entry.law_id)
+            rows.extend(store.query("law_by_id", law_id=entry.law_id))
+        if not rows and entries:
+            raise LawNotFound(
+                f"{name!r} is {entries[0].title} ({entries[0].law_id}), but that law is not in the store; "
+                "ingest it with `lexgraph ingest statutes FILE.xml`"
+            )
+    if not rows:
+        raise LawNotFound(f"no law called {name!r}; give a title, a law number (昭和二十九年法律第八十九号), "
+                          "an abbreviation or an e-Gov law id")
+    unique = {row["law_id"]: row for row in rows}
+    if len(unique) > 1:
+        options = ", ".join(f"{r['title']} ({r['law_id']})" for r in unique.values())
+        raise AmbiguousLaw(f"{name!r} could mean {options}; give the law id instead")
+    return _law_info(next(iter(unique.values())))
+
+
+def to_path(clause: str) -> str:
+    path = parse_clause(clause)
+    if path is None:
+        raise LookupError_(f"cannot read the clause {clause!r}; write it as 第七百九条, 709条, "
+                           "第三条の二第一項第二号 or a path such as a709/p1")
+    return path
+
+
+def provision_as_of(store: GraphStore, law: LawInfo, clause: str, day: date) -> ProvisionAsOf:
+    path = to_path(clause)
+    version = version_on(store, law, day)
+    rows = store.query("provision_as_of", law_id=law.law_id, path=path, day=day)
+    if not rows:
+        periods = store.query("provision_periods", law_id=law.law_id, path=path)
+        if not periods:
+            raise NotInForce(f"{law.title} has no clause {clause} ({path}) in any stored version")
+        spans = ", ".join(f"{_iso(p['valid_from']) or '…'} – {_iso(p['valid_until']) or 'now'}" for p in periods)
+        raise NotInForce(
+            f"{law.title} {clause} ({path}) was not in force on {day.isoformat()} "
+            f"(revision {version.revision_id}); it was in force: {spans}"
+        )
+    provision = provision_from_row(law.law_id, rows[0])
+    parts = tuple(
+        provision_from_row(law.law_id, r)
+        for r in store.query("provision_children", uid=provision.uid)
+    )
+    return ProvisionAsOf(law=law, provision=provision, version=version, as_of=day, parts=parts)
+
+
+def version_on(store: GraphStore, law: LawInfo, day: date) -> LawVersionInfo:
+    rows = store.query("law_version_on", law_id=law.law_id, day=day)
+    if not rows:
+        versions = law_versions(store, law)
+        earliest = versions[0].enforced_from if versions else None
+        raise NotInForce(
+            f"the store holds no version of {law.title} in force on {day.isoformat()}"
+            + (f" (earliest stored version starts {earliest.isoformat()})" if earliest else "")
+            + "; ingest the revision in force then"
+        )
+    return _version_info(rows[0])
+
+
+def law_versions(store: GraphStore, law: LawInfo) -> list[LawVersionInfo]:
+    rows = store.query("law_versions", law_id=law.law_id)
+    versions = [_version_info(r) for r in rows]
+    return sorted(versions, key=lambda v: (v.enforced_from or date.min, v.revision_id))
+
+
+def law_diff(store: GraphStore, law: LawInfo, from_day: date, to_day: date, level: str = "article") -> LawDiff:
+    """Clauses added, changed (in wording) and removed between the versions in force on two days; `level`
+    "article" compares articles (and other top-level units), "all" every clause down to subitems."""
+    before_version = version_on(store, law, from_day)
+    after_version = version_on(store, law, to_day)
+    before = _clauses(store, before_version.revision_id, level)
+    after = _clauses(store, after_version.revision_id, level)
+    changes: list[ClauseChange] = []
+    for path, row in after.items():
+        old = before.get(path)
+        if old is None:
+            changes.append(ClauseChange(path, row["kind"], row["title"], "added", None, row["text"]))
+        elif _wording(old) != _wording(row):
+            changes.append(ClauseChange(path, row["kind"], row["title"], "changed", old["text"], row["text"]))
+    for path, row in before.items():
+        if path not in after:
+            changes.append(ClauseChange(path, row["kind"], row["title"], "removed", row["text"], None))
+    order = {p: r["seq"] for p, r in {**before, **after}.items()}
+    changes.sort(key=lambda c: (order.get(c.path, 0), c.path))
+    return LawDiff(law, from_day, to_day, before_version.revision_id, after_version.revision_id, tuple(changes))
+
+
+def _wording(row: dict[str, Any]) -> tuple[str, str]:
+    """A change of wording, not of markup: how a file splits sentences can differ between XML generations while
+    the law reads the same, and a diff must not report that as an amendment."""
+    return (row.get("caption") or "", row.get("text") or "")
+
+
+def _clauses(store: GraphStore, revision_id: str, level: str) -> dict[str, dict[str, Any]]:
+    rows = store.query("provisions_in_version", revision_id=revision_id)
+    if level == "article":
+        rows = [r for r in rows if r["kind"] not in ("paragraph", "item", "subitem")]
+    return {r["path"]: r for r in rows}
+
+
+def provision_from_row(law_id: str, row: dict[str, Any]) -> ProvisionVersion:
+    sentences = tuple(SentenceText(role, text) for role, text in json.loads(row.get("sentences") or "[]"))
+    return ProvisionVersion(
+        uid=row["uid"], law_id=law_id, path=row["path"], kind=row["kind"], num=row.get("num") or "",
+        title=row.get("title") or "", caption=row.get("caption") or "", heading=row.get("heading") or "",
+        text=row.get("text") or "", sentences=sentences, seq=row.get("seq") or 0,
+        valid_from=row.get("valid_from"), valid_until=row.get("valid_until"),
+        content_hash=row.get("content_hash") or "",
+    )
+
+
+def _law_info(row: dict[str, Any]) -> LawInfo:
+    return LawInfo(
+        law_id=row["law_id"], title=row["title"], law_num=row["law_num"], law_type=row["law_type"],
+        aliases=tuple(row.get("aliases") or ()), kana=row.get("kana") or "", promulgated=row.get("promulgated"),
+    )
+
+
+def _version_info(row: dict[str, Any]) -> LawVersionInfo:
+    return LawVersionInfo(
+        revision_id=row["revision_id"], law_id=row["law_id"], enforced_from=row["enforced_from"],
+        enforced_until=row["enforced_until"], amended_by=row["amended_by"], source=row["source"],
+        dated_by=row["dated_by"], known_in_force_on=row["known_in_force_on"],
+    )
+
+
+def _iso(day: date | None) -> str | None:
+    return day.isoformat() if day is not None else None

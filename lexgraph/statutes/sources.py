@@ -1,0 +1,206 @@
+"""Where statute XML comes from, and how each file is dated.
+
+Inputs are XML files, directories and ``.tar.xz`` / ``.tar.gz`` / ``.zip`` archives. Archives are read as a stream,
+one member at a time, so that the 886 MB corpus never sits in memory.
+
+A file's revision comes, in this order, from: an explicit ``--revision`` (single file only); the file name
+``<law_id>_<YYYYMMDD>_<amending law id>``; a ``MANIFEST.json`` beside it listing ``file`` → ``revision_id``;
+``--in-force-on DATE``; a manifest entry's ``known_in_force_on``; and, for a bulk archive named with its download
+day (``lawhub-xml_2020-11-18_all.tar.xz``), that day. The last three only say the text was in force on that day, so
+the version is stored as a snapshot.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tarfile
+import zipfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path, PurePosixPath
+
+from lexgraph.model import RevisionId
+
+REVISION_PATTERN = re.compile(r"(?<![0-9A-Za-z])([0-9]{3}[0-9A-Z]{12})_([0-9]{8})_([0-9A-Z]{15})(?![0-9A-Za-z])")
+_ARCHIVE_DAY = re.compile(r"(\d{4}-\d{2}-\d{2})")
+_ARCHIVE_SUFFIXES = (".tar.xz", ".txz", ".tar.gz", ".tgz", ".tar", ".zip")
+
+
+class SourceError(ValueError):
+    """An input that cannot be read at all (missing path, unreadable archive)."""
+
+
+@dataclass(frozen=True)
+class XmlDocument:
+    """One XML file's bytes and where it came from; `dating` says how its revision can be known."""
+
+    name: str  # as shown to users: a path, or ``archive.tar.xz!member/path.xml``
+    data: bytes
+    manifest_revision: str | None = None
+    archive_day: date | None = None  # a day the text is known to be in force (archive name or manifest)
+
+
+@dataclass(frozen=True)
+class DatingFlags:
+    """What the user told us on the command line about the files' revision."""
+
+    revision: str | None = None
+    in_force_on: date | None = None
+
+
+class RevisionUnknown(ValueError):
+    pass
+
+
+def parse_revision_id(text: str) -> RevisionId | None:
+    match = REVISION_PATTERN.search(text)
+    if match is None:
+        return None
+    law_id, day, amended_by = match.groups()
+    try:
+        enforced = date(int(day[:4]), int(day[4:6]), int(day[6:]))
+    except ValueError:
+        return None
+    return RevisionId(law_id=law_id, enforced_from=enforced, amended_by=amended_by)
+
+
+def date_revision(doc: XmlDocument, flags: DatingFlags, law_id: str | None) -> RevisionId:
+    """Decide the revision of one document, or explain exactly how the user can supply it."""
+    if flags.revision:
+        revision = parse_revision_id(flags.revision)
+        if revision is None:
+            raise RevisionUnknown(
+                f"--revision {flags.revision!r} is not an e-Gov revision id "
+                "(<law_id>_<YYYYMMDD>_<amending law id>, e.g. 129AC0000000089_20200401_501AC0000000034)"
+            )
+        return revision
+    basename = PurePosixPath(doc.name.replace("!", "/")).name
+    for candidate in (basename, doc.manifest_revision or ""):
+        revision = parse_revision_id(candidate)
+        if revision is not None:
+            return revision
+    known_day = flags.in_force_on or doc.archive_day
+    if known_day is not None:
+        if law_id is None:
+            raise RevisionUnknown("its law number is not in the catalogue, so its law id cannot be known; "
+                                  "pass --revision <law_id>_<YYYYMMDD>_<amending law id>")
+        return RevisionId(law_id=law_id, enforced_from=None, amended_by=None, known_in_force_on=known_day)
+    raise RevisionUnknown(
+        "no revision id: the file name is not <law_id>_<YYYYMMDD>_<amending law id>.xml and no MANIFEST.json "
+        "beside it gives one. Pass --revision ID, or --in-force-on DATE (a day the text was known to be in force)"
+    )
+
+
+def iter_documents(paths: Sequence[str | Path]) -> Iterator[XmlDocument | SourceError]:
+    """Every XML document under the given inputs, in a stable order. Unreadable inputs are yielded as errors so
+    that one bad path does not stop the others."""
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            yield SourceError(f"{path}: no such file or directory")
+        elif path.is_dir():
+            yield from _iter_directory(path)
+        elif path.name.lower().endswith(_ARCHIVE_SUFFIXES):
+            yield from _iter_archive(path)
+        else:
+            yield _read_file(path, _manifest_for(path.parent).get(path.name, _NO_ENTRY))
+
+
+def count_documents(paths: Sequence[str | Path]) -> int | None:
+    """For the progress bar: cheap for files and directories; archives are not listed twice (None = unknown)."""
+    total = 0
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            total += sum(1 for _ in path.rglob("*.xml"))
+        elif path.is_file() and not path.name.lower().endswith(_ARCHIVE_SUFFIXES):
+            total += 1
+        else:
+            return None
+    return total
+
+
+def _read_file(path: Path, entry: tuple[str | None, date | None]) -> XmlDocument | SourceError:
+    try:
+        return XmlDocument(name=str(path), data=path.read_bytes(), manifest_revision=entry[0], archive_day=entry[1])
+    except OSError as err:
+        return SourceError(f"{path}: cannot be read ({err.strerror})")
+
+
+def _iter_directory(root: Path) -> Iterator[XmlDocument | SourceError]:
+    manifests: dict[Path, dict[str, tuple[str | None, date | None]]] = {}
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and path.suffix.lower() == ".xml":
+            if path.parent not in manifests:
+                manifests[path.parent] = _manifest_for(path.parent)
+            yield _read_file(path, manifests[path.parent].get(path.name, _NO_ENTRY))
+        elif path.is_file() and path.name.lower().endswith(_ARCHIVE_SUFFIXES):
+            yield from _iter_archive(path)
+
+
+_NO_ENTRY: tuple[str | None, date | None] = (None, None)
+
+
+def _manifest_for(directory: Path) -> dict[str, tuple[str | None, date | None]]:
+    """``MANIFEST.json`` in the file's directory or its parent: a list of {file, revision_id, known_in_force_on}.
+    An entry with neither (such as a snapshot whose revision is unknown) gives nothing, on purpose: a day seen in
+    a mirror's commit log is not a statement that the text was in force then."""
+    mapping: dict[str, tuple[str | None, date | None]] = {}
+    for candidate in (directory / "MANIFEST.json", directory.parent / "MANIFEST.json"):
+        if not candidate.is_file():
+            continue
+        try:
+            entries = json.loads(candidate.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(entries, list):
+            continue
+        for entry in entries:
+            if not isinstance(entry, dict) or not entry.get("file"):
+                continue
+            revision = str(entry["revision_id"]) if entry.get("revision_id") else None
+            day = _iso_day(entry.get("known_in_force_on"))
+            if revision or day:
+                mapping.setdefault(PurePosixPath(str(entry["file"])).name, (revision, day))
+    return mapping
+
+
+def _iso_day(value: object) -> date | None:
+    try:
+        return date.fromisoformat(str(value)) if value else None
+    except ValueError:
+        return None
+
+
+def _archive_day(path: Path) -> date | None:
+    match = _ARCHIVE_DAY.search(path.name)
+    if match is None:
+        return None
+    try:
+        return date.fromisoformat(match.group(1))
+    except ValueError:
+        return None
+
+
+def _iter_archive(path: Path) -> Iterator[XmlDocument | SourceError]:
+    day = _archive_day(path)
+    if path.name.lower().endswith(".zip"):
+        try:
+            with zipfile.ZipFile(path) as archive:
+                for info in sorted(archive.infolist(), key=lambda i: i.filename):
+                    if not info.is_dir() and info.filename.lower().endswith(".xml"):
+                        yield XmlDocument(f"{path}!{info.filename}", archive.read(info), archive_day=day)
+        except (zipfile.BadZipFile, OSError) as err:
+            yield SourceError(f"{path}: not a readable zip archive ({err})")
+        return
+    try:
+        with tarfile.open(path, mode="r|*") as archive:  # streaming: one member in memory at a time
+            for member in archive:
+                if member.isfile() and member.name.lower().endswith(".xml"):
+                    handle = archive.extractfile(member)
+                    if handle is not None:
+                        yield XmlDocument(f"{path}!{member.name}", handle.read(), archive_day=day)
+    except (tarfile.TarError, OSError, EOFError) as err:
+        yield SourceError(f"{path}: not a readable tar archive ({err})")

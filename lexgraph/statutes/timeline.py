@@ -1,0 +1,149 @@
+"""Place the versions of one law in time and derive its Provision nodes (DESIGN.md §3).
+
+A Provision node is one distinct text of a clause over one *contiguous* run of versions. Real data is not
+monotonic: a later revision may restore older wording (A → B → A). The restored A is in force over a different
+period, so it gets its own node; one node with two disjoint validity periods could not be filtered with
+``valid_from <= D < valid_until``. Unchanged clauses are shared by every version of their run.
+
+The function is pure and recomputes the whole law from all of its versions. Inserting a version between two stored
+ones therefore splits runs correctly, and the store applies only the difference (see `statutes.ingest`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+
+from lexgraph.model import LawVersionInfo, ParsedProvision, ProvisionVersion, RevisionId
+
+
+@dataclass(frozen=True)
+class VersionContent:
+    """One version of a law with its clauses, whether freshly parsed or read back from the store."""
+
+    revision: RevisionId
+    source: str
+    xml_format: str
+    provisions: tuple[ParsedProvision, ...]
+
+    @property
+    def sort_key(self) -> tuple[date, int]:
+        """Versions are ordered by enforcement date; a snapshot only knows a day it was in force, and on the same
+        day a dated revision precedes the snapshot that merely observed it."""
+        if self.revision.enforced_from is not None:
+            return (self.revision.enforced_from, 0)
+        assert self.revision.known_in_force_on is not None
+        return (self.revision.known_in_force_on, 1)
+
+
+@dataclass(frozen=True)
+class LawTimeline:
+    law_id: str
+    versions: tuple[LawVersionInfo, ...]
+    version_hashes: dict[str, str]
+    provisions: tuple[ProvisionVersion, ...]
+    contains: frozenset[tuple[str, str]]  # (revision_id, provision uid)
+    has_part: frozenset[tuple[str, str]]  # (parent uid, child uid)
+    next_links: frozenset[tuple[str, str]]  # (earlier revision_id, later revision_id)
+
+
+def provision_hash(p: ParsedProvision) -> str:
+    """What counts as "the same text": wording, caption, numbering and sentence roles, not the XML markup and not
+    the chapter heading (moving a clause to another chapter does not change what it says)."""
+    payload = json.dumps(
+        [p.kind, p.num, p.title, p.caption, p.text, [[s.role, s.text] for s in p.sentences]], ensure_ascii=False
+    )
+    return hashlib.sha1(payload.encode("utf-8")).hexdigest()
+
+
+def version_hash(provisions: Sequence[ParsedProvision]) -> str:
+    """A whole version's fingerprint, to recognise a re-ingest or a snapshot identical to a stored revision."""
+    digest = hashlib.sha1()
+    for p in sorted(provisions, key=lambda p: p.path):
+        digest.update(f"{p.path}\t{provision_hash(p)}\n".encode())
+    return digest.hexdigest()
+
+
+def provision_uid(law_id: str, path: str, valid_from: date | None) -> str:
+    """Readable and deterministic: ``129AC0000000089/a709/p1@20200401``; ``@-`` when the start is unknown."""
+    start = f"{valid_from:%Y%m%d}" if valid_from is not None else "-"
+    return f"{law_id}/{path}@{start}"
+
+
+def parent_path(path: str) -> str | None:
+    head, _, _ = path.rpartition("/")
+    return head or None
+
+
+def build_timeline(law_id: str, contents: Sequence[VersionContent]) -> LawTimeline:
+    ordered = sorted(contents, key=lambda c: c.sort_key)
+    starts: list[date | None] = []
+    for position, content in enumerate(ordered):
+        revision = content.revision
+        if revision.enforced_from is not None:
+            starts.append(revision.enforced_from)
+        else:  # a snapshot: its start is unknown, but not before the day it was seen if an older version exists
+            starts.append(revision.known_in_force_on if position > 0 else None)
+    versions: list[LawVersionInfo] = []
+    for position, content in enumerate(ordered):
+        until = starts[position + 1] if position + 1 < len(ordered) else None
+        revision = content.revision
+        versions.append(
+            LawVersionInfo(
+                revision_id=revision.text, law_id=law_id, enforced_from=starts[position], enforced_until=until,
+                amended_by=revision.amended_by, source=content.source,
+                dated_by="snapshot" if revision.is_snapshot else "revision_id",
+                known_in_force_on=revision.known_in_force_on,
+            )
+        )
+
+    provisions: dict[str, ProvisionVersion] = {}
+    contains: set[tuple[str, str]] = set()
+    has_part: set[tuple[str, str]] = set()
+    # path -> (content hash, uid) of the run that is open at the previous version
+    open_runs: dict[str, tuple[str, str]] = {}
+    for position, content in enumerate(ordered):
+        revision_id = versions[position].revision_id
+        uid_by_path: dict[str, str] = {}
+        next_runs: dict[str, tuple[str, str]] = {}
+        for p in content.provisions:
+            digest = provision_hash(p)
+            previous = open_runs.get(p.path)
+            if previous is not None and previous[0] == digest:
+                uid = previous[1]
+            else:
+                uid = provision_uid(law_id, p.path, starts[position])
+                provisions[uid] = ProvisionVersion(
+                    uid=uid, law_id=law_id, path=p.path, kind=p.kind, num=p.num, title=p.title,
+                    caption=p.caption, heading=p.heading, text=p.text, sentences=p.sentences, seq=p.seq,
+                    valid_from=starts[position], valid_until=None, content_hash=digest,
+                )
+            next_runs[p.path] = (digest, uid)
+            uid_by_path[p.path] = uid
+            contains.add((revision_id, uid))
+        for path, uid in uid_by_path.items():
+            parent = parent_path(path)
+            if parent is not None and parent in uid_by_path:
+                has_part.add((uid_by_path[parent], uid))
+        # runs that do not continue into this version end where it starts
+        for path, (_, uid) in open_runs.items():
+            if next_runs.get(path, (None, None))[1] != uid:
+                _close(provisions, uid, starts[position])
+        open_runs = next_runs
+
+    next_links = {
+        (versions[i].revision_id, versions[i + 1].revision_id) for i in range(len(versions) - 1)
+    }
+    hashes = {versions[i].revision_id: version_hash(c.provisions) for i, c in enumerate(ordered)}
+    return LawTimeline(
+        law_id=law_id, versions=tuple(versions), version_hashes=hashes,
+        provisions=tuple(sorted(provisions.values(), key=lambda p: (p.path, p.valid_from or date.min))),
+        contains=frozenset(contains), has_part=frozenset(has_part), next_links=frozenset(next_links),
+    )
+
+
+def _close(provisions: dict[str, ProvisionVersion], uid: str, until: date | None) -> None:
+    provisions[uid] = replace(provisions[uid], valid_until=until)

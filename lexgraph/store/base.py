@@ -1,0 +1,219 @@
+"""The GraphStore contract that every backend fulfils.
+
+The rest of lexgraph talks to the graph only through this interface: named Cypher queries (files under
+``lexgraph/cypher``), batched idempotent upserts, deletes by key, transactions and read-only user queries. The
+embedded (LadybugDB) and Neo4j backends differ in how they write fast, not in what they mean; one contract test
+suite runs against both.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+Row = dict[str, Any]
+
+
+class StoreError(RuntimeError):
+    """The store cannot do what was asked (exit code 3 in the CLI)."""
+
+
+class StoreUnavailable(StoreError):
+    """The store cannot be opened or reached: a lock held by another process, a server that is down."""
+
+
+class ReadOnlyViolation(StoreError):
+    """A user-supplied query tried to write."""
+
+
+class UnknownQuery(StoreError):
+    """A named query has no Cypher file."""
+
+
+@dataclass(frozen=True)
+class NodeSpec:
+    """How a label is keyed and which properties it carries, so that backends can build typed tables."""
+
+    label: str
+    key: str
+
+
+@dataclass(frozen=True)
+class RelSpec:
+    rel_type: str
+    from_label: str
+    to_label: str
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    cypher: str
+
+    @property
+    def checksum(self) -> str:
+        return hashlib.sha256(self.cypher.encode()).hexdigest()[:16]
+
+    @property
+    def statements(self) -> list[str]:
+        """Statements are separated by ``;`` at line ends; comments (``//``) are dropped."""
+        lines = [line for line in self.cypher.splitlines() if not line.strip().startswith("//")]
+        return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
+@dataclass(frozen=True)
+class AppliedMigration:
+    version: int
+    name: str
+    checksum: str
+    applied_at: str
+
+
+@dataclass(frozen=True)
+class StoreCounts:
+    nodes: Mapping[str, int]
+    relationships: Mapping[str, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"nodes": dict(self.nodes), "relationships": dict(self.relationships)}
+
+
+NODE_SPECS: tuple[NodeSpec, ...] = (
+    NodeSpec("Law", "law_id"),
+    NodeSpec("LawVersion", "revision_id"),
+    NodeSpec("Provision", "uid"),
+)
+REL_SPECS: tuple[RelSpec, ...] = (
+    RelSpec("HAS_VERSION", "Law", "LawVersion"),
+    RelSpec("NEXT", "LawVersion", "LawVersion"),
+    RelSpec("CONTAINS", "LawVersion", "Provision"),
+    RelSpec("HAS_PART", "Provision", "Provision"),
+)
+_MIGRATION_NAME = re.compile(r"^V(\d{3,})__([A-Za-z0-9_]+)\.cypher$")
+
+
+def load_migrations(backend: str) -> list[Migration]:
+    """Migrations live in ``lexgraph/migrations/<backend>/V001__name.cypher`` (neo4j-migrations naming); the two
+    backends need different DDL (typed tables vs constraints) but share version numbers and names."""
+    folder = resources.files("lexgraph") / "migrations" / backend
+    found: list[Migration] = []
+    for entry in folder.iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if match:
+            found.append(Migration(int(match.group(1)), match.group(2), entry.read_text(encoding="utf-8")))
+    found.sort(key=lambda m: m.version)
+    return found
+
+
+def load_named_query(name: str, backend: str) -> str:
+    """A backend-specific file (``cypher/<backend>/<name>.cypher``) wins over the shared one."""
+    if not re.fullmatch(r"[a-z0-9_]+", name):
+        raise UnknownQuery(f"query name {name!r} is not a valid name (lowercase letters, digits, _)")
+    root = resources.files("lexgraph") / "cypher"
+    for candidate in (root / backend / f"{name}.cypher", root / f"{name}.cypher"):
+        if candidate.is_file():
+            return candidate.read_text(encoding="utf-8")
+    raise UnknownQuery(f"no Cypher file for query {name!r} in lexgraph/cypher/ (or cypher/{backend}/)")
+
+
+class Transaction(ABC):
+    """Writes inside one atomic unit. Nothing is visible to others, and nothing persists, until commit."""
+
+    @abstractmethod
+    def query(self, query_name: str, /, **params: Any) -> list[Row]:
+        """Run a named query inside this transaction."""
+
+    @abstractmethod
+    def upsert_nodes(self, label: str, rows: Sequence[Row]) -> None:
+        """Create or update nodes keyed by the label's key; re-running with the same rows changes nothing."""
+
+    @abstractmethod
+    def upsert_relationships(self, rel_type: str, rows: Sequence[Row]) -> None:
+        """Rows carry ``from`` and ``to`` keys plus properties; at most one relationship per pair and type."""
+
+    def create_nodes(self, label: str, rows: Sequence[Row]) -> None:
+        """Insert nodes the caller has already checked are absent (it diffed against the store in this writer
+        session). Backends may skip the existence check that makes `upsert_nodes` safe for any input."""
+        self.upsert_nodes(label, rows)
+
+    def create_relationships(self, rel_type: str, rows: Sequence[Row]) -> None:
+        """Insert relationships the caller has already checked are absent; see `create_nodes`."""
+        self.upsert_relationships(rel_type, rows)
+
+    @abstractmethod
+    def delete_nodes(self, label: str, keys: Sequence[str]) -> None:
+        """Delete nodes and every relationship attached to them."""
+
+    @abstractmethod
+    def delete_relationships(self, rel_type: str, pairs: Sequence[tuple[str, str]]) -> None:
+        """Delete the relationships of that type between the given (from key, to key) pairs."""
+
+
+class GraphStore(ABC):
+    """A graph database holding lexgraph's data model, opened on a location (a directory or a bolt URI)."""
+
+    backend: str = "abstract"
+    location: str = ""
+
+    # -- schema -------------------------------------------------------------------------------------------------
+    def migrations(self) -> list[Migration]:
+        return load_migrations(self.backend)
+
+    @abstractmethod
+    def applied_migrations(self) -> list[AppliedMigration]:
+        """The migration history recorded in the store itself."""
+
+    def pending_migrations(self) -> list[Migration]:
+        done = {m.version for m in self.applied_migrations()}
+        return [m for m in self.migrations() if m.version not in done]
+
+    def changed_migrations(self) -> list[tuple[AppliedMigration, Migration]]:
+        """Applied migrations whose file has changed since: a sign of an edited migration (doctor reports it)."""
+        files = {m.version: m for m in self.migrations()}
+        return [
+            (applied, files[applied.version])
+            for applied in self.applied_migrations()
+            if applied.version in files and files[applied.version].checksum != applied.checksum
+        ]
+
+    @abstractmethod
+    def migrate(self) -> list[Migration]:
+        """Apply pending migrations in order, each with its history record; return what was applied."""
+
+    # -- reading and writing ------------------------------------------------------------------------------------
+    @abstractmethod
+    def query(self, query_name: str, /, **params: Any) -> list[Row]:
+        """Run a named read query from ``lexgraph/cypher``."""
+
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[Transaction]:
+        """An atomic write unit: committed on normal exit, rolled back on any exception."""
+
+    @abstractmethod
+    def run_read_only(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
+        """Run user-supplied Cypher so that it cannot write; a write raises `ReadOnlyViolation`."""
+
+    @abstractmethod
+    def counts(self) -> StoreCounts:
+        """Node counts per label and relationship counts per type."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def __enter__(self) -> GraphStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def chunked(rows: Sequence[Row], size: int) -> Iterator[Sequence[Row]]:
+    for start in range(0, len(rows), size):
+        yield rows[start : start + size]

@@ -1,0 +1,85 @@
+"""`lexgraph doctor`: check a store and say what to do about anything wrong.
+
+Each finding carries the fix in words a user can act on. A store that passes has every migration applied and
+unchanged, no half-written law (which an interrupted ingest could leave only if a transaction were broken), and a
+consistent timeline per law.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from lexgraph.store.base import GraphStore, StoreCounts
+
+
+@dataclass(frozen=True)
+class Finding:
+    check: str
+    ok: bool
+    detail: str
+    fix: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"check": self.check, "ok": self.ok, "detail": self.detail, "fix": self.fix}
+
+
+@dataclass(frozen=True)
+class DoctorReport:
+    location: str
+    backend: str
+    counts: StoreCounts
+    findings: tuple[Finding, ...]
+
+    @property
+    def ok(self) -> bool:
+        return all(f.ok for f in self.findings)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"location": self.location, "backend": self.backend, "ok": self.ok,
+                "counts": self.counts.to_json(), "findings": [f.to_json() for f in self.findings]}
+
+
+def examine(store: GraphStore) -> DoctorReport:
+    findings: list[Finding] = []
+    pending = store.pending_migrations()
+    findings.append(Finding(
+        "migrations", not pending,
+        "all applied" if not pending else "pending: " + ", ".join(f"V{m.version:03d}__{m.name}" for m in pending),
+        "" if not pending else "run any write command (e.g. `lexgraph ingest statutes …`) or `lexgraph migrate`",
+    ))
+    changed = store.changed_migrations()
+    findings.append(Finding(
+        "migration checksums", not changed,
+        "unchanged" if not changed else "edited after being applied: "
+        + ", ".join(f"V{a.version:03d}__{a.name}" for a, _ in changed),
+        "" if not changed else "never edit an applied migration; restore the file and add a new V0NN migration",
+    ))
+    counts = store.counts()
+    if pending:
+        return DoctorReport(store.location, store.backend, counts, tuple(findings))
+    orphans = [r["uid"] for r in store.query("doctor_orphan_provisions")]
+    findings.append(Finding(
+        "orphan clauses", not orphans,
+        "none" if not orphans else f"{len(orphans)}+ clauses belong to no version, e.g. {orphans[0]}",
+        "" if not orphans else "re-run the last `lexgraph ingest statutes` on the same files",
+    ))
+    empty = [r["revision_id"] for r in store.query("doctor_empty_versions")]
+    findings.append(Finding(
+        "incomplete versions", not empty,
+        "none" if not empty else f"{len(empty)}+ versions without clauses or law, e.g. {empty[0]}",
+        "" if not empty else "re-ingest that revision's file",
+    ))
+    overlaps = store.query("doctor_overlapping_versions")
+    findings.append(Finding(
+        "version periods", not overlaps,
+        "no overlaps" if not overlaps else f"{overlaps[0]['first']} overlaps {overlaps[0]['second']}",
+        "" if not overlaps else "re-ingest the law's files; report a bug if it persists",
+    ))
+    provisions = counts.nodes.get("Provision", 0)
+    findings.append(Finding(
+        "search indexes", True,
+        f"{provisions} clauses; BM25 and vector indexes are derived from the graph and are built by "
+        "`lexgraph index` (not part of statute ingestion)",
+    ))
+    return DoctorReport(store.location, store.backend, counts, tuple(findings))

@@ -1,0 +1,349 @@
+"""The embedded backend: a LadybugDB directory, no server.
+
+Writes are ``UNWIND $rows`` statements: keys are looked up first, new rows created and existing ones updated
+(see `_EmbeddedTransaction` for why neither ``MERGE``, ``COPY`` nor ``LOAD FROM`` is used). Relationship writes
+match both ends with two separate ``MATCH`` clauses (one MATCH on two property maps scans per row; DESIGN §5).
+
+One process owns a read-write store. A second writer gets `StoreUnavailable` naming the holder, which we record in
+``lexgraph.lock`` beside the database because the engine's own error does not say who holds the lock.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import ladybug
+
+from lexgraph.store.base import (
+    NODE_SPECS,
+    REL_SPECS,
+    AppliedMigration,
+    GraphStore,
+    Migration,
+    ReadOnlyViolation,
+    RelSpec,
+    Row,
+    StoreCounts,
+    StoreError,
+    StoreUnavailable,
+    Transaction,
+    chunked,
+    load_named_query,
+)
+
+DEFAULT_BUFFER_POOL = 1 << 30  # 1 GiB: LadybugDB's default is 80% of RAM, which starves everything else
+_BATCH = 50_000
+_KEYS = {spec.label: spec.key for spec in NODE_SPECS}
+_RELS = {spec.rel_type: spec for spec in REL_SPECS}
+_MIGRATION_TABLE = "_Migration"
+
+
+class EmbeddedStore(GraphStore):
+    backend = "embedded"
+
+    def __init__(self, directory: str | os.PathLike[str], *, read_only: bool = False,
+                 buffer_pool_size: int = DEFAULT_BUFFER_POOL) -> None:
+        self.directory = Path(directory)
+        self.location = str(self.directory)
+        self.read_only = read_only
+        self._db_path = self.directory / "graph.lbdb"
+        self._lock_note = self.directory / "lexgraph.lock"
+        if read_only and not self._db_path.exists():
+            raise StoreUnavailable(
+                f"no lexgraph store at {self.directory}; create one with `lexgraph ingest statutes …` first"
+            )
+        self.directory.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = ladybug.Database(
+                str(self._db_path), buffer_pool_size=buffer_pool_size, read_only=read_only
+            )
+        except RuntimeError as err:
+            raise StoreUnavailable(self._explain_open_failure(err)) from None
+        self._conn = ladybug.Connection(self._db)
+        self._in_transaction = False
+        self._tables: set[str] | None = None
+        self._column_types: dict[str, dict[str, str]] = {}
+        if not read_only:
+            self._lock_note.write_text(
+                json.dumps({"pid": os.getpid(), "command": " ".join(sys.argv)[:300],
+                            "since": datetime.now(UTC).isoformat(timespec="seconds")}),
+                encoding="utf-8",
+            )
+            self._ensure_migration_table()
+
+    def _explain_open_failure(self, err: RuntimeError) -> str:
+        message = str(err)
+        if "lock" in message.lower():
+            holder = "another process"
+            try:
+                note = json.loads(self._lock_note.read_text(encoding="utf-8"))
+                holder = f"process {note['pid']} ({note['command']}, since {note['since']})"
+            except (OSError, ValueError, KeyError):
+                pass
+            return (f"the store {self.directory} is open for writing by {holder}; wait for it to finish or "
+                    f"stop it, then retry (readers may use --read-only commands meanwhile)")
+        return f"cannot open the store {self.directory}: {message}"
+
+    # -- low level ----------------------------------------------------------------------------------------------
+    def _execute(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
+        try:
+            result = self._conn.execute(cypher, dict(params or {}))
+        except RuntimeError as err:
+            raise StoreError(f"{err} (query: {cypher.strip()[:200]})") from err
+        results = result if isinstance(result, list) else [result]
+        last = results[-1]
+        columns = last.get_column_names()
+        rows = [dict(zip(columns, values, strict=True)) for values in last.get_all()]
+        for r in results:
+            r.close()
+        return rows
+
+    def _existing_tables(self) -> set[str]:
+        if self._tables is None:
+            self._tables = {row["name"] for row in self._execute("CALL show_tables() RETURN name")}
+        return self._tables
+
+    def _columns(self, table: str) -> dict[str, str]:
+        if table not in self._column_types:
+            info = self._execute(f"CALL table_info('{table}') RETURN *")
+            self._column_types[table] = {row["name"]: row["type"] for row in info}
+        return self._column_types[table]
+
+    def _ensure_migration_table(self) -> None:
+        self._execute(
+            f"CREATE NODE TABLE IF NOT EXISTS {_MIGRATION_TABLE}(version INT64 PRIMARY KEY, name STRING, "
+            "checksum STRING, applied_at STRING)"
+        )
+        self._tables = None
+
+    # -- schema -------------------------------------------------------------------------------------------------
+    def applied_migrations(self) -> list[AppliedMigration]:
+        if _MIGRATION_TABLE not in self._existing_tables():
+            return []
+        rows = self._execute(
+            f"MATCH (m:{_MIGRATION_TABLE}) RETURN m.version AS version, m.name AS name, m.checksum AS checksum, "
+            "m.applied_at AS applied_at ORDER BY m.version"
+        )
+        return [AppliedMigration(**row) for row in rows]
+
+    def migrate(self) -> list[Migration]:
+        if self.read_only:
+            raise StoreError("the store is open read-only; migrations need a writable store")
+        applied: list[Migration] = []
+        for migration in self.pending_migrations():
+            with self.transaction():
+                for statement in migration.statements:
+                    self._execute(statement)
+                self._execute(
+                    f"CREATE (:{_MIGRATION_TABLE} {{version: $v, name: $n, checksum: $c, applied_at: $t}})",
+                    {"v": migration.version, "n": migration.name, "c": migration.checksum,
+                     "t": datetime.now(UTC).isoformat(timespec="seconds")},
+                )
+            applied.append(migration)
+            self._tables = None
+            self._column_types.clear()
+        return applied
+
+    # -- reading ------------------------------------------------------------------------------------------------
+    def query(self, query_name: str, /, **params: Any) -> list[Row]:
+        return self._execute(load_named_query(query_name, self.backend), params)
+
+    def run_read_only(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
+        """User Cypher runs inside ``BEGIN TRANSACTION READ ONLY``: the engine itself refuses any write, which is
+        sturdier than trying to recognise writes in the text."""
+        if self._in_transaction:
+            raise StoreError("cannot run a user query inside an open write transaction")
+        self._execute("BEGIN TRANSACTION READ ONLY")
+        try:
+            return self._execute(cypher, params)
+        except StoreError as err:
+            if "read-only" in str(err) or "read only" in str(err).lower():
+                raise ReadOnlyViolation(
+                    "this query writes to the store; `lexgraph query` runs read-only. Use the ingest commands "
+                    "to change data."
+                ) from None
+            raise
+        finally:
+            self._execute("ROLLBACK")
+
+    def counts(self) -> StoreCounts:
+        tables = self._existing_tables()
+        nodes = {
+            spec.label: self._execute(f"MATCH (n:{spec.label}) RETURN count(n) AS c")[0]["c"]
+            for spec in NODE_SPECS if spec.label in tables
+        }
+        rels = {
+            spec.rel_type: self._execute(f"MATCH ()-[r:{spec.rel_type}]->() RETURN count(r) AS c")[0]["c"]
+            for spec in REL_SPECS if spec.rel_type in tables
+        }
+        return StoreCounts(nodes, rels)
+
+    # -- writing ------------------------------------------------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[Transaction]:
+        if self.read_only:
+            raise StoreError("the store is open read-only")
+        if self._in_transaction:
+            raise StoreError("transactions do not nest; finish the open one first")
+        self._execute("BEGIN TRANSACTION")
+        self._in_transaction = True
+        try:
+            yield _EmbeddedTransaction(self)
+        except BaseException:
+            self._in_transaction = False
+            self._execute("ROLLBACK")
+            raise
+        self._in_transaction = False
+        self._execute("COMMIT")
+
+    def close(self) -> None:
+        conn, db = getattr(self, "_conn", None), getattr(self, "_db", None)
+        if conn is not None:
+            conn.close()
+        if db is not None:
+            db.close()
+        self._conn = None  # type: ignore[assignment]
+        self._db = None  # type: ignore[assignment]
+        if not self.read_only and self._lock_note.exists():
+            self._lock_note.unlink(missing_ok=True)
+
+
+class _EmbeddedTransaction(Transaction):
+    """Writes as ``UNWIND $rows`` statements with typed casts.
+
+    ``LOAD FROM`` an Arrow table is faster per statement, but LadybugDB 0.22 keeps about half a megabyte of its
+    buffer pool per such statement until the database is closed, so a corpus ingest of thousands of small
+    statements exhausts any pool; ``UNWIND`` over a list parameter does not. ``MERGE`` is avoided for the same
+    reason and because it is slow here: existing keys are looked up by primary key first, then new rows are
+    created and existing ones updated.
+    """
+
+    def __init__(self, store: EmbeddedStore) -> None:
+        self._store = store
+
+    def query(self, query_name: str, /, **params: Any) -> list[Row]:
+        return self._store.query(query_name, **params)
+
+    def _existing_keys(self, label: str, keys: Sequence[Any]) -> set[Any]:
+        key = _key_of(label)
+        rows = self._store._execute(f"UNWIND $keys AS k MATCH (n:{label} {{{key}: k}}) RETURN k", {"keys": keys})
+        return {row["k"] for row in rows}
+
+    def upsert_nodes(self, label: str, rows: Sequence[Row]) -> None:
+        for group in _by_shape(rows):
+            self._upsert_node_group(label, group)
+
+    def create_nodes(self, label: str, rows: Sequence[Row]) -> None:
+        for group in _by_shape(rows):
+            self._upsert_node_group(label, group, known_new=True)
+
+    def create_relationships(self, rel_type: str, rows: Sequence[Row]) -> None:
+        for group in _by_shape(rows):
+            self._upsert_relationship_group(rel_type, group, known_new=True)
+
+    def _upsert_node_group(self, label: str, rows: Sequence[Row], known_new: bool = False) -> None:
+        key = _key_of(label)
+        columns = self._store._columns(label)
+        props = [c for c in rows[0] if c != key]
+        _check_columns(label, [key, *props], columns)
+        create = ", ".join(f"{name}: {_cast('r.' + name, columns[name])}" for name in [key, *props])
+        update = ", ".join(f"n.{name} = {_cast('r.' + name, columns[name])}" for name in props)
+        for batch in chunked(rows, _BATCH):
+            existing = set() if known_new else self._existing_keys(label, [r[key] for r in batch])
+            new_rows = _unique_by([r for r in batch if r[key] not in existing], lambda r: r[key])
+            if new_rows:
+                self._store._execute(f"UNWIND $rows AS r CREATE (n:{label} {{{create}}})", {"rows": new_rows})
+            old_rows = [r for r in batch if r[key] in existing]
+            if old_rows and update:
+                self._store._execute(
+                    f"UNWIND $rows AS r MATCH (n:{label} {{{key}: r.{key}}}) SET {update}", {"rows": old_rows}
+                )
+
+    def upsert_relationships(self, rel_type: str, rows: Sequence[Row]) -> None:
+        for group in _by_shape(rows):
+            self._upsert_relationship_group(rel_type, group)
+
+    def _upsert_relationship_group(self, rel_type: str, rows: Sequence[Row], known_new: bool = False) -> None:
+        spec = _rel_of(rel_type)
+        from_key, to_key = _KEYS[spec.from_label], _KEYS[spec.to_label]
+        props = [c for c in rows[0] if c not in ("from", "to")]
+        columns = self._store._columns(rel_type) if props else {}
+        _check_columns(rel_type, props, columns)
+        match = (f"UNWIND $rows AS r MATCH (a:{spec.from_label} {{{from_key}: r.from_}}) "
+                 f"MATCH (b:{spec.to_label} {{{to_key}: r.to_}})")
+        assignments = ", ".join(f"{name}: {_cast('r.' + name, columns[name])}" for name in props)
+        updates = ", ".join(f"x.{name} = {_cast('r.' + name, columns[name])}" for name in props)
+        for batch in chunked(rows, _BATCH):
+            renamed = [{"from_": r["from"], "to_": r["to"], **{p: r[p] for p in props}} for r in batch]
+            found = [] if known_new else self._store._execute(
+                f"{match} MATCH (a)-[x:{rel_type}]->(b) RETURN r.from_ AS f, r.to_ AS t", {"rows": renamed}
+            )
+            existing = {(row["f"], row["t"]) for row in found}
+            new_rows = _unique_by([r for r in renamed if (r["from_"], r["to_"]) not in existing],
+                                  lambda r: (r["from_"], r["to_"]))
+            if new_rows:
+                body = f" {{{assignments}}}" if assignments else ""
+                self._store._execute(f"{match} CREATE (a)-[:{rel_type}{body}]->(b)", {"rows": new_rows})
+            old_rows = [r for r in renamed if (r["from_"], r["to_"]) in existing]
+            if old_rows and updates:
+                self._store._execute(f"{match} MATCH (a)-[x:{rel_type}]->(b) SET {updates}", {"rows": old_rows})
+
+    def delete_nodes(self, label: str, keys: Sequence[str]) -> None:
+        key = _key_of(label)
+        for batch in chunked(list(keys), _BATCH):  # type: ignore[arg-type]
+            self._store._execute(f"UNWIND $keys AS k MATCH (n:{label} {{{key}: k}}) DETACH DELETE n",
+                                 {"keys": batch})
+
+    def delete_relationships(self, rel_type: str, pairs: Sequence[tuple[str, str]]) -> None:
+        spec = _rel_of(rel_type)
+        from_key, to_key = _KEYS[spec.from_label], _KEYS[spec.to_label]
+        for batch in chunked(list(pairs), _BATCH):  # type: ignore[arg-type]
+            self._store._execute(
+                f"UNWIND $rows AS r MATCH (a:{spec.from_label} {{{from_key}: r.f}})-[x:{rel_type}]->"
+                f"(b:{spec.to_label} {{{to_key}: r.t}}) DELETE x",
+                {"rows": [{"f": f, "t": t} for f, t in batch]},
+            )
+
+
+def _key_of(label: str) -> str:
+    """Labels come only from the data model (base.NODE_SPECS), never from user text."""
+    if label not in _KEYS:
+        raise StoreError(f"unknown label {label!r}; the data model has {sorted(_KEYS)}")
+    return _KEYS[label]
+
+
+def _rel_of(rel_type: str) -> RelSpec:
+    if rel_type not in _RELS:
+        raise StoreError(f"unknown relationship type {rel_type!r}; the data model has {sorted(_RELS)}")
+    return _RELS[rel_type]
+
+
+def _by_shape(rows: Sequence[Row]) -> list[list[Row]]:
+    """Rows with different sets of properties become separate statements, so that no property is dropped."""
+    groups: dict[tuple[str, ...], list[Row]] = {}
+    for row in rows:
+        groups.setdefault(tuple(row), []).append(row)
+    return list(groups.values())
+
+
+def _cast(expression: str, column_type: str) -> str:
+    """Explicit casts, because a parameter column that is null in every row is typed STRING by the binder."""
+    return f"CAST({expression} AS {column_type})"
+
+
+def _unique_by(rows: Sequence[Row], key: Any) -> list[Row]:
+    """Within one statement a key may appear once; the last row for a key wins, as a sequence of upserts would."""
+    return list({key(r): r for r in rows}.values())
+
+
+def _check_columns(label: str, names: Sequence[str], columns: Mapping[str, str]) -> None:
+    unknown = [n for n in names if n not in columns]
+    if unknown:
+        raise StoreError(f"{label} has no properties {unknown}; is a migration missing? run `lexgraph doctor`")

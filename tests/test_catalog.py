@@ -1,0 +1,236 @@
+"""The bundled law catalogue, on the real e-Gov law list (2020-05-18) and the jlawcite 略称 dictionaries.
+
+Build the data file first: .venv/bin/python scripts/build_catalog.py
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lexgraph.statutes.catalog import (
+    Catalog,
+    LawEntry,
+    bare_titles,
+    encode_catalog,
+    era_year_of,
+    kanji_number,
+    normalize_law_num,
+)
+
+MINPO = "129AC0000000089"
+JISATSU = "自殺対策の総合的かつ効果的な実施に資するための調査研究及びその成果の活用等の推進に関する法律"
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return Catalog.bundled()
+
+
+def test_bundled_is_loaded_once_and_covers_the_list(catalog: Catalog) -> None:
+    assert Catalog.bundled() is catalog
+    assert 7500 <= len(catalog) <= 7600  # 7,511 rows of the list + 2 laws from the QA list
+
+
+# (name as cited, law id it must resolve to, and nothing else)
+UNIQUE_NAMES = [
+    ("民法", MINPO),  # title
+    ("明治二十九年法律第八十九号", MINPO),  # law number as e-Gov writes it
+    ("明治29年法律第89号", MINPO),  # Arabic numerals
+    ("明治２９年法律第８９号", MINPO),  # full-width numerals
+    (" 民 法 ", MINPO),  # whitespace ignored
+    (MINPO, MINPO),  # law id
+    ("労基法", "322AC0000000049"),  # 略称 → 労働基準法
+    ("個情法", "415AC0000000057"),  # 略称 → 個人情報の保護に関する法律
+    ("金商法", "323AC0000000025"),  # 略称 of a law taken from the QA list
+    ("昭和22年4月7日法律第49号", "322AC0000000049"),  # promulgation date inside the number
+    ("刑法", "140AC0000000045"),  # not made ambiguous by 明治十三年太政官布告第三十六号（刑法抄）
+    ("民法施行法", "131AC0000000011"),  # bare title of 民法施行法抄
+    ("爆発物取締罰則", "117DF1000000032"),  # bracketed name of 明治十七年太政官布告第三十二号
+    ("人事院規則9-8", "344RJNJ09008000"),  # a row the list left empty, filled from the archive index
+    ("所得税法", "340AC0000000033"),  # likewise
+    ("ギャンブル等依存症対策基本法", "430AC1000000074"),  # listed twice (AC0 and AC1); one id answers
+    ("測定器等の較正に関する規則", "409M50001000074"),  # the list writes 較 with ruby markup
+]
+
+
+@pytest.mark.parametrize(("name", "law_id"), UNIQUE_NAMES)
+def test_lookup_resolves_to_one_law(catalog: Catalog, name: str, law_id: str) -> None:
+    assert [entry.law_id for entry in catalog.lookup(name)] == [law_id]
+
+
+def test_minpo_entry(catalog: Catalog) -> None:
+    assert catalog.by_id(MINPO) == LawEntry(MINPO, "民法", "明治二十九年法律第八十九号", "Act")
+
+
+# (law number as cited, title of the law, or None where the number is unknown or shared)
+LAW_NUMBERS = [
+    ("明治二十九年法律第八十九号", "民法"),
+    ("明治29年法律第89号", "民法"),
+    ("平成15年法律第57号", "個人情報の保護に関する法律"),
+    ("平成十五年法律第五十七号", "個人情報の保護に関する法律"),
+    ("昭和40年法律第33号", "所得税法"),
+    ("令和1年法律第32号", JISATSU),  # listed twice (AC0 and AC1); one id answers
+    ("昭和五十五年法律第六十五号", "農業経営基盤強化促進法"),  # the list writes it with a trailing space
+    ("平成十二年八月二十一日内閣総理大臣決定", None),  # three rules share this number
+    ("平成15年法律第999号", None),
+]
+
+
+@pytest.mark.parametrize(("law_num", "title"), LAW_NUMBERS)
+def test_by_law_num(catalog: Catalog, law_num: str, title: str | None) -> None:
+    entry = catalog.by_law_num(law_num)
+    assert (entry.title if entry else None) == title
+
+
+NORMALIZED = [
+    ("平成15年法律第57号", "平成十五年法律第五十七号"),
+    ("平成１５年法律第５７号", "平成十五年法律第五十七号"),
+    ("平成十五年 法律第五十七号", "平成十五年法律第五十七号"),
+    ("明治29年法律第89号", "明治二十九年法律第八十九号"),
+    ("令和1年法律第32号", "令和元年法律第三十二号"),
+    ("令和元年法律第32号", "令和元年法律第三十二号"),
+    ("平成30年法律第100号", "平成三十年法律第百号"),
+    ("明治8年太政官布告第103号", "明治八年太政官布告第百三号"),
+    ("昭和23年法律第131号", "昭和二十三年法律第百三十一号"),
+    ("昭和25年法律第201号", "昭和二十五年法律第二百一号"),
+    ("昭和22年4月7日法律第49号", "昭和二十二年法律第四十九号"),
+    ("明治19年勅令第0号", "明治十九年勅令第〇号"),
+    ("昭和44年人事院規則9-8", "昭和四十四年人事院規則九―八"),
+    ("人事院規則10－15", "人事院規則一〇―一五"),
+    ("平成12年8月21日内閣総理大臣決定", "平成十二年八月二十一日内閣総理大臣決定"),
+    ("明治二十九年法律第八十九号", "明治二十九年法律第八十九号"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), NORMALIZED)
+def test_normalize_law_num(text: str, expected: str) -> None:
+    assert normalize_law_num(text) == expected
+
+
+@pytest.mark.parametrize(("n", "kanji"), [(0, "〇"), (1, "一"), (10, "十"), (57, "五十七"), (103, "百三"),
+                                          (110, "百十"), (1200, "千二百"), (2301, "二千三百一")])
+def test_kanji_number(n: int, kanji: str) -> None:
+    assert kanji_number(n) == kanji
+
+
+def test_every_egov_law_number_is_already_normal(catalog: Catalog) -> None:
+    changed = [e.law_num for _, e in catalog.names() if normalize_law_num(e.law_num) != e.law_num.strip()]
+    assert changed == []
+
+
+def test_law_id_encodes_era_and_year_of_the_law_number(catalog: Catalog) -> None:
+    assert era_year_of(MINPO) == "明治二十九年"
+    assert era_year_of("501AC0000000032") == "令和元年"
+    entries = {entry.law_id: entry for _, entry in catalog.names()}.values()
+    mismatched = [e.law_id for e in entries if not e.law_num.startswith(era_year_of(e.law_id) or "?")]
+    assert mismatched == ["428RJNJ10015000"]  # 人事院規則一〇―一五: e-Gov wrote no era in its number
+
+
+@pytest.mark.parametrize(("child", "parent"), [
+    ("所得税法施行令", "所得税法"),
+    ("租税特別措置法施行規則", "租税特別措置法"),
+    ("会社法施行規則", "会社法"),
+    ("民法施行法", "民法"),
+    ("金融商品取引法施行令", "金融商品取引法"),
+    ("医薬品、医療機器等の品質、有効性及び安全性の確保等に関する法律施行規則",
+     "医薬品、医療機器等の品質、有効性及び安全性の確保等に関する法律"),
+])
+def test_parent_of_implementing_ordinance(catalog: Catalog, child: str, parent: str) -> None:
+    [entry] = catalog.lookup(child)
+    found = catalog.parent_of(entry.law_id)
+    assert found is not None and found.title == parent and found.law_type == "Act"
+
+
+def test_shakuchi_shakuya_seirei(catalog: Catalog) -> None:
+    # 借地借家法 is in the list; a 借地借家法施行令 is not (neither in 2020-05 nor in the 2020-11 index).
+    [act] = catalog.lookup("借地借家法")
+    for entry in catalog.lookup("借地借家法施行令"):
+        assert catalog.parent_of(entry.law_id) == act
+
+
+def test_laws_without_parent(catalog: Catalog) -> None:
+    assert catalog.parent_of(MINPO) is None
+    # 建築基準法 is missing from the 2020-05-18 list, so its 施行規則 has no parent to point at.
+    assert all(e.parent_law_id is None for e in catalog.lookup("建築基準法施行規則"))
+
+
+@pytest.mark.parametrize(("name", "law_ids"), [
+    ("元号を改める政令", ["431CO0000000143", "364CO0000000001"]),  # newer first
+    ("集落地域整備法施行規則", ["363M50000200004", "363M50004000002"]),
+    ("平成十二年八月二十一日内閣総理大臣決定", ["412RPMD08210000", "412RPMD08210001", "412RPMD08210002"]),
+])
+def test_ambiguous_names_return_every_candidate(catalog: Catalog, name: str, law_ids: list[str]) -> None:
+    assert [entry.law_id for entry in catalog.lookup(name)] == law_ids
+
+
+@pytest.mark.parametrize("name", ["存在しない法律", "", "民", "平成15年法律第999号", "999XX0000000000"])
+def test_unknown_names(catalog: Catalog, name: str) -> None:
+    assert catalog.lookup(name) == []
+
+
+def test_duplicate_id_resolves_by_id_only(catalog: Catalog) -> None:
+    twin = catalog.by_id("430AC0000000074")
+    assert twin is not None and twin.title == "ギャンブル等依存症対策基本法"
+    assert all(entry.law_id != "430AC0000000074" for _, entry in catalog.names())
+
+
+def test_names_feed_an_automaton(catalog: Catalog) -> None:
+    pairs = list(catalog.names())
+    minpo, roki = catalog.by_id(MINPO), catalog.by_id("322AC0000000049")
+    assert ("民法", minpo) in pairs
+    assert ("労基法", roki) in pairs and "労基法" in roki.aliases
+    assert ("爆発物取締罰則", catalog.by_id("117DF1000000032")) in pairs
+    assert not any(name == MINPO for name, _ in pairs)  # law ids never occur in running text
+    for name, entry in pairs[::50]:
+        assert entry in catalog.lookup(name)
+
+
+@pytest.mark.parametrize(("title", "bare"), [
+    ("民法施行法抄", ("民法施行法",)),
+    ("水銀による環境の汚染の防止に関する法律施行令（抄）", ("水銀による環境の汚染の防止に関する法律施行令",)),
+    ("明治五年太政官布告第三百三十七号（改暦ノ布告）", ("明治五年太政官布告第三百三十七号", "改暦ノ布告")),
+    ("明治八年太政官布告第百三号（裁判事務心得）\u3000抄",
+     ("明治八年太政官布告第百三号（裁判事務心得）", "明治八年太政官布告第百三号", "裁判事務心得")),
+    ("人事院規則一―一（規則の分類）", ("人事院規則一―一",)),
+    ("民法", ()),
+])
+def test_bare_titles(title: str, bare: tuple[str, ...]) -> None:
+    assert bare_titles(title) == bare
+
+
+def test_with_entries_adds_a_law_with_its_alias(catalog: Catalog) -> None:
+    # 刑事訴訟法 is in the 2020-11-18 index but not in the 2020-05-18 list; a store that holds it adds it.
+    # Title and number from the index; the id is e-Gov's (laws.e-gov.go.jp/law/323AC0000000131).
+    keiso = LawEntry("323AC0000000131", "刑事訴訟法", "昭和二十三年法律第百三十一号", "Act")
+    assert catalog.lookup("刑訴法") == []
+    extended = catalog.with_entries([keiso])
+    assert len(extended) == len(catalog) + 1
+    assert [e.law_id for e in extended.lookup("刑訴法")] == [keiso.law_id]
+    assert extended.by_law_num("昭和23年法律第131号").law_id == keiso.law_id
+    assert catalog.lookup("刑事訴訟法") == []  # the original is unchanged
+
+
+def test_with_entries_overrides_and_adopts_children(catalog: Catalog) -> None:
+    # 借地借家法 as a store might know it, with its own 略称; same id, so it replaces the bundled entry.
+    [act] = catalog.lookup("借地借家法")
+    own = LawEntry(act.law_id, act.title, act.law_num, act.law_type, aliases=("借地借家",))
+    extended = catalog.with_entries([own])
+    assert [e.law_id for e in extended.lookup("借地借家")] == [act.law_id]
+    assert len(extended) == len(catalog)
+    # A 施行令 whose Act is missing from the list finds it once the Act is added.
+    [order] = catalog.lookup("土地区画整理法施行令")
+    assert order.parent_law_id is None
+    act = LawEntry("329AC0000000119", "土地区画整理法", "昭和二十九年法律第百十九号", "Act")  # as above
+    assert extended.with_entries([act]).parent_of(order.law_id) == act
+
+
+def test_catalogue_file_round_trip(catalog: Catalog, tmp_path: Path) -> None:
+    path = tmp_path / "catalog.json.gz"
+    path.write_bytes(encode_catalog(catalog))
+    loaded = Catalog.load(path)
+    assert len(loaded) == len(catalog)
+    for name in ("民法", "労基法", "元号を改める政令", "所得税法施行令"):
+        assert loaded.lookup(name) == catalog.lookup(name)
+    assert loaded.by_id("430AC0000000074") == catalog.by_id("430AC0000000074")
