@@ -1,0 +1,122 @@
+"""What the resolver knows about the text it reads: the date, the catalogue, the store's revisions, the clause being
+read, and what was cited so far.
+
+The context is a frozen value. Reading a text produces a new `ResolutionState` (the last law and clause cited, the
+abbreviations defined) that the caller can hand to the next piece of text, e.g. the next clause of the same law or
+the next paragraph of a judgment: ``replace(context, state=new_state)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Protocol, runtime_checkable
+
+from lexgraph.citations.model import Status, VersionPin
+from lexgraph.numerals import parse_clause
+from lexgraph.statutes.catalog import Catalog
+
+
+@runtime_checkable
+class RevisionLookup(Protocol):
+    """What the store tells the resolver. Either method may answer None for "unknown" (law not stored, no version
+    covering the date), and the resolver then says so instead of guessing."""
+
+    def revision_in_force(self, law_id: str, on: date) -> str | None:
+        """The revision id of `law_id` in force on `on`."""
+        ...
+
+    def provision_exists(self, law_id: str, path: str, on: date) -> bool | None:
+        """Whether the clause at `path` exists in the version of `law_id` in force on `on`."""
+        ...
+
+
+@runtime_checkable
+class AmendmentLookup(Protocol):
+    """Optional extra a `RevisionLookup` may offer, for version pins (「平成１１年法律第１４９号による改正前の民法」):
+    the revision just before (or the first one after) the amendment made by `amending_law_id`."""
+
+    def revision_around_amendment(self, law_id: str, amending_law_id: str, before: bool) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class LawTarget:
+    """A law as resolved: its e-Gov id and title when known, else the name as written, with a status and reason."""
+
+    law_id: str | None
+    title: str | None
+    law_type: str | None = None
+    law_num: str | None = None
+    status: Status = "resolved"
+    reason: str | None = None
+    pin: VersionPin | None = None
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A clause address made of e-Gov Nums: article 709, paragraph 1 … (`subitems` from outer to inner)."""
+
+    article: str | None = None
+    paragraph: str | None = None
+    item: str | None = None
+    subitems: tuple[str, ...] = ()
+    suppl: bool = False
+
+
+@dataclass(frozen=True)
+class ResolutionState:
+    """What a reader remembers while going through a text.
+
+    `last_law` is the law named last (by a citation or a bare name), which 同法 means; `last_clause` is the clause
+    cited last and its law, which 同条 / 同項 / 同号 mean; `recent_laws` (newest first) lets a bare 法 or 令 in a
+    guideline fall back on the Act or Cabinet Order cited most recently; `abbreviations` are the names the text
+    defined (以下「振興会法」という); `bare_meanings` what a bare 法 / 令 was last read as (in a 施行令, its parent
+    Act), which a guideline or Q&A following the 施行令 in the same document still means.
+    """
+
+    last_law: LawTarget | None = None
+    last_clause: tuple[LawTarget, Clause] | None = None
+    recent_laws: tuple[LawTarget, ...] = ()
+    abbreviations: tuple[tuple[str, LawTarget], ...] = ()
+    bare_meanings: tuple[tuple[str, LawTarget], ...] = ()
+
+
+@dataclass(frozen=True)
+class CitationContext:
+    """Everything the resolver may use besides the text.
+
+    `as_of` is the citing document's date (which revision is in force); `current_law_id` and `current_path` say
+    that the text is itself that clause of that law, so that 前項 inside ``a1/p2`` means ``a1/p1``; `state` is
+    what was read before this text (empty for a new document).
+    """
+
+    catalog: Catalog = field(default_factory=Catalog.bundled)
+    as_of: date | None = None
+    revisions: RevisionLookup | None = None
+    current_law_id: str | None = None
+    current_path: str | None = None
+    state: ResolutionState = field(default_factory=ResolutionState)
+    citing_court: str | None = None  # the court that wrote the text: what 当裁判所 means in precedent citations
+
+    @classmethod
+    def in_law(cls, law: str, clause: str | None = None, *, catalog: Catalog | None = None,
+               as_of: date | None = None, revisions: RevisionLookup | None = None) -> CitationContext:
+        """The context for reading `clause` of `law` (``--in-law 金融商品取引法 --at 第二十一条第二項``). `law` is a
+        title, 略称, law number or law id; raises ValueError naming the problem when either cannot be read."""
+        catalog = catalog or Catalog.bundled()
+        entry = catalog.by_id(law)
+        if entry is None:
+            found = catalog.lookup(law)
+            if not found:
+                raise ValueError(f"no law called {law!r} in the catalogue; give its title, law number or law id")
+            if len(found) > 1:
+                options = ", ".join(f"{e.title} ({e.law_id})" for e in found[:5])
+                raise ValueError(f"{law!r} could mean {options}; give the law id instead")
+            entry = found[0]
+        path = None
+        if clause:
+            path = parse_clause(clause)
+            if path is None:
+                raise ValueError(f"cannot read the clause {clause!r}; write it as 第二十一条第二項 or a21/p2")
+        return cls(catalog=catalog, as_of=as_of, revisions=revisions, current_law_id=entry.law_id,
+                   current_path=path)

@@ -1,0 +1,176 @@
+"""The values that flow through citation extraction: what the text says (mentions) and what it means (citations).
+
+Extraction and resolution are kept apart, as in eyecite: a *mention* records only what is written (the span, the
+law as named, the numbers, relative markers such as 前項), so it can be produced by a fast scanner that knows no
+context; a *citation* is the mention read in its context (the document date, the clause being read, the laws cited
+before it) and says which law, which clause and which version it points to, or why it could not tell.
+
+Everything is a frozen dataclass so that mentions can be cached, compared in tests and shared between threads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+Level = Literal["article", "paragraph", "item", "subitem"]
+# 前 (previous), 次 (next), 同 (the one cited last), 本 / この (the one being read), 前各 (all before this one).
+Relation = Literal["previous", "next", "same", "this", "all_previous"]
+Status = Literal["resolved", "ambiguous", "unresolved"]
+# How a law is named: a name or 略称 (民法, 労基法, 振興会法), a law number only (平成十五年法律第五十七号),
+# 同法 / 同令 (the law cited last), この法律 / 本法 (the law being read), bare 法 / 令 (the parent Act or its
+# Cabinet Order when the text is a 施行令 / 施行規則, else a defined abbreviation).
+LawRefKind = Literal["name", "number", "same", "this", "act", "order"]
+
+LEVEL_PREFIX: dict[Level, str] = {"article": "a", "paragraph": "p", "item": "i", "subitem": "s"}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One level of a clause reference: 第七百九条 (absolute), 前項 (relative), 第一号から第五号まで (a range).
+
+    `num` and `num_to` are e-Gov Nums ("709", "3_2"; "1" for イ). A relative step has `relation` instead of a
+    number; `count` is N in 前N項 (前二項 = the two paragraphs before this one).
+    """
+
+    level: Level
+    num: str | None = None
+    num_to: str | None = None
+    relation: Relation | None = None
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class ProvisionRef:
+    """A clause as written: steps from the outermost level cited down (前条第二項 = previous article, paragraph 2).
+
+    `part` names a sentence or group inside the clause: 本文, ただし書, 柱書, 前段, 後段, 各号, 各項. `suppl` marks a
+    附則 reference (附則第二条).
+    """
+
+    steps: tuple[Step, ...]
+    part: str | None = None
+    suppl: bool = False
+
+    @property
+    def first_level(self) -> Level:
+        return self.steps[0].level
+
+
+@dataclass(frozen=True)
+class LawRef:
+    """A law as the text names it. `name` is the surface with whitespace removed (民法, 同法, 法, 平成十五年法律第
+    五十七号); `law_num` is a law number written beside the name, 「…法律（平成十五年法律第五十七号）」, in e-Gov
+    kanji form."""
+
+    kind: LawRefKind
+    name: str
+    law_num: str | None = None
+
+
+@dataclass(frozen=True)
+class VersionPin:
+    """「平成１１年法律第１４９号による改正前の」: the citation means the law as it stood before (or after) an
+    amendment, not the version in force on the document's date. `note` is the text as written (without の / のもの);
+    `amending_law_num` is the amending law's number in e-Gov kanji form when the text gives one."""
+
+    note: str
+    amending_law_num: str | None
+    before: bool
+
+
+@dataclass(frozen=True)
+class StatuteMention:
+    """One statute reference found in a text, before resolution.
+
+    `start`/`end` are offsets into the original text, so ``text[start:end] == surface`` even when the reference
+    is broken by line breaks. A list such as 民法７０９条、７１５条 gives one mention per element; the later
+    elements carry the law of the first (`law`) and `inherited` is True. `provision` is None for a law cited as a
+    whole (a law number, or a name followed by its number in brackets), and for a bare law name, which is only
+    kept so that a later 同法 knows what it refers to (`bare` True; such mentions are never reported).
+    `qualifies_previous` marks a paragraph or item in brackets right after another citation, which belongs to the
+    article cited just before, not to the clause being read: 「第七百七十九条（第二項第二号を除く。）」.
+    """
+
+    start: int
+    end: int
+    surface: str
+    law: LawRef | None
+    provision: ProvisionRef | None
+    pin: VersionPin | None = None
+    inherited: bool = False
+    bare: bool = False
+    qualifies_previous: bool = False
+
+
+@dataclass(frozen=True)
+class AbbreviationDefinition:
+    """「（以下「振興会法」という。）」 right after a law reference: from here on `term` names `law` (as pinned by
+    `pin`, e.g. 「平成１６年法律第１４７号による改正前の民法（以下「旧民法」という。）」)."""
+
+    start: int
+    end: int
+    term: str
+    law: LawRef
+    pin: VersionPin | None = None
+
+
+Mention = StatuteMention | AbbreviationDefinition
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A mention resolved in its context: the law, the version, the clause, and a status with its reason.
+
+    `path` is the provision path (``a709/p1/i2``, ``suppl/a2``) and `path_to` the end of an article range
+    (第三条から第五条まで → ``a3`` … ``a5``); ranges of paragraphs, items and subitems are given as one citation
+    per clause instead. `article`, `paragraph`, `item` are the e-Gov Nums of the path, so an item cited without its
+    paragraph (第二条第一号) has paragraph "1", as in e-Gov. `subitem` joins the Nums of nested subitems with "/"
+    (第一号イ(2) → "1/2"). `part` is 本文 / ただし書 / 柱書 / 前段 / 後段 / 各号 / 各項 when cited. `law_num` is the
+    cited law's number, `pinned_law_num` the amending law of a version pin. `reason`
+    says why a citation is not resolved, and also how a resolved one was inferred when the text alone does not
+    say (a law taken from the previous citation, a previous article computed without knowing the law's branch
+    articles).
+    """
+
+    start: int
+    end: int
+    surface: str
+    kind: Literal["statute", "precedent"] = "statute"
+    law_title: str | None = None
+    law_id: str | None = None
+    revision_id: str | None = None
+    article: str | None = None
+    article_to: str | None = None
+    paragraph: str | None = None
+    item: str | None = None
+    subitem: str | None = None
+    part: str | None = None
+    version_note: str | None = None
+    status: Status = "unresolved"
+    reason: str | None = None
+    path: str | None = None
+    path_to: str | None = None
+    law_num: str | None = None
+    pinned_law_num: str | None = None
+    court: str | None = None
+    date: str | None = None
+    decision_type: str | None = None
+    case_number: str | None = None
+    reporter: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry of ``lexgraph cite --json`` (issue 3): exactly these keys, in this order. A contract: new
+        fields go into `to_dict`, never here."""
+        return {key: getattr(self, key) for key in CITE_JSON_KEYS}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field, for debugging and for the store (which needs `path`, `part` and the pinned law)."""
+        return asdict(self)
+
+
+CITE_JSON_KEYS = (
+    "start", "end", "surface", "kind", "law_title", "law_id", "revision_id", "article", "article_to",
+    "paragraph", "item", "subitem", "version_note", "status", "reason", "court", "date", "decision_type",
+    "case_number", "reporter",
+)

@@ -1,0 +1,665 @@
+"""Find citations of court decisions (判例) in Japanese legal text.
+
+A judgment cites another decision in a few recurring shapes, for example
+
+    最高裁昭和４８年（オ）第１００２号同５０年２月２５日第三小法廷判決・民集２９巻２号１４３頁
+    大審院大正１５年５月２２日判決・民集５巻３８６頁
+    東京高判平成４年１２月１８日・高民集４５巻３号２１２頁
+    昭和５１年４月１４日大法廷判決
+    大審院判決（昭和八年（れ）第一二七号同年四月一九日言渡、集一二巻四七一頁）
+
+that is: an optional court, optional case numbers, a date, an optional court or bench, a decision type and an
+optional reporter. :func:`find_precedents` matches that grammar and turns each match into a
+:class:`PrecedentMention` with the court spelled out in full, the date in ISO form, the case numbers and the
+reporter in ASCII digits.
+
+Three things make real text harder than the grammar:
+
+* Text extracted from PDFs has line breaks, spaces and page numbers (「- 9 -」) inside citations. The finder
+  works on a *compact* copy of the text with those removed and maps every span back to the original offsets
+  (:class:`_CompactText`).
+* Dates lean on what came before: 「同５０年」 takes the era of the case number before it, 「同年」 the year,
+  and a list 「…判決、同年１０月５日第一小法廷決定」 the court. The finder keeps that state while it reads.
+* The court is often implicit. A bench (大法廷, 第一小法廷) means the Supreme Court; a label before an
+  opening parenthesis (「大審院判決（…）」, 「当裁判所大法廷判例（…）」) names the court for the list inside
+  it; a Supreme Court case code such as (オ) or (行ヒ) after 1947 names it too; and 「当裁判所」 or a citation
+  with no court at all means the court that wrote the text, when the caller says which one that is
+  (``citing_court``).
+
+A citation that is found but lacks its court, date or decision type is still returned, with status
+"unresolved" and a reason, so that nothing that looks like a citation is dropped silently. That includes a
+court or bench with a reporter but no date (「第一小法廷判決、最高裁判所刑事判例集五巻六号一〇二六頁」).
+
+Not recognised (known gaps): a reporter alone with neither date nor court, references back to a decision
+through a name the text defined (「（以下「平成７年判決」という。）」… 「平成７年判決は」, 「同判決」), references
+by year only (「昭和５８年大法廷判決」), and one type shared by two dated case numbers
+(「同二五年二月一五日同二四年（れ）二三七号同二五年一〇月二五日各大法廷判決」: only the second is found).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from datetime import date
+from itertools import accumulate
+from typing import Any
+
+from lexgraph.citations.dates import ERAS, EraDate, parse_era_date
+from lexgraph.numerals import kanji_to_int
+
+# ----------------------------------------------------------------------------------------------------
+# The compact text: whitespace and page numbers removed, digits and parentheses folded, offsets kept.
+
+# Whitespace (line breaks, 全角 spaces, form feeds) and page-number lines such as "- 12 -" that PDF extraction
+# leaves in the middle of sentences.
+_REMOVABLE_RE = re.compile(
+    r"(?:\s|(?m:^)[ \t\u3000\f]*-[ \t\u3000]*[0-9０-９]{1,4}[ \t\u3000]*-[ \t\u3000\f]*(?=\n|\Z))+"
+)
+# Length-preserving folds, so that one regex covers ７０９ and 709, （オ） and (オ).
+_FOLD = str.maketrans("０１２３４５６７８９（）", "0123456789()")
+
+
+class _CompactText:
+    """A copy of `text` without whitespace and page numbers, which can map its offsets back to `text`.
+
+    Citations in PDF-extracted judgments are broken by line breaks and page footers; matching on the compact
+    copy lets one grammar handle them, and :meth:`to_original` keeps the reported spans honest.
+    """
+
+    def __init__(self, text: str) -> None:
+        runs = [(m.start(), m.end()) for m in _REMOVABLE_RE.finditer(text)]
+        removed = list(accumulate(end - start for start, end in runs))
+        # compact index at which the text following run k starts, and the total removed up to run k
+        self._run_at = [end - total for (_, end), total in zip(runs, removed, strict=True)]
+        self._removed = removed
+        self.original = text
+        self.text = _REMOVABLE_RE.sub("", text).translate(_FOLD)
+
+    def to_original(self, index: int) -> int:
+        """Offset in the original text of the character at compact `index`."""
+        k = bisect_right(self._run_at, index)
+        return index + (self._removed[k - 1] if k else 0)
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """Original (start, end) of the compact span [start, end), without whitespace at either edge."""
+        return self.to_original(start), self.to_original(end - 1) + 1
+
+
+# ----------------------------------------------------------------------------------------------------
+# The grammar, as regular-expression pieces over the compact text.
+
+# Repetitions are bounded throughout, so that a pathological input (a run of 100,000 case numbers with no date)
+# costs a constant amount per starting position and the scan stays linear.
+_NUM = r"第?[0-9〇一二三四五六七八九十百千]{1,10}"
+_N = r"[0-9〇一二三四五六七八九十百千]{1,10}"
+_YN = rf"(?:{_N}|元)"
+_ERA = "|".join(ERAS)
+_YEAR = rf"(?:(?:{_ERA}){_YN}年|同{_YN}年|同年)"
+_DATE = rf"(?:{_YEAR}(?:{_N}月|同月){_N}日|同月{_N}日|同日)"
+
+# Court names. Places are listed so that 「原審東京高等裁判所」 does not turn 原審東京 into a city.
+_HIGH_PLACES = "札幌|仙台|東京|名古屋|大阪|広島|高松|福岡"
+# fmt: off
+_DISTRICT_PLACES = (
+    "札幌", "函館", "旭川", "釧路", "青森", "盛岡", "仙台", "秋田", "山形", "福島", "水戸", "宇都宮",
+    "前橋", "さいたま", "浦和", "千葉", "東京", "横浜", "新潟", "富山", "金沢", "福井", "甲府", "長野",
+    "岐阜", "静岡", "名古屋", "津", "大津", "京都", "大阪", "神戸", "奈良", "和歌山", "鳥取", "松江",
+    "岡山", "広島", "山口", "徳島", "高松", "松山", "高知", "福岡", "佐賀", "長崎", "熊本", "大分",
+    "宮崎", "鹿児島", "那覇", "宮城",
+)
+# fmt: on
+_PLACES = "|".join(sorted(_DISTRICT_PLACES, key=len, reverse=True))
+_BRANCH = r"[一-龥々ヶ]{1,4}?"
+_COURT_FULL = (
+    rf"(?:最高裁判所|最高裁|大審院|当裁判所|同裁判所|同(?=(?:{_ERA}))|知的財産高等裁判所|知財高裁"
+    rf"|(?:{_HIGH_PLACES})(?:高等裁判所|高裁)(?:{_BRANCH}支部)?"
+    rf"|(?:{_PLACES})(?:地方裁判所|地裁|家庭裁判所|家裁)(?:{_BRANCH}支部)?"
+    rf"|(?:(?:{_PLACES})|(?<![一-龥々ヶ])[一-龥々ヶ]{{1,4}}?)(?:簡易裁判所|簡裁)"
+    rf"|(?:{_PLACES}|長崎)控訴院)"
+)
+# Abbreviations that also carry the decision type: 最判, 最一小判, 最大決, 大判, 東京高判, 岡山地津山支判 …
+_COURT_ABBR = (
+    r"(?:最(?:大|[一二三123]小?)?[判決]|大連?[判決]|知財高[判決]"
+    rf"|(?:{_HIGH_PLACES})高(?:{_BRANCH}支)?[判決]"
+    rf"|(?:{_PLACES})[地家](?:{_BRANCH}支)?[判決審]"
+    rf"|(?:{_PLACES})簡[判決])"
+)
+_BENCH = (
+    r"(?:大法廷|第[一二三123]小法廷|(?:民事|刑事)?連合部"
+    r"|第[一二三四五六七八九十0-9]+(?:民事|刑事)部|(?:民事|刑事)第[一二三四五六七八九十0-9]+部)"
+)
+_CASE_CODE = r"\([ぁ-んァ-ヶ一-龥ー]{1,4}\)"
+_CASE_NO = rf"第?{_N}号(?:の{_N})?"
+_CASE = rf"{_YEAR}(?:{_CASE_CODE})?{_CASE_NO}(?:(?:[,，、]|ないし|及び){_CASE_NO}){{0,12}}"
+_CASES = rf"{_CASE}(?:[,，、]{_CASE}){{0,12}}"
+# 言渡 and 宣告 end a citation without saying its type, unless the type follows the case number:
+# 「昭和二十二年十二月十六日言渡昭和二十二年（れ）第十三六号事件判決」.
+_TYPE = (
+    r"(?:各?(?:判決|決定|命令|審判)"
+    rf"|(?:言渡し?|宣告)(?:(?P<cases2>{_CASES})(?:事件)?(?P<type2>判決|決定|命令)|(?P<type3>判決|決定))?)"
+)
+
+_VOLUME = (
+    rf"(?:(?:{_ERA}){_YN}年)?(?:{_NUM}輯)?(?:{_NUM}巻)?"
+    rf"(?:{_NUM}(?:[・,，]{_N}){{0,4}}号(?:{_NUM}頁)?|{_NUM}頁)"
+)
+# Reporters known by name may follow the decision type directly or after 「、」; any other name ending in a
+# volume/issue/page is accepted after 「・」, the separator the courts use before a reporter.
+# fmt: off
+_REPORTER_NAMES = (
+    "最高裁判所民事判例集", "最高裁判所刑事判例集", "最高裁判所裁判集民事", "最高裁判所裁判集刑事",
+    "最高裁判所刑集", "裁判集民事", "裁判集刑事", "裁判集民", "裁判集刑", "集民", "集刑", "民集", "刑集",
+    "高民集", "高刑集", "下民集", "下刑集", "行集", "行裁例集", "行政事件裁判例集",
+    "高等裁判所民事判例集", "高等裁判所刑事判例集", "高等裁判所刑事裁判速報集", "高裁民事判例集",
+    "判例時報", "判時", "判例タイムズ", "判タ", "刑月", "刑事裁判月報", "家月", "家庭裁判月報", "訟月",
+    "訟務月報", "労判", "労働判例", "労民集", "金判", "金法", "裁判所時報", "裁時", "民録", "刑録",
+    "大判民録", "大判民集", "大判刑録", "大判刑集", "大審院民事判決録", "大審院刑事判決録",
+    "大審院民事判例集", "大審院刑事判例集", "大審院判決全集", "判例集", "法律新聞", "新聞", "集",
+)
+# fmt: on
+_KNOWN_REPORTERS = "|".join(sorted(_REPORTER_NAMES, key=len, reverse=True))
+_REPORTER = (
+    rf"(?:[・、，,]?(?P<rk>(?:{_KNOWN_REPORTERS}){_VOLUME})"
+    rf"|・(?P<rg>[一-龥ァ-ヴー]{{1,20}}?{_VOLUME}))"
+)
+
+_CITATION_RE = re.compile(
+    r"(?=[一-龥々ヶさ])"  # every citation starts with a kanji (or さいたま): skips kana and punctuation fast
+    rf"(?P<court>{_COURT_ABBR}|{_COURT_FULL})?"
+    rf"(?P<bench0>{_BENCH})?"
+    rf"(?:(?P<cases>{_CASES})[,，、]?(?P<casename>[^,，、。()「」]{{1,40}}?事件について同裁判所が)?)?"
+    rf"(?P<date>{_DATE})"
+    r"(?:に言い渡した|言渡し?の)?"
+    rf"(?:(?P<court2>{_COURT_FULL})(?:が言い渡した|の)?)?"
+    rf"(?:[、，]?各?(?P<bench>{_BENCH}))?"
+    rf"(?P<type>{_TYPE})?"
+    rf"{_REPORTER}?"
+)
+
+# A citation without a date still names a decision when it gives the court or bench and a reporter:
+# 「（第一小法廷判決、最高裁判所刑事判例集五巻六号一〇二六頁以下）」. It is reported, unresolved.
+_DATELESS_RE = re.compile(
+    r"(?=[最大当第])(?P<court>最高裁判所|最高裁|大審院|当裁判所)?(?P<bench>大法廷|第[一二三123]小法廷)?"
+    rf"(?P<type>判決|決定)?[・、，,]?(?P<reporter>(?:{_KNOWN_REPORTERS}){_VOLUME})"
+)
+
+# A label just before an opening parenthesis names the court (and sometimes the type) of the citations inside:
+# 「大審院判決（…」, 「当裁判所大法廷判例（…」, 「福岡高等裁判所判決（…」, 「前記各大法廷判決（…」.
+_CONTEXT_RE = re.compile(
+    rf"(?:(?:(?P<court>{_COURT_ABBR}|{_COURT_FULL})の?(?P<bench>{_BENCH})?|(?P<bench2>{_BENCH}))"
+    r"(?:の[^(),，、。]{0,12}?)?)?"
+    r"(?P<kind>判決|決定|判例|裁判例)?\((?:前掲|前記|上記|右)?\Z"
+)
+# What may stand between two citations of one list: 「、」, 「，」, 「及び」 and the like.
+_LIST_GAP_RE = re.compile(r"(?:[,，、]|及び|並びに|又は)(?:前掲|前記|上記)?")
+_YEAR_MENTION_RE = re.compile(rf"{_YEAR}(?:(?:{_N}|同)月)?(?:{_N}日)?")
+_SC_CODES = frozenset(
+    (
+        *("オ", "受", "ク", "許", "テ", "マ", "ヤ", "行ツ", "行ヒ", "行ト", "行フ"),  # civil, administrative
+        *("あ", "さ", "し", "す", "せ", "つ", "れ", "医へ", "医ほ", "分ク", "秩ち"),  # criminal and others
+    )
+)
+_SC_FOUNDED = date(1947, 5, 3)
+_OLD_CODES = frozenset(("オ", "ク", "れ"))  # codes the 大審院 used before the Supreme Court existed
+
+_TYPE_BY_SUFFIX = {"判": "判決", "決": "決定", "審": "審判"}
+_TYPE_WORD = {"判決": "判決", "決定": "決定", "命令": "命令", "審判": "審判"}
+# A decision type followed by more kanji ending in 事件 is the start of a case name, as in a header.
+_CASE_NAME_AFTER_RE = re.compile(r"[一-龥々ァ-ヶー]{1,40}?事件")
+_BENCH_NUM = str.maketrans("123", "一二三")
+
+SUPREME_COURT = "最高裁判所"
+GREAT_COURT = "大審院"
+
+
+# ----------------------------------------------------------------------------------------------------
+# Values
+
+
+@dataclass(frozen=True)
+class PrecedentMention:
+    """One citation of a court decision, with offsets into the text it was found in.
+
+    `court` is the full name (最高裁判所第三小法廷, 東京高等裁判所, …), `date` is ISO (YYYY-MM-DD),
+    `decision_type` is 判決, 決定, 命令 or 審判, `case_number` lists every case number the citation gives
+    (「平成13年(行ツ)第82号、平成13年(行ツ)第83号」) and `reporter` is the first reporter cited
+    (「民集29巻2号143頁」), all in ASCII digits. Fields the text does not give are None.
+    """
+
+    start: int
+    end: int
+    surface: str
+    court: str | None
+    date: str | None
+    decision_type: str | None
+    case_number: str | None
+    reporter: str | None
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """The parts a citation needs to point at one decision (court, date, type) that this one lacks."""
+        needed = (("court", self.court), ("date", self.date), ("decision_type", self.decision_type))
+        return tuple(name for name, value in needed if value is None)
+
+    @property
+    def status(self) -> str:
+        return "unresolved" if self.missing else "resolved"
+
+    @property
+    def reason(self) -> str | None:
+        missing = self.missing
+        return f"missing {', '.join(missing)}" if missing else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The cite entry of `lexgraph cite --json` (issue 3): statute fields null, kind "precedent"."""
+        return {
+            "start": self.start,
+            "end": self.end,
+            "surface": self.surface,
+            "kind": "precedent",
+            "law_title": None,
+            "law_id": None,
+            "revision_id": None,
+            "article": None,
+            "article_to": None,
+            "paragraph": None,
+            "item": None,
+            "subitem": None,
+            "version_note": None,
+            "status": self.status,
+            "reason": self.reason,
+            "court": self.court,
+            "date": self.date,
+            "decision_type": self.decision_type,
+            "case_number": self.case_number,
+            "reporter": self.reporter,
+        }
+
+
+@dataclass(frozen=True)
+class _Court:
+    """A court as read from one token: its name, the bench, and a type when the token was an abbreviation."""
+
+    name: str | None  # None: the token names no court by itself (当裁判所, 同裁判所, a bare bench)
+    bench: str | None = None
+    decision_type: str | None = None
+    same_as_previous: bool = False
+    this_court: bool = False
+
+
+# ----------------------------------------------------------------------------------------------------
+# Normalisation of the parts
+
+
+_ABBR_SC_RE = re.compile(r"最(大|[一二三123])?小?([判決])")
+_ABBR_LOWER_RE = re.compile(
+    rf"(?P<place>{_HIGH_PLACES}|{_PLACES}|知財)(?P<kind>高|地|家|簡)(?:(?P<branch>{_BRANCH})支)?(?P<t>[判決審])"
+)
+_FULL_LOWER_RE = re.compile(
+    r"(?P<place>.+?)(?P<kind>高等裁判所|高裁|地方裁判所|地裁|家庭裁判所|家裁|簡易裁判所|簡裁|控訴院)"
+    r"(?:(?P<branch>.+)支部)?"
+)
+_KIND_NAMES = {
+    "高": "高等裁判所", "高等裁判所": "高等裁判所", "高裁": "高等裁判所",
+    "地": "地方裁判所", "地方裁判所": "地方裁判所", "地裁": "地方裁判所",
+    "家": "家庭裁判所", "家庭裁判所": "家庭裁判所", "家裁": "家庭裁判所",
+    "簡": "簡易裁判所", "簡易裁判所": "簡易裁判所", "簡裁": "簡易裁判所",
+    "控訴院": "控訴院",
+}  # fmt: skip
+
+
+def _bench_name(bench: str | None) -> str | None:
+    """Only the Supreme Court's benches and the 大審院's 連合部 are part of a court's name."""
+    if bench is None:
+        return None
+    if bench == "大法廷" or bench.endswith("小法廷") or bench.endswith("連合部"):
+        return bench.translate(_BENCH_NUM)
+    return None
+
+
+def _read_court(raw: str) -> _Court:
+    """Spell out one court token: 最高裁 → 最高裁判所, 最三小判 → 最高裁判所 + 第三小法廷 + 判決, …"""
+    if raw in ("最高裁判所", "最高裁"):
+        return _Court(SUPREME_COURT)
+    if raw == "大審院":
+        return _Court(GREAT_COURT)
+    if raw == "当裁判所":
+        return _Court(None, this_court=True)
+    if raw in ("同裁判所", "同"):  # 「同昭和四二年（オ）…」 in a list: the court of the item before
+        return _Court(None, same_as_previous=True)
+    if raw in ("知的財産高等裁判所", "知財高裁"):
+        return _Court("知的財産高等裁判所")
+    if raw in ("大判", "大決", "大連判", "大連決"):
+        return _Court(GREAT_COURT, "連合部" if "連" in raw else None, _TYPE_BY_SUFFIX[raw[-1]])
+    m = _ABBR_SC_RE.fullmatch(raw)
+    if m:
+        bench = None
+        if m[1] == "大":
+            bench = "大法廷"
+        elif m[1]:
+            bench = f"第{m[1].translate(_BENCH_NUM)}小法廷"
+        return _Court(SUPREME_COURT, bench, _TYPE_BY_SUFFIX[m[2]])
+    m = _ABBR_LOWER_RE.fullmatch(raw)
+    if m:
+        if m["place"] == "知財":
+            return _Court("知的財産高等裁判所", None, _TYPE_BY_SUFFIX[m["t"]])
+        branch = f"{m['branch']}支部" if m["branch"] else ""
+        return _Court(f"{m['place']}{_KIND_NAMES[m['kind']]}{branch}", None, _TYPE_BY_SUFFIX[m["t"]])
+    m = _FULL_LOWER_RE.fullmatch(raw)
+    if m:
+        branch = f"{m['branch']}支部" if m["branch"] else ""
+        return _Court(f"{m['place']}{_KIND_NAMES[m['kind']]}{branch}")
+    return _Court(None)
+
+
+def _with_bench(court: str | None, bench: str | None) -> str | None:
+    if bench is None:
+        return court
+    if bench.endswith("法廷") and court in (None, SUPREME_COURT):
+        return SUPREME_COURT + bench
+    if bench.endswith("連合部") and court == GREAT_COURT:
+        return GREAT_COURT + bench
+    return court
+
+
+def _strip_bench(court: str | None) -> str | None:
+    if court and court.startswith(SUPREME_COURT):
+        return SUPREME_COURT
+    if court and court.startswith(GREAT_COURT):
+        return GREAT_COURT
+    return court
+
+
+_NUMBER_RE = re.compile(_N)
+
+
+def _ascii_numbers(text: str) -> str:
+    """Rewrite every number in `text` (kanji or digits) in ASCII digits: 二九巻二号 → 29巻2号."""
+
+    def repl(m: re.Match[str]) -> str:
+        value = kanji_to_int(m.group(0))
+        return m.group(0) if value is None else str(value)
+
+    return _NUMBER_RE.sub(repl, text)
+
+
+def _format_year(era_date: EraDate) -> str:
+    return f"{era_date.era}{'元' if era_date.year == 1 else era_date.year}年"
+
+
+_CASE_PART_RE = re.compile(rf"(?P<year>{_YEAR})?(?P<code>{_CASE_CODE})?(?P<no>{_CASE_NO})(?P<sep>ないし)?")
+
+
+def _case_numbers(raw: str, previous: EraDate | None) -> tuple[list[str], EraDate | None]:
+    """Split 「平成１３年（行ツ）第８２号，第８３号，同年（行ヒ）第７６号」 into normalised case numbers.
+
+    Each number gets its year and code written out (「平成13年(行ツ)第83号」), 同年 and 同N年 are resolved
+    against `previous`, and a range 「第５３６号ないし第５４２号」 stays one entry. Returns the numbers and
+    the last year read, which is what a following 「同５０年」 refers to.
+    """
+    out: list[str] = []
+    year: EraDate | None = None
+    code = ""
+    pending_range: str | None = None
+    for m in _CASE_PART_RE.finditer(raw):
+        if m["year"]:
+            year = parse_era_date(m["year"], previous)
+            if year is not None:
+                previous = year
+            code = ""
+        if m["code"]:
+            code = m["code"]
+        number = "第" + _ascii_numbers(m["no"]).removeprefix("第")
+        if pending_range is not None:
+            out[-1] = f"{pending_range}ないし{number}"
+            pending_range = None
+        else:
+            prefix = _format_year(year) if year else ""
+            out.append(f"{prefix}{code}{number}")
+        if m["sep"]:
+            pending_range = out[-1]
+    return out, previous
+
+
+def _reporter(raw: str) -> str:
+    """ASCII digits, and no 第 before them: 裁判集民事第２５７号 → 裁判集民事257号."""
+    return re.sub(r"第(?=[0-9])", "", _ascii_numbers(raw))
+
+
+# ----------------------------------------------------------------------------------------------------
+# The finder
+
+
+@dataclass(frozen=True)
+class _Found:
+    """A match turned into a mention, plus what the next citation of a list may inherit from it."""
+
+    mention: PrecedentMention
+    compact_start: int
+    compact_end: int
+    court: str | None
+    context: _Court | None
+    context_type: str | None
+
+
+class _YearMentions:
+    """Every era year written in the text, in order, so that 「同年」 can find the one it refers to.
+
+    Built only when a citation needs it, because most texts resolve their dates without looking back.
+    """
+
+    def __init__(self, compact: str) -> None:
+        self._compact = compact
+        self._positions: list[int] | None = None
+        self._dates: list[EraDate] = []
+
+    def before(self, index: int) -> EraDate | None:
+        if self._positions is None:
+            self._positions = []
+            previous: EraDate | None = None
+            for m in _YEAR_MENTION_RE.finditer(self._compact):
+                parsed = parse_era_date(m.group(0), previous)
+                if parsed is None:
+                    continue
+                previous = parsed
+                self._positions.append(m.end())
+                self._dates.append(parsed)
+        k = bisect_right(self._positions, index)
+        return self._dates[k - 1] if k else None
+
+
+def find_precedents(text: str, *, citing_court: str | None = None) -> list[PrecedentMention]:
+    """Every citation of a court decision in `text`, in order, with offsets into `text` as given.
+
+    `citing_court` is the court that wrote the text (e.g. "最高裁判所" for a Supreme Court judgment). It is
+    what 「当裁判所」 means, and the court of a citation that names none and whose case code does not tell.
+    Without it such citations come back unresolved with the reason "missing court".
+    """
+    if not isinstance(text, str) or not text:
+        return []
+    compact = _CompactText(text)
+    ctext = compact.text
+    years = _YearMentions(ctext)
+    found: list[_Found] = []
+    for m in _CITATION_RE.finditer(ctext):
+        previous = found[-1] if found else None
+        result = _read_match(m, ctext, compact, years, previous, citing_court)
+        if result is not None:
+            found.append(result)
+    mentions = [f.mention for f in found]
+    starts = [f.compact_start for f in found]  # found citations are in order and do not overlap
+    for m in _DATELESS_RE.finditer(ctext):
+        k = bisect_right(starts, m.start())
+        overlaps = (k and found[k - 1].compact_end > m.start()) or (k < len(found) and starts[k] < m.end())
+        if (m["court"] or m["bench"]) and not overlaps:
+            mentions.append(_dateless(m, compact, citing_court))
+    return sorted(mentions, key=lambda x: x.start) if len(mentions) > len(found) else mentions
+
+
+def _dateless(m: re.Match[str], compact: _CompactText, citing_court: str | None) -> PrecedentMention:
+    court = _read_court(m["court"]) if m["court"] else _Court(None)
+    name = citing_court if court.this_court else court.name
+    o_start, o_end = compact.span(m.start(), m.end())
+    return PrecedentMention(
+        start=o_start,
+        end=o_end,
+        surface=compact.original[o_start:o_end],
+        court=_with_bench(name, _bench_name(m["bench"])),
+        date=None,
+        decision_type=m["type"],
+        case_number=None,
+        reporter=_reporter(m["reporter"]),
+    )
+
+
+def _context_before(ctext: str, start: int) -> tuple[_Court | None, str | None]:
+    """The court (and type) named by a label such as 「大審院判決（」 just before `start`, if any."""
+    window_start = max(0, start - 40)
+    m = _CONTEXT_RE.search(ctext, window_start, start)
+    if m is None or m.end() != start:
+        return None, None
+    court = _read_court(m["court"]) if m["court"] else None
+    bench = _bench_name(m["bench"] or m["bench2"])
+    kind = m["kind"]
+    if court is None and bench is None and kind not in ("判例", "裁判例"):
+        return None, None  # 「原判決（」 or 「判決（」 alone names nothing
+    if court is None:
+        court = _Court(None)
+    if bench:
+        court = _Court(court.name, bench, court.decision_type, court.same_as_previous, court.this_court)
+    decision_type = kind if kind in ("判決", "決定") else court.decision_type
+    return court, decision_type
+
+
+def _is_header(ctext: str, end: int) -> bool:
+    """True when the match is followed by 主文: it is the judgment's own header, not a citation."""
+    if end >= len(ctext) or ctext[end] != "主":
+        return False
+    tail = ctext[end + 1 : end + 40]
+    return "文" in tail.split("。")[0]
+
+
+def _read_match(
+    m: re.Match[str],
+    ctext: str,
+    compact: _CompactText,
+    years: _YearMentions,
+    previous: _Found | None,
+    citing_court: str | None,
+) -> _Found | None:
+    """Turn one grammar match into a mention, or None when the match is not a citation after all."""
+    start, end = m.start(), m.end()
+    reporter_raw = m["rk"] or m["rg"]
+    court_tok = _read_court(m["court"]) if m["court"] else None
+    court2_tok = _read_court(m["court2"]) if m["court2"] else None
+    bench = _bench_name(m["bench"]) or _bench_name(m["bench0"])
+    abbr_type = court_tok.decision_type if court_tok else None
+    if m["casename"] and not (m["court"] and m["cases"]):
+        return None
+    if not (m["type"] or abbr_type or reporter_raw):
+        return None  # a date that is not a citation: 「平成２０年９月２６日，…」
+    if m["type"] and not reporter_raw and _CASE_NAME_AFTER_RE.match(ctext, end):
+        return None  # 「令和元年７月２２日命令服従義務不存在確認請求事件」: a header, the type is a case name
+
+    context, context_type = _context_before(ctext, start)
+    in_list = previous is not None and _LIST_GAP_RE.fullmatch(ctext, previous.compact_end, start) is not None
+    if context is None and in_list and previous is not None:
+        context, context_type = previous.context, previous.context_type
+
+    named = court_tok or court2_tok
+    if not (named or bench or m["cases"] or reporter_raw or context or in_list):
+        return None  # 「…日判決」 with nothing to say it is a court's decision being cited
+    if not (named or reporter_raw) and _is_header(ctext, end):
+        return None
+
+    # Dates: the case numbers come first and set the era for 「同５０年」.
+    prev_year = years.before(start) if "同" in m.group(0) else None
+    case_numbers: list[str] = []
+    if m["cases"]:
+        case_numbers, prev_year = _case_numbers(m["cases"], prev_year)
+    era_date = parse_era_date(m["date"], prev_year)
+    day = era_date.to_date() if era_date else None
+    iso = day.isoformat() if day else None
+    if m["cases2"]:
+        case_numbers += _case_numbers(m["cases2"], era_date)[0]
+
+    court = _decide_court(m, court_tok, court2_tok, bench, context, in_list, previous, case_numbers, iso, citing_court)
+    type_word = (m["type"] or "").removeprefix("各")
+    decision_type = m["type2"] or m["type3"] or _TYPE_WORD.get(type_word) or abbr_type or context_type
+    if decision_type is None and type_word.startswith(("言渡", "宣告")):
+        decision_type = "判決"  # judgments are pronounced (言渡し, 宣告); decisions are notified (告知)
+
+    o_start, o_end = compact.span(start, end)
+    mention = PrecedentMention(
+        start=o_start,
+        end=o_end,
+        surface=compact.original[o_start:o_end],
+        court=court,
+        date=iso,
+        decision_type=decision_type,
+        case_number="、".join(case_numbers) or None,
+        reporter=_reporter(reporter_raw) if reporter_raw else None,
+    )
+    return _Found(mention, start, end, court, context, context_type)
+
+
+def _decide_court(
+    m: re.Match[str],
+    court_tok: _Court | None,
+    court2_tok: _Court | None,
+    bench: str | None,
+    context: _Court | None,
+    in_list: bool,
+    previous: _Found | None,
+    case_numbers: list[str],
+    iso: str | None,
+    citing_court: str | None,
+) -> str | None:
+    """The court, from the most to the least explicit evidence.
+
+    Named here > a bench (only the Supreme Court has 法廷) > the label before the parenthesis > the previous
+    item of the same list > the case code > the court that wrote the text.
+    """
+    court: str | None = None
+    for tok in (court_tok, court2_tok):
+        if tok is None:
+            continue
+        if tok.name:
+            court = tok.name
+            bench = bench or tok.bench
+        elif tok.same_as_previous and previous is not None:
+            court = _strip_bench(previous.court)
+        elif tok.this_court:
+            court = citing_court
+        break
+    if bench is None and context is not None and context.bench and court in (None, SUPREME_COURT):
+        bench = context.bench  # 「当裁判所大法廷判決（最高裁昭和３５年…判決…）」: the label gives the bench
+    if court is None and bench is None and context is not None:
+        if context.this_court:
+            court = citing_court
+        elif context.same_as_previous and previous is not None:
+            court = _strip_bench(previous.court)
+        else:
+            court = context.name
+    if court is None and bench is None and in_list and previous is not None:
+        court = previous.court if previous.context is not None else _strip_bench(previous.court)
+    if court is None and bench is None and case_numbers:
+        court = _court_from_code(m["cases"], iso)
+    if court is None and bench is None:
+        court = citing_court
+    return _with_bench(court, bench)
+
+
+_CODE_RE = re.compile(r"\(([^()]+)\)")
+
+
+def _court_from_code(cases: str, iso: str | None) -> str | None:
+    """Supreme Court case codes ((オ), (行ヒ), (あ) …) name the court when the text does not."""
+    m = _CODE_RE.search(cases)
+    if m is None or iso is None:
+        return None
+    code = m.group(1)
+    if iso >= _SC_FOUNDED.isoformat():
+        return SUPREME_COURT if code in _SC_CODES else None
+    return GREAT_COURT if code in _OLD_CODES else None

@@ -1,0 +1,574 @@
+"""The resolver: mentions read in their context become citations of a law, a clause and a version.
+
+It walks the mentions in text order, as a reader does, keeping what was cited last (for 同法 / 同条 / 同項),
+the abbreviations defined so far (振興会法), and the clause being read when the text is itself a statute (for
+前項 / 次条 / この号). Every mention that names a clause comes out as a citation, and one that cannot be
+resolved comes out `unresolved` with the reason, never silently dropped.
+
+Relative references need the law's structure: 前条 of 第五条 is 第四条, unless 第四条の二 exists. With a
+`RevisionLookup` the resolver asks the store; without one it counts and says so in the citation's `reason`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from lexgraph.citations.context import (
+    AmendmentLookup,
+    CitationContext,
+    Clause,
+    LawTarget,
+    ResolutionState,
+)
+from lexgraph.citations.model import (
+    AbbreviationDefinition,
+    Citation,
+    LawRef,
+    Mention,
+    ProvisionRef,
+    Status,
+    StatuteMention,
+    Step,
+    VersionPin,
+)
+from lexgraph.numerals import build_path
+from lexgraph.statutes.catalog import LawEntry, parent_title
+
+_RECENT = 8
+_MAX_EXPANSION = 100  # a paragraph or item range wider than this is kept as its first clause
+_MAX_BRANCH = 60
+_PATH_SEGMENT = re.compile(r"^(suppl(?:\[[^\]]*\])?(?:#\d+)?)$|^([apis])(\d+(?:_\d+)*)$")
+_WORD = {"article": "条", "paragraph": "項", "item": "号", "subitem": "目"}
+_RELATION_WORD = {"previous": "前", "next": "次", "same": "同", "this": "本", "all_previous": "前各"}
+
+
+@dataclass(frozen=True)
+class _Target:
+    """One clause a provision reference resolves to (a range of articles stays one target)."""
+
+    clause: Clause
+    article_to: str | None = None
+    status: Status = "resolved"
+    reason: str | None = None
+
+
+class _Failure(Exception):
+    """A clause reference that cannot be placed; the message is the citation's reason."""
+
+
+def resolve(mentions: Iterable[Mention], context: CitationContext) -> list[Citation]:
+    """The citations of `mentions` in `context`, in text order (see `resolve_with_state`)."""
+    return resolve_with_state(mentions, context)[0]
+
+
+def resolve_with_state(mentions: Iterable[Mention], context: CitationContext) -> tuple[list[Citation], ResolutionState]:
+    """The citations, and the state after the last mention, to carry on to the next text of the same document."""
+    resolver = _Resolver(context)
+    citations: list[Citation] = []
+    for mention in mentions:
+        if isinstance(mention, AbbreviationDefinition):
+            resolver.define(mention)
+        elif mention.bare:
+            resolver.remember_law(resolver.law(mention.law, mention.pin) if mention.law else None)
+        else:
+            citations.extend(resolver.cite(mention))
+    return citations, resolver.state()
+
+
+class _Resolver:
+    """The working memory of one `resolve_with_state` call."""
+
+    def __init__(self, context: CitationContext) -> None:
+        self.context = context
+        self.catalog = context.catalog
+        state = context.state
+        self.last_law = state.last_law
+        self.last_clause = state.last_clause
+        self.recent = list(state.recent_laws)
+        self.abbreviations = dict(state.abbreviations)
+        self.bare_meanings = dict(state.bare_meanings)
+        self.current_law: LawTarget | None = None
+        self.current_clause: Clause | None = None
+        if context.current_law_id:
+            entry = self.catalog.by_id(context.current_law_id)
+            self.current_law = (_target(entry) if entry is not None
+                                else LawTarget(context.current_law_id, None, status="resolved"))
+            self._push_recent(self.current_law)
+        if context.current_path:
+            self.current_clause = _clause_of_path(context.current_path)
+
+    def state(self) -> ResolutionState:
+        return ResolutionState(self.last_law, self.last_clause, tuple(self.recent),
+                               tuple(self.abbreviations.items()), tuple(self.bare_meanings.items()))
+
+    # --- laws ------------------------------------------------------------------------------------------------
+
+    def define(self, definition: AbbreviationDefinition) -> None:
+        target = self.law(definition.law, definition.pin)
+        self.abbreviations[definition.term] = target
+        self.remember_law(target)
+
+    def remember_law(self, target: LawTarget | None) -> None:
+        """Keep `target` as the law named last. How it was inferred (its reason) stays with the citation that
+        inferred it: a later 同法 is not an inference from a guess but a plain reference."""
+        if target is not None and (target.law_id is not None or target.title is not None):
+            if target.status == "resolved":
+                target = replace(target, reason=None)
+            self.last_law = target
+            self._push_recent(target)
+
+    def _push_recent(self, target: LawTarget) -> None:
+        key = _key(target)
+        self.recent = [target, *(t for t in self.recent if _key(t) != key)][:_RECENT]
+
+    def law(self, ref: LawRef, pin: VersionPin | None) -> LawTarget:
+        """The law `ref` names, pinned to `pin` when the text pins a version."""
+        target = self._law(ref)
+        if pin is not None:
+            target = replace(target, pin=pin)
+        return target
+
+    def _law(self, ref: LawRef) -> LawTarget:
+        if ref.kind == "name":
+            return self._named(ref)
+        if ref.kind == "number":
+            return self._numbered(ref.name, ref.name)
+        if ref.kind == "same":
+            return self._same_law(ref.name)
+        if ref.kind == "this":
+            if self.current_law is None:
+                return _unresolved(f"{ref.name} outside a statute: no current law given")
+            return self.current_law
+        word = "法" if ref.kind == "act" else "令"
+        target = self._bare_act() if ref.kind == "act" else self._bare_order()
+        if target.law_id is not None:
+            self.bare_meanings[word] = replace(target, reason=None)
+        return target
+
+    def _named(self, ref: LawRef) -> LawTarget:
+        if ref.name in self.abbreviations:
+            return self.abbreviations[ref.name]
+        found = self.catalog.lookup(ref.name)
+        if ref.law_num is not None:
+            by_number = self.catalog.by_law_num(ref.law_num)
+            if by_number is not None:
+                return _target(by_number)
+        if len(found) == 1:
+            return _target(found[0])
+        if found:
+            options = ", ".join(f"{e.title} ({e.law_id})" for e in found[:4])
+            return replace(_target(found[0]), status="ambiguous",
+                           reason=f"'{ref.name}' names {len(found)} laws: {options}")
+        if ref.law_num is not None:
+            return LawTarget(None, ref.name, law_num=ref.law_num, status="unresolved",
+                             reason=f"law '{ref.name}' ({ref.law_num}) not in catalogue")
+        return LawTarget(None, ref.name, status="unresolved", reason=f"law name '{ref.name}' not in catalogue")
+
+    def _numbered(self, number: str, surface: str) -> LawTarget:
+        entry = self.catalog.by_law_num(number)
+        if entry is not None:
+            return _target(entry)
+        found = self.catalog.lookup(number)
+        if found:
+            options = ", ".join(f"{e.title} ({e.law_id})" for e in found[:4])
+            return replace(_target(found[0]), status="ambiguous",
+                           reason=f"law number {surface} names {len(found)} laws: {options}")
+        return LawTarget(None, None, law_num=number, status="unresolved",
+                         reason=f"law number {surface} not in catalogue")
+
+    def _same_law(self, word: str) -> LawTarget:
+        """同法 is the law named last; 同令 / 同規則 the last Cabinet Order / rule; 同法施行令 the Order of the law
+        named last."""
+        if self.last_law is None:
+            return _unresolved(f"{word} with no preceding law")
+        if word in ("同法", "同"):
+            # 同法 is the last *Act* named: 「少年法…少年審判規則…（同法８条）」 means 少年法.
+            for target in [self.last_law, *self.recent]:
+                if _is_act(target):
+                    return target
+            return self.last_law
+        if word.endswith(("施行令", "施行規則")):
+            suffix = "施行令" if word.endswith("施行令") else "施行規則"
+            base = self.last_law.title or ""
+            return self._family(base, suffix, word)
+        suffix = word[1:]
+        for target in [self.last_law, *self.recent]:
+            if target.title and target.title.endswith(suffix):
+                return target
+        return _unresolved(f"{word} with no preceding {suffix}")
+
+    def _family(self, act_title: str, suffix: str, word: str) -> LawTarget:
+        found = self.catalog.lookup(act_title + suffix) if act_title else []
+        if len(found) == 1:
+            return _target(found[0])
+        return _unresolved(f"{word}: no {suffix} of '{act_title}' in catalogue")
+
+    def _bare_act(self) -> LawTarget:
+        """法 in a 施行令 / 施行規則 is the Act it implements; elsewhere a defined 「法」, else the Act cited last."""
+        if "法" in self.abbreviations:
+            return self.abbreviations["法"]
+        current = self.current_law
+        if current is not None and current.law_id is not None:
+            parent = self.catalog.parent_of(current.law_id)
+            if parent is not None:
+                return _target(parent)
+        if "法" in self.bare_meanings:
+            earlier = self.bare_meanings["法"]
+            return replace(earlier, reason=f"法 read as {earlier.title}, as earlier in the text")
+        for target in self.recent:
+            if target.law_id and target.law_type == "Act" and (current is None or target.law_id != current.law_id):
+                return replace(target, reason=f"法 read as {target.title}, the Act cited last")
+        return _unresolved("法 with no defined abbreviation, no parent law and no Act cited before")
+
+    def _bare_order(self) -> LawTarget:
+        """令 in a 施行規則 is the Cabinet Order of the same Act; elsewhere a defined 「令」, else the Cabinet
+        Order cited last, else the 施行令 of the Act cited last."""
+        if "令" in self.abbreviations:
+            return self.abbreviations["令"]
+        current = self.current_law
+        if current is not None and current.title:
+            act = parent_title(current.title) or (current.title if current.law_type == "Act" else None)
+            if act is not None:
+                order = self.catalog.lookup(act + "施行令")
+                if len(order) == 1 and order[0].law_id != current.law_id:
+                    return _target(order[0])
+        for target in self.recent:
+            if target.law_type == "CabinetOrder" and (current is None or target.law_id != current.law_id):
+                return replace(target, reason=f"令 read as {target.title}, the Cabinet Order cited last")
+        for target in self.recent:
+            if target.law_id and target.law_type == "Act" and target.title:
+                order = self.catalog.lookup(target.title + "施行令")
+                if len(order) == 1:
+                    return replace(_target(order[0]), reason=f"令 read as {order[0].title}, the Order of the Act "
+                                                              "cited last")
+        return _unresolved("令 with no defined abbreviation and no Cabinet Order cited before")
+
+    # --- clauses ---------------------------------------------------------------------------------------------
+
+    def cite(self, mention: StatuteMention) -> list[Citation]:
+        if mention.provision is None:
+            target = self.law(mention.law, mention.pin) if mention.law else _unresolved("no law")
+            self.remember_law(target)
+            return [self._citation(mention, target, None)]
+        provision = mention.provision
+        law, law_note = self._law_of(mention, provision)
+        try:
+            targets = self._targets(provision, law, explicit_law=mention.law is not None,
+                                    qualifies_previous=mention.qualifies_previous)
+        except _Failure as failure:
+            # 前項 in a judgment, 同条 with nothing before: the law's reason already says why there is no place.
+            said = law.status == "unresolved" and law.law_id is None and law.title is None
+            failed = _Target(Clause(), status="unresolved", reason=None if said else str(failure))
+            return [self._citation(mention, law, failed)]
+        out = [self._citation(mention, law, t, law_note) for t in targets]
+        self.remember_law(law)
+        last = targets[-1]
+        if last.clause.article is not None or last.clause.paragraph is not None:
+            clause = replace(last.clause, article=last.article_to or last.clause.article)
+            self.last_clause = (replace(law, reason=None) if law.status == "resolved" else law, clause)
+        return out
+
+    def _law_of(self, mention: StatuteMention, provision: ProvisionRef) -> tuple[LawTarget, str | None]:
+        """The law of a clause reference, and a note when it is inferred rather than written."""
+        if mention.law is not None:
+            return self.law(mention.law, mention.pin), None
+        first = provision.steps[0]
+        if first.relation == "same":
+            if self.last_clause is None:
+                return _unresolved(f"{_written(first)} with no preceding clause"), None
+            return self.last_clause[0], None
+        if self.current_law is not None:
+            return self.current_law, None
+        if first.relation in ("previous", "next", "this", "all_previous"):
+            return _unresolved(f"{_written(first)} outside a statute: no current clause given"), None
+        # 「地方自治法において…（９０条１項）」: the law named last, with or without a clause, is the one meant.
+        if self.last_law is not None:
+            return self.last_law, f"law taken from the law named before ({self.last_law.title})"
+        return _unresolved("clause cited with no law named"), None
+
+    def _targets(self, provision: ProvisionRef, law: LawTarget, explicit_law: bool,
+                 qualifies_previous: bool = False) -> list[_Target]:
+        """Walk the steps from the clause they start at: the law's root for an article, the current or last-cited
+        clause for a paragraph or item given alone, the current clause for 前項 / 次条 / この号."""
+        steps = provision.steps
+        first = steps[0]
+        base = self._base(first, law, explicit_law, provision.suppl, qualifies_previous)
+        notes: list[str] = []  # how relative steps were counted, for the reason
+        targets = [_Target(base)]
+        for index, step in enumerate(steps):
+            if index == 0 and first.relation is not None:
+                targets = self._relative(step, base, law, notes)
+                continue
+            targets = [t2 for t in targets for t2 in self._absolute(step, t)]
+        if notes:
+            targets = [replace(t, reason="; ".join(dict.fromkeys([*notes, *([t.reason] if t.reason else [])])))
+                       for t in targets]
+        return targets
+
+    def _base(self, first: Step, law: LawTarget, explicit_law: bool, suppl: bool,
+              qualifies_previous: bool = False) -> Clause:
+        """The clause the first step is read from."""
+        if first.relation == "same":
+            if self.last_clause is None:
+                raise _Failure(f"{_written(first)} with no preceding clause")
+            return self.last_clause[1]
+        if first.relation is not None:
+            if self.current_clause is None or (self.current_law is not None and law.law_id != self.current_law.law_id):
+                raise _Failure(f"{_written(first)} with no current clause")
+            return self.current_clause
+        if first.level == "article":
+            return Clause(suppl=suppl)
+        # 第二項 / ３号 alone: within the clause being read, else within the clause cited last; in brackets right
+        # after a citation (第七百七十九条（第二項第二号を除く。）), within that citation.
+        if qualifies_previous and self.last_clause is not None and self.last_clause[0].law_id == law.law_id:
+            return self.last_clause[1]
+        if self.current_clause is not None and (self.current_law is None or law.law_id == self.current_law.law_id):
+            return self.current_clause
+        if self.last_clause is not None and not explicit_law and self.last_clause[0].law_id == law.law_id:
+            return self.last_clause[1]
+        if explicit_law:
+            raise _Failure(f"{_written(first)} of {law.title or 'a law'} with no article")
+        raise _Failure(f"{_written(first)} with no article cited before")
+
+    def _relative(self, step: Step, base: Clause, law: LawTarget, notes: list[str]) -> list[_Target]:
+        level = step.level
+        if step.relation in ("same", "this"):
+            return [_Target(_truncate(base, level, require=True, step=step))]
+        own = _num_at(base, level)
+        if own is None:
+            raise _Failure(f"{_written(step)} but the current clause has no {level}")
+        if step.relation == "next":
+            num = self._next(law, base, level, own, notes)
+            return [_Target(_with(_truncate(base, level), level, num))]
+        # previous, 前N…, 前各…
+        numbers: list[str] = []
+        current = own
+        count = step.count if step.relation == "previous" else 10_000
+        for _ in range(count):
+            previous = self._previous(law, base, level, current, notes)
+            if previous is None:
+                break
+            numbers.append(previous)
+            current = previous
+        if not numbers:
+            raise _Failure(f"{_written(step)} in the first {level} ({own})")
+        numbers.reverse()
+        trunk = _truncate(base, level)
+        if level == "article" and len(numbers) > 1:
+            return [_Target(_with(trunk, level, numbers[0]), article_to=numbers[-1])]
+        return [_Target(_with(trunk, level, n)) for n in numbers]
+
+    def _absolute(self, step: Step, target: _Target) -> list[_Target]:
+        trunk = _truncate(target.clause, step.level)
+        if step.num is None:
+            raise _Failure(f"unreadable {step.level} number")
+        if step.num_to is None or step.num_to == step.num:
+            return [replace(target, clause=_with(trunk, step.level, step.num))]
+        if step.level == "article":
+            return [replace(target, clause=_with(trunk, "article", step.num), article_to=step.num_to)]
+        first, last = _int_or_none(step.num), _int_or_none(step.num_to)
+        if first is None or last is None or not 0 < last - first <= _MAX_EXPANSION:
+            note = f"range {step.num}…{step.num_to} given as its first {step.level}"
+            return [replace(target, clause=_with(trunk, step.level, step.num), reason=note)]
+        return [replace(target, clause=_with(trunk, step.level, str(n))) for n in range(first, last + 1)]
+
+    def _exists(self, law: LawTarget, clause: Clause) -> bool | None:
+        revisions = self.context.revisions
+        if revisions is None or law.law_id is None or self.context.as_of is None:
+            return None
+        path = _path(clause)
+        return revisions.provision_exists(law.law_id, path, self.context.as_of) if path else None
+
+    def _previous(self, law: LawTarget, base: Clause, level: str, num: str, notes: list[str]) -> str | None:
+        """前条 of 5 is 4, or the last branch 4_N when the law has one; 前条 of 5_3 is 5_2, of 5_2 is 5."""
+        parts = [int(p) for p in num.split("_")] if _is_num(num) else None
+        if parts is None:
+            return None
+        if len(parts) > 1:
+            parts[-1] -= 1
+            return "_".join(map(str, parts if parts[-1] > 1 else parts[:-1]))
+        if parts[0] <= 1:
+            return None
+        plain = str(parts[0] - 1)
+        if level == "paragraph":
+            return plain
+        trunk = _truncate(base, level)
+        if self._exists(law, _with(trunk, level, f"{plain}_2")) is None:
+            notes.append(f"{_RELATION_WORD['previous']}{_WORD[level]} counted as {plain} without knowing whether "
+                         f"{plain}の二 … exist (no revision lookup)")
+            return plain
+        branch = 1
+        while branch < _MAX_BRANCH and self._exists(law, _with(trunk, level, f"{plain}_{branch + 1}")):
+            branch += 1
+        return plain if branch == 1 else f"{plain}_{branch}"
+
+    def _next(self, law: LawTarget, base: Clause, level: str, num: str, notes: list[str]) -> str:
+        """次条 of 5 is 5_2 when it exists, else 6; of 5_2 it is 5_3 when that exists, else 6."""
+        if not _is_num(num):
+            raise _Failure(f"次{_WORD[level]} of an unreadable number {num}")
+        parts = [int(p) for p in num.split("_")]
+        following = str(parts[0] + 1)
+        if level == "paragraph":
+            return following
+        branch = "_".join(map(str, [*parts[:-1], parts[-1] + 1])) if len(parts) > 1 else f"{parts[0]}_2"
+        exists = self._exists(law, _with(_truncate(base, level), level, branch))
+        if exists is None:
+            notes.append(f"次{_WORD[level]} counted as {following} without knowing whether {branch} exists "
+                         "(no revision lookup)")
+            return following
+        return branch if exists else following
+
+    # --- output ----------------------------------------------------------------------------------------------
+
+    def _citation(self, mention: StatuteMention, law: LawTarget, target: _Target | None,
+                  law_note: str | None = None) -> Citation:
+        status: Status = law.status
+        reasons = [r for r in (law.reason, law_note) if r]
+        clause = target.clause if target is not None else None
+        path = _path(clause) if clause is not None else None
+        path_to = None
+        if target is not None:
+            if target.status == "unresolved":
+                status = "unresolved"
+            if target.reason:
+                reasons.append(target.reason)
+            if target.article_to is not None and clause is not None:
+                path_to = _path(Clause(article=target.article_to, suppl=clause.suppl))
+        revision_id = None
+        pin = law.pin
+        if law.law_id is not None and status != "unresolved":
+            revision_id, note = self._revision(law, pin)
+            if note:
+                reasons.append(note)
+            if path is not None and pin is None and target is not None and target.status == "resolved":
+                exists = self._exists(law, clause) if clause is not None else None
+                if exists is False:
+                    status = "unresolved"
+                    reasons.append(f"{path} does not exist in the version in force on {self.context.as_of}")
+        return Citation(
+            start=mention.start, end=mention.end, surface=mention.surface, kind="statute",
+            law_title=law.title, law_id=law.law_id, revision_id=revision_id,
+            article=clause.article if clause else None, article_to=target.article_to if target else None,
+            paragraph=_paragraph(clause), item=clause.item if clause else None,
+            subitem="/".join(clause.subitems) if clause and clause.subitems else None,
+            part=mention.provision.part if mention.provision else None,
+            version_note=pin.note if pin else None, status=status,
+            reason="; ".join(dict.fromkeys(reasons)) or None, path=path, path_to=path_to,
+            law_num=law.law_num, pinned_law_num=pin.amending_law_num if pin else None,
+        )
+
+    def _revision(self, law: LawTarget, pin: VersionPin | None) -> tuple[str | None, str | None]:
+        revisions = self.context.revisions
+        if revisions is None or law.law_id is None:
+            return None, None
+        if pin is not None:
+            if pin.amending_law_num is None or not isinstance(revisions, AmendmentLookup):
+                return None, None
+            amending = self.catalog.by_law_num(pin.amending_law_num)
+            if amending is None:
+                return None, f"amending law {pin.amending_law_num} not in catalogue"
+            return revisions.revision_around_amendment(law.law_id, amending.law_id, pin.before), None
+        if self.context.as_of is None:
+            return None, None
+        revision = revisions.revision_in_force(law.law_id, self.context.as_of)
+        if revision is None:
+            return None, f"no stored version of {law.title} in force on {self.context.as_of.isoformat()}"
+        return revision, None
+
+
+def _key(target: LawTarget) -> str:
+    return target.law_id or f"?{target.title}"
+
+
+def _is_act(target: LawTarget) -> bool:
+    """An Act (or the Constitution), or for a law missing from the catalogue, a name that reads like one."""
+    if target.law_type is not None:
+        return target.law_type in ("Act", "Constitution")
+    return bool(target.title) and target.title.endswith(("法", "法律"))
+
+
+def _target(entry: LawEntry) -> LawTarget:
+    return LawTarget(entry.law_id, entry.title, entry.law_type, entry.law_num)
+
+
+def _unresolved(reason: str) -> LawTarget:
+    return LawTarget(None, None, status="unresolved", reason=reason)
+
+
+def _written(step: Step) -> str:
+    """前項, 同条, 第二項: how a step reads, for reasons."""
+    if step.relation is None:
+        return f"{step.num}{_WORD[step.level]}"
+    count = str(step.count) if step.count > 1 else ""
+    return f"{_RELATION_WORD[step.relation]}{count}{_WORD[step.level]}"
+
+
+def _is_num(num: str) -> bool:
+    return all(p.isdigit() for p in num.split("_"))
+
+
+def _int_or_none(num: str) -> int | None:
+    return int(num) if num.isdigit() else None
+
+
+def _num_at(clause: Clause, level: str) -> str | None:
+    if level == "subitem":
+        return clause.subitems[-1] if clause.subitems else None
+    return getattr(clause, level)
+
+
+def _truncate(clause: Clause, level: str, require: bool = False, step: Step | None = None) -> Clause:
+    """The clause cut so that `level` is its deepest level (kept when `require`, dropped otherwise)."""
+    if require and _num_at(clause, level) is None:
+        raise _Failure(f"{_written(step) if step else level} but the clause referred to has no {level}")
+    if level == "article":
+        return Clause(article=clause.article if require else None, suppl=clause.suppl)
+    if level == "paragraph":
+        return Clause(clause.article, clause.paragraph if require else None, suppl=clause.suppl)
+    if level == "item":
+        return Clause(clause.article, clause.paragraph, clause.item if require else None, suppl=clause.suppl)
+    return Clause(clause.article, clause.paragraph, clause.item,
+                  clause.subitems if require else clause.subitems[:-1], suppl=clause.suppl)
+
+
+def _with(clause: Clause, level: str, num: str) -> Clause:
+    if level == "article":
+        return Clause(article=num, suppl=clause.suppl)
+    if level == "paragraph":
+        return Clause(clause.article, num, suppl=clause.suppl)
+    if level == "item":
+        return Clause(clause.article, clause.paragraph, num, suppl=clause.suppl)
+    return replace(clause, subitems=(*clause.subitems, num))
+
+
+def _paragraph(clause: Clause | None) -> str | None:
+    """The paragraph of the path: 第二条第一号 is in paragraph 1 (e-Gov puts every item in a paragraph)."""
+    if clause is None:
+        return None
+    return clause.paragraph or ("1" if clause.item else None)
+
+
+def _path(clause: Clause) -> str | None:
+    return build_path("suppl" if clause.suppl else None, clause.article, clause.paragraph, clause.item,
+                      clause.subitems)
+
+
+def _clause_of_path(path: str) -> Clause | None:
+    """``a2_12/p1/i1`` → Clause(article="2_12", paragraph="1", item="1"); None when `path` is not a clause path."""
+    fields: dict[str, str] = {}
+    subitems: list[str] = []
+    suppl = False
+    for segment in path.split("/"):
+        match = _PATH_SEGMENT.match(segment)
+        if match is None:
+            return None
+        if match.group(1):
+            suppl = True
+        elif match.group(2) == "s":
+            subitems.append(match.group(3))
+        else:
+            fields[match.group(2)] = match.group(3)
+    return Clause(fields.get("a"), fields.get("p"), fields.get("i"), tuple(subitems), suppl)
+

@@ -1,0 +1,712 @@
+"""The rule-based statute mention finder: text → `StatuteMention` and `AbbreviationDefinition`, in text order.
+
+It reads what is written and nothing more; which law 同法 or 前項 means is the resolver's job. The scan is built
+for speed on long judgments:
+
+1. whitespace is removed (PDF line breaks fall inside citations) and offsets are mapped back at the end;
+2. one precompiled regex jumps from one clause anchor to the next (第七百九条, ７０９条, 二項, 前項, 同条 …);
+3. from each anchor a small parser reads the whole chain forward (第四条第一項本文、第二項本文若しくは第三項本文,
+   第一号から第五号まで, 第十三号ロからホまで), and a look back finds the law it belongs to: a catalogue name by
+   longest match (民法, 個人情報の保護に関する法律), an abbreviation the text defined (振興会法), 同法, この法律,
+   a bare 法 / 令, a law number, a name with its number in brackets, a version pin (…による改正前の民法);
+4. law numbers, law names followed by their number, and bare law names are collected in separate passes; bare
+   names are kept only so that a later 同法 can be resolved.
+
+Look-alikes are rejected by what precedes the anchor: a 号 or 項 glued to a word (民集６６巻２号, 判時１２３４号,
+（受）第１８３３号, 法律第八十九号, ６号機) is not a clause, and 条件, 条約, 条例 are not articles.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+
+from lexgraph.citations.compact import CompactText
+from lexgraph.citations.lawnames import LawNames
+from lexgraph.citations.model import (
+    AbbreviationDefinition,
+    LawRef,
+    LawRefKind,
+    Level,
+    Mention,
+    ProvisionRef,
+    Relation,
+    StatuteMention,
+    Step,
+    VersionPin,
+)
+from lexgraph.numerals import IROHA, NUMERAL_CHARS, egov_num, kanji_to_int, subitem_num
+from lexgraph.statutes.catalog import normalize_law_num
+
+_N = f"[{NUMERAL_CHARS}]+"
+# A branch number: の二, の１４. Never の一 followed by a word (第二条の一部 is "a part of article 2").
+_BRANCHES = rf"(?:の(?!一(?![{NUMERAL_CHARS}]))[{NUMERAL_CHARS}]+)*"
+_NOT_ARTICLE = "(?![件約例理規目々文項])"  # 三条件, 条約, 同条例, 条理, 条項
+_NOT_PARAGRAPH = "(?!目)"  # 項目
+# ６号機, ２６号俸, 甲第１号証, 号外, １号タンク, 第１号寄附金, ＩＬＯ九八号条約: numbered things, not items.
+_NOT_ITEM = "(?![機俸証館線室車棟艦炉紙外表型店寄議])(?![ァ-ヴー]{2})(?!条約)"
+_UNIT = re.compile(
+    rf"(?P<abs>第?(?P<n>{_N})(?:(?P<art>条){_NOT_ARTICLE}(?P<abr>{_BRANCHES})|(?P<par>項){_NOT_PARAGRAPH}"
+    rf"|(?P<itm>号)(?P<ibr>{_BRANCHES}){_NOT_ITEM}))"
+    rf"|(?P<rel>(?P<rw>前各|前(?P<rc>[二三四五六七八九十2-9２-９])|前|次|同|本|この)"
+    rf"(?:(?P<rart>条){_NOT_ARTICLE}|(?P<rpar>項){_NOT_PARAGRAPH}|(?P<ritm>号){_NOT_ITEM}))"
+)
+_SUBITEM = re.compile(rf"[{IROHA}](?![ァ-ヴー])|[(（][{NUMERAL_CHARS}]+[)）]|[⑴-⒇]")
+_PART = re.compile(r"(?:各号列記以外の部分|本文|ただし書き?|但し?書き?|柱書き?)(?:前段|後段)?|前段|後段|各号|各項")
+_PART_NAMES = {"ただし書き": "ただし書", "但書": "ただし書", "但し書": "ただし書", "但書き": "ただし書",
+               "但し書き": "ただし書", "柱書き": "柱書", "各号列記以外の部分": "柱書"}
+_LIST_SEPARATOR = re.compile(r"[、，,・]|及び|並びに|又は|若しくは|及|並|又|若")
+_NUMBER = re.compile(_N)
+_SHARED_UNIT = re.compile(rf"(?:{_N}[、，,・])+(?P<last>{_N})(?P<unit>[項号]){_NOT_PARAGRAPH}")
+_RANGE = re.compile(r"から|ないし|乃至|[～〜]")
+_RANGE_END = re.compile(r"まで")
+
+_ERA = "(?:明治|大正|昭和|平成|令和)"
+_LAW_NUM = (
+    rf"{_ERA}(?:元|{_N})年(?:{_N}月{_N}日)?"
+    rf"(?:法律|政令|勅令|太政官布告|太政官達|[一-龥]{{0,12}}?(?:省令|府令|規則|告示|訓令|布告|条例))第?{_N}号"
+)
+_LAW_NUMBER = re.compile(_LAW_NUM)
+_PIN_BEFORE = re.compile(
+    rf"(?:(?P<num>{_LAW_NUM})による|(?P<year>{_ERA}(?:元|{_N})年)法?)?改正(?P<dir>前|後)の(?:もの)?\Z"
+)
+_DEFINITION = (
+    r"以下(?:[^「」『』（）()。]{0,24}?[「『](?P<term>[^「」『』（）()。]{1,30}?)[」』]"
+    r"|[、，]?(?:単に)?(?P<bare>[^「」『』（）()。、，]{1,20}?))"
+    r"と(?:いう|総称する|略称する|略す)"
+)
+_DEFINITIONS = re.compile(_DEFINITION)
+_PIN_INSIDE = re.compile(rf"(?:(?P<num>{_LAW_NUM})による)?改正(?P<dir>前|後)のもの")
+_SAME_AS_BEFORE = re.compile(r"以下同じ。?$")
+_MAX_BRACKET = 300
+# Words that name a law relative to the text: 同法 (the law cited last), この法律 (the law being read), and the
+# bare 法 / 令 of a 施行令 or 施行規則 (its parent Act and Cabinet Order).
+_LAW_WORDS = re.compile(
+    r"(?:同法施行令|同法施行規則|同施行令|同施行規則|同法|同令|同規則|同条例|同規程"
+    r"|本法|本令|本規則|この法律|この政令|この府令|この省令|この規則|この命令|法|令)\Z"
+)
+# How the name of a law ends, for names the catalogue does not know (本件条例, 韓国民法, 刑訴 of old judgments).
+_LAW_SUFFIX = (
+    "法", "律", "令", "則", "程", "条約", "規約", "例", "章", "綱", "達", "示", "協定", "刑訴", "民訴", "行訴",
+)
+_RUN_STOP = frozenset("第号項")
+_NUMERAL_OR_ERA = frozenset("0123456789０１２３４５６７８９〇零一二三四五六七八九十百千元")
+_MAX_NAME = 40
+_PARTICLES = "はがのにをでともへや、，,"
+# A bare law name ends at 法/律/令/則 not followed by more of a word (民法の, 民法上; not 民法施行法).
+_BARE_NAME_END = re.compile(r"[法律令則](?=[^一-龥々ァ-ヴー]|[上等所第中]|\Z)")
+
+_LEVEL_ORDER: dict[Level, int] = {"article": 0, "paragraph": 1, "item": 2, "subitem": 3}
+_RELATIONS: dict[str, Relation] = {"前各": "all_previous", "前": "previous", "次": "next", "同": "same",
+                                   "本": "this", "この": "this"}
+
+
+def _is_word_char(ch: str) -> bool:
+    """Kanji and katakana: a character that continues a word (and so a name) in Japanese."""
+    return ("\u4e00" <= ch <= "\u9fff") or ("\u30a1" <= ch <= "\u30fa") or ch in "々〆ヵヶー"
+
+
+def _glues(ch: str) -> bool:
+    """A character that, right before a 第N号 / N項, shows the number belongs to something else (巻２号, （受）第
+    １８３３号, Ａ２号)."""
+    return _is_word_char(ch) or _is_latin_or_digit(ch) or ch in "）)］]"
+
+
+def _is_latin_or_digit(ch: str) -> bool:
+    """ASCII or full-width letters and digits (Ａ２号, Ｍ０の２６号俸); not kana, which str.isalnum() also accepts."""
+    return (ch.isascii() and ch.isalnum()) or "Ａ" <= ch <= "Ｚ" or "ａ" <= ch <= "ｚ" or "０" <= ch <= "９"
+
+
+@dataclass(frozen=True)
+class _LawBefore:
+    """The law named just before a clause reference, and where its words start."""
+
+    start: int
+    law: LawRef
+    pin: VersionPin | None = None
+
+
+@dataclass(frozen=True)
+class _Element:
+    """One element of a chain, in compact offsets: 第四条第一項本文 in 第四条第一項本文、第二項本文."""
+
+    start: int
+    end: int
+    provision: ProvisionRef
+
+
+@dataclass
+class _Scan:
+    """The state of one call to `find_statutes`; it never escapes that call."""
+
+    text: str
+    names: LawNames
+    breaks: frozenset[int] = frozenset()  # compact offsets where whitespace or a page number was removed
+    law_numbers: dict[int, re.Match[str]] = field(default_factory=dict)  # by end offset
+    definitions: list[tuple[int, str]] = field(default_factory=list)  # (where it takes effect, term)
+    last_chain_end: int = -1  # compact end of the last clause chain read as a citation
+
+    # --- law names ---------------------------------------------------------------------------------------------
+
+    def law_before(self, end: int) -> _LawBefore | None:
+        """The law reference ending at `end`, with a bracket of law number / version pin / definition after the
+        name: 民法, 同法, 法, 個人情報の保護に関する法律（平成十五年法律第五十七号）, 平成十五年法律第五十七号."""
+        t = self.text
+        bracket: _Bracket | None = None
+        name_end = end
+        if end > 0 and t[end - 1] in "）)":
+            opening = _opening_bracket(t, end - 1)
+            bracket = _read_bracket(t[opening + 1:end - 1]) if opening is not None else None
+            if opening is None or bracket is None:
+                return None
+            name_end = opening
+        law_num = bracket.law_num if bracket else None
+        pin = bracket.pin if bracket else None
+        named = self.name_ending_at(name_end)
+        if named is None:
+            if law_num is None:
+                return None
+            return _LawBefore(name_end, LawRef("number", law_num), pin)
+        start, kind, name = named
+        if pin is None:
+            pin_match = _PIN_BEFORE.search(t, max(0, start - 40), start)
+            if pin_match is not None:
+                pin = _pin(_pin_note(pin_match.group()), pin_match["num"], pin_match["dir"])
+        return _LawBefore(start, LawRef(kind, name, law_num), pin)
+
+    def name_ending_at(self, end: int) -> tuple[int, LawRefKind, str] | None:
+        """(start, kind, name) of the law name that ends at `end`: a defined abbreviation or a catalogue name by
+        longest match, a law number, 同法 / この法律 / 法 / 令, or an unknown word that ends like a law name
+        (本件条例, 韓国民法), which the resolver reports as not in the catalogue."""
+        t = self.text
+        if end <= 0:
+            return None
+        term_start = self._defined_term_ending_at(end)
+        catalogue_start = self.names.longest_ending_at(t, end, max(0, end - 200))
+        if term_start is not None and (catalogue_start is None or term_start <= catalogue_start):
+            return term_start, "name", t[term_start:end]
+        if catalogue_start is not None:
+            if catalogue_start > 0 and _is_word_char(t[catalogue_start - 1]) and not self._after_label(
+                    catalogue_start):
+                run = self._run_start(end)  # 韓国民法, 旧民法: a longer word that merely ends in a known name
+                return run, "name", t[run:end]
+            return catalogue_start, "name", t[catalogue_start:end]
+        number = self.law_numbers.get(end)
+        if number is not None:
+            return number.start(), "number", normalize_law_num(number.group())
+        word = _LAW_WORDS.search(t, max(0, end - 6), end)
+        if word is not None and (word.start() == 0 or not _is_word_char(t[word.start() - 1])):
+            return word.start(), _law_word_kind(word.group()), word.group()
+        run = self._run_start(end)
+        name = t[run:end]
+        if len(name) >= 2 and name.endswith(_LAW_SUFFIX):
+            return run, "name", name
+        return None
+
+    def _defined_term_ending_at(self, end: int) -> int | None:
+        best: int | None = None
+        for effective, term in self.definitions:
+            if effective > end:
+                break
+            start = end - len(term)
+            if start >= effective and self.text.startswith(term, start) and (best is None or start < best):
+                best = start
+        return best
+
+    def _run_start(self, end: int) -> int:
+        """Where the run of kanji / katakana ending at `end` starts (at most `_MAX_NAME` long, never across 年,
+        第, 号 or 項, which end a law number or a clause rather than belong to a name)."""
+        t = self.text
+        start = end
+        limit = max(0, end - _MAX_NAME)
+        while start > limit and (_is_word_char(t[start - 1]) or t[start - 1] == "・"):
+            ch = t[start - 1]
+            if ch in _RUN_STOP or (ch == "年" and start >= 2 and t[start - 2] in _NUMERAL_OR_ERA):
+                break
+            start -= 1
+        if start < end - 1 and self._after_label(start + 1):
+            start += 1
+        return start
+
+    def _inside_word(self, position: int) -> bool:
+        """Does the text at `position` continue a word (韓国|民法), rather than start one (、民法 / ア\n民法)?"""
+        return position > 0 and _is_word_char(self.text[position - 1]) and not self._after_label(position)
+
+    def _after_label(self, position: int) -> bool:
+        """Is the character before `position` an enumeration label on a line of its own (「ア\n地方税法…」)? A
+        single katakana followed by a line break, with no word before it."""
+        t = self.text
+        return (position in self.breaks and position >= 1 and "\u30a1" <= t[position - 1] <= "\u30fa"
+                and (position < 2 or not _is_word_char(t[position - 2]) or position - 1 in self.breaks))
+
+    # --- clause chains -----------------------------------------------------------------------------------------
+
+    def chain(self, start: int) -> list[_Element]:
+        """The elements of the chain starting at `start`: 第五条及び第六条 → two; 第三条から第五条まで → one (a
+        range); 第四条第一項本文、第二項本文 → two, the second inheriting 第四条."""
+        elements: list[_Element] = []
+        position = start
+        previous: tuple[Step, ...] = ()
+        while True:
+            element = self._element(position, previous)
+            if element is None:
+                break
+            elements.append(element)
+            previous = element.provision.steps
+            shared = self._shared_unit_list(element.end, previous)
+            if shared:  # 六条一、三項 is 六条一項 and 六条三項, not 六条 as well
+                elements.pop()
+                head = shared[0]
+                shared[0] = _Element(element.start, head.end, head.provision)
+                elements.extend(shared)
+                previous = shared[-1].provision.steps
+                element = shared[-1]
+            separator = _LIST_SEPARATOR.match(self.text, element.end)
+            if separator is not None and self._starts_element(separator.end(), previous):
+                position = separator.end()
+            elif self._continues_without_separator(element.end, previous):
+                position = element.end  # 本法二条三条: a list written without 、
+            else:
+                break
+        return elements
+
+    def _shared_unit_list(self, position: int, previous: tuple[Step, ...]) -> list[_Element]:
+        """「六条一、三項」, 「１条１２，１３項」: numbers that share the unit written after the last of them."""
+        match = _SHARED_UNIT.match(self.text, position)
+        if match is None:
+            return []
+        level: Level = "paragraph" if match["unit"] == "項" else "item"
+        if previous[-1].level != "article" and not (level == "item" and previous[-1].level == "paragraph"):
+            return []
+        trunk = tuple(s for s in previous if _LEVEL_ORDER[s.level] < _LEVEL_ORDER[level])
+        out = []
+        for number in _NUMBER.finditer(self.text, match.start(), match.end()):
+            end = match.end() if number.end() == match.end("last") else number.end()
+            num = egov_num(number.group())
+            if num is None:
+                return []
+            out.append(_Element(number.start(), end, ProvisionRef((*trunk, Step(level, num)))))
+        return out
+
+    def _continues_without_separator(self, position: int, previous: tuple[Step, ...]) -> bool:
+        unit = _UNIT.match(self.text, position)
+        return (unit is not None and unit["abs"] is not None and previous[0].relation is None
+                and _LEVEL_ORDER[_step(unit).level] <= _LEVEL_ORDER[previous[0].level])
+
+    def _starts_element(self, position: int, previous: tuple[Step, ...]) -> bool:
+        if _UNIT.match(self.text, position) is not None:
+            return True
+        return previous[-1].level in ("item", "subitem") and _SUBITEM.match(self.text, position) is not None
+
+    def _element(self, position: int, previous: tuple[Step, ...]) -> _Element | None:
+        t = self.text
+        start = position
+        steps: list[Step] = []
+        while True:
+            unit = _UNIT.match(t, position)
+            if unit is not None:
+                step = _step(unit)
+                if steps and (step.relation is not None or _LEVEL_ORDER[step.level] <= _LEVEL_ORDER[steps[-1].level]):
+                    break
+                steps.append(step)
+                position = unit.end()
+                continue
+            can_nest = (steps and steps[-1].level in ("item", "subitem")) or (
+                not steps and previous and previous[-1].level in ("item", "subitem"))
+            mark = _SUBITEM.match(t, position) if can_nest else None
+            if mark is not None and (num := subitem_num(mark.group())) is not None:
+                steps.append(Step("subitem", num))
+                position = mark.end()
+                continue
+            break
+        if not steps:
+            return None
+        position = self._range(position, steps)
+        part = None
+        part_match = _PART.match(t, position)
+        if part_match is not None:
+            part = _part_name(part_match.group())
+            position = part_match.end()
+        if previous and steps[0].relation is None:
+            first = steps[0]
+            if first.level == "subitem":
+                inherited = previous[:-1] if previous[-1].level == "subitem" else previous
+            else:
+                inherited = tuple(s for s in previous if _LEVEL_ORDER[s.level] < _LEVEL_ORDER[first.level])
+            steps = [*inherited, *steps]
+        return _Element(start, position, ProvisionRef(tuple(steps), part))
+
+    def _range(self, position: int, steps: list[Step]) -> int:
+        """第三条から第五条まで, ５９条ないし６１条, ロからホまで: set the last step's `num_to`, return the end."""
+        t = self.text
+        last = steps[-1]
+        if last.relation is not None:
+            return position
+        joint = _RANGE.match(t, position)
+        if joint is None:
+            return position
+        after = joint.end()
+        end_num: str | None = None
+        unit = _UNIT.match(t, after)
+        if last.level == "subitem":
+            mark = _SUBITEM.match(t, after)
+            if mark is not None and (end_num := subitem_num(mark.group())) is not None:
+                after = mark.end()
+        elif unit is not None and unit["abs"]:
+            end_step = _step(unit)
+            if end_step.level == last.level:
+                end_num = end_step.num
+                after = unit.end()
+        if end_num is None:
+            return position
+        steps[-1] = Step(last.level, last.num, end_num)
+        until = _RANGE_END.match(t, after)
+        return until.end() if until is not None else after
+
+    # --- passes ------------------------------------------------------------------------------------------------
+
+    def collect_definitions(self) -> None:
+        """「（以下「振興会法」という。）」 after a law name: remember the term from the end of the bracket on,
+        so that 振興会法第三条 later on is found and resolved."""
+        for match in _DEFINITIONS.finditer(self.text):
+            if self._defined_law(match) is not None:
+                self.definitions.append((match.end(), match["term"] or match["bare"]))
+
+    def _defined_law(self, definition: re.Match[str]) -> _LawBefore | None:
+        """The law a definition names: the one whose bracket it sits in (「民法（以下「法」という。）」), with the
+        bracket's number and pin (「成立し（平成２７年法律第６０号。以下「平成２７年改正法」という。）」)."""
+        t = self.text
+        opening = _opening_bracket_before(t, definition.start())
+        if opening is None:
+            return None
+        closing = _closing_bracket(t, opening)
+        law = self.law_before(closing + 1) if closing is not None else None
+        return law if law is not None else self.law_before(opening)
+
+    def clause_mentions(self, blocked: list[tuple[int, int]]) -> Iterator[tuple[int, int, StatuteMention | None]]:
+        """Every clause chain: yields (compact start, compact end, mention) per element; mention is None for a
+        region that was read and rejected (so that its list is not read again from its second element)."""
+        t = self.text
+        consumed = 0
+        blocks = iter(blocked)
+        block = next(blocks, None)
+        for anchor in _UNIT.finditer(t):
+            begin = anchor.start()
+            if begin < consumed:
+                continue
+            while block is not None and block[1] <= begin:
+                block = next(blocks, None)
+            if block is not None and block[0] <= begin:
+                continue
+            elements = self.chain(begin)
+            if not elements:
+                continue
+            consumed = elements[-1].end
+            yield from self._chain_mentions(begin, anchor, elements)
+
+    def _chain_mentions(
+        self, begin: int, anchor: re.Match[str], elements: list[_Element]
+    ) -> Iterator[tuple[int, int, StatuteMention | None]]:
+        t = self.text
+        chain_end = elements[-1].end
+        position = begin
+        suppl = False
+        if position >= 2 and t.startswith("附則", position - 2):
+            suppl = True
+            position -= 2
+        law = self.law_before(position)
+        if law is not None:
+            title_end = self.names.referencing_title_at(t, law.start)
+            if title_end is not None and title_end > begin:  # 金融商品取引法第二条に規定する定義に関する内閣府令
+                yield law.start, title_end, None
+                return
+            first = elements[0].provision.steps[0]
+            if first.level == "item" and first.relation is None and law.law.kind in ("name", "number"):
+                yield position, chain_end, None  # 労働省告示第７５号: a law number, not an item of a law
+                return
+        same_prefix: Step | None = None
+        if law is None and anchor["abs"] and not anchor["itm"] and position > 0 and t[position - 1] == "同" and (
+            position < 2 or not _is_word_char(t[position - 2])
+        ):
+            # 同二九条 (= 同法二九条), 同２項 (= 同条２項)
+            if anchor["art"]:
+                law = _LawBefore(position - 1, LawRef("same", "同法"))
+            else:
+                same_prefix = Step("article", relation="same")
+                position -= 1
+        # 「(イ)\n１項の特例」: a bracket that ends a line is a label, not something the number is glued to
+        labelled = position > 0 and position in self.breaks and t[position - 1] in "）)"
+        if law is None and same_prefix is None and not labelled and not _accepts_bare_start(t, position, anchor):
+            yield position, chain_end, None
+            return
+        qualifies = (law is None and position > 0 and t[position - 1] in "（(" and position - 1 == self.last_chain_end
+                     and elements[0].provision.steps[0].level != "article")
+        pin = law.pin if law is not None else None
+        suffix_pin = self._pin_after(chain_end)
+        if suffix_pin is not None:
+            pin = suffix_pin
+        for index, element in enumerate(elements):
+            provision = element.provision
+            if same_prefix is not None and provision.steps[0].relation is None:
+                provision = ProvisionRef((same_prefix, *provision.steps), provision.part)
+            if suppl:
+                provision = ProvisionRef(provision.steps, provision.part, suppl=True)
+            start = element.start if index else (law.start if law is not None else position)
+            mention = StatuteMention(
+                start=start, end=element.end, surface="", law=law.law if law is not None else None,
+                provision=provision, pin=pin, inherited=index > 0 and law is not None, qualifies_previous=qualifies,
+            )
+            yield start, element.end, mention
+        self.last_chain_end = chain_end
+
+    def _pin_after(self, end: int) -> VersionPin | None:
+        """「（平成２９年法律第４４号による改正前のもの）」 right after a citation."""
+        t = self.text
+        if end >= len(t) or t[end] not in "（(":
+            return None
+        closing = _closing_bracket(t, end)
+        bracket = _read_bracket(t[end + 1:closing]) if closing is not None else None
+        return bracket.pin if bracket is not None else None
+
+    def law_level_mentions(self) -> Iterator[tuple[int, int, StatuteMention]]:
+        """Laws cited as a whole: 「…法律（平成十五年法律第五十七号）」 and a bare 平成十五年法律第五十七号. A
+        number that is a version pin (…による改正前の) is part of another citation and is not reported."""
+        t = self.text
+        for number in self.law_numbers.values():
+            start, end = number.span()
+            if t.startswith(("による改正", "による廃止"), end):
+                continue  # a version pin: part of the citation of the law it pins
+            if start > 0 and t[start - 1] in "（(":
+                closing = _closing_bracket(t, start - 1)
+                bracket = _read_bracket(t[start:closing]) if closing is not None else None
+                if closing is None or bracket is None or bracket.law_num is None:
+                    continue
+                law = self.law_before(closing + 1)
+                if law is None:
+                    continue
+                # 「…法律（平成十五年法律第五十七号）」 spans name and bracket; 「成立し（平成２７年法律第６０号。…）」,
+                # a bracket after no name, just the number
+                first, last = (law.start, closing + 1) if law.law.kind != "number" else (start, end)
+                yield first, last, StatuteMention(
+                    start=first, end=last, surface="", law=law.law, provision=None, pin=law.pin)
+            else:
+                law_num = normalize_law_num(number.group())
+                yield start, end, StatuteMention(
+                    start=start, end=end, surface="", law=LawRef("number", law_num), provision=None)
+
+    def bare_names(self) -> Iterator[tuple[int, int, StatuteMention]]:
+        """Catalogue names standing alone (民法の規定, 民法上): not citations of a clause, but the law a later
+        同法 refers to."""
+        t = self.text
+        for match in _BARE_NAME_END.finditer(t):
+            end = match.end()
+            start = self.names.longest_ending_at(t, end, max(0, end - 200))
+            if start is None or self._inside_word(start):
+                continue
+            pin_match = _PIN_BEFORE.search(t, max(0, start - 40), start)
+            pin = _pin(_pin_note(pin_match.group()), pin_match["num"], pin_match["dir"]) if pin_match else None
+            yield start, end, StatuteMention(
+                start=start, end=end, surface="", law=LawRef("name", t[start:end]), provision=None, pin=pin,
+                bare=True)
+
+    def bare_terms(self) -> Iterator[tuple[int, int, StatuteMention]]:
+        """Defined abbreviations standing alone (旧労基法は…, 「(1) 法は，…（１条）」): like bare names, they tell
+        a later （１条） or 同法 which law the text is talking about. A one-character term (法) counts only as the
+        subject or object of a phrase (法は, 法の, 法が), since the character is in so many words."""
+        t = self.text
+        for effective, term in self.definitions:
+            position = t.find(term, effective)
+            while position >= 0:
+                end = position + len(term)
+                follows = t[end] if end < len(t) else ""
+                if len(term) == 1:
+                    fits = follows != "" and follows in _PARTICLES
+                else:
+                    fits = not follows or not _is_word_char(follows) or follows in "上等所第中"
+                if fits and not self._inside_word(position):
+                    yield position, end, StatuteMention(
+                        start=position, end=end, surface="", law=LawRef("name", term), provision=None, bare=True)
+                position = t.find(term, end)
+
+    def definition_mentions(self) -> Iterator[tuple[int, int, AbbreviationDefinition]]:
+        for match in _DEFINITIONS.finditer(self.text):
+            law = self._defined_law(match)
+            if law is None:
+                continue
+            yield match.start(), match.end(), AbbreviationDefinition(
+                start=match.start(), end=match.end(), term=match["term"] or match["bare"], law=law.law, pin=law.pin)
+
+
+@dataclass(frozen=True)
+class _Bracket:
+    """What a bracket right after a law name says about it: its number, a version pin, a name defined for it."""
+
+    law_num: str | None
+    pin: VersionPin | None
+    term: str | None
+
+
+def _read_bracket(content: str) -> _Bracket | None:
+    """The bracket after a law name, or None if it says nothing about the law (民法（債権法）). Real brackets
+    carry more than the parts read here (「（昭和４９年政令第２９５号。なお，同施行令の題名は，…に改められた。
+    以下，改正の前後を問わず「公健法施行令」という。）」), so each part is looked for, not the whole matched:
+    a law number at the start, a version pin, a definition or 以下同じ at the end."""
+    if not content:
+        return None
+    number = _LAW_NUMBER.match(content)
+    pinned = _PIN_INSIDE.search(content)
+    definitions = list(_DEFINITIONS.finditer(content))
+    defined = definitions[-1] if definitions else None
+    law_num = None
+    if number is not None and not (pinned is not None and pinned.start() == 0):
+        law_num = normalize_law_num(number.group())
+    pin = None
+    if pinned is not None:
+        pin = _pin(content[pinned.start():pinned.end() - 3], pinned["num"], pinned["dir"])
+    term = (defined["term"] or defined["bare"]) if defined is not None else None
+    if law_num is None and pin is None and term is None and not _SAME_AS_BEFORE.search(content):
+        return None
+    return _Bracket(law_num, pin, term)
+
+
+def _step(unit: re.Match[str]) -> Step:
+    if unit["abs"]:
+        if unit["art"]:
+            return Step("article", egov_num(unit["n"] + unit["abr"]))
+        if unit["par"]:
+            return Step("paragraph", egov_num(unit["n"]))
+        return Step("item", egov_num(unit["n"] + unit["ibr"]))
+    level: Level = "article" if unit["rart"] else "paragraph" if unit["rpar"] else "item"
+    word = unit["rw"]
+    if unit["rc"]:
+        return Step(level, relation="previous", count=kanji_to_int(unit["rc"]) or 1)
+    return Step(level, relation=_RELATIONS[word])
+
+
+def _accepts_bare_start(text: str, position: int, anchor: re.Match[str]) -> bool:
+    """A chain with no law before it is a citation only if it does not continue another word: （２８条） and 、
+    前項 are; 民集６６巻２号, 判時１２３４号, （受）第１８３３号, 契約書第５条, 資本条項 are not."""
+    if position == 0:
+        return True
+    previous = text[position - 1]
+    if anchor["itm"] and previous in "、，,・" and position >= 2 and text[position - 2] in _NUMERAL_OR_ERA:
+        return False  # 甲５１，５２号: the tail of a list of numbers that are not clauses
+    if anchor["rel"]:
+        return anchor["rw"] == "この" or not _is_word_char(previous) or previous == "下"  # 以下本条
+    return not _glues(previous)
+
+
+def _part_name(written: str) -> str:
+    """ただし書き / 但書 → ただし書, 柱書き → 柱書, keeping a following 前段 / 後段 (ただし書前段)."""
+    for suffix in ("前段", "後段"):
+        if written.endswith(suffix) and written != suffix:
+            return _PART_NAMES.get(written[:-2], written[:-2]) + suffix
+    return _PART_NAMES.get(written, written)
+
+
+def _law_word_kind(word: str) -> LawRefKind:
+    if word.startswith("同"):
+        return "same"
+    if word == "法":
+        return "act"
+    if word == "令":
+        return "order"
+    return "this"
+
+
+def _pin_note(written: str) -> str:
+    """「平成１１年法律第１４９号による改正前の」 → 「平成１１年法律第１４９号による改正前」."""
+    return written[: written.rindex("改正") + 3]
+
+
+def _pin(note: str, number: str | None, direction: str) -> VersionPin:
+    return VersionPin(note=note, amending_law_num=normalize_law_num(number) if number else None,
+                      before=direction == "前")
+
+
+def _opening_bracket(text: str, closing: int, limit: int = _MAX_BRACKET) -> int | None:
+    """The （ matching the ） at `closing`, nesting respected, at most `limit` characters back."""
+    depth = 0
+    for position in range(closing, max(-1, closing - limit), -1):
+        ch = text[position]
+        if ch in "）)":
+            depth += 1
+        elif ch in "（(":
+            depth -= 1
+            if depth == 0:
+                return position
+    return None
+
+
+def _closing_bracket(text: str, opening: int, limit: int = _MAX_BRACKET) -> int | None:
+    depth = 0
+    for position in range(opening, min(len(text), opening + limit)):
+        ch = text[position]
+        if ch in "（(":
+            depth += 1
+        elif ch in "）)":
+            depth -= 1
+            if depth == 0:
+                return position
+    return None
+
+
+def _opening_bracket_before(text: str, position: int, limit: int = 120) -> int | None:
+    """The unclosed （ that `position` sits in, if it is near."""
+    depth = 0
+    for index in range(position - 1, max(-1, position - limit), -1):
+        ch = text[index]
+        if ch in "）)":
+            depth += 1
+        elif ch in "（(":
+            if depth == 0:
+                return index
+            depth -= 1
+    return None
+
+
+def find_statutes(text: str, names: LawNames) -> list[Mention]:
+    """Every statute mention and law abbreviation definition in `text`, sorted by start.
+
+    Offsets are into `text` as given (whitespace included). Mentions of clauses come one per list element; laws
+    cited as a whole (by number, or by name and number) have no provision; bare law names (``bare=True``) are
+    included for the resolver's sake and are never reported as citations.
+    """
+    compact = CompactText.of(text)
+    t = compact.text
+    scan = _Scan(t, names, frozenset(compact.breaks))
+    numbers = list(_LAW_NUMBER.finditer(t))
+    scan.law_numbers = {m.end(): m for m in numbers}
+    scan.collect_definitions()
+
+    found: list[tuple[int, int, Mention]] = []
+    taken: list[tuple[int, int]] = []  # compact spans read as clauses or titles: other passes stay out of them
+    for start, end, mention in scan.clause_mentions([m.span() for m in numbers]):
+        taken.append((start, end))
+        if mention is not None:
+            found.append((start, end, mention))
+    chained_laws = {m.start for _, _, m in found if isinstance(m, StatuteMention)}
+    for start, end, mention in scan.law_level_mentions():
+        if start not in chained_laws and not _overlaps(taken, start, end):
+            found.append((start, end, mention))
+            taken.append((start, end))
+    for start, end, mention in (*scan.bare_names(), *scan.bare_terms()):
+        if not _overlaps(taken, start, end):
+            found.append((start, end, mention))
+    for start, end, definition in scan.definition_mentions():
+        found.append((start, end, definition))
+
+    found.sort(key=lambda f: (f[0], f[1]))
+    out: list[Mention] = []
+    for start, end, mention in found:  # compact offsets → offsets into `text`
+        first, last = compact.span(start, end)
+        if isinstance(mention, StatuteMention):
+            out.append(replace(mention, start=first, end=last, surface=text[first:last]))
+        else:
+            out.append(replace(mention, start=first, end=last))
+    return out
+
+
+def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    return any(s < end and start < e for s, e in spans)

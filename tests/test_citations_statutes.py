@@ -1,0 +1,250 @@
+"""The statute mention finder on real sentences: Supreme Court judgments (../shared/data/precedents/supreme_court, the
+file name is given with each) and lawqa_jp statute excerpts. Each row is (text, expected citations) where a
+citation is compared on the fields it lists."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from lexgraph.citations import (
+    AbbreviationDefinition,
+    CitationContext,
+    LawNames,
+    StatuteMention,
+    extract,
+    find_statutes,
+)
+from lexgraph.statutes.catalog import Catalog, LawEntry
+
+MINPO = "129AC0000000089"
+KOKUBAI = "322AC0000000125"  # 国家賠償法
+MINSO = "408AC0000000109"  # 民事訴訟法
+KEISO = "323AC0000000131"  # 刑事訴訟法: missing from the bundled law list of 2020-05-18, as is 少年法
+SHONEN = "323AC0000000168"
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    """The bundled catalogue plus two Acts its law list lacks, as the store adds the laws it holds."""
+    return Catalog.bundled().with_entries([
+        LawEntry(KEISO, "刑事訴訟法", "昭和二十三年法律第百三十一号", "Act", aliases=("刑訴法",)),
+        LawEntry(SHONEN, "少年法", "昭和二十三年法律第百六十八号", "Act"),
+    ])
+
+
+def cite(text: str, catalog: Catalog, **context: Any) -> list[dict[str, Any]]:
+    citations = extract(text, CitationContext(catalog=catalog, **context))
+    for c in citations:
+        assert text[c.start:c.end] == c.surface
+    return [c.to_dict() for c in citations if c.kind == "statute"]
+
+
+def check(found: list[dict[str, Any]], expected: list[dict[str, Any]]) -> None:
+    assert len(found) == len(expected), found
+    for got, want in zip(found, expected, strict=True):
+        assert {k: got[k] for k in want} == want, got
+
+
+CASES: list[tuple[str, list[dict[str, Any]]]] = [
+    # 52287: a line break inside the number
+    ("当該少年に対する人権侵害行為として，民法７０９\n条に基づき本人に対し不法行為責任を負う",
+     [dict(surface="民法７０９\n条", law_id=MINPO, article="709", path="a709", status="resolved")]),
+    # 85032: a list keeps the law of its head
+    ("ボールを蹴ったＣ（当時１１歳）の父母である上告人らに対し，\n民法７０９条又は７１４条１項に基づく損害賠償を請",
+     [dict(surface="民法７０９条", law_id=MINPO, path="a709"),
+      dict(surface="７１４条１項", law_id=MINPO, article="714", paragraph="1", path="a714/p1")]),
+    # 53761: positional kanji, no 第
+    ("その不注意を直ちに被\n害者の過失となし民法七二二条二項を適用すべきではないとする",
+     [dict(surface="民法七二二条二項", law_id=MINPO, article="722", paragraph="2", path="a722/p2")]),
+    # 50138: positional kanji in a list, 刑訴法 by its 略称
+    ("よって、刑訴法四一四条、三八六条一項三号により、裁判官全員",
+     [dict(surface="刑訴法四一四条", law_id=KEISO, path="a414"),
+      dict(surface="三八六条一項三号", law_id=KEISO, path="a386/p1/i3", item="3")]),
+    # 085547: ただし書前段 is one part; a page number and a form feed earlier in the sentence
+    ("しかしながら，上記\n- 18 -\n\n\x0cの平成２５年大法廷決定が対象とした民法９００条４号ただし書前段については，",
+     [dict(law_id=MINPO, path="a900/p1/i4", part="ただし書前段")]),
+    # 083087: branch numbers, subitems, a line break
+    ("各事業年度の所得が課税標準とされた（地方税法７２\n条，７２条の２第１項１号イ，７２条の１２第１号ハ）。",
+     [dict(article="72", law_title="地方税法", status="unresolved", reason="law name '地方税法' not in catalogue"),
+      dict(article="72_2", path="a72_2/p1/i1/s1", subitem="1"),
+      dict(article="72_12", path="a72_12/p1/i1/s3", subitem="3")]),
+    # 84994: 柱書 as a part, a law the text defined for itself
+    ("本件条例４６条１項柱書は「市長は，入居者が次", [dict(law_title="本件条例", path="a46/p1", part="柱書",
+                                                     status="unresolved")]),
+    # 085547: a line break between article and paragraph
+    ("の違法を理由に，被上告人に対し，国家賠償法１条\n１項に基づき損害賠償を求める事案",
+     [dict(surface="国家賠償法１条\n１項", law_id=KOKUBAI, path="a1/p1")]),
+    # 89717: a page number line inside 「３８０条」
+    ("たらない旨判示して，刑訴法３９７条１項，３８\n\n- 1 -\n\n\x0c０条により第１審判決を破棄し，無罪を言い渡し",
+     [dict(surface="刑訴法３９７条１項", path="a397/p1"),
+      dict(surface="３８\n\n- 1 -\n\n\x0c０条", article="380", law_id=KEISO)]),
+    # 88272: an item range, one citation per item
+    ("（以下，併せて「本件各文書」という。）について，民訴法２２０条１\n号ないし３号に基づき，文書提出命",
+     [dict(law_id=MINSO, path="a220/p1/i1"), dict(law_id=MINSO, path="a220/p1/i2"),
+      dict(law_id=MINSO, path="a220/p1/i3")]),
+    # 83104: an article range keeps article_to
+    ("工事監理に必要な知識及び技能について行われる試験（１２条から１５条まで）に\n合格し，国土交通",
+     [dict(surface="１２条から１５条まで", article="12", article_to="15", status="unresolved")]),
+    # 85714: a version pin before the law name, with a line break inside the name
+    ("られていた保護者や，平成１１年法律第１４９号による改正前の民\n法８５８条１項により禁治産者に",
+     [dict(surface="民\n法８５８条１項", law_id=MINPO, path="a858/p1",
+           version_note="平成１１年法律第１４９号による改正前", pinned_law_num="平成十一年法律第百四十九号")]),
+    # 82801: a version pin after the citation, and an abbreviation 本法 defined in the text
+    ("れが国家公務員法（以下「本法」という。）１１０\n条１項１９号（平成１９年法律第１０８号による改正前のもの），"
+     "１０２条１項，\n人事院規則１４－",
+     [dict(path="a110/p1/i19", law_title="国家公務員法", version_note="平成１９年法律第１０８号による改正前",
+           pinned_law_num="平成十九年法律第百八号"),
+      dict(path="a102/p1", version_note=None)]),  # the pin is written after 110条 only
+    # lawqa_jp (金融商品取引法施行令第八条): a name with its law number in brackets
+    ("（行政機関の休日に関する法律（昭和六十三年法律第九十一号）第一条第一項各号に掲げる日",
+     [dict(surface="行政機関の休日に関する法律（昭和六十三年法律第九十一号）第一条第一項各号",
+           law_title="行政機関の休日に関する法律", path="a1/p1", part="各号", status="resolved")]),
+    # 84502: a law cited as a whole by name and number, a pinned 設置法, 同法, 附則, a defined abbreviation
+    ("置かれ（平成１９年法律第１０９号による改正前の厚生労働省設置法２５条１\n項），その地方支分部局として，"
+     "地方社会保険事務局及び社会保険事務所が置かれ\nており（同法２９条１項，３０条１項），徳島県内には，"
+     "徳島社会保険事務局及び\n徳島北社会保険事務所等が置かれていた。\n\n- 1 -\n\n\x0c平成２２年１月，日本年金機構法"
+     "（平成１９年法律第１０９号。以下「機構法」\nという。）の施行により，社会保険庁に代わる年金運営の組織として特殊法人"
+     "であ\nる日本年金機構（以下「機構」という。）が設立され（機構法３条，同法附則１\n条，７条），同庁及びその地方",
+     [dict(law_title="厚生労働省設置法", path="a25/p1", version_note="平成１９年法律第１０９号による改正前"),
+      dict(law_title="厚生労働省設置法", path="a29/p1", version_note="平成１９年法律第１０９号による改正前"),
+      dict(law_title="厚生労働省設置法", path="a30/p1"),
+      dict(surface="日本年金機構法（平成１９年法律第１０９号。以下「機構法」\nという。）", law_title="日本年金機構法",
+           article=None, path=None, status="resolved"),
+      dict(surface="機構法３条", law_title="日本年金機構法", path="a3"),
+      dict(surface="同法附則１\n条", law_title="日本年金機構法", path="suppl/a1"),
+      dict(surface="７条", law_title="日本年金機構法", path="suppl/a7")]),
+    # lawqa_jp (金融商品取引法施行令第二条の十三): a list of items after a paragraph
+    ("法第二条第一項第四号、第八号、第十三号及び第十五号に掲げる有価証券",
+     [dict(path="a2/p1/i4"), dict(path="a2/p1/i8"), dict(path="a2/p1/i13"), dict(path="a2/p1/i15")]),
+    # lawqa_jp (株券等の公開買付けに関するQ&A): a list of subitems
+    ("６０営業日を超えて延長することは、令第13条第2項第2号イ又はロに該当する場合でない限りできません。",
+     [dict(path="a13/p2/i2/s1"), dict(path="a13/p2/i2/s2")]),
+    # lawqa_jp (金融商品取引業者等向けの総合的な監督指針): a range of subitems after a name with its number
+    ("金融商品取引業等に関する内閣府令（平成十九年内閣府令第五十二号）第百二十三条第十三号ロからホまで",
+     [dict(path="a123/p1/i13/s2"), dict(path="a123/p1/i13/s3"), dict(path="a123/p1/i13/s4"),
+      dict(path="a123/p1/i13/s5")]),
+    # lawqa_jp: a title that itself contains 第二条 is a name, not a citation of 金融商品取引法第二条
+    ("金融商品取引法第二条に規定する定義に関する内閣府令（平成五年大蔵省令第十四号。以下「定義府令」という。）"
+     "第十六条第一項第八号イ",
+     [dict(law_title="金融商品取引法第二条に規定する定義に関する内閣府令", path="a16/p1/i8/s1", status="resolved")]),
+    # 56954: 同 + number is 同法
+    ("第三者所有物を没収した判決は憲法三一条違反、従つて同二九条一\n項違反となる。",
+     [dict(path="a31"), dict(surface="同二九条一\n項", path="a29/p1")]),
+    # 55432: a list written without 、
+    ("多分に刑事手続たる性格を具有する本法二条三条所定の調査手続のごときに",
+     [dict(surface="本法二条"), dict(surface="三条")]),
+    # 56358: numbers sharing the unit written after the last (一、三項 = 一項 and 三項)
+    ("（教科書の発行に関する臨時措置法五条一項、六条一、三項）。",
+     [dict(path="a5/p1"), dict(surface="六条一", path="a6/p1"), dict(surface="三項", path="a6/p3")]),
+    # 89537: a label on a line of its own before the number
+    ("特例控除をするものとする（１項）。\n(イ)\n\n１項の特例控除", [dict(surface="１項"), dict(surface="１項")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES, ids=[c[0][:16] for c in CASES])
+def test_statute_citations_in_real_sentences(text: str, expected: list[dict[str, Any]], catalog: Catalog) -> None:
+    check(cite(text, catalog), expected)
+
+
+HARD_NEGATIVES = [
+    "判決及びその是認する第一審判決の",  # 50138
+    "弁済しても，第三者異議の訴えを",  # 33686
+    "ではなく，第２次世界大戦後の",  # 085547
+    "の、いわゆる四条件中、（",  # 50906
+    "平成２４年１２月１４日",  # 082820
+    "判決・民集２２巻５号１０６７頁参照）",  # 083087
+    "判決・民集６巻１１号１１０３頁，最高裁",  # 084332
+    "６巻９号- 4 -７８３頁等参照",  # 084332
+    "について，税額を１２億８６４５万５６００円とする",  # 083087
+    "平成２３年（受）第１８３３号",  # 082820 header
+    "最高裁平成１３年（オ）第１１９４号，第１１９６号，同年（受）第１１７２号，第１１７４号同１６年１０月１５日",
+    "犯罪捜査報告書２通（同検甲５１，５２号\n証）を閲覧",  # 85548
+    "能を失った可能性が高いので、６号機を除く全",
+    "である職能給がＭ０の２６号俸からＳ２の３６号俸",
+    "判例時報２０１３号",
+    "742頁",
+    "紙契約条項目録記載１の内容の条項。以下「本件契約書１３条１項前段」とい\nう",  # 91599: a contract
+    "りの間，５点の衣類を１号タンクの底",  # 89920: a tank, not item 1
+    "）。①地方団体による第１号寄附金の募集",  # 89537
+]
+
+
+@pytest.mark.parametrize("text", HARD_NEGATIVES)
+def test_hard_negatives_are_not_citations(text: str, catalog: Catalog) -> None:
+    assert cite(text, catalog) == []
+
+
+def test_relative_references_in_a_judgment(catalog: Catalog) -> None:
+    """24926: 「法」 and 「本件条例」 defined in the text; 同項 follows the clause cited last, and a bare （１条）
+    the law named last (法, used as the subject of the sentence)."""
+    text = ("以下に摘示する国民健康保険法（以下「法」という。\n）\n，地方税法及び旭川市国民健\n康保険条例"
+            "（昭和３４年旭川市条例第５号。以下「本件条例」という。\n）の各条項は，\nそれぞれ別表のものをいう。\n"
+            "(1) 法は，国民健康保険事業の健全な運営を確保し，もって社会保障及び国民保\n健の向上に寄与することを目的と"
+            "する（１条）ものであり，市町村及び特別区（以\n下，単に「市町村」という。\n）を保険者とし（３条１項）\n，")
+    text2 = ("これを受けて，本件条例１９条１項は，\n「災害等により生活が著しく困難となった者又はこれに準ずると認め"
+             "られる者」\n（同\n項１号）又は「当該年において所得が著しく減少し，生活が困難となった者又はこ\nれに準ず"
+             "ると認められる者」\n（同項２号）のうち")
+    found = cite(text + text2, catalog)
+    assert [(c["law_title"], c["path"]) for c in found] == [
+        ("旭川市国民健康保険条例", None), ("国民健康保険法", "a1"), ("国民健康保険法", "a3/p1"),
+        ("旭川市国民健康保険条例", "a19/p1"), ("旭川市国民健康保険条例", "a19/p1/i1"),
+        ("旭川市国民健康保険条例", "a19/p1/i2")]
+    assert found[0]["reason"] == "law '旭川市国民健康保険条例' (昭和三十四年旭川市条例第五号) not in catalogue"
+
+
+def test_same_law_is_the_last_act_not_a_rule(catalog: Catalog) -> None:
+    """89757: 「少年法…少年審判規則…（同法１条）」: 同法 means the Act, 同条 the article cited last."""
+    text = ("(2)ア\n\n少年法は，少年審判を非公開とし（２２条２項），審判に付された少年\n\n本人を推知させる記事等を"
+            "出版物に掲載することを禁止しており（６１条），少年\n審判規則７条１項及び２項は，少年の付添人以外の者は，"
+            "同条１項に定める場合を\n除き，少年保護事件の記録等を閲覧又は謄写することができないと定めている。こ\nれらの規定は，少年の健全な"
+            "育成を期するため（同法１条），")
+    found = cite(text, catalog)
+    assert [(c["law_title"], c["path"]) for c in found] == [
+        ("少年法", "a22/p2"), ("少年法", "a61"), ("少年審判規則", "a7/p1"), ("少年審判規則", "a7/p2"),
+        ("少年審判規則", "a7/p1"), ("少年法", "a1")]
+
+
+def test_unknown_law_names_are_reported_not_dropped(catalog: Catalog) -> None:
+    """085547: a foreign code is not the 民法 of the catalogue."""
+    found = cite("それと同時に，韓国民法８１１条の女\n性に対する６箇月の再婚禁止規定について", catalog)
+    assert len(found) == 1
+    assert found[0]["law_title"] == "韓国民法" and found[0]["status"] == "unresolved"
+    assert found[0]["reason"] == "law name '韓国民法' not in catalogue"
+
+
+def test_enumeration_label_is_not_part_of_a_name(catalog: Catalog) -> None:
+    """87876: 「(1)ア\n\n地方税法３４９条１項は」: the label ア of a list is not part of the law name."""
+    text = "原審の確定した事実関係等の概要は，次のとおりである。\n\n(1)ア\n\n地方税法３４９条１項は，土地"
+    found = cite(text, catalog)
+    assert [(c["surface"], c["law_title"]) for c in found] == [("地方税法３４９条１項", "地方税法")]
+
+
+def test_finder_reports_bare_names_and_definitions_for_the_resolver(catalog: Catalog) -> None:
+    text = "道路交通法（以下「道交法」という。）七七条一項四号"  # 51205
+    mentions = find_statutes(text, LawNames.for_catalog(catalog))
+    kinds = [(type(m).__name__, m.surface if isinstance(m, StatuteMention) else m.term) for m in mentions]
+    assert ("AbbreviationDefinition", "道交法") in kinds
+    clause = next(m for m in mentions if isinstance(m, StatuteMention) and m.provision is not None)
+    assert clause.surface == "道路交通法（以下「道交法」という。）七七条一項四号"
+    definition = next(m for m in mentions if isinstance(m, AbbreviationDefinition))
+    assert definition.law.name == "道路交通法"
+
+
+def test_offsets_are_into_the_original_text_with_whitespace(catalog: Catalog) -> None:
+    """85032 as a PDF gives it, with a CR LF and an ideographic space inside the citation."""
+    text = "の父母である上告人らに対し，\r\n民法\u3000７０９条又は７１４\r\n条１項に基づく"
+    found = extract(text, CitationContext(catalog=catalog))
+    assert [(c.start, c.end, c.surface) for c in found] == [
+        (16, 23, "民法\u3000７０９条"), (25, 33, "７１４\r\n条１項")]
+
+
+def test_to_json_is_the_cite_contract(catalog: Catalog) -> None:
+    citation = extract("民法７０９条、７１５条", CitationContext(catalog=catalog))[1]
+    assert citation.to_json() == {
+        "start": 7, "end": 11, "surface": "７１５条", "kind": "statute", "law_title": "民法", "law_id": MINPO,
+        "revision_id": None, "article": "715", "article_to": None, "paragraph": None, "item": None,
+        "subitem": None, "version_note": None, "status": "resolved", "reason": None, "court": None, "date": None,
+        "decision_type": None, "case_number": None, "reporter": None,
+    }
