@@ -19,16 +19,24 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from lexgraph.citations import Citation, CitationContext, extract
+from lexgraph.citations.document import document_date
+from lexgraph.citations.lawqa_gold import evaluate as evaluate_lawqa
 from lexgraph.client import LexGraph
 from lexgraph.config import ConfigError, store_location
+from lexgraph.eval.citations import evaluate, load_gold
+from lexgraph.statutes.catalog import Catalog
+from lexgraph.statutes.crossrefs import LinkSummary
 from lexgraph.statutes.reading import LookupError_
 from lexgraph.store.base import ReadOnlyViolation, StoreError, StoreUnavailable
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Japanese law as a versioned citation graph.")
 ingest_app = typer.Typer(no_args_is_help=True, help="Load data into the store.")
 law_app = typer.Typer(no_args_is_help=True, help="Read laws as of a date.")
+eval_app = typer.Typer(no_args_is_help=True, help="Measure extraction, retrieval and answers on gold data.")
 app.add_typer(ingest_app, name="ingest")
 app.add_typer(law_app, name="law")
+app.add_typer(eval_app, name="eval")
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
@@ -88,10 +96,12 @@ def ingest_statutes(
     revision: Annotated[str | None, typer.Option(help="Revision id for a single file without one in its name.")] = None,
     in_force_on: Annotated[str | None, typer.Option("--in-force-on", help="A day the text was known to be in "
                                                     "force, for snapshots without a revision id.")] = None,
+    link: Annotated[bool, typer.Option("--link/--no-link", help="Link clause cross-references (CITES) after "
+                                       "ingesting; `lexgraph law link` does it later.")] = True,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Ingest e-Gov 法令XML. Re-running the same files changes nothing."""
+    """Ingest e-Gov 法令XML, then link the clauses' cross-references. Re-running the same files changes nothing."""
     if revision and len(paths) != 1:
         _fail("--revision names the revision of one file; give exactly one PATH", EXIT_USAGE)
     known_day = _day(in_force_on, "--in-force-on") if in_force_on else None
@@ -101,12 +111,18 @@ def ingest_statutes(
         def on_file(size: int, name: str) -> None:
             progress.update(task, advance=1, description=Path(name.replace("!", "/")).name[:40])
 
-        summary = lg.ingest_statutes(paths, revision=revision, in_force_on=known_day, on_file=on_file)
+        def on_link(law_id: str) -> None:
+            progress.update(task, description=f"linking {law_id}")
+
+        summary = lg.ingest_statutes(paths, revision=revision, in_force_on=known_day, on_file=on_file, link=link,
+                                     on_link=on_link)
     if as_json:
         _emit_json(summary.to_json())
     else:
         out.print(f"files {summary.files}  laws {len(summary.laws)}  versions added {summary.versions_added}  "
                   f"unchanged {summary.unchanged}  clauses written {summary.provisions_written}")
+        if summary.links is not None:
+            _print_links_summary(summary.links)
         for outcome in summary.conflicts:
             out.print(f"[yellow]conflict[/] {outcome.message}", highlight=False)
         for outcome in summary.failures:
@@ -222,6 +238,173 @@ def law_diff(
     for change in diff.changes:
         colour = {"added": "green", "changed": "yellow", "removed": "red"}[change.status]
         out.print(f"[{colour}]{change.status:8}[/] {change.path}  {change.title}", highlight=False)
+
+
+@law_app.command("cites")
+def law_cites(
+    law: Annotated[str, typer.Argument(help="Title, law number, abbreviation or law id.")],
+    clause: Annotated[str, typer.Argument(help="第七百十条, 710条 or a710/p1.")],
+    as_of: AsOfOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The clauses a clause (and the clauses inside it) cites, as both were worded on a date."""
+    _print_clause_links(law, clause, as_of, store, as_json, "cites")
+
+
+@law_app.command("cited-by")
+def law_cited_by(
+    law: Annotated[str, typer.Argument(help="Title, law number, abbreviation or law id.")],
+    clause: Annotated[str, typer.Argument(help="第七百九条, 709条 or a709.")],
+    as_of: AsOfOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The clauses that cite a clause (or a clause inside it), as both were worded on a date."""
+    _print_clause_links(law, clause, as_of, store, as_json, "cited_by")
+
+
+def _print_clause_links(law: str, clause: str, as_of: str | None, store: str | None, as_json: bool,
+                        direction: str) -> None:
+    day = _day(as_of)
+    with _open(store, read_only=True) as lg:
+        found = lg.cites(law, clause, as_of=day) if direction == "cites" else lg.cited_by(law, clause, as_of=day)
+    if as_json:
+        _emit_json(found.to_json())
+        return
+    verb = "cites" if direction == "cites" else "is cited by"
+    out.print(f"[bold]{found.law.title}[/] {found.path} {verb} {len(found.links)} clause(s) as of {day}",
+              highlight=False)
+    for link in found.links:
+        text = link.other.text.replace("\n", " ")
+        out.print(f"  {link.near_path:14} 「{link.surface}」 → {link.other_law_title} {link.other.path}  "
+                  f"{text[:60]}{'…' if len(text) > 60 else ''}", highlight=False)
+
+
+@law_app.command("link")
+def law_link(
+    laws: Annotated[list[str] | None, typer.Argument(help="Laws to link (default: every stored law).")] = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """(Re)compute the CITES edges between clauses, for laws ingested with --no-link or stored before linking."""
+    with _open(store) as lg, _progress() as progress:
+        task = progress.add_task("linking", total=None)
+        summary = lg.link(laws, on_law=lambda law_id: progress.update(task, advance=1, description=law_id))
+    if as_json:
+        _emit_json(summary.to_json())
+    else:
+        _print_links_summary(summary)
+
+
+def _print_links_summary(summary: LinkSummary) -> None:
+    out.print(f"linked {summary.laws} laws: {summary.citations} citations in {summary.clauses_read} clauses, "
+              f"{summary.edges_total} CITES edges (+{summary.edges_added} −{summary.edges_removed}); "
+              f"{len(summary.pending_laws)} cited laws not stored", highlight=False)
+    for reason, count in summary.not_linked.most_common():
+        out.print(f"  not linked: {count} × {reason}", style="dim", highlight=False)
+
+
+# -- citations ------------------------------------------------------------------------------------------------
+@app.command()
+def cite(
+    file: Annotated[str, typer.Argument(help="A UTF-8 text file, or - for standard input.")] = "-",
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD) the statutes are read as of; "
+                                              "default: the judgment's date in the text, else today.")] = None,
+    in_law: Annotated[str | None, typer.Option("--in-law", help="The text is a clause of this law …")] = None,
+    at: Annotated[str | None, typer.Option("--at", help="… namely this clause (第二十一条第二項), so that 前項 "
+                                           "resolves.")] = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Find and resolve the statute and precedent citations in a text."""
+    if at and not in_law:
+        _fail("--at names a clause of the law given by --in-law; give --in-law too", EXIT_USAGE)
+    text = _read_text(file)
+    day = _day(as_of) if as_of else (document_date(text) or date.today())
+    err.print(f"as of {day} ({'--as-of' if as_of else 'the date in the text' if document_date(text) else 'today'})",
+              style="dim", highlight=False)
+    try:
+        citations = _cite_with_store(text, day, in_law, at, store)
+    except ValueError as error:
+        _fail(str(error), EXIT_BAD_INPUT)
+    if as_json:
+        _emit_json({"citations": [c.to_json() for c in citations]})
+        return
+    table = Table("span", "surface", "kind", "cites", "status")
+    for c in citations:
+        target = (f"{c.law_title or '?'} {c.path or ''}" if c.kind == "statute"
+                  else f"{c.court or '?'} {c.date or ''} {c.decision_type or ''} {c.reporter or ''}")
+        table.add_row(f"{c.start}–{c.end}", c.surface.replace("\n", "⏎"), c.kind, target.strip(),
+                      c.status + (f" ({c.reason})" if c.reason else ""))
+    out.print(table)
+
+
+def _read_text(file: str) -> str:
+    try:
+        data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    except OSError as error:
+        _fail(f"{file}: cannot be read ({error.strerror})", EXIT_BAD_INPUT)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        _fail(f"{file}: byte {error.start} is not UTF-8; convert the file (e.g. iconv -f SHIFT_JIS -t UTF-8)",
+              EXIT_BAD_INPUT)
+
+
+def _cite_with_store(text: str, day: date, in_law: str | None, at: str | None, store: str | None) -> list[Citation]:
+    """With a store, laws resolve to the revision in force; without one (a fresh machine), names still resolve
+    through the bundled catalogue, and revision ids stay empty."""
+    location = store_location(store)
+    if location.startswith(("bolt", "neo4j")) or Path(location).exists():
+        with _open(store, read_only=True) as lg:
+            return lg.cite(text, as_of=day, in_law=in_law, at=at)
+    context = (CitationContext.in_law(in_law, at, as_of=day) if in_law else CitationContext(as_of=day))
+    return extract(text, context)
+
+
+# -- evaluation -----------------------------------------------------------------------------------------------
+@eval_app.command("citations")
+def eval_citations(
+    gold: Annotated[Path, typer.Option("--gold", help="Gold JSONL: one sentence per line (issue 3 format).")],
+    misses: Annotated[int, typer.Option(help="How many misses to list (0: none).")] = 20,
+    as_json: JsonOpt = False,
+) -> None:
+    """Precision, recall and F1 of the citation extractor on a gold file, for statutes and precedents, on spans,
+    overlaps and resolved targets. Lines with a `context` (the lawqa_jp gold) are replayed as statute clauses."""
+    try:
+        lines = load_gold(gold)
+    except (OSError, ValueError) as error:
+        _fail(f"{gold}: {error}", EXIT_BAD_INPUT)
+    if lines and "context" in lines[0]:
+        result = evaluate_lawqa(lines, Catalog.bundled())
+        payload = {"kind": "relative references in statutes", "brackets": result.total, "correct": result.correct,
+                   "accuracy": round(result.accuracy, 4),
+                   "misses": [{"gold": dict(g), "found": list(found)} for g, found in result.misses[:misses]]}
+        if as_json:
+            _emit_json(payload)
+        else:
+            out.print(f"{gold.name}: {result.correct}/{result.total} bracketed references resolved "
+                      f"(accuracy {result.accuracy:.4f})", highlight=False)
+        return
+    scores = evaluate(lines, lambda sentence: [c.to_json() for c in extract(sentence)])
+    if as_json:
+        payload = scores.to_json(with_misses=misses > 0)
+        if misses > 0:
+            payload["misses"] = payload["misses"][:misses]
+        _emit_json(payload)
+        return
+    table = Table("kind", "level", "precision", "recall", "F1", "tp", "fp", "fn")
+    for kind, levels in (("statute", scores.statute), ("precedent", scores.precedent), ("overall", scores.overall)):
+        for level in ("span", "overlap", "target"):
+            prf = getattr(levels, level)
+            table.add_row(kind, level, f"{prf.precision:.4f}", f"{prf.recall:.4f}", f"{prf.f1:.4f}",
+                          str(prf.tp), str(prf.fp), str(prf.fn))
+    out.print(f"{gold.name}: {scores.sentences} sentences", highlight=False)
+    out.print(table)
+    for miss in scores.misses[:misses]:
+        out.print(f"  {miss.side:8} {miss.kind:9} {miss.doc}@{miss.sentence_start}  {miss.surface!r}",
+                  highlight=False)
 
 
 # -- the store ------------------------------------------------------------------------------------------------

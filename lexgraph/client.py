@@ -8,22 +8,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+from lexgraph.citations import Citation, CitationContext, extract
 from lexgraph.model import LawInfo, LawVersionInfo
 from lexgraph.statutes.catalog import Catalog
+from lexgraph.statutes.crossrefs import LinkSummary, link_laws, store_catalog
 from lexgraph.statutes.ingest import IngestSummary, ProgressCallback, ingest_statutes
 from lexgraph.statutes.reading import (
+    ClauseLinks,
     LawDiff,
     ProvisionAsOf,
+    clause_links,
     law_diff,
     law_versions,
     provision_as_of,
     resolve_law,
 )
+from lexgraph.statutes.revisions import StoreRevisions
 from lexgraph.statutes.sources import DatingFlags
 from lexgraph.store import GraphStore, open_store
 from lexgraph.store.base import Row, StoreCounts
@@ -53,11 +58,11 @@ class LexGraph:
     # -- statutes -----------------------------------------------------------------------------------------------
     def ingest_statutes(
         self, paths: Sequence[str | Path], *, revision: str | None = None, in_force_on: date | None = None,
-        on_file: ProgressCallback | None = None,
+        on_file: ProgressCallback | None = None, link: bool = True, on_link: Callable[[str], None] | None = None,
     ) -> IngestSummary:
         return ingest_statutes(
             self.store, paths, flags=DatingFlags(revision=revision, in_force_on=in_force_on),
-            catalog=self.catalog, on_file=on_file,
+            catalog=self.catalog, on_file=on_file, link=link, on_link=on_link,
         )
 
     def law(self, name: str) -> LawInfo:
@@ -65,6 +70,30 @@ class LexGraph:
 
     def show(self, law: str, clause: str, *, as_of: date | None = None) -> ProvisionAsOf:
         return provision_as_of(self.store, self.law(law), clause, as_of or date.today())
+
+    def cites(self, law: str, clause: str, *, as_of: date | None = None) -> ClauseLinks:
+        """The clauses that `clause` of `law` (or a clause inside it) cites, both as worded on `as_of`."""
+        return clause_links(self.store, self.law(law), clause, as_of or date.today(), "cites")
+
+    def cited_by(self, law: str, clause: str, *, as_of: date | None = None) -> ClauseLinks:
+        """The clauses that cite `clause` of `law` (or a clause inside it), both as worded on `as_of`."""
+        return clause_links(self.store, self.law(law), clause, as_of or date.today(), "cited_by")
+
+    def link(self, laws: Sequence[str] | None = None, *, on_law: Callable[[str], None] | None = None
+             ) -> LinkSummary:
+        """(Re)compute clause cross-references for these laws (names or ids), or for every stored law."""
+        law_ids = ([self.law(name).law_id for name in laws] if laws
+                   else [row["law_id"] for row in self.store.query("laws_all")])
+        return link_laws(self.store, law_ids, catalog=self.catalog, follow_citing=bool(laws), on_law=on_law)
+
+    def cite(self, text: str, *, as_of: date | None = None, in_law: str | None = None, at: str | None = None,
+             precedents: bool = True) -> list[Citation]:
+        """Citations in `text`, resolved against the catalogue and the laws in this store (revision ids)."""
+        catalog = store_catalog(self.store, self.catalog)
+        revisions = StoreRevisions(self.store)
+        context = (CitationContext.in_law(in_law, at, catalog=catalog, as_of=as_of, revisions=revisions)
+                   if in_law else CitationContext(catalog=catalog, as_of=as_of, revisions=revisions))
+        return extract(text, context, precedents=precedents)
 
     def versions(self, law: str) -> list[LawVersionInfo]:
         return law_versions(self.store, self.law(law))

@@ -34,9 +34,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from lexgraph.statutes.catalog import (  # noqa: E402
+    PROVISIONAL_ID,
     Catalog,
     LawEntry,
     bare_titles,
+    derived_law_id,
     encode_catalog,
     era_year_of,
     kanji_number,
@@ -47,6 +49,21 @@ LAW_LIST = "egov/law_list_2020-05-18.csv"
 ALIAS_FILES = ("aliases/jp_law_aliases.json", "aliases/jp_abbrev_kit.json")
 ARCHIVE = "egov/lawhub-xml_2020-11-18_all.tar.xz"
 LAWQA_LIST = "lawqa_jp/law_list.json"
+# Names courts use constantly that the 略称 dictionaries lack ("憲法14条1項" is how judgments cite it), and
+# former titles that judgments still cite a renamed law by (薬事法, renamed by 平成25年法律第84号).
+CURATED_ALIASES = {
+    "憲法": "日本国憲法",
+    "国公法": "国家公務員法",
+    "地公法": "地方公務員法",
+    "公選法": "公職選挙法",
+    "宅建業法": "宅地建物取引業法",
+    "被爆者援護法": "原子爆弾被爆者に対する援護に関する法律",
+    "国民審査法": "最高裁判所裁判官国民審査法",
+    "行政機関個人情報保護法": "行政機関の保有する個人情報の保護に関する法律",
+    "薬事法": "医薬品、医療機器等の品質、有効性及び安全性の確保等に関する法律",
+    "薬事法施行令": "医薬品、医療機器等の品質、有効性及び安全性の確保等に関する法律施行令",
+    "薬事法施行規則": "医薬品、医療機器等の品質、有効性及び安全性の確保等に関する法律施行規則",
+}
 _SPACE = re.compile(r"\s+")
 _RUBY_READING = re.compile(r"<Rt>.*?</Rt>")
 _TAG = re.compile(r"</?[A-Za-z][^>]*>")
@@ -234,18 +251,24 @@ def check_aliases(catalog: Catalog, aliases: dict[str, str], report: Report) -> 
             report.aliases_used += 1
 
 
-def check_coverage(catalog: Catalog, index: Index, aliases: dict[str, str], report: Report) -> None:
-    """Laws of the 2020-11-18 index that the catalogue lacks. No source at hand gives their e-Gov ids,
-    and an Act's id holds a bill-origin digit its number does not tell, so they are counted, not
-    invented. The examples are those a 略称 names: the laws texts cite most."""
+def add_uncatalogued(entries: dict[str, LawEntry], index: Index, aliases: dict[str, str],
+                     report: Report) -> None:
+    """Laws of the 2020-11-18 index that the list lacks (刑事訴訟法, 日本国憲法, …), added under ids derived
+    from their numbers: e-Gov's own where the number fixes it (憲法, 政令, 勅令), otherwise a provisional id
+    (``derived_law_id``). Without them the mirror's own files could not be ingested, nor these laws cited.
+    The examples are those a 略称 names: the laws texts cite most."""
     counts: dict[str, int] = defaultdict(int)
+    known = {normalize_law_num(entry.law_num) for entry in entries.values()}
     cited = set(aliases.values())
     for num, row in sorted(index.items()):
-        if catalog.by_law_num(num) is None and not catalog.lookup(num):
-            counts[row["LawType"]] += 1
-            title = _SPACE.sub("", row["LawTitle"])
-            if title in cited:
-                report.missing_examples.append(f"{title} ({row['LawNum']})")
+        law_id = derived_law_id(row["LawNum"], row["LawType"])
+        if num in known or law_id is None or law_id in entries:
+            continue
+        title = _SPACE.sub("", row["LawTitle"])
+        entries[law_id] = LawEntry(law_id, title, row["LawNum"], row["LawType"])
+        counts[f"{row['LawType']}{' (provisional id)' if PROVISIONAL_ID.match(law_id) else ''}"] += 1
+        if title in cited:
+            report.missing_examples.append(f"{title} ({row['LawNum']}, {law_id})")
     report.missing = dict(sorted(counts.items(), key=lambda kv: -kv[1]))
 
 
@@ -301,12 +324,13 @@ def sources_note(report: Report, catalog: Catalog, size: int, archive: bool, law
     if report.missing:
         kinds = ", ".join(f"{n} {kind}" for kind, n in report.missing.items())
         handling.append(
-            f"- **Coverage gap.** {sum(report.missing.values()):,} laws of the mirror's 2020-11-18 "
-            f"index are not in the 2020-05-18 list ({kinds}); among them, those a 略称 names: "
-            f"{'; '.join(report.missing_examples)}. No source at hand gives their e-Gov ids, and an "
-            "Act's id cannot be derived from its number (AC0… or AC1…), so they are left out: "
-            "citations of them stay unresolved, and ingesting their XML needs an explicit revision "
-            "id, until a fuller law list is added or a store supplies them (`Catalog.with_entries`)."
+            f"- **Added from the archive index.** {sum(report.missing.values()):,} laws of the mirror's "
+            f"2020-11-18 index are not in the 2020-05-18 list ({kinds}); among them, those a 略称 names: "
+            f"{'; '.join(report.missing_examples)}. No source at hand gives their e-Gov ids. Where the "
+            "number fixes the id (日本国憲法 321CONSTITUTION; 政令 CO and 勅令 IO + the number: all "
+            "1,995 such laws of the list agree) it is used; otherwise the law gets a provisional id "
+            "`<era><year><kind>X<hash4><number>` (`lexgraph.statutes.catalog.derived_law_id`), which "
+            "cannot collide with an e-Gov id. Replace them when a fuller law list is at hand."
         )
     handling += [
         "- 施行令 / 施行規則 / 施行法 parents are not stored; the catalogue derives them from the "
@@ -352,10 +376,12 @@ def main(argv: list[str] | None = None) -> int:
     if use_lawqa:
         entries.update({e.law_id: e for e in supplement(data / LAWQA_LIST, set(entries), index, report)})
     aliases = read_aliases([data / name for name in ALIAS_FILES], report)
+    for alias, target in CURATED_ALIASES.items():
+        aliases.setdefault(alias, target)
 
+    add_uncatalogued(entries, index, aliases, report)
     catalog = Catalog(entries.values(), duplicates, aliases)
     check_aliases(catalog, aliases, report)
-    check_coverage(catalog, index, aliases, report)
     blob = encode_catalog(catalog, {"law_list": LAW_LIST, "snapshot": "2020-05-18"})
     args.out_dir.mkdir(parents=True, exist_ok=True)
     (args.out_dir / "catalog.json.gz").write_bytes(blob)
@@ -365,7 +391,7 @@ def main(argv: list[str] | None = None) -> int:
           f"filled {len(report.filled)}, dropped {len(report.dropped)}, "
           f"added {len(report.supplemented)}, duplicates {len(report.duplicates)}, "
           f"略称 {report.aliases_used} (+{len(report.aliases_unresolved)} for laws not listed), "
-          f"not listed {sum(report.missing.values()):,}", file=sys.stderr)
+          f"derived ids {sum(report.missing.values()):,}", file=sys.stderr)
     return 0
 
 

@@ -73,3 +73,16 @@ def store(empty_store: GraphStore) -> GraphStore:
     """A migrated, empty store, on each backend."""
     empty_store.migrate()
     return empty_store
+
+
+@pytest.fixture(scope="module")
+def sample_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled sample corpus (民法 in two revisions, 借地借家法, 個人情報保護法) ingested through the real CLI."""
+    from tests.helpers import SAMPLE, lexgraph
+
+    store = tmp_path_factory.mktemp("sample") / "store"
+    run = lexgraph("ingest", "statutes", SAMPLE, "--json", store=store)
+    assert run.code == 0, run.stderr
+    summary = run.json()
+    assert summary["failures"] == [] and summary["versions_added"] == 4
+    return store

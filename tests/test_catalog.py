@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from lexgraph.statutes.catalog import (
+    PROVISIONAL_ID,
     Catalog,
     LawEntry,
     bare_titles,
+    derived_law_id,
     encode_catalog,
     era_year_of,
     kanji_number,
@@ -30,7 +32,8 @@ def catalog() -> Catalog:
 
 def test_bundled_is_loaded_once_and_covers_the_list(catalog: Catalog) -> None:
     assert Catalog.bundled() is catalog
-    assert 7500 <= len(catalog) <= 7600  # 7,511 rows of the list + 2 laws from the QA list
+    # 7,511 rows of the list + 2 laws from the QA list + 1,013 laws of the 2020-11-18 index under derived ids
+    assert 8500 <= len(catalog) <= 8600
 
 
 # (name as cited, law id it must resolve to, and nothing else)
@@ -152,8 +155,11 @@ def test_shakuchi_shakuya_seirei(catalog: Catalog) -> None:
 
 def test_laws_without_parent(catalog: Catalog) -> None:
     assert catalog.parent_of(MINPO) is None
-    # 建築基準法 is missing from the 2020-05-18 list, so its 施行規則 has no parent to point at.
-    assert all(e.parent_law_id is None for e in catalog.lookup("建築基準法施行規則"))
+    # 建築基準法 is missing from the 2020-05-18 list; the archive index adds it under a provisional id, and its
+    # 施行規則 points at that.
+    [rule] = catalog.lookup("建築基準法施行規則")
+    parent = catalog.parent_of(rule.law_id)
+    assert parent is not None and parent.title == "建築基準法" and PROVISIONAL_ID.match(parent.law_id)
 
 
 @pytest.mark.parametrize(("name", "law_ids"), [
@@ -201,15 +207,18 @@ def test_bare_titles(title: str, bare: tuple[str, ...]) -> None:
 
 
 def test_with_entries_adds_a_law_with_its_alias(catalog: Catalog) -> None:
-    # 刑事訴訟法 is in the 2020-11-18 index but not in the 2020-05-18 list; a store that holds it adds it.
-    # Title and number from the index; the id is e-Gov's (laws.e-gov.go.jp/law/323AC0000000131).
+    # 刑事訴訟法 is in the 2020-11-18 index but not in the 2020-05-18 list, so the bundled catalogue knows it
+    # under a provisional id; a store that holds it under e-Gov's id (laws.e-gov.go.jp/law/323AC0000000131)
+    # replaces that entry, and the 略称 follows.
+    [provisional] = catalog.lookup("刑訴法")
+    assert PROVISIONAL_ID.match(provisional.law_id) and provisional.title == "刑事訴訟法"
     keiso = LawEntry("323AC0000000131", "刑事訴訟法", "昭和二十三年法律第百三十一号", "Act")
-    assert catalog.lookup("刑訴法") == []
     extended = catalog.with_entries([keiso])
-    assert len(extended) == len(catalog) + 1
+    assert len(extended) == len(catalog)
     assert [e.law_id for e in extended.lookup("刑訴法")] == [keiso.law_id]
     assert extended.by_law_num("昭和23年法律第131号").law_id == keiso.law_id
-    assert catalog.lookup("刑事訴訟法") == []  # the original is unchanged
+    assert extended.by_id(provisional.law_id) is None
+    assert catalog.lookup("刑事訴訟法") == [provisional]  # the original is unchanged
 
 
 def test_with_entries_overrides_and_adopts_children(catalog: Catalog) -> None:
@@ -219,9 +228,9 @@ def test_with_entries_overrides_and_adopts_children(catalog: Catalog) -> None:
     extended = catalog.with_entries([own])
     assert [e.law_id for e in extended.lookup("借地借家")] == [act.law_id]
     assert len(extended) == len(catalog)
-    # A 施行令 whose Act is missing from the list finds it once the Act is added.
+    # A 施行令 whose Act the list lacks points at the Act's provisional entry, then at the e-Gov one once added.
     [order] = catalog.lookup("土地区画整理法施行令")
-    assert order.parent_law_id is None
+    assert PROVISIONAL_ID.match(order.parent_law_id or "")
     act = LawEntry("329AC0000000119", "土地区画整理法", "昭和二十九年法律第百十九号", "Act")  # as above
     assert extended.with_entries([act]).parent_of(order.law_id) == act
 
@@ -234,3 +243,35 @@ def test_catalogue_file_round_trip(catalog: Catalog, tmp_path: Path) -> None:
     for name in ("民法", "労基法", "元号を改める政令", "所得税法施行令"):
         assert loaded.lookup(name) == catalog.lookup(name)
     assert loaded.by_id("430AC0000000074") == catalog.by_id("430AC0000000074")
+
+
+@pytest.mark.parametrize(("law_num", "law_type", "expected"), [
+    ("昭和二十一年憲法", "Constitution", "321CONSTITUTION"),
+    ("昭和二十五年政令第三百十九号", "CabinetOrder", "325CO0000000319"),  # e-Gov's own id, as in the list
+    ("明治三十二年勅令第百三十五号", "ImperialOrder", "132IO0000000135"),
+])
+def test_derived_ids_equal_egov_where_the_number_fixes_them(law_num: str, law_type: str, expected: str) -> None:
+    assert derived_law_id(law_num, law_type) == expected
+
+
+def test_derived_ids_agree_with_every_listed_cabinet_order(catalog: Catalog) -> None:
+    laws = {entry.law_id: entry for _, entry in catalog.names()}.values()
+    checked = [e for e in laws if e.law_num.endswith("号") and ("政令第" in e.law_num or "勅令第" in e.law_num)
+               and e.law_num[:2] in ("明治", "大正", "昭和", "平成", "令和") and "・" not in e.law_num]
+    assert len(checked) > 2000
+    assert all(derived_law_id(e.law_num, e.law_type) == e.law_id for e in checked)
+
+
+def test_provisional_ids_are_stable_distinct_and_never_egov_shaped() -> None:
+    gaimu = derived_law_id("平成元年外務省令第十一号", "MinisterialOrdinance")
+    jichi = derived_law_id("平成元年自治省令第十一号", "MinisterialOrdinance")
+    keiso = derived_law_id("昭和23年法律第131号", "Act")  # any numeral style gives the same id
+    assert gaimu != jichi
+    assert keiso == derived_law_id("昭和二十三年法律第百三十一号", "Act")
+    assert all(PROVISIONAL_ID.match(x or "") for x in (gaimu, jichi, keiso))
+    assert not PROVISIONAL_ID.match("323AC0000000131")
+    assert derived_law_id("民法", "Act") is None
+    # Numbers not of the 第…号 form still get an id, and distinct ones
+    rules = {derived_law_id(f"平成六年人事院規則一五―{n}", "Rule") for n in ("一四", "一五")}
+    decision = derived_law_id("平成十二年八月二十一日内閣総理大臣決定", "Misc")
+    assert len(rules) == 2 and all(PROVISIONAL_ID.match(x or "") for x in [*rules, decision])

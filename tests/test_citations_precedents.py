@@ -368,6 +368,33 @@ def test_supreme_court_case_codes_name_the_court() -> None:
     assert (m.court, m.date) == ("大審院", "1918-06-10")
 
 
+# The case number after 言渡 (group cases2) and none before the date: the case code must still be read.
+_CASE_AFTER_DATE = "昭和二十二年十二月十六日言渡昭和二十\n二年（れ）第十三六号事件判決"
+
+
+@pytest.mark.parametrize(
+    ("text", "citing_court", "court"),
+    [
+        # 56421.txt raised TypeError here without a citing court (the case code was looked up in group `cases`)
+        (f"既に当裁判所の判例とする処で（{_CASE_AFTER_DATE}参照）今なお", None, SC),
+        (f"既に当裁判所の判例とする処で（{_CASE_AFTER_DATE}参照）今なお", SC, SC),
+        # a label naming no court: with or without a citing court, only the case code (れ) after 1947 tells
+        (f"判例（{_CASE_AFTER_DATE}）", SC, SC),
+        (f"判例（{_CASE_AFTER_DATE}）", None, SC),
+        # before the Supreme Court existed, (れ) was a 大審院 code
+        ("判例（昭和十年一月一日言渡昭和九年（れ）第一号事件判決）", None, "大審院"),
+        # no code at all: nothing to go on
+        ("判例（昭和十年一月一日言渡昭和九年第一号事件判決）", None, None),
+    ],
+)
+def test_case_number_after_the_date_names_the_court(text: str, citing_court: str | None, court: str | None) -> None:
+    [m] = find_precedents(text, citing_court=citing_court)
+    assert m.court == court
+    assert m.decision_type == "判決"
+    assert m.case_number is not None and m.case_number.startswith("昭和")
+    assert text[m.start : m.end] == m.surface
+
+
 def test_era_inherited_from_the_previous_date_in_the_text() -> None:
     text = (
         "（最高裁平成３年（オ）第６３号同６年６月１３日第二小法廷判決・裁判集民事１７２号６７３頁，"
@@ -469,7 +496,10 @@ def _real_sentences() -> list[str]:
 
 
 REAL = _real_sentences()
-PIECES = ["\n", " ", "\u3000", "\n- 3 -\n", "\x0c", "同", "年", "（", "）", "・", "、", "最高裁", "判決", "第"]
+PIECES = ["\n", " ", "\u3000", "\n- 3 -\n", "\x0c", "同", "年", "（", "）", "・", "、", "最高裁", "判決", "第",
+          "判例（", "言渡", "事件判決", "（れ）", "同年", "同日"]
+# Without a citing court more citations fall through to the case code, the path that once crashed.
+CITING_COURTS = st.sampled_from([SC, None])
 
 
 def _check(text: str, found: list[PrecedentMention]) -> None:
@@ -483,9 +513,9 @@ def _check(text: str, found: list[PrecedentMention]) -> None:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.text())
-def test_fuzz_arbitrary_unicode(text: str) -> None:
-    _check(text, find_precedents(text, citing_court=SC))
+@given(st.text(), CITING_COURTS)
+def test_fuzz_arbitrary_unicode(text: str, citing_court: str | None) -> None:
+    _check(text, find_precedents(text, citing_court=citing_court))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -495,8 +525,11 @@ def test_fuzz_arbitrary_unicode(text: str) -> None:
         st.tuples(st.floats(0, 1), st.sampled_from(["insert", "delete", "replace"]), st.sampled_from(PIECES)),
         max_size=8,
     ),
+    CITING_COURTS,
 )
-def test_fuzz_mutated_real_sentences(sentence: str, edits: list[tuple[float, str, str]]) -> None:
+def test_fuzz_mutated_real_sentences(
+    sentence: str, edits: list[tuple[float, str, str]], citing_court: str | None
+) -> None:
     text = sentence
     for where, op, piece in edits:
         i = int(where * len(text))
@@ -506,7 +539,7 @@ def test_fuzz_mutated_real_sentences(sentence: str, edits: list[tuple[float, str
             text = text[:i] + text[i + len(piece) :]
         else:
             text = text[:i] + piece + text[i + 1 :]
-    _check(text, find_precedents(text, citing_court=SC))
+    _check(text, find_precedents(text, citing_court=citing_court))
 
 
 @settings(max_examples=200, deadline=None)

@@ -4,6 +4,7 @@ citation is compared on the fields it lists."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from lexgraph.citations import (
     LawNames,
     StatuteMention,
     extract,
+    extract_with_state,
     find_statutes,
 )
 from lexgraph.statutes.catalog import Catalog, LawEntry
@@ -48,6 +50,11 @@ def check(found: list[dict[str, Any]], expected: list[dict[str, Any]]) -> None:
 
 
 CASES: list[tuple[str, list[dict[str, Any]]]] = [
+    # 民法 附則 (令和4年12月16日法律第102号) a1: the amending article's number is not part of the name (第一条中民法)
+    ("ただし、第一条中民法第八百二十二条を削り、同法第八百二十三条を改める",
+     [dict(surface="第一条", law_id=None),
+      dict(surface="民法第八百二十二条", law_id=MINPO, path="a822"),
+      dict(surface="同法第八百二十三条", law_id=MINPO, path="a823")]),
     # 52287: a line break inside the number
     ("当該少年に対する人権侵害行為として，民法７０９\n条に基づき本人に対し不法行為責任を負う",
      [dict(surface="民法７０９\n条", law_id=MINPO, article="709", path="a709", status="resolved")]),
@@ -67,7 +74,8 @@ CASES: list[tuple[str, list[dict[str, Any]]]] = [
      [dict(law_id=MINPO, path="a900/p1/i4", part="ただし書前段")]),
     # 083087: branch numbers, subitems, a line break
     ("各事業年度の所得が課税標準とされた（地方税法７２\n条，７２条の２第１項１号イ，７２条の１２第１号ハ）。",
-     [dict(article="72", law_title="地方税法", status="unresolved", reason="law name '地方税法' not in catalogue"),
+     # 地方税法 is known under the provisional id derived from its number (it is missing from the e-Gov list)
+     [dict(article="72", law_title="地方税法", law_id="325ACX1AE800226", status="resolved"),
       dict(article="72_2", path="a72_2/p1/i1/s1", subitem="1"),
       dict(article="72_12", path="a72_12/p1/i1/s3", subitem="3")]),
     # 84994: 柱書 as a part, a law the text defined for itself
@@ -140,6 +148,49 @@ CASES: list[tuple[str, list[dict[str, Any]]]] = [
      [dict(path="a5/p1"), dict(surface="六条一", path="a6/p1"), dict(surface="三項", path="a6/p3")]),
     # 89537: a label on a line of its own before the number
     ("特例控除をするものとする（１項）。\n(イ)\n\n１項の特例控除", [dict(surface="１項"), dict(surface="１項")]),
+    # 89989, 91943: a heading on the line before is not part of the name (blank line; short line)
+    ("第３\n\n当裁判所の判断\n\n刑訴法３８２条の事実誤認とは，第１審判決の事実認定が",
+     [dict(surface="刑訴法３８２条", law_title="刑事訴訟法", path="a382", status="resolved")]),
+    ("れた。\n第３\n１\n\n当裁判所の判断\n刑法１９０条は、社会的風俗としての",
+     [dict(surface="刑法１９０条", law_title="刑法", path="a190", status="resolved")]),
+    # 50906: 右 ("the aforesaid") is not part of the name; 国公法 is a 略称; an item under an article is in its
+    # first (only) paragraph
+    ("同\n裁判所昭和四三年四月一八日判決は、右国公法一一〇条一項一七号または地方公務\n員法六一条四号については、",
+     [dict(surface="国公法一一〇条一項一七号", law_title="国家公務員法", path="a110/p1/i17", status="resolved"),
+      dict(surface="地方公務\n員法六一条四号", law_title="地方公務員法", paragraph="1", item="4", path="a61/p1/i4")]),
+    # 55432, 55221: an adverb glued to the name
+    ("基本的人権の制限については、\n直接憲法三三条、三五条の", [
+        dict(surface="憲法三三条", law_title="日本国憲法", path="a33"), dict(surface="三五条", path="a35")]),
+    ("本件については当然刑法第三五条の適用があるものと", [dict(surface="刑法第三五条", law_title="刑法", path="a35")]),
+    # 52240, 91604, 82895: 旧 / 新 + a law name is a version of that law, not an unknown law
+    ("限定承認が\nされた場合について、現在の民法九二九条に相当する旧民法一〇三一条の解釈として",
+     [dict(surface="民法九二九条", law_id=MINPO, version_note=None),
+      dict(surface="旧民法一〇三一条", law_id=MINPO, path="a1031", version_note="旧", status="resolved")]),
+    ("そのため、旧行政不服審査法５７条１項が定める教\n示の懈怠は、",
+     [dict(surface="旧行政不服審査法５７条１項", law_title="行政不服審査法", path="a57/p1", version_note="旧")]),
+    ("これに対し，新薬事法３６条の５及び３６条の６は，いずれもその\n文理上は",  # 薬事法: the law's former title
+     [dict(surface="新薬事法３６条の５", law_id="335AC0000000145", path="a36_5", version_note="新"),
+      dict(surface="３６条の６", law_id="335AC0000000145", path="a36_6", version_note="新")]),
+    # 52665, 50032: old laws write branch numbers with ノ, also across a blank line
+    ("刑法二三〇条ノ二第一項にいう", [dict(surface="刑法二三〇条ノ二第一項", path="a230_2/p1")]),
+    ("【要旨１】刑法（平成７年法律第９１号による改正前のもの。）１９７条ノ\n\n５の規定による没収・追徴は，",
+     [dict(path="a197_5", version_note="平成７年法律第９１号による改正前")]),
+    # 89039: a title written with a comma for its 、
+    ("児童買春，児童ポルノに係る行為等の規制及び\n処罰並びに児童の保護等に関する法律（以下「児童ポルノ法」という。）"
+     "７条５項\nの規定について憲法２１条１項違反をいう点は，児童ポルノ法７条５項が",
+     [dict(law_id="411AC1000000052", path="a7/p5", status="resolved"), dict(path="a21/p1"),
+      dict(surface="児童ポルノ法７条５項", law_id="411AC1000000052", path="a7/p5")]),
+    # 83104: 同条 after その他, glued without a comma
+    ("建築基準法施行令９条によれば，建築主事による審査の基準となる建築基準関係規定とは，同法並びにこれに基づく命令及び"
+     "\n条例の規定その他同条各号に掲げる各法律の規定",
+     [dict(law_title="建築基準法施行令", path="a9"),
+      dict(surface="同条各号", law_title="建築基準法施行令", path="a9")]),
+    # 55710: a law number written in positional kanji
+    ("昭和二四\n年法律第一七四号により改正された労働組合法一条二項の規定も",
+     [dict(law_title="労働組合法", path=None, status="resolved"), dict(law_title="労働組合法", path="a1/p2")]),
+    # 83401: 前項 of a judgment's own 主文 is not a clause of a law
+    ("２\n\n前項の部分及び上告人の民訴法２６０条２項の裁判\nを求める申立てにつき，",
+     [dict(surface="民訴法２６０条２項", law_id=MINSO, path="a260/p2")]),
 ]
 
 
@@ -168,6 +219,12 @@ HARD_NEGATIVES = [
     "紙契約条項目録記載１の内容の条項。以下「本件契約書１３条１項前段」とい\nう",  # 91599: a contract
     "りの間，５点の衣類を１号タンクの底",  # 89920: a tank, not item 1
     "）。①地方団体による第１号寄附金の募集",  # 89537
+    # 83744, 52240: a case number broken after its bracket is not an item
+    "最高裁平成１８年（行ツ）\n第１７６号同１９年６月１３日大法廷判決",
+    "大審院昭和一三年（オ）\n第二三八五号同一四年一二月二一日判決",
+    # 87073, 89286: 前項 of a judgment is its own section
+    "り得ない。\nまた，前項で述べたように，相手方は，本件破産債権の全額をもって",
+    "る。したがって，前項で述べた原則によって上告人は依頼者以外の者に対して専門",
 ]
 
 
@@ -248,3 +305,20 @@ def test_to_json_is_the_cite_contract(catalog: Catalog) -> None:
         "subitem": None, "version_note": None, "status": "resolved", "reason": None, "court": None, "date": None,
         "decision_type": None, "case_number": None, "reporter": None,
     }
+
+
+def test_a_definition_for_part_of_the_text_is_a_definition(catalog: Catalog) -> None:
+    # 民法 附則 (平成16年12月1日法律第147号) 第二条・第三条: 「次条において「新法」という」 defines 新法 too.
+    context = CitationContext(catalog=catalog, current_law_id=MINPO,
+                              current_path="suppl[平成16年12月1日法律第147号]/a2/p1")
+    _, state = extract_with_state("この法律による改正後の民法（次条において「新法」という。）の規定は、", context)
+    found, _ = extract_with_state("新法第四百四十六条第二項及び第三項の規定は、",
+                                  replace(context, state=state, current_path="suppl[平成16年12月1日法律第147号]/a3/p1"))
+    assert [(c.law_id, c.path) for c in found] == [(MINPO, "a446/p2"), (MINPO, "a446/p3")]
+
+
+def test_a_suppl_article_read_inside_an_amending_laws_suppl_stays_in_that_suppl(catalog: Catalog) -> None:
+    block = "suppl[平成15年8月1日法律第138号]"
+    context = CitationContext(catalog=catalog, current_law_id=MINPO, current_path=f"{block}/a14/p1")
+    found = extract("この法律の施行前にした行為及び附則第五条の規定によりなお従前の例による", context)
+    assert [c.path for c in found] == [f"{block}/a5"]

@@ -209,11 +209,14 @@ def test_kono_horitsu_outside_a_statute_is_reported() -> None:
 
 
 def test_abbreviation_counts_from_its_definition_on(tiny: Catalog) -> None:
-    """083087: 「…改正前の地方税法（以下「改正前地方税法」という。）」 then 改正前地方税法７２条の１４."""
+    """083087: 「…改正前の地方税法（以下「改正前地方税法」という。）」 then 改正前地方税法７２条の１４. Before the
+    definition the words alone are read: 改正前 + 地方税法, a former version of 地方税法 whose amendment is not named;
+    after it, the version the definition pins."""
     text = ("改正前地方税法７２条。平成１５年法律第９号による改正前の地\n- 1 -\n方税法"
             "（以下「改正前地方税法」という。）は，所得による旨を定めていた（改正前地方税法７２条の１４第１項本文）。")
     before, after = extract(text, CitationContext(catalog=tiny))
-    assert before.status == "unresolved" and before.reason == "law name '改正前地方税法' not in catalogue"
+    assert (before.law_id, before.path, before.version_note, before.pinned_law_num) == (
+        CHIHOZEI.law_id, "a72", "改正前", None)
     assert (after.law_id, after.path, after.part) == (CHIHOZEI.law_id, "a72_14/p1", "本文")
     assert after.version_note == "平成１５年法律第９号による改正前"
     assert after.pinned_law_num == "平成十五年法律第九号"
@@ -272,6 +275,81 @@ def test_context_for_a_clause_named_as_on_the_command_line() -> None:
         CitationContext.in_law("存在しない法", "第一条")
     with pytest.raises(ValueError, match="cannot read the clause"):
         CitationContext.in_law("民法", "第一審")
+
+
+# --- relative references in a judgment ------------------------------------------------------------------------
+
+JUDGMENT = [
+    # (real sentence, expected (surface, law title, path) of every statute citation). Judgments are not statutes:
+    # 前項 / 前条 mean a clause only where the text repeats the words of one.
+    # 90215: a quote of 同条２項's words; 同項 inside it follows the 前項 just read
+    ("民法７６６条１項前段は，父母が協議上の離婚をするときは，子の監護を\n\nすべき者その他の子の監護について必要な"
+     "事項は，父母が協議をして定めるものと\nしている。そして，これを受けて同条２項が「前項の協議が調わないとき，又は協"
+     "\n議をすることができないときは，家庭裁判所が，同項の事項を定める。」と規定し",
+     [("民法７６６条１項前段", "民法", "a766/p1"), ("同条２項", "民法", "a766/p2"), ("前項", "民法", "a766/p1"),
+      ("同項", "民法", "a766/p1")]),
+    # 55816: 「同条二項においては、「前項の…」」
+    ("そもそも憲法九条は、わが国が敗戦の結果、…さらに同条二項においては、\n「前項の目的を達するため、陸海空軍その他"
+     "の戦力はこれを保持しない。」と規定した。",
+     [("憲法九条", "日本国憲法", "a9"), ("同条二項", "日本国憲法", "a9/p2"), ("前項", "日本国憲法", "a9/p1")]),
+    # 91604: 「…１４条２項の「前項ただし書の場合における…」」
+    ("旧行政不服審査法１４条２項の「前項ただし書の場合における審査請求は、そ\nの理由がやんだ日の翌日から起算",
+     [("旧行政不服審査法１４条２項", "行政不服審査法", "a14/p2"), ("前項ただし書", "行政不服審査法", "a14/p1")]),
+    # 85545: a quote of the words of 補助金等適正化法３２条１項 (a name the text defines earlier)
+    ("補助金等に係る予算の執行の適正化に関する法律（以下「補助金等適正化法」という。）３２条１項は，「法人若しくは人の"
+     "代理人，使用人その他\n\nの従業者が，その法人又は人の業務に関し，前三条の違反行為をしたときは，",
+     [("補助金等に係る予算の執行の適正化に関する法律（以下「補助金等適正化法」という。）３２条１項",
+       "補助金等に係る予算の執行の適正化に関する法律", "a32/p1"),
+      ("前三条", "補助金等に係る予算の執行の適正化に関する法律", "a29")]),
+    # 83192: a paraphrase of the clause the sentence is about (「同条３項は，前２項の政令においては，…旨規定し」)
+    ("公害健康被害の補償等に関する法律２条１項は，…をいう旨規定し，同条３項は，前２項の政令においては，併せて前２項"
+     "の疾病を\n定めなければならない旨規定している。",
+     [("公害健康被害の補償等に関する法律２条１項", "公害健康被害の補償等に関する法律", "a2/p1"),
+      ("同条３項", "公害健康被害の補償等に関する法律", "a2/p3"),
+      *[("前２項", "公害健康被害の補償等に関する法律", f"a2/p{n}") for n in (1, 2, 1, 2)]]),
+    # 87281, 87073: the judgment's own sections are not clauses
+    ("放送受\n信規約は放送法６４条１項の趣旨を具体化したものとなっていると解されるが，…任意の契約締結を前提とする"
+     "ものとなっていることは，前項で述べたと\nおりであり，", [("放送法６４条１項", "放送法", "a64/p1")]),
+    ("また，前項で述べたように，相手方は，本件破産債権の全額をもって配当手続に\n参加することができる", []),
+    # 89411: a law named in an aside in brackets is not the law of a bare article after the aside closes
+    ("公有水面埋立法は，公有水面の埋立て（以下，単に「埋立て」とい\n\nう。）につき，その実施主体を限定することなく，"
+     "一般に，埋立てをしようとする\n者は都道府県知事（地方自治法２５２条の１９第１項の指定都市の区域内において\nは"
+     "当該指定都市の長。以下同じ。）の免許（以下「埋立免許」という。）を受ける\nべきものとするとともに（２条１項），",
+     [("地方自治法２５２条の１９第１項", "地方自治法", "a252_19/p1"), ("２条１項", "公有水面埋立法", "a2/p1")]),
+    # 84765 (as test_a_bare_article_belongs_to_the_law_named_last): a citation in brackets does not close a scope
+    ("都道府県議会の議員の定数については，地方自治法において，条例で定め\n\nるものとされ（９０条１項），変更の要件が"
+     "定められており（９１条１項）",
+     [("９０条１項", "地方自治法", "a90/p1"), ("９１条１項", "地方自治法", "a91/p1")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), JUDGMENT, ids=[r[0][:12] for r in JUDGMENT])
+def test_relative_references_in_a_judgment(text: str, expected: list[tuple[str, str, str]]) -> None:
+    found = extract(text, precedents=False)
+    assert [(c.surface, c.law_title, c.path) for c in found] == expected
+
+
+def test_a_law_number_that_contradicts_the_name_is_not_that_law() -> None:
+    """83192: 「公害に係る健康被害の救済に関する特別措置法（昭和４４年法律第９０号。…）」: the finder reads the
+    name from 特別措置法, which the catalogue gives to another law; the number says it is not that one (a repealed
+    law)."""
+    text = ("公害\nに係る健康被害の救済に関する特別措置法（昭和４４年法律第９０号。昭和４８年\n法律第１１１号により"
+            "廃止。以下「救済法」という。）３条１項")
+    [citation] = extract(text, precedents=False)
+    assert (citation.path, citation.status, citation.law_id) == ("a3/p1", "unresolved", None)
+    assert citation.reason == "law '特別措置法' (昭和四十四年法律第九十号) not in catalogue"
+
+
+def test_old_and_new_versions_of_a_law() -> None:
+    """旧 / 新 glued to a name: a version of the law (旧民法, 85547), said in the reason; 日本国憲法 has none, so
+    新憲法 is the Constitution and 旧憲法 the one before it (55432, 085547)."""
+    [old] = extract("旧民法７６７条１項", precedents=False)
+    assert (old.law_title, old.path, old.version_note, old.status) == ("民法", "a767/p1", "旧", "resolved")
+    assert old.reason is not None and old.reason.startswith("旧民法: an earlier version of 民法")
+    [new] = extract("新憲法三五条", precedents=False)
+    assert (new.law_id, new.path, new.version_note) == ("321CONSTITUTION", "a35", None)
+    [before] = extract("旧憲法二三条", precedents=False)
+    assert (before.law_id, before.law_title, before.status) == (None, "旧憲法", "unresolved")
 
 
 def test_resolve_is_the_second_stage_of_extract(tiny: Catalog) -> None:

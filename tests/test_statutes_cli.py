@@ -18,16 +18,6 @@ CIVIL_2020 = SAMPLE / "129AC0000000089_20200401_501AC0000000034.xml"
 CIVIL_2023 = SAMPLE / "129AC0000000089_20230614_505AC0000000053.xml"
 
 
-@pytest.fixture(scope="module")
-def sample_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    store = tmp_path_factory.mktemp("sample") / "store"
-    run = lexgraph("ingest", "statutes", SAMPLE, "--json", store=store)
-    assert run.code == 0, run.stderr
-    summary = run.json()
-    assert summary["failures"] == [] and summary["versions_added"] == 4
-    return store
-
-
 def test_article_added_in_2023_reads_as_of_2023(sample_store: Path) -> None:
     run = lexgraph("law", "show", "民法", "第二百十三条の二", "--as-of", "2023-07-01", "--json", store=sample_store)
     assert run.code == 0, run.stderr

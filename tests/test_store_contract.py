@@ -82,10 +82,13 @@ EDGES: dict[str, list[dict[str, Any]]] = {
     "CONTAINS": [{"from": V2020, "to": uid} for uid in (A4_2020, A709, A709_P1)]
     + [{"from": V2023, "to": uid} for uid in (A4_2023, A709, A709_P1)],
     "HAS_PART": [{"from": A709, "to": A709_P1}],
+    # A cross-reference with its properties (a made-up one: 第七百九条第一項 citing 第四条 of the same law).
+    "CITES": [{"from": A709_P1, "to": A4_2023, "surface": "第四条", "char_start": 3, "char_end": 6, "part": "",
+               "status": "resolved", "extractor": "rules", "mentions": 1}],
 }
 SEEDED = StoreCounts(
     nodes={"Law": 1, "LawVersion": 2, "Provision": 4},
-    relationships={"HAS_VERSION": 2, "NEXT": 1, "CONTAINS": 6, "HAS_PART": 1},
+    relationships={"HAS_VERSION": 2, "NEXT": 1, "CONTAINS": 6, "HAS_PART": 1, "CITES": 1},
 )
 
 
@@ -261,7 +264,11 @@ def test_delete_nodes_detaches_their_relationships(store: GraphStore) -> None:
         tx.delete_nodes("LawVersion", [V2023])
     after = counts(store)
     assert after["nodes"] == {"Law": 1, "LawVersion": 1, "Provision": 3}
-    assert after["relationships"] == {"HAS_VERSION": 1, "NEXT": 0, "CONTAINS": 2, "HAS_PART": 1}
+    assert after["relationships"] == {"HAS_VERSION": 1, "NEXT": 0, "CONTAINS": 2, "HAS_PART": 1, "CITES": 1}
+
+    with store.transaction() as tx:
+        tx.delete_nodes("Provision", [A4_2023])  # the cited clause: its incoming CITES goes with it
+    assert counts(store)["relationships"]["CITES"] == 0
 
 
 def test_delete_relationships_removes_only_the_given_pairs(store: GraphStore) -> None:

@@ -60,7 +60,7 @@ class Clause:
     paragraph: str | None = None
     item: str | None = None
     subitems: tuple[str, ...] = ()
-    suppl: bool = False
+    suppl: bool | str = False  # in a 附則: True, or the block's path segment ("suppl[平成16年…法律第147号]")
 
 
 @dataclass(frozen=True)

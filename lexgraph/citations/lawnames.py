@@ -21,6 +21,16 @@ from lexgraph.statutes.catalog import Catalog
 # extractor must not read 金融商品取引法第二条 inside it as a citation.
 _HAS_REFERENCE = re.compile(r"第?[〇一二三四五六七八九十百千0-9０-９]+[条項号]")
 _PREFIX_LENGTH = 4
+COMMAS = ("，", ",")  # written for 、 inside law titles
+
+
+def canonical_commas(name: str) -> str:
+    """A law name with the commas some texts write for 、 put back: 「児童買春，児童ポルノ…」 →
+    「児童買春、児童ポルノ…」."""
+    for comma in COMMAS:
+        if comma in name:
+            name = name.replace(comma, "、")
+    return name
 
 _CACHE: weakref.WeakKeyDictionary[Catalog, LawNames] = weakref.WeakKeyDictionary()
 
@@ -29,7 +39,10 @@ class LawNames:
     """Catalogue names (titles, 略称, law numbers) indexed for longest suffix match. Immutable once built."""
 
     def __init__(self, names: Iterable[str]) -> None:
-        self._names = frozenset(n for n in names if n)
+        given = {n for n in names if n}
+        # Judgments write the 読点 of a title as a comma: 「児童買春，児童ポルノに係る行為等の…法律」.
+        given |= {n.replace("、", comma) for n in given if "、" in n for comma in COMMAS}
+        self._names = frozenset(given)
         lengths: dict[str, set[int]] = {}
         referencing: dict[str, list[str]] = {}
         for name in self._names:

@@ -90,6 +90,11 @@ class StatuteMention:
     kept so that a later 同法 knows what it refers to (`bare` True; such mentions are never reported).
     `qualifies_previous` marks a paragraph or item in brackets right after another citation, which belongs to the
     article cited just before, not to the clause being read: 「第七百七十九条（第二項第二号を除く。）」.
+    `quoted_in` is the start of the clause citation whose words a relative reference repeats, in a text that is not
+    itself that clause: in 「同条２項が「前項の協議が調わないとき…」と規定し」 and in 「同条２項は，前項の政令におい
+    ては，…旨規定し」, 前項 is read from 同条２項. `scope_end` is the end of the aside in brackets
+    that a law is named in (「都道府県知事（地方自治法２５２条の１９第１項の…長。以下同じ。）」): after it, a bare
+    article is not taken to be of that law.
     """
 
     start: int
@@ -101,6 +106,8 @@ class StatuteMention:
     inherited: bool = False
     bare: bool = False
     qualifies_previous: bool = False
+    quoted_in: int | None = None
+    scope_end: int | None = None
 
 
 @dataclass(frozen=True)

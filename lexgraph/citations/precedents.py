@@ -40,9 +40,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
-from itertools import accumulate
 from typing import Any
 
 from lexgraph.citations.dates import ERAS, EraDate, parse_era_date
@@ -52,29 +52,59 @@ from lexgraph.numerals import kanji_to_int
 # The compact text: whitespace and page numbers removed, digits and parentheses folded, offsets kept.
 
 # Whitespace (line breaks, 全角 spaces, form feeds) and page-number lines such as "- 12 -" that PDF extraction
-# leaves in the middle of sentences.
-_REMOVABLE_RE = re.compile(
-    r"(?:\s|(?m:^)[ \t\u3000\f]*-[ \t\u3000]*[0-9０-９]{1,4}[ \t\u3000]*-[ \t\u3000\f]*(?=\n|\Z))+"
-)
-# Length-preserving folds, so that one regex covers ７０９ and 709, （オ） and (オ).
-_FOLD = str.maketrans("０１２３４５６７８９（）", "0123456789()")
+# leaves in the middle of sentences. A run starts at whitespace, which lets the regex engine skip straight to the
+# next whitespace character instead of trying a pattern at every position. A page-number line is always preceded
+# by the line break that starts its run, except on the first line of the text: that one is matched apart
+# (_LEADING_PAGE_RE).
+_PAGE_LINE = r"[ \t\u3000\f]*-[ \t\u3000]*[0-9０-９]{1,4}[ \t\u3000]*-[ \t\u3000\f]*(?=\n|\Z)"
+_RUN_REST = rf"(?:\s|(?m:^){_PAGE_LINE})*"
+_REMOVABLE_RE = re.compile(rf"\s{_RUN_REST}")
+_LEADING_PAGE_RE = re.compile(rf"{_PAGE_LINE}{_RUN_REST}")
+# Length-preserving folds, so that one regex covers ７０９ and 709, （オ） and (オ). A chain of str.replace is
+# much faster than str.translate, which looks every character of a non-ASCII string up in a dict.
+_FOLDS = tuple(zip("０１２３４５６７８９（）", "0123456789()", strict=True))
 
 
 class _CompactText:
     """A copy of `text` without whitespace and page numbers, which can map its offsets back to `text`.
 
     Citations in PDF-extracted judgments are broken by line breaks and page footers; matching on the compact
-    copy lets one grammar handle them, and :meth:`to_original` keeps the reported spans honest.
+    copy lets one grammar handle them, and :meth:`to_original` keeps the reported spans honest. Built once per
+    text, in one pass over the removable runs.
     """
 
     def __init__(self, text: str) -> None:
-        runs = [(m.start(), m.end()) for m in _REMOVABLE_RE.finditer(text)]
-        removed = list(accumulate(end - start for start, end in runs))
-        # compact index at which the text following run k starts, and the total removed up to run k
-        self._run_at = [end - total for (_, end), total in zip(runs, removed, strict=True)]
+        pieces: list[str] = []
+        run_at: list[int] = []  # compact index at which the text following run k starts
+        removed: list[int] = []  # characters removed up to and including run k
+        total = kept_from = 0
+        for start, end in self._runs(text):
+            pieces.append(text[kept_from:start])
+            kept_from = end
+            total += end - start
+            run_at.append(end - total)
+            removed.append(total)
+        pieces.append(text[kept_from:])
+        compact = "".join(pieces)
+        for wide, narrow in _FOLDS:
+            if wide in compact:
+                compact = compact.replace(wide, narrow)
+        self._run_at = run_at
         self._removed = removed
         self.original = text
-        self.text = _REMOVABLE_RE.sub("", text).translate(_FOLD)
+        self.text = compact
+
+    @staticmethod
+    def _runs(text: str) -> Iterator[tuple[int, int]]:
+        """(start, end) of every removable run, in order."""
+        position = 0
+        if text.startswith("-"):
+            leading = _LEADING_PAGE_RE.match(text)
+            if leading:
+                position = leading.end()
+                yield 0, position
+        for m in _REMOVABLE_RE.finditer(text, position):
+            yield m.span()
 
     def to_original(self, index: int) -> int:
         """Offset in the original text of the character at compact `index`."""
@@ -177,6 +207,13 @@ _CITATION_RE = re.compile(
     rf"{_REPORTER}?"
 )
 
+# Anchors for _candidate_stretches: what ends every date of the grammar, the characters that stop a citation,
+# and one character of every word that makes a date a citation (type, abbreviated court, reporter).
+_DAY_RE = re.compile(r"[0-9〇一二三四五六七八九十百千同]日")
+_STRETCH_ENDS = "。「」"
+_STRETCH_END_RE = re.compile(f"[{_STRETCH_ENDS}]")
+_CITING_CHAR_RE = re.compile(r"[判決命審言宣号頁]")
+
 # A citation without a date still names a decision when it gives the court or bench and a reporter:
 # 「（第一小法廷判決、最高裁判所刑事判例集五巻六号一〇二六頁以下）」. It is reported, unresolved.
 _DATELESS_RE = re.compile(
@@ -193,7 +230,10 @@ _CONTEXT_RE = re.compile(
 )
 # What may stand between two citations of one list: 「、」, 「，」, 「及び」 and the like.
 _LIST_GAP_RE = re.compile(r"(?:[,，、]|及び|並びに|又は)(?:前掲|前記|上記)?")
-_YEAR_MENTION_RE = re.compile(rf"{_YEAR}(?:(?:{_N}|同)月)?(?:{_N}日)?")
+# _YEAR with every alternative spelled out from its first character (明治…, 同…), so that the regex engine can skip
+# to the next 明/大/昭/平/令/同 instead of trying the pattern at every position of the text.
+_YEAR_FIRST_CHAR = "|".join([*(rf"{era}{_YN}年" for era in ERAS), rf"同{_YN}年", "同年"])
+_YEAR_MENTION_RE = re.compile(rf"(?:{_YEAR_FIRST_CHAR})(?:(?:{_N}|同)月)?(?:{_N}日)?")
 _SC_CODES = frozenset(
     (
         *("オ", "受", "ク", "許", "テ", "マ", "ヤ", "行ツ", "行ヒ", "行ト", "行フ"),  # civil, administrative
@@ -446,26 +486,30 @@ class _Found:
 class _YearMentions:
     """Every era year written in the text, in order, so that 「同年」 can find the one it refers to.
 
-    Built only when a citation needs it, because most texts resolve their dates without looking back.
+    Read lazily and only as far as asked: most texts resolve their dates without looking back, and citations are
+    read in order, so the text after the last citation that says 同 is never parsed.
     """
 
     def __init__(self, compact: str) -> None:
-        self._compact = compact
-        self._positions: list[int] | None = None
+        self._unread = _YEAR_MENTION_RE.finditer(compact)
+        self._read_to = -1  # end of the last mention read; past the text once all are read
+        self._past_end = len(compact) + 1
+        self._ends: list[int] = []
         self._dates: list[EraDate] = []
 
     def before(self, index: int) -> EraDate | None:
-        if self._positions is None:
-            self._positions = []
-            previous: EraDate | None = None
-            for m in _YEAR_MENTION_RE.finditer(self._compact):
-                parsed = parse_era_date(m.group(0), previous)
-                if parsed is None:
-                    continue
-                previous = parsed
-                self._positions.append(m.end())
+        """The last year mention that ends at or before compact `index`, read against the ones before it."""
+        while self._read_to <= index:
+            m = next(self._unread, None)
+            if m is None:
+                self._read_to = self._past_end
+                break
+            self._read_to = m.end()
+            parsed = parse_era_date(m.group(0), self._dates[-1] if self._dates else None)
+            if parsed is not None:
+                self._ends.append(m.end())
                 self._dates.append(parsed)
-        k = bisect_right(self._positions, index)
+        k = bisect_right(self._ends, index)
         return self._dates[k - 1] if k else None
 
 
@@ -482,11 +526,12 @@ def find_precedents(text: str, *, citing_court: str | None = None) -> list[Prece
     ctext = compact.text
     years = _YearMentions(ctext)
     found: list[_Found] = []
-    for m in _CITATION_RE.finditer(ctext):
-        previous = found[-1] if found else None
-        result = _read_match(m, ctext, compact, years, previous, citing_court)
-        if result is not None:
-            found.append(result)
+    for lo, hi in _candidate_stretches(ctext):
+        for m in _CITATION_RE.finditer(ctext, lo, hi):
+            previous = found[-1] if found else None
+            result = _read_match(m, ctext, compact, years, previous, citing_court)
+            if result is not None:
+                found.append(result)
     mentions = [f.mention for f in found]
     starts = [f.compact_start for f in found]  # found citations are in order and do not overlap
     for m in _DATELESS_RE.finditer(ctext):
@@ -495,6 +540,27 @@ def find_precedents(text: str, *, citing_court: str | None = None) -> list[Prece
         if (m["court"] or m["bench"]) and not overlaps:
             mentions.append(_dateless(m, compact, citing_court))
     return sorted(mentions, key=lambda x: x.start) if len(mentions) > len(found) else mentions
+
+
+def _candidate_stretches(ctext: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of the stretches of `ctext` between sentence ends that can hold a citation, in order.
+
+    The grammar is tried at every kanji, which is slow, and most sentences of a judgment cite nothing. Every
+    citation contains a date ending in 「…N日」 or 「同日」 and, to be kept, a decision type (判決, 決定,
+    命令, 審判, 言渡, 宣告), a court abbreviation ending in 判/決/審 or a reporter ending in 号/頁; and no
+    part of the grammar matches 。, 「 or 」, so a citation never crosses them nor reads past them. Scanning
+    only the stretches with both kinds of anchor therefore finds exactly the citations a scan of the whole
+    text finds.
+    """
+    end = 0
+    for anchor in _DAY_RE.finditer(ctext):
+        if anchor.start() < end:
+            continue  # in the stretch just read
+        lo = max(end, *(ctext.rfind(c, end, anchor.start()) + 1 for c in _STRETCH_ENDS))
+        stop = _STRETCH_END_RE.search(ctext, anchor.end())
+        end = stop.start() if stop else len(ctext)
+        if _CITING_CHAR_RE.search(ctext, lo, end):
+            yield lo, end
 
 
 def _dateless(m: re.Match[str], compact: _CompactText, citing_court: str | None) -> PrecedentMention:
@@ -584,7 +650,7 @@ def _read_match(
     if m["cases2"]:
         case_numbers += _case_numbers(m["cases2"], era_date)[0]
 
-    court = _decide_court(m, court_tok, court2_tok, bench, context, in_list, previous, case_numbers, iso, citing_court)
+    court = _decide_court(court_tok, court2_tok, bench, context, in_list, previous, case_numbers, iso, citing_court)
     type_word = (m["type"] or "").removeprefix("各")
     decision_type = m["type2"] or m["type3"] or _TYPE_WORD.get(type_word) or abbr_type or context_type
     if decision_type is None and type_word.startswith(("言渡", "宣告")):
@@ -605,7 +671,6 @@ def _read_match(
 
 
 def _decide_court(
-    m: re.Match[str],
     court_tok: _Court | None,
     court2_tok: _Court | None,
     bench: str | None,
@@ -645,7 +710,7 @@ def _decide_court(
     if court is None and bench is None and in_list and previous is not None:
         court = previous.court if previous.context is not None else _strip_bench(previous.court)
     if court is None and bench is None and case_numbers:
-        court = _court_from_code(m["cases"], iso)
+        court = _court_from_code(case_numbers, iso)
     if court is None and bench is None:
         court = citing_court
     return _with_bench(court, bench)
@@ -654,9 +719,14 @@ def _decide_court(
 _CODE_RE = re.compile(r"\(([^()]+)\)")
 
 
-def _court_from_code(cases: str, iso: str | None) -> str | None:
-    """Supreme Court case codes ((オ), (行ヒ), (あ) …) name the court when the text does not."""
-    m = _CODE_RE.search(cases)
+def _court_from_code(case_numbers: list[str], iso: str | None) -> str | None:
+    """Supreme Court case codes ((オ), (行ヒ), (あ) …) name the court when the text does not.
+
+    Reads the first code of the normalised case numbers, wherever the match found them: before the date
+    (group `cases`) or after 言渡 (group `cases2`, 「…言渡昭和二十二年（れ）第十三六号事件判決」), so that
+    neither group being absent can matter.
+    """
+    m = next((found for number in case_numbers if (found := _CODE_RE.search(number))), None)
     if m is None or iso is None:
         return None
     code = m.group(1)

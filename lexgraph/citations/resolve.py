@@ -3,7 +3,10 @@
 It walks the mentions in text order, as a reader does, keeping what was cited last (for 同法 / 同条 / 同項),
 the abbreviations defined so far (振興会法), and the clause being read when the text is itself a statute (for
 前項 / 次条 / この号). Every mention that names a clause comes out as a citation, and one that cannot be
-resolved comes out `unresolved` with the reason, never silently dropped.
+resolved comes out `unresolved` with the reason, never silently dropped. The one exception is 前… / 次… in a text
+that is not a statute: there they are read from the clause whose words the sentence quotes or paraphrases
+(「同条２項が「前項の協議が…」」, 「同条３項は，前２項の政令においては…」), and without such a clause they are
+the text's own sections (「前項で述べたとおり」, 主文 「２ 前項の部分につき」), not citations.
 
 Relative references need the law's structure: 前条 of 第五条 is 第四条, unless 第四条の二 exists. With a
 `RevisionLookup` the resolver asks the store; without one it counts and says so in the citation's `reason`.
@@ -22,6 +25,7 @@ from lexgraph.citations.context import (
     LawTarget,
     ResolutionState,
 )
+from lexgraph.citations.lawnames import canonical_commas
 from lexgraph.citations.model import (
     AbbreviationDefinition,
     Citation,
@@ -34,7 +38,7 @@ from lexgraph.citations.model import (
     VersionPin,
 )
 from lexgraph.numerals import build_path
-from lexgraph.statutes.catalog import LawEntry, parent_title
+from lexgraph.statutes.catalog import LawEntry, normalize_law_num, parent_title
 
 _RECENT = 8
 _MAX_EXPANSION = 100  # a paragraph or item range wider than this is kept as its first clause
@@ -42,6 +46,8 @@ _MAX_BRANCH = 60
 _PATH_SEGMENT = re.compile(r"^(suppl(?:\[[^\]]*\])?(?:#\d+)?)$|^([apis])(\d+(?:_\d+)*)$")
 _WORD = {"article": "条", "paragraph": "項", "item": "号", "subitem": "目"}
 _RELATION_WORD = {"previous": "前", "next": "次", "same": "同", "this": "本", "all_previous": "前各"}
+# Version words glued to a law name (旧民法, 新薬事法): a version, but not which revision.
+_GLUED_VERSIONS = frozenset({"旧", "新", "改正前", "改正後"})
 
 
 @dataclass(frozen=True)
@@ -71,7 +77,8 @@ def resolve_with_state(mentions: Iterable[Mention], context: CitationContext) ->
         if isinstance(mention, AbbreviationDefinition):
             resolver.define(mention)
         elif mention.bare:
-            resolver.remember_law(resolver.law(mention.law, mention.pin) if mention.law else None)
+            resolver.remember_law(resolver.law(mention.law, mention.pin) if mention.law else None,
+                                  mention.scope_end)
         else:
             citations.extend(resolver.cite(mention))
     return citations, resolver.state()
@@ -91,6 +98,10 @@ class _Resolver:
         self.bare_meanings = dict(state.bare_meanings)
         self.current_law: LawTarget | None = None
         self.current_clause: Clause | None = None
+        # The law named last outside an aside in brackets, and where the aside that named `last_law` ends.
+        self.outer_law = state.last_law
+        self.last_law_scope: int | None = None
+        self.cited_at: dict[int, tuple[LawTarget, Clause]] = {}  # by the start of the citation
         if context.current_law_id:
             entry = self.catalog.by_id(context.current_law_id)
             self.current_law = (_target(entry) if entry is not None
@@ -110,13 +121,17 @@ class _Resolver:
         self.abbreviations[definition.term] = target
         self.remember_law(target)
 
-    def remember_law(self, target: LawTarget | None) -> None:
+    def remember_law(self, target: LawTarget | None, scope_end: int | None = None) -> None:
         """Keep `target` as the law named last. How it was inferred (its reason) stays with the citation that
-        inferred it: a later 同法 is not an inference from a guess but a plain reference."""
+        inferred it: a later 同法 is not an inference from a guess but a plain reference. `scope_end` is the end
+        of the aside in brackets it was named in, if any."""
         if target is not None and (target.law_id is not None or target.title is not None):
-            if target.status == "resolved":
+            if target.status == "resolved" and target.reason is not None:
                 target = replace(target, reason=None)
             self.last_law = target
+            self.last_law_scope = scope_end
+            if scope_end is None:
+                self.outer_law = target
             self._push_recent(target)
 
     def _push_recent(self, target: LawTarget) -> None:
@@ -127,6 +142,13 @@ class _Resolver:
         """The law `ref` names, pinned to `pin` when the text pins a version."""
         target = self._law(ref)
         if pin is not None:
+            if pin.amending_law_num is None and pin.note in ("旧", "新") and target.law_type == "Constitution":
+                # 日本国憲法 has never been amended: 新憲法 is the Constitution, 旧憲法 the one before it.
+                if not pin.before:
+                    return target
+                return LawTarget(None, f"{pin.note}{ref.name}", status="unresolved",
+                                 reason=f"{pin.note}{ref.name} is the constitution before {target.title}, "
+                                        "not in catalogue")
             target = replace(target, pin=pin)
         return target
 
@@ -151,10 +173,15 @@ class _Resolver:
         if ref.name in self.abbreviations:
             return self.abbreviations[ref.name]
         found = self.catalog.lookup(ref.name)
+        if not found and ref.name != (canonical := canonical_commas(ref.name)):
+            found = self.catalog.lookup(canonical)
         if ref.law_num is not None:
             by_number = self.catalog.by_law_num(ref.law_num)
             if by_number is not None:
                 return _target(by_number)
+            # 「公害に係る健康被害の救済に関する特別措置法（昭和４４年法律第９０号）」: the number says it is not the
+            # law the (shorter) name fits in the catalogue.
+            found = [e for e in found if normalize_law_num(e.law_num) == ref.law_num]
         if len(found) == 1:
             return _target(found[0])
         if found:
@@ -250,9 +277,18 @@ class _Resolver:
     def cite(self, mention: StatuteMention) -> list[Citation]:
         if mention.provision is None:
             target = self.law(mention.law, mention.pin) if mention.law else _unresolved("no law")
-            self.remember_law(target)
+            self.remember_law(target, mention.scope_end)
             return [self._citation(mention, target, None)]
         provision = mention.provision
+        first = provision.steps[0]
+        if mention.law is None and first.relation not in (None, "same") and self.current_clause is None:
+            quoted = self.cited_at.get(mention.quoted_in) if mention.quoted_in is not None else None
+            if quoted is not None:
+                return self._cite_quoted(mention, quoted)
+            if self.current_law is None and first.relation in ("previous", "next", "all_previous"):
+                # 前項で述べたとおり, 「２ 前項の部分につき…」: outside a statute and outside a quote of one, 前 and 次
+                # point at the text's own sections and paragraphs, not at a clause of a law.
+                return []
         law, law_note = self._law_of(mention, provision)
         try:
             targets = self._targets(provision, law, explicit_law=mention.law is not None,
@@ -263,12 +299,29 @@ class _Resolver:
             failed = _Target(Clause(), status="unresolved", reason=None if said else str(failure))
             return [self._citation(mention, law, failed)]
         out = [self._citation(mention, law, t, law_note) for t in targets]
-        self.remember_law(law)
+        scope = self.last_law_scope
+        if mention.law is not None:
+            scope = mention.scope_end
+        elif scope is not None and mention.start >= scope:
+            scope = None
+        self.remember_law(law, scope)
         last = targets[-1]
         if last.clause.article is not None or last.clause.paragraph is not None:
             clause = replace(last.clause, article=last.article_to or last.clause.article)
-            self.last_clause = (replace(law, reason=None) if law.status == "resolved" else law, clause)
+            cited = law if law.status != "resolved" or law.reason is None else replace(law, reason=None)
+            self.last_clause = (cited, clause)
+            self.cited_at[mention.start] = self.last_clause
         return out
+
+    def _cite_quoted(self, mention: StatuteMention, quoted: tuple[LawTarget, Clause]) -> list[Citation]:
+        """A relative reference in a quote of a clause's words is read from that clause, as if it were the
+        clause being read."""
+        saved = self.current_law, self.current_clause
+        self.current_law, self.current_clause = quoted
+        try:
+            return self.cite(replace(mention, quoted_in=None))
+        finally:
+            self.current_law, self.current_clause = saved
 
     def _law_of(self, mention: StatuteMention, provision: ProvisionRef) -> tuple[LawTarget, str | None]:
         """The law of a clause reference, and a note when it is inferred rather than written."""
@@ -283,9 +336,15 @@ class _Resolver:
             return self.current_law, None
         if first.relation in ("previous", "next", "this", "all_previous"):
             return _unresolved(f"{_written(first)} outside a statute: no current clause given"), None
-        # 「地方自治法において…（９０条１項）」: the law named last, with or without a clause, is the one meant.
+        # 「地方自治法において…（９０条１項）」: the law named last, with or without a clause, is the one meant;
+        # not one named in an aside in brackets that has closed since (「公有水面埋立法は，…都道府県知事（地方自治法
+        # ２５２条の１９第１項の…長。以下同じ。）の免許…（２条１項）」).
         if self.last_law is not None:
-            return self.last_law, f"law taken from the law named before ({self.last_law.title})"
+            law = self.last_law
+            if (self.last_law_scope is not None and mention.start >= self.last_law_scope
+                    and self.outer_law is not None):
+                law = self.outer_law
+            return law, f"law taken from the law named before ({law.title})"
         return _unresolved("clause cited with no law named"), None
 
     def _targets(self, provision: ProvisionRef, law: LawTarget, explicit_law: bool,
@@ -319,7 +378,9 @@ class _Resolver:
                 raise _Failure(f"{_written(first)} with no current clause")
             return self.current_clause
         if first.level == "article":
-            return Clause(suppl=suppl)
+            # 附則第五条 read inside an amending law's 附則 is an article of that same 附則
+            block = self.current_clause.suppl if suppl and not explicit_law and self.current_clause else suppl
+            return Clause(suppl=block or suppl)
         # 第二項 / ３号 alone: within the clause being read, else within the clause cited last; in brackets right
         # after a citation (第七百七十九条（第二項第二号を除く。）), within that citation.
         if qualifies_previous and self.last_clause is not None and self.last_clause[0].law_id == law.law_id:
@@ -438,6 +499,11 @@ class _Resolver:
                 path_to = _path(Clause(article=target.article_to, suppl=clause.suppl))
         revision_id = None
         pin = law.pin
+        if pin is not None and pin.amending_law_num is None and pin.note in _GLUED_VERSIONS and law.title:
+            which = "an earlier" if pin.before else "a later"
+            written = f"{pin.note}{mention.law.name if mention.law is not None else law.title}"
+            reasons.append(f"{written}: {which} version of {law.title}, or {which} law of that title; which "
+                           "revision is not known")
         if law.law_id is not None and status != "unresolved":
             revision_id, note = self._revision(law, pin)
             if note:
@@ -551,21 +617,21 @@ def _paragraph(clause: Clause | None) -> str | None:
 
 
 def _path(clause: Clause) -> str | None:
-    return build_path("suppl" if clause.suppl else None, clause.article, clause.paragraph, clause.item,
-                      clause.subitems)
+    block = (clause.suppl if isinstance(clause.suppl, str) else "suppl") if clause.suppl else None
+    return build_path(block, clause.article, clause.paragraph, clause.item, clause.subitems)
 
 
 def _clause_of_path(path: str) -> Clause | None:
     """``a2_12/p1/i1`` → Clause(article="2_12", paragraph="1", item="1"); None when `path` is not a clause path."""
     fields: dict[str, str] = {}
     subitems: list[str] = []
-    suppl = False
+    suppl: bool | str = False
     for segment in path.split("/"):
         match = _PATH_SEGMENT.match(segment)
         if match is None:
             return None
         if match.group(1):
-            suppl = True
+            suppl = match.group(1)  # "suppl" or the 附則 of an amending law, "suppl[平成16年12月1日法律第147号]"
         elif match.group(2) == "s":
             subitems.append(match.group(3))
         else:

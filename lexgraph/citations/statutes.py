@@ -8,7 +8,9 @@ for speed on long judgments:
 3. from each anchor a small parser reads the whole chain forward (第四条第一項本文、第二項本文若しくは第三項本文,
    第一号から第五号まで, 第十三号ロからホまで), and a look back finds the law it belongs to: a catalogue name by
    longest match (民法, 個人情報の保護に関する法律), an abbreviation the text defined (振興会法), 同法, この法律,
-   a bare 法 / 令, a law number, a name with its number in brackets, a version pin (…による改正前の民法);
+   a bare 法 / 令, a law number, a name with its number in brackets, a version pin (…による改正前の民法, and
+   旧 / 新 glued to a name: 旧民法); a determiner glued to a name is not part of it (右国公法), and a heading on the
+   line before never is (「当裁判所の判断\n\n刑訴法３８２条」);
 4. law numbers, law names followed by their number, and bare law names are collected in separate passes; bare
    names are kept only so that a later 同法 can be resolved.
 
@@ -19,6 +21,7 @@ Look-alikes are rejected by what precedes the anchor: a 号 or 項 glued to a wo
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
@@ -37,11 +40,12 @@ from lexgraph.citations.model import (
     VersionPin,
 )
 from lexgraph.numerals import IROHA, NUMERAL_CHARS, egov_num, kanji_to_int, subitem_num
-from lexgraph.statutes.catalog import normalize_law_num
+from lexgraph.statutes.catalog import kanji_number, normalize_law_num
 
 _N = f"[{NUMERAL_CHARS}]+"
 # A branch number: の二, の１４. Never の一 followed by a word (第二条の一部 is "a part of article 2").
-_BRANCHES = rf"(?:の(?!一(?![{NUMERAL_CHARS}]))[{NUMERAL_CHARS}]+)*"
+# Old laws write ノ (刑法第二百三十条ノ二, 公有水面埋立法１３条ノ２).
+_BRANCHES = rf"(?:[のノ](?!一(?![{NUMERAL_CHARS}]))[{NUMERAL_CHARS}]+)*"
 _NOT_ARTICLE = "(?![件約例理規目々文項])"  # 三条件, 条約, 同条例, 条理, 条項
 _NOT_PARAGRAPH = "(?!目)"  # 項目
 # ６号機, ２６号俸, 甲第１号証, 号外, １号タンク, 第１号寄附金, ＩＬＯ九八号条約: numbered things, not items.
@@ -68,18 +72,29 @@ _LAW_NUM = (
     rf"(?:法律|政令|勅令|太政官布告|太政官達|[一-龥]{{0,12}}?(?:省令|府令|規則|告示|訓令|布告|条例))第?{_N}号"
 )
 _LAW_NUMBER = re.compile(_LAW_NUM)
+_POSITIONAL = re.compile("[〇一二三四五六七八九]{2,}")  # 三一 (31), 二〇 (20): digits written in kanji
+# What follows the number of an amending law: 「平成１８年法律第１１５号２条による」, 「…第９６号１条の規定による」.
+_BY = rf"(?:{_N}条(?:の{_N})*(?:第?{_N}項)?)?(?:の規定)?による"
+_AMENDED_BY = re.compile(_BY)
 _PIN_BEFORE = re.compile(
-    rf"(?:(?P<num>{_LAW_NUM})による|(?P<year>{_ERA}(?:元|{_N})年)法?)?改正(?P<dir>前|後)の(?:もの)?\Z"
+    rf"(?:(?P<num>{_LAW_NUM}){_BY}|(?P<year>{_ERA}(?:元|{_N})年)法?)?改正(?P<dir>前|後)の(?:もの)?\Z"
 )
+# 「以下「新法」という」, and definitions for part of the text: 「次条において「新法」という」,
+# 「附則第三条及び第五条において「旧法」という」 (common in 附則, where the old and new versions are named).
 _DEFINITION = (
-    r"以下(?:[^「」『』（）()。]{0,24}?[「『](?P<term>[^「」『』（）()。]{1,30}?)[」』]"
-    r"|[、，]?(?:単に)?(?P<bare>[^「」『』（）()。、，]{1,20}?))"
+    r"(?:以下|[^「」『』（）()。、，]{1,20}?において)(?:[^「」『』（）()。]{0,24}?[「『](?P<term>[^「」『』（）()。]{1,30}?)[」』]"
+    r"|(?<=以下)[、，]?(?:単に)?(?P<bare>[^「」『』（）()。、，]{1,20}?))"
     r"と(?:いう|総称する|略称する|略す)"
 )
 _DEFINITIONS = re.compile(_DEFINITION)
-_PIN_INSIDE = re.compile(rf"(?:(?P<num>{_LAW_NUM})による)?改正(?P<dir>前|後)のもの")
+_PIN_INSIDE = re.compile(rf"(?:(?P<num>{_LAW_NUM}){_BY})?改正(?P<dir>前|後)のもの")
 _SAME_AS_BEFORE = re.compile(r"以下同じ。?$")
 _MAX_BRACKET = 300
+_MAX_QUOTE = 200
+# Between a citation and the quote of its words: 「同条２項が「」, 「九条二項においては、「」, 「１４条２項の「」.
+_QUOTE_LEAD = re.compile(r"(?:の規定)?(?:においては|において|には|では|は|が|も|で|に|の)?[、，,：:]?")
+# After a citation that is the subject of its sentence: 「同条２項は，」, 「救済法３条は，」, 「同項において」.
+_TOPIC_LEAD = re.compile(r"(?:の規定)?(?:においては|において|には|では|は|が)")
 # Words that name a law relative to the text: 同法 (the law cited last), この法律 (the law being read), and the
 # bare 法 / 令 of a 施行令 or 施行規則 (its parent Act and Cabinet Order).
 _LAW_WORDS = re.compile(
@@ -94,6 +109,20 @@ _RUN_STOP = frozenset("第号項")
 _NUMERAL_OR_ERA = frozenset("0123456789０１２３４５６７８９〇零一二三四五六七八九十百千元")
 _MAX_NAME = 40
 _PARTICLES = "はがのにをでともへや、，,"
+# Words glued to a law name that are not part of it: determiners (右 "the aforesaid", 上記, 前記, 所論) and adverbs
+# or conjunctions written without a comma (当然刑法３５条, それ故憲法３５条, 又憲法９８条).
+_DETERMINERS = ("右", "上記", "前記", "前掲", "前示", "所論", "当該", "現行", "直接", "当然", "全然", "故", "又", "且",
+                "以後")
+# An amending law's 附則 names the article that amends another law: 「第一条中民法第八百二十二条を削り」. The name
+# starts after 中.
+_AMENDING_ARTICLE = re.compile(r"[条項号](?:の[〇一二三四五六七八九十百千]+)*中\Z")
+# Words glued to 同法 / 同令 that are not part of a name: 以上同法１９７条ノ４, 各同法, その他同法.
+_WORDS_BEFORE_SAME = ("以上", "各", "他", "及", "並", "又", "右")
+# Words glued to a law name that pick a version of it: (word, before the amendment?).
+_VERSION_WORDS = (("改正前", True), ("改正後", False), ("旧", True), ("新", False))
+# A line shorter than this ends where the writer ended it (a heading, a label), not where the page was full:
+# judgments are set at 30 to 40 characters a line.
+_SHORT_LINE = 24
 # A bare law name ends at 法/律/令/則 not followed by more of a word (民法の, 民法上; not 民法施行法).
 _BARE_NAME_END = re.compile(r"[法律令則](?=[^一-龥々ァ-ヴー]|[上等所第中]|\Z)")
 
@@ -146,6 +175,8 @@ class _Scan:
     law_numbers: dict[int, re.Match[str]] = field(default_factory=dict)  # by end offset
     definitions: list[tuple[int, str]] = field(default_factory=list)  # (where it takes effect, term)
     last_chain_end: int = -1  # compact end of the last clause chain read as a citation
+    compact: CompactText | None = None  # the original text, for the layout around a line break
+    chains: list[tuple[int, int]] = field(default_factory=list)  # (compact end, start of its last element), in order
 
     # --- law names ---------------------------------------------------------------------------------------------
 
@@ -168,41 +199,65 @@ class _Scan:
             if law_num is None:
                 return None
             return _LawBefore(name_end, LawRef("number", law_num), pin)
-        start, kind, name = named
+        start, kind, name, glued_pin = named
+        if pin is None:
+            pin = glued_pin
         if pin is None:
             pin_match = _PIN_BEFORE.search(t, max(0, start - 40), start)
             if pin_match is not None:
                 pin = _pin(_pin_note(pin_match.group()), pin_match["num"], pin_match["dir"])
         return _LawBefore(start, LawRef(kind, name, law_num), pin)
 
-    def name_ending_at(self, end: int) -> tuple[int, LawRefKind, str] | None:
-        """(start, kind, name) of the law name that ends at `end`: a defined abbreviation or a catalogue name by
-        longest match, a law number, 同法 / この法律 / 法 / 令, or an unknown word that ends like a law name
-        (本件条例, 韓国民法), which the resolver reports as not in the catalogue."""
+    def name_ending_at(self, end: int) -> tuple[int, LawRefKind, str, VersionPin | None] | None:
+        """(start, kind, name, pin) of the law name that ends at `end`: a defined abbreviation or a catalogue name
+        by longest match, a law number, 同法 / この法律 / 法 / 令, or an unknown word that ends like a law name
+        (本件条例, 韓国民法), which the resolver reports as not in the catalogue. `pin` is set when a word glued to
+        a catalogue name says which version is meant (旧民法, 新薬事法)."""
         t = self.text
         if end <= 0:
             return None
         term_start = self._defined_term_ending_at(end)
         catalogue_start = self.names.longest_ending_at(t, end, max(0, end - 200))
         if term_start is not None and (catalogue_start is None or term_start <= catalogue_start):
-            return term_start, "name", t[term_start:end]
+            return term_start, "name", t[term_start:end], None
         if catalogue_start is not None:
-            if catalogue_start > 0 and _is_word_char(t[catalogue_start - 1]) and not self._after_label(
-                    catalogue_start):
-                run = self._run_start(end)  # 韓国民法, 旧民法: a longer word that merely ends in a known name
-                return run, "name", t[run:end]
-            return catalogue_start, "name", t[catalogue_start:end]
+            start, pin = self._glued_start(catalogue_start, end)
+            return start, "name", t[catalogue_start:end] if pin is not None else t[start:end], pin
         number = self.law_numbers.get(end)
         if number is not None:
-            return number.start(), "number", normalize_law_num(number.group())
+            return number.start(), "number", _law_num(number.group()), None
         word = _LAW_WORDS.search(t, max(0, end - 6), end)
-        if word is not None and (word.start() == 0 or not _is_word_char(t[word.start() - 1])):
-            return word.start(), _law_word_kind(word.group()), word.group()
+        if word is not None and (word.start() == 0 or not _is_word_char(t[word.start() - 1])
+                                 or t.endswith(_WORDS_BEFORE_SAME, max(0, word.start() - 2), word.start())):
+            return word.start(), _law_word_kind(word.group()), word.group(), None
         run = self._run_start(end)
         name = t[run:end]
         if len(name) >= 2 and name.endswith(_LAW_SUFFIX):
-            return run, "name", name
+            return run, "name", name, None
         return None
+
+    def _glued_start(self, name_start: int, end: int) -> tuple[int, VersionPin | None]:
+        """Where the citation of the catalogue name at `name_start` … `end` starts, when the name may be glued to
+        the word before it. A determiner or an adverb is not part of the name (右国公法, 上記憲法, 当然刑法: the
+        name starts after it); 旧 / 新 / 改正前 / 改正後 name a version of the law (旧民法: the citation starts at
+        旧, with a pin); any other word makes a longer name that merely ends in a known one (韓国民法, 明治憲法,
+        治安警察法), read as a whole. A heading or label on the line before is never glued (「当裁判所の判断\n\n
+        刑訴法３８２条」)."""
+        t = self.text
+        if name_start == 0 or not _is_word_char(t[name_start - 1]) or self._after_label(name_start):
+            return name_start, None
+        run = self._run_start(end, headings=True)
+        if run >= name_start:
+            return name_start, None
+        prefix = t[run:name_start]
+        for word, before in _VERSION_WORDS:
+            if prefix.endswith(word):
+                rest = prefix[: -len(word)]
+                if not rest or rest.endswith(_DETERMINERS):
+                    return name_start - len(word), VersionPin(word, None, before)
+        if prefix.endswith(_DETERMINERS) or _AMENDING_ARTICLE.search(prefix):
+            return name_start, None
+        return run, None
 
     def _defined_term_ending_at(self, end: int) -> int | None:
         best: int | None = None
@@ -214,24 +269,59 @@ class _Scan:
                 best = start
         return best
 
-    def _run_start(self, end: int) -> int:
+    def _run_start(self, end: int, headings: bool = False) -> int:
         """Where the run of kanji / katakana ending at `end` starts (at most `_MAX_NAME` long, never across 年,
-        第, 号 or 項, which end a law number or a clause rather than belong to a name)."""
+        第, 号 or 項, which end a law number or a clause rather than belong to a name; with `headings`, nor across
+        the end of a heading)."""
         t = self.text
         start = end
         limit = max(0, end - _MAX_NAME)
+        breaks = self.breaks if headings else frozenset()
         while start > limit and (_is_word_char(t[start - 1]) or t[start - 1] == "・"):
             ch = t[start - 1]
             if ch in _RUN_STOP or (ch == "年" and start >= 2 and t[start - 2] in _NUMERAL_OR_ERA):
+                break
+            if start in breaks and start < end and self._ends_heading(start):
                 break
             start -= 1
         if start < end - 1 and self._after_label(start + 1):
             start += 1
         return start
 
+    def _ends_heading(self, position: int) -> bool:
+        """Does the whitespace removed before compact `position` end a heading, a label or a paragraph rather
+        than merely wrap a line? In text from PDFs, a blank line (not a page break) does, and so does a line break
+        after a short line (「当裁判所の判断\n刑法１９０条は」); words are wrapped at full lines only."""
+        compact = self.compact
+        if compact is None or position <= 0:
+            return False
+        after = compact.to_original(position)
+        before = compact.to_original(position - 1)
+        removed = compact.original[before + 1:after]
+        newlines = removed.count("\n")
+        if newlines == 0 or "\f" in removed or "-" in removed:  # a page number between two pages' lines
+            return False
+        if newlines >= 2:
+            return True
+        line_start = compact.original.rfind("\n", 0, before) + 1
+        if line_start == 0:  # the text starts inside the line: how long the line is is not known
+            return False
+        line = compact.original[line_start:before + 1].strip()
+        # A short line that starts with punctuation is the rest of a line the extraction broke (「）\n，地方税法及び
+        # 旭川市国民健\n康保険条例」), not a heading.
+        return len(line) < _SHORT_LINE and _is_word_char(line[0])
+
     def _inside_word(self, position: int) -> bool:
         """Does the text at `position` continue a word (韓国|民法), rather than start one (、民法 / ア\n民法)?"""
         return position > 0 and _is_word_char(self.text[position - 1]) and not self._after_label(position)
+
+    def _label_before(self, position: int) -> bool:
+        """Is the text before `position` a bracketed label starting a line: 「(イ)」, 「（２）」?"""
+        t = self.text
+        if t[position - 1] not in "）)":
+            return False
+        opening = _opening_bracket(t, position - 1, limit=6)
+        return opening is not None and (opening == 0 or opening in self.breaks or t[opening - 1] in "。\n")
 
     def _after_label(self, position: int) -> bool:
         """Is the character before `position` an enumeration label on a line of its own (「ア\n地方税法…」)? A
@@ -435,13 +525,17 @@ class _Scan:
             else:
                 same_prefix = Step("article", relation="same")
                 position -= 1
-        # 「(イ)\n１項の特例」: a bracket that ends a line is a label, not something the number is glued to
-        labelled = position > 0 and position in self.breaks and t[position - 1] in "）)"
+        # 「(イ)\n１項の特例」: a short bracket on a line of its own is a label, not something the number is glued
+        # to; 「最高裁平成１８年（行ツ）\n第１７６号」 is a case number broken across lines.
+        labelled = position > 0 and position in self.breaks and self._label_before(position)
         if law is None and same_prefix is None and not labelled and not _accepts_bare_start(t, position, anchor):
             yield position, chain_end, None
             return
         qualifies = (law is None and position > 0 and t[position - 1] in "（(" and position - 1 == self.last_chain_end
                      and elements[0].provision.steps[0].level != "article")
+        relation = elements[0].provision.steps[0].relation
+        quoted = self._topic_clause(position) if law is None and relation not in (None, "same") else None
+        scope_end = self._aside_end(law.start) if law is not None and law.law.kind in ("name", "number") else None
         pin = law.pin if law is not None else None
         suffix_pin = self._pin_after(chain_end)
         if suffix_pin is not None:
@@ -456,9 +550,60 @@ class _Scan:
             mention = StatuteMention(
                 start=start, end=element.end, surface="", law=law.law if law is not None else None,
                 provision=provision, pin=pin, inherited=index > 0 and law is not None, qualifies_previous=qualifies,
+                quoted_in=quoted, scope_end=scope_end,
             )
             yield start, element.end, mention
+        self.chains.append((chain_end, start))
         self.last_chain_end = chain_end
+
+    def _topic_clause(self, position: int) -> int | None:
+        """The start of the clause citation whose words the relative reference at `position` repeats: the clause
+        a quote is introduced by (「同条２項が「前項の協議が調わないとき…」」, 「１４条２項の「前項ただし書の場合
+        における…」」), else the clause the sentence is about (「同条２項は，前項の政令においては，…旨規定し」,
+        「救済法３条は，…前条２項の規定により…」). None when the sentence cites no clause as its subject, as in
+        「前項で述べたとおり」."""
+        t = self.text
+        chains = self.chains
+        index = bisect_right(chains, (position, -1))
+        if index == 0:
+            return None
+        sentence = t.rfind("。", max(0, position - _MAX_QUOTE), position)
+        if sentence < 0:
+            sentence = position - _MAX_QUOTE
+        opening = t.rfind("「", max(0, sentence), position)
+        quoted = opening >= 0 and "」" not in t[opening:position]
+        while index > 0:
+            index -= 1
+            end, start = chains[index]
+            if end <= sentence:
+                break
+            if quoted and end <= opening and opening - end <= 8 and _QUOTE_LEAD.fullmatch(t, end, opening):
+                return start
+            if _TOPIC_LEAD.match(t, end):
+                return start
+        return None
+
+    def _aside_end(self, position: int) -> int | None:
+        """The end of the bracket `position` sits in, when the bracket is an aside with sentences of its own
+        (「（地方自治法２５２条の１９第１項の…長。以下同じ。）」) rather than a list of citations
+        (「（民法７０９条）」)."""
+        t = self.text
+        near = max(0, position - 120)
+        opening = max(t.rfind("（", near, position), t.rfind("(", near, position))
+        if opening < 0:
+            return None
+        if "）" in t[opening:position] or ")" in t[opening:position]:  # a closed bracket on the way: count
+            found = _opening_bracket_before(t, position)
+            if found is None:
+                return None
+            opening = found
+        closing = t.find("）", position, opening + _MAX_BRACKET)
+        if closing < 0 or "（" in t[position:closing] or "(" in t[opening:position]:
+            found = _closing_bracket(t, opening)  # nested or ASCII brackets: count
+            if found is None:
+                return None
+            closing = found
+        return closing + 1 if "。" in t[position:closing] else None
 
     def _pin_after(self, end: int) -> VersionPin | None:
         """「（平成２９年法律第４４号による改正前のもの）」 right after a citation."""
@@ -491,7 +636,7 @@ class _Scan:
                 yield first, last, StatuteMention(
                     start=first, end=last, surface="", law=law.law, provision=None, pin=law.pin)
             else:
-                law_num = normalize_law_num(number.group())
+                law_num = _law_num(number.group())
                 yield start, end, StatuteMention(
                     start=start, end=end, surface="", law=LawRef("number", law_num), provision=None)
 
@@ -502,12 +647,18 @@ class _Scan:
         for match in _BARE_NAME_END.finditer(t):
             end = match.end()
             start = self.names.longest_ending_at(t, end, max(0, end - 200))
-            if start is None or self._inside_word(start):
+            if start is None:
                 continue
-            pin_match = _PIN_BEFORE.search(t, max(0, start - 40), start)
-            pin = _pin(_pin_note(pin_match.group()), pin_match["num"], pin_match["dir"]) if pin_match else None
-            yield start, end, StatuteMention(
-                start=start, end=end, surface="", law=LawRef("name", t[start:end]), provision=None, pin=pin,
+            first, pin = self._glued_start(start, end)  # 右国公法, 旧民法; not 韓国民法
+            if first < start and pin is None:
+                continue
+            if pin is not None and any(term == t[first:end] for _, term in self.definitions):
+                continue  # 「以下「旧労基法」という」: a term the text defines, whose definition says which version
+            if pin is None:
+                pin_match = _PIN_BEFORE.search(t, max(0, start - 40), start)
+                pin = _pin(_pin_note(pin_match.group()), pin_match["num"], pin_match["dir"]) if pin_match else None
+            yield first, end, StatuteMention(
+                start=first, end=end, surface="", law=LawRef("name", t[start:end]), provision=None, pin=pin,
                 bare=True)
 
     def bare_terms(self) -> Iterator[tuple[int, int, StatuteMention]]:
@@ -559,8 +710,9 @@ def _read_bracket(content: str) -> _Bracket | None:
     definitions = list(_DEFINITIONS.finditer(content))
     defined = definitions[-1] if definitions else None
     law_num = None
-    if number is not None and not (pinned is not None and pinned.start() == 0):
-        law_num = normalize_law_num(number.group())
+    # 「（平成２４年法律第２７号による改正前の…）」: a number followed by による is the amending law's
+    if number is not None and not _AMENDED_BY.match(content, number.end()):
+        law_num = _law_num(number.group())
     pin = None
     if pinned is not None:
         pin = _pin(content[pinned.start():pinned.end() - 3], pinned["num"], pinned["dir"])
@@ -573,10 +725,10 @@ def _read_bracket(content: str) -> _Bracket | None:
 def _step(unit: re.Match[str]) -> Step:
     if unit["abs"]:
         if unit["art"]:
-            return Step("article", egov_num(unit["n"] + unit["abr"]))
+            return Step("article", egov_num(unit["n"] + unit["abr"].replace("ノ", "の")))
         if unit["par"]:
             return Step("paragraph", egov_num(unit["n"]))
-        return Step("item", egov_num(unit["n"] + unit["ibr"]))
+        return Step("item", egov_num(unit["n"] + unit["ibr"].replace("ノ", "の")))
     level: Level = "article" if unit["rart"] else "paragraph" if unit["rpar"] else "item"
     word = unit["rw"]
     if unit["rc"]:
@@ -592,8 +744,8 @@ def _accepts_bare_start(text: str, position: int, anchor: re.Match[str]) -> bool
     previous = text[position - 1]
     if anchor["itm"] and previous in "、，,・" and position >= 2 and text[position - 2] in _NUMERAL_OR_ERA:
         return False  # 甲５１，５２号: the tail of a list of numbers that are not clauses
-    if anchor["rel"]:
-        return anchor["rw"] == "この" or not _is_word_char(previous) or previous == "下"  # 以下本条
+    if anchor["rel"]:  # 以下本条, その他同条各号, 及同条
+        return anchor["rw"] == "この" or not _is_word_char(previous) or previous in "下他及並又若"
     return not _glues(previous)
 
 
@@ -615,13 +767,21 @@ def _law_word_kind(word: str) -> LawRefKind:
     return "this"
 
 
+def _law_num(written: str) -> str:
+    """A law number as written → e-Gov's kanji form, positional kanji included: 昭和三一年文部省令第二八号 →
+    昭和三十一年文部省令第二十八号."""
+    if _POSITIONAL.search(written):
+        written = _POSITIONAL.sub(lambda m: kanji_number(kanji_to_int(m.group()) or 0), written)
+    return normalize_law_num(written)
+
+
 def _pin_note(written: str) -> str:
     """「平成１１年法律第１４９号による改正前の」 → 「平成１１年法律第１４９号による改正前」."""
     return written[: written.rindex("改正") + 3]
 
 
 def _pin(note: str, number: str | None, direction: str) -> VersionPin:
-    return VersionPin(note=note, amending_law_num=normalize_law_num(number) if number else None,
+    return VersionPin(note=note, amending_law_num=_law_num(number) if number else None,
                       before=direction == "前")
 
 
@@ -675,7 +835,7 @@ def find_statutes(text: str, names: LawNames) -> list[Mention]:
     """
     compact = CompactText.of(text)
     t = compact.text
-    scan = _Scan(t, names, frozenset(compact.breaks))
+    scan = _Scan(t, names, frozenset(compact.breaks), compact=compact)
     numbers = list(_LAW_NUMBER.finditer(t))
     scan.law_numbers = {m.end(): m for m in numbers}
     scan.collect_definitions()
@@ -691,18 +851,24 @@ def find_statutes(text: str, names: LawNames) -> list[Mention]:
         if start not in chained_laws and not _overlaps(taken, start, end):
             found.append((start, end, mention))
             taken.append((start, end))
+    outside = _Spans(taken)
     for start, end, mention in (*scan.bare_names(), *scan.bare_terms()):
-        if not _overlaps(taken, start, end):
+        if not outside.overlaps(start, end):
             found.append((start, end, mention))
     for start, end, definition in scan.definition_mentions():
         found.append((start, end, definition))
 
     found.sort(key=lambda f: (f[0], f[1]))
     out: list[Mention] = []
+    to_original = compact.to_original
     for start, end, mention in found:  # compact offsets → offsets into `text`
-        first, last = compact.span(start, end)
+        first, last = to_original(start), to_original(end - 1) + 1
         if isinstance(mention, StatuteMention):
-            out.append(replace(mention, start=first, end=last, surface=text[first:last]))
+            m = mention
+            out.append(StatuteMention(  # not dataclasses.replace: this runs for every mention
+                first, last, text[first:last], m.law, m.provision, m.pin, m.inherited, m.bare, m.qualifies_previous,
+                None if m.quoted_in is None else to_original(m.quoted_in),
+                None if m.scope_end is None else to_original(m.scope_end - 1) + 1))
         else:
             out.append(replace(mention, start=first, end=last))
     return out
@@ -710,3 +876,21 @@ def find_statutes(text: str, names: LawNames) -> list[Mention]:
 
 def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
     return any(s < end and start < e for s, e in spans)
+
+
+class _Spans:
+    """Spans indexed for "does anything overlap start … end?" in log time: sorted by start, with the furthest
+    end reached so far."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self._starts = [s for s, _ in ordered]
+        self._reach: list[int] = []
+        reach = -1
+        for _, e in ordered:
+            reach = max(reach, e)
+            self._reach.append(reach)
+
+    def overlaps(self, start: int, end: int) -> bool:
+        index = bisect_left(self._starts, end)  # spans starting before `end`
+        return index > 0 and self._reach[index - 1] > start

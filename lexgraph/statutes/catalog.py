@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import gzip
+import hashlib
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -117,6 +118,56 @@ def era_year_of(law_id: str) -> str | None:
         return None
     year = int(law_id[1:3])
     return f"{era}{'元' if year == 1 else kanji_number(year)}年"
+
+
+_ERA_DIGITS = {era: digit for digit, era in _ERAS.items()}
+_LAW_NUM_PARTS = re.compile(
+    r"^(明治|大正|昭和|平成|令和)(元|[一二三四五六七八九十]+)年(.*?)(?:第([〇一二三四五六七八九十百千万]+)号)?$"
+)
+# The issuers whose e-Gov ids follow from the number alone: every 政令 and 勅令 of the e-Gov list has the id
+# <era><year>CO|IO<ten-digit number>. An Act's id also holds the bill's origin (AC0… cabinet, AC1… members)
+# and an ordinance's the ministry's code, which the number does not tell.
+_CERTAIN_KINDS = {"政令": "CO", "勅令": "IO"}
+_NUMERAL_RUN = re.compile(r"[〇一二三四五六七八九十百千]+")
+_PROVISIONAL_KINDS = {"Act": "AC", "MinisterialOrdinance": "M", "Rule": "R", "Misc": "MS"}
+PROVISIONAL_ID = re.compile(r"^\d{3}[A-Z]{1,2}X[0-9A-F]{4}\d{5}$")
+
+
+def derived_law_id(law_num: str, law_type: str) -> str | None:
+    """A stable id for a law that no e-Gov list at hand names, derived from its number.
+
+    Where the number fixes the e-Gov id (日本国憲法, 政令, 勅令) this is that id. Otherwise it is a provisional id
+    in lexgraph's own namespace, ``<era><year><kind>X<hash4><number>`` (昭和二十三年法律第百三十一号 →
+    ``323ACX…00131``): an "X" never follows the kind code in an e-Gov id, so the two cannot collide, and the hash
+    of the full number keeps two ministries' 省令 of the same year and number apart. None when the text is not a
+    law number.
+    """
+    from lexgraph.numerals import kanji_to_int  # local: numerals imports nothing from here, but keep it light
+
+    match = _LAW_NUM_PARTS.match(normalize_law_num(law_num))
+    if match is None:
+        return None
+    era_name, year_text, issuer, number_text = match.groups()
+    year = 1 if year_text == "元" else kanji_to_int(year_text)
+    if year is None or year > 99:
+        return None
+    prefix = f"{_ERA_DIGITS[era_name]}{year:02d}"
+    if law_type == "Constitution" or (issuer == "憲法" and number_text is None):
+        return f"{prefix}CONSTITUTION"
+    if number_text:
+        number = kanji_to_int(number_text)
+    else:
+        # Numbers not of the 第…号 form: 人事院規則一五―一四 (series and number), 八月二十一日内閣総理大臣決定 (a
+        # date). Their numerals, run together, stand in for the number; the hash keeps them apart anyway.
+        numerals = [kanji_to_int(run) for run in _NUMERAL_RUN.findall(issuer)]
+        number = int("".join(str(n) for n in numerals if n is not None) or "0") % 100_000
+    if number is None or number > 99999:
+        return None
+    if issuer in _CERTAIN_KINDS and number_text:
+        return f"{prefix}{_CERTAIN_KINDS[issuer]}{number:010d}"
+    kind = _PROVISIONAL_KINDS.get(law_type, "AC" if issuer == "法律" else "MS")
+    digest = hashlib.sha1(match.group(0).encode("utf-8")).hexdigest()[:4].upper()
+    return f"{prefix}{kind}X{digest}{number:05d}"
 
 
 def bare_titles(title: str) -> tuple[str, ...]:
@@ -328,6 +379,11 @@ class Catalog:
         and adopts its 施行令."""
         given = dict(self._given)
         added = {entry.law_id: entry for entry in entries}
+        # A law the store knows by its e-Gov id replaces the provisional id the bundled list derived for it.
+        numbers = {normalize_law_num(e.law_num) for e in added.values() if not PROVISIONAL_ID.match(e.law_id)}
+        for law_id, entry in list(given.items()):
+            if PROVISIONAL_ID.match(law_id) and law_id not in added and normalize_law_num(entry.law_num) in numbers:
+                del given[law_id]
         given.update(added)
         duplicates = {d: p for d, p in self._duplicates.items() if d not in added}
         return Catalog(given.values(), duplicates, self._aliases)

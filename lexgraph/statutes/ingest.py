@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from lexgraph.model import LawMeta, ParsedLaw, ParsedProvision, RevisionId, SentenceText
-from lexgraph.statutes.catalog import Catalog
+from lexgraph.statutes.catalog import Catalog, derived_law_id
+from lexgraph.statutes.crossrefs import LinkSummary, link_laws
 from lexgraph.statutes.egov import StatuteXmlError, parse_law_xml
 from lexgraph.statutes.sources import (
     DatingFlags,
@@ -57,6 +58,7 @@ class IngestSummary:
     provisions_written: int = 0
     outcomes: list[FileOutcome] = field(default_factory=list)
     xml_bytes: int = 0
+    links: LinkSummary | None = None
 
     @property
     def failures(self) -> list[FileOutcome]:
@@ -75,6 +77,7 @@ class IngestSummary:
             "files": self.files, "laws": len(self.laws), "versions_added": self.versions_added,
             "unchanged": self.unchanged, "provisions_written": self.provisions_written,
             "failures": [o.to_json() for o in self.failures], "conflicts": [o.to_json() for o in self.conflicts],
+            "links": self.links.to_json() if self.links else None,
         }
 
 
@@ -98,7 +101,11 @@ def ingest_statutes(
     catalog: Catalog | None = None,
     batch_files: int = DEFAULT_BATCH_FILES,
     on_file: ProgressCallback | None = None,
+    link: bool = True,
+    on_link: Callable[[str], None] | None = None,
 ) -> IngestSummary:
+    """Ingest the XML under `paths`, one transaction per batch of files; then (with `link`) compute the clause
+    cross-references of every law that gained a version, and of the stored laws that were waiting for one."""
     if catalog is None:
         catalog = Catalog.bundled()
     flags = flags or DatingFlags()
@@ -120,6 +127,10 @@ def ingest_statutes(
             batch = []
     if batch:
         _write_batch(store, batch, summary)
+    if link:
+        added = sorted({o.law_id for o in summary.outcomes if o.status == "added" and o.law_id})
+        if added:
+            summary.links = link_laws(store, added, catalog=catalog, on_law=on_link)
     return summary
 
 
@@ -133,7 +144,9 @@ def _prepare(doc: XmlDocument, flags: DatingFlags, catalog: Catalog, summary: In
     from_name = parse_revision_id(Path(doc.name.replace("!", "/")).name) or (
         parse_revision_id(doc.manifest_revision) if doc.manifest_revision else None
     )
-    law_id = from_name.law_id if from_name else (entry.law_id if entry else None)
+    # A law no catalogue lists (one enacted after the bundled list, say) still gets a stable id from its number.
+    law_id = from_name.law_id if from_name else (entry.law_id if entry else derived_law_id(law.meta.law_num,
+                                                                                          law.meta.law_type))
     try:
         revision = date_revision(doc, flags, law_id)
     except RevisionUnknown as err:

@@ -152,6 +152,61 @@ def provision_as_of(store: GraphStore, law: LawInfo, clause: str, day: date) -> 
     return ProvisionAsOf(law=law, provision=provision, version=version, as_of=day, parts=parts)
 
 
+@dataclass(frozen=True)
+class ClauseLink:
+    """One cross-reference between clauses as worded on the day asked: `near_path` is the clause asked about (or
+    the clause inside it) and `other` the clause at the far end, citing or cited."""
+
+    near_path: str
+    surface: str
+    part: str | None
+    mentions: int
+    other_law_id: str
+    other_law_title: str
+    other: ProvisionVersion
+
+    def to_json(self) -> dict[str, Any]:
+        o = self.other
+        return {"near_path": self.near_path, "surface": self.surface, "part": self.part or None,
+                "mentions": self.mentions, "law_id": self.other_law_id, "law_title": self.other_law_title,
+                "uid": o.uid, "path": o.path, "kind": o.kind, "text": o.text, "valid_from": _iso(o.valid_from),
+                "valid_until": _iso(o.valid_until)}
+
+
+@dataclass(frozen=True)
+class ClauseLinks:
+    """What a clause cites, or what cites it, on a day."""
+
+    law: LawInfo
+    path: str
+    as_of: date
+    direction: str  # "cites" or "cited_by"
+    links: tuple[ClauseLink, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"law_id": self.law.law_id, "law_title": self.law.title, "path": self.path,
+                "as_of": self.as_of.isoformat(), "direction": self.direction,
+                "links": [link.to_json() for link in self.links]}
+
+
+def clause_links(store: GraphStore, law: LawInfo, clause: str, day: date, direction: str) -> ClauseLinks:
+    """The clauses that the clause (or a clause inside it) cites, or that cite it, both as worded on `day`.
+    Raises NotInForce when the clause was not in force then, so that an empty list always means "none"."""
+    if direction not in ("cites", "cited_by"):
+        raise ValueError(f"direction must be 'cites' or 'cited_by', not {direction!r}")
+    found = provision_as_of(store, law, clause, day)
+    path = found.provision.path
+    query = "provision_cites" if direction == "cites" else "provision_cited_by"
+    rows = store.query(query, law_id=law.law_id, path=path, prefix=f"{path}/", day=day)
+    near = "from_path" if direction == "cites" else "to_path"
+    links = tuple(
+        ClauseLink(row[near], row["surface"], row["part"], int(row["mentions"] or 1), row["law_id"],
+                   row["law_title"], provision_from_row(row["law_id"], row))
+        for row in rows
+    )
+    return ClauseLinks(law, path, day, direction, links)
+
+
 def version_on(store: GraphStore, law: LawInfo, day: date) -> LawVersionInfo:
     rows = store.query("law_version_on", law_id=law.law_id, day=day)
     if not rows:

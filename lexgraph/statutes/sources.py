@@ -84,8 +84,8 @@ def date_revision(doc: XmlDocument, flags: DatingFlags, law_id: str | None) -> R
     known_day = flags.in_force_on or doc.archive_day
     if known_day is not None:
         if law_id is None:
-            raise RevisionUnknown("its law number is not in the catalogue, so its law id cannot be known; "
-                                  "pass --revision <law_id>_<YYYYMMDD>_<amending law id>")
+            raise RevisionUnknown("its law number is not in the catalogue and is not a law number from which "
+                                  "an id can be derived; pass --revision <law_id>_<YYYYMMDD>_<amending law id>")
         return RevisionId(law_id=law_id, enforced_from=None, amended_by=None, known_in_force_on=known_day)
     raise RevisionUnknown(
         "no revision id: the file name is not <law_id>_<YYYYMMDD>_<amending law id>.xml and no MANIFEST.json "

@@ -95,6 +95,7 @@ REL_SPECS: tuple[RelSpec, ...] = (
     RelSpec("NEXT", "LawVersion", "LawVersion"),
     RelSpec("CONTAINS", "LawVersion", "Provision"),
     RelSpec("HAS_PART", "Provision", "Provision"),
+    RelSpec("CITES", "Provision", "Provision"),
 )
 _MIGRATION_NAME = re.compile(r"^V(\d{3,})__([A-Za-z0-9_]+)\.cypher$")
 

@@ -1,0 +1,203 @@
+"""Cross-references between clauses: ``(:Provision)-[:CITES]->(:Provision)``.
+
+Each clause node is a run of identical wording valid on [valid_from, valid_until). Its citations are read relative
+to itself (前項 inside a709/p2 is a709/p1), resolved with the catalogue, and linked to every node of the cited clause
+that was in force at some time while the citing wording was: so a clause that kept its words while the clause it
+cites was amended points at both wordings, and ``law cites --as-of`` picks the one in force on the day.
+
+Linking is idempotent: the edges a law should have are computed from scratch and compared with those it has.
+Every other law a law cites, stored or not, is remembered on its Law node (`cited_laws`): when one of them is
+ingested or gains a version (which replaces clause nodes, and the edges into them), the citing law is linked again,
+so the order in which laws and revisions arrive does not matter.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from datetime import date
+from typing import Any
+
+from lexgraph.citations import Citation, CitationContext, ResolutionState, extract_with_state
+from lexgraph.statutes.catalog import Catalog, LawEntry
+from lexgraph.statutes.revisions import LawSpans, ProvisionSpan, StoreRevisions
+from lexgraph.store.base import GraphStore
+
+EXTRACTOR = "rules"
+_CITING_KINDS = frozenset({"paragraph", "item", "subitem"})  # articles repeat their paragraphs' text
+
+
+@dataclass
+class LinkSummary:
+    """What linking did, and why citations found no clause to point at."""
+
+    laws: int = 0
+    clauses_read: int = 0
+    citations: int = 0
+    edges_added: int = 0
+    edges_removed: int = 0
+    edges_total: int = 0
+    pending_laws: set[str] = field(default_factory=set)
+    not_linked: Counter[str] = field(default_factory=Counter)  # reason → count
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "laws": self.laws, "clauses_read": self.clauses_read, "citations": self.citations,
+            "edges_added": self.edges_added, "edges_removed": self.edges_removed, "edges": self.edges_total,
+            "cited_laws_not_stored": len(self.pending_laws), "not_linked": dict(self.not_linked.most_common()),
+        }
+
+
+@dataclass(frozen=True)
+class _Edge:
+    surface: str
+    char_start: int
+    char_end: int
+    part: str | None
+    status: str
+    mentions: int = 1
+
+    def row(self, from_uid: str, to_uid: str) -> dict[str, Any]:
+        return {"from": from_uid, "to": to_uid, "surface": self.surface, "char_start": self.char_start,
+                "char_end": self.char_end, "part": self.part or "", "status": self.status,
+                "extractor": EXTRACTOR, "mentions": self.mentions}
+
+
+def store_catalog(store: GraphStore, base: Catalog) -> Catalog:
+    """The bundled catalogue plus the stored laws it lacks (or knows under a provisional id), so that every
+    stored law can be cited by name."""
+    extra = [
+        LawEntry(row["law_id"], row["title"], row["law_num"], row["law_type"], tuple(row["aliases"] or ()))
+        for row in store.query("laws_all")
+        if base.by_id(row["law_id"]) is None
+    ]
+    return base.with_entries(extra) if extra else base
+
+
+def link_laws(
+    store: GraphStore,
+    law_ids: Iterable[str],
+    *,
+    catalog: Catalog | None = None,
+    follow_citing: bool = True,
+    on_law: Callable[[str], None] | None = None,
+) -> LinkSummary:
+    """Compute the CITES edges of these laws' clauses, and (with `follow_citing`) of the stored laws that cite one
+    of them. One transaction per law: a failure leaves that law's edges as they were."""
+    wanted = list(dict.fromkeys(law_ids))
+    if follow_citing and wanted:
+        waiting = [r["law_id"] for r in store.query("laws_citing", law_ids=wanted)]
+        wanted += [law_id for law_id in waiting if law_id not in wanted]
+    catalog = store_catalog(store, catalog or Catalog.bundled())
+    revisions = StoreRevisions(store)
+    summary = LinkSummary()
+    for law_id in wanted:
+        spans = revisions.law(law_id)
+        if not spans.stored:
+            continue
+        desired, cited, pending = _desired_edges(law_id, spans, catalog, revisions, summary)
+        existing = {(r["from_uid"], r["to_uid"]) for r in store.query("law_cites_out", law_id=law_id)}
+        removed = sorted(existing - desired.keys())
+        added = [edge.row(*pair) for pair, edge in sorted(desired.items()) if pair not in existing]
+        with store.transaction() as tx:
+            if removed:
+                tx.delete_relationships("CITES", removed)
+            if added:
+                tx.create_relationships("CITES", added)
+            tx.upsert_nodes("Law", [{"law_id": law_id, "cited_laws": sorted(cited)}])
+        summary.laws += 1
+        summary.edges_added += len(added)
+        summary.edges_removed += len(removed)
+        summary.edges_total += len(desired)
+        summary.pending_laws |= pending
+        if on_law is not None:
+            on_law(law_id)
+    return summary
+
+
+def _desired_edges(
+    law_id: str, spans: LawSpans, catalog: Catalog, revisions: StoreRevisions, summary: LinkSummary
+) -> tuple[dict[tuple[str, str], _Edge], set[str], set[str]]:
+    """The edges the law's clauses should have, the other laws they cite, and those of them not stored."""
+    desired: dict[tuple[str, str], _Edge] = {}
+    cited: set[str] = set()
+    pending: set[str] = set()
+    base = CitationContext(catalog=catalog, revisions=revisions, current_law_id=law_id)
+    for block in _blocks(spans):
+        state = ResolutionState()
+        for source in block:
+            text = _own_text(source)
+            if not text:
+                continue
+            summary.clauses_read += 1
+            context = replace(base, as_of=source.valid_from, current_path=source.path, state=state)
+            citations, after = extract_with_state(text, context, precedents=False)
+            # Terms a clause defines (「以下「新法」という。」) hold for the rest of its block; what 同条 means
+            # does not cross into the next clause.
+            state = replace(after, last_clause=None)
+            for citation in citations:
+                summary.citations += 1
+                if citation.law_id and citation.law_id != law_id:
+                    cited.add(citation.law_id)
+                for target in _targets(citation, law_id, spans, revisions, source, summary, pending):
+                    if target.uid == source.uid:
+                        continue  # この項 read inside that very clause
+                    key = (source.uid, target.uid)
+                    found = desired.get(key)
+                    desired[key] = (replace(found, mentions=found.mentions + 1) if found else
+                                    _Edge(citation.surface, citation.start, citation.end, citation.part,
+                                          citation.status))
+    return desired, cited, pending
+
+
+def _targets(
+    citation: Citation, law_id: str, spans: LawSpans, revisions: StoreRevisions, source: ProvisionSpan,
+    summary: LinkSummary, pending: set[str],
+) -> list[ProvisionSpan]:
+    if citation.status != "resolved":
+        summary.not_linked[f"citation {citation.status}"] += 1
+        return []
+    if citation.law_id is None or citation.path is None:
+        summary.not_linked["a law cited without a clause"] += 1
+        return []
+    if (citation.law_id == law_id and source.path.startswith("suppl[") and not citation.path.startswith("suppl")
+            and "法" not in citation.surface and "令" not in citation.surface):
+        # A bare 第三条 in an amending law's 附則 is that amending law's own article, which is not this law's.
+        summary.not_linked["bare article in an amending law's 附則"] += 1
+        return []
+    target_law = spans if citation.law_id == law_id else revisions.law(citation.law_id)
+    if not target_law.stored:
+        pending.add(citation.law_id)
+        summary.not_linked["cited law not stored"] += 1
+        return []
+    paths = ([citation.path] if citation.path_to is None
+             else target_law.articles_between(citation.path, citation.path_to))
+    found = [t for path in paths for t in target_law.overlapping(path, source.valid_from, source.valid_until)]
+    if not found:
+        summary.not_linked["cited clause not in force while the citing clause was"] += 1
+    return found
+
+
+def _blocks(spans: LawSpans) -> list[list[ProvisionSpan]]:
+    """The clause nodes grouped by block (the main provisions, and each 附則 of its own: an amending law's 附則
+    defines its own terms), each in reading order. Nodes of different periods share a block; definitions rarely
+    change, so carrying them across periods costs little and finds 新法 / 旧法 wherever they are used."""
+    blocks: dict[str, list[ProvisionSpan]] = {}
+    for path_spans in spans.by_path.values():
+        for span in path_spans:
+            head = span.path.split("/", 1)[0]
+            blocks.setdefault(head if head.startswith("suppl") else "", []).append(span)
+    return [sorted(block, key=lambda s: (s.seq, s.valid_from or date.min)) for _, block in sorted(blocks.items())]
+
+
+def _own_text(span: ProvisionSpan) -> str:
+    """A clause's own sentences (本文, ただし書, 柱書 …), without its items, which are clauses of their own."""
+    if span.kind not in _CITING_KINDS or not span.sentences:
+        return ""
+    try:
+        sentences = json.loads(span.sentences)
+    except ValueError:
+        return ""
+    return "".join(text for _, text in sentences)

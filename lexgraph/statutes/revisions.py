@@ -1,0 +1,166 @@
+"""The store as the citation resolver sees it: which revision of a law was in force on a day, and whether a
+clause existed then.
+
+Resolving one judgment asks these questions dozens of times about a handful of laws, and linking a whole law's
+cross-references thousands of times, so each law's versions and clause spans are read once and kept (a small LRU
+of laws, so that memory stays bounded on the full corpus).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from lexgraph.store.base import GraphStore
+
+_DIGITS = re.compile(r"\d+")
+
+
+@dataclass(frozen=True)
+class VersionSpan:
+    revision_id: str
+    enforced_from: date | None
+    enforced_until: date | None
+    amended_by: str | None
+
+    def covers(self, day: date) -> bool:
+        return (self.enforced_from is None or self.enforced_from <= day) and (
+            self.enforced_until is None or day < self.enforced_until
+        )
+
+
+@dataclass(frozen=True)
+class ProvisionSpan:
+    """One clause node: a run of identical wording of `path`, valid on [valid_from, valid_until)."""
+
+    uid: str
+    path: str
+    kind: str
+    seq: int
+    valid_from: date | None
+    valid_until: date | None
+    sentences: str | None  # JSON [[role, text], …] as stored
+
+    def covers(self, day: date | None) -> bool:
+        if day is None:
+            return self.valid_until is None  # no date given: the clause as it stands now
+        return (self.valid_from is None or self.valid_from <= day) and (
+            self.valid_until is None or day < self.valid_until
+        )
+
+    def overlaps(self, start: date | None, end: date | None) -> bool:
+        """Whether this clause was in force at some time in [start, end) (open ends are unbounded)."""
+        return (self.valid_from is None or end is None or self.valid_from < end) and (
+            self.valid_until is None or start is None or start < self.valid_until
+        )
+
+
+class LawSpans:
+    """A law's versions and clause nodes, indexed by path."""
+
+    def __init__(self, versions: Iterable[VersionSpan], provisions: Iterable[ProvisionSpan]) -> None:
+        self.versions = sorted(versions, key=lambda v: (v.enforced_from or date.min, v.revision_id))
+        self.by_path: dict[str, list[ProvisionSpan]] = {}
+        self._articles: dict[str, list[str]] = {}
+        for span in sorted(provisions, key=lambda p: (p.path, p.valid_from or date.min)):
+            self.by_path.setdefault(span.path, []).append(span)
+
+    @property
+    def stored(self) -> bool:
+        return bool(self.versions)
+
+    def version_on(self, day: date) -> VersionSpan | None:
+        return next((v for v in self.versions if v.covers(day)), None)
+
+    def at(self, path: str, day: date | None) -> ProvisionSpan | None:
+        return next((p for p in self.by_path.get(path, ()) if p.covers(day)), None)
+
+    def overlapping(self, path: str, start: date | None, end: date | None) -> list[ProvisionSpan]:
+        return [p for p in self.by_path.get(path, ()) if p.overlaps(start, end)]
+
+    def articles_between(self, first: str, last: str) -> list[str]:
+        """Article paths from `first` to `last` inclusive, in the law's own order (第三条から第五条まで)."""
+        paths = self._articles_under(first.rpartition("/")[0])
+        if first not in paths or last not in paths:
+            return [p for p in (first, last) if p in self.by_path]
+        i, j = paths.index(first), paths.index(last)
+        return paths[i : j + 1] if i <= j else [first, last]
+
+    def _articles_under(self, parent: str) -> list[str]:
+        """The articles directly under `parent` ("" for the main provisions, "suppl" …) in number order, computed
+        once per parent: ranges are common in 附則 and a law has thousands of clauses."""
+        if parent not in self._articles:
+            self._articles[parent] = sorted(
+                (path for path, spans in self.by_path.items()
+                 if spans[0].kind == "article" and path.rpartition("/")[0] == parent),
+                key=_article_order,
+            )
+        return self._articles[parent]
+
+
+class StoreRevisions:
+    """`RevisionLookup` and `AmendmentLookup` (lexgraph.citations.context) over a graph store."""
+
+    def __init__(self, store: GraphStore, *, max_laws: int = 64) -> None:
+        self._store = store
+        self._max_laws = max_laws
+        self._laws: OrderedDict[str, LawSpans] = OrderedDict()
+
+    def law(self, law_id: str) -> LawSpans:
+        """The law's spans, read once and kept while it is among the `max_laws` most recently used."""
+        spans = self._laws.get(law_id)
+        if spans is None:
+            spans = self._read(law_id)
+            self._laws[law_id] = spans
+            if len(self._laws) > self._max_laws:
+                self._laws.popitem(last=False)
+        else:
+            self._laws.move_to_end(law_id)
+        return spans
+
+    def forget(self, law_ids: Iterable[str]) -> None:
+        """Drop cached laws after they were written to."""
+        for law_id in law_ids:
+            self._laws.pop(law_id, None)
+
+    def revision_in_force(self, law_id: str, on: date) -> str | None:
+        version = self.law(law_id).version_on(on)
+        return version.revision_id if version else None
+
+    def provision_exists(self, law_id: str, path: str, on: date) -> bool | None:
+        spans = self.law(law_id)
+        if not spans.stored or spans.version_on(on) is None:
+            return None  # the store cannot tell: law absent, or no version covers the day
+        return spans.at(path, on) is not None
+
+    def revision_around_amendment(self, law_id: str, amending_law_id: str, before: bool) -> str | None:
+        versions = self.law(law_id).versions
+        for index, version in enumerate(versions):
+            if version.amended_by == amending_law_id:
+                if not before:
+                    return version.revision_id
+                return versions[index - 1].revision_id if index > 0 else None
+        return None
+
+    def _read(self, law_id: str) -> LawSpans:
+        versions = [
+            VersionSpan(r["revision_id"], r["enforced_from"], r["enforced_until"], r["amended_by"])
+            for r in self._store.query("law_versions", law_id=law_id)
+        ]
+        provisions = [_provision(r) for r in self._store.query("law_provision_spans", law_id=law_id)] if versions \
+            else []
+        return LawSpans(versions, provisions)
+
+
+def _article_order(path: str) -> tuple[int, ...]:
+    """"a3_2" → (3, 2): articles in the order of their numbers, branch numbers after their stem."""
+    return tuple(int(d) for d in _DIGITS.findall(path.rpartition("/")[2]))
+
+
+def _provision(row: dict[str, Any]) -> ProvisionSpan:
+    return ProvisionSpan(row["uid"], row["path"], row["kind"], int(row["seq"] or 0), row["valid_from"],
+                         row["valid_until"], row["sentences"])

@@ -1,0 +1,95 @@
+"""Clause cross-references (CITES) through the real CLI: what a clause cites and who cites it, as of a date,
+across laws, whatever order the laws arrive in, and idempotent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import SAMPLE, lexgraph
+
+CIVIL = "129AC0000000089"
+LEASE = "403AC0000000090"  # 借地借家法
+CIVIL_2020 = SAMPLE / "129AC0000000089_20200401_501AC0000000034.xml"
+CIVIL_2023 = SAMPLE / "129AC0000000089_20230614_505AC0000000053.xml"
+LEASE_SNAPSHOT = SAMPLE / "403AC0000000090_snapshot20201118.xml"
+
+
+def links(store: Path, command: str, law: str, clause: str, as_of: str) -> list[dict]:
+    run = lexgraph("law", command, law, clause, "--as-of", as_of, "--json", store=store)
+    assert run.code == 0, run.stderr
+    return run.json()["links"]
+
+
+def test_cited_by_finds_the_clause_that_says_zenjo(sample_store: Path) -> None:
+    found = links(sample_store, "cited-by", "民法", "第七百九条", "2024-01-01")
+    assert {(f["law_id"], f["path"], f["surface"]) for f in found} >= {(CIVIL, "a710/p1", "前条")}
+
+
+@pytest.mark.parametrize(("clause", "target"), [
+    ("第七百十条", "a709"),  # 前条 after a plain article
+    ("第二百六十四条の十四", "a264_13"),  # 前条 after a branch article: 264の13, not 263
+    ("第七百十五条第二項", "a715/p1"),  # 前項
+])
+def test_cites_resolves_relative_references(sample_store: Path, clause: str, target: str) -> None:
+    found = links(sample_store, "cites", "民法", clause, "2024-01-01")
+    assert target in {f["path"] for f in found if f["surface"] in ("前条", "前項")}
+
+
+def test_cites_lists_each_clause_of_a_plural_reference(sample_store: Path) -> None:
+    found = links(sample_store, "cites", "民法", "第七百十五条第三項", "2024-01-01")
+    assert sorted(f["path"] for f in found if f["surface"] == "前二項") == ["a715/p1", "a715/p2"]
+
+
+def test_edges_follow_the_versions_in_force(sample_store: Path) -> None:
+    # 第二百十三条の二 (2023) cites 第二百九条第一項ただし書; before 2023-06-14 neither that clause nor the edge
+    # existed.
+    cited_by_2024 = links(sample_store, "cited-by", "民法", "第二百九条", "2024-01-01")
+    cited_by_2021 = links(sample_store, "cited-by", "民法", "第二百九条", "2021-01-01")
+    assert any(f["path"].startswith("a213_2/") for f in cited_by_2024)
+    assert not any(f["path"].startswith("a213_2/") for f in cited_by_2021)
+    run = lexgraph("law", "cites", "民法", "第二百十三条の二", "--as-of", "2021-01-01", store=sample_store)
+    assert run.code == 1 and "not in force" in run.stderr
+
+
+def test_citations_across_laws(sample_store: Path) -> None:
+    # 民法605条の2 cites 借地借家法（平成三年法律第九十号）第十条; 借地借家法29条2項 cites 民法604条.
+    assert any(f["law_id"] == LEASE and f["path"] == "a10"
+               for f in links(sample_store, "cites", "民法", "第六百五条の二", "2021-01-01"))
+    assert any(f["law_id"] == LEASE for f in links(sample_store, "cited-by", "民法", "第六百四条", "2021-01-01"))
+
+
+def test_the_order_laws_arrive_in_does_not_matter(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    first = lexgraph("ingest", "statutes", CIVIL_2020, "--json", store=store)
+    assert first.code == 0, first.stderr
+    assert first.json()["links"]["cited_laws_not_stored"] > 0  # 借地借家法 among them
+    assert not any(f["law_id"] == LEASE for f in links(store, "cites", "民法", "第六百五条の二", "2021-01-01"))
+    second = lexgraph("ingest", "statutes", LEASE_SNAPSHOT, "--json", store=store)
+    assert second.code == 0, second.stderr
+    assert second.json()["links"]["laws"] == 2  # 借地借家法, and 民法 which was waiting for it
+    assert any(f["law_id"] == LEASE and f["path"] == "a10"
+               for f in links(store, "cites", "民法", "第六百五条の二", "2021-01-01"))
+    # A new revision of 民法 replaces clause nodes; 借地借家法's edges into them are linked again.
+    third = lexgraph("ingest", "statutes", CIVIL_2023, "--json", store=store)
+    assert third.code == 0, third.stderr
+    assert any(f["law_id"] == LEASE for f in links(store, "cited-by", "民法", "第六百四条", "2024-01-01"))
+
+
+def test_linking_again_changes_nothing(sample_store: Path) -> None:
+    before = lexgraph("stats", "--json", store=sample_store).json()
+    run = lexgraph("law", "link", "--json", store=sample_store)
+    assert run.code == 0, run.stderr
+    summary = run.json()
+    assert summary["laws"] == 3 and summary["edges"] > 1000
+    assert summary["edges_added"] == 0 and summary["edges_removed"] == 0
+    assert lexgraph("stats", "--json", store=sample_store).json() == before
+
+
+def test_no_link_then_link(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    assert lexgraph("ingest", "statutes", CIVIL_2020, "--no-link", store=store).code == 0
+    assert lexgraph("stats", "--json", store=store).json()["relationships"]["CITES"] == 0
+    assert lexgraph("law", "link", "民法", store=store).code == 0
+    assert lexgraph("stats", "--json", store=store).json()["relationships"]["CITES"] > 1000
