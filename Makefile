@@ -21,6 +21,11 @@ demo: install
 	$(BIN)/lexgraph law show 民法 第二百十三条の二 --as-of 2023-07-01 --store $(STORE)
 	-$(BIN)/lexgraph law show 民法 第二百十三条の二 --as-of 2020-05-01 --store $(STORE)
 	$(BIN)/lexgraph law diff 民法 --from 2020-04-01 --to 2023-07-01 --store $(STORE)
+	$(BIN)/lexgraph law cites 民法 第七百十条 --store $(STORE)
+	$(BIN)/lexgraph ingest precedents lexgraph/data/sample/precedents --store $(STORE)
+	$(BIN)/lexgraph law cited-by 民法 第七百九条 --kind precedent --store $(STORE)
+	$(BIN)/lexgraph precedent show 90381 --store $(STORE)
+	$(BIN)/lexgraph cite lexgraph/data/sample/precedents/91244.txt --store $(STORE)
 	$(BIN)/lexgraph stats --store $(STORE)
 
 test: install

@@ -24,19 +24,24 @@ from lexgraph.citations.document import document_date
 from lexgraph.citations.lawqa_gold import evaluate as evaluate_lawqa
 from lexgraph.client import LexGraph
 from lexgraph.config import ConfigError, store_location
+from lexgraph.documents.ingest import DEFAULT_CHUNK_SIZE, DEFAULT_OVERLAP, DocumentSummary
+from lexgraph.documents.reading import DOCUMENT_KINDS
 from lexgraph.eval.citations import evaluate, load_gold
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.crossrefs import LinkSummary
 from lexgraph.statutes.reading import LookupError_
 from lexgraph.store.base import ReadOnlyViolation, StoreError, StoreUnavailable
+from lexgraph.store.copy import DEFAULT_BATCH
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Japanese law as a versioned citation graph.")
 ingest_app = typer.Typer(no_args_is_help=True, help="Load data into the store.")
 law_app = typer.Typer(no_args_is_help=True, help="Read laws as of a date.")
 eval_app = typer.Typer(no_args_is_help=True, help="Measure extraction, retrieval and answers on gold data.")
+precedent_app = typer.Typer(no_args_is_help=True, help="Read precedents.")
 app.add_typer(ingest_app, name="ingest")
 app.add_typer(law_app, name="law")
 app.add_typer(eval_app, name="eval")
+app.add_typer(precedent_app, name="precedent")
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
@@ -128,6 +133,82 @@ def ingest_statutes(
         for outcome in summary.failures:
             out.print(f"[red]failed[/] {outcome.message}", highlight=False)
     if summary.failures or summary.conflicts:
+        raise typer.Exit(EXIT_BAD_INPUT)
+
+
+ChunkSizeOpt = Annotated[int, typer.Option("--chunk-size", help="Characters per chunk (whole sentences).")]
+OverlapOpt = Annotated[int, typer.Option("--overlap", help="Characters of the previous chunk repeated.")]
+
+
+@ingest_app.command("precedents")
+def ingest_precedents(
+    paths: Annotated[list[Path], typer.Argument(help="Judgment texts (.txt, folders) and metadata (.jsonl).")],
+    chunk_size: ChunkSizeOpt = DEFAULT_CHUNK_SIZE,
+    overlap: OverlapOpt = DEFAULT_OVERLAP,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Ingest judgments: the precedent, its chunks, and edges to the clauses (in force on the decision date) and
+    precedents it cites. Re-running the same files changes nothing."""
+    _check_chunking(chunk_size, overlap)
+    with _open(store) as lg, _progress() as progress:
+        task = progress.add_task("ingesting", total=None)
+        summary = lg.ingest_precedents(paths, size=chunk_size, overlap=overlap,
+                                       on_document=lambda name: progress.update(task, advance=1,
+                                                                                description=Path(name).name[:40]))
+    _print_document_summary(summary, as_json)
+
+
+@ingest_app.command("literature")
+def ingest_literature(
+    paths: Annotated[list[Path], typer.Argument(help="Markdown, text or PDF files, folders, or a registry folder.")],
+    kind: Annotated[str | None, typer.Option(help="book or guideline (a registry says for itself).")] = None,
+    title: Annotated[str | None, typer.Option(help="Title, for a single file.")] = None,
+    day: Annotated[str | None, typer.Option("--date", help="The document's date (YYYY-MM-DD): its citations are "
+                                            "read as of it.")] = None,
+    source: Annotated[str | None, typer.Option(help="Where the document comes from (a URL).")] = None,
+    chunk_size: ChunkSizeOpt = DEFAULT_CHUNK_SIZE,
+    overlap: OverlapOpt = DEFAULT_OVERLAP,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Ingest books and guidelines: documents, chunks, and edges to the clauses and precedents they cite."""
+    if kind is not None and kind not in ("book", "guideline", "other"):
+        _fail("--kind is book, guideline or other", EXIT_USAGE)
+    if title and len(paths) != 1:
+        _fail("--title names one document; give exactly one PATH", EXIT_USAGE)
+    _check_chunking(chunk_size, overlap)
+    when = _day(day, "--date") if day else None
+    with _open(store) as lg, _progress() as progress:
+        task = progress.add_task("ingesting", total=None)
+        summary = lg.ingest_literature(paths, kind=kind, title=title, day=when, source=source, size=chunk_size,
+                                       overlap=overlap, on_document=lambda name: progress.update(
+                                           task, advance=1, description=Path(name).name[:40]))
+    _print_document_summary(summary, as_json)
+
+
+def _check_chunking(size: int, overlap: int) -> None:
+    if size <= 0 or not 0 <= overlap < size:
+        _fail(f"--chunk-size must be positive and --overlap in [0, size): got {size} and {overlap}", EXIT_USAGE)
+
+
+def _print_document_summary(summary: DocumentSummary, as_json: bool) -> None:
+    if as_json:
+        _emit_json(summary.to_json())
+    else:
+        data = summary.to_json()
+        out.print(f"files {data['files']}  added {data['added']}  replaced {data['replaced']}  unchanged "
+                  f"{data['unchanged']}  chunks {data['chunks_written']}  citations {data['citations']}  "
+                  f"edges to clauses {data['clause_edges']}, to precedents {data['precedent_edges']}  "
+                  f"stubs +{data['stubs_created']} filled {data['stubs_filled']}", highlight=False)
+        for outcome in summary.outcomes:
+            for problem in outcome.problems:
+                out.print(f"[yellow]note[/] {outcome.source}: {problem}", highlight=False)
+        for message in data["duplicates"]:
+            out.print(f"[yellow]duplicate[/] {message}", highlight=False)
+        for outcome in summary.failures:
+            out.print(f"[red]failed[/] {outcome.message}", highlight=False)
+    if summary.failures:
         raise typer.Exit(EXIT_BAD_INPUT)
 
 
@@ -256,12 +337,35 @@ def law_cites(
 def law_cited_by(
     law: Annotated[str, typer.Argument(help="Title, law number, abbreviation or law id.")],
     clause: Annotated[str, typer.Argument(help="第七百九条, 709条 or a709.")],
-    as_of: AsOfOpt = None,
+    kind: Annotated[str, typer.Option(help="provision (clauses of laws), precedent, book, guideline, other, or "
+                                      "document (all but provisions).")] = "provision",
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD). Clauses: default today. "
+                                              "Documents: only those citing the wording in force then "
+                                              "(default: any wording).")] = None,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """The clauses that cite a clause (or a clause inside it), as both were worded on a date."""
-    _print_clause_links(law, clause, as_of, store, as_json, "cited_by")
+    """What cites a clause (or a clause inside it): other clauses, or precedents, books and guidelines."""
+    if kind == "provision":
+        _print_clause_links(law, clause, as_of, store, as_json, "cited_by")
+        return
+    kinds = DOCUMENT_KINDS if kind == "document" else (kind,)
+    if kind != "document" and kind not in DOCUMENT_KINDS:
+        _fail("--kind is provision, precedent, book, guideline, other or document", EXIT_USAGE)
+    day = _day(as_of) if as_of else None
+    with _open(store, read_only=True) as lg:
+        info = lg.law(law)
+        found = lg.documents_citing(law, clause, as_of=day, kinds=kinds)
+    if as_json:
+        _emit_json({"law_id": info.law_id, "law_title": info.title, "clause": clause,
+                    "as_of": day.isoformat() if day else None, "kind": kind,
+                    "cited_by": [c.to_json() for c in found]})
+        return
+    out.print(f"[bold]{info.title}[/] {clause}: cited by {len({c.uid for c in found})} {kind}(s) in "
+              f"{len(found)} chunk(s)", highlight=False)
+    for c in found:
+        out.print(f"  {c.day or '?'}  {c.court or c.kind:12} {c.name[:30]:30} 「{c.surface}」 → {c.path} "
+                  f"(revision {c.revision_id or 'not stored'})", highlight=False)
 
 
 def _print_clause_links(law: str, clause: str, as_of: str | None, store: str | None, as_json: bool,
@@ -303,6 +407,35 @@ def _print_links_summary(summary: LinkSummary) -> None:
               f"{len(summary.pending_laws)} cited laws not stored", highlight=False)
     for reason, count in summary.not_linked.most_common():
         out.print(f"  not linked: {count} × {reason}", style="dim", highlight=False)
+
+
+# -- precedents -----------------------------------------------------------------------------------------------
+@precedent_app.command("show")
+def precedent_show(
+    case: Annotated[str, typer.Argument(help="Lawsuit id (91244), uid, case number or a landmark's name.")],
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A precedent: its header, what it cites (clauses as of its date, precedents) and who cites it."""
+    with _open(store, read_only=True) as lg:
+        view = lg.precedent(case)
+    data = view.to_json()
+    if as_json:
+        _emit_json(data)
+        return
+    out.print(f"[bold]{data.get('case_name') or data['uid']}[/]  {data.get('court') or ''} {data.get('date') or ''} "
+              f"{data.get('decision_type') or ''}  {data.get('case_number') or ''}"
+              + ("  [yellow](stub: cited, not stored)[/]" if data.get("stub") else ""), highlight=False)
+    for key, label in (("reporter", "reporter"), ("holdings", "判示事項"), ("summary", "判決要旨")):
+        if data.get(key):
+            out.print(f"{label}: {data[key]}", highlight=False)
+    out.print(f"{data['chunks']} chunks; cites {len(data['cites_clauses'])} clauses, "
+              f"{len(data['cites_precedents'])} precedents; cited by {len(data['cited_by'])}", highlight=False)
+    for row in data["cites_clauses"]:
+        out.print(f"  → {row['law_title']} {row['path']}  「{row['surface']}」", highlight=False)
+    for row in data["cites_precedents"]:
+        out.print(f"  → {row['court']} {row['date']} {row['decision_type']} {row['case_number'] or ''}"
+                  + (" (stub)" if row["stub"] else ""), highlight=False)
 
 
 # -- citations ------------------------------------------------------------------------------------------------
@@ -454,6 +587,33 @@ def migrate(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
         return
     for m in payload:
         out.print(f"V{m['version']:03d}__{m['name']}  {m['applied_at']}")
+
+
+@app.command()
+def copy(
+    to: Annotated[str, typer.Option("--to", help="The target store: bolt://user:password@host:7687 or a directory.")],
+    batch: Annotated[int, typer.Option(help="Nodes per transaction.")] = DEFAULT_BATCH,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Copy the whole graph into another store (an embedded store into Neo4j, say). Running it again changes
+    nothing."""
+    if batch <= 0:
+        _fail("--batch must be positive", EXIT_USAGE)
+    if store_location(store) == to:
+        _fail("--to names the store being copied; give another", EXIT_USAGE)
+    with _open(store, read_only=True) as lg, _progress() as progress:
+        task = progress.add_task("copying", total=None)
+        try:
+            summary = lg.copy_to(to, batch=batch, on_batch=lambda what, n: progress.update(
+                task, description=f"{what} {n:,}"))
+        except ConfigError as error:
+            _fail(str(error), EXIT_USAGE)
+    if as_json:
+        _emit_json(summary.to_json())
+        return
+    out.print("copied " + ", ".join(f"{n:,} {label}" for label, n in summary.nodes.items()) + "; "
+              + ", ".join(f"{n:,} {rel}" for rel, n in summary.relationships.items()), highlight=False)
 
 
 @app.command()

@@ -10,10 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from lexgraph.citations import Citation, CitationContext, extract
+from lexgraph.documents.ingest import DEFAULT_CHUNK_SIZE, DEFAULT_OVERLAP, DocumentSummary, ingest_documents
+from lexgraph.documents.judgment import load_landmarks
+from lexgraph.documents.prepare import iter_judgments, iter_literature
+from lexgraph.documents.reading import (
+    DOCUMENT_KINDS,
+    CitingDocument,
+    PrecedentView,
+    documents_citing,
+    find_precedent,
+    precedent_view,
+)
 from lexgraph.model import LawInfo, LawVersionInfo
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.crossrefs import LinkSummary, link_laws, store_catalog
@@ -32,6 +44,7 @@ from lexgraph.statutes.revisions import StoreRevisions
 from lexgraph.statutes.sources import DatingFlags
 from lexgraph.store import GraphStore, open_store
 from lexgraph.store.base import Row, StoreCounts
+from lexgraph.store.copy import DEFAULT_BATCH, CopySummary, copy_store
 from lexgraph.store.doctor import DoctorReport, examine
 
 
@@ -65,6 +78,22 @@ class LexGraph:
             catalog=self.catalog, on_file=on_file, link=link, on_link=on_link,
         )
 
+    def ingest_precedents(self, paths: Sequence[str | Path], *, size: int = DEFAULT_CHUNK_SIZE,
+                          overlap: int = DEFAULT_OVERLAP, on_document: Callable[[str], None] | None = None
+                          ) -> DocumentSummary:
+        """Judgment texts and metadata records: precedents, their chunks and what they cite."""
+        return ingest_documents(self.store, iter_judgments(paths, size=size, overlap=overlap),
+                                catalog=self.catalog, on_document=on_document)
+
+    def ingest_literature(self, paths: Sequence[str | Path], *, kind: str | None = None, title: str | None = None,
+                          day: date | None = None, source: str | None = None, size: int = DEFAULT_CHUNK_SIZE,
+                          overlap: int = DEFAULT_OVERLAP, on_document: Callable[[str], None] | None = None
+                          ) -> DocumentSummary:
+        """Books and guidelines (Markdown, text, PDF, or a registry folder): documents, chunks, citations."""
+        documents = iter_literature(paths, kind=kind, title=title, day=day.isoformat() if day else None,
+                                    source=source, size=size, overlap=overlap)
+        return ingest_documents(self.store, documents, catalog=self.catalog, on_document=on_document)
+
     def law(self, name: str) -> LawInfo:
         return resolve_law(self.store, name, self.catalog)
 
@@ -78,6 +107,16 @@ class LexGraph:
     def cited_by(self, law: str, clause: str, *, as_of: date | None = None) -> ClauseLinks:
         """The clauses that cite `clause` of `law` (or a clause inside it), both as worded on `as_of`."""
         return clause_links(self.store, self.law(law), clause, as_of or date.today(), "cited_by")
+
+    def documents_citing(self, law: str, clause: str, *, as_of: date | None = None,
+                         kinds: tuple[str, ...] = DOCUMENT_KINDS) -> list[CitingDocument]:
+        """Precedents, books and guidelines citing `clause` (any wording, or the one in force on `as_of`)."""
+        return documents_citing(self.store, self.law(law), clause, as_of, kinds)
+
+    def precedent(self, case: str) -> PrecedentView:
+        """A precedent by lawsuit id, uid, case number or landmark name, with what it cites and who cites it."""
+        landmarks = {m.name: m.id for m in load_landmarks(resources.files("lexgraph") / "data" / "landmarks.csv")}
+        return precedent_view(self.store, find_precedent(self.store, case, landmarks))
 
     def link(self, laws: Sequence[str] | None = None, *, on_law: Callable[[str], None] | None = None
              ) -> LinkSummary:
@@ -100,6 +139,12 @@ class LexGraph:
 
     def diff(self, law: str, from_day: date, to_day: date, *, level: str = "article") -> LawDiff:
         return law_diff(self.store, self.law(law), from_day, to_day, level)
+
+    def copy_to(self, location: str | Path, *, batch: int = DEFAULT_BATCH,
+                on_batch: Callable[[str, int], None] | None = None) -> CopySummary:
+        """Copy this whole graph into another store (e.g. bolt://… for Neo4j Browser); idempotent."""
+        with LexGraph.open(location) as target:
+            return copy_store(self.store, target.store, batch=batch, on_batch=on_batch)
 
     # -- the store ----------------------------------------------------------------------------------------------
     def stats(self) -> StoreCounts:

@@ -11,13 +11,14 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import date, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from lexgraph.store.base import (
     NODE_SPECS,
-    REL_SPECS,
+    REL_TYPES,
     GraphStore,
     ReadOnlyViolation,
     StoreCounts,
@@ -86,10 +87,15 @@ EDGES: dict[str, list[dict[str, Any]]] = {
     "CITES": [{"from": A709_P1, "to": A4_2023, "surface": "第四条", "char_start": 3, "char_end": 6, "part": "",
                "status": "resolved", "extractor": "rules", "mentions": 1}],
 }
+# Relationship types the seed leaves empty (documents and chunks) count 0.
+_UNSEEDED_RELS = {rel_type: 0 for rel_type in REL_TYPES}
+_UNSEEDED_NODES = {spec.label: 0 for spec in NODE_SPECS}
 SEEDED = StoreCounts(
-    nodes={"Law": 1, "LawVersion": 2, "Provision": 4},
-    relationships={"HAS_VERSION": 2, "NEXT": 1, "CONTAINS": 6, "HAS_PART": 1, "CITES": 1},
+    nodes={**_UNSEEDED_NODES, "Law": 1, "LawVersion": 2, "Provision": 4},
+    relationships={**_UNSEEDED_RELS, "HAS_VERSION": 2, "NEXT": 1, "CONTAINS": 6, "HAS_PART": 1, "CITES": 1},
 )
+# The labels each seeded relationship joins (CITES also leaves chunks, so it needs them spelled out).
+LABELS = {"CITES": {"from_label": "Provision", "to_label": "Provision"}}
 
 
 def seed(store: GraphStore) -> None:
@@ -98,7 +104,7 @@ def seed(store: GraphStore) -> None:
         tx.upsert_nodes("LawVersion", VERSION_ROWS)
         tx.upsert_nodes("Provision", PROVISION_ROWS)
         for rel_type, rows in EDGES.items():
-            tx.upsert_relationships(rel_type, rows)
+            tx.upsert_relationships(rel_type, rows, **LABELS.get(rel_type, {}))
 
 
 def counts(store: GraphStore) -> dict[str, Any]:
@@ -136,7 +142,7 @@ def test_migrations_apply_once_and_are_recorded(empty_store: GraphStore) -> None
 def test_a_migrated_store_counts_every_label_and_type_as_zero(store: GraphStore) -> None:
     assert counts(store) == {
         "nodes": {spec.label: 0 for spec in NODE_SPECS},
-        "relationships": {spec.rel_type: 0 for spec in REL_SPECS},
+        "relationships": {rel_type: 0 for rel_type in REL_TYPES},
     }
 
 
@@ -188,7 +194,7 @@ def test_upsert_relationships_is_idempotent_without_duplicate_edges(store: Graph
     seed(store)
     with store.transaction() as tx:  # again, and with a pair repeated within one call
         for rel_type, rows in EDGES.items():
-            tx.upsert_relationships(rel_type, rows + rows[:1])
+            tx.upsert_relationships(rel_type, rows + rows[:1], **LABELS.get(rel_type, {}))
     assert counts(store) == SEEDED.to_json()
     assert store.query("law_next_links", law_id=LAW_ID) == [{"earlier": V2020, "later": V2023}]
     assert store.query("law_has_part", law_id=LAW_ID) == [{"parent": A709, "child": A709_P1}]
@@ -263,8 +269,8 @@ def test_delete_nodes_detaches_their_relationships(store: GraphStore) -> None:
     with store.transaction() as tx:
         tx.delete_nodes("LawVersion", [V2023])
     after = counts(store)
-    assert after["nodes"] == {"Law": 1, "LawVersion": 1, "Provision": 3}
-    assert after["relationships"] == {"HAS_VERSION": 1, "NEXT": 0, "CONTAINS": 2, "HAS_PART": 1, "CITES": 1}
+    assert after["nodes"] == {**_UNSEEDED_NODES, "Law": 1, "LawVersion": 1, "Provision": 3}
+    assert after["relationships"] == {**_UNSEEDED_RELS, "HAS_VERSION": 1, "CONTAINS": 2, "HAS_PART": 1, "CITES": 1}
 
     with store.transaction() as tx:
         tx.delete_nodes("Provision", [A4_2023])  # the cited clause: its incoming CITES goes with it
@@ -367,3 +373,32 @@ def test_run_read_only_refuses_writes(store: GraphStore, cypher: str, params: di
     assert counts(store) == before
     assert store.query("law_by_id", law_id=LAW_ID)[0]["title"] == "民法"
     assert store.run_read_only("MATCH (l:Law) RETURN count(l) AS n") == [{"n": 1}]  # still usable
+
+
+def test_a_relationship_type_joining_several_label_pairs_needs_the_labels(store: GraphStore) -> None:
+    seed(store)
+    with pytest.raises(StoreError, match="pass from_label and to_label"), store.transaction() as tx:
+        tx.upsert_relationships("CITES", EDGES["CITES"])
+    with pytest.raises(StoreError, match="unknown relationship"), store.transaction() as tx:
+        tx.upsert_relationships("CITES", EDGES["CITES"], from_label="Law", to_label="Provision")
+    assert counts(store) == SEEDED.to_json()
+
+
+def test_copy_into_this_backend_is_complete_and_idempotent(store: GraphStore, tmp_path: Path) -> None:
+    """`lexgraph copy --to`: an embedded store copied into the backend under test (Neo4j when
+    LEXGRAPH_TEST_NEO4J_URI is set), in batches smaller than a label so that paging is exercised."""
+    from lexgraph.store.copy import copy_store
+    from lexgraph.store.embedded import EmbeddedStore
+
+    source = EmbeddedStore(tmp_path / "source")
+    source.migrate()
+    seed(source)
+    copied = copy_store(source, store, batch=2)
+    assert counts(store) == SEEDED.to_json()
+    assert copied.nodes["Provision"] == 4 and copied.relationships["CONTAINS"] == 6
+    assert versions(store) == versions(source)
+    assert store.query("provision_periods", law_id=LAW_ID, path="a4") == \
+        source.query("provision_periods", law_id=LAW_ID, path="a4")
+    copy_store(source, store, batch=3)  # again: nothing changes
+    assert counts(store) == SEEDED.to_json()
+    source.close()

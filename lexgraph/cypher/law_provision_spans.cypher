@@ -1,5 +1,5 @@
 // Every clause node of one law with its validity, for in-memory lookups (citation resolution and linking):
-// one read per law instead of one per citation.
+// one read per law instead of one per citation. No text: the cited laws are many and only their shape is needed.
 MATCH (v:LawVersion {law_id: $law_id})-[:CONTAINS]->(p:Provision)
 RETURN DISTINCT p.uid AS uid, p.path AS path, p.kind AS kind, p.seq AS seq, p.valid_from AS valid_from,
-       p.valid_until AS valid_until, p.sentences AS sentences
+       p.valid_until AS valid_until

@@ -91,21 +91,24 @@ def link_laws(
         waiting = [r["law_id"] for r in store.query("laws_citing", law_ids=wanted)]
         wanted += [law_id for law_id in waiting if law_id not in wanted]
     catalog = store_catalog(store, catalog or Catalog.bundled())
-    revisions = StoreRevisions(store)
+    # Laws cite the same big laws over and over (地方自治法, 民法 …); spans without text are small enough to keep
+    # a thousand laws (about 150 bytes a clause).
+    revisions = StoreRevisions(store, max_laws=1024)
     summary = LinkSummary()
     for law_id in wanted:
         spans = revisions.law(law_id)
         if not spans.stored:
             continue
-        desired, cited, pending = _desired_edges(law_id, spans, catalog, revisions, summary)
+        sentences = {row["uid"]: row["sentences"] for row in store.query("law_provision_sentences", law_id=law_id)}
+        desired, cited, pending = _desired_edges(law_id, spans, sentences, catalog, revisions, summary)
         existing = {(r["from_uid"], r["to_uid"]) for r in store.query("law_cites_out", law_id=law_id)}
         removed = sorted(existing - desired.keys())
         added = [edge.row(*pair) for pair, edge in sorted(desired.items()) if pair not in existing]
         with store.transaction() as tx:
             if removed:
-                tx.delete_relationships("CITES", removed)
+                tx.delete_relationships("CITES", removed, from_label="Provision", to_label="Provision")
             if added:
-                tx.create_relationships("CITES", added)
+                tx.create_relationships("CITES", added, from_label="Provision", to_label="Provision")
             tx.upsert_nodes("Law", [{"law_id": law_id, "cited_laws": sorted(cited)}])
         summary.laws += 1
         summary.edges_added += len(added)
@@ -118,7 +121,8 @@ def link_laws(
 
 
 def _desired_edges(
-    law_id: str, spans: LawSpans, catalog: Catalog, revisions: StoreRevisions, summary: LinkSummary
+    law_id: str, spans: LawSpans, sentences: dict[str, str | None], catalog: Catalog, revisions: StoreRevisions,
+    summary: LinkSummary,
 ) -> tuple[dict[tuple[str, str], _Edge], set[str], set[str]]:
     """The edges the law's clauses should have, the other laws they cite, and those of them not stored."""
     desired: dict[tuple[str, str], _Edge] = {}
@@ -128,7 +132,7 @@ def _desired_edges(
     for block in _blocks(spans):
         state = ResolutionState()
         for source in block:
-            text = _own_text(source)
+            text = _own_text(source, sentences.get(source.uid))
             if not text:
                 continue
             summary.clauses_read += 1
@@ -192,12 +196,12 @@ def _blocks(spans: LawSpans) -> list[list[ProvisionSpan]]:
     return [sorted(block, key=lambda s: (s.seq, s.valid_from or date.min)) for _, block in sorted(blocks.items())]
 
 
-def _own_text(span: ProvisionSpan) -> str:
+def _own_text(span: ProvisionSpan, stored_sentences: str | None) -> str:
     """A clause's own sentences (本文, ただし書, 柱書 …), without its items, which are clauses of their own."""
-    if span.kind not in _CITING_KINDS or not span.sentences:
+    if span.kind not in _CITING_KINDS or not stored_sentences:
         return ""
     try:
-        sentences = json.loads(span.sentences)
+        sentences = json.loads(stored_sentences)
     except ValueError:
         return ""
     return "".join(text for _, text in sentences)

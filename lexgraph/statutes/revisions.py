@@ -43,7 +43,6 @@ class ProvisionSpan:
     seq: int
     valid_from: date | None
     valid_until: date | None
-    sentences: str | None  # JSON [[role, text], …] as stored
 
     def covers(self, day: date | None) -> bool:
         if day is None:
@@ -163,4 +162,4 @@ def _article_order(path: str) -> tuple[int, ...]:
 
 def _provision(row: dict[str, Any]) -> ProvisionSpan:
     return ProvisionSpan(row["uid"], row["path"], row["kind"], int(row["seq"] or 0), row["valid_from"],
-                         row["valid_until"], row["sentences"])
+                         row["valid_until"])

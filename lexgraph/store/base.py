@@ -89,6 +89,9 @@ NODE_SPECS: tuple[NodeSpec, ...] = (
     NodeSpec("Law", "law_id"),
     NodeSpec("LawVersion", "revision_id"),
     NodeSpec("Provision", "uid"),
+    NodeSpec("Precedent", "uid"),
+    NodeSpec("Document", "uid"),
+    NodeSpec("Chunk", "uid"),
 )
 REL_SPECS: tuple[RelSpec, ...] = (
     RelSpec("HAS_VERSION", "Law", "LawVersion"),
@@ -96,7 +99,33 @@ REL_SPECS: tuple[RelSpec, ...] = (
     RelSpec("CONTAINS", "LawVersion", "Provision"),
     RelSpec("HAS_PART", "Provision", "Provision"),
     RelSpec("CITES", "Provision", "Provision"),
+    RelSpec("PART_OF", "Chunk", "Precedent"),
+    RelSpec("PART_OF", "Chunk", "Document"),
+    RelSpec("CITES", "Chunk", "Provision"),
+    RelSpec("CITES", "Chunk", "Precedent"),
+    RelSpec("REFERS_TO", "Precedent", "Provision"),
+    RelSpec("CITES_ARTICLE", "Precedent", "Provision"),
+    RelSpec("CITES_ARTICLE", "Document", "Provision"),
 )
+REL_TYPES: tuple[str, ...] = tuple(dict.fromkeys(spec.rel_type for spec in REL_SPECS))
+
+
+def rel_spec(rel_type: str, from_label: str | None = None, to_label: str | None = None) -> RelSpec:
+    """The (from, to) labels a relationship type joins. A type may join several pairs (CITES leaves clauses and
+    chunks); the caller then names the labels. Types and labels come only from the data model, never from user
+    text, so they are safe to place in Cypher."""
+    candidates = [spec for spec in REL_SPECS if spec.rel_type == rel_type
+                  and from_label in (None, spec.from_label) and to_label in (None, spec.to_label)]
+    if not candidates:
+        known = ", ".join(f"({s.from_label})-[:{s.rel_type}]->({s.to_label})" for s in REL_SPECS)
+        raise StoreError(f"unknown relationship ({from_label or ''})-[:{rel_type}]->({to_label or ''}); "
+                         f"the data model has {known}")
+    if len(candidates) > 1:
+        pairs = ", ".join(f"{s.from_label}→{s.to_label}" for s in candidates)
+        raise StoreError(f"{rel_type} joins {pairs}; pass from_label and to_label")
+    return candidates[0]
+
+
 _MIGRATION_NAME = re.compile(r"^V(\d{3,})__([A-Za-z0-9_]+)\.cypher$")
 
 
@@ -136,24 +165,28 @@ class Transaction(ABC):
         """Create or update nodes keyed by the label's key; re-running with the same rows changes nothing."""
 
     @abstractmethod
-    def upsert_relationships(self, rel_type: str, rows: Sequence[Row]) -> None:
-        """Rows carry ``from`` and ``to`` keys plus properties; at most one relationship per pair and type."""
+    def upsert_relationships(self, rel_type: str, rows: Sequence[Row], *, from_label: str | None = None,
+                             to_label: str | None = None) -> None:
+        """Rows carry ``from`` and ``to`` keys plus properties; at most one relationship per pair and type. The
+        labels are needed only for a type that joins several pairs of labels (see `rel_spec`)."""
 
     def create_nodes(self, label: str, rows: Sequence[Row]) -> None:
         """Insert nodes the caller has already checked are absent (it diffed against the store in this writer
         session). Backends may skip the existence check that makes `upsert_nodes` safe for any input."""
         self.upsert_nodes(label, rows)
 
-    def create_relationships(self, rel_type: str, rows: Sequence[Row]) -> None:
+    def create_relationships(self, rel_type: str, rows: Sequence[Row], *, from_label: str | None = None,
+                             to_label: str | None = None) -> None:
         """Insert relationships the caller has already checked are absent; see `create_nodes`."""
-        self.upsert_relationships(rel_type, rows)
+        self.upsert_relationships(rel_type, rows, from_label=from_label, to_label=to_label)
 
     @abstractmethod
     def delete_nodes(self, label: str, keys: Sequence[str]) -> None:
         """Delete nodes and every relationship attached to them."""
 
     @abstractmethod
-    def delete_relationships(self, rel_type: str, pairs: Sequence[tuple[str, str]]) -> None:
+    def delete_relationships(self, rel_type: str, pairs: Sequence[tuple[str, str]], *,
+                             from_label: str | None = None, to_label: str | None = None) -> None:
         """Delete the relationships of that type between the given (from key, to key) pairs."""
 
 

@@ -76,6 +76,18 @@ def examine(store: GraphStore) -> DoctorReport:
         "no overlaps" if not overlaps else f"{overlaps[0]['first']} overlaps {overlaps[0]['second']}",
         "" if not overlaps else "re-ingest the law's files; report a bug if it persists",
     ))
+    loose = [r["uid"] for r in store.query("doctor_orphan_chunks")]
+    findings.append(Finding(
+        "orphan chunks", not loose,
+        "none" if not loose else f"{len(loose)}+ chunks belong to no precedent or document, e.g. {loose[0]}",
+        "" if not loose else "re-run the last `lexgraph ingest precedents|literature` on the same files",
+    ))
+    stubs = store.query("doctor_stub_count")[0]["stubs"] if counts.nodes.get("Precedent") else 0
+    findings.append(Finding(
+        "precedent stubs", True,
+        f"{stubs} precedents are known only from citations; `lexgraph ingest precedents` of their texts fills "
+        "them in",
+    ))
     provisions = counts.nodes.get("Provision", 0)
     findings.append(Finding(
         "search indexes", True,

@@ -23,7 +23,7 @@ import ladybug
 
 from lexgraph.store.base import (
     NODE_SPECS,
-    REL_SPECS,
+    REL_TYPES,
     AppliedMigration,
     GraphStore,
     Migration,
@@ -36,12 +36,12 @@ from lexgraph.store.base import (
     Transaction,
     chunked,
     load_named_query,
+    rel_spec,
 )
 
 DEFAULT_BUFFER_POOL = 1 << 30  # 1 GiB: LadybugDB's default is 80% of RAM, which starves everything else
 _BATCH = 50_000
 _KEYS = {spec.label: spec.key for spec in NODE_SPECS}
-_RELS = {spec.rel_type: spec for spec in REL_SPECS}
 _MIGRATION_TABLE = "_Migration"
 
 
@@ -180,8 +180,8 @@ class EmbeddedStore(GraphStore):
             for spec in NODE_SPECS if spec.label in tables
         }
         rels = {
-            spec.rel_type: self._execute(f"MATCH ()-[r:{spec.rel_type}]->() RETURN count(r) AS c")[0]["c"]
-            for spec in REL_SPECS if spec.rel_type in tables
+            rel_type: self._execute(f"MATCH ()-[r:{rel_type}]->() RETURN count(r) AS c")[0]["c"]
+            for rel_type in REL_TYPES if rel_type in tables
         }
         return StoreCounts(nodes, rels)
 
@@ -244,9 +244,11 @@ class _EmbeddedTransaction(Transaction):
         for group in _by_shape(rows):
             self._upsert_node_group(label, group, known_new=True)
 
-    def create_relationships(self, rel_type: str, rows: Sequence[Row]) -> None:
+    def create_relationships(self, rel_type: str, rows: Sequence[Row], *, from_label: str | None = None,
+                             to_label: str | None = None) -> None:
+        spec = rel_spec(rel_type, from_label, to_label)
         for group in _by_shape(rows):
-            self._upsert_relationship_group(rel_type, group, known_new=True)
+            self._upsert_relationship_group(spec, group, known_new=True)
 
     def _upsert_node_group(self, label: str, rows: Sequence[Row], known_new: bool = False) -> None:
         key = _key_of(label)
@@ -266,12 +268,14 @@ class _EmbeddedTransaction(Transaction):
                     f"UNWIND $rows AS r MATCH (n:{label} {{{key}: r.{key}}}) SET {update}", {"rows": old_rows}
                 )
 
-    def upsert_relationships(self, rel_type: str, rows: Sequence[Row]) -> None:
+    def upsert_relationships(self, rel_type: str, rows: Sequence[Row], *, from_label: str | None = None,
+                             to_label: str | None = None) -> None:
+        spec = rel_spec(rel_type, from_label, to_label)
         for group in _by_shape(rows):
-            self._upsert_relationship_group(rel_type, group)
+            self._upsert_relationship_group(spec, group)
 
-    def _upsert_relationship_group(self, rel_type: str, rows: Sequence[Row], known_new: bool = False) -> None:
-        spec = _rel_of(rel_type)
+    def _upsert_relationship_group(self, spec: RelSpec, rows: Sequence[Row], known_new: bool = False) -> None:
+        rel_type = spec.rel_type
         from_key, to_key = _KEYS[spec.from_label], _KEYS[spec.to_label]
         props = [c for c in rows[0] if c not in ("from", "to")]
         columns = self._store._columns(rel_type) if props else {}
@@ -301,8 +305,9 @@ class _EmbeddedTransaction(Transaction):
             self._store._execute(f"UNWIND $keys AS k MATCH (n:{label} {{{key}: k}}) DETACH DELETE n",
                                  {"keys": batch})
 
-    def delete_relationships(self, rel_type: str, pairs: Sequence[tuple[str, str]]) -> None:
-        spec = _rel_of(rel_type)
+    def delete_relationships(self, rel_type: str, pairs: Sequence[tuple[str, str]], *,
+                             from_label: str | None = None, to_label: str | None = None) -> None:
+        spec = rel_spec(rel_type, from_label, to_label)
         from_key, to_key = _KEYS[spec.from_label], _KEYS[spec.to_label]
         for batch in chunked(list(pairs), _BATCH):  # type: ignore[arg-type]
             self._store._execute(
@@ -317,12 +322,6 @@ def _key_of(label: str) -> str:
     if label not in _KEYS:
         raise StoreError(f"unknown label {label!r}; the data model has {sorted(_KEYS)}")
     return _KEYS[label]
-
-
-def _rel_of(rel_type: str) -> RelSpec:
-    if rel_type not in _RELS:
-        raise StoreError(f"unknown relationship type {rel_type!r}; the data model has {sorted(_RELS)}")
-    return _RELS[rel_type]
 
 
 def _by_shape(rows: Sequence[Row]) -> list[list[Row]]:

@@ -6,7 +6,7 @@ both) and differs only in how it writes fast and how it keeps user queries read-
 - Bulk writes are ``UNWIND $rows … MERGE`` on the label's key, in batches of 10,000 rows (DESIGN.md §5).
   The keys carry uniqueness constraints (migrations/neo4j/V001), so each MERGE is an index seek and cannot
   create duplicates. Labels, relationship types and key names are spliced into the Cypher text, so they come
-  only from ``NODE_SPECS`` / ``REL_SPECS``; every value travels as a parameter.
+  only from ``NODE_SPECS`` / ``REL_SPECS`` (``rel_spec``); every value travels as a parameter.
 - ``SET n += row`` with a ``None`` value removes the property, which then reads back as ``null``: the same
   as a NULL column in the embedded backend.
 - User Cypher (`Neo4jStore.run_read_only`) runs in a READ access-mode transaction, so the server refuses
@@ -53,13 +53,12 @@ from neo4j.time import Time as Neo4jTime
 from lexgraph import __version__
 from lexgraph.store.base import (
     NODE_SPECS,
-    REL_SPECS,
+    REL_TYPES,
     AppliedMigration,
     GraphStore,
     Migration,
     NodeSpec,
     ReadOnlyViolation,
-    RelSpec,
     Row,
     StoreCounts,
     StoreError,
@@ -67,6 +66,7 @@ from lexgraph.store.base import (
     Transaction,
     chunked,
     load_named_query,
+    rel_spec,
 )
 
 _log = logging.getLogger(__name__)
@@ -84,7 +84,6 @@ DEFAULT_DATABASE = "neo4j"
 START_HINT = "docker compose -f docker/docker-compose.yml up -d"
 
 _NODES: dict[str, NodeSpec] = {spec.label: spec for spec in NODE_SPECS}
-_RELS: dict[str, RelSpec] = {spec.rel_type: spec for spec in REL_SPECS}
 _MIGRATION_LABEL = "_Migration"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _AWAIT_INDEXES_SECONDS = 300
@@ -389,8 +388,8 @@ class Neo4jStore(GraphStore):
                 for spec in NODE_SPECS
             }
             rels = {
-                spec.rel_type: _count(tx, f"MATCH ()-[r:{_ident(spec.rel_type)}]->() RETURN count(r) AS c")
-                for spec in REL_SPECS
+                rel_type: _count(tx, f"MATCH ()-[r:{_ident(rel_type)}]->() RETURN count(r) AS c")
+                for rel_type in REL_TYPES
             }
             return StoreCounts(nodes, rels)
 
@@ -460,8 +459,9 @@ class _Neo4jTransaction(Transaction):
         for batch in chunked(payload, BATCH_SIZE):
             self._write(cypher, {"rows": list(batch)}, f"writing {len(batch)} {label} nodes")
 
-    def upsert_relationships(self, rel_type: str, rows: Sequence[Row]) -> None:
-        spec = _rel_spec(rel_type)
+    def upsert_relationships(self, rel_type: str, rows: Sequence[Row], *, from_label: str | None = None,
+                             to_label: str | None = None) -> None:
+        spec = rel_spec(rel_type, from_label, to_label)
         payload = [_rel_row(rel_type, row, position) for position, row in enumerate(rows)]
         from_key, to_key = _ident(_NODES[spec.from_label].key), _ident(_NODES[spec.to_label].key)
         # Two MATCH clauses, each an index seek on a constrained key, then MERGE: at most one edge per pair.
@@ -481,8 +481,9 @@ class _Neo4jTransaction(Transaction):
         for batch in chunked(unique, BATCH_SIZE):
             self._write(cypher, {"keys": list(batch)}, f"deleting {len(batch)} {label} nodes")
 
-    def delete_relationships(self, rel_type: str, pairs: Sequence[tuple[str, str]]) -> None:
-        spec = _rel_spec(rel_type)
+    def delete_relationships(self, rel_type: str, pairs: Sequence[tuple[str, str]], *,
+                             from_label: str | None = None, to_label: str | None = None) -> None:
+        spec = rel_spec(rel_type, from_label, to_label)
         from_key, to_key = _ident(_NODES[spec.from_label].key), _ident(_NODES[spec.to_label].key)
         unique = [{"from_key": a, "to_key": b} for a, b in dict.fromkeys((a, b) for a, b in pairs)]
         cypher = (
@@ -518,15 +519,6 @@ def _node_spec(label: str) -> NodeSpec:
     spec = _NODES.get(label)
     if spec is None:
         raise StoreError(f"unknown node label {label!r}; the data model has {sorted(_NODES)} (NODE_SPECS)")
-    return spec
-
-
-def _rel_spec(rel_type: str) -> RelSpec:
-    spec = _RELS.get(rel_type)
-    if spec is None:
-        raise StoreError(
-            f"unknown relationship type {rel_type!r}; the data model has {sorted(_RELS)} (REL_SPECS)"
-        )
     return spec
 
 

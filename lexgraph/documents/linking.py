@@ -1,0 +1,117 @@
+"""What a judgment's or a book's citations point at in the store: clause nodes in force on the document's date, and
+precedents, stored or stubbed.
+
+A statute citation becomes an edge to the clause node whose wording was in force on the citing document's date,
+so that 「民法７０９条」 in a 2012 judgment and in a 2024 one point at the wording each of them read. A precedent
+citation names a court, a day, a type and sometimes a case number; it becomes an edge to the stored precedent those
+fit, or, when none is stored, to a stub that keeps the citation's fields until that precedent is ingested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from lexgraph.citations import Citation
+from lexgraph.statutes.revisions import ProvisionSpan, StoreRevisions
+from lexgraph.store.base import GraphStore
+
+
+@dataclass(frozen=True)
+class PrecedentTarget:
+    uid: str
+    stub_row: dict[str, Any] | None  # the stub node to create, when the precedent is not stored
+
+
+def statute_targets(citation: Citation, revisions: StoreRevisions, on: date | None) -> list[ProvisionSpan]:
+    """The clause nodes a resolved statute citation points at on `on` (every article of a range). Empty when the
+    law is not stored or the clause was not in force then."""
+    if citation.status != "resolved" or citation.law_id is None or citation.path is None:
+        return []
+    law = revisions.law(citation.law_id)
+    if not law.stored:
+        return []
+    paths = [citation.path] if citation.path_to is None else law.articles_between(citation.path, citation.path_to)
+    return [span for path in paths if (span := law.at(path, on)) is not None]
+
+
+def article_path(path: str) -> str:
+    """The article a clause belongs to: a709/p1/i2 → a709; suppl[…]/a2/p1 → suppl[…]/a2."""
+    parts = path.split("/")
+    return "/".join(parts[:2]) if parts[0].startswith("suppl") and len(parts) > 1 else parts[0]
+
+
+def stub_uid(citation: Citation) -> str:
+    """A stub's key: the fields the citation gives, so that two citations of one decision share one stub."""
+    return "cite:" + "/".join([citation.court or "?", citation.date or "?", citation.decision_type or "?",
+                               citation.case_number or ""]).rstrip("/")
+
+
+class PrecedentMatcher:
+    """Finds the stored precedent a citation means, by day, then type, court and case number."""
+
+    def __init__(self, store: GraphStore) -> None:
+        self._store = store
+        self._by_day: dict[str, list[dict[str, Any]]] = {}
+
+    def forget(self, day: str | None) -> None:
+        """After a precedent of `day` is written, so that the next citation sees it."""
+        if day:
+            self._by_day.pop(day, None)
+
+    def target(self, citation: Citation) -> PrecedentTarget | None:
+        """The precedent node to link to, or None when the citation names no day (当裁判所の判例) or fits several
+        stored decisions equally."""
+        if not citation.date:
+            return None
+        candidates = [row for row in self._candidates(citation.date) if fits(row, citation)]
+        full = [row for row in candidates if not row["stub"]]
+        if len(full) == 1:
+            return PrecedentTarget(full[0]["uid"], None)
+        if len(full) > 1:
+            return None
+        uid = stub_uid(citation)
+        return PrecedentTarget(uid, {
+            "uid": uid, "court": citation.court, "date": date.fromisoformat(citation.date),
+            "decision_type": citation.decision_type, "case_number": citation.case_number,
+            "reporter": citation.reporter, "stub": True,
+        })
+
+    def _candidates(self, day: str) -> list[dict[str, Any]]:
+        if day not in self._by_day:
+            self._by_day[day] = self._store.query("precedents_on", day=date.fromisoformat(day))
+        return self._by_day[day]
+
+
+def fits(row: dict[str, Any], citation: Citation) -> bool:
+    """Whether a stored precedent (or stub) can be the one a citation names: same type and compatible court
+    (最高裁判所 fits 最高裁判所第二小法廷), and the same case number when both give one."""
+    if citation.decision_type and row["decision_type"] and citation.decision_type != row["decision_type"]:
+        return False
+    court, cited = row["court"] or "", citation.court or ""
+    if cited and court and not (court.startswith(cited) or cited.startswith(court)):
+        return False
+    if citation.case_number and row["case_number"]:
+        return citation.case_number in row["case_number"].split("、")
+    return True
+
+
+def stubs_filled_by(rows: Iterable[dict[str, Any]], court: str | None, decision_type: str | None,
+                    case_numbers: Iterable[str]) -> list[str]:
+    """The stubs of one day that a newly stored precedent fills in."""
+    numbers = set(case_numbers)
+    out = []
+    for row in rows:
+        if not row["stub"]:
+            continue
+        if decision_type and row["decision_type"] and row["decision_type"] != decision_type:
+            continue
+        stub_court = row["court"] or ""
+        if stub_court and court and not court.startswith(stub_court):
+            continue
+        if row["case_number"] and numbers and row["case_number"] not in numbers:
+            continue
+        out.append(row["uid"])
+    return out

@@ -1,0 +1,130 @@
+"""Questions about precedents and documents: who cites a clause, and what one precedent is and cites."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from lexgraph.model import LawInfo
+from lexgraph.statutes.reading import LookupError_, NotInForce, provision_as_of, to_path
+from lexgraph.statutes.revisions import StoreRevisions
+from lexgraph.store.base import GraphStore
+
+DOCUMENT_KINDS = ("precedent", "book", "guideline", "other")
+
+
+class PrecedentNotFound(LookupError_):
+    pass
+
+
+@dataclass(frozen=True)
+class CitingDocument:
+    """One chunk of a precedent or document citing a clause, with the wording it cited and the revision of the
+    law that was in force on the document's date."""
+
+    kind: str  # precedent, book, guideline, other
+    uid: str
+    name: str  # case name or title
+    court: str | None
+    decision_type: str | None
+    case_number: str | None
+    day: date | None
+    chunk_uid: str
+    surface: str
+    clause_uid: str
+    path: str
+    revision_id: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "uid": self.uid, "name": self.name, "court": self.court,
+                "decision_type": self.decision_type, "case_number": self.case_number,
+                "date": self.day.isoformat() if self.day else None, "chunk_uid": self.chunk_uid,
+                "surface": self.surface, "clause_uid": self.clause_uid, "path": self.path,
+                "revision_id": self.revision_id}
+
+
+def documents_citing(store: GraphStore, law: LawInfo, clause: str, day: date | None,
+                     kinds: tuple[str, ...] = DOCUMENT_KINDS) -> list[CitingDocument]:
+    """The chunks of precedents and documents citing `clause` of `law` or a clause inside it: every wording, or
+    only the one in force on `day`. Raises NotInForce when there is no such clause (then or ever), so that an
+    empty list always means "cited by none"."""
+    path = to_path(clause)
+    if day is not None:
+        provision_as_of(store, law, clause, day)
+    elif not store.query("provision_periods", law_id=law.law_id, path=path):
+        raise NotInForce(f"{law.title} has no clause {clause} ({path}) in any stored version")
+    rows = store.query("provision_cited_by_documents", law_id=law.law_id, path=path, prefix=f"{path}/",
+                       day=day or date.today(), any_day=day is None)
+    law_spans = StoreRevisions(store).law(law.law_id)
+    out = []
+    for row in rows:
+        kind = "precedent" if row["label"] == "Precedent" else (row["kind"] or "other")
+        if kind not in kinds:
+            continue
+        when = row["date"]
+        version = law_spans.version_on(when) if when else None
+        out.append(CitingDocument(
+            kind=kind, uid=row["uid"], name=row["case_name"] or row["title"] or row["uid"], court=row["court"],
+            decision_type=row["decision_type"], case_number=row["case_number"], day=when,
+            chunk_uid=row["chunk_uid"], surface=row["surface"], clause_uid=row["clause_uid"], path=row["path"],
+            revision_id=version.revision_id if version else None,
+        ))
+    return out
+
+
+@dataclass(frozen=True)
+class PrecedentView:
+    """A precedent with what it cites: clauses (as of its date) and other precedents."""
+
+    node: dict[str, Any]
+    chunks: int
+    cites_clauses: tuple[dict[str, Any], ...]
+    cites_precedents: tuple[dict[str, Any], ...]
+    cited_by: tuple[dict[str, Any], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        node = {k: (v.isoformat() if isinstance(v, date) else v) for k, v in self.node.items()}
+        return {**node, "chunks": self.chunks, "cites_clauses": list(self.cites_clauses),
+                "cites_precedents": list(self.cites_precedents), "cited_by": list(self.cited_by)}
+
+
+def find_precedent(store: GraphStore, case: str, landmarks: dict[str, str] | None = None) -> dict[str, Any]:
+    """A precedent by uid (hanrei:91244), lawsuit id (91244), case number (令和3年(オ)第293号の2, any numeral
+    style) or a landmark's name; raises PrecedentNotFound saying what was tried."""
+    from lexgraph.documents.judgment import normalise_case_numbers
+
+    key = case.strip()
+    if landmarks and key in landmarks:
+        key = landmarks[key]
+    candidates = [key, f"hanrei:{key}"]
+    for uid in candidates:
+        rows = store.query("precedent_by_uid", uid=uid)
+        if rows:
+            return rows[0]
+    numbers = normalise_case_numbers(key)
+    for number in numbers:
+        rows = store.query("precedents_by_case_number", case_number=number)
+        full = [r for r in rows if not r["stub"]] or rows
+        if len(full) == 1:
+            return full[0]
+        if len(full) > 1:
+            raise PrecedentNotFound(f"{case!r} fits {len(full)} precedents ({', '.join(r['uid'] for r in full)}); "
+                                    "give the uid")
+    raise PrecedentNotFound(f"no precedent {case!r} in the store: give a lawsuit id (91244), a uid (hanrei:91244), "
+                            "a case number (令和3年(オ)第293号の2) or a name from landmarks.csv")
+
+
+def precedent_view(store: GraphStore, precedent: dict[str, Any]) -> PrecedentView:
+    uid = precedent["uid"]
+    return PrecedentView(
+        node=precedent,
+        chunks=len(store.query("owner_chunks", uid=uid)),
+        cites_clauses=tuple(_plain(r) for r in store.query("precedent_cites_clauses", uid=uid)),
+        cites_precedents=tuple(_plain(r) for r in store.query("precedent_cites_precedents", uid=uid)),
+        cited_by=tuple(_plain(r) for r in store.query("precedent_cited_by", uid=uid)),
+    )
+
+
+def _plain(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: (v.isoformat() if isinstance(v, date) else v) for k, v in row.items()}
