@@ -1,0 +1,4 @@
+// Neighbourhood view (lexgraph graph): the precedents (stubs included) a precedent's chunks cite, with how many
+// chunks cite each.
+MATCH (o:Precedent {uid: $uid})<-[:PART_OF]-(c:Chunk)-[r:CITES]->(p:Precedent)
+RETURN p.uid AS uid, p.date AS date, count(r) AS count

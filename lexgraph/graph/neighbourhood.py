@@ -1,0 +1,459 @@
+"""The citation neighbourhood of one node, at document level, as in the integrated-citation-graph paper.
+
+The stored graph is fine-grained: chunks cite clauses (paragraphs, items) in the wording in force on the citing
+document's date. The view drawn here folds that into what a reader thinks of:
+
+- a precedent, book or guideline is one node; its chunks' citations are counted on its edges (``count``);
+- statutes appear as articles: a paragraph or item is shown as its article, the wordings of one article over time
+  are one node, and clause-level cross-references (CITES) between two articles become one edge whose ``count`` is
+  the number of distinct clause pairs.
+
+`neighbourhood` walks breadth-first from a start node in both directions (citing and cited) up to ``depth``
+steps, keeping at most ``max_nodes`` nodes: the nearest ones, and at the distance where the budget runs out the
+most strongly connected ones. `Neighbourhood.cut` says how many were left out.
+
+With ``as_of`` the view is the graph as it stood on that day: precedents and documents dated later are left
+out, cross-references count only between wordings both in force then, and each article shows that day's wording.
+Every read is a named query (``lexgraph/cypher/graph_*.cypher``); values are always parameters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+from importlib import resources
+from typing import Any
+
+from lexgraph.citations.dates import EraDate
+from lexgraph.statutes.catalog import Catalog
+from lexgraph.statutes.reading import LawNotFound, LookupError_, provision_as_of, resolve_law
+from lexgraph.store.base import GraphStore
+
+NODE_KINDS = ("law", "precedent", "guideline", "book", "other", "stub")
+DEFAULT_MAX_NODES = 150
+
+# Edge types of the view (the stored relationship each one comes from):
+#   CITES_ARTICLE  precedent / document → article   (CITES_ARTICLE {count}: its chunks' citations)
+#   REFERS_TO      precedent → article              (REFERS_TO: the judgment's 参照法条)
+#   CITES          precedent / document → precedent (chunks' CITES, counted per chunk)
+#   CITES          article → article                (clause-level CITES, counted per distinct clause pair)
+EDGE_TYPES = ("CITES_ARTICLE", "REFERS_TO", "CITES")
+
+
+class NodeNotFound(LookupError_):
+    """No node matches the text given (CLI exit 1)."""
+
+
+@dataclass(frozen=True)
+class GraphNode:
+    uid: str
+    kind: str  # one of NODE_KINDS
+    caption: str
+    distance: int
+    properties: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"uid": self.uid, "kind": self.kind, "caption": self.caption, "distance": self.distance,
+                "properties": {k: _plain(v) for k, v in self.properties.items()}}
+
+
+@dataclass(frozen=True)
+class GraphEdge:
+    source: str
+    target: str
+    type: str  # one of EDGE_TYPES
+    count: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"source": self.source, "target": self.target, "type": self.type, "count": self.count}
+
+
+@dataclass(frozen=True)
+class Neighbourhood:
+    """Nodes (nearest first) and the edges between them. ``cut`` nodes were reached at distance ``cut_at`` but
+    left out for ``max_nodes``; nothing beyond ``cut_at`` was explored then."""
+
+    start: str
+    depth: int
+    as_of: date | None
+    max_nodes: int
+    nodes: tuple[GraphNode, ...]
+    edges: tuple[GraphEdge, ...]
+    cut: int = 0
+    cut_at: int | None = None
+
+    @property
+    def truncated(self) -> bool:
+        return self.cut > 0
+
+    def node(self, uid: str) -> GraphNode:
+        for n in self.nodes:
+            if n.uid == uid:
+                return n
+        raise KeyError(uid)
+
+    @property
+    def note(self) -> str:
+        """One line saying what is shown and what was cut."""
+        start = next((n.caption for n in self.nodes if n.uid == self.start), None)
+        named = f"{start} ({self.start})" if start and start != self.start else self.start
+        text = f"{len(self.nodes)} nodes, {len(self.edges)} edges within {self.depth} step(s) of {named}"
+        if self.as_of:
+            text += f" as of {self.as_of.isoformat()}"
+        if self.cut:
+            text += (f"; {self.cut} more node(s) at distance {self.cut_at} left out (max {self.max_nodes} nodes, "
+                     f"the least connected go first)")
+            if self.cut_at is not None and self.cut_at < self.depth:
+                text += f", and nothing beyond distance {self.cut_at} was explored"
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        return {"start": self.start, "depth": self.depth, "as_of": _plain(self.as_of), "max_nodes": self.max_nodes,
+                "truncated": self.truncated, "cut": self.cut, "cut_at": self.cut_at, "note": self.note,
+                "nodes": [n.to_json() for n in self.nodes], "edges": [e.to_json() for e in self.edges]}
+
+
+# -- keys -------------------------------------------------------------------------------------------------------
+# Inside the walk a node is a key: ("article", law_id, article_path) | ("precedent", uid) | ("document", uid).
+Key = tuple[str, ...]
+
+_ARTICLE_SEGMENT = re.compile(r"a\d")
+_PART_SEGMENT = re.compile(r"[pis]\d")
+
+
+def article_path(path: str) -> str:
+    """The article a clause belongs to: ``a709/p1/i2`` → ``a709``, ``suppl[…]/a4/p1`` → ``suppl[…]/a4``. A clause
+    outside any article (a supplementary provision's bare paragraph) stands for itself, up to its paragraph."""
+    segments = path.split("/")
+    for i, segment in enumerate(segments):
+        if _ARTICLE_SEGMENT.match(segment):
+            return "/".join(segments[: i + 1])
+    for i, segment in enumerate(segments):
+        if _PART_SEGMENT.match(segment):
+            return "/".join(segments[: i + 1])
+    return path
+
+
+def _in_force(valid_from: date | None, valid_until: date | None, day: date) -> bool:
+    return (valid_from is None or valid_from <= day) and (valid_until is None or valid_until > day)
+
+
+def _owner_key(label: str, uid: str) -> Key:
+    return ("precedent", uid) if label == "Precedent" else ("document", uid)
+
+
+@dataclass
+class _Step:
+    other: Key
+    source: Key
+    target: Key
+    type: str
+    count: int
+
+
+class _Walker:
+    """Reads one node's citations in both directions, through the named queries."""
+
+    def __init__(self, store: GraphStore, as_of: date | None) -> None:
+        self.store = store
+        self.as_of = as_of
+
+    def _dated_ok(self, day: date | None) -> bool:
+        return self.as_of is None or day is None or day <= self.as_of
+
+    def expand(self, key: Key) -> list[_Step]:
+        if key[0] == "article":
+            return self._article(key)
+        if key[0] == "precedent":
+            return self._owner(key, "graph_precedent_cites", "graph_precedent_cites_precedents",
+                               "graph_precedent_cited_by")
+        return self._owner(key, "graph_document_cites", "graph_document_cites_precedents", None)
+
+    def _article(self, key: Key) -> list[_Step]:
+        _, law_id, path = key
+        params = {"law_id": law_id, "path": path, "prefix": f"{path}/"}
+        steps: list[_Step] = []
+        for query, outgoing in (("graph_article_cites", True), ("graph_article_cited_by", False)):
+            pairs: dict[Key, set[tuple[str, str]]] = defaultdict(set)
+            for row in self.store.query(query, **params):
+                if self.as_of is not None and not (
+                        _in_force(row["near_from"], row["near_until"], self.as_of)
+                        and _in_force(row["valid_from"], row["valid_until"], self.as_of)):
+                    continue
+                other: Key = ("article", row["law_id"], article_path(row["path"]))
+                if other != key:
+                    pairs[other].add((row["near_path"], row["path"]))
+            for other, clause_pairs in pairs.items():
+                source, target = (key, other) if outgoing else (other, key)
+                steps.append(_Step(other, source, target, "CITES", len(clause_pairs)))
+        counts: dict[tuple[Key, str], int] = defaultdict(int)
+        for row in self.store.query("graph_article_cited_by_documents", **params):
+            if not self._dated_ok(row["date"]):
+                continue
+            rel = row["rel"]
+            counts[(_owner_key(row["label"], row["uid"]), rel)] += int(row["count"] or 1)
+        steps.extend(_Step(owner, owner, key, rel, n) for (owner, rel), n in counts.items())
+        return steps
+
+    def _owner(self, key: Key, cites: str, cites_precedents: str, cited_by: str | None) -> list[_Step]:
+        uid = key[1]
+        counts: dict[tuple[Key, str], int] = defaultdict(int)
+        for row in self.store.query(cites, uid=uid):
+            counts[(("article", row["law_id"], article_path(row["path"])), row["rel"])] += int(row["count"] or 1)
+        steps = [_Step(other, key, other, rel, n) for (other, rel), n in counts.items()]
+        for row in self.store.query(cites_precedents, uid=uid):
+            other = ("precedent", row["uid"])
+            if other != key and self._dated_ok(row["date"]):
+                steps.append(_Step(other, key, other, "CITES", int(row["count"])))
+        if cited_by is not None:
+            for row in self.store.query(cited_by, uid=uid):
+                other = _owner_key(row["label"], row["uid"])
+                if other != key and self._dated_ok(row["date"]):
+                    steps.append(_Step(other, other, key, "CITES", int(row["count"])))
+        return steps
+
+
+# -- the walk ---------------------------------------------------------------------------------------------------
+def neighbourhood(store: GraphStore, start_uid: str, depth: int, *, as_of: date | None = None,
+                  max_nodes: int = DEFAULT_MAX_NODES) -> Neighbourhood:
+    """The document-level citation neighbourhood of `start_uid` (a precedent, document or clause uid; a clause
+    stands for its article), `depth` steps in both directions, at most `max_nodes` nodes."""
+    if depth < 0:
+        raise ValueError(f"depth must be 0 or more, not {depth}")
+    if max_nodes < 1:
+        raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
+    start, pinned = _locate(store, start_uid)
+    walker = _Walker(store, as_of)
+    distance: dict[Key, int] = {start: 0}
+    weights: dict[tuple[Key, Key, str], int] = {}
+    frontier = [start]
+    cut, cut_at = 0, None
+    expanded: set[Key] = set()
+
+    def record(step: _Step) -> None:
+        edge = (step.source, step.target, step.type)
+        weights[edge] = max(weights.get(edge, 0), step.count)
+
+    for level in range(1, depth + 1):
+        reached: dict[Key, int] = defaultdict(int)
+        steps: list[_Step] = []
+        for key in frontier:
+            expanded.add(key)
+            for step in walker.expand(key):
+                steps.append(step)
+                if step.other not in distance:
+                    reached[step.other] += step.count
+        room = max_nodes - len(distance)
+        ranked = sorted(reached, key=lambda k: (-reached[k], k))
+        kept = ranked[:room]
+        if len(ranked) > room:
+            cut, cut_at = len(ranked) - room, level
+        for key in kept:
+            distance[key] = level
+        for step in steps:
+            if step.other in distance:
+                record(step)
+        frontier = kept
+        if cut or not frontier:
+            break
+    # The nodes on the outer ring were not expanded: read them once more for the edges among kept nodes.
+    for key in [k for k in distance if k not in expanded]:
+        for step in walker.expand(key):
+            if step.other in distance:
+                record(step)
+
+    nodes = _describe(store, distance, pinned, as_of)
+    uid_of = {key: node.uid for key, node in nodes.items()}
+    ordered = sorted(nodes.values(), key=lambda n: (n.distance, NODE_KINDS.index(n.kind), n.caption, n.uid))
+    edges = sorted((GraphEdge(uid_of[s], uid_of[t], kind, count) for (s, t, kind), count in weights.items()),
+                   key=lambda e: (e.source, e.target, e.type))
+    return Neighbourhood(start=uid_of[start], depth=depth, as_of=as_of, max_nodes=max_nodes, nodes=tuple(ordered),
+                         edges=tuple(edges), cut=cut, cut_at=cut_at)
+
+
+def _locate(store: GraphStore, uid: str) -> tuple[Key, str | None]:
+    """The walk's key for a stored uid, and the clause wording to show when the uid names an article's wording."""
+    if store.query("graph_precedents", uids=[uid]):
+        return ("precedent", uid), None
+    if store.query("graph_documents", uids=[uid]):
+        return ("document", uid), None
+    rows = store.query("graph_provision", uid=uid)
+    if rows:
+        row = rows[0]
+        article = article_path(row["path"])
+        return ("article", row["law_id"], article), uid if article == row["path"] else None
+    raise NodeNotFound(f"no precedent, document or clause with uid {uid!r} in the store")
+
+
+# -- captions ---------------------------------------------------------------------------------------------------
+def _describe(store: GraphStore, distance: dict[Key, int], pinned: str | None,
+              as_of: date | None) -> dict[Key, GraphNode]:
+    nodes: dict[Key, GraphNode] = {}
+    precedents = [k[1] for k in distance if k[0] == "precedent"]
+    for row in store.query("graph_precedents", uids=precedents) if precedents else []:
+        key = ("precedent", row["uid"])
+        props = {k: v for k, v in row.items() if v is not None and k != "uid"}
+        nodes[key] = GraphNode(row["uid"], "stub" if row["stub"] else "precedent", precedent_caption(row),
+                               distance[key], props)
+    documents = [k[1] for k in distance if k[0] == "document"]
+    for row in store.query("graph_documents", uids=documents) if documents else []:
+        key = ("document", row["uid"])
+        kind = row["kind"] if row["kind"] in ("book", "guideline") else "other"
+        props = {k: v for k, v in row.items() if v is not None and k != "uid"}
+        nodes[key] = GraphNode(row["uid"], kind, row["title"] or row["uid"], distance[key], props)
+    articles = [k for k in distance if k[0] == "article"]
+    if articles:
+        laws = {row["law_id"]: row for row in store.query("laws_all")}
+        wordings: dict[Key, list[dict[str, Any]]] = defaultdict(list)
+        for row in store.query("graph_articles", law_ids=sorted({k[1] for k in articles}),
+                               paths=sorted({k[2] for k in articles})):
+            key = ("article", row["law_id"], row["path"])
+            if key in distance:
+                wordings[key].append(row)
+        for key in articles:
+            nodes[key] = _article_node(key, wordings.get(key, []), laws.get(key[1]), distance[key], pinned, as_of)
+    missing = [k for k in distance if k not in nodes]
+    for key in missing:  # a node deleted between the walk and now: keep the edges drawable
+        nodes[key] = GraphNode(key[-1], "other", key[-1], distance[key], {})
+    return nodes
+
+
+def _article_node(key: Key, wordings: list[dict[str, Any]], law: dict[str, Any] | None, dist: int,
+                  pinned: str | None, as_of: date | None) -> GraphNode:
+    _, law_id, path = key
+    day = as_of or date.today()
+    wordings.sort(key=lambda r: (r["valid_from"] or date.min, r["uid"]))
+    chosen = (next((w for w in wordings if w["uid"] == pinned), None)
+              or next((w for w in wordings if _in_force(w["valid_from"], w["valid_until"], day)), None)
+              or (wordings[-1] if wordings else None))
+    law_title = (law or {}).get("title") or law_id
+    props: dict[str, Any] = {"law_id": law_id, "law_title": law_title, "path": path}
+    if chosen is None:
+        return GraphNode(f"{law_id}/{path}", "law", f"{law_title} {path}", dist, props)
+    props.update({k: chosen[k] for k in ("kind", "title", "caption", "text", "valid_from", "valid_until")
+                  if chosen.get(k) is not None})
+    props["in_force"] = _in_force(chosen["valid_from"], chosen["valid_until"], day)
+    if len(wordings) > 1:
+        props["wordings"] = [w["uid"] for w in wordings]
+    return GraphNode(chosen["uid"], "law", article_caption(_short_law_title(law, law_title), path,
+                                                            chosen.get("title") or ""), dist, props)
+
+
+def _short_law_title(law: dict[str, Any] | None, title: str) -> str:
+    """The title, or for a long one its shortest 略称 (個人情報の保護に関する法律 → 個人情報保護法)."""
+    aliases = [a for a in (law or {}).get("aliases") or [] if len(a) >= 4]
+    return min(aliases, key=len) if len(title) > 10 and aliases else title
+
+
+def article_caption(law_title: str, path: str, title: str) -> str:
+    """民法 第七百九条; a supplementary provision's article reads 民法 附則第四条."""
+    label = title or path
+    if path.startswith("suppl"):
+        label = f"附則{label}"
+    return f"{law_title} {label}"
+
+
+_COURTS = (("最高裁判所大法廷", "最大"), ("最高裁判所第一小法廷", "最一小"), ("最高裁判所第二小法廷", "最二小"),
+           ("最高裁判所第三小法廷", "最三小"), ("最高裁判所", "最"))
+_COURT_WORDS = (("高等裁判所", "高"), ("地方裁判所", "地"), ("家庭裁判所", "家"), ("簡易裁判所", "簡"),
+                ("知的財産", "知財"), ("支部", "支"))
+_DECISIONS = {"判決": "判", "決定": "決", "命令": "命"}
+
+
+def court_abbreviation(court: str) -> str:
+    """最高裁判所第二小法廷 → 最二小, 大審院 → 大, 名古屋高等裁判所金沢支部 → 名古屋高金沢支."""
+    for name, short in _COURTS:
+        if court == name:
+            return short
+    if court.startswith("大審院"):
+        return "大"
+    for word, short in _COURT_WORDS:
+        court = court.replace(word, short)
+    return court
+
+
+def era_date(day: date) -> str:
+    """2022-06-17 → 令和4.6.17 (元 for an era's first year)."""
+    era = EraDate.from_date(day)
+    if era is None:
+        return day.isoformat()
+    year = "元" if era.year == 1 else str(era.year)
+    return f"{era.era}{year}.{day.month}.{day.day}"
+
+
+def precedent_caption(row: dict[str, Any]) -> str:
+    """最二小判 令和4.6.17 — the way lawyers cite a decision; the case name or the uid where the date is missing."""
+    court, day = row.get("court"), row.get("date")
+    decision = _DECISIONS.get(row.get("decision_type") or "", (row.get("decision_type") or "")[:1])
+    if court and day:
+        return f"{court_abbreviation(court)}{decision} {era_date(day)}"
+    if row.get("case_name"):
+        return str(row["case_name"])
+    ident = str(row["uid"]).removeprefix("hanrei:")
+    return f"{court_abbreviation(court)}{decision} #{ident}" if court else str(row["uid"])
+
+
+# -- NODE strings -----------------------------------------------------------------------------------------------
+_CLAUSE_START = re.compile(r"第|[0-9０-９]")
+_UID_PREFIXES = ("hanrei:", "cite:", "doc:")
+
+
+def resolve_node(store: GraphStore, text: str, *, as_of: date | None = None, catalog: Catalog | None = None) -> str:
+    """The uid a user's NODE string means: a uid (hanrei:91244, cite:…, doc:…, a clause uid), a lawsuit id
+    (91244), a law and clause in force on `as_of` (default today: 民法 第七百九条, 民法709条), a case number or a
+    landmark's name. Raises a LookupError_ saying what was tried."""
+    key = text.strip()
+    if not key:
+        raise NodeNotFound("give a node: a uid (hanrei:91244, doc:…), a lawsuit id (91244) or a law and clause "
+                           "(民法 第七百九条)")
+    try:
+        _locate(store, key)
+        return key
+    except NodeNotFound:
+        pass
+    if key.startswith(_UID_PREFIXES):
+        raise NodeNotFound(f"no precedent or document with uid {key!r} in the store")
+    if key.isdigit():
+        uid = f"hanrei:{int(key)}"
+        if store.query("graph_precedents", uids=[uid]):
+            return uid
+        raise NodeNotFound(f"no precedent with lawsuit id {key} ({uid}) in the store")
+    law_error: LookupError_ | None = None
+    for law_name, clause in _law_and_clause(key):
+        try:
+            law = resolve_law(store, law_name, catalog)
+        except LawNotFound as error:
+            if " " in key or "\u3000" in key:  # written as "LAW CLAUSE": the law is what was not found
+                law_error = law_error or error
+            continue
+        return provision_as_of(store, law, clause, as_of or date.today()).provision.uid
+    from lexgraph.documents.judgment import load_landmarks
+    from lexgraph.documents.reading import PrecedentNotFound, find_precedent
+
+    landmarks = {m.name: m.id for m in load_landmarks(resources.files("lexgraph") / "data" / "landmarks.csv")}
+    try:
+        return str(find_precedent(store, key, landmarks)["uid"])
+    except PrecedentNotFound:
+        pass
+    if law_error is not None:
+        raise NodeNotFound(f"no node {text!r}: {law_error}")
+    raise NodeNotFound(f"no node {text!r} in the store: give a uid (hanrei:91244, doc:…, a clause uid), a lawsuit "
+                       "id (91244), a law and clause (民法 第七百九条) or a case number")
+
+
+def _law_and_clause(text: str) -> list[tuple[str, str]]:
+    """The ways to split 「民法 第七百九条」 or 「民法第七百九条」 into a law and a clause, most likely first."""
+    parts = text.split(maxsplit=1)
+    if len(parts) == 2:
+        return [(parts[0], "".join(parts[1].split()))]
+    return [(text[: m.start()], text[m.start():]) for m in _CLAUSE_START.finditer(text) if m.start() > 0]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
