@@ -26,6 +26,7 @@ demo: install
 	$(BIN)/lexgraph law cited-by 民法 第七百九条 --kind precedent --store $(STORE)
 	$(BIN)/lexgraph precedent show 90381 --store $(STORE)
 	$(BIN)/lexgraph cite lexgraph/data/sample/precedents/91244.txt --store $(STORE)
+	-$(BIN)/lexgraph viz "民法 第七百九条" --depth 2 --out $(STORE)/neighbourhood-709.png --store $(STORE)
 	$(BIN)/lexgraph stats --store $(STORE)
 
 test: install
