@@ -1,0 +1,10 @@
+"""Retrieval: hybrid search, Reciprocal Rank Fusion, evidence through the citation graph, cluster-tree retrieval.
+
+The ranking algorithms here are pure: they take ids, ranks and vectors and return frozen values, so that they can
+be tested without a store and reused by every backend.
+
+- `fusion`: Reciprocal Rank Fusion of ranked lists (BM25, dense, HyDE), with each list's rank kept for explanation;
+- `evidence`: clauses and precedents ranked by RRF over the ranks of the chunks that cite them;
+- `tree`: single-linkage cluster tree over a candidate pool, searched without a fixed k;
+- `metrics`: Recall@k and MRR with per-question results.
+"""

@@ -1,0 +1,129 @@
+"""Reciprocal Rank Fusion (Cormack, Clarke and Büttcher, SIGIR 2009), as the integrated-citation-graph paper uses it.
+
+Why RRF: BM25 scores, cosine similarities and HyDE similarities live on unrelated scales, so they cannot be added;
+ranks can. An item's fused score is ``sum_i w_i / (k + rank_i)`` over the lists that hold it (rank 1-based), so an
+item found near the top of several lists beats one found at the top of a single list, and ``k`` (60 by default,
+the paper's value) damps the weight of the very first ranks.
+
+Conventions, chosen so that the result is a pure function of its input:
+
+- a duplicate inside one list counts once, at its first occurrence, and takes no rank: ``[a, a, b]`` ranks ``b``
+  second. A retriever that returns the same chunk twice should not push the rest of its list down;
+- the score is summed with `math.fsum`, which rounds the exact sum once, so items whose contributions are the same
+  multiset get bit-identical scores whatever the order of the lists;
+- ties are broken by the best (smallest) single rank, then by id, so equal scores never depend on hash order;
+- every item keeps its rank in each list (`Scored.ranks`, ``None`` where absent), so a caller can say why it is
+  there.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+DEFAULT_K = 60
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One fused item: its id, its RRF score and its 1-based rank in each input list (``None``: not in that list)."""
+
+    id: str
+    score: float
+    ranks: tuple[int | None, ...]
+
+    @property
+    def best_rank(self) -> int | None:
+        """The best (smallest) rank over the lists, the first tie-breaker; ``None`` only if it is in no list."""
+        present = [rank for rank in self.ranks if rank is not None]
+        return min(present) if present else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "score": self.score, "ranks": list(self.ranks)}
+
+
+def first_occurrences(items: Iterable[str]) -> list[str]:
+    """The items in order with later duplicates removed, so that ``index + 1`` is the rank RRF uses."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for item in items:
+        if item not in seen:
+            seen.add(item)
+            out.append(item)
+    return out
+
+
+def check_k(k: float) -> None:
+    """RRF's ``k`` must be a positive number: ``k <= 0`` divides by zero or makes early ranks negative."""
+    if isinstance(k, bool) or not isinstance(k, numbers.Real) or not k > 0 or math.isinf(k):
+        raise ValueError(f"k must be a positive finite number (60 is usual), got {k!r}")
+
+
+def check_limit(limit: int | None, name: str = "limit") -> None:
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, numbers.Integral) or limit < 0):
+        raise ValueError(f"{name} must be None or an integer >= 0, got {limit!r}")
+
+
+def rrf(
+    ranked_lists: Sequence[Sequence[str]],
+    *,
+    k: float = DEFAULT_K,
+    weights: Sequence[float] | None = None,
+    limit: int | None = None,
+) -> list[Scored]:
+    """Fuse ranked lists of ids (best first) into one ranking by Reciprocal Rank Fusion.
+
+    ``weights`` (one non-negative number per list, default all 1.0) scale each list's contribution; a weight of 0
+    keeps the list's items in the result (and their ranks in `Scored.ranks`) without letting it move them, which is
+    how an ablation switches a retriever off without changing the candidate set. ``limit`` keeps the best
+    ``limit`` items (``None``: all of them).
+
+    Returns every id of every list exactly once, ordered by score (highest first), then best single rank, then id.
+    """
+    check_k(k)
+    check_limit(limit)
+    if isinstance(ranked_lists, str):
+        raise ValueError("ranked_lists must be a sequence of lists of ids, not a string")
+    lists = [first_occurrences(_ids(ranked, i)) for i, ranked in enumerate(ranked_lists)]
+    if weights is None:
+        factors = [1.0] * len(lists)
+    else:
+        factors = [float(w) for w in weights]
+        if len(factors) != len(lists):
+            raise ValueError(f"weights has {len(factors)} values for {len(lists)} ranked lists: give one per list")
+        for i, w in enumerate(factors):
+            if not (math.isfinite(w) and w >= 0):
+                raise ValueError(f"weights[{i}] is {weights[i]!r}: weights must be finite and >= 0")
+
+    ranks: dict[str, list[int | None]] = {}
+    for i, ranked in enumerate(lists):
+        for position, item in enumerate(ranked, start=1):
+            ranks.setdefault(item, [None] * len(lists))[i] = position
+
+    fused = [
+        Scored(item, _score(item_ranks, factors, k), tuple(item_ranks))
+        for item, item_ranks in ranks.items()
+    ]
+    fused.sort(key=_order)
+    return fused if limit is None else fused[:limit]
+
+
+def _ids(ranked: Sequence[str], index: int) -> Sequence[str]:
+    if isinstance(ranked, str):
+        raise ValueError(f"ranked_lists[{index}] is a string: give a list of ids (wrap a single id in a list)")
+    for item in ranked:
+        if not isinstance(item, str):
+            raise ValueError(f"ranked_lists[{index}] holds {item!r} ({type(item).__name__}): ids must be strings")
+    return ranked
+
+
+def _score(ranks: Sequence[int | None], weights: Sequence[float], k: float) -> float:
+    return math.fsum(w / (k + rank) for rank, w in zip(ranks, weights, strict=True) if rank is not None)
+
+
+def _order(item: Scored) -> tuple[float, float, str]:
+    best = item.best_rank
+    return (-item.score, math.inf if best is None else best, item.id)

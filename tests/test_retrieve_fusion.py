@@ -1,0 +1,187 @@
+"""Reciprocal Rank Fusion: hand-computed tables, tie-breaking, validation, and properties."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lexgraph.retrieve.fusion import Scored, rrf
+
+
+def exact(ranks: tuple[int | None, ...], k: int, weights: tuple[float, ...] | None = None) -> float:
+    """The RRF score computed in exact arithmetic, as a reference."""
+    weights = weights or (1,) * len(ranks)
+    return float(sum(Fraction(w) / (k + r) for r, w in zip(ranks, weights, strict=True) if r is not None))
+
+
+def test_two_lists_hand_computed() -> None:
+    # item  ranks    score (k = 60)
+    # b     (2, 1)   1/62 + 1/61 = 0.032522
+    # c     (3, 2)   1/63 + 1/62 = 0.032002
+    # a     (1, -)   1/61        = 0.016393
+    # d     (-, 3)   1/63        = 0.015873
+    fused = rrf([["a", "b", "c"], ["b", "c", "d"]])
+    assert [(s.id, s.ranks) for s in fused] == [("b", (2, 1)), ("c", (3, 2)), ("a", (1, None)), ("d", (None, 3))]
+    for s in fused:
+        assert s.score == pytest.approx(exact(s.ranks, 60), rel=1e-15)
+    assert fused[0].score == pytest.approx(0.0325224, abs=1e-7)
+
+
+def test_k_changes_the_order() -> None:
+    # a is first in one list, b second in both. With k = 1: a = 1/2, b = 2/3 (b wins).
+    # With k = 1000: a = 1/1001, b = 2/1002 (b still wins): check the exact values, not only the order.
+    lists = [["a", "b"], ["c", "b"]]
+    small = {s.id: s.score for s in rrf(lists, k=1)}
+    assert small == pytest.approx({"a": 1 / 2, "b": 2 / 3, "c": 1 / 2})
+    assert [s.id for s in rrf(lists, k=1)] == ["b", "a", "c"]
+
+
+def test_weights_hand_computed() -> None:
+    # weights (2, 1), k = 1:  x ranks (1, 2) → 2/2 + 1/3 = 4/3;  y ranks (2, 1) → 2/3 + 1/2 = 7/6
+    fused = rrf([["x", "y"], ["y", "x"]], k=1, weights=[2, 1])
+    assert [(s.id, s.score) for s in fused] == [("x", pytest.approx(4 / 3)), ("y", pytest.approx(7 / 6))]
+
+
+def test_zero_weight_keeps_items_without_moving_them() -> None:
+    fused = rrf([["a", "b"], ["c", "b", "d"]], weights=[1, 0])
+    assert [s.id for s in fused] == ["a", "b", "c", "d"]  # c and d score 0: ordered by best rank, then id
+    assert {s.id: s.ranks for s in fused}["d"] == (None, 3)
+    assert {s.id: s.score for s in fused}["c"] == 0.0
+
+
+def test_ties_go_to_best_single_rank_then_id() -> None:
+    # k = 1.  "a": ranks (3, 3) → 1/4 + 1/4 = 1/2; "m": (1, -) → 1/2; "z": (-, 1) → 1/2; "x", "y": rank 2 → 1/3.
+    # All three halves are bit-identical. "a" has the best id but the worst best rank; "m" beats "z" on id.
+    fused = rrf([["m", "x", "a"], ["z", "y", "a"]], k=1)
+    assert [s.id for s in fused] == ["m", "z", "a", "x", "y"]
+    assert fused[0].score == fused[1].score == fused[2].score == 0.5
+
+
+def test_symmetric_ties_are_bit_identical_whatever_the_list_order() -> None:
+    lists = [["a", "b", "c"], ["c", "a", "b"], ["b", "c", "a"]]
+    fused = rrf(lists)
+    assert fused[0].score == fused[1].score == fused[2].score
+    assert [s.id for s in fused] == ["a", "b", "c"]
+    assert [s.id for s in rrf(lists[::-1])] == ["a", "b", "c"]
+
+
+def test_duplicates_within_a_list_count_once_and_take_no_rank() -> None:
+    fused = rrf([["a", "a", "b", "a"]])
+    assert [(s.id, s.ranks) for s in fused] == [("a", (1,)), ("b", (2,))]
+    assert fused[1].score == pytest.approx(1 / 62)
+
+
+def test_one_list_keeps_its_order_and_scores() -> None:
+    ids = ["q", "b", "z", "a"]
+    fused = rrf([ids], k=10)
+    assert [s.id for s in fused] == ids
+    assert [s.score for s in fused] == pytest.approx([1 / 11, 1 / 12, 1 / 13, 1 / 14])
+    assert [s.best_rank for s in fused] == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("lists", [[], [[]], [[], []]])
+def test_empty_inputs(lists: list[list[str]]) -> None:
+    assert rrf(lists) == []
+
+
+def test_limit() -> None:
+    # c (3, 1): 1/63 + 1/61 = 0.0322664 just beats b (2, 2): 2/62 = 0.0322581 (1/(k+r) is convex in r).
+    fused = rrf([["a", "b", "c"], ["c", "b"]], limit=2)
+    assert [s.id for s in fused] == ["c", "b"]
+    assert rrf([["a"]], limit=0) == []
+    assert len(rrf([["a"]], limit=5)) == 1
+
+
+def test_to_json() -> None:
+    assert rrf([["a"], []])[0].to_json() == {"id": "a", "score": 1 / 61, "ranks": [1, None]}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"k": 0}, "k must be a positive"),
+        ({"k": -5}, "k must be a positive"),
+        ({"k": math.nan}, "k must be a positive"),
+        ({"k": math.inf}, "k must be a positive"),
+        ({"k": True}, "k must be a positive"),
+        ({"weights": [1.0]}, "weights has 1 values for 2 ranked lists"),
+        ({"weights": [1.0, 2.0, 3.0]}, "weights has 3 values for 2 ranked lists"),
+        ({"weights": [1.0, -0.5]}, r"weights\[1\] is -0.5"),
+        ({"weights": [math.nan, 1.0]}, r"weights\[0\] is nan"),
+        ({"limit": -1}, "limit must be None or an integer >= 0"),
+    ],
+)
+def test_validation(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        rrf([["a"], ["b"]], **kwargs)  # type: ignore[arg-type]
+
+
+def test_strings_are_not_lists() -> None:
+    with pytest.raises(ValueError, match="not a string"):
+        rrf("abc")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"ranked_lists\[1\] is a string"):
+        rrf([["a"], "abc"])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="ids must be strings"):
+        rrf([["a", 3]])  # type: ignore[list-item]
+
+
+# Properties ---------------------------------------------------------------------------------------------------------
+
+ids = st.sampled_from([f"d{i}" for i in range(12)])
+ranked_lists = st.lists(st.lists(ids, max_size=10), max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ranked_lists, st.integers(1, 100))
+def test_fused_is_a_permutation_of_the_union(lists: list[list[str]], k: int) -> None:
+    fused = rrf(lists, k=k)
+    assert sorted(s.id for s in fused) == sorted({i for lst in lists for i in lst})
+    scores = [s.score for s in fused]
+    assert scores == sorted(scores, reverse=True)
+    for s in fused:
+        assert s.score == pytest.approx(exact(s.ranks, k), rel=1e-12)
+        for ranked, rank in zip(lists, s.ranks, strict=True):
+            assert (rank is None) == (s.id not in ranked)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ranked_lists, st.integers(1, 100), st.data())
+def test_score_is_monotone_in_rank(lists: list[list[str]], k: int, data: st.DataObject) -> None:
+    """Moving an item one place up in one list raises its score; nothing else about it changes."""
+    deduped = [list(dict.fromkeys(lst)) for lst in lists]
+    candidates = [(i, p) for i, lst in enumerate(deduped) for p in range(1, len(lst))]
+    if not candidates:
+        return
+    i, p = data.draw(st.sampled_from(candidates))
+    item = deduped[i][p]
+    moved = [list(lst) for lst in deduped]
+    moved[i][p - 1], moved[i][p] = moved[i][p], moved[i][p - 1]
+    before = {s.id: s.score for s in rrf(deduped, k=k)}[item]
+    after = {s.id: s.score for s in rrf(moved, k=k)}[item]
+    assert after > before
+
+
+@settings(max_examples=200, deadline=None)
+@given(ranked_lists)
+def test_dominating_ranks_come_first(lists: list[list[str]]) -> None:
+    """An item present in every list its rival is in, at a rank at least as good, is never ranked below it."""
+    fused = rrf(lists)
+    position = {s.id: n for n, s in enumerate(fused)}
+    for a in fused:
+        for b in fused:
+            pairs = zip(a.ranks, b.ranks, strict=True)
+            dominates = all(rb is None or (ra is not None and ra <= rb) for ra, rb in pairs)
+            if dominates and a.id != b.id and a.ranks != b.ranks:
+                assert position[a.id] < position[b.id], (a, b)
+
+
+def test_scored_is_a_frozen_value() -> None:
+    s = Scored("a", 0.5, (1, None))
+    with pytest.raises(AttributeError):
+        s.score = 1.0  # type: ignore[misc]
+    assert s.best_rank == 1
+    assert Scored("z", 0.0, (None,)).best_rank is None
