@@ -93,3 +93,13 @@ def test_no_link_then_link(tmp_path: Path) -> None:
     assert lexgraph("stats", "--json", store=store).json()["relationships"]["CITES"] == 0
     assert lexgraph("law", "link", "民法", store=store).code == 0
     assert lexgraph("stats", "--json", store=store).json()["relationships"]["CITES"] > 1000
+
+
+def test_an_ingest_that_stopped_before_linking_links_when_run_again(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    assert lexgraph("ingest", "statutes", CIVIL_2020, "--no-link", store=store).code == 0  # as if killed then
+    again = lexgraph("ingest", "statutes", CIVIL_2020, "--json", store=store)
+    assert again.code == 0, again.stderr
+    assert again.json()["unchanged"] == 1 and again.json()["links"]["laws"] == 1
+    assert lexgraph("stats", "--json", store=store).json()["relationships"]["CITES"] > 1000
+    assert lexgraph("ingest", "statutes", CIVIL_2020, "--json", store=store).json()["links"] is None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -57,9 +58,8 @@ def prepare_judgment(parsed: ParsedJudgment | None, meta: JudgmentMetadata | Non
         "source": source,
     }
     if meta is not None and meta.summary:
-        text, sections = meta.summary, None
-        chunks = chunk_text(text, sections, size=size, overlap=overlap)
-        chunks = [_named(c, "判決要旨") for c in chunks]
+        text = meta.summary
+        chunks = [replace(c, section="判決要旨") for c in chunk_text(text, size=size, overlap=overlap)]
     elif parsed is not None:
         text = parsed.text
         # The reasons, and the justices' opinions that argue with them: what later cases and books cite.
@@ -78,12 +78,6 @@ def prepare_judgment(parsed: ParsedJudgment | None, meta: JudgmentMetadata | Non
         chunks=tuple(chunks), as_of=node["date"], citing_court=node["court"],
         referenced=node["referenced"], problems=tuple(problems),
     )
-
-
-def _named(chunk: Any, section: str) -> Any:
-    from dataclasses import replace
-
-    return replace(chunk, section=section)
 
 
 def iter_judgments(paths: Sequence[str | Path], *, size: int, overlap: int

@@ -128,9 +128,11 @@ def ingest_statutes(
     if batch:
         _write_batch(store, batch, summary)
     if link:
-        added = sorted({o.law_id for o in summary.outcomes if o.status == "added" and o.law_id})
-        if added:
-            summary.links = link_laws(store, added, catalog=catalog, on_law=on_link)
+        added = {o.law_id for o in summary.outcomes if o.status == "added" and o.law_id}
+        # Laws never linked too: an ingest killed while linking resumes where it stopped when run again.
+        unlinked = {row["law_id"] for row in store.query("laws_unlinked")}
+        if added or unlinked:
+            summary.links = link_laws(store, sorted(added | unlinked), catalog=catalog, on_law=on_link)
     return summary
 
 
