@@ -76,6 +76,12 @@ def examine(store: GraphStore) -> DoctorReport:
         "no overlaps" if not overlaps else f"{overlaps[0]['first']} overlaps {overlaps[0]['second']}",
         "" if not overlaps else "re-ingest the law's files; report a bug if it persists",
     ))
+    unlinked = len(store.query("laws_unlinked")) if counts.nodes.get("Law") else 0
+    findings.append(Finding(
+        "clause cross-references", True,
+        "every law linked" if not unlinked else f"{unlinked} laws not linked yet (ingested with --no-link, or the "
+        "ingest stopped while linking); run `lexgraph law link` or ingest again",
+    ))
     loose = [r["uid"] for r in store.query("doctor_orphan_chunks")]
     findings.append(Finding(
         "orphan chunks", not loose,
