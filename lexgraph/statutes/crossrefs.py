@@ -23,7 +23,7 @@ from typing import Any
 from lexgraph.citations import Citation, CitationContext, ResolutionState, extract_with_state
 from lexgraph.statutes.catalog import Catalog, LawEntry
 from lexgraph.statutes.revisions import LawSpans, ProvisionSpan, StoreRevisions
-from lexgraph.store.base import GraphStore
+from lexgraph.store.base import GraphStore, StoreError, Transaction
 
 EXTRACTOR = "rules"
 _CITING_KINDS = frozenset({"paragraph", "item", "subitem"})  # articles repeat their paragraphs' text
@@ -85,7 +85,8 @@ def link_laws(
     on_law: Callable[[str], None] | None = None,
 ) -> LinkSummary:
     """Compute the CITES edges of these laws' clauses, and (with `follow_citing`) of the stored laws that cite one
-    of them. One transaction per law: a failure leaves that law's edges as they were."""
+    of them. Laws are written a batch at a time (commits are costly); should a batch fail, its laws are written one
+    transaction each, so that a failure leaves that law's edges as they were."""
     wanted = list(dict.fromkeys(law_ids))
     if follow_citing and wanted:
         waiting = [r["law_id"] for r in store.query("laws_citing", law_ids=wanted)]
@@ -95,6 +96,7 @@ def link_laws(
     # a thousand laws (about 150 bytes a clause).
     revisions = StoreRevisions(store, max_laws=1024)
     summary = LinkSummary()
+    batch: list[_LawLinks] = []
     for law_id in wanted:
         spans = revisions.law(law_id)
         if not spans.stored:
@@ -102,22 +104,60 @@ def link_laws(
         sentences = {row["uid"]: row["sentences"] for row in store.query("law_provision_sentences", law_id=law_id)}
         desired, cited, pending = _desired_edges(law_id, spans, sentences, catalog, revisions, summary)
         existing = {(r["from_uid"], r["to_uid"]) for r in store.query("law_cites_out", law_id=law_id)}
-        removed = sorted(existing - desired.keys())
-        added = [edge.row(*pair) for pair, edge in sorted(desired.items()) if pair not in existing]
-        with store.transaction() as tx:
-            if removed:
-                tx.delete_relationships("CITES", removed, from_label="Provision", to_label="Provision")
-            if added:
-                tx.create_relationships("CITES", added, from_label="Provision", to_label="Provision")
-            tx.upsert_nodes("Law", [{"law_id": law_id, "cited_laws": sorted(cited)}])
-        summary.laws += 1
-        summary.edges_added += len(added)
-        summary.edges_removed += len(removed)
-        summary.edges_total += len(desired)
-        summary.pending_laws |= pending
-        if on_law is not None:
-            on_law(law_id)
+        batch.append(_LawLinks(
+            law_id, removed=sorted(existing - desired.keys()),
+            added=[edge.row(*pair) for pair, edge in sorted(desired.items()) if pair not in existing],
+            cited=sorted(cited), total=len(desired), pending=pending,
+        ))
+        if len(batch) >= _BATCH_LAWS or sum(len(b.added) + len(b.removed) for b in batch) >= _BATCH_EDGES:
+            _write(store, batch, summary, on_law)
+            batch = []
+    if batch:
+        _write(store, batch, summary, on_law)
     return summary
+
+
+_BATCH_LAWS = 32
+_BATCH_EDGES = 20_000
+
+
+@dataclass(frozen=True)
+class _LawLinks:
+    """The edge changes of one law, ready to write."""
+
+    law_id: str
+    removed: list[tuple[str, str]]
+    added: list[dict[str, Any]]
+    cited: list[str]
+    total: int
+    pending: set[str]
+
+    def apply(self, tx: Transaction) -> None:
+        if self.removed:
+            tx.delete_relationships("CITES", self.removed, from_label="Provision", to_label="Provision")
+        if self.added:
+            tx.create_relationships("CITES", self.added, from_label="Provision", to_label="Provision")
+        tx.upsert_nodes("Law", [{"law_id": self.law_id, "cited_laws": self.cited}])
+
+
+def _write(store: GraphStore, batch: list[_LawLinks], summary: LinkSummary,
+           on_law: Callable[[str], None] | None) -> None:
+    try:
+        with store.transaction() as tx:
+            for links in batch:
+                links.apply(tx)
+    except StoreError:
+        for links in batch:  # find the law that cannot be written; the others still land
+            with store.transaction() as tx:
+                links.apply(tx)
+    for links in batch:
+        summary.laws += 1
+        summary.edges_added += len(links.added)
+        summary.edges_removed += len(links.removed)
+        summary.edges_total += links.total
+        summary.pending_laws |= links.pending
+        if on_law is not None:
+            on_law(links.law_id)
 
 
 def _desired_edges(
