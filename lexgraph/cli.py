@@ -105,6 +105,8 @@ def ingest_statutes(
                                                     "force, for snapshots without a revision id.")] = None,
     link: Annotated[bool, typer.Option("--link/--no-link", help="Link clause cross-references (CITES) after "
                                        "ingesting; `lexgraph law link` does it later.")] = True,
+    law: Annotated[list[str] | None, typer.Option("--law", help="Only this law's files (title, 略称, number or id; "
+                                                  "repeatable), e.g. a few laws of the whole e-Gov archive.")] = None,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -122,7 +124,7 @@ def ingest_statutes(
             progress.update(task, description=f"linking {law_id}")
 
         summary = lg.ingest_statutes(paths, revision=revision, in_force_on=known_day, on_file=on_file, link=link,
-                                     on_link=on_link)
+                                     on_link=on_link, laws=law or ())
     if as_json:
         _emit_json(summary.to_json())
     else:
@@ -215,9 +217,9 @@ def _print_document_summary(summary: DocumentSummary, as_json: bool) -> None:
 
 
 @contextmanager
-def _progress() -> Iterator[Progress]:
+def _progress(unit: str = "files") -> Iterator[Progress]:
     progress = Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
-                        TextColumn("{task.completed} files"), TimeElapsedColumn(), console=err, transient=True,
+                        TextColumn(f"{{task.completed}} {unit}"), TimeElapsedColumn(), console=err, transient=True,
                         disable=not err.is_terminal)
     with progress:
         yield progress
@@ -740,3 +742,6 @@ def main(argv: list[str] | None = None) -> int:
         return int(stop.code or 0)
     return 0
 
+
+# The search commands live in their own module; importing it registers them on `app` and `eval_app`.
+from lexgraph import cli_search  # noqa: E402, F401

@@ -26,13 +26,22 @@ from lexgraph.documents.reading import (
     find_precedent,
     precedent_view,
 )
+from lexgraph.answer.llm import LLMClient, LLMConfig
+from lexgraph.index.build import IndexProgress, IndexStatus, IndexSummary, index_status, open_index, refresh_index
+from lexgraph.index.embed import Embedder, get_embedder
+from lexgraph.index.query import UNIT_KINDS, SearchFilter, UnitKind
 from lexgraph.model import LawInfo, LawVersionInfo
-from lexgraph.statutes.catalog import Catalog
+from lexgraph.retrieve.fusion import DEFAULT_K as DEFAULT_RRF_K
+from lexgraph.retrieve.retrievers import Retriever
+from lexgraph.retrieve.search import SearchOptions, SearchResult, make_retriever, search
+from lexgraph.statutes.catalog import Catalog, LawEntry
 from lexgraph.statutes.crossrefs import LinkSummary, link_laws, store_catalog
 from lexgraph.statutes.ingest import IngestSummary, ProgressCallback, ingest_statutes
 from lexgraph.statutes.reading import (
+    AmbiguousLaw,
     ClauseLinks,
     LawDiff,
+    LawNotFound,
     ProvisionAsOf,
     clause_links,
     law_diff,
@@ -41,7 +50,7 @@ from lexgraph.statutes.reading import (
     resolve_law,
 )
 from lexgraph.statutes.revisions import StoreRevisions
-from lexgraph.statutes.sources import DatingFlags
+from lexgraph.statutes.sources import DatingFlags, select_laws
 from lexgraph.store import GraphStore, open_store
 from lexgraph.store.base import Row, StoreCounts
 from lexgraph.store.copy import DEFAULT_BATCH, CopySummary, copy_store
@@ -72,11 +81,28 @@ class LexGraph:
     def ingest_statutes(
         self, paths: Sequence[str | Path], *, revision: str | None = None, in_force_on: date | None = None,
         on_file: ProgressCallback | None = None, link: bool = True, on_link: Callable[[str], None] | None = None,
+        laws: Sequence[str] = (),
     ) -> IngestSummary:
+        """`laws` (titles, 略称, law numbers or ids) reads only those laws' files, e.g. a few laws of the whole
+        e-Gov archive."""
+        only = None
+        if laws:
+            entries = [self._catalog_entry(name) for name in laws]
+            only = select_laws([e.law_id for e in entries], [e.law_num for e in entries])
         return ingest_statutes(
             self.store, paths, flags=DatingFlags(revision=revision, in_force_on=in_force_on),
-            catalog=self.catalog, on_file=on_file, link=link, on_link=on_link,
+            catalog=self.catalog, on_file=on_file, link=link, on_link=on_link, only=only,
         )
+
+    def _catalog_entry(self, name: str) -> LawEntry:
+        entries = self.catalog.lookup(name)
+        if not entries:
+            raise LawNotFound(f"--law {name!r}: no such law in the catalogue; give a title, a law number "
+                              "(平成三年法律第九十号), an abbreviation or an e-Gov law id")
+        if len(entries) > 1 and entries[0].title != name.strip() and entries[0].law_id != name.strip():
+            options = ", ".join(f"{e.title} ({e.law_id})" for e in entries[:5])
+            raise AmbiguousLaw(f"--law {name!r} could mean {options}; give the law id instead")
+        return entries[0]
 
     def ingest_precedents(self, paths: Sequence[str | Path], *, size: int = DEFAULT_CHUNK_SIZE,
                           overlap: int = DEFAULT_OVERLAP, on_document: Callable[[str], None] | None = None
@@ -145,6 +171,38 @@ class LexGraph:
         """Copy this whole graph into another store (e.g. bolt://… for Neo4j Browser); idempotent."""
         with LexGraph.open(location) as target:
             return copy_store(self.store, target.store, batch=batch, on_batch=on_batch)
+
+    # -- search -------------------------------------------------------------------------------------------------
+    def law_ids(self, names: Sequence[str]) -> tuple[str, ...]:
+        """Stored laws by any name (title, 略称, number, id)."""
+        return tuple(self.law(name).law_id for name in names)
+
+    def index(self, *, laws: Sequence[str] = (), kinds: Sequence[UnitKind] = UNIT_KINDS, rebuild: bool = False,
+              embedder: Embedder | None = None, progress: IndexProgress | None = None) -> IndexSummary:
+        """Build or refresh the BM25 and vector indexes from the graph (only stale parts unless `rebuild`)."""
+        return refresh_index(self.store, embedder or get_embedder(), laws=self.law_ids(laws), kinds=kinds,
+                             rebuild=rebuild, progress=progress)
+
+    def index_status(self) -> IndexStatus:
+        return index_status(self.store)
+
+    def retriever(self, mode: str = "hybrid", *, embedder: Embedder | None = None, llm: LLMClient | None = None,
+                  rrf_k: float = DEFAULT_RRF_K, weights: Mapping[str, float] | None = None) -> Retriever:
+        """A retriever over this store's index; ``hyde`` uses `llm`, or the model configured in the environment."""
+        if mode == "hyde" and llm is None:
+            config = LLMConfig.from_env()
+            llm = LLMClient(config) if config is not None else None
+        return make_retriever(mode, open_index(self.store), embedder or get_embedder(), llm=llm, rrf_k=rrf_k,
+                              weights=weights)
+
+    def search(self, question: str, *, mode: str = "hybrid", as_of: date | None = None, laws: Sequence[str] = (),
+               kind: UnitKind | None = None, options: SearchOptions | None = None,
+               retriever: Retriever | None = None) -> SearchResult:
+        """Ranked clauses and chunks for a question, and the evidence the citation graph selects from them."""
+        options = options or SearchOptions(mode=mode)
+        where = SearchFilter(as_of=as_of, laws=self.law_ids(laws), kind=kind)
+        retriever = retriever or self.retriever(options.mode, rrf_k=options.rrf_k, weights=options.weights)
+        return search(self.store, retriever, question, where=where, options=options)
 
     # -- the store ----------------------------------------------------------------------------------------------
     def stats(self) -> StoreCounts:

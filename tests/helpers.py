@@ -26,11 +26,13 @@ class Run:
         return json.loads(self.stdout)
 
 
-def lexgraph(*args: str | Path, store: Path | None = None, timeout: float = 300) -> Run:
+def lexgraph(*args: str | Path, store: Path | None = None, timeout: float = 300,
+             env: dict[str, str] | None = None) -> Run:
+    """`env` adds to (or, with "", blanks) variables of the test's environment."""
     command = [sys.executable, "-m", "lexgraph", *map(str, args)]
     if store is not None:
         command += ["--store", str(store)]
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    env.pop("LEXGRAPH_STORE", None)
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT)
+    variables = {**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})}
+    variables.pop("LEXGRAPH_STORE", None)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=variables, cwd=ROOT)
     return Run(done.returncode, done.stdout, done.stderr)

@@ -22,6 +22,7 @@ from lexgraph.statutes.crossrefs import LinkSummary, link_laws
 from lexgraph.statutes.egov import StatuteXmlError, parse_law_xml
 from lexgraph.statutes.sources import (
     DatingFlags,
+    NameFilter,
     RevisionUnknown,
     SourceError,
     XmlDocument,
@@ -103,15 +104,17 @@ def ingest_statutes(
     on_file: ProgressCallback | None = None,
     link: bool = True,
     on_link: Callable[[str], None] | None = None,
+    only: NameFilter | None = None,
 ) -> IngestSummary:
     """Ingest the XML under `paths`, one transaction per batch of files; then (with `link`) compute the clause
-    cross-references of every law that gained a version, and of the stored laws that were waiting for one."""
+    cross-references of every law that gained a version, and of the stored laws that were waiting for one.
+    `only` reads just the files whose names it accepts (see `sources.select_laws`)."""
     if catalog is None:
         catalog = Catalog.bundled()
     flags = flags or DatingFlags()
     summary = IngestSummary()
     batch: list[_Incoming] = []
-    for item in iter_documents(paths):
+    for item in iter_documents(paths, only=only):
         summary.files += 1
         if isinstance(item, SourceError):
             summary.outcomes.append(FileOutcome(str(item).split(":")[0], "failed", message=str(item)))

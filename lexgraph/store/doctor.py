@@ -94,10 +94,28 @@ def examine(store: GraphStore) -> DoctorReport:
         f"{stubs} precedents are known only from citations; `lexgraph ingest precedents` of their texts fills "
         "them in",
     ))
-    provisions = counts.nodes.get("Provision", 0)
-    findings.append(Finding(
-        "search indexes", True,
-        f"{provisions} clauses; BM25 and vector indexes are derived from the graph and are built by "
-        "`lexgraph index` (not part of statute ingestion)",
-    ))
+    findings.append(_index_finding(store))
     return DoctorReport(store.location, store.backend, counts, tuple(findings))
+
+
+def _index_finding(store: GraphStore) -> Finding:
+    """The search indexes are derived from the graph: stale when a law gained a version, or a judgment changed,
+    since they were built. Not having built them yet is fine (nothing is wrong, search just needs them)."""
+    from lexgraph.index.build import index_status
+
+    status = index_status(store)
+    if status.embedder is None:
+        return Finding("search indexes", True, f"not built yet: {status.problem}")
+    if status.problem is not None:
+        return Finding("search indexes", False, status.problem, "run `lexgraph index --rebuild`")
+    stale = status.stale
+    if not stale:
+        rows = sum(p.rows for p in status.parts)
+        return Finding("search indexes", True, f"{len(status.parts)} parts, {rows} units, up to date "
+                       f"({status.embedder})")
+    by_status: dict[str, list[str]] = {}
+    for part in stale:
+        by_status.setdefault(part.status, []).append(part.part)
+    detail = "; ".join(f"{len(parts)} {state} (e.g. {parts[0]})" for state, parts in sorted(by_status.items()))
+    return Finding("search indexes", False, f"{len(stale)} of {len(status.parts)} parts out of date: {detail}",
+                   "run `lexgraph index` (it rebuilds only those parts)")

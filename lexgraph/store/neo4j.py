@@ -346,6 +346,12 @@ class Neo4jStore(GraphStore):
         except StoreError as err:  # still filling: queries are correct, only slower for a while
             _log.warning("indexes are still being populated: %s", err)
 
+    def run_schema_statement(self, statement: str) -> None:
+        """A schema statement built by lexgraph's own code (an index whose dimensions depend on the embedder),
+        in its own auto-commit transaction. Never pass text that came from a user."""
+        self._run_autocommit(statement, None, "creating an index")
+        self._await_indexes()
+
     # -- reading --------------------------------------------------------------------------------------------
     def query(self, query_name: str, /, **params: Any) -> list[Row]:
         """A named query. Inside an open `transaction` of this thread it runs in that transaction, so it sees

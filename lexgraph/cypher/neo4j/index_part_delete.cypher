@@ -1,0 +1,2 @@
+MATCH (p:IndexPart {name: $name})
+DELETE p

@@ -1,0 +1,182 @@
+"""Retrieval measured on lawqa_jp: does a search for the question find the clauses its context quotes?
+
+The Digital Agency's questions come with the statute text they are about, as headings: ``## 借地借家法`` (law),
+``### 第3条`` (article), ``#### 第1項`` (paragraph), ``##### 第2号`` (item). Those headings are the gold: the
+(law, article) pairs at article level and the (law, article, paragraph) triples at paragraph level. The context
+text itself is never searched: retrieval runs over the laws in the store.
+
+Questions are sorted into three groups, and every question is reported in exactly one:
+- **scored**: every gold law is in the store;
+- **absent**: some gold law is not in the store (金融商品取引法 is missing from the 2020 corpus, for one), so a
+  miss would say nothing about retrieval; they are listed with the missing law, not silently dropped;
+- **no gold**: the context quotes no statute (a guideline, a Q&A), so recall is undefined.
+
+Ids are ``<law_id>|<article path>`` (``403AC0000000090|a3``) and ``…|a3/p1``: a paragraph hit counts for its
+article at the rank of its first paragraph (`metrics.score_question`). An item quoted directly under an article
+(``### 第2条`` then ``#### 第1号``) is in paragraph 1, as e-Gov paths have it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lexgraph.numerals import egov_num
+from lexgraph.retrieve.metrics import DEFAULT_KS, RetrievalReport, evaluate_retrieval
+from lexgraph.statutes.catalog import Catalog
+
+_HEADING = re.compile(r"^(#{2,5})\s*(.+?)\s*$", re.MULTILINE)
+_ARTICLE = re.compile(r"^第(.+?条(?:の[0-9０-９一二三四五六七八九十百千]+)*)$")
+_PARAGRAPH = re.compile(r"^第(.+?)項$")
+_ITEM = re.compile(r"^第(.+?)号$")
+LEVELS = ("article", "paragraph")
+
+
+class DatasetError(ValueError):
+    """The dataset file cannot be read as lawqa_jp."""
+
+
+@dataclass(frozen=True)
+class LawqaQuestion:
+    qid: str  # the sample's ファイル名
+    question: str  # 問題文
+    choices: str  # 選択肢
+    answer: str  # output
+    context: str
+    gold_laws: tuple[str, ...]  # law titles as the headings give them
+    articles: tuple[tuple[str, str], ...]  # (law title, article path)
+    paragraphs: tuple[tuple[str, str], ...]  # (law title, article/paragraph path)
+
+    @property
+    def query(self) -> str:
+        """What is searched: the question with its choices (the choices carry most of the legal terms)."""
+        return f"{self.question}\n{self.choices}"
+
+
+def load_lawqa(path: str | Path) -> list[LawqaQuestion]:
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise DatasetError(f"{path}: cannot read lawqa_jp JSON ({err})") from None
+    samples = raw.get("samples") if isinstance(raw, dict) else raw
+    if not isinstance(samples, list):
+        raise DatasetError(f"{path}: expected {{\"samples\": [...]}} as in lawqa_jp's dev.json")
+    questions = []
+    for i, sample in enumerate(samples):
+        if not isinstance(sample, dict) or "問題文" not in sample:
+            raise DatasetError(f"{path}: sample {i} has no 問題文 field")
+        questions.append(parse_sample(sample, i))
+    return questions
+
+
+def parse_sample(sample: dict[str, Any], position: int = 0) -> LawqaQuestion:
+    context = str(sample.get("コンテキスト", ""))
+    laws: list[str] = []
+    articles: list[tuple[str, str]] = []
+    paragraphs: list[tuple[str, str]] = []
+    law = article = None
+    for match in _HEADING.finditer(context):
+        level, text = len(match.group(1)), match.group(2)
+        if level == 2:
+            law, article = text, None
+        elif level == 3:
+            found = _ARTICLE.match(text)
+            article = f"a{egov_num(found.group(1))}" if found and egov_num(found.group(1)) else None
+            if law and article:
+                articles.append((law, article))
+                if law not in laws:
+                    laws.append(law)
+        elif level == 4 and law and article:
+            paragraph = _PARAGRAPH.match(text)
+            item = _ITEM.match(text)
+            number = egov_num(paragraph.group(1)) if paragraph else ("1" if item else None)
+            if number:
+                paragraphs.append((law, f"{article}/p{number}"))
+    return LawqaQuestion(
+        qid=str(sample.get("ファイル名") or position), question=str(sample["問題文"]),
+        choices=str(sample.get("選択肢", "")), answer=str(sample.get("output", "")), context=context,
+        gold_laws=tuple(laws), articles=tuple(dict.fromkeys(articles)), paragraphs=tuple(dict.fromkeys(paragraphs)),
+    )
+
+
+def article_id(law_id: str, path: str) -> str:
+    """``law|a3`` for any clause path under article 3 (``a3/p1/i2``); supplementary provisions keep their prefix."""
+    parts = path.split("/")
+    keep = 2 if parts[0].startswith("suppl") and len(parts) > 1 else 1
+    return f"{law_id}|{'/'.join(parts[:keep])}"
+
+
+def paragraph_id(law_id: str, path: str) -> str | None:
+    parts = path.split("/")
+    start = 1 if parts[0].startswith("suppl") else 0
+    if len(parts) < start + 2 or not parts[start + 1].startswith("p"):
+        return None
+    return f"{law_id}|{'/'.join(parts[:start + 2])}"
+
+
+@dataclass(frozen=True)
+class LawqaRun:
+    """The scores of one mode, at both levels, and how the questions were sorted."""
+
+    mode: str
+    levels: dict[str, RetrievalReport]
+    scored: tuple[str, ...]
+    absent: tuple[tuple[str, tuple[str, ...]], ...]  # (qid, missing laws)
+    no_gold: tuple[str, ...]
+    n_questions: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode, "questions": self.n_questions, "scored": len(self.scored),
+            "share_with_laws_in_store": round(len(self.scored) / max(1, self.n_questions - len(self.no_gold)), 4),
+            "absent": [{"qid": q, "missing_laws": list(m)} for q, m in self.absent],
+            "no_gold": list(self.no_gold),
+            "levels": {level: report.to_json() for level, report in self.levels.items()},
+        }
+
+
+#: Ranked clause ids (``law_id``, ``path``) for a question, best first.
+Ranker = Callable[[LawqaQuestion], Sequence[tuple[str, str]]]
+
+
+def resolve_titles(questions: Sequence[LawqaQuestion], catalog: Catalog, stored: set[str]) -> dict[str, str | None]:
+    """Law title → the law id in the store (None: not stored, or unknown)."""
+    out: dict[str, str | None] = {}
+    for title in {t for q in questions for t in q.gold_laws}:
+        entries = [e for e in catalog.lookup(title) if e.law_id in stored] or catalog.lookup(title)
+        out[title] = entries[0].law_id if entries and entries[0].law_id in stored else None
+    return out
+
+
+def evaluate_lawqa(questions: Sequence[LawqaQuestion], rank: Ranker, law_ids: dict[str, str | None], *,
+                   mode: str, ks: Sequence[int] = DEFAULT_KS) -> LawqaRun:
+    scored: list[LawqaQuestion] = []
+    absent: list[tuple[str, tuple[str, ...]]] = []
+    no_gold: list[str] = []
+    for q in questions:
+        if not q.articles:
+            no_gold.append(q.qid)
+            continue
+        missing = tuple(t for t in q.gold_laws if law_ids.get(t) is None)
+        if missing:
+            absent.append((q.qid, missing))
+        else:
+            scored.append(q)
+    predictions = [list(rank(q)) for q in scored]
+    levels: dict[str, RetrievalReport] = {}
+    for level in LEVELS:
+        gold: list[list[str]] = []
+        predicted: list[list[str]] = []
+        for q, ranked in zip(scored, predictions, strict=True):
+            if level == "article":
+                gold.append([f"{law_ids[t]}|{p}" for t, p in q.articles])
+                predicted.append([article_id(law, path) for law, path in ranked])
+            else:
+                gold.append([f"{law_ids[t]}|{p}" for t, p in q.paragraphs])
+                predicted.append([pid for law, path in ranked if (pid := paragraph_id(law, path))])
+        levels[level] = evaluate_retrieval(gold, predicted, ks=ks, qids=[q.qid for q in scored])
+    return LawqaRun(mode, levels, tuple(q.qid for q in scored), tuple(absent), tuple(no_gold), len(questions))

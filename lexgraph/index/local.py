@@ -1,0 +1,449 @@
+"""The embedded backend's search indexes: files beside the graph, rebuilt from it (DESIGN §5).
+
+Layout of ``<store>/index/``:
+- ``manifest.json``: the format, the tokenizer and embedder the index was built with, and each part's fingerprint
+  (see `units.part_fingerprints`), which is how `doctor` tells a stale part;
+- ``parts/<part>.parquet``: a part's units and their Sudachi tokens; ``parts/<part>.npy``: their embeddings, row
+  for row. These are the durable product of `lexgraph index`; refreshing a part re-tokenises only changed units
+  and re-embeds only text the embedding cache has not seen;
+- ``bm25/``: a tantivy index over every part (``whitespace`` tokenizer over the pre-computed tokens, so BM25 means
+  what Neo4j's full-text index over the same tokens means), rebuilt from the part files in seconds;
+- ``vectors.usearch``: an HNSW graph over every embedding, built only when the collection is larger than
+  `EXACT_LIMIT`. Below it, and whenever a filter leaves few candidates, search is exact (a dot product per row).
+
+Why files and not ``tokens``/``embedding`` properties in LadybugDB, as in Neo4j: the engine's own full-text and
+vector extensions download at run time (which fails offline), so the indexes live outside the engine anyway, and
+keeping 1.6 M × 384 floats in the graph as well would double the store for nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter
+from lexgraph.index.tokenize import TOKENIZER_VERSION
+from lexgraph.index.units import IndexUnit, part_law_id, unit_from_row, unit_row
+
+FORMAT = 1
+#: Above this many vectors an HNSW index answers unfiltered and loosely filtered searches.
+EXACT_LIMIT = 100_000
+_NO_START = -(2**31)
+_NO_END = 2**31 - 1
+_UNIT_SCHEMA = pa.schema([
+    ("uid", pa.string()), ("label", pa.string()), ("part", pa.string()), ("law_id", pa.string()),
+    ("laws", pa.list_(pa.string())), ("path", pa.string()), ("title", pa.string()), ("text", pa.string()),
+    ("owner_uid", pa.string()), ("owner_kind", pa.string()), ("valid_from", pa.date32()),
+    ("valid_until", pa.date32()), ("tokens", pa.string()),
+])
+
+
+def index_directory(store_directory: str | os.PathLike[str]) -> Path:
+    return Path(store_directory) / "index"
+
+
+def part_file_stem(part: str) -> str:
+    """Part names hold ``:``; file names get ``_`` (law ids are ASCII letters and digits)."""
+    return part.replace(":", "_")
+
+
+@dataclass(frozen=True)
+class PartInfo:
+    fingerprint: str
+    rows: int
+    built_at: str
+
+
+@dataclass(frozen=True)
+class Manifest:
+    tokenizer: str
+    embedder: str
+    dim: int
+    parts: Mapping[str, PartInfo]
+    format: int = FORMAT
+
+    @classmethod
+    def read(cls, directory: Path) -> Manifest | None:
+        path = directory / "manifest.json"
+        if not path.is_file():
+            return None
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+            return cls(tokenizer=raw["tokenizer"], embedder=raw["embedder"], dim=int(raw["dim"]),
+                       parts={name: PartInfo(**info) for name, info in raw["parts"].items()},
+                       format=int(raw["format"]))
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            raise IndexMissing(f"{path} is unreadable ({err}); rebuild it with `lexgraph index --rebuild`") from None
+
+    def write(self, directory: Path) -> None:
+        payload = {"format": self.format, "tokenizer": self.tokenizer, "embedder": self.embedder, "dim": self.dim,
+                   "parts": {name: vars(info) for name, info in sorted(self.parts.items())}}
+        _atomic_write(directory / "manifest.json", json.dumps(payload, ensure_ascii=False, indent=1).encode())
+
+    @property
+    def rows(self) -> int:
+        return sum(info.rows for info in self.parts.values())
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+@contextmanager
+def index_lock(directory: Path) -> Iterator[None]:
+    """One index build at a time per store; a second one gets a clear error instead of mixing files."""
+    import fcntl
+
+    directory.mkdir(parents=True, exist_ok=True)
+    with open(directory / ".lock", "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise IndexMissing(f"another `lexgraph index` is building {directory}; wait for it to finish") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+# -- part files ---------------------------------------------------------------------------------------------------
+def write_part(directory: Path, part: str, units: Sequence[IndexUnit], tokens: Sequence[str],
+               vectors: np.ndarray) -> None:
+    parts = directory / "parts"
+    parts.mkdir(parents=True, exist_ok=True)
+    stem = part_file_stem(part)
+    rows = [unit_row(u) | {"tokens": t} for u, t in zip(units, tokens, strict=True)]
+    table = pa.Table.from_pylist(rows, schema=_UNIT_SCHEMA)
+    tmp = parts / f"{stem}.parquet.tmp"
+    pq.write_table(table, tmp)
+    os.replace(tmp, parts / f"{stem}.parquet")
+    with open(parts / f"{stem}.npy.tmp", "wb") as handle:
+        np.save(handle, np.ascontiguousarray(vectors, dtype=np.float32))
+    os.replace(parts / f"{stem}.npy.tmp", parts / f"{stem}.npy")
+
+
+def read_part_units(directory: Path, part: str, columns: Sequence[str] | None = None) -> pa.Table:
+    path = directory / "parts" / f"{part_file_stem(part)}.parquet"
+    try:
+        return pq.read_table(path, columns=list(columns) if columns else None)
+    except (OSError, pa.ArrowException) as err:
+        raise IndexMissing(f"{path} is missing or damaged ({err}); run `lexgraph index --rebuild`") from None
+
+
+def read_part_vectors(directory: Path, part: str) -> np.ndarray:
+    path = directory / "parts" / f"{part_file_stem(part)}.npy"
+    try:
+        return np.load(path, mmap_mode="r")
+    except (OSError, ValueError) as err:
+        raise IndexMissing(f"{path} is missing or damaged ({err}); run `lexgraph index --rebuild`") from None
+
+
+def remove_part(directory: Path, part: str) -> None:
+    for suffix in (".parquet", ".npy"):
+        (directory / "parts" / f"{part_file_stem(part)}{suffix}").unlink(missing_ok=True)
+
+
+def old_tokens(directory: Path, part: str) -> dict[str, tuple[str, str]]:
+    """A part's stored (text, tokens) by uid, so that a refresh tokenises only what changed."""
+    try:
+        table = pq.read_table(directory / "parts" / f"{part_file_stem(part)}.parquet",
+                              columns=["uid", "text", "tokens"])
+    except (OSError, pa.ArrowException):
+        return {}
+    return {uid: (text, tokens) for uid, text, tokens in zip(*(table.column(c).to_pylist() for c in
+                                                                ("uid", "text", "tokens")), strict=True)}
+
+
+# -- building the searchable structures -----------------------------------------------------------------------
+def _tantivy_schema() -> Any:
+    import tantivy
+
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field("uid", stored=True, tokenizer_name="raw")
+    builder.add_text_field("label", stored=False, tokenizer_name="raw")
+    builder.add_text_field("laws", stored=False, tokenizer_name="raw")
+    builder.add_text_field("tokens", stored=False, tokenizer_name="whitespace", index_option="freq")
+    builder.add_integer_field("from_day", stored=False, indexed=True, fast=True)
+    builder.add_integer_field("until_day", stored=False, indexed=True, fast=True)
+    builder.add_bytes_field("unit", stored=True, indexed=False)
+    return builder.build()
+
+
+def _day(value: date | None, default: int) -> int:
+    return default if value is None else value.toordinal()
+
+
+def build_bm25(directory: Path, parts: Iterable[str]) -> None:
+    """Rebuild ``bm25/`` from the part files, in a new folder swapped in at the end."""
+    import tantivy
+
+    target = directory / "bm25"
+    fresh = directory / "bm25.new"
+    shutil.rmtree(fresh, ignore_errors=True)
+    fresh.mkdir(parents=True)
+    index = tantivy.Index(_tantivy_schema(), path=str(fresh))
+    writer = index.writer(heap_size=128_000_000, num_threads=1)
+    for part in parts:
+        table = read_part_units(directory, part)
+        for row in table.to_pylist():
+            doc = tantivy.Document()
+            doc.add_text("uid", row["uid"])
+            doc.add_text("label", row["label"])
+            for law in row["laws"] or ():
+                doc.add_text("laws", law)
+            doc.add_text("tokens", row["tokens"])
+            doc.add_integer("from_day", _day(row["valid_from"], _NO_START))
+            doc.add_integer("until_day", _day(row["valid_until"], _NO_END))
+            unit = {k: v for k, v in row.items() if k != "tokens"}
+            doc.add_bytes("unit", json.dumps(unit, default=_iso, ensure_ascii=False).encode())
+            writer.add_document(doc)
+    writer.commit()
+    writer.wait_merging_threads()
+    old = directory / "bm25.old"
+    shutil.rmtree(old, ignore_errors=True)
+    if target.exists():
+        os.replace(target, old)
+    os.replace(fresh, target)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def build_hnsw(directory: Path, parts: Sequence[str], dim: int) -> None:
+    """The HNSW graph over every vector, keyed by global row (parts in manifest order); only for large sets."""
+    from usearch.index import Index
+
+    path = directory / "vectors.usearch"
+    total = sum(read_part_vectors(directory, p).shape[0] for p in parts)
+    if total <= EXACT_LIMIT:
+        path.unlink(missing_ok=True)
+        return
+    hnsw = Index(ndim=dim, metric="ip", dtype="f32")
+    offset = 0
+    for part in parts:
+        vectors = np.asarray(read_part_vectors(directory, part), dtype=np.float32)
+        if len(vectors):
+            hnsw.add(np.arange(offset, offset + len(vectors), dtype=np.uint64), vectors, threads=1)
+        offset += len(vectors)
+    tmp = directory / "vectors.usearch.tmp"
+    hnsw.save(str(tmp))
+    os.replace(tmp, path)
+
+
+def _iso(value: object) -> str:
+    if isinstance(value, date):
+        return value.isoformat()
+    raise TypeError(f"cannot encode {value!r}")
+
+
+def _unit_from_json(data: bytes) -> IndexUnit:
+    raw = json.loads(data)
+    for key in ("valid_from", "valid_until"):
+        raw[key] = date.fromisoformat(raw[key]) if raw[key] else None
+    return unit_from_row(raw)
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+# -- searching ----------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _PartRows:
+    """What a vector search filters on, for one part, row-aligned with its vectors."""
+
+    name: str
+    offset: int
+    uids: tuple[str, ...]
+    from_day: np.ndarray
+    until_day: np.ndarray
+    laws: tuple[tuple[str, ...], ...]
+    label: str
+
+
+class LocalIndex:
+    """Search over ``<store>/index``: BM25 through tantivy, vectors exact (numpy) or through usearch."""
+
+    def __init__(self, directory: Path) -> None:
+        import tantivy
+
+        self.directory = directory
+        manifest = Manifest.read(directory)
+        if manifest is None or not (directory / "bm25").is_dir():
+            raise IndexMissing(f"no search index in {directory}; build it with `lexgraph index`")
+        if manifest.format != FORMAT or manifest.tokenizer != TOKENIZER_VERSION:
+            raise IndexMissing(f"the index in {directory} was built by another version (format {manifest.format}, "
+                               f"tokenizer {manifest.tokenizer}); rebuild it with `lexgraph index --rebuild`")
+        self.manifest = manifest
+        self.embedder_name = manifest.embedder
+        self._schema = _tantivy_schema()
+        try:
+            self._tantivy = tantivy.Index.open(str(directory / "bm25"))
+        except ValueError as err:
+            raise IndexMissing(f"{directory / 'bm25'} is damaged ({err}); run `lexgraph index --rebuild`") from None
+        self._searcher = self._tantivy.searcher()
+        self._parts: list[_PartRows] = []
+        self._vectors: dict[str, np.ndarray] = {}
+        offset = 0
+        for name in sorted(manifest.parts):
+            table = read_part_units(directory, name, ["uid", "label", "laws", "valid_from", "valid_until"])
+            columns = {c: table.column(c).to_pylist() for c in table.column_names}
+            self._parts.append(_PartRows(
+                name=name, offset=offset, uids=tuple(columns["uid"]),
+                from_day=np.array([_day(d, _NO_START) for d in columns["valid_from"]], dtype=np.int64),
+                until_day=np.array([_day(d, _NO_END) for d in columns["valid_until"]], dtype=np.int64),
+                laws=tuple(tuple(x or ()) for x in columns["laws"]),
+                label=columns["label"][0] if columns["label"] else "",
+            ))
+            self._vectors[name] = read_part_vectors(directory, name)
+            offset += table.num_rows
+        self._row_of = {uid: (i, r) for i, part in enumerate(self._parts) for r, uid in enumerate(part.uids)}
+        self._hnsw: Any = None
+        if (directory / "vectors.usearch").is_file():
+            from usearch.index import Index
+
+            self._hnsw = Index.restore(str(directory / "vectors.usearch"), view=True)
+
+    # text --------------------------------------------------------------------------------------------------------
+    def text_search(self, tokens: Sequence[str], k: int, where: SearchFilter) -> list[IndexHit]:
+        from tantivy import Occur, Query
+
+        terms = list(dict.fromkeys(t for t in tokens if t))
+        if not terms or k < 1:
+            return []
+        text = Query.boolean_query([(Occur.Should, Query.term_query(self._schema, "tokens", t)) for t in terms])
+        filters = self._tantivy_filters(where)
+        query = text if not filters else Query.boolean_query(
+            [(Occur.Must, text), (Occur.Must, Query.const_score_query(Query.boolean_query(filters), 0.0))])
+        result = self._searcher.search(query, k)
+        return [IndexHit(_unit_from_json(self._searcher.doc(address)["unit"][0]), float(score))
+                for score, address in result.hits]
+
+    def _tantivy_filters(self, where: SearchFilter) -> list[tuple[Any, Any]]:
+        from tantivy import FieldType, Occur, Query
+
+        clauses = []
+        if where.kind is not None:
+            clauses.append((Occur.Must, Query.term_query(self._schema, "label", LABELS[where.kind])))
+        if where.laws:
+            clauses.append((Occur.Must, Query.term_set_query(self._schema, "laws", list(where.laws))))
+        if where.as_of is not None:
+            day = where.as_of.toordinal()
+            clauses.append((Occur.Must, Query.range_query(self._schema, "from_day", FieldType.Integer, None, day)))
+            clauses.append((Occur.Must, Query.range_query(self._schema, "until_day", FieldType.Integer, day, None,
+                                                          include_lower=False)))
+        return clauses
+
+    # vectors -----------------------------------------------------------------------------------------------------
+    def vector_search(self, vector: np.ndarray, k: int, where: SearchFilter) -> list[IndexHit]:
+        if k < 1:
+            return []
+        query = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if query.shape[0] != self.manifest.dim:
+            raise ValueError(f"query vector has {query.shape[0]} dimensions; the index has {self.manifest.dim} "
+                             f"({self.embedder_name})")
+        candidates = [(part, self._mask(part, where)) for part in self._parts if self._may_hold(part, where)]
+        n_candidates = sum(int(mask.sum()) for _, mask in candidates)
+        found = None
+        if self._hnsw is not None and n_candidates > EXACT_LIMIT:
+            found = self._approximate(query, k, candidates)
+        if found is None:
+            found = self._exact(query, k, candidates)
+        return self._hits(found)
+
+    def _may_hold(self, part: _PartRows, where: SearchFilter) -> bool:
+        if where.kind is not None and part.label != LABELS[where.kind]:
+            return False
+        law = part_law_id(part.name)
+        return not (where.laws and law is not None and law not in where.laws)
+
+    def _mask(self, part: _PartRows, where: SearchFilter) -> np.ndarray:
+        mask = np.ones(len(part.uids), dtype=bool)
+        if where.as_of is not None:
+            day = where.as_of.toordinal()
+            mask &= (part.from_day <= day) & (day < part.until_day)
+        if where.laws and part_law_id(part.name) is None:
+            wanted = set(where.laws)
+            mask &= np.fromiter((bool(wanted.intersection(laws)) for laws in part.laws), dtype=bool,
+                                count=len(part.laws))
+        return mask
+
+    def _exact(self, query: np.ndarray, k: int, candidates: Sequence[tuple[_PartRows, np.ndarray]]
+               ) -> list[tuple[str, float]]:
+        scored: list[tuple[str, float]] = []
+        for part, mask in candidates:
+            rows = np.flatnonzero(mask)
+            if not len(rows):
+                continue
+            vectors = self._vectors[part.name]
+            scores = (vectors if len(rows) == len(part.uids) else vectors[rows]) @ query
+            top = np.argsort(-scores, kind="stable")[:k]
+            scored.extend((part.uids[rows[i]], float(scores[i])) for i in top)
+        scored.sort(key=lambda item: (-item[1], item[0]))
+        return scored[:k]
+
+    def _approximate(self, query: np.ndarray, k: int, candidates: Sequence[tuple[_PartRows, np.ndarray]]
+                     ) -> list[tuple[str, float]] | None:
+        """HNSW with the filter applied to an oversampled result, widened until k pass; None → search exactly."""
+        allowed = {part.offset: (part, mask) for part, mask in candidates}
+        offsets = sorted(allowed)
+        total = sum(len(p.uids) for p in self._parts)
+        wanted = k * 8
+        while wanted <= total:
+            matches = self._hnsw.search(query, wanted)
+            kept: list[tuple[str, float]] = []
+            for key, distance in zip(matches.keys, matches.distances, strict=True):
+                part_offset = offsets[int(np.searchsorted(offsets, int(key), side="right")) - 1] if offsets else -1
+                entry = allowed.get(part_offset)
+                if entry is None:
+                    continue
+                part, mask = entry
+                row = int(key) - part.offset
+                if 0 <= row < len(part.uids) and mask[row]:
+                    kept.append((part.uids[row], 1.0 - float(distance)))
+                    if len(kept) == k:
+                        return kept
+            if len(matches.keys) < wanted:
+                return kept
+            wanted *= 4
+        return None
+
+    def _hits(self, found: Sequence[tuple[str, float]]) -> list[IndexHit]:
+        units = self.units_by_uid([uid for uid, _ in found])
+        return [IndexHit(units[uid], score) for uid, score in found if uid in units]
+
+    def units_by_uid(self, uids: Sequence[str]) -> dict[str, IndexUnit]:
+        from tantivy import Query
+
+        if not uids:
+            return {}
+        result = self._searcher.search(Query.term_set_query(self._schema, "uid", list(uids)), len(uids))
+        units = [_unit_from_json(self._searcher.doc(address)["unit"][0]) for _, address in result.hits]
+        return {unit.uid: unit for unit in units}
+
+    def vectors_of(self, uids: Sequence[str]) -> dict[str, np.ndarray]:
+        out = {}
+        for uid in uids:
+            where = self._row_of.get(uid)
+            if where is not None:
+                part = self._parts[where[0]]
+                out[uid] = np.asarray(self._vectors[part.name][where[1]], dtype=np.float32)
+        return out
+
+    def close(self) -> None:
+        self._vectors.clear()
+        self._hnsw = None
+
+
+ProgressFn = Callable[[str, int, int], None]

@@ -1,0 +1,126 @@
+"""The Neo4j backend's search indexes: native full-text and vector indexes over node properties (DESIGN §5).
+
+`lexgraph index` writes ``tokens`` (Sudachi, space-separated) and ``embedding`` onto the indexed clauses and
+chunks, with the fields searches filter on (``search_laws``, ``search_from``, ``search_until``); Neo4j keeps its
+indexes current as the properties change. Migration V004 creates the full-text index ``lexgraph_tokens`` with the
+``whitespace`` analyzer, so BM25 ranks the same tokens as tantivy does in the embedded backend. The vector indexes
+(``provision_embedding``, ``chunk_embedding``, cosine) are created here because their dimensions are the
+embedder's. ``(:IndexPart {name, fingerprint})`` records what each part was built from, for `doctor`.
+
+Filters run inside the ranking: the full-text procedure streams matches best first, so ``WHERE … LIMIT k`` keeps
+the best k allowed; the vector procedure returns a fixed number of neighbours, so it is over-fetched and widened,
+and when the filter is narrower than that the exact query (cosine over the allowed nodes) answers instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter, UnitKind
+from lexgraph.index.tokenize import TOKENIZER_VERSION
+from lexgraph.index.units import IndexUnit, unit_from_row
+from lexgraph.store.base import GraphStore
+
+#: Lucene's default limit on the clauses of one query.
+MAX_TERMS = 1000
+_LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
+_VECTOR_INDEX = {"provision": ("provision_embedding", "Provision"), "chunk": ("chunk_embedding", "Chunk")}
+_WIDEN = 4
+_MAX_FETCH = 10_000
+
+
+def index_key(embedder_name: str) -> str:
+    return f"{TOKENIZER_VERSION}|{embedder_name}"
+
+
+def lucene_query(tokens: Sequence[str]) -> str:
+    """The tokens as a Lucene OR query, every special character escaped: query text is data, never syntax."""
+    terms = list(dict.fromkeys(t for t in tokens if t))[:MAX_TERMS]
+    return " ".join(_LUCENE_SPECIAL.sub(r"\\\1", term) for term in terms)
+
+
+def ensure_vector_indexes(store: GraphStore, dim: int) -> None:
+    """Create the two vector indexes for ``dim``-dimensional embeddings (no-op when they exist)."""
+    dimensions = int(dim)
+    if not 0 < dimensions <= 4096:
+        raise ValueError(f"embedding dimensions must be between 1 and 4096, not {dim!r}")
+    for name, label in _VECTOR_INDEX.values():
+        # Built from constants and a checked integer, never from user text.
+        store.run_schema_statement(  # type: ignore[attr-defined]
+            f"CREATE VECTOR INDEX {name} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
+            f"OPTIONS {{indexConfig: {{`vector.dimensions`: {dimensions}, "
+            f"`vector.similarity_function`: 'cosine'}}}}"
+        )
+
+
+class Neo4jIndex:
+    """Search through the database's own indexes."""
+
+    def __init__(self, store: GraphStore) -> None:
+        parts = store.query("index_parts")
+        if not parts:
+            raise IndexMissing(f"no search index in {store.location}; build it with `lexgraph index`")
+        self.store = store
+        self.embedder_name = str(parts[0]["embedder"])
+        self.dim = int(parts[0]["dim"])
+
+    def text_search(self, tokens: Sequence[str], k: int, where: SearchFilter) -> list[IndexHit]:
+        lucene = lucene_query(tokens)
+        if not lucene or k < 1:
+            return []
+        rows = self.store.query("index_text_search", lucene=lucene, k=k, **self._params(where),
+                                label=LABELS[where.kind] if where.kind else None)
+        return self._hits([(r["uid"], float(r["score"])) for r in rows])
+
+    def vector_search(self, vector: np.ndarray, k: int, where: SearchFilter) -> list[IndexHit]:
+        if k < 1:
+            return []
+        query = [float(x) for x in np.asarray(vector, dtype=np.float32).reshape(-1)]
+        kinds: Sequence[UnitKind] = (where.kind,) if where.kind else ("provision", "chunk")
+        found: list[tuple[str, float]] = []
+        for kind in kinds:
+            found.extend(self._nearest(kind, query, k, where))
+        found.sort(key=lambda item: (-item[1], item[0]))
+        return self._hits(found[:k])
+
+    def _nearest(self, kind: UnitKind, vector: list[float], k: int, where: SearchFilter) -> list[tuple[str, float]]:
+        params = {"vector": vector, "k": k, **self._params(where)}
+        fetch = k if not (where.laws or where.as_of) else k * _WIDEN
+        while fetch <= _MAX_FETCH:
+            rows = self.store.query(f"index_vector_{kind}s", fetch=fetch, **params)
+            if len(rows) >= k:
+                return [(r["uid"], float(r["score"])) for r in rows]
+            fetch *= _WIDEN
+        rows = self.store.query(f"index_exact_{kind}s", **params)
+        return [(r["uid"], float(r["score"])) for r in rows]
+
+    @staticmethod
+    def _params(where: SearchFilter) -> dict[str, Any]:
+        return {"laws": list(where.laws), "as_of": where.as_of}
+
+    def _rows(self, uids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        return {row["uid"]: row for row in self.store.query("index_units_by_uid", uids=list(uids))}
+
+    def _hits(self, found: Sequence[tuple[str, float]]) -> list[IndexHit]:
+        rows = self._rows([uid for uid, _ in found])
+        return [IndexHit(_unit(rows[uid]), score) for uid, score in found if uid in rows]
+
+    def vectors_of(self, uids: Sequence[str]) -> dict[str, np.ndarray]:
+        return {uid: np.asarray(row["embedding"], dtype=np.float32) for uid, row in self._rows(uids).items()
+                if row["embedding"] is not None}
+
+    def close(self) -> None:
+        """The store owns the connection."""
+
+
+def _unit(row: dict[str, Any]) -> IndexUnit:
+    fields = {k: v for k, v in row.items() if k != "embedding"}
+    fields["laws"] = tuple(fields["laws"] or ())
+    for key in ("valid_from", "valid_until"):
+        value = fields[key]
+        fields[key] = value.to_native() if hasattr(value, "to_native") else value
+    return unit_from_row(fields)

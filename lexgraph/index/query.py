@@ -1,0 +1,85 @@
+"""The search-index contract: text (BM25) and vector search with filters, and what a hit holds.
+
+Two implementations: `local.LocalIndex` (tantivy + numpy/usearch files beside an embedded store) and
+`neo4j_index.Neo4jIndex` (Neo4j's native full-text and vector indexes). Retrievers talk only to `SearchIndex`,
+as neo4j-graphrag's retrievers talk to one interface whatever the database.
+
+Filters are applied *inside* each ranked list: a search for the top 10 clauses in force on a date returns the 10
+best among those clauses, never the survivors of a global top 10.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, Literal, Protocol
+
+import numpy as np
+
+from lexgraph.index.units import IndexUnit
+
+UnitKind = Literal["provision", "chunk"]
+UNIT_KINDS: tuple[UnitKind, ...] = ("provision", "chunk")
+LABELS: dict[UnitKind, str] = {"provision": "Provision", "chunk": "Chunk"}
+
+
+class IndexMissing(RuntimeError):
+    """The store has no search index yet, or not one this version can read; `lexgraph index` builds it."""
+
+
+@dataclass(frozen=True)
+class SearchFilter:
+    """Which units a search may return: in force (clauses) or written (chunks) on ``as_of``; belonging to or
+    citing one of ``laws`` (law ids); of one ``kind``. Empty fields do not restrict."""
+
+    as_of: date | None = None
+    laws: tuple[str, ...] = ()
+    kind: UnitKind | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind is not None and self.kind not in UNIT_KINDS:
+            raise ValueError(f"kind must be one of {', '.join(UNIT_KINDS)}, not {self.kind!r}")
+
+    def accepts(self, unit: IndexUnit) -> bool:
+        if self.kind is not None and unit.label != LABELS[self.kind]:
+            return False
+        if self.laws and not set(self.laws) & set(unit.laws):
+            return False
+        return self.as_of is None or unit.in_force_on(self.as_of)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"as_of": self.as_of.isoformat() if self.as_of else None, "laws": list(self.laws),
+                "kind": self.kind}
+
+
+@dataclass(frozen=True)
+class IndexHit:
+    """One unit found by one index, with that index's score (BM25, or cosine similarity)."""
+
+    unit: IndexUnit
+    score: float
+
+    @property
+    def uid(self) -> str:
+        return self.unit.uid
+
+
+class SearchIndex(Protocol):
+    """BM25 over Sudachi tokens and nearest neighbours over unit embeddings, both filtered inside the ranking."""
+
+    embedder_name: str
+
+    def text_search(self, tokens: Sequence[str], k: int, where: SearchFilter) -> list[IndexHit]:
+        """The ``k`` best units by BM25 for the query's tokens."""
+        ...
+
+    def vector_search(self, vector: np.ndarray, k: int, where: SearchFilter) -> list[IndexHit]:
+        """The ``k`` units nearest the (unit-length) query vector by cosine similarity."""
+        ...
+
+    def vectors_of(self, uids: Sequence[str]) -> dict[str, np.ndarray]:
+        """The stored embeddings of some units (the cluster tree needs them)."""
+        ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,201 @@
+"""What the search indexes hold: one `IndexUnit` per searchable passage, read from the graph.
+
+The units are the graph's own text, so the indexes can be rebuilt from the graph at any time (DESIGN §3):
+- **clauses**: every stored wording of each paragraph, and of each article that has no paragraphs. A paragraph is
+  the unit because it is what a question's answer lives in, and it holds its items' text; an article is its
+  paragraphs joined, so indexing both would rank the same words twice. Article-level results come from the
+  paragraphs' article (``a709/p1`` → ``a709``).
+- **chunks** of judgments, books and guidelines, with the laws they cite, so that a search restricted to a law
+  finds the literature about it.
+
+Units are grouped into *parts*: one per law (``law:<law_id>``) and one for all chunks (``chunks``). A part is the
+unit of refreshing: `lexgraph index --law 民法` rebuilds one part, and `doctor` compares each part's fingerprint
+with the graph's current state to say which parts are stale.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from lexgraph.index.tokenize import TOKENIZER_VERSION
+from lexgraph.store.base import GraphStore, Row
+
+#: Bump when what a unit holds, or the text it is searched by, changes: every part becomes stale.
+UNIT_FORMAT = 1
+CHUNKS_PART = "chunks"
+LAW_PART_PREFIX = "law:"
+#: Characters of a unit's text the dense model sees. e5-small reads 512 tokens at most and embeds longer text in
+#: averaged windows; a clause's opening states its rule, and the cost of embedding grows with length (4 texts/s
+#: for whole clauses against 10/s for 256 characters on this machine), so passages are cut here. BM25 reads all.
+DENSE_MAX_CHARS = 320
+
+
+@dataclass(frozen=True)
+class IndexUnit:
+    """One searchable passage: a clause wording or a chunk, with the fields searches filter on.
+
+    ``valid_from``/``valid_until`` bound when a clause wording was in force (``None``: unknown start, or still in
+    force); a chunk is valid from its document's date. ``laws`` are the laws a unit belongs to or cites.
+    """
+
+    uid: str
+    label: str  # "Provision" or "Chunk"
+    part: str
+    law_id: str  # a clause's law; "" for a chunk
+    laws: tuple[str, ...]
+    path: str  # a clause's path (a709/p1); a chunk's section
+    title: str  # how it is shown: 民法 第七百九条 第1項（不法行為による損害賠償）, or the judgment's case name
+    text: str
+    owner_uid: str  # the law id, or the precedent / document the chunk is part of
+    owner_kind: str  # law, precedent, book, guideline, other
+    valid_from: date | None
+    valid_until: date | None
+
+    @property
+    def search_text(self) -> str:
+        """What BM25 tokenises: the heading (caption, case name) and the text."""
+        return f"{self.title}\n{self.text}"
+
+    @property
+    def dense_text(self) -> str:
+        return self.search_text[:DENSE_MAX_CHARS]
+
+    def in_force_on(self, day: date) -> bool:
+        """A clause in force on ``day`` (an unknown start counts as in force: the snapshot is the only wording the
+        store has); a chunk whose document existed on ``day``."""
+        return (self.valid_from is None or self.valid_from <= day) and (
+            self.valid_until is None or day < self.valid_until)
+
+
+def law_part(law_id: str) -> str:
+    return f"{LAW_PART_PREFIX}{law_id}"
+
+
+def part_law_id(part: str) -> str | None:
+    return part[len(LAW_PART_PREFIX):] if part.startswith(LAW_PART_PREFIX) else None
+
+
+def part_fingerprints(store: GraphStore) -> dict[str, str]:
+    """Each part's fingerprint as the graph stands now. A part whose stored fingerprint differs is stale."""
+    by_law: dict[str, list[str]] = {}
+    for row in store.query("index_law_state"):
+        by_law.setdefault(row["law_id"], [f"title={row['title']}"]).append(
+            f"{row['revision_id']}={row['content_hash']}")
+    fingerprints = {law_part(law_id): _digest(items) for law_id, items in by_law.items()}
+    owners = sorted(f"{row['owner_uid']}={row['owner_hash']}" for row in store.query("index_chunk_state"))
+    if owners:
+        fingerprints[CHUNKS_PART] = _digest(owners)
+    return fingerprints
+
+
+def _digest(items: Iterable[str]) -> str:
+    h = hashlib.sha256(f"units={UNIT_FORMAT};tokens={TOKENIZER_VERSION}".encode())
+    for item in items:
+        h.update(b"\x00" + item.encode())
+    return h.hexdigest()[:24]
+
+
+def law_units(store: GraphStore, law_id: str, law_title: str) -> list[IndexUnit]:
+    """The searchable clauses of one law: paragraphs, and articles without paragraphs, in every stored wording."""
+    rows = store.query("index_law_provisions", law_id=law_id)
+    articles_with_paragraphs = {_parent_path(r["path"]) for r in rows if r["kind"] == "paragraph"}
+    articles: dict[str, list[Row]] = {}
+    for r in sorted(rows, key=_newest_first, reverse=True):
+        if r["kind"] == "article":
+            articles.setdefault(r["path"], []).append(r)
+    units = []
+    for row in rows:
+        text = row["text"] or ""
+        if not text.strip():
+            continue
+        if row["kind"] == "article" and row["path"] in articles_with_paragraphs:
+            continue
+        article = row if row["kind"] == "article" else _article_of(articles.get(_parent_path(row["path"]), []), row)
+        units.append(IndexUnit(
+            uid=row["uid"], label="Provision", part=law_part(law_id), law_id=law_id, laws=(law_id,),
+            path=row["path"], title=_clause_title(law_title, row, article), text=text, owner_uid=law_id,
+            owner_kind="law", valid_from=row["valid_from"], valid_until=row["valid_until"],
+        ))
+    units.sort(key=lambda u: u.uid)
+    return units
+
+
+def _article_of(wordings: list[Row], paragraph: Row) -> Row:
+    """The article wording in force when the paragraph wording began, so that a paragraph's heading (caption)
+    does not change when a later version of the law arrives: its indexed text, and its cached vector, stay put."""
+    start = paragraph["valid_from"]
+    for article in wordings:
+        begins, ends = article["valid_from"], article["valid_until"]
+        if (begins is None or start is None or begins <= start) and (ends is None or start is None or start < ends):
+            return article
+    return wordings[0] if wordings else paragraph
+
+
+def _newest_first(row: Row) -> tuple[bool, date]:
+    start = row["valid_from"]
+    return (start is not None, start or date.min)
+
+
+def _parent_path(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else path
+
+
+def _clause_title(law_title: str, row: Row, article: Row) -> str:
+    heading = article.get("title") or ""
+    if row["kind"] == "paragraph":
+        paragraph = row["path"].rsplit("/", 1)[-1]
+        if paragraph.startswith("p") and paragraph[1:].isdigit():
+            heading += f"第{paragraph[1:]}項"
+    if row["path"].startswith("suppl"):
+        heading = f"附則 {heading}"
+    caption = article.get("caption") or ""
+    return f"{law_title} {heading}{caption}".strip()
+
+
+def chunk_units(store: GraphStore) -> list[IndexUnit]:
+    """Every chunk of every judgment, book and guideline, with the laws it cites."""
+    laws: dict[str, set[str]] = {}
+    for row in store.query("index_chunk_laws"):
+        laws.setdefault(row["uid"], set()).add(row["law_id"])
+    units = [
+        IndexUnit(
+            uid=row["uid"], label="Chunk", part=CHUNKS_PART, law_id="", laws=tuple(sorted(laws.get(row["uid"], ()))),
+            path=row["section"] or "", title=row["owner_title"] or row["owner_uid"], text=row["text"] or "",
+            owner_uid=row["owner_uid"], owner_kind=row["owner_kind"] or "other", valid_from=row["day"],
+            valid_until=None,
+        )
+        for row in _chunk_rows(store)
+        if (row["text"] or "").strip()
+    ]
+    units.sort(key=lambda u: u.uid)
+    return units
+
+
+def _chunk_rows(store: GraphStore) -> Iterator[Row]:
+    yield from store.query("index_precedent_chunks")
+    yield from store.query("index_document_chunks")
+
+
+def law_titles(store: GraphStore) -> Mapping[str, str]:
+    return {row["law_id"]: row["title"] or row["law_id"] for row in store.query("laws_all")}
+
+
+def unit_row(unit: IndexUnit) -> dict[str, Any]:
+    """A unit as a flat record for the part files."""
+    return {
+        "uid": unit.uid, "label": unit.label, "part": unit.part, "law_id": unit.law_id, "laws": list(unit.laws),
+        "path": unit.path, "title": unit.title, "text": unit.text, "owner_uid": unit.owner_uid,
+        "owner_kind": unit.owner_kind, "valid_from": unit.valid_from, "valid_until": unit.valid_until,
+    }
+
+
+def unit_from_row(row: Mapping[str, Any]) -> IndexUnit:
+    return IndexUnit(
+        uid=row["uid"], label=row["label"], part=row["part"], law_id=row["law_id"], laws=tuple(row["laws"] or ()),
+        path=row["path"], title=row["title"], text=row["text"], owner_uid=row["owner_uid"],
+        owner_kind=row["owner_kind"], valid_from=row["valid_from"], valid_until=row["valid_until"],
+    )

@@ -1,0 +1,217 @@
+"""Retrievers: one interface, several ways to rank clauses and chunks for a question.
+
+Each retriever turns a question into a ranked list of `Retrieved` units under a `SearchFilter`:
+- `Bm25Retriever`: BM25 over Sudachi tokens (numerals unified, so 第二十七条 finds 27条);
+- `DenseRetriever`: cosine similarity of e5 embeddings (``query:`` prefix for the question);
+- `FusionRetriever`: Reciprocal Rank Fusion of other retrievers' lists (``hybrid`` = BM25 + dense);
+- `HydeRetriever`: the LLM writes hypothetical answers; each is searched by BM25 and as a dense passage, and all the
+  lists are fused with the question's own (HyDE; the integrated-citation-graph paper pairs it with BM25);
+- `TreeRetriever`: the cluster-tree retrieval over a bounded candidate pool (see `tree`).
+
+Each list is filtered inside its own ranking (the index does it), and fusion looks deeper than ``k`` into each
+list (`FUSION_DEPTH`), because an item ranked 40th by both BM25 and dense can deserve a place in the fused top 10.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from lexgraph.answer.llm import LLMClient
+from lexgraph.index.embed import Embedder
+from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex
+from lexgraph.index.tokenize import tokenize
+from lexgraph.index.units import IndexUnit
+from lexgraph.retrieve.fusion import DEFAULT_K, rrf
+from lexgraph.retrieve.tree import build_tree
+from lexgraph.retrieve.tree import search as tree_search
+
+FUSION_DEPTH = 100
+HYDE_ANSWERS = 3
+TREE_POOL = 200
+
+
+class EmbedderMismatch(ValueError):
+    """The index was built with another embedder than the one asked to embed the query."""
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    """A unit at ``rank`` (1-based) with the retriever's score, and its rank in each list that was fused."""
+
+    unit: IndexUnit
+    score: float
+    rank: int
+    sources: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def uid(self) -> str:
+        return self.unit.uid
+
+    def to_json(self) -> dict[str, Any]:
+        unit = self.unit
+        return {"rank": self.rank, "score": round(self.score, 6), "uid": unit.uid, "label": unit.label,
+                "law_id": unit.law_id, "path": unit.path, "title": unit.title, "text": unit.text,
+                "owner": unit.owner_uid, "owner_kind": unit.owner_kind,
+                "valid_from": unit.valid_from.isoformat() if unit.valid_from else None,
+                "valid_until": unit.valid_until.isoformat() if unit.valid_until else None,
+                "sources": dict(self.sources)}
+
+
+class Retriever(Protocol):
+    name: str
+
+    def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]: ...
+
+
+def _ranked(hits: Sequence[IndexHit], source: str) -> list[Retrieved]:
+    return [Retrieved(h.unit, h.score, rank, {source: rank}) for rank, h in enumerate(hits, start=1)]
+
+
+class Bm25Retriever:
+    name = "bm25"
+
+    def __init__(self, index: SearchIndex) -> None:
+        self.index = index
+
+    def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
+        return _ranked(self.index.text_search(tokenize(question), k, where), self.name)
+
+
+def check_embedder(index: SearchIndex, embedder: Embedder) -> None:
+    if index.embedder_name != embedder.name:
+        raise EmbedderMismatch(f"the index was built with {index.embedder_name}, not {embedder.name}; search with "
+                               f"the same embedder or rebuild the index with `lexgraph index --rebuild`")
+
+
+class DenseRetriever:
+    name = "dense"
+
+    def __init__(self, index: SearchIndex, embedder: Embedder) -> None:
+        check_embedder(index, embedder)
+        self.index = index
+        self.embedder = embedder
+
+    def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
+        vector = self.embedder.embed_queries([question])[0]
+        return _ranked(self.index.vector_search(vector, k, where), self.name)
+
+
+def fuse(lists: Mapping[str, Sequence[Retrieved]], k: int, *, rrf_k: float = DEFAULT_K,
+         weights: Mapping[str, float] | None = None) -> list[Retrieved]:
+    """RRF over named lists; each result keeps its rank in every list it appeared in."""
+    names = list(lists)
+    units: dict[str, IndexUnit] = {}
+    for ranked in lists.values():
+        for item in ranked:
+            units.setdefault(item.uid, item.unit)
+    factors = None if weights is None else [float(weights.get(name, 1.0)) for name in names]
+    fused = rrf([[item.uid for item in lists[name]] for name in names], k=rrf_k, weights=factors, limit=k)
+    return [
+        Retrieved(units[s.id], s.score, rank,
+                  {name: r for name, r in zip(names, s.ranks, strict=True) if r is not None})
+        for rank, s in enumerate(fused, start=1)
+    ]
+
+
+class FusionRetriever:
+    """RRF over several retrievers, each asked for `depth` results under the same filter."""
+
+    def __init__(self, retrievers: Sequence[Retriever], *, rrf_k: float = DEFAULT_K,
+                 weights: Mapping[str, float] | None = None, depth: int = FUSION_DEPTH, name: str = "hybrid") -> None:
+        self.retrievers = list(retrievers)
+        self.rrf_k = rrf_k
+        self.weights = weights
+        self.depth = depth
+        self.name = name
+
+    def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
+        depth = max(k, self.depth)
+        lists = {r.name: r.retrieve(question, depth, where) for r in self.retrievers}
+        return fuse(lists, k, rrf_k=self.rrf_k, weights=self.weights)
+
+
+HYDE_PROMPT = (
+    "あなたは日本法の専門家です。次の質問に答える法令の条文または解説の一節を、それらしく一つ書いてください。"
+    "条文番号や法令名が分かれば含めてください。前置きは不要です。\n\n質問: {question}"
+)
+
+
+class HydeRetriever:
+    """HyDE: hypothetical answers written by the LLM, searched by BM25 and as dense passages, fused with the
+    question's own BM25 and dense lists. The hypothetical answers are kept (`last_answers`) so the CLI can show
+    what was searched."""
+
+    name = "hyde"
+
+    def __init__(self, index: SearchIndex, embedder: Embedder, llm: LLMClient, *, answers: int = HYDE_ANSWERS,
+                 rrf_k: float = DEFAULT_K, depth: int = FUSION_DEPTH) -> None:
+        check_embedder(index, embedder)
+        self.index = index
+        self.embedder = embedder
+        self.llm = llm
+        self.answers = answers
+        self.rrf_k = rrf_k
+        self.depth = depth
+        self.last_answers: list[str] = []
+        self._answered: str | None = None
+
+    def hypothetical_answers(self, question: str) -> list[str]:
+        prompt = [{"role": "user", "content": HYDE_PROMPT.format(question=question)}]
+        return [text for text in (self.llm.complete(prompt).strip() for _ in range(self.answers)) if text]
+
+    def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
+        depth = max(k, self.depth)
+        if question != self._answered:  # one question searched for clauses, then chunks: ask the model once
+            self.last_answers = self.hypothetical_answers(question)
+            self._answered = question
+        lists: dict[str, list[Retrieved]] = {
+            "bm25": _ranked(self.index.text_search(tokenize(question), depth, where), "bm25"),
+            "dense": _ranked(self.index.vector_search(self.embedder.embed_queries([question])[0], depth, where),
+                             "dense"),
+        }
+        if self.last_answers:
+            vectors = self.embedder.embed_passages(self.last_answers)
+            for i, (answer, vector) in enumerate(zip(self.last_answers, vectors, strict=True), start=1):
+                lists[f"hyde{i}-bm25"] = _ranked(self.index.text_search(tokenize(answer), depth, where), "bm25")
+                lists[f"hyde{i}-dense"] = _ranked(self.index.vector_search(vector, depth, where), "dense")
+        return fuse(lists, k, rrf_k=self.rrf_k)
+
+
+class TreeRetriever:
+    """Cluster-tree retrieval (single linkage, cosine; inner nodes hold their children's mean; BFS to the node
+    nearest the question; its leaves are the answer, so there is no k).
+
+    The tree is built per question over a bounded candidate pool: the `pool` best units of the ``pool_from``
+    retriever (hybrid by default). Memory and time are therefore those of a ``pool × pool`` distance matrix
+    (200 × 200 here), whatever the collection's size; building one tree over a million clauses would need a
+    million-square matrix. The leaves are returned by cosine similarity to the question (the paper's optional
+    inner-product re-ranking), and ``k`` caps how many are shown.
+    """
+
+    name = "tree"
+
+    def __init__(self, index: SearchIndex, embedder: Embedder, pool_from: Retriever, *, pool: int = TREE_POOL
+                 ) -> None:
+        check_embedder(index, embedder)
+        self.index = index
+        self.embedder = embedder
+        self.pool_from = pool_from
+        self.pool = pool
+
+    def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
+        candidates = self.pool_from.retrieve(question, self.pool, where)
+        vectors = self.index.vectors_of([c.uid for c in candidates])
+        candidates = [c for c in candidates if c.uid in vectors]
+        if not candidates:
+            return []
+        matrix = np.stack([vectors[c.uid] for c in candidates])
+        query = self.embedder.embed_queries([question])[0]
+        hit = tree_search(build_tree([c.uid for c in candidates], matrix), query)
+        by_uid = {c.uid: c for c in candidates}
+        return [Retrieved(by_uid[uid].unit, similarity, rank, {**by_uid[uid].sources, "pool": by_uid[uid].rank})
+                for rank, (uid, similarity) in enumerate(zip(hit.leaf_ids[:k], hit.leaf_similarities, strict=False),
+                                                         start=1)]
