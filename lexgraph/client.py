@@ -14,6 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from lexgraph.answer.llm import LLMClient, LLMConfig
 from lexgraph.citations import Citation, CitationContext, extract
 from lexgraph.documents.ingest import DEFAULT_CHUNK_SIZE, DEFAULT_OVERLAP, DocumentSummary, ingest_documents
 from lexgraph.documents.judgment import load_landmarks
@@ -26,7 +27,6 @@ from lexgraph.documents.reading import (
     find_precedent,
     precedent_view,
 )
-from lexgraph.answer.llm import LLMClient, LLMConfig
 from lexgraph.index.build import IndexProgress, IndexStatus, IndexSummary, index_status, open_index, refresh_index
 from lexgraph.index.embed import Embedder, get_embedder
 from lexgraph.index.query import UNIT_KINDS, SearchFilter, UnitKind

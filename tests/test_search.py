@@ -213,7 +213,7 @@ def test_tree_retrieval_matches_a_brute_force_of_its_definition(lg: LexGraph) ->
         query = embedder.embed_queries([question])[0].astype(np.float64)
         query /= np.linalg.norm(query)
 
-        def centroid(members: frozenset[int]) -> np.ndarray:
+        def centroid(members: frozenset[int], matrix: np.ndarray = matrix) -> np.ndarray:
             mean = matrix[sorted(members)].mean(axis=0)
             return mean / np.linalg.norm(mean)
 

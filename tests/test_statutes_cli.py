@@ -232,3 +232,23 @@ def test_sigkill_during_ingest_leaves_a_store_doctor_accepts(tmp_path: Path) -> 
     assert rerun.code == 0, rerun.stdout
     assert lexgraph("doctor", "--json", store=store).json()["ok"]
     assert lexgraph("stats", "--json", store=store).json()["nodes"]["LawVersion"] == 15
+
+
+def test_law_option_reads_only_the_named_laws_of_an_archive(tmp_path: Path) -> None:
+    """The lawhub archive names files by law number; `--law` selects by any name, without parsing the rest."""
+    import tarfile
+
+    archive = tmp_path / "lawhub-xml_2020-11-18_all.tar.xz"
+    with tarfile.open(archive, "w:xz") as tar:
+        tar.add(SAMPLE / "403AC0000000090_snapshot20201118.xml", arcname="all/平成3年/平成三年法律第九十号.xml")
+        tar.add(SAMPLE / "415AC0000000057_20200126_430AC0000000080.xml",
+                arcname="all/平成15年/平成十五年法律第五十七号.xml")
+    store = tmp_path / "store"
+    run = lexgraph("ingest", "statutes", archive, "--law", "借地借家法", "--json", store=store)
+    assert run.code == 0, run.stderr
+    summary = run.json()
+    assert summary["files"] == 1 and summary["versions_added"] == 1
+    laws = lexgraph("query", "MATCH (l:Law) RETURN l.law_id AS id", "--json", store=store).json()
+    assert [row["id"] for row in laws] == ["403AC0000000090"]
+    unknown = lexgraph("ingest", "statutes", archive, "--law", "存在しない法律", store=store)
+    assert unknown.code == 1 and "--law '存在しない法律'" in unknown.stderr

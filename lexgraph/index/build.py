@@ -10,6 +10,7 @@ embedding cache by text hash.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -94,7 +95,10 @@ def is_embedded(store: GraphStore) -> bool:
 
 
 def cache_directory(store: GraphStore) -> Path:
-    """Embeddings are cached beside an embedded store, and in the user's cache folder for a server."""
+    """Embeddings are cached beside an embedded store, and in the user's cache folder for a server;
+    ``LEXGRAPH_CACHE_DIR`` overrides both (e.g. to index a Neo4j copy with an embedded store's vectors)."""
+    if os.environ.get("LEXGRAPH_CACHE_DIR"):
+        return Path(os.environ["LEXGRAPH_CACHE_DIR"]).expanduser()
     if is_embedded(store):
         return Path(store.location) / "cache"
     return Path.home() / ".cache" / "lexgraph"
@@ -166,8 +170,9 @@ def refresh_index(
 ) -> IndexSummary:
     """Bring the index up to date with the graph: build stale and missing parts, drop orphaned ones.
 
-    ``laws`` (law ids) and ``kinds`` narrow which parts are looked at (laws alone mean their clauses only); ``rebuild`` rebuilds them even when fresh.
-    A change of tokenizer or embedder rebuilds everything, since vectors of two models cannot share an index.
+    ``laws`` (law ids) and ``kinds`` narrow which parts are looked at (laws alone mean their clauses only);
+    ``rebuild`` rebuilds them even when fresh. A change of tokenizer or embedder rebuilds everything, since
+    vectors of two models cannot share an index.
     """
     for kind in kinds:
         if kind not in UNIT_KINDS:
@@ -206,9 +211,8 @@ def _target_parts(current: dict[str, str], recorded: dict[str, Any], laws: Seque
     wanted = []
     for name in sorted(names):
         law_id = part_law_id(name)
-        if law_id is not None and "provision" in kinds and (not laws or law_id in laws):
-            wanted.append(name)
-        elif name == CHUNKS_PART and "chunk" in kinds:
+        is_wanted_law = law_id is not None and "provision" in kinds and (not laws or law_id in laws)
+        if is_wanted_law or (name == CHUNKS_PART and "chunk" in kinds):
             wanted.append(name)
     return wanted
 

@@ -308,7 +308,7 @@ class LocalIndex:
             ))
             self._vectors[name] = read_part_vectors(directory, name)
             offset += table.num_rows
-        self._row_of = {uid: (i, r) for i, part in enumerate(self._parts) for r, uid in enumerate(part.uids)}
+        self._row_of: dict[str, tuple[int, int]] | None = None  # built on first use: only the tree needs it
         self._hnsw: Any = None
         if (directory / "vectors.usearch").is_file():
             from usearch.index import Index
@@ -388,7 +388,11 @@ class LocalIndex:
                 continue
             vectors = self._vectors[part.name]
             scores = (vectors if len(rows) == len(part.uids) else vectors[rows]) @ query
-            top = np.argsort(-scores, kind="stable")[:k]
+            if len(scores) > k:
+                best = np.argpartition(-scores, k - 1)[:k]
+                top = best[np.argsort(-scores[best], kind="stable")]
+            else:
+                top = np.argsort(-scores, kind="stable")
             scored.extend((part.uids[rows[i]], float(scores[i])) for i in top)
         scored.sort(key=lambda item: (-item[1], item[0]))
         return scored[:k]
@@ -433,6 +437,8 @@ class LocalIndex:
         return {unit.uid: unit for unit in units}
 
     def vectors_of(self, uids: Sequence[str]) -> dict[str, np.ndarray]:
+        if self._row_of is None:
+            self._row_of = {uid: (i, r) for i, part in enumerate(self._parts) for r, uid in enumerate(part.uids)}
         out = {}
         for uid in uids:
             where = self._row_of.get(uid)

@@ -87,6 +87,25 @@ def check_embedder(index: SearchIndex, embedder: Embedder) -> None:
                                f"the same embedder or rebuild the index with `lexgraph index --rebuild`")
 
 
+class QueryVectors:
+    """The question's embedding, remembered for the last few questions: one search reads the clause list and the
+    chunk list (and the tree its pool) for the same question, and embedding it is most of a dense search's time."""
+
+    def __init__(self, embedder: Embedder, size: int = 8) -> None:
+        self.embedder = embedder
+        self._size = size
+        self._vectors: dict[str, np.ndarray] = {}
+
+    def __call__(self, question: str) -> np.ndarray:
+        vector = self._vectors.get(question)
+        if vector is None:
+            vector = self.embedder.embed_queries([question])[0]
+            if len(self._vectors) >= self._size:
+                self._vectors.pop(next(iter(self._vectors)))
+            self._vectors[question] = vector
+        return vector
+
+
 class DenseRetriever:
     name = "dense"
 
@@ -94,10 +113,10 @@ class DenseRetriever:
         check_embedder(index, embedder)
         self.index = index
         self.embedder = embedder
+        self.query_vector = QueryVectors(embedder)
 
     def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
-        vector = self.embedder.embed_queries([question])[0]
-        return _ranked(self.index.vector_search(vector, k, where), self.name)
+        return _ranked(self.index.vector_search(self.query_vector(question), k, where), self.name)
 
 
 def fuse(lists: Mapping[str, Sequence[Retrieved]], k: int, *, rrf_k: float = DEFAULT_K,
@@ -158,6 +177,8 @@ class HydeRetriever:
         self.depth = depth
         self.last_answers: list[str] = []
         self._answered: str | None = None
+        self._answer_vectors: np.ndarray | None = None
+        self.query_vector = QueryVectors(embedder)
 
     def hypothetical_answers(self, question: str) -> list[str]:
         prompt = [{"role": "user", "content": HYDE_PROMPT.format(question=question)}]
@@ -167,15 +188,14 @@ class HydeRetriever:
         depth = max(k, self.depth)
         if question != self._answered:  # one question searched for clauses, then chunks: ask the model once
             self.last_answers = self.hypothetical_answers(question)
+            self._answer_vectors = self.embedder.embed_passages(self.last_answers) if self.last_answers else None
             self._answered = question
         lists: dict[str, list[Retrieved]] = {
             "bm25": _ranked(self.index.text_search(tokenize(question), depth, where), "bm25"),
-            "dense": _ranked(self.index.vector_search(self.embedder.embed_queries([question])[0], depth, where),
-                             "dense"),
+            "dense": _ranked(self.index.vector_search(self.query_vector(question), depth, where), "dense"),
         }
-        if self.last_answers:
-            vectors = self.embedder.embed_passages(self.last_answers)
-            for i, (answer, vector) in enumerate(zip(self.last_answers, vectors, strict=True), start=1):
+        if self._answer_vectors is not None:
+            for i, (answer, vector) in enumerate(zip(self.last_answers, self._answer_vectors, strict=True), start=1):
                 lists[f"hyde{i}-bm25"] = _ranked(self.index.text_search(tokenize(answer), depth, where), "bm25")
                 lists[f"hyde{i}-dense"] = _ranked(self.index.vector_search(vector, depth, where), "dense")
         return fuse(lists, k, rrf_k=self.rrf_k)
@@ -201,6 +221,7 @@ class TreeRetriever:
         self.embedder = embedder
         self.pool_from = pool_from
         self.pool = pool
+        self.query_vector = QueryVectors(embedder)
 
     def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
         candidates = self.pool_from.retrieve(question, self.pool, where)
@@ -209,7 +230,7 @@ class TreeRetriever:
         if not candidates:
             return []
         matrix = np.stack([vectors[c.uid] for c in candidates])
-        query = self.embedder.embed_queries([question])[0]
+        query = self.query_vector(question)
         hit = tree_search(build_tree([c.uid for c in candidates], matrix), query)
         by_uid = {c.uid: c for c in candidates}
         return [Retrieved(by_uid[uid].unit, similarity, rank, {**by_uid[uid].sources, "pool": by_uid[uid].rank})

