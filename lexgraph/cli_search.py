@@ -35,7 +35,14 @@ from lexgraph.cli import (
 )
 from lexgraph.client import LexGraph
 from lexgraph.config import ConfigError, store_location
-from lexgraph.eval.retrieval import DatasetError, LawqaQuestion, evaluate_lawqa, load_lawqa, resolve_titles
+from lexgraph.eval.retrieval import (
+    DatasetError,
+    LawqaQuestion,
+    evaluate_lawqa,
+    load_lawqa,
+    resolve_titles,
+    store_clause_exists,
+)
 from lexgraph.index.embed import Embedder, get_embedder
 from lexgraph.index.query import UNIT_KINDS, IndexMissing
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
@@ -275,6 +282,7 @@ def eval_retrieval(
     with _open(store, read_only=True) as lg, _search_errors(), _progress("questions") as progress:
         stored = {row["law_id"] for row in lg.store.query("laws_all")}
         law_ids = resolve_titles(questions, lg.catalog, stored)
+        exists = store_clause_exists(lg.store.query)
         model = _embedder(embedder)
         for name in modes:
             task = progress.add_task(f"{name}", total=len(questions))
@@ -285,7 +293,7 @@ def eval_retrieval(
                 progress.advance(task)
                 return ranker(question)
 
-            runs.append(evaluate_lawqa(questions, counted, law_ids, mode=name, ks=ks))
+            runs.append(evaluate_lawqa(questions, counted, law_ids, mode=name, ks=ks, exists=exists))
     if as_json:
         _emit_json({"dataset": str(dataset), "ks": list(ks), "runs": [run.to_json() for run in runs]})
         return
@@ -296,6 +304,11 @@ def eval_retrieval(
     missing = sorted({law for _, laws in first.absent for law in laws})
     if missing:
         out.print(f"laws not in the store: {', '.join(missing)}", highlight=False)
+    for level, items in first.not_in_store.items():
+        if items:
+            out.print(f"{level} gold not in any stored version ({len(items)}): "
+                      f"{', '.join(gold for _, gold in items[:6])}; best reachable recall "
+                      f"{_fmt(first.ceiling.get(level))}", highlight=False)
     table = Table("mode", "level", "n", *[f"R@{cut}" for cut in ks], "MRR")
     for run in runs:
         for level, report in run.levels.items():

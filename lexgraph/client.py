@@ -193,7 +193,11 @@ class LexGraph:
             config = LLMConfig.from_env()
             llm = LLMClient(config) if config is not None else None
         return make_retriever(mode, open_index(self.store), embedder or get_embedder(), llm=llm, rrf_k=rrf_k,
-                              weights=weights)
+                              weights=weights, cite=self._statute_citations)
+
+    def _statute_citations(self, text: str, as_of: date | None) -> list[Citation]:
+        """What a question cites, for the `cited` list of the fusing search modes."""
+        return self.cite(text, as_of=as_of, precedents=False)
 
     def search(self, question: str, *, mode: str = "hybrid", as_of: date | None = None, laws: Sequence[str] = (),
                kind: UnitKind | None = None, options: SearchOptions | None = None,

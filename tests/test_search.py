@@ -287,3 +287,15 @@ def test_a_new_version_makes_the_law_stale_and_only_it_is_rebuilt(tmp_path: Path
     assert 0 < summary["tokenised"] < summary["units"] and summary["embedded_texts"] == 0
     assert lexgraph("index", "--status", store=store).code == 0
     assert units_2020 < summary["units"] + 152
+
+
+def test_a_question_that_cites_a_clause_finds_it(lg: LexGraph) -> None:
+    """The question's own citations are a third fused list: 民法第二百十三条の二 (2023) is found by citation, and
+    not as of 2020, when it did not exist."""
+    question = "民法第二百十三条の二第一項の設備の設置とは"
+    result = lg.search(question, options=SearchOptions(k=5))
+    top = result.clauses[0]
+    assert (top.unit.law_id, top.unit.path) == (MINPO, "a213_2/p1") and top.sources.get("cited") == 1
+    before = lg.search(question, as_of=date(2020, 5, 1), options=SearchOptions(k=20))
+    assert all("cited" not in h.sources for h in before.clauses)
+    assert all(not h.unit.path.startswith("a213_2") for h in before.clauses)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -120,7 +120,11 @@ def paragraph_id(law_id: str, path: str) -> str | None:
 
 @dataclass(frozen=True)
 class LawqaRun:
-    """The scores of one mode, at both levels, and how the questions were sorted."""
+    """The scores of one mode, at both levels, and how the questions were sorted.
+
+    ``not_in_store`` lists gold clauses (``law|a6_2``) that no stored version of their law contains: lawqa_jp
+    quotes the law as in force when it was written, and an article added later (薬機法 第六条の二, 2021) is not in
+    the 2020 e-Gov archive. ``ceiling`` is then the best recall any retriever could reach over this store."""
 
     mode: str
     levels: dict[str, RetrievalReport]
@@ -128,6 +132,8 @@ class LawqaRun:
     absent: tuple[tuple[str, tuple[str, ...]], ...]  # (qid, missing laws)
     no_gold: tuple[str, ...]
     n_questions: int
+    not_in_store: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # level → (qid, gold id)
+    ceiling: dict[str, float | None] = field(default_factory=dict)  # level → mean share of gold in the store
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -135,6 +141,9 @@ class LawqaRun:
             "share_with_laws_in_store": round(len(self.scored) / max(1, self.n_questions - len(self.no_gold)), 4),
             "absent": [{"qid": q, "missing_laws": list(m)} for q, m in self.absent],
             "no_gold": list(self.no_gold),
+            "not_in_store": {level: [{"qid": q, "gold": g} for q, g in items]
+                             for level, items in self.not_in_store.items()},
+            "ceiling": self.ceiling,
             "levels": {level: report.to_json() for level, report in self.levels.items()},
         }
 
@@ -152,8 +161,12 @@ def resolve_titles(questions: Sequence[LawqaQuestion], catalog: Catalog, stored:
     return out
 
 
+#: Whether a clause path (``a6_2``, ``a6_2/p1``) exists in some stored version of a law.
+ClauseExists = Callable[[str, str], bool]
+
+
 def evaluate_lawqa(questions: Sequence[LawqaQuestion], rank: Ranker, law_ids: dict[str, str | None], *,
-                   mode: str, ks: Sequence[int] = DEFAULT_KS) -> LawqaRun:
+                   mode: str, ks: Sequence[int] = DEFAULT_KS, exists: ClauseExists | None = None) -> LawqaRun:
     scored: list[LawqaQuestion] = []
     absent: list[tuple[str, tuple[str, ...]]] = []
     no_gold: list[str] = []
@@ -168,7 +181,20 @@ def evaluate_lawqa(questions: Sequence[LawqaQuestion], rank: Ranker, law_ids: di
             scored.append(q)
     predictions = [list(rank(q)) for q in scored]
     levels: dict[str, RetrievalReport] = {}
+    not_in_store: dict[str, tuple[tuple[str, str], ...]] = {}
+    ceiling: dict[str, float | None] = {}
     for level in LEVELS:
+        if exists is not None:
+            missing, shares = [], []
+            for q in scored:
+                items = q.articles if level == "article" else q.paragraphs
+                present = [exists(law_ids[t] or "", p) for t, p in items]
+                missing += [(q.qid, f"{law_ids[t]}|{p}") for (t, p), ok in zip(items, present, strict=True)
+                            if not ok]
+                if items:
+                    shares.append(sum(present) / len(items))
+            not_in_store[level] = tuple(missing)
+            ceiling[level] = sum(shares) / len(shares) if shares else None
         gold: list[list[str]] = []
         predicted: list[list[str]] = []
         for q, ranked in zip(scored, predictions, strict=True):
@@ -179,4 +205,18 @@ def evaluate_lawqa(questions: Sequence[LawqaQuestion], rank: Ranker, law_ids: di
                 gold.append([f"{law_ids[t]}|{p}" for t, p in q.paragraphs])
                 predicted.append([pid for law, path in ranked if (pid := paragraph_id(law, path))])
         levels[level] = evaluate_retrieval(gold, predicted, ks=ks, qids=[q.qid for q in scored])
-    return LawqaRun(mode, levels, tuple(q.qid for q in scored), tuple(absent), tuple(no_gold), len(questions))
+    return LawqaRun(mode, levels, tuple(q.qid for q in scored), tuple(absent), tuple(no_gold), len(questions),
+                    not_in_store, ceiling)
+
+
+def store_clause_exists(query: Callable[..., list[dict[str, Any]]]) -> ClauseExists:
+    """`ClauseExists` over a store's ``index_law_provisions`` query (every stored wording of a law's articles and
+    paragraphs), one query per law."""
+    known: dict[str, set[str]] = {}
+
+    def exists(law_id: str, path: str) -> bool:
+        if law_id not in known:
+            known[law_id] = {row["path"] for row in query("index_law_provisions", law_id=law_id)}
+        return path in known[law_id]
+
+    return exists

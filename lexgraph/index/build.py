@@ -195,7 +195,7 @@ def refresh_index(
     cache = cache or EmbeddingCache(cache_directory(store))
     try:
         if is_embedded(store):
-            _refresh_local(store, embedder, cache, current, to_build, orphaned, rebuild and not laws
+            _refresh_local(store, embedder, cache, current, to_build, orphaned, rebuild, rebuild and not laws
                            and set(kinds) == set(UNIT_KINDS), summary, progress)
         else:
             _refresh_neo4j(store, embedder, cache, current, to_build, orphaned, summary, progress)
@@ -230,7 +230,7 @@ def _tokens(units: Sequence[IndexUnit], reusable: dict[str, tuple[str, str]], su
     out = []
     for i, unit in enumerate(units):
         known = reusable.get(unit.uid)
-        if known is not None and known[0] == unit.text:
+        if known is not None and known[0] == unit.search_text:
             out.append(known[1])
         else:
             out.append(tokenizer.token_string(unit.search_text))
@@ -272,8 +272,8 @@ def _build_part(store: GraphStore, embedder: Embedder, cache: EmbeddingCache, pa
 
 
 def _refresh_local(store: GraphStore, embedder: Embedder, cache: EmbeddingCache, current: dict[str, str],
-                   to_build: Sequence[str], orphaned: Sequence[str], full_rebuild: bool, summary: IndexSummary,
-                   progress: IndexProgress | None) -> None:
+                   to_build: Sequence[str], orphaned: Sequence[str], rebuild: bool, full_rebuild: bool,
+                   summary: IndexSummary, progress: IndexProgress | None) -> None:
     directory = local.index_directory(store.location)
     with local.index_lock(directory):
         try:
@@ -286,7 +286,8 @@ def _refresh_local(store: GraphStore, embedder: Embedder, cache: EmbeddingCache,
         parts = dict(manifest.parts) if manifest is not None else {}
         titles = dict(law_titles(store))
         for part in to_build:
-            reusable = {} if manifest is None else local.old_tokens(directory, part)
+            # A rebuild trusts nothing stored: tokenising is cheap next to embedding (which the cache spares).
+            reusable = {} if manifest is None or rebuild else local.old_tokens(directory, part)
             units, tokens, vectors = _build_part(store, embedder, cache, part, titles, reusable, summary, progress)
             started = time.perf_counter()
             local.write_part(directory, part, units, tokens, vectors.reshape(len(units), embedder.dim))

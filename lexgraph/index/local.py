@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 
 from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter
 from lexgraph.index.tokenize import TOKENIZER_VERSION
-from lexgraph.index.units import IndexUnit, part_law_id, unit_from_row, unit_row
+from lexgraph.index.units import IndexUnit, natural_path, part_law_id, unit_from_row, unit_row
 
 FORMAT = 1
 #: Above this many vectors an HNSW index answers unfiltered and loosely filtered searches.
@@ -157,14 +157,15 @@ def remove_part(directory: Path, part: str) -> None:
 
 
 def old_tokens(directory: Path, part: str) -> dict[str, tuple[str, str]]:
-    """A part's stored (text, tokens) by uid, so that a refresh tokenises only what changed."""
+    """A part's stored (searched text, tokens) by uid, so that a refresh tokenises only what changed. The searched
+    text is the heading and the text (`IndexUnit.search_text`): a new caption changes the tokens too."""
     try:
         table = pq.read_table(directory / "parts" / f"{part_file_stem(part)}.parquet",
-                              columns=["uid", "text", "tokens"])
+                              columns=["uid", "title", "text", "tokens"])
     except (OSError, pa.ArrowException):
         return {}
-    return {uid: (text, tokens) for uid, text, tokens in zip(*(table.column(c).to_pylist() for c in
-                                                                ("uid", "text", "tokens")), strict=True)}
+    columns = [table.column(c).to_pylist() for c in ("uid", "title", "text", "tokens")]
+    return {uid: (f"{title}\n{text}", tokens) for uid, title, text, tokens in zip(*columns, strict=True)}
 
 
 # -- building the searchable structures -----------------------------------------------------------------------
@@ -266,6 +267,7 @@ class _PartRows:
     name: str
     offset: int
     uids: tuple[str, ...]
+    paths: tuple[str, ...]
     from_day: np.ndarray
     until_day: np.ndarray
     laws: tuple[tuple[str, ...], ...]
@@ -297,10 +299,10 @@ class LocalIndex:
         self._vectors: dict[str, np.ndarray] = {}
         offset = 0
         for name in sorted(manifest.parts):
-            table = read_part_units(directory, name, ["uid", "label", "laws", "valid_from", "valid_until"])
+            table = read_part_units(directory, name, ["uid", "label", "path", "laws", "valid_from", "valid_until"])
             columns = {c: table.column(c).to_pylist() for c in table.column_names}
             self._parts.append(_PartRows(
-                name=name, offset=offset, uids=tuple(columns["uid"]),
+                name=name, offset=offset, uids=tuple(columns["uid"]), paths=tuple(columns["path"]),
                 from_day=np.array([_day(d, _NO_START) for d in columns["valid_from"]], dtype=np.int64),
                 until_day=np.array([_day(d, _NO_END) for d in columns["valid_until"]], dtype=np.int64),
                 laws=tuple(tuple(x or ()) for x in columns["laws"]),
@@ -426,6 +428,17 @@ class LocalIndex:
     def _hits(self, found: Sequence[tuple[str, float]]) -> list[IndexHit]:
         units = self.units_by_uid([uid for uid, _ in found])
         return [IndexHit(units[uid], score) for uid, score in found if uid in units]
+
+    def units_under(self, law_id: str, path: str, where: SearchFilter) -> list[IndexUnit]:
+        part = next((p for p in self._parts if p.name == f"law:{law_id}"), None)
+        if part is None or not self._may_hold(part, where):
+            return []
+        mask = self._mask(part, where)
+        prefix = path + "/"
+        uids = [uid for uid, at, ok in zip(part.uids, part.paths, mask, strict=True)
+                if ok and (at == path or at.startswith(prefix))]
+        units = self.units_by_uid(uids)
+        return sorted(units.values(), key=lambda u: (natural_path(u.path), u.uid))
 
     def units_by_uid(self, uids: Sequence[str]) -> dict[str, IndexUnit]:
         from tantivy import Query

@@ -22,7 +22,7 @@ import numpy as np
 
 from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter, UnitKind
 from lexgraph.index.tokenize import TOKENIZER_VERSION
-from lexgraph.index.units import IndexUnit, unit_from_row
+from lexgraph.index.units import IndexUnit, natural_path, unit_from_row
 from lexgraph.store.base import GraphStore
 
 #: Lucene's default limit on the clauses of one query.
@@ -112,6 +112,12 @@ class Neo4jIndex:
     def vectors_of(self, uids: Sequence[str]) -> dict[str, np.ndarray]:
         return {uid: np.asarray(row["embedding"], dtype=np.float32) for uid, row in self._rows(uids).items()
                 if row["embedding"] is not None}
+
+    def units_under(self, law_id: str, path: str, where: SearchFilter) -> list[IndexUnit]:
+        if where.kind == "chunk" or (where.laws and law_id not in where.laws):
+            return []
+        rows = self.store.query("index_units_under", law_id=law_id, path=path, prefix=path + "/", as_of=where.as_of)
+        return sorted((_unit(row) for row in rows), key=lambda u: (natural_path(u.path), u.uid))
 
     def close(self) -> None:
         """The store owns the connection."""

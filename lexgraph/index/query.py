@@ -82,4 +82,9 @@ class SearchIndex(Protocol):
         """The stored embeddings of some units (the cluster tree needs them)."""
         ...
 
+    def units_under(self, law_id: str, path: str, where: SearchFilter) -> list[IndexUnit]:
+        """The indexed units of a clause (``a709``: its paragraphs; ``a709/p1``: that paragraph) that pass the
+        filter, in clause order."""
+        ...
+
     def close(self) -> None: ...

@@ -16,6 +16,7 @@ with the graph's current state to say which parts are stale.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -69,6 +70,11 @@ class IndexUnit:
         store has); a chunk whose document existed on ``day``."""
         return (self.valid_from is None or self.valid_from <= day) and (
             self.valid_until is None or day < self.valid_until)
+
+
+def natural_path(path: str) -> tuple[tuple[int, str], ...]:
+    """a6_2/p10 after a6_2/p2: numbers compare as numbers."""
+    return tuple((int(n) if n.isdigit() else -1, n) for n in re.split(r"[/_]|(?<=[a-z])(?=\d)", path) if n)
 
 
 def law_part(law_id: str) -> str:

@@ -3,7 +3,9 @@
 Each retriever turns a question into a ranked list of `Retrieved` units under a `SearchFilter`:
 - `Bm25Retriever`: BM25 over Sudachi tokens (numerals unified, so 第二十七条 finds 27条);
 - `DenseRetriever`: cosine similarity of e5 embeddings (``query:`` prefix for the question);
-- `FusionRetriever`: Reciprocal Rank Fusion of other retrievers' lists (``hybrid`` = BM25 + dense);
+- `CitedRetriever`: the clauses the question itself cites (民法709条, 第六条の二第二項), found by lexgraph's citation
+  extractor and resolver: a question that names its clause should find it whatever the wording around it;
+- `FusionRetriever`: Reciprocal Rank Fusion of other retrievers' lists (``hybrid`` = BM25 + dense + cited);
 - `HydeRetriever`: the LLM writes hypothetical answers; each is searched by BM25 and as a dense passage, and all the
   lists are fused with the question's own (HyDE; the integrated-citation-graph paper pairs it with BM25);
 - `TreeRetriever`: the cluster-tree retrieval over a bounded candidate pool (see `tree`).
@@ -14,13 +16,15 @@ list (`FUSION_DEPTH`), because an item ranked 40th by both BM25 and dense can de
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any, Protocol
 
 import numpy as np
 
 from lexgraph.answer.llm import LLMClient
+from lexgraph.citations.model import Citation
 from lexgraph.index.embed import Embedder
 from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex
 from lexgraph.index.tokenize import tokenize
@@ -119,6 +123,40 @@ class DenseRetriever:
         return _ranked(self.index.vector_search(self.query_vector(question), k, where), self.name)
 
 
+#: ``cite(text, as_of)``: the statute citations in a text, resolved (lexgraph's extractor, `LexGraph.cite`).
+CiteFn = Callable[[str, date | None], Sequence[Citation]]
+
+
+class CitedRetriever:
+    """The clauses a question cites, in the order it cites them: a cited article contributes its paragraphs, a
+    cited paragraph (or an item in it) that paragraph. Empty for a question that cites nothing, which leaves a
+    fusion as it was."""
+
+    name = "cited"
+
+    def __init__(self, index: SearchIndex, cite: CiteFn) -> None:
+        self.index = index
+        self.cite = cite
+
+    def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
+        clauses: list[tuple[str, str]] = []
+        for citation in self.cite(question, where.as_of):
+            if citation.kind == "statute" and citation.law_id and citation.path:
+                clauses.append((citation.law_id, paragraph_path(citation.path)))
+        units: list[IndexUnit] = []
+        for law_id, path in dict.fromkeys(clauses):
+            units += [u for u in self.index.units_under(law_id, path, where) if u not in units]
+        return [Retrieved(unit, 1.0 / rank, rank, {self.name: rank}) for rank, unit in enumerate(units[:k], start=1)]
+
+
+def paragraph_path(path: str) -> str:
+    """A cited clause at the level the index holds: ``a6_2/p1/i2`` → ``a6_2/p1`` (an item lives in its
+    paragraph's text); ``a709`` stays an article."""
+    parts = path.split("/")
+    keep = [p for p in parts if p.startswith(("suppl", "a", "p"))]
+    return "/".join(keep[: 3 if keep and keep[0].startswith("suppl") else 2])
+
+
 def fuse(lists: Mapping[str, Sequence[Retrieved]], k: int, *, rrf_k: float = DEFAULT_K,
          weights: Mapping[str, float] | None = None) -> list[Retrieved]:
     """RRF over named lists; each result keeps its rank in every list it appeared in."""
@@ -167,11 +205,12 @@ class HydeRetriever:
     name = "hyde"
 
     def __init__(self, index: SearchIndex, embedder: Embedder, llm: LLMClient, *, answers: int = HYDE_ANSWERS,
-                 rrf_k: float = DEFAULT_K, depth: int = FUSION_DEPTH) -> None:
+                 rrf_k: float = DEFAULT_K, depth: int = FUSION_DEPTH, extra: Sequence[Retriever] = ()) -> None:
         check_embedder(index, embedder)
         self.index = index
         self.embedder = embedder
         self.llm = llm
+        self.extra = list(extra)  # more lists fused in (the question's own citations)
         self.answers = answers
         self.rrf_k = rrf_k
         self.depth = depth
@@ -198,6 +237,8 @@ class HydeRetriever:
             for i, (answer, vector) in enumerate(zip(self.last_answers, self._answer_vectors, strict=True), start=1):
                 lists[f"hyde{i}-bm25"] = _ranked(self.index.text_search(tokenize(answer), depth, where), "bm25")
                 lists[f"hyde{i}-dense"] = _ranked(self.index.vector_search(vector, depth, where), "dense")
+        for retriever in self.extra:
+            lists[retriever.name] = retriever.retrieve(question, depth, where)
         return fuse(lists, k, rrf_k=self.rrf_k)
 
 

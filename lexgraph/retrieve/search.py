@@ -23,6 +23,8 @@ from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N, select_evidence
 from lexgraph.retrieve.fusion import DEFAULT_K
 from lexgraph.retrieve.retrievers import (
     Bm25Retriever,
+    CitedRetriever,
+    CiteFn,
     DenseRetriever,
     FusionRetriever,
     HydeRetriever,
@@ -98,21 +100,25 @@ class SearchResult:
 
 
 def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LLMClient | None = None,
-                   rrf_k: float = DEFAULT_K, weights: Mapping[str, float] | None = None) -> Retriever:
-    """The retriever for a mode. ``hyde`` without a model raises `LLMUnavailable` saying how to configure one."""
+                   cite: CiteFn | None = None, rrf_k: float = DEFAULT_K,
+                   weights: Mapping[str, float] | None = None) -> Retriever:
+    """The retriever for a mode. ``hyde`` without a model raises `LLMUnavailable` saying how to configure one.
+
+    With `cite` (a citation extractor), the fusing modes add the clauses the question cites as a third list."""
+    cited = [CitedRetriever(index, cite)] if cite is not None else []
     if mode == "bm25":
         return Bm25Retriever(index)
     if mode == "dense":
         return DenseRetriever(index, embedder)
     if mode == "hybrid":
-        return FusionRetriever([Bm25Retriever(index), DenseRetriever(index, embedder)], rrf_k=rrf_k,
+        return FusionRetriever([Bm25Retriever(index), DenseRetriever(index, embedder), *cited], rrf_k=rrf_k,
                                weights=weights)
     if mode == "hyde":
         if llm is None:
             raise LLMUnavailable(f"--mode hyde needs a model to write hypothetical answers; {NOT_CONFIGURED}")
-        return HydeRetriever(index, embedder, llm, rrf_k=rrf_k)
+        return HydeRetriever(index, embedder, llm, rrf_k=rrf_k, extra=cited)
     if mode == "tree":
-        pool = FusionRetriever([Bm25Retriever(index), DenseRetriever(index, embedder)], rrf_k=rrf_k,
+        pool = FusionRetriever([Bm25Retriever(index), DenseRetriever(index, embedder), *cited], rrf_k=rrf_k,
                                weights=weights)
         return TreeRetriever(index, embedder, pool)
     raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")

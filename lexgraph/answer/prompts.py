@@ -1,0 +1,97 @@
+"""Prompt styles of the integrated-citation-graph paper, rendered from the templates in ``answer/templates``.
+
+The common frame: an ``<instruction>``, the ``<question>``, and ``<references>`` holding ``<books>``,
+``<guidelines>``, ``<precedents>`` and ``<laws>``, each a JSON list of ``{id, title, text}``. The styles differ in
+what the references carry:
+
+- ``text``: the references as they are;
+- ``focus-literature``: each book or guideline chunk gets ``cites``, the text of the clauses and precedents it cites;
+- ``focus-law``: each clause gets ``cited``, the chunks and precedents citing it;
+- ``rdf``: Text-only, plus the citation relations as triples in ``<relations>``.
+
+Documents are data. Reference text is JSON-encoded with ``<``, ``>`` and ``&`` escaped, so nothing inside a
+judgment or a book can close a tag and speak outside ``<references>``; the instruction tells the model that text
+inside references is never an instruction.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from lexgraph.answer.references import Reference, References
+
+STYLES = ("text", "focus-literature", "focus-law", "rdf")
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+_TEXT_LIMIT = 1200  # characters of one reference's text in a prompt
+
+
+@cache
+def template(name: str) -> str:
+    return (resources.files("lexgraph") / "answer" / "templates" / f"{name}.txt").read_text(encoding="utf-8")
+
+
+def fill(text: str, values: Mapping[str, str]) -> str:
+    """Replace ``{name}`` placeholders in one pass, so that a value is never scanned for placeholders itself."""
+    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+
+
+def data_json(value: Any) -> str:
+    """JSON that cannot break out of its tag: ``<``, ``>`` and ``&`` become ``\\u003c``-style escapes (JSON
+    structure never uses them, so replacing them everywhere only touches string contents)."""
+    text = json.dumps(value, ensure_ascii=False, indent=1)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+@dataclass(frozen=True)
+class Prompt:
+    style: str
+    system: str
+    user: str
+
+    def messages(self) -> list[dict[str, str]]:
+        return [{"role": "system", "content": self.system}, {"role": "user", "content": self.user}]
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= _TEXT_LIMIT else text[:_TEXT_LIMIT] + "…"
+
+
+def _entry(ref: Reference) -> dict[str, Any]:
+    return {"id": ref.id, "title": ref.title, "text": _short(ref.text)}
+
+
+def render(question: str, references: References, style: str = "text") -> Prompt:
+    if style not in STYLES:
+        raise ValueError(f"prompt style must be one of {', '.join(STYLES)}, not {style!r}")
+    lists: dict[str, list[dict[str, Any]]] = {kind: [_entry(r) for r in references.of_kind(kind)]
+                                              for kind in ("book", "guideline", "precedent", "law")}
+    if style == "focus-literature":
+        for kind in ("book", "guideline"):
+            for entry, ref in zip(lists[kind], references.of_kind(kind), strict=True):
+                entry["cites"] = [_entry(cited) for cid in ref.cites if (cited := references.by_id(cid))]
+    if style == "focus-law":
+        for entry, ref in zip(lists["law"], references.of_kind("law"), strict=True):
+            entry["cited"] = [_entry(citing) for cid in ref.cited_by if (citing := references.by_id(cid))]
+    relations = ""
+    if style == "rdf":
+        triples = "\n".join(f"{a} cites {b} ." for a, b in references.relations)
+        relations = f"<relations>\n{_escape(triples)}\n</relations>\n"
+    note = template(f"style_{style.replace('-', '_')}").strip()
+    instruction = fill(template("instruction"), {"style_note": note}).strip()
+    user = fill(template("frame"), {
+        "instruction": instruction, "question": _escape(question.strip()),
+        "books": data_json(lists["book"]), "guidelines": data_json(lists["guideline"]),
+        "precedents": data_json(lists["precedent"]), "laws": data_json(lists["law"]), "relations": relations,
+    })
+    return Prompt(style, template("system").strip(), user)
+
+
+def _escape(text: str) -> str:
+    """The question is the user's, but it must not close tags either."""
+    return text.replace("<", "＜").replace(">", "＞")

@@ -1,0 +1,125 @@
+"""The references an answer may cite, numbered as the prompt shows them: ``BOOK 1``, ``GUIDELINE 2``, ``PRECEDENT 3``,
+``LAW 4``, and the citation relations between them (which chunk or precedent cites which clause).
+
+They come from a search: the evidence clauses become LAWs, the evidence precedents PRECEDENTs, and the best book
+and guideline chunks BOOKs and GUIDELINEs. Ids are numbered across kinds in the order the prompt lists them
+(books, guidelines, precedents, laws), so every id is unique in a prompt and a reply can cite nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from lexgraph.retrieve.search import SearchResult
+from lexgraph.store.base import GraphStore
+
+KINDS = ("book", "guideline", "precedent", "law")
+LABEL = {"book": "BOOK", "guideline": "GUIDELINE", "precedent": "PRECEDENT", "law": "LAW"}
+DEFAULT_LIMITS: Mapping[str, int] = {"book": 5, "guideline": 5, "precedent": 5, "law": 10}
+
+
+@dataclass(frozen=True)
+class Reference:
+    id: str  # LAW 4
+    kind: str  # book | guideline | precedent | law
+    uid: str  # the graph node: a Provision, a Precedent, or a Chunk of a book or guideline
+    title: str
+    text: str
+    law_id: str = ""
+    path: str = ""
+    valid_from: date | None = None
+    valid_until: date | None = None
+    cites: tuple[str, ...] = ()  # ids of references this one cites
+    cited_by: tuple[str, ...] = ()  # ids of references citing this one
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "kind": self.kind, "uid": self.uid, "title": self.title, "text": self.text,
+                "law_id": self.law_id, "path": self.path,
+                "valid_from": self.valid_from.isoformat() if self.valid_from else None,
+                "valid_until": self.valid_until.isoformat() if self.valid_until else None,
+                "cites": list(self.cites), "cited_by": list(self.cited_by)}
+
+
+@dataclass(frozen=True)
+class References:
+    items: tuple[Reference, ...]
+    relations: tuple[tuple[str, str], ...] = field(default=())  # (citing id, cited id)
+
+    def of_kind(self, kind: str) -> list[Reference]:
+        return [r for r in self.items if r.kind == kind]
+
+    @property
+    def ids(self) -> frozenset[str]:
+        return frozenset(r.id for r in self.items)
+
+    def by_id(self, reference_id: str) -> Reference | None:
+        return next((r for r in self.items if r.id == reference_id), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"items": [r.to_json() for r in self.items],
+                "relations": [{"from": a, "to": b} for a, b in self.relations]}
+
+
+def _article(law_id: str, path: str) -> tuple[str, str]:
+    head = path.split("/")
+    return law_id, "/".join(head[:2]) if head[0].startswith("suppl") and len(head) > 1 else head[0]
+
+
+def build_references(store: GraphStore, result: SearchResult,
+                     limits: Mapping[str, int] = DEFAULT_LIMITS) -> References:
+    """Number the search's evidence and literature chunks, and find which of them cite which."""
+    raw: list[dict[str, Any]] = []
+    for kind in ("book", "guideline"):
+        chunks = [h for h in result.chunks if h.unit.owner_kind == kind][: limits.get(kind, 0)]
+        raw += [{"kind": kind, "uid": h.uid, "title": f"{h.unit.title} {h.unit.path}".strip(), "text": h.unit.text,
+                 "owner": h.unit.owner_uid} for h in chunks]
+    precedents = [e for e in result.evidence if e.label == "Precedent"][: limits.get("precedent", 0)]
+    best_chunk = {}
+    for hit in result.chunks:
+        best_chunk.setdefault(hit.unit.owner_uid, hit.unit.text)
+    raw += [{"kind": "precedent", "uid": e.uid, "title": e.title, "text": e.text or best_chunk.get(e.uid, ""),
+             "owner": e.uid} for e in precedents]
+    laws = [e for e in result.evidence if e.label == "Provision"][: limits.get("law", 0)]
+    raw += [{"kind": "law", "uid": e.uid, "title": e.title, "text": e.text, "law_id": e.law_id, "path": e.path,
+             "valid_from": e.valid_from, "valid_until": e.valid_until} for e in laws]
+    for number, item in enumerate(raw, start=1):
+        item["id"] = f"{LABEL[item['kind']]} {number}"
+    relations = _relations(store, result, raw)
+    cites: dict[str, list[str]] = {}
+    cited_by: dict[str, list[str]] = {}
+    for a, b in relations:
+        cites.setdefault(a, []).append(b)
+        cited_by.setdefault(b, []).append(a)
+    items = tuple(Reference(
+        id=item["id"], kind=item["kind"], uid=item["uid"], title=item["title"], text=item["text"],
+        law_id=item.get("law_id", ""), path=item.get("path", ""), valid_from=item.get("valid_from"),
+        valid_until=item.get("valid_until"), cites=tuple(cites.get(item["id"], ())),
+        cited_by=tuple(cited_by.get(item["id"], ()))) for item in raw)
+    return References(items, tuple(relations))
+
+
+def _relations(store: GraphStore, result: SearchResult, raw: Sequence[dict[str, Any]]) -> list[tuple[str, str]]:
+    """(citing id, cited id) from the chunks' CITES edges: a book or guideline chunk cites what it cites; a
+    precedent cites what any of its retrieved chunks cites. A cited clause matches a LAW of the same article."""
+    laws_by_uid = {item["uid"]: item["id"] for item in raw if item["kind"] == "law"}
+    laws_by_article = {_article(item["law_id"], item["path"]): item["id"] for item in raw if item["kind"] == "law"}
+    precedents = {item["uid"]: item["id"] for item in raw if item["kind"] == "precedent"}
+    citing: dict[str, str] = {item["uid"]: item["id"] for item in raw if item["kind"] in ("book", "guideline")}
+    for hit in result.chunks:
+        if hit.unit.owner_uid in precedents:
+            citing.setdefault(hit.uid, precedents[hit.unit.owner_uid])
+    if not citing:
+        return []
+    found: list[tuple[str, str]] = []
+    for row in store.query("chunks_citations", uids=sorted(citing)):
+        source = citing[row["chunk"]]
+        if row["label"] == "Provision":
+            target = laws_by_uid.get(row["target"]) or laws_by_article.get(_article(row["law_id"], row["path"]))
+        else:
+            target = precedents.get(row["target"])
+        if target and target != source and (source, target) not in found:
+            found.append((source, target))
+    return found
