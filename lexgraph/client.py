@@ -8,13 +8,21 @@
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from lexgraph.answer.llm import LLMClient, LLMConfig
+from lexgraph.answer.answerer import AskOptions
+from lexgraph.answer.answerer import ask as ask_question
+from lexgraph.answer.guardrails import RetriesExhausted
+from lexgraph.answer.llm import LLMClient, LLMConfig, LLMUnavailable, configured_client
+from lexgraph.answer.model import Answer
+from lexgraph.answer.turnlog import Turn, append_jsonl, record_turn
+from lexgraph.answer.turnlog import now as turn_now
 from lexgraph.citations import Citation, CitationContext, extract
 from lexgraph.documents.ingest import DEFAULT_CHUNK_SIZE, DEFAULT_OVERLAP, DocumentSummary, ingest_documents
 from lexgraph.documents.judgment import load_landmarks
@@ -63,6 +71,7 @@ class LexGraph:
     def __init__(self, store: GraphStore, catalog: Catalog | None = None) -> None:
         self.store = store
         self._catalog = catalog
+        self._question_context: tuple[Catalog, StoreRevisions] | None = None
 
     @classmethod
     def open(cls, location: str | Path, *, read_only: bool = False, migrate: bool = True) -> LexGraph:
@@ -85,6 +94,7 @@ class LexGraph:
     ) -> IngestSummary:
         """`laws` (titles, 略称, law numbers or ids) reads only those laws' files, e.g. a few laws of the whole
         e-Gov archive."""
+        self._question_context = None  # the stored laws change: questions resolve against the new catalogue
         only = None
         if laws:
             entries = [self._catalog_entry(name) for name in laws]
@@ -196,8 +206,12 @@ class LexGraph:
                               weights=weights, cite=self._statute_citations)
 
     def _statute_citations(self, text: str, as_of: date | None) -> list[Citation]:
-        """What a question cites, for the `cited` list of the fusing search modes."""
-        return self.cite(text, as_of=as_of, precedents=False)
+        """What a question cites, for the `cited` list of the fusing search modes. The store's catalogue is read
+        once per retriever's life here, not per question: a search does not change the laws stored."""
+        if self._question_context is None:
+            self._question_context = (store_catalog(self.store, self.catalog), StoreRevisions(self.store))
+        catalog, revisions = self._question_context
+        return extract(text, CitationContext(catalog=catalog, as_of=as_of, revisions=revisions), precedents=False)
 
     def search(self, question: str, *, mode: str = "hybrid", as_of: date | None = None, laws: Sequence[str] = (),
                kind: UnitKind | None = None, options: SearchOptions | None = None,
@@ -207,6 +221,50 @@ class LexGraph:
         where = SearchFilter(as_of=as_of, laws=self.law_ids(laws), kind=kind)
         retriever = retriever or self.retriever(options.mode, rrf_k=options.rrf_k, weights=options.weights)
         return search(self.store, retriever, question, where=where, options=options)
+
+    # -- answers ------------------------------------------------------------------------------------------------
+    def turn_log_path(self) -> Path:
+        """Where turns are logged: ``LEXGRAPH_TURN_LOG``, else beside an embedded store, else the working folder."""
+        if os.environ.get("LEXGRAPH_TURN_LOG"):
+            return Path(os.environ["LEXGRAPH_TURN_LOG"])
+        if self.store.backend == "embedded":
+            return Path(self.store.location) / "turns.jsonl"
+        return Path("lexgraph-turns.jsonl")
+
+    def ask(self, question: str, *, options: AskOptions | None = None, as_of: date | None = None,
+            laws: Sequence[str] = (), search: SearchOptions | None = None, llm: LLMClient | None = None,
+            use_model: bool = True, log: Path | None = None, record: bool = True) -> Answer:
+        """Answer with citations on every sentence: from the model configured in the environment (or `llm`),
+        or extractively when there is none (or `use_model` is False). Every turn goes to the turn log and,
+        with `record`, into the graph; a failure is logged before it is raised."""
+        options = options or AskOptions()
+        day = as_of or date.today()
+        model = llm if llm is not None else (configured_client() if use_model else None)
+        search = search or SearchOptions()
+        retriever = self.retriever(search.mode, rrf_k=search.rrf_k, weights=search.weights, llm=model)
+
+        def retrieve(text: str) -> SearchResult:
+            return self.search(text, as_of=day, laws=laws, options=search, retriever=retriever)
+
+        started = time.perf_counter()
+        asked_at = turn_now()
+        answer: Answer | None = None
+        try:
+            answer = ask_question(self.store, question, retrieve, model, day, options)
+        except (RetriesExhausted, LLMUnavailable) as error:
+            self._log_turn(Turn(question, day, options.mode, options.prompt_style,
+                                model.config.model if model else None, asked_at, time.perf_counter() - started,
+                                error=str(error), attempts=getattr(error, "attempts", ()),
+                                prompts=getattr(error, "prompts", ())), log, record)
+            raise
+        self._log_turn(Turn(question, day, options.mode, options.prompt_style, answer.model, asked_at,
+                            time.perf_counter() - started, answer=answer), log, record)
+        return answer
+
+    def _log_turn(self, turn: Turn, log: Path | None, record: bool) -> None:
+        append_jsonl(log or self.turn_log_path(), turn)
+        if record:
+            record_turn(self.store, turn)
 
     # -- the store ----------------------------------------------------------------------------------------------
     def stats(self) -> StoreCounts:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -17,9 +18,15 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Reply:
-    content: str = ""
+    """A scripted reply: its text (or a function of the request body, for replies that must cite the ids the
+    prompt happened to number), or an HTTP error status, after an optional delay."""
+
+    content: str | Callable[[dict[str, Any]], str] = ""
     status: int = 200
     delay: float = 0.0
+
+    def text(self, body: dict[str, Any]) -> str:
+        return self.content(body) if callable(self.content) else self.content
 
 
 class ScriptedOpenAI:
@@ -65,7 +72,7 @@ class ScriptedOpenAI:
                     "id": f"chatcmpl-{len(server.requests)}", "object": "chat.completion", "created": 0,
                     "model": body.get("model", "scripted"),
                     "choices": [{"index": 0, "finish_reason": "stop",
-                                 "message": {"role": "assistant", "content": reply.content}}],
+                                 "message": {"role": "assistant", "content": reply.text(body)}}],
                     "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
                 })
 

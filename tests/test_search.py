@@ -14,31 +14,18 @@ from lexgraph.client import LexGraph
 from lexgraph.index.embed import EmbeddingCache
 from lexgraph.index.query import SearchFilter
 from lexgraph.retrieve.search import SearchOptions
-from tests.helpers import SAMPLE, lexgraph
+from tests.helpers import SAMPLE, SEED_CACHE, STALE_SEED, build_search_store, lexgraph
 from tests.openai_server import Reply, ScriptedOpenAI
 
-SEED = Path(__file__).parent / "data" / "index" / EmbeddingCache.FILENAME
+SEED = SEED_CACHE
 MINPO, SHAKUCHI, KOJIN = "129AC0000000089", "403AC0000000090", "415AC0000000057"
-STALE_SEED = ("the seeded embedding cache no longer covers the indexed text (the unit text or the model changed); "
-              "run `python scripts/build_test_embeddings.py`")
 MODES = ("bm25", "dense", "hybrid", "tree")
 
 
 @pytest.fixture(scope="module")
 def search_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     store = tmp_path_factory.mktemp("search") / "store"
-    assert lexgraph("ingest", "statutes", SAMPLE, store=store).code == 0
-    assert lexgraph("ingest", "precedents", SAMPLE / "precedents", store=store).code == 0
-    (store / "cache").mkdir()
-    shutil.copy(SEED, store / "cache" / EmbeddingCache.FILENAME)
-    run = lexgraph("index", "--law", "民法", "--law", "借地借家法", "--json", store=store)
-    assert run.code == 0, run.stderr
-    built = run.json()
-    assert sorted(built["built"]) == [f"law:{MINPO}", f"law:{SHAKUCHI}"]
-    assert built["embedded_texts"] == 0, STALE_SEED
-    run = lexgraph("index", "--kind", "chunk", "--json", store=store)
-    assert run.code == 0, run.stderr
-    assert run.json()["built"] == ["chunks"] and run.json()["embedded_texts"] == 0, STALE_SEED
+    build_search_store(store)
     return store
 
 

@@ -113,18 +113,23 @@ class Attempt:
                 "usage": dict(self.usage), "structured": self.structured}
 
 
+Messages = tuple[dict[str, str], ...]
+
+
 @dataclass(frozen=True)
 class ValidatedReply:
     value: dict[str, Any]
     attempts: tuple[Attempt, ...]
+    prompt: Messages = ()  # the messages of the first attempt (repairs append to them)
 
 
 class RetriesExhausted(RuntimeError):
     """The model never produced a valid reply; the attempts say what it produced and why each was refused."""
 
-    def __init__(self, message: str, attempts: Sequence[Attempt]) -> None:
+    def __init__(self, message: str, attempts: Sequence[Attempt], prompts: Sequence[Messages] = ()) -> None:
         super().__init__(message)
         self.attempts = tuple(attempts)
+        self.prompts = tuple(prompts)
 
 
 REPAIR_PROMPT = (
@@ -143,7 +148,7 @@ def repair_message(raw: str, errors: Sequence[str]) -> str:
 
 def complete_json(llm: LLMClient, messages: Sequence[Mapping[str, str]], check: ReplyCheck, *,
                   max_repairs: int = DEFAULT_MAX_REPAIRS, temperature: float = 0.2,
-                  max_tokens: int = 1024) -> ValidatedReply:
+                  max_tokens: int | None = None) -> ValidatedReply:
     """Ask until the reply passes `check`, repairing at most `max_repairs` times."""
     if max_repairs < 0:
         raise ValueError("max_repairs must be >= 0")
@@ -155,10 +160,11 @@ def complete_json(llm: LLMClient, messages: Sequence[Mapping[str, str]], check: 
         value, errors = check.errors(reply.content)
         attempts.append(Attempt(reply.content, tuple(errors), reply.latency_s, reply.usage, reply.structured))
         if value is not None:
-            return ValidatedReply(value, tuple(attempts))
+            return ValidatedReply(value, tuple(attempts), tuple(dict(m) for m in messages))
         conversation += [{"role": "assistant", "content": reply.content},
                          {"role": "user", "content": repair_message(reply.content, errors)}]
     last = attempts[-1].errors
     raise RetriesExhausted(
         f"the model gave no valid {check.schema_name} after {len(attempts)} attempts "
-        f"({max_repairs} repairs); last errors: {'; '.join(last[:3])}", attempts)
+        f"({max_repairs} repairs); last errors: {'; '.join(last[:3])}", attempts,
+        (tuple(dict(m) for m in messages),))

@@ -21,6 +21,7 @@ from typing import Any
 
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_RETRIES = 2
+DEFAULT_MAX_TOKENS = 1024
 
 NOT_CONFIGURED = ("no language model is configured: set LEXGRAPH_LLM_MODEL (and OPENAI_BASE_URL, OPENAI_API_KEY "
                   "for your endpoint, e.g. a local llama.cpp or vLLM server)")
@@ -38,6 +39,7 @@ class LLMConfig:
     timeout: float = DEFAULT_TIMEOUT
     max_retries: int = DEFAULT_RETRIES
     structured_output: bool = True
+    max_tokens: int = DEFAULT_MAX_TOKENS
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> LLMConfig | None:
@@ -49,12 +51,14 @@ class LLMConfig:
         try:
             timeout = float(env.get("LEXGRAPH_LLM_TIMEOUT") or DEFAULT_TIMEOUT)
             retries = int(env.get("LEXGRAPH_LLM_RETRIES") or DEFAULT_RETRIES)
+            max_tokens = int(env.get("LEXGRAPH_LLM_MAX_TOKENS") or DEFAULT_MAX_TOKENS)
         except ValueError as err:
-            raise LLMUnavailable(f"LEXGRAPH_LLM_TIMEOUT / LEXGRAPH_LLM_RETRIES must be numbers ({err})") from None
+            raise LLMUnavailable("LEXGRAPH_LLM_TIMEOUT, LEXGRAPH_LLM_RETRIES and LEXGRAPH_LLM_MAX_TOKENS must be "
+                                 f"numbers ({err})") from None
         structured = env.get("LEXGRAPH_LLM_STRUCTURED", "1").strip().lower() not in ("0", "false", "no", "off")
         return cls(model=model, base_url=env.get("OPENAI_BASE_URL") or None,
                    api_key=env.get("OPENAI_API_KEY") or None, timeout=timeout, max_retries=retries,
-                   structured_output=structured)
+                   structured_output=structured, max_tokens=max_tokens)
 
     @property
     def endpoint(self) -> str:
@@ -84,12 +88,12 @@ class LLMClient:
         self._structured_refused = False
 
     def chat(self, messages: Sequence[Mapping[str, str]], *, schema: Mapping[str, Any] | None = None,
-             schema_name: str = "reply", temperature: float = 0.2, max_tokens: int = 1024) -> ChatReply:
+             schema_name: str = "reply", temperature: float = 0.2, max_tokens: int | None = None) -> ChatReply:
         """One completion. With `schema`, structured output is asked for where the server supports it."""
         import openai
 
         kwargs: dict[str, Any] = {"model": self.config.model, "messages": [dict(m) for m in messages],
-                                  "temperature": temperature, "max_tokens": max_tokens}
+                                  "temperature": temperature, "max_tokens": max_tokens or self.config.max_tokens}
         structured = schema is not None and self.config.structured_output and not self._structured_refused
         if structured:
             kwargs["response_format"] = {"type": "json_schema",

@@ -95,3 +95,15 @@ def render(question: str, references: References, style: str = "text") -> Prompt
 def _escape(text: str) -> str:
     """The question is the user's, but it must not close tags either."""
     return text.replace("<", "＜").replace(">", "＞")
+
+
+def closed_book(question: str) -> Prompt:
+    """ARG's first step: the question alone, answered from the model's own knowledge, citing nothing."""
+    return Prompt("closed-book", template("system").strip(),
+                  fill(template("closed_book"), {"question": _escape(question.strip())}))
+
+
+def with_draft(prompt: Prompt, draft: str) -> Prompt:
+    """ARG's second step: the references prompt, and the closed-book draft to check against them (as data)."""
+    refine = fill(template("refine"), {"draft": _escape(draft.strip())})
+    return Prompt(prompt.style, prompt.system, f"{prompt.user.rstrip()}\n{refine}")

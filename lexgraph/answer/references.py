@@ -32,6 +32,7 @@ class Reference:
     path: str = ""
     valid_from: date | None = None
     valid_until: date | None = None
+    revision_id: str = ""  # a law's version in force on the as-of date (the wording quoted is in it)
     cites: tuple[str, ...] = ()  # ids of references this one cites
     cited_by: tuple[str, ...] = ()  # ids of references citing this one
 
@@ -40,7 +41,7 @@ class Reference:
                 "law_id": self.law_id, "path": self.path,
                 "valid_from": self.valid_from.isoformat() if self.valid_from else None,
                 "valid_until": self.valid_until.isoformat() if self.valid_until else None,
-                "cites": list(self.cites), "cited_by": list(self.cited_by)}
+                "revision_id": self.revision_id, "cites": list(self.cites), "cited_by": list(self.cited_by)}
 
 
 @dataclass(frozen=True)
@@ -83,8 +84,10 @@ def build_references(store: GraphStore, result: SearchResult,
     raw += [{"kind": "precedent", "uid": e.uid, "title": e.title, "text": e.text or best_chunk.get(e.uid, ""),
              "owner": e.uid} for e in precedents]
     laws = [e for e in result.evidence if e.label == "Provision"][: limits.get("law", 0)]
+    revisions = _revisions(store, {e.law_id for e in laws}, result.where.as_of or date.today())
     raw += [{"kind": "law", "uid": e.uid, "title": e.title, "text": e.text, "law_id": e.law_id, "path": e.path,
-             "valid_from": e.valid_from, "valid_until": e.valid_until} for e in laws]
+             "valid_from": e.valid_from, "valid_until": e.valid_until, "revision_id": revisions.get(e.law_id, "")}
+            for e in laws]
     for number, item in enumerate(raw, start=1):
         item["id"] = f"{LABEL[item['kind']]} {number}"
     relations = _relations(store, result, raw)
@@ -96,9 +99,20 @@ def build_references(store: GraphStore, result: SearchResult,
     items = tuple(Reference(
         id=item["id"], kind=item["kind"], uid=item["uid"], title=item["title"], text=item["text"],
         law_id=item.get("law_id", ""), path=item.get("path", ""), valid_from=item.get("valid_from"),
-        valid_until=item.get("valid_until"), cites=tuple(cites.get(item["id"], ())),
+        valid_until=item.get("valid_until"), revision_id=item.get("revision_id", ""),
+        cites=tuple(cites.get(item["id"], ())),
         cited_by=tuple(cited_by.get(item["id"], ()))) for item in raw)
     return References(items, tuple(relations))
+
+
+def _revisions(store: GraphStore, law_ids: set[str], day: date) -> dict[str, str]:
+    """Each law's version in force on the day (the latest stored one when none is known to be)."""
+    out = {}
+    for law_id in sorted(law_ids):
+        rows = store.query("law_version_on", law_id=law_id, day=day) or store.query("law_versions", law_id=law_id)
+        if rows:
+            out[law_id] = rows[-1]["revision_id"]
+    return out
 
 
 def _relations(store: GraphStore, result: SearchResult, raw: Sequence[dict[str, Any]]) -> list[tuple[str, str]]:

@@ -389,7 +389,9 @@ class LocalIndex:
             if not len(rows):
                 continue
             vectors = self._vectors[part.name]
-            scores = (vectors if len(rows) == len(part.uids) else vectors[rows]) @ query
+            # einsum, not `@`: a matrix-vector product through BLAS wakes OpenBLAS's thread pool, which then fights
+            # the embedder's OpenMP threads for the cores (measured: a dense search 2.5x slower on two cores).
+            scores = np.einsum("ij,j->i", vectors if len(rows) == len(part.uids) else vectors[rows], query)
             if len(scores) > k:
                 best = np.argpartition(-scores, k - 1)[:k]
                 top = best[np.argsort(-scores[best], kind="stable")]

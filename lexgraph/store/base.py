@@ -92,6 +92,8 @@ NODE_SPECS: tuple[NodeSpec, ...] = (
     NodeSpec("Precedent", "uid"),
     NodeSpec("Document", "uid"),
     NodeSpec("Chunk", "uid"),
+    NodeSpec("Question", "uid"),
+    NodeSpec("Answer", "uid"),
 )
 REL_SPECS: tuple[RelSpec, ...] = (
     RelSpec("HAS_VERSION", "Law", "LawVersion"),
@@ -106,6 +108,10 @@ REL_SPECS: tuple[RelSpec, ...] = (
     RelSpec("REFERS_TO", "Precedent", "Provision"),
     RelSpec("CITES_ARTICLE", "Precedent", "Provision"),
     RelSpec("CITES_ARTICLE", "Document", "Provision"),
+    RelSpec("ANSWERED_BY", "Question", "Answer"),
+    RelSpec("CITES", "Answer", "Provision"),
+    RelSpec("CITES", "Answer", "Precedent"),
+    RelSpec("CITES", "Answer", "Chunk"),
 )
 REL_TYPES: tuple[str, ...] = tuple(dict.fromkeys(spec.rel_type for spec in REL_SPECS))
 

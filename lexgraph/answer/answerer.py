@@ -1,0 +1,113 @@
+"""Answering a question: retrieve, build references, prompt, validate, attach citations, check them in time.
+
+Modes (CitaLaw):
+- ``cgg``: the references go in the prompt and the model answers from them;
+- ``arg-q``: the model first answers closed-book (a draft citing nothing); references retrieved by the question are
+  then given with the draft, and the model refines it;
+- ``arg-qa``: the same, with references retrieved by the question and the draft together.
+
+With no model, the answer is extractive (`extractive.extractive_answer`). Every model reply passes the guardrails
+(`guardrails.complete_json`): schema, reference ids, bounded repairs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from lexgraph.answer.attach import attach_citations, in_force_caveats
+from lexgraph.answer.extractive import extractive_answer
+from lexgraph.answer.guardrails import (
+    DEFAULT_MAX_REPAIRS,
+    Attempt,
+    Messages,
+    ReplyCheck,
+    RetriesExhausted,
+    ValidatedReply,
+    complete_json,
+)
+from lexgraph.answer.llm import LLMClient
+from lexgraph.answer.model import MODES, Answer, AnswerSentence
+from lexgraph.answer.prompts import STYLES, closed_book, render, with_draft
+from lexgraph.answer.references import DEFAULT_LIMITS, References, build_references
+from lexgraph.retrieve.search import SearchResult
+from lexgraph.store.base import GraphStore
+
+#: Runs the search for a text (the question, or question + draft): `LexGraph.search` with the caller's filter.
+Retrieve = Callable[[str], SearchResult]
+
+
+@dataclass(frozen=True)
+class AskOptions:
+    mode: str = "cgg"
+    prompt_style: str = "text"
+    max_repairs: int = DEFAULT_MAX_REPAIRS
+    limits: Mapping[str, int] | None = None  # references per kind (DEFAULT_LIMITS)
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+        if self.prompt_style not in STYLES:
+            raise ValueError(f"prompt style must be one of {', '.join(STYLES)}, not {self.prompt_style!r}")
+        if self.max_repairs < 0:
+            raise ValueError("max_repairs must be >= 0")
+
+
+def ask(store: GraphStore, question: str, retrieve: Retrieve, llm: LLMClient | None, as_of: date,
+        options: AskOptions | None = None) -> Answer:
+    options = options or AskOptions()
+    if not question.strip():
+        raise ValueError("the question is empty")
+    limits = options.limits or DEFAULT_LIMITS
+    if llm is None:
+        references = build_references(store, retrieve(question), limits)
+        return extractive_answer(question, references, as_of, mode=options.mode, prompt_style=options.prompt_style)
+    attempts: list[Attempt] = []
+    prompts: list[Messages] = []
+    draft: str | None = None
+    if options.mode in ("arg-q", "arg-qa"):
+        first = _complete(llm, closed_book(question).messages(), ReplyCheck("answer", allowed_ids=frozenset()),
+                          options, attempts, prompts)
+        draft = answer_text(first.value)
+    query = question if options.mode != "arg-qa" else f"{question}\n{draft}"
+    references = build_references(store, retrieve(query), limits)
+    prompt = render(question, references, options.prompt_style)
+    if draft is not None:
+        prompt = with_draft(prompt, draft)
+    reply = _complete(llm, prompt.messages(), ReplyCheck("answer", allowed_ids=references.ids), options, attempts,
+                      prompts)
+    return finish(question, reply.value, references, as_of, options, model=llm.config.model, draft=draft,
+                  attempts=tuple(attempts), prompts=tuple(prompts))
+
+
+def _complete(llm: LLMClient, messages: list[dict[str, str]], check: ReplyCheck, options: AskOptions,
+              attempts: list[Attempt], prompts: list[Messages]) -> ValidatedReply:
+    """One guarded call; the attempts and prompts of every stage so far travel with a failure, for the log."""
+    prompts.append(tuple(messages))
+    try:
+        reply = complete_json(llm, messages, check, max_repairs=options.max_repairs)
+    except RetriesExhausted as error:
+        raise RetriesExhausted(str(error), [*attempts, *error.attempts], prompts) from None
+    attempts += reply.attempts
+    return reply
+
+
+def answer_text(value: Mapping[str, Any]) -> str:
+    sentences = " ".join(str(s.get("text", "")) for s in value.get("sentences", []))
+    return f"{sentences} {value.get('conclusion', '')}".strip()
+
+
+def finish(question: str, value: Mapping[str, Any], references: References, as_of: date, options: AskOptions, *,
+           model: str, draft: str | None, attempts: tuple[Attempt, ...], prompts: tuple[Messages, ...] = ()
+           ) -> Answer:
+    """A validated reply made into an answer: attachment for uncited sentences, and the in-force check."""
+    sentences = [AnswerSentence(str(s["text"]), tuple(s["citations"])) for s in value["sentences"]]
+    sentences = attach_citations(sentences, references)
+    cited = tuple(dict.fromkeys(cid for s in sentences for cid in (*s.citations, *s.attached)))
+    caveats = (*[str(c) for c in value.get("caveats", [])], *in_force_caveats(cited, references, as_of))
+    return Answer(question=question, sentences=tuple(sentences), conclusion=str(value["conclusion"]),
+                  caveats=tuple(caveats), references=references, mode=options.mode,
+                  prompt_style=options.prompt_style, as_of=as_of, model=model, draft=draft, attempts=attempts,
+                  prompts=prompts)

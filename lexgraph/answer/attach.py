@@ -1,0 +1,65 @@
+"""Citations after generation: CitaLaw's attachment, and the in-force check of every cited clause.
+
+Attachment: where the model left a sentence without a citation, a law clause among the references goes to the
+uncited sentence most similar to it, and a precedent to each uncited sentence it matches best, up to 3. What is
+attached is marked as such (`AnswerSentence.attached`), never mixed with what the model cited. Similarity is the
+cosine of Sudachi token counts: deterministic, fast, and on the same tokens BM25 ranks with.
+
+In-force check: a cited clause whose wording was not yet, or no longer, in force on the as-of date becomes a
+caveat naming the clause and its period.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from datetime import date
+
+from lexgraph.answer.model import AnswerSentence
+from lexgraph.answer.references import References
+from lexgraph.index.tokenize import tokenize
+
+MAX_PRECEDENT_SENTENCES = 3
+
+
+def similarity(a: Counter[str], b: Counter[str]) -> float:
+    if not a or not b:
+        return 0.0
+    dot = sum(count * b[token] for token, count in a.items())
+    return dot / (math.sqrt(sum(c * c for c in a.values())) * math.sqrt(sum(c * c for c in b.values())))
+
+
+def attach_citations(sentences: Sequence[AnswerSentence], references: References) -> list[AnswerSentence]:
+    uncited = [i for i, s in enumerate(sentences) if not s.citations]
+    if not uncited:
+        return list(sentences)
+    bags = {i: Counter(tokenize(sentences[i].text)) for i in uncited}
+    added: dict[int, list[str]] = {i: [] for i in uncited}
+    for ref in references.of_kind("law"):
+        bag = Counter(tokenize(f"{ref.title} {ref.text}"))
+        scored = sorted(((similarity(bag, bags[i]), i) for i in uncited), key=lambda x: (-x[0], x[1]))
+        if scored and scored[0][0] > 0:
+            added[scored[0][1]].append(ref.id)
+    for ref in references.of_kind("precedent"):
+        bag = Counter(tokenize(f"{ref.title} {ref.text}"))
+        scored = sorted(((similarity(bag, bags[i]), i) for i in uncited), key=lambda x: (-x[0], x[1]))
+        for score, i in scored[:MAX_PRECEDENT_SENTENCES]:
+            if score > 0:
+                added[i].append(ref.id)
+    return [AnswerSentence(s.text, s.citations, tuple(added.get(i, ()))) for i, s in enumerate(sentences)]
+
+
+def in_force_caveats(cited: Sequence[str], references: References, as_of: date) -> list[str]:
+    caveats = []
+    for reference_id in cited:
+        ref = references.by_id(reference_id)
+        if ref is None or ref.kind != "law":
+            continue
+        if ref.valid_from is not None and as_of < ref.valid_from:
+            caveats.append(f"{ref.id}（{ref.title}）は {as_of.isoformat()} にはまだ施行されていません"
+                           f"（施行 {ref.valid_from.isoformat()}）。")
+        elif ref.valid_until is not None and as_of >= ref.valid_until:
+            caveats.append(f"{ref.id}（{ref.title}）のこの文言は {ref.valid_until.isoformat()} までのもので、"
+                           f"{as_of.isoformat()} には効力がありません。")
+    return caveats

@@ -1,0 +1,46 @@
+"""The answer when no model is configured: the most relevant clauses and passages, quoted, each with its citation
+and the wording's period in force, under a label that says no model was used.
+
+Nothing is paraphrased: a quotation cannot misstate the law, and the reader sees exactly which wording of which
+clause it is.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from lexgraph.answer.model import Answer, AnswerSentence
+from lexgraph.answer.references import Reference, References
+
+MAX_QUOTES = 5
+_QUOTE_CHARS = 300
+
+
+def _quote(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _QUOTE_CHARS else flat[:_QUOTE_CHARS] + "…"
+
+
+def _period(ref: Reference) -> str:
+    if ref.kind != "law":
+        return ""
+    start = ref.valid_from.isoformat() if ref.valid_from else "施行日不明（スナップショット）"
+    end = f"〜{ref.valid_until.isoformat()}" if ref.valid_until else "〜現在"
+    revision = f"、{ref.revision_id}" if ref.revision_id else ""
+    return f"［{start}{end} の文言{revision}］"
+
+
+def extractive_answer(question: str, references: References, as_of: date, *, mode: str = "cgg",
+                      prompt_style: str = "text") -> Answer:
+    ranked = [*references.of_kind("law"), *references.of_kind("precedent"), *references.of_kind("book"),
+              *references.of_kind("guideline")][:MAX_QUOTES]
+    sentences = tuple(AnswerSentence(f"{ref.title}{_period(ref)}：「{_quote(ref.text)}」", (ref.id,))
+                      for ref in ranked)
+    if ranked:
+        conclusion = f"最も関連すると判断した資料は {ranked[0].title} です（抽出回答：言語モデルは使っていません）。"
+        caveats: tuple[str, ...] = ("この回答は検索結果の引用です。質問への当てはめは行っていません。",)
+    else:
+        conclusion = "この質問に関連する条文・資料は見つかりませんでした（抽出回答：言語モデルは使っていません）。"
+        caveats = ("索引が作られているか（lexgraph index）、法令が取り込まれているかを確認してください。",)
+    return Answer(question=question, sentences=sentences, conclusion=conclusion, caveats=caveats,
+                  references=references, mode=mode, prompt_style=prompt_style, as_of=as_of, model=None)

@@ -1,0 +1,111 @@
+"""Every turn is kept: a JSONL line with the prompt, the raw replies, the validation errors, the retries, latency
+and token usage; and in the graph, ``(:Question)-[:ANSWERED_BY]->(:Answer)-[:CITES]->…`` so that an answer can be
+audited against the clauses and precedents it relied on.
+
+A turn that failed (retries exhausted, endpoint down) is logged too, with the error: the log is where one finds out
+what the model said when the user got an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from lexgraph.answer.guardrails import Attempt
+from lexgraph.answer.model import Answer
+from lexgraph.store.base import GraphStore
+
+_TARGET_LABEL = {"law": "Provision", "precedent": "Precedent", "book": "Chunk", "guideline": "Chunk"}
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One question and its outcome: an answer, or the error the user saw (with the attempts that led to it)."""
+
+    question: str
+    as_of: date
+    mode: str
+    prompt_style: str
+    model: str | None
+    asked_at: str
+    seconds: float
+    answer: Answer | None = None
+    error: str | None = None
+    attempts: tuple[Attempt, ...] = ()
+    prompts: Sequence[Sequence[Mapping[str, str]]] = ()  # of a failed turn; an answer carries its own
+
+    @property
+    def uid(self) -> str:
+        digest = hashlib.sha256(f"{self.asked_at}\x00{self.question}\x00{self.mode}".encode()).hexdigest()[:16]
+        return f"q:{self.asked_at}:{digest}"
+
+    @property
+    def status(self) -> str:
+        if self.answer is None:
+            return "failed"
+        return "extractive" if self.answer.extractive else "answered"
+
+    def to_json(self) -> dict[str, Any]:
+        attempts = self.answer.attempts if self.answer is not None else self.attempts
+        usage: dict[str, int] = {}
+        for attempt in attempts:
+            for key, value in attempt.usage.items():
+                usage[key] = usage.get(key, 0) + int(value)
+        return {
+            "uid": self.uid, "asked_at": self.asked_at, "question": self.question, "as_of": self.as_of.isoformat(),
+            "mode": self.mode, "prompt_style": self.prompt_style, "model": self.model, "status": self.status,
+            "seconds": round(self.seconds, 3),
+            "prompts": [[dict(m) for m in messages]
+                        for messages in (self.answer.prompts if self.answer is not None else self.prompts)],
+            "attempts": [a.to_json() for a in attempts], "retries": max(0, len(attempts) - 1), "usage": usage,
+            "error": self.error, "answer": self.answer.to_json() if self.answer is not None else None,
+        }
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def append_jsonl(path: str | os.PathLike[str], turn: Turn) -> None:
+    """One line per turn, appended and flushed, so that a crash loses at most the turn in flight."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(turn.to_json(), ensure_ascii=False, default=str) + "\n")
+        handle.flush()
+
+
+def record_turn(store: GraphStore, turn: Turn) -> None:
+    """The question, its answer (or failure) and the answer's citations, in one transaction."""
+    answer_uid = f"a:{turn.uid[2:]}"
+    answer = turn.answer
+    body = json.dumps(answer.to_json(), ensure_ascii=False, default=str) if answer is not None else ""
+    attempts = len(answer.attempts if answer is not None else turn.attempts)
+    with store.transaction() as tx:
+        tx.upsert_nodes("Question", [{"uid": turn.uid, "text": turn.question, "asked_at": turn.asked_at,
+                                      "as_of": turn.as_of, "mode": turn.mode, "prompt_style": turn.prompt_style,
+                                      "model": turn.model or ""}])
+        tx.upsert_nodes("Answer", [{"uid": answer_uid, "status": turn.status,
+                                    "extractive": bool(answer is not None and answer.extractive), "body": body,
+                                    "error": turn.error or "", "attempts": attempts,
+                                    "latency_s": float(round(turn.seconds, 3)), "created_at": now()}])
+        tx.upsert_relationships("ANSWERED_BY", [{"from": turn.uid, "to": answer_uid}])
+        if answer is None:
+            return
+        by_label: dict[str, list[dict[str, Any]]] = {}
+        model_cited = {cid for s in answer.sentences for cid in s.citations}
+        for reference_id in answer.cited_ids:
+            ref = answer.references.by_id(reference_id)
+            if ref is None:
+                continue
+            by_label.setdefault(_TARGET_LABEL[ref.kind], []).append({
+                "from": answer_uid, "to": ref.uid, "surface": ref.id, "extractor": "answer",
+                "status": "cited" if reference_id in model_cited else "attached"})
+        for label, rows in by_label.items():
+            tx.upsert_relationships("CITES", rows, from_label="Answer", to_label=label)

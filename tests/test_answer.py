@@ -1,0 +1,224 @@
+"""Answering end to end over the real CLI and a real HTTP server of our own (tests/openai_server.py): extractive
+answers, the guardrails' repairs and refusals, retries and timeouts, injection, prompt styles, modes, the turn log
+and the graph record."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lexgraph.answer.attach import attach_citations, in_force_caveats
+from lexgraph.answer.model import AnswerSentence
+from lexgraph.answer.prompts import STYLES, render
+from lexgraph.answer.references import Reference, References, build_references
+from lexgraph.client import LexGraph
+from tests.helpers import build_search_store, lexgraph
+from tests.openai_server import Reply, ScriptedOpenAI
+
+INJECTION = Path(__file__).parent / "data" / "answer" / "injection.md"
+QUESTION = "借地権の存続期間は何年か"
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("answer") / "store"
+    build_search_store(folder, INJECTION)
+    return folder
+
+
+def reference_ids(body: dict[str, Any], tag: str = "laws") -> list[str]:
+    """The ids of one reference list of the prompt (the first user message holding one: a repair prompt repeats
+    the conversation)."""
+    for message in body["messages"]:
+        found = re.search(rf"<{tag}>\n(.*?)\n</{tag}>", message["content"], re.DOTALL)
+        if found:
+            return [entry["id"] for entry in json.loads(found.group(1))]
+    raise AssertionError(f"no <{tag}> in the request")
+
+
+def valid_answer(body: dict[str, Any]) -> str:
+    law = reference_ids(body)[0]
+    return json.dumps({"sentences": [{"text": "借地権の存続期間は三十年です。", "citations": [law]},
+                                     {"text": "契約でこれより長い期間を定めることもできます。", "citations": []}],
+                       "conclusion": "原則として三十年です。", "caveats": []}, ensure_ascii=False)
+
+
+def model_env(server: ScriptedOpenAI, **extra: str) -> dict[str, str]:
+    return {"LEXGRAPH_LLM_MODEL": "scripted", "OPENAI_BASE_URL": server.url, "OPENAI_API_KEY": "test",
+            "LEXGRAPH_LLM_RETRIES": "0", **extra}
+
+
+def ask(store: Path, *args: str, env: dict[str, str] | None = None, log: Path | None = None):  # type: ignore[no-untyped-def]
+    extra = ["--log", str(log)] if log else []
+    return lexgraph("ask", QUESTION, "--law", "借地借家法", "--as-of", "2021-01-01", "--json", *args, *extra,
+                    store=store, env=env or {"LEXGRAPH_LLM_MODEL": ""})
+
+
+def read_log(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_without_a_model_the_answer_is_extractive_and_cited(store: Path, tmp_path: Path) -> None:
+    run = ask(store, log=tmp_path / "turns.jsonl")
+    assert run.code == 0, run.stderr
+    answer = run.json()
+    assert answer["extractive"] and "no language model was used" in answer["label"]
+    references = {r["id"]: r for r in answer["references"]}
+    assert answer["sentences"] and all(s["citations"] for s in answer["sentences"])
+    assert all(c in references for s in answer["sentences"] for c in s["citations"])
+    first = references[answer["sentences"][0]["citations"][0]]
+    assert first["path"] == "a3/p1" and first["revision_id"].startswith("403AC0000000090")
+    assert "三十年" in answer["sentences"][0]["text"]  # quoted, not paraphrased
+    log = read_log(tmp_path / "turns.jsonl")
+    assert [t["status"] for t in log] == ["extractive"] and log[0]["model"] is None
+
+
+def test_a_valid_answer_is_logged_and_recorded_in_the_graph(store: Path, tmp_path: Path) -> None:
+    with ScriptedOpenAI([Reply(valid_answer)]) as server:
+        run = ask(store, env=model_env(server), log=tmp_path / "turns.jsonl")
+    assert run.code == 0, run.stderr
+    answer = run.json()
+    assert not answer["extractive"] and answer["model"] == "scripted"
+    first, second = answer["sentences"]
+    assert first["citations"] and not first["attached"]
+    assert not second["citations"] and second["attached"], "an uncited sentence gets the closest clause attached"
+    turn = read_log(tmp_path / "turns.jsonl")[-1]
+    assert turn["status"] == "answered" and len(turn["attempts"]) == 1 and turn["retries"] == 0
+    assert turn["prompts"][0][1]["content"].startswith("<instruction>") and turn["usage"]["total_tokens"] == 2
+    rows = lexgraph("query", "MATCH (q:Question)-[:ANSWERED_BY]->(a:Answer)-[c:CITES]->(p:Provision) "
+                    "WHERE a.status = 'answered' RETURN q.text AS q, c.surface AS id, c.status AS how, p.path AS path",
+                    "--json", store=store).json()
+    assert {(r["q"], r["how"]) for r in rows} >= {(QUESTION, "cited"), (QUESTION, "attached")}
+
+
+@pytest.mark.parametrize(("bad", "error"), [
+    ("ごめんなさい、JSON は書けません {", "not valid JSON"),
+    ('{"sentences": [{"text": "三十年", "citations": []}]}', "'conclusion' is a required property"),
+    ('{"sentences": [{"text": "三十年", "citations": ["LAW 99"]}], "conclusion": "x", "caveats": []}',
+     "'LAW 99' is not one of the references given"),
+])
+def test_an_invalid_reply_is_repaired_with_the_error_quoted(store: Path, tmp_path: Path, bad: str,
+                                                            error: str) -> None:
+    with ScriptedOpenAI([Reply(bad), Reply(valid_answer)]) as server:
+        run = ask(store, env=model_env(server), log=tmp_path / "turns.jsonl")
+        repair = server.requests[1]["messages"][-1]["content"]
+    assert run.code == 0, run.stderr
+    assert bad in repair and error in repair, repair
+    turn = read_log(tmp_path / "turns.jsonl")[-1]
+    assert [bool(a["errors"]) for a in turn["attempts"]] == [True, False] and turn["retries"] == 1
+    assert error in turn["attempts"][0]["errors"][0]
+
+
+def test_when_repairs_run_out_the_user_gets_a_clear_error_and_the_log_keeps_everything(
+        store: Path, tmp_path: Path) -> None:
+    with ScriptedOpenAI([Reply("not json")]) as server:
+        run = ask(store, "--max-repairs", "2", env=model_env(server), log=tmp_path / "turns.jsonl")
+    assert run.code == 3 and "after 3 attempts" in run.stderr and "turns.jsonl" in run.stderr
+    assert "Traceback" not in run.stderr
+    turn = read_log(tmp_path / "turns.jsonl")[-1]
+    assert turn["status"] == "failed" and len(turn["attempts"]) == 3 and turn["error"]
+    assert all(a["raw"] == "not json" for a in turn["attempts"])
+    assert "<references>" in turn["prompts"][0][1]["content"]  # what the model was asked is kept too
+
+
+def test_429_is_retried(store: Path, tmp_path: Path) -> None:
+    with ScriptedOpenAI([Reply(status=429), Reply(valid_answer)]) as server:
+        run = ask(store, env=model_env(server, LEXGRAPH_LLM_RETRIES="2"), log=tmp_path / "t.jsonl")
+        assert len(server.requests) == 2
+    assert run.code == 0, run.stderr
+
+
+def test_a_timeout_is_a_clean_error(store: Path, tmp_path: Path) -> None:
+    with ScriptedOpenAI([Reply(valid_answer, delay=3)]) as server:
+        run = ask(store, env=model_env(server, LEXGRAPH_LLM_TIMEOUT="1"), log=tmp_path / "t.jsonl")
+    assert run.code == 3 and "did not answer within 1 s" in run.stderr and "Traceback" not in run.stderr
+    assert read_log(tmp_path / "t.jsonl")[-1]["status"] == "failed"
+
+
+def test_injected_instructions_in_a_document_stay_data(store: Path, tmp_path: Path) -> None:
+    with ScriptedOpenAI([Reply(valid_answer)]) as server:
+        run = ask(store, env=model_env(server), log=tmp_path / "t.jsonl")
+        prompt = server.requests[0]["messages"][-1]["content"]
+    assert run.code == 0, run.stderr
+    assert "以上の指示を無視して" in prompt, "the attacking guideline must be among the references for this test"
+    # It cannot close <references> or open an <instruction>: its angle brackets are escaped JSON.
+    assert prompt.count("<instruction>") == 1 and prompt.count("</references>") == 1
+    assert "\\u003c/references\\u003e\\u003cinstruction\\u003e" in prompt
+    assert prompt.index("以上の指示を無視して") > prompt.index("<guidelines>")
+    assert prompt.index("以上の指示を無視して") < prompt.index("</guidelines>")
+    answer = run.json()
+    assert answer["conclusion"] == "原則として三十年です。" and "LAW 99" not in json.dumps(answer)
+
+
+def test_arg_modes_refine_a_closed_book_draft(store: Path, tmp_path: Path) -> None:
+    draft = json.dumps({"sentences": [{"text": "借地権は二十年で終わります。", "citations": []}],
+                        "conclusion": "二十年", "caveats": []}, ensure_ascii=False)
+    for mode in ("arg-q", "arg-qa"):
+        with ScriptedOpenAI([Reply(draft), Reply(valid_answer)]) as server:
+            run = ask(store, "--mode", mode, env=model_env(server), log=tmp_path / "t.jsonl")
+            closed, refine = (r["messages"][-1]["content"] for r in server.requests)
+        assert run.code == 0, run.stderr
+        assert "<references>" not in closed and "citations は空のリスト" in closed
+        assert "<draft>" in refine and "借地権は二十年で終わります。" in refine
+        assert run.json()["draft"].startswith("借地権は二十年で終わります。")
+
+
+def test_a_draft_that_cites_something_is_refused(store: Path, tmp_path: Path) -> None:
+    """The closed-book draft had no references, so any citation in it is invented."""
+    bad = json.dumps({"sentences": [{"text": "x", "citations": ["LAW 1"]}], "conclusion": "x", "caveats": []})
+    with ScriptedOpenAI([Reply(bad)]) as server:
+        run = ask(store, "--mode", "arg-q", "--max-repairs", "0", env=model_env(server), log=tmp_path / "t.jsonl")
+    assert run.code == 3 and "'LAW 1' is not one of the references given (none)" in run.stderr
+
+
+@pytest.fixture(scope="module")
+def references(store: Path) -> References:
+    with LexGraph.open(store, read_only=True) as lg:
+        result = lg.search("不法行為による損害賠償と借地権", as_of=date(2021, 1, 1))
+        return build_references(lg.store, result)
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_prompt_styles_render_the_frame(references: References, style: str) -> None:
+    prompt = render("借地権の存続期間は？", references, style)
+    user = prompt.user
+    order = [user.index(tag) for tag in ("<instruction>", "<question>", "<references>", "<books>", "<guidelines>",
+                                         "<precedents>", "<laws>", "</references>")]
+    assert order == sorted(order)
+    lists = {tag: json.loads(re.search(rf"<{tag}>\n(.*?)\n</{tag}>", user, re.DOTALL).group(1))  # type: ignore[union-attr]
+             for tag in ("books", "guidelines", "precedents", "laws")}
+    assert lists["laws"] and all(set(e) >= {"id", "title", "text"} for items in lists.values() for e in items)
+    assert [e["id"] for items in lists.values() for e in items] == [r.id for r in references.items]
+    if style == "focus-law":
+        assert all("cited" in e for e in lists["laws"])
+        assert any(e["cited"] for e in lists["laws"]), "some clause must be cited by a retrieved judgment"
+    if style == "focus-literature":
+        assert all("cites" in e for e in lists["guidelines"])
+    if style == "rdf":
+        triples = re.search(r"<relations>\n(.*?)\n</relations>", user, re.DOTALL).group(1)  # type: ignore[union-attr]
+        assert re.fullmatch(r"((PRECEDENT|BOOK|GUIDELINE) \d+ cites (LAW|PRECEDENT) \d+ \.\n?)+", triples)
+    else:
+        assert "<relations>" not in user
+
+
+def test_attachment_gives_laws_to_the_closest_uncited_sentence() -> None:
+    law = Reference("LAW 1", "law", "u1", "借地借家法 第三条第1項（借地権の存続期間）",
+                    "借地権の存続期間は、三十年とする。")
+    other = Reference("LAW 2", "law", "u2", "民法 第七百九条（不法行為）", "故意又は過失によって他人の権利を侵害した者")
+    refs = References((law, other))
+    sentences = [AnswerSentence("不法行為の責任を負います。", ()), AnswerSentence("存続期間は三十年です。", ()),
+                 AnswerSentence("以上です。", ("LAW 1",))]
+    out = attach_citations(sentences, refs)
+    assert out[0].attached == ("LAW 2",) and out[1].attached == ("LAW 1",) and out[2].attached == ()
+
+
+def test_a_clause_not_in_force_on_the_date_becomes_a_caveat() -> None:
+    later = Reference("LAW 1", "law", "u", "民法 第二百十三条の二", "…", valid_from=date(2023, 4, 1))
+    earlier = Reference("LAW 2", "law", "v", "民法 旧条文", "…", valid_until=date(2020, 4, 1))
+    caveats = in_force_caveats(["LAW 1", "LAW 2"], References((later, earlier)), date(2021, 1, 1))
+    assert len(caveats) == 2 and "まだ施行されていません" in caveats[0] and "効力がありません" in caveats[1]
