@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -13,7 +15,20 @@ from lexgraph.answer.llm import LLMUnavailable
 from lexgraph.answer.model import MODES, Answer
 from lexgraph.answer.prompts import STYLES
 from lexgraph.answer.references import DEFAULT_LIMITS
-from lexgraph.cli import EXIT_UNAVAILABLE, EXIT_USAGE, AsOfOpt, JsonOpt, StoreOpt, _day, _emit_json, _fail, _open, app
+from lexgraph.cli import (
+    EXIT_BAD_INPUT,
+    EXIT_UNAVAILABLE,
+    EXIT_USAGE,
+    AsOfOpt,
+    JsonOpt,
+    StoreOpt,
+    _day,
+    _emit_json,
+    _fail,
+    _open,
+    app,
+    err,
+)
 from lexgraph.cli import out as console
 from lexgraph.cli_search import LawsOpt, _search_errors
 from lexgraph.retrieve.search import MODES as SEARCH_MODES
@@ -85,3 +100,64 @@ def print_answer(answer: Answer) -> None:
             if ref.kind == "law":
                 period = f"  [dim]{ref.valid_from or '?'} – {ref.valid_until or ''}  {ref.revision_id}[/]"
             console.print(f"  {ref.id}  {ref.title}{period}", highlight=False)
+
+
+knowledge_app = typer.Typer(no_args_is_help=True, help="Capture contract-review knowledge linked to clauses.")
+app.add_typer(knowledge_app, name="knowledge")
+
+
+@knowledge_app.command("interview")
+def interview_command(
+    topic: Annotated[str | None, typer.Option("--topic", help="What the interview is about, e.g. 秘密保持契約.")
+                     ] = None,
+    answers: Annotated[Path | None, typer.Option("--answers", help="Answer from this file, one line per turn, "
+                                                 "instead of the keyboard.")] = None,
+    max_repairs: Annotated[int, typer.Option("--max-repairs", help="Repair prompts after an invalid turn.")
+                           ] = DEFAULT_MAX_REPAIRS,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Interview a lawyer (a model asks, you answer) and store the knowledge, linked to the clauses it cites.
+    Only the interviewer's messages are shown; the turn's control and state stay in the log."""
+    scripted = None
+    if answers is not None:
+        try:
+            scripted = iter([line for line in answers.read_text(encoding="utf-8").splitlines() if line.strip()])
+        except OSError as error:
+            _fail(f"--answers {answers}: cannot be read ({error.strerror})", EXIT_BAD_INPUT)
+    with _open(store) as lg:
+        try:
+            interview = lg.interview(topic=topic, max_repairs=max_repairs)
+            turn = interview.start()
+            while not turn.done:
+                if not as_json:
+                    console.print(f"[bold cyan]聞き手[/] {turn.assistant_message}", highlight=False)
+                text = _next_answer(scripted)
+                if text is None:
+                    _fail("the interview ended before it was completed: nothing was stored", EXIT_BAD_INPUT)
+                turn = interview.reply(text)
+        except (RetriesExhausted, LLMUnavailable) as error:
+            _fail(str(error), EXIT_UNAVAILABLE)
+        except RuntimeError as error:
+            _fail(str(error), EXIT_BAD_INPUT)
+        transcript = json.dumps(interview.messages, ensure_ascii=False)
+        stored = lg.save_knowledge(turn.knowledge or {"entries": []}, transcript=transcript)
+    if as_json:
+        _emit_json({"turns": len(interview.turns), "entries": [s.to_json() for s in stored],
+                    "knowledge": turn.knowledge})
+        return
+    console.print(f"[bold cyan]聞き手[/] {turn.assistant_message}", highlight=False)
+    for entry in stored:
+        links = ", ".join(f"{basis} → {uid}" for basis, uid in entry.linked) or "no clause found"
+        console.print(f"stored {entry.uid} {entry.title}: {links}", highlight=False)
+        for basis in entry.unresolved:
+            err.print(f"[yellow]not linked[/] {basis}: no such clause in force in the store", highlight=False)
+
+
+def _next_answer(scripted: Iterator[str] | None) -> str | None:
+    if scripted is not None:
+        return next(scripted, None)
+    try:
+        return input("あなた> ")
+    except EOFError:
+        return None

@@ -18,8 +18,9 @@ from typing import Any
 
 from lexgraph.answer.answerer import AskOptions
 from lexgraph.answer.answerer import ask as ask_question
-from lexgraph.answer.guardrails import RetriesExhausted
-from lexgraph.answer.llm import LLMClient, LLMConfig, LLMUnavailable, configured_client
+from lexgraph.answer.guardrails import DEFAULT_MAX_REPAIRS, RetriesExhausted
+from lexgraph.answer.interview import Interview, StoredKnowledge, clause_resolver, store_knowledge
+from lexgraph.answer.llm import NOT_CONFIGURED, LLMClient, LLMConfig, LLMUnavailable, configured_client
 from lexgraph.answer.model import Answer
 from lexgraph.answer.turnlog import Turn, append_jsonl, record_turn
 from lexgraph.answer.turnlog import now as turn_now
@@ -260,6 +261,20 @@ class LexGraph:
         self._log_turn(Turn(question, day, options.mode, options.prompt_style, answer.model, asked_at,
                             time.perf_counter() - started, answer=answer), log, record)
         return answer
+
+    def interview(self, *, topic: str | None = None, llm: LLMClient | None = None,
+                  max_repairs: int = DEFAULT_MAX_REPAIRS) -> Interview:
+        """A contract-review knowledge interview with the configured model (`LLMUnavailable` without one)."""
+        model = llm if llm is not None else configured_client()
+        if model is None:
+            raise LLMUnavailable(f"the knowledge interview needs a model; {NOT_CONFIGURED}")
+        return Interview(model, topic=topic, max_repairs=max_repairs)
+
+    def save_knowledge(self, knowledge: dict[str, Any], *, day: date | None = None,
+                       transcript: str = "") -> list[StoredKnowledge]:
+        """Finished interview entries as (:Knowledge), linked to the clauses their legal basis names."""
+        resolve = clause_resolver(self.store, lambda text, d: self.cite(text, as_of=d, precedents=False))
+        return store_knowledge(self.store, knowledge, resolve, day=day or date.today(), interview_log=transcript)
 
     def _log_turn(self, turn: Turn, log: Path | None, record: bool) -> None:
         append_jsonl(log or self.turn_log_path(), turn)

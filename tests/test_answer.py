@@ -126,8 +126,9 @@ def test_when_repairs_run_out_the_user_gets_a_clear_error_and_the_log_keeps_ever
     assert "<references>" in turn["prompts"][0][1]["content"]  # what the model was asked is kept too
 
 
-def test_429_is_retried(store: Path, tmp_path: Path) -> None:
-    with ScriptedOpenAI([Reply(status=429), Reply(valid_answer)]) as server:
+@pytest.mark.parametrize("status", [429, 503])
+def test_rate_limits_and_server_errors_are_retried(store: Path, tmp_path: Path, status: int) -> None:
+    with ScriptedOpenAI([Reply(status=status), Reply(valid_answer)]) as server:
         run = ask(store, env=model_env(server, LEXGRAPH_LLM_RETRIES="2"), log=tmp_path / "t.jsonl")
         assert len(server.requests) == 2
     assert run.code == 0, run.stderr
@@ -222,3 +223,49 @@ def test_a_clause_not_in_force_on_the_date_becomes_a_caveat() -> None:
     earlier = Reference("LAW 2", "law", "v", "民法 旧条文", "…", valid_until=date(2020, 4, 1))
     caveats = in_force_caveats(["LAW 1", "LAW 2"], References((later, earlier)), date(2021, 1, 1))
     assert len(caveats) == 2 and "まだ施行されていません" in caveats[0] and "効力がありません" in caveats[1]
+
+
+def interview_turn(phase: str, message: str, knowledge: dict[str, Any] | None = None, **state: str) -> str:
+    fields = {"contract_type": None, "clause": None, "issue": None, "position": None, "rationale": None, **state}
+    missing = [k for k, v in fields.items() if v is None]
+    return json.dumps({"control": {"phase": phase, "missing_info": missing}, "state": fields,
+                       "assistant_message": message, "knowledge_json": knowledge}, ensure_ascii=False)
+
+
+def test_knowledge_interview_stores_entries_linked_to_clauses(store: Path, tmp_path: Path) -> None:
+    entry = {"title": "損害賠償の上限", "contract_type": "業務委託契約", "issue": "受託者の損害賠償責任の範囲",
+             "recommendation": "上限を委託料の総額とし、故意・重過失は除く。",
+             "legal_basis": ["民法第四百十五条", "存在しない法律第一条"]}
+    replies = [
+        interview_turn("hearing", "どの契約類型についてのノウハウですか。"),
+        interview_turn("hearing", "どの条項で、どんな対応を勧めますか。", contract_type="業務委託契約"),
+        interview_turn("completed", "ありがとうございました。", contract_type="業務委託契約"),  # no knowledge: refused
+        interview_turn("confirming", "上限を委託料総額とする、でよろしいですか。", contract_type="業務委託契約",
+                       clause="損害賠償", issue="責任の範囲", position="上限を設ける", rationale="民法415条"),
+        interview_turn("completed", "記録しました。", {"entries": [entry]}, contract_type="業務委託契約",
+                       clause="損害賠償", issue="責任の範囲", position="上限を設ける", rationale="民法415条"),
+    ]
+    answers = tmp_path / "answers.txt"
+    answers.write_text("業務委託契約です\n損害賠償の条項で上限を設けます。根拠は民法415条です。\nはい\n", encoding="utf-8")
+    with ScriptedOpenAI([Reply(r) for r in replies]) as server:
+        run = lexgraph("knowledge", "interview", "--topic", "業務委託契約", "--answers", answers, store=store,
+                       env=model_env(server))
+        repair = server.requests[3]["messages"][-1]["content"]
+    assert run.code == 0, run.stderr
+    # Only the interviewer's messages are shown: no control, state or raw JSON.
+    assert "どの契約類型についてのノウハウですか。" in run.stdout and "記録しました。" in run.stdout
+    assert "missing_info" not in run.stdout and "knowledge_json" not in run.stdout
+    assert "knowledge_json: the phase is completed, so knowledge_json must hold the entries" in repair
+    assert "not linked" in run.stderr and "存在しない法律第一条" in run.stderr
+    rows = lexgraph("query", "MATCH (k:Knowledge)-[c:CITES]->(p:Provision) RETURN k.title AS title, "
+                    "c.surface AS basis, p.law_id AS law, p.path AS path", "--json", store=store).json()
+    assert rows == [{"title": "損害賠償の上限", "basis": "民法第四百十五条", "law": "129AC0000000089",
+                     "path": "a415"}]
+
+
+def test_interview_that_stops_early_stores_nothing(store: Path, tmp_path: Path) -> None:
+    answers = tmp_path / "answers.txt"
+    answers.write_text("", encoding="utf-8")
+    with ScriptedOpenAI([Reply(interview_turn("hearing", "どの契約ですか。"))]) as server:
+        run = lexgraph("knowledge", "interview", "--answers", answers, store=store, env=model_env(server))
+    assert run.code == 1 and "nothing was stored" in run.stderr

@@ -94,6 +94,7 @@ NODE_SPECS: tuple[NodeSpec, ...] = (
     NodeSpec("Chunk", "uid"),
     NodeSpec("Question", "uid"),
     NodeSpec("Answer", "uid"),
+    NodeSpec("Knowledge", "uid"),
 )
 REL_SPECS: tuple[RelSpec, ...] = (
     RelSpec("HAS_VERSION", "Law", "LawVersion"),
@@ -112,6 +113,7 @@ REL_SPECS: tuple[RelSpec, ...] = (
     RelSpec("CITES", "Answer", "Provision"),
     RelSpec("CITES", "Answer", "Precedent"),
     RelSpec("CITES", "Answer", "Chunk"),
+    RelSpec("CITES", "Knowledge", "Provision"),
 )
 REL_TYPES: tuple[str, ...] = tuple(dict.fromkeys(spec.rel_type for spec in REL_SPECS))
 
