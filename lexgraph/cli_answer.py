@@ -5,14 +5,17 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from rich.table import Table
 
+from lexgraph.answer.agents import DEFAULT_TAU, METHODS, MCQAItem, parse_choices
 from lexgraph.answer.answerer import AskOptions
 from lexgraph.answer.guardrails import DEFAULT_MAX_REPAIRS, RetriesExhausted
-from lexgraph.answer.llm import LLMUnavailable
-from lexgraph.answer.model import MODES, Answer
+from lexgraph.answer.llm import NOT_CONFIGURED, LLMUnavailable, configured_client
+from lexgraph.answer.model import MODES as ANSWER_MODES
+from lexgraph.answer.model import Answer
 from lexgraph.answer.prompts import STYLES
 from lexgraph.answer.references import DEFAULT_LIMITS
 from lexgraph.cli import (
@@ -26,11 +29,16 @@ from lexgraph.cli import (
     _emit_json,
     _fail,
     _open,
+    _progress,
     app,
     err,
+    eval_app,
 )
 from lexgraph.cli import out as console
 from lexgraph.cli_search import LawsOpt, _search_errors
+from lexgraph.eval.answers import AnswerScore, AnswersReport, judge, rouge_l, write_answers_report
+from lexgraph.eval.mcqa import MCQAConfig, file_sha256, items_from_lawqa, run_mcqa, write_report
+from lexgraph.eval.retrieval import DatasetError, article_id, load_lawqa, resolve_titles
 from lexgraph.retrieve.search import MODES as SEARCH_MODES
 from lexgraph.retrieve.search import SearchOptions
 
@@ -39,7 +47,7 @@ from lexgraph.retrieve.search import SearchOptions
 def ask_command(
     question: Annotated[str, typer.Argument(help="The question, in Japanese.")],
     prompt: Annotated[str, typer.Option("--prompt", help=f"Prompt style: {', '.join(STYLES)}.")] = "text",
-    mode: Annotated[str, typer.Option("--mode", help=f"Generation mode: {', '.join(MODES)}.")] = "cgg",
+    mode: Annotated[str, typer.Option("--mode", help=f"Generation mode: {', '.join(ANSWER_MODES)}.")] = "cgg",
     search_mode: Annotated[str, typer.Option("--search", help=f"Retrieval: {', '.join(SEARCH_MODES)}.")] = "hybrid",
     as_of: AsOfOpt = None,
     law: LawsOpt = None,
@@ -161,3 +169,159 @@ def _next_answer(scripted: Iterator[str] | None) -> str | None:
         return input("あなた> ")
     except EOFError:
         return None
+
+
+@eval_app.command("mcqa")
+def eval_mcqa(
+    dataset: Annotated[Path | None, typer.Option("--dataset", help="lawqa_jp JSON (e.g. "
+                                                 "../shared/data/lawqa_jp/dev.json).")] = None,
+    method: Annotated[list[str] | None, typer.Option("--method", help=f"One of {', '.join(METHODS)}; "
+                                                     "repeatable (default baseline).")] = None,
+    use_context: Annotated[bool, typer.Option("--use-context", help="Give the agents the dataset's own statute "
+                                              "text instead of lexgraph's retrieved clauses.")] = False,
+    randomized: Annotated[bool, typer.Option("--randomized", help="Run each question in its 4 choice orders and "
+                                             "report consistency.")] = False,
+    limit: Annotated[int | None, typer.Option("--limit", help="Only the first N questions.")] = None,
+    tau: Annotated[float, typer.Option("--tau", help="Debate: agreement that ends it (0.8 or 0.98).")] = DEFAULT_TAU,
+    max_repairs: Annotated[int, typer.Option("--max-repairs", help="Repairs of an invalid agent output.")
+                           ] = DEFAULT_MAX_REPAIRS,
+    config: Annotated[Path | None, typer.Option("--config", help="Run again as a report's config.json says.")
+                      ] = None,
+    report: Annotated[Path | None, typer.Option("--report", help="Write metrics.json, details.csv, config.json "
+                                                "and accuracy.png here.")] = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Accuracy of the multi-agent methods on lawqa_jp's 4-choice questions, with every agent's trace."""
+    llm = configured_client()
+    if llm is None:
+        _fail(f"eval mcqa asks a model; {NOT_CONFIGURED}", EXIT_UNAVAILABLE)
+    if config is not None:
+        try:
+            settings = MCQAConfig.read(config)
+        except (OSError, ValueError, TypeError, KeyError) as error:
+            _fail(f"--config {config}: not a report's config.json ({error})", EXIT_BAD_INPUT)
+    else:
+        if dataset is None:
+            _fail("give --dataset FILE (or --config DIR/config.json)", EXIT_USAGE)
+        try:
+            digest = file_sha256(dataset)
+        except OSError as error:
+            _fail(f"--dataset {dataset}: cannot be read ({error.strerror})", EXIT_BAD_INPUT)
+        settings = MCQAConfig(str(dataset), digest, tuple(method or ["baseline"]), llm.config.model,
+                              llm.config.base_url, use_context, randomized, limit, tau, max_repairs,
+                              store=store or "")
+    for name in settings.methods:
+        if name not in METHODS:
+            _fail(f"--method {name!r}: choose from {', '.join(METHODS)}", EXIT_USAGE)
+    try:
+        items = items_from_lawqa(load_lawqa(settings.dataset))[: settings.limit]
+    except DatasetError as error:
+        _fail(str(error), EXIT_BAD_INPUT)
+    if file_sha256(settings.dataset) != settings.dataset_sha256:
+        err.print(f"[yellow]warning[/] {settings.dataset} changed since the configuration was written", highlight=False)
+    with _open(store or settings.store or None, read_only=True) as lg, _search_errors(), \
+            _progress("runs") as progress:
+        task = progress.add_task("agents", total=len(items) * len(settings.methods) * (4 if settings.randomized
+                                                                                        else 1))
+        context_for = (lambda item: item.context) if settings.use_context else retrieved_context(lg, settings)
+        try:
+            runs = run_mcqa(llm, items, settings, context_for, on_result=lambda _: progress.advance(task))
+        except LLMUnavailable as error:
+            _fail(str(error), EXIT_UNAVAILABLE)
+    files = write_report(report, settings, runs) if report is not None else []
+    if as_json:
+        _emit_json({"config": settings.to_json(), "methods": [run.to_json() for run in runs],
+                    "report": [str(f) for f in files]})
+        return
+    table = Table("method", "accuracy", "consistency", "runs", "failed")
+    for run in runs:
+        table.add_row(run.method, _share(run.accuracy), _share(run.consistency), str(len(run.results)),
+                      str(run.failed))
+    console.print(f"{settings.dataset}: {len(items)} questions, model {settings.model}, "
+                  f"{'dataset context' if settings.use_context else 'lexgraph retrieval'}", highlight=False)
+    console.print(table)
+    for path in files:
+        console.print(f"wrote {path}", highlight=False)
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def retrieved_context(lg: Any, settings: MCQAConfig) -> Any:
+    """The clauses lexgraph retrieves for a question and its choices, as the agents' statute text."""
+    def context(item: MCQAItem) -> str:
+        query = f"{item.question}\n" + "\n".join(item.choices.values())
+        result = lg.search(query, kind="provision", options=SearchOptions(k=settings.references,
+                                                                          n=settings.references))
+        return "\n".join(f"{e.title}：{e.text}" for e in result.evidence if e.label == "Provision")
+    return context
+
+
+@eval_app.command("answers")
+def eval_answers(
+    dataset: Annotated[Path, typer.Option("--dataset", help="lawqa_jp JSON: the correct choice is the reference "
+                                          "answer, the context's headings the gold evidence.")],
+    limit: Annotated[int | None, typer.Option("--limit", help="Only the first N questions.")] = None,
+    k: Annotated[str, typer.Option("--k", help="Cut-offs for the evidence Recall@k.")] = "5,10,20",
+    mode: Annotated[str, typer.Option("--mode", help=f"Generation mode: {', '.join(ANSWER_MODES)}.")] = "cgg",
+    prompt: Annotated[str, typer.Option("--prompt", help=f"Prompt style: {', '.join(STYLES)}.")] = "text",
+    no_model: Annotated[bool, typer.Option("--no-model", help="Score extractive answers (and no judge).")] = False,
+    report: Annotated[Path | None, typer.Option("--report", help="Write metrics.json, details.csv, config.json "
+                                                "and answers.png here.")] = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """ROUGE-L (Sudachi tokens), Recall@k of the cited evidence, and an LLM-judge score when a model is set."""
+    from lexgraph.cli_search import _ks
+
+    ks = _ks(k)
+    try:
+        options = AskOptions(mode=mode, prompt_style=prompt)
+        questions = load_lawqa(dataset)[:limit]
+    except ValueError as error:
+        _fail(str(error), EXIT_USAGE if not isinstance(error, DatasetError) else EXIT_BAD_INPUT)
+    llm = None if no_model else configured_client()
+    scores = AnswersReport(ks)
+    with _open(store) as lg, _search_errors(), _progress("questions") as progress:
+        stored = {row["law_id"] for row in lg.store.query("laws_all")}
+        law_ids = resolve_titles(questions, lg.catalog, stored)
+        task = progress.add_task("answering", total=len(questions))
+        for question in questions:
+            choices = parse_choices(question.choices)
+            reference = choices.get(question.answer.strip().lower(), "")
+            text = f"{question.question}\n{question.choices}"
+            try:
+                answer = lg.ask(text, options=options, use_model=llm is not None, llm=llm, record=False)
+            except (RetriesExhausted, LLMUnavailable) as error:
+                err.print(f"[yellow]{question.qid}[/]: {error}", highlight=False)
+                progress.advance(task)
+                continue
+            body = " ".join([*(s.text for s in answer.sentences), answer.conclusion])
+            cited = tuple(dict.fromkeys(
+                article_id(ref.law_id, ref.path) for cid in answer.cited_ids
+                if (ref := answer.references.by_id(cid)) is not None and ref.kind == "law"))
+            gold = tuple(f"{law_ids[t]}|{p}" for t, p in question.articles if law_ids.get(t))
+            verdict = judge(llm, question.question, reference, body) if llm is not None else (None, "")
+            scores.scores.append(AnswerScore(question.qid, body, reference, rouge_l(body, reference), cited, gold,
+                                             verdict[0], verdict[1], answer.extractive))
+            progress.advance(task)
+    payload = scores.to_json()
+    files = []
+    if report is not None:
+        files = write_answers_report(report, {"dataset": str(dataset), "limit": limit, "ks": list(ks), "mode": mode,
+                                              "prompt": prompt, "model": llm.config.model if llm else None,
+                                              "base_url": llm.config.base_url if llm else None}, scores)
+    if as_json:
+        _emit_json({**payload, "report": [str(f) for f in files]})
+        return
+    table = Table("metric", "value")
+    table.add_row("questions", str(payload["questions"]))
+    table.add_row("ROUGE-L (Sudachi)", _share(payload["rouge_l"]))
+    for cut in ks:
+        table.add_row(f"evidence Recall@{cut}", _share(payload[f"evidence_recall@{cut}"]))
+    table.add_row("judge (1-5)", "-" if payload["judge"] is None else f"{payload['judge']:.2f}")
+    console.print(table)
+    for path in files:
+        console.print(f"wrote {path}", highlight=False)

@@ -42,6 +42,7 @@ from lexgraph.eval.retrieval import (
     load_lawqa,
     resolve_titles,
     store_clause_exists,
+    write_retrieval_report,
 )
 from lexgraph.index.embed import Embedder, get_embedder
 from lexgraph.index.query import UNIT_KINDS, IndexMissing
@@ -264,6 +265,8 @@ def eval_retrieval(
     mode: Annotated[list[str] | None, typer.Option("--mode", help=f"Modes to compare ({', '.join(MODES)}); "
                                                    "repeatable. Default: bm25, dense and hybrid.")] = None,
     k: Annotated[str, typer.Option("--k", help="Cut-offs for Recall@k.")] = "5,10,20",
+    report: Annotated[Path | None, typer.Option("--report", help="Write metrics.json, details.csv, config.json "
+                                                "and recall.png (Recall@k curves) here.")] = None,
     embedder: EmbedderOpt = None,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
@@ -294,8 +297,14 @@ def eval_retrieval(
                 return ranker(question)
 
             runs.append(evaluate_lawqa(questions, counted, law_ids, mode=name, ks=ks, exists=exists))
+    files = []
+    if report is not None:
+        config = {"dataset": str(dataset), "modes": modes, "ks": list(ks), "store": store_location(store),
+                  "embedder": model.name}
+        files = write_retrieval_report(report, config, runs, ks)
     if as_json:
-        _emit_json({"dataset": str(dataset), "ks": list(ks), "runs": [run.to_json() for run in runs]})
+        _emit_json({"dataset": str(dataset), "ks": list(ks), "runs": [run.to_json() for run in runs],
+                    "report": [str(f) for f in files]})
         return
     first = runs[0]
     out.print(f"{dataset}: {first.n_questions} questions; {len(first.scored)} scored (every gold law in the store), "
@@ -315,6 +324,8 @@ def eval_retrieval(
             table.add_row(run.mode, level, str(report.n_scored),
                           *[_fmt(report.recall_at(cut)) for cut in ks], _fmt(report.mrr))
     out.print(table)
+    for path in files:
+        out.print(f"wrote {path}", highlight=False)
 
 
 def _fmt(value: float | None) -> str:

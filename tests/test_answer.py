@@ -246,7 +246,8 @@ def test_knowledge_interview_stores_entries_linked_to_clauses(store: Path, tmp_p
                        clause="損害賠償", issue="責任の範囲", position="上限を設ける", rationale="民法415条"),
     ]
     answers = tmp_path / "answers.txt"
-    answers.write_text("業務委託契約です\n損害賠償の条項で上限を設けます。根拠は民法415条です。\nはい\n", encoding="utf-8")
+    answers.write_text("業務委託契約です\n損害賠償の条項で上限を設けます。根拠は民法415条です。\nはい\n",
+                       encoding="utf-8")
     with ScriptedOpenAI([Reply(r) for r in replies]) as server:
         run = lexgraph("knowledge", "interview", "--topic", "業務委託契約", "--answers", answers, store=store,
                        env=model_env(server))
@@ -269,3 +270,33 @@ def test_interview_that_stops_early_stores_nothing(store: Path, tmp_path: Path) 
     with ScriptedOpenAI([Reply(interview_turn("hearing", "どの契約ですか。"))]) as server:
         run = lexgraph("knowledge", "interview", "--answers", answers, store=store, env=model_env(server))
     assert run.code == 1 and "nothing was stored" in run.stderr
+
+
+@pytest.mark.parametrize(("candidate", "reference", "expected"), [
+    ("借地権の存続期間は三十年です。", "借地権の存続期間は三十年です。", 1.0),
+    ("借地権の存続期間は30年", "借地権の存続期間は三十年", 1.0),  # numerals unified
+    ("建物の賃貸借", "借地権の存続期間", 0.0),
+])
+def test_rouge_l_reads_japanese(candidate: str, reference: str, expected: float) -> None:
+    from lexgraph.eval.answers import rouge_l
+
+    assert rouge_l(candidate, reference) == pytest.approx(expected)
+
+
+def test_eval_answers_scores_rouge_evidence_and_the_judge(store: Path, tmp_path: Path) -> None:
+    judge = json.dumps({"score": 4, "reason": "結論は正しい"}, ensure_ascii=False)
+
+    def reply(body: dict[str, Any]) -> str:
+        return judge if "採点者" in body["messages"][-1]["content"] else valid_answer(body)
+
+    with ScriptedOpenAI([Reply(reply)]) as server:
+        run = lexgraph("eval", "answers", "--dataset", Path(__file__).parent / "data" / "lawqa" / "dev_sample.json",
+                       "--limit", "2", "--report", tmp_path / "report", "--json", store=store, env=model_env(server))
+    assert run.code == 0, run.stderr
+    payload = run.json()
+    assert payload["questions"] == 2 and payload["judged"] == 2 and payload["judge"] == 4
+    first = payload["answers"][0]
+    assert first["reference"].startswith("借地権の存続期間について当事者で40年") and 0 < first["rouge_l"] < 1
+    assert first["gold"] and first["cited"] and first["recall@20"] is not None
+    assert {p.name for p in (tmp_path / "report").iterdir()} == {"config.json", "metrics.json", "details.csv",
+                                                                  "answers.png"}

@@ -226,10 +226,15 @@ def test_tree_retrieval_matches_a_brute_force_of_its_definition(lg: LexGraph) ->
 LAWQA_SAMPLE = Path(__file__).parent / "data" / "lawqa" / "dev_sample.json"
 
 
-def test_eval_retrieval_on_lawqa_questions(search_store: Path) -> None:
+def test_eval_retrieval_on_lawqa_questions(search_store: Path, tmp_path: Path) -> None:
     run = lexgraph("eval", "retrieval", "--dataset", LAWQA_SAMPLE, "--mode", "bm25", "--mode", "hybrid", "--json",
-                   store=search_store)
+                   "--report", tmp_path / "report", store=search_store)
     assert run.code == 0, run.stderr
+    assert {p.name for p in (tmp_path / "report").iterdir()} == {"config.json", "metrics.json", "details.csv",
+                                                                  "recall.png"}
+    details = (tmp_path / "report" / "details.csv").read_text(encoding="utf-8").splitlines()
+    assert len(details) == 1 + 2 * (7 + 6)  # header; 2 modes × (7 article + 6 paragraph questions)
+    assert (tmp_path / "report" / "recall.png").read_bytes()[:4] == b"\x89PNG"
     runs = {r["mode"]: r for r in run.json()["runs"]}
     for result in runs.values():
         # 7 questions quote only 借地借家法 (stored), 2 quote 金融商品取引法 (not stored), 1 a guideline.

@@ -1,0 +1,159 @@
+"""Accuracy of the multi-agent methods on 4-choice questions, per question and per method, and the report files.
+
+A run is described by its `MCQAConfig` (dataset and its hash, methods, model and endpoint, flags); the report
+writes it as ``config.json`` beside ``metrics.json``, ``details.csv`` and ``accuracy.png``, and
+``lexgraph eval mcqa --config DIR/config.json`` runs the same thing again.
+
+``randomized`` runs every question in its 4 cyclic choice orders (abcd, bcda, cdab, dabc): accuracy is then over
+all runs, and consistency is the share of questions given the same answer (in the dataset's labels) in all four.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lexgraph.answer.agents import LABELS, MCQAItem, MCQAResult, parse_choices, solve
+from lexgraph.answer.llm import LLMClient
+from lexgraph.eval.retrieval import LawqaQuestion
+
+ORDERS: tuple[tuple[str, ...], ...] = tuple(tuple(LABELS[(i + j) % 4] for j in range(4)) for i in range(4))
+
+
+@dataclass(frozen=True)
+class MCQAConfig:
+    dataset: str
+    dataset_sha256: str
+    methods: tuple[str, ...]
+    model: str
+    base_url: str | None
+    use_context: bool = False
+    randomized: bool = False
+    limit: int | None = None
+    tau: float = 0.8
+    max_repairs: int = 2
+    references: int = 8  # clauses retrieved per question when not using the dataset's context
+    store: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "methods": list(self.methods)}
+
+    @classmethod
+    def read(cls, path: str | Path) -> MCQAConfig:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+        return cls(**{**raw, "methods": tuple(raw["methods"])})
+
+
+def file_sha256(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def items_from_lawqa(questions: Sequence[LawqaQuestion]) -> list[MCQAItem]:
+    return [MCQAItem(q.qid, q.question, parse_choices(q.choices), q.answer.strip().lower(), q.context)
+            for q in questions]
+
+
+@dataclass
+class MethodRun:
+    method: str
+    results: list[MCQAResult] = field(default_factory=list)
+    gold: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def accuracy(self) -> float | None:
+        scored = [r for r in self.results if self.gold.get(r.qid)]
+        return sum(r.label == self.gold[r.qid] for r in scored) / len(scored) if scored else None
+
+    @property
+    def failed(self) -> int:
+        return sum(r.label is None for r in self.results)
+
+    @property
+    def consistency(self) -> float | None:
+        """Share of questions answered alike in every order they were run in (None: one order only)."""
+        by_question: dict[str, list[str | None]] = {}
+        for r in self.results:
+            by_question.setdefault(r.qid, []).append(r.label)
+        if not by_question or all(len(v) < 2 for v in by_question.values()):
+            return None
+        return sum(len(set(v)) == 1 and v[0] is not None for v in by_question.values()) / len(by_question)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"method": self.method, "accuracy": self.accuracy, "consistency": self.consistency,
+                "runs": len(self.results), "failed": self.failed,
+                "results": [{**r.to_json(), "gold": self.gold.get(r.qid), "correct": r.label == self.gold.get(r.qid)}
+                            for r in self.results]}
+
+
+def run_mcqa(llm: LLMClient, items: Sequence[MCQAItem], config: MCQAConfig, context_for: Callable[[MCQAItem], str],
+             *, on_result: Callable[[MCQAResult], None] | None = None) -> list[MethodRun]:
+    orders = ORDERS if config.randomized else (LABELS,)
+    contexts = {item.qid: context_for(item) for item in items}
+    runs = []
+    for method in config.methods:
+        run = MethodRun(method, gold={item.qid: item.answer for item in items})
+        for item in items:
+            for order in orders:
+                result = solve(llm, item, method, contexts[item.qid], order=order, tau=config.tau,
+                               max_repairs=config.max_repairs)
+                run.results.append(result)
+                if on_result is not None:
+                    on_result(result)
+        runs.append(run)
+    return runs
+
+
+def metrics(runs: Sequence[MethodRun], config: MCQAConfig) -> dict[str, Any]:
+    return {"dataset": config.dataset, "model": config.model, "questions": len({r.qid for run in runs
+                                                                                for r in run.results}),
+            "methods": {run.method: {"accuracy": run.accuracy, "consistency": run.consistency,
+                                     "runs": len(run.results), "failed": run.failed} for run in runs}}
+
+
+def write_report(directory: str | Path, config: MCQAConfig, runs: Sequence[MethodRun]) -> list[Path]:
+    """metrics.json, details.csv (one row per question, method and order, with the agents' trace), config.json and
+    accuracy.png (accuracy by method)."""
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.json").write_text(json.dumps(config.to_json(), ensure_ascii=False, indent=2), encoding="utf-8")
+    (folder / "metrics.json").write_text(json.dumps(metrics(runs, config), ensure_ascii=False, indent=2),
+                                         encoding="utf-8")
+    with open(folder / "details.csv", "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["qid", "method", "order", "answer", "gold", "correct", "error", "trace"])
+        for run in runs:
+            for r in run.results:
+                gold = run.gold.get(r.qid, "")
+                writer.writerow([r.qid, run.method, "".join(r.order), r.label or "", gold,
+                                 int(r.label == gold), r.error or "",
+                                 json.dumps([s.to_json() for s in r.trace], ensure_ascii=False)])
+    plot_accuracy(folder / "accuracy.png", runs, title=f"lawqa_jp accuracy ({config.model})")
+    return [folder / name for name in ("config.json", "metrics.json", "details.csv", "accuracy.png")]
+
+
+def plot_accuracy(path: Path, runs: Sequence[MethodRun], *, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = [run.method for run in runs]
+    values = [run.accuracy or 0.0 for run in runs]
+    figure, axis = plt.subplots(figsize=(max(4.0, 1.2 * len(names) + 1), 3.5))
+    bars = axis.bar(names, values, color="#4c72b0")
+    axis.axhline(0.25, color="grey", linestyle="--", linewidth=1, label="chance (0.25)")
+    for bar, value in zip(bars, values, strict=True):
+        axis.text(bar.get_x() + bar.get_width() / 2, value + 0.01, f"{value:.2f}", ha="center", fontsize=8)
+    axis.set_ylim(0, 1)
+    axis.set_ylabel("accuracy")
+    axis.set_title(title, fontsize=9)
+    axis.legend(fontsize=8)
+    plt.xticks(rotation=20, fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
