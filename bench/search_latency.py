@@ -56,6 +56,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--embed-sample", type=int, default=128)
     parser.add_argument("--skip-build", action="store_true")
+    parser.add_argument("--sets", default="question,full", help="query sets to time: question, full")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     questions = load_lawqa(args.dataset)
@@ -86,6 +87,8 @@ def main() -> int:
                                "avg_chars": round(sum(map(len, texts)) / max(1, len(texts)))}
         latency: dict[str, dict[str, dict[str, float]]] = {}
         for set_name, queries in query_sets.items():
+            if set_name not in args.sets.split(","):
+                continue
             rows: dict[str, dict[str, float]] = {}
             times = []
             for query in queries:

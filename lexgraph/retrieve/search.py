@@ -176,10 +176,11 @@ def _wording_on(store: GraphStore, rows: Sequence[Mapping[str, Any]], day: date 
 
 def _describe(store: GraphStore, ranked: Sequence[Any], labels: Mapping[str, str],
               direct: Mapping[str, Retrieved]) -> list[EvidenceItem]:
-    provisions = {r["uid"]: r for r in store.query(
-        "evidence_provisions", uids=[e.id for e in ranked if labels.get(e.id) == "Provision" and e.id not in direct])}
-    precedents = {r["uid"]: r for r in store.query(
-        "evidence_precedents", uids=[e.id for e in ranked if labels.get(e.id) == "Precedent"])}
+    cited_clauses = [e.id for e in ranked if labels.get(e.id) == "Provision" and e.id not in direct]
+    cited_precedents = [e.id for e in ranked if labels.get(e.id) == "Precedent"]
+    provisions = {r["uid"]: r for r in store.query("evidence_provisions", uids=cited_clauses)} if cited_clauses else {}
+    precedents = ({r["uid"]: r for r in store.query("evidence_precedents", uids=cited_precedents)}
+                  if cited_precedents else {})
     items = []
     for e in ranked:
         common = {"uid": e.id, "score": e.score, "cited_by": e.cited_by, "graph_rank": e.graph_rank,
