@@ -174,7 +174,7 @@ def test_vote_with_smollm2_runs_end_to_end_and_writes_a_complete_report(tmp_path
                     "403AC0000000090_snapshot20201118.xml", store=store).code == 0
     with smollm2_server() as url:
         run = lexgraph("eval", "mcqa", "--dataset", dataset, "--method", "vote", "--use-context", "--limit", "5",
-                       "--max-repairs", "1", "--report", tmp_path / "report", "--json", store=store, timeout=1800,
+                       "--max-repairs", "0", "--report", tmp_path / "report", "--json", store=store, timeout=1800,
                        env={"LEXGRAPH_LLM_MODEL": "smollm2", "OPENAI_BASE_URL": url, "LEXGRAPH_LLM_RETRIES": "0",
                             "LEXGRAPH_LLM_MAX_TOKENS": "96", "LEXGRAPH_LLM_TIMEOUT": "300"})
     assert run.code == 0, run.stderr
