@@ -27,7 +27,7 @@ from lexgraph import LexGraph  # noqa: E402
 from lexgraph.answer.guardrails import ReplyCheck, RetriesExhausted, complete_json  # noqa: E402
 from lexgraph.answer.llm import LLMClient, LLMConfig  # noqa: E402
 from lexgraph.answer.prompts import render  # noqa: E402
-from lexgraph.answer.references import DEFAULT_LIMITS, build_references  # noqa: E402
+from lexgraph.answer.references import build_references, capped_limits  # noqa: E402
 from lexgraph.eval.retrieval import load_lawqa  # noqa: E402
 from lexgraph.index.embed import EmbeddingCache  # noqa: E402
 
@@ -60,7 +60,7 @@ def main() -> int:
     args = parser.parse_args()
     questions = [q for q in load_lawqa(SHARED / "lawqa_jp" / "dev.json") if q.gold_laws == ("借地借家法",)]
     questions = questions[: args.questions]
-    limits = {k: min(v, args.references) for k, v in DEFAULT_LIMITS.items()}
+    limits = capped_limits(args.references)
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         store = args.store or sample_store(folder)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from lexgraph import LexGraph
 from lexgraph.answer.llm import LLMConfig
-from lexgraph.eval.retrieval import evaluate_lawqa, load_lawqa, resolve_titles, store_clause_exists
+from lexgraph.eval.retrieval import evaluate_lawqa, load_lawqa, store_clause_exists, stored_law_ids
 from lexgraph.retrieve.search import SearchOptions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,8 +73,7 @@ def main() -> int:
     questions = load_lawqa(args.dataset)
     runs, seconds = [], {}
     with LexGraph.open(args.store, read_only=True) as lg:
-        stored = {row["law_id"] for row in lg.store.query("laws_all")}
-        law_ids = resolve_titles(questions, lg.catalog, stored)
+        law_ids = stored_law_ids(questions, lg.catalog, lg.store)
         exists = store_clause_exists(lg.store.query)
         for mode in modes:
             retriever = lg.retriever(mode)

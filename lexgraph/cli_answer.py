@@ -17,7 +17,7 @@ from lexgraph.answer.llm import NOT_CONFIGURED, LLMUnavailable, configured_clien
 from lexgraph.answer.model import MODES as ANSWER_MODES
 from lexgraph.answer.model import Answer
 from lexgraph.answer.prompts import STYLES
-from lexgraph.answer.references import DEFAULT_LIMITS
+from lexgraph.answer.references import capped_limits
 from lexgraph.cli import (
     EXIT_BAD_INPUT,
     EXIT_UNAVAILABLE,
@@ -35,10 +35,10 @@ from lexgraph.cli import (
     eval_app,
 )
 from lexgraph.cli import out as console
-from lexgraph.cli_search import LawsOpt, _search_errors
+from lexgraph.cli_search import LawsOpt, _fmt, _ks, _search_errors
 from lexgraph.eval.answers import AnswerScore, AnswersReport, judge, rouge_l, write_answers_report
-from lexgraph.eval.mcqa import MCQAConfig, file_sha256, items_from_lawqa, run_mcqa, write_report
-from lexgraph.eval.retrieval import DatasetError, article_id, load_lawqa, resolve_titles
+from lexgraph.eval.mcqa import ORDERS, MCQAConfig, file_sha256, items_from_lawqa, run_mcqa, write_report
+from lexgraph.eval.retrieval import DatasetError, article_id, load_lawqa, stored_law_ids
 from lexgraph.retrieve.search import MODES as SEARCH_MODES
 from lexgraph.retrieve.search import SearchOptions
 
@@ -66,7 +66,7 @@ def ask_command(
     """Answer with the clauses and precedents each sentence relies on. Without a model (LEXGRAPH_LLM_MODEL), the
     answer is extractive and says so."""
     try:
-        limits = None if references is None else {k: min(v, references) for k, v in DEFAULT_LIMITS.items()}
+        limits = None if references is None else capped_limits(references)
         if references is not None and references < 1:
             raise ValueError("--references must be at least 1")
         options = AskOptions(mode=mode, prompt_style=prompt, max_repairs=max_repairs, limits=limits)
@@ -218,12 +218,12 @@ def eval_mcqa(
         items = items_from_lawqa(load_lawqa(settings.dataset))[: settings.limit]
     except DatasetError as error:
         _fail(str(error), EXIT_BAD_INPUT)
-    if file_sha256(settings.dataset) != settings.dataset_sha256:
+    if config is not None and file_sha256(settings.dataset) != settings.dataset_sha256:
         err.print(f"[yellow]warning[/] {settings.dataset} changed since the configuration was written", highlight=False)
     with _open(store or settings.store or None, read_only=True) as lg, _search_errors(), \
             _progress("runs") as progress:
-        task = progress.add_task("agents", total=len(items) * len(settings.methods) * (4 if settings.randomized
-                                                                                        else 1))
+        task = progress.add_task("agents", total=len(items) * len(settings.methods) * (len(ORDERS) if
+                                                                                        settings.randomized else 1))
         context_for = (lambda item: item.context) if settings.use_context else retrieved_context(lg, settings)
         try:
             runs = run_mcqa(llm, items, settings, context_for, on_result=lambda _: progress.advance(task))
@@ -236,7 +236,7 @@ def eval_mcqa(
         return
     table = Table("method", "accuracy", "consistency", "runs", "failed")
     for run in runs:
-        table.add_row(run.method, _share(run.accuracy), _share(run.consistency), str(len(run.results)),
+        table.add_row(run.method, _fmt(run.accuracy), _fmt(run.consistency), str(len(run.results)),
                       str(run.failed))
     console.print(f"{settings.dataset}: {len(items)} questions, model {settings.model}, "
                   f"{'dataset context' if settings.use_context else 'lexgraph retrieval'}", highlight=False)
@@ -245,16 +245,14 @@ def eval_mcqa(
         console.print(f"wrote {path}", highlight=False)
 
 
-def _share(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3f}"
-
-
 def retrieved_context(lg: Any, settings: MCQAConfig) -> Any:
     """The clauses lexgraph retrieves for a question and its choices, as the agents' statute text."""
+    retriever = lg.retriever("hybrid")  # one for all questions: the index and the model stay loaded
+    options = SearchOptions(k=settings.references, n=settings.references)
+
     def context(item: MCQAItem) -> str:
         query = f"{item.question}\n" + "\n".join(item.choices.values())
-        result = lg.search(query, kind="provision", options=SearchOptions(k=settings.references,
-                                                                          n=settings.references))
+        result = lg.search(query, kind="provision", options=options, retriever=retriever)
         return "\n".join(f"{e.title}：{e.text}" for e in result.evidence if e.label == "Provision")
     return context
 
@@ -274,8 +272,6 @@ def eval_answers(
     as_json: JsonOpt = False,
 ) -> None:
     """ROUGE-L (Sudachi tokens), Recall@k of the cited evidence, and an LLM-judge score when a model is set."""
-    from lexgraph.cli_search import _ks
-
     ks = _ks(k)
     try:
         options = AskOptions(mode=mode, prompt_style=prompt)
@@ -285,15 +281,15 @@ def eval_answers(
     llm = None if no_model else configured_client()
     scores = AnswersReport(ks)
     with _open(store) as lg, _search_errors(), _progress("questions") as progress:
-        stored = {row["law_id"] for row in lg.store.query("laws_all")}
-        law_ids = resolve_titles(questions, lg.catalog, stored)
+        law_ids = stored_law_ids(questions, lg.catalog, lg.store)
+        retriever = lg.retriever("hybrid", llm=llm)
         task = progress.add_task("answering", total=len(questions))
         for question in questions:
             choices = parse_choices(question.choices)
             reference = choices.get(question.answer.strip().lower(), "")
-            text = f"{question.question}\n{question.choices}"
             try:
-                answer = lg.ask(text, options=options, use_model=llm is not None, llm=llm, record=False)
+                answer = lg.ask(question.query, options=options, use_model=llm is not None, llm=llm, record=False,
+                                retriever=retriever)
             except (RetriesExhausted, LLMUnavailable) as error:
                 err.print(f"[yellow]{question.qid}[/]: {error}", highlight=False)
                 progress.advance(task)
@@ -318,9 +314,9 @@ def eval_answers(
         return
     table = Table("metric", "value")
     table.add_row("questions", str(payload["questions"]))
-    table.add_row("ROUGE-L (Sudachi)", _share(payload["rouge_l"]))
+    table.add_row("ROUGE-L (Sudachi)", _fmt(payload["rouge_l"]))
     for cut in ks:
-        table.add_row(f"evidence Recall@{cut}", _share(payload[f"evidence_recall@{cut}"]))
+        table.add_row(f"evidence Recall@{cut}", _fmt(payload[f"evidence_recall@{cut}"]))
     table.add_row("judge (1-5)", "-" if payload["judge"] is None else f"{payload['judge']:.2f}")
     console.print(table)
     for path in files:

@@ -40,8 +40,8 @@ from lexgraph.eval.retrieval import (
     LawqaQuestion,
     evaluate_lawqa,
     load_lawqa,
-    resolve_titles,
     store_clause_exists,
+    stored_law_ids,
     write_retrieval_report,
 )
 from lexgraph.index.embed import Embedder, get_embedder
@@ -283,8 +283,7 @@ def eval_retrieval(
         _fail(str(error), EXIT_BAD_INPUT)
     runs = []
     with _open(store, read_only=True) as lg, _search_errors(), _progress("questions") as progress:
-        stored = {row["law_id"] for row in lg.store.query("laws_all")}
-        law_ids = resolve_titles(questions, lg.catalog, stored)
+        law_ids = stored_law_ids(questions, lg.catalog, lg.store)
         exists = store_clause_exists(lg.store.query)
         model = _embedder(embedder)
         for name in modes:

@@ -20,7 +20,7 @@ from lexgraph.answer.answerer import AskOptions
 from lexgraph.answer.answerer import ask as ask_question
 from lexgraph.answer.guardrails import DEFAULT_MAX_REPAIRS, RetriesExhausted
 from lexgraph.answer.interview import Interview, StoredKnowledge, clause_resolver, store_knowledge
-from lexgraph.answer.llm import NOT_CONFIGURED, LLMClient, LLMConfig, LLMUnavailable, configured_client
+from lexgraph.answer.llm import NOT_CONFIGURED, LLMClient, LLMUnavailable, configured_client
 from lexgraph.answer.model import Answer
 from lexgraph.answer.turnlog import Turn, append_jsonl, record_turn
 from lexgraph.answer.turnlog import now as turn_now
@@ -38,7 +38,7 @@ from lexgraph.documents.reading import (
 )
 from lexgraph.index.build import IndexProgress, IndexStatus, IndexSummary, index_status, open_index, refresh_index
 from lexgraph.index.embed import Embedder, get_embedder
-from lexgraph.index.query import UNIT_KINDS, SearchFilter, UnitKind
+from lexgraph.index.query import UNIT_KINDS, SearchFilter, SearchIndex, UnitKind
 from lexgraph.model import LawInfo, LawVersionInfo
 from lexgraph.retrieve.fusion import DEFAULT_K as DEFAULT_RRF_K
 from lexgraph.retrieve.retrievers import Retriever
@@ -73,6 +73,8 @@ class LexGraph:
         self.store = store
         self._catalog = catalog
         self._question_context: tuple[Catalog, StoreRevisions] | None = None
+        self._search_index: SearchIndex | None = None
+        self._embedder: Embedder | None = None
 
     @classmethod
     def open(cls, location: str | Path, *, read_only: bool = False, migrate: bool = True) -> LexGraph:
@@ -191,8 +193,27 @@ class LexGraph:
     def index(self, *, laws: Sequence[str] = (), kinds: Sequence[UnitKind] = UNIT_KINDS, rebuild: bool = False,
               embedder: Embedder | None = None, progress: IndexProgress | None = None) -> IndexSummary:
         """Build or refresh the BM25 and vector indexes from the graph (only stale parts unless `rebuild`)."""
-        return refresh_index(self.store, embedder or get_embedder(), laws=self.law_ids(laws), kinds=kinds,
-                             rebuild=rebuild, progress=progress)
+        summary = refresh_index(self.store, embedder or self._default_embedder(), laws=self.law_ids(laws),
+                                kinds=kinds, rebuild=rebuild, progress=progress)
+        self._drop_search_index()  # the files changed: the next search reopens them
+        return summary
+
+    def _open_search_index(self) -> SearchIndex:
+        """The index, opened once per handle: opening reads every part's filter columns and maps its vectors."""
+        if self._search_index is None:
+            self._search_index = open_index(self.store)
+        return self._search_index
+
+    def _drop_search_index(self) -> None:
+        if self._search_index is not None:
+            self._search_index.close()
+            self._search_index = None
+
+    def _default_embedder(self) -> Embedder:
+        """The default embedder, made once per handle: its model loads on first use and stays loaded."""
+        if self._embedder is None:
+            self._embedder = get_embedder()
+        return self._embedder
 
     def index_status(self) -> IndexStatus:
         return index_status(self.store)
@@ -201,10 +222,9 @@ class LexGraph:
                   rrf_k: float = DEFAULT_RRF_K, weights: Mapping[str, float] | None = None) -> Retriever:
         """A retriever over this store's index; ``hyde`` uses `llm`, or the model configured in the environment."""
         if mode == "hyde" and llm is None:
-            config = LLMConfig.from_env()
-            llm = LLMClient(config) if config is not None else None
-        return make_retriever(mode, open_index(self.store), embedder or get_embedder(), llm=llm, rrf_k=rrf_k,
-                              weights=weights, cite=self._statute_citations)
+            llm = configured_client()
+        return make_retriever(mode, self._open_search_index(), embedder or self._default_embedder(), llm=llm,
+                              rrf_k=rrf_k, weights=weights, cite=self._statute_citations)
 
     def _statute_citations(self, text: str, as_of: date | None) -> list[Citation]:
         """What a question cites, for the `cited` list of the fusing search modes. The store's catalogue is read
@@ -234,15 +254,17 @@ class LexGraph:
 
     def ask(self, question: str, *, options: AskOptions | None = None, as_of: date | None = None,
             laws: Sequence[str] = (), search: SearchOptions | None = None, llm: LLMClient | None = None,
-            use_model: bool = True, log: Path | None = None, record: bool = True) -> Answer:
+            use_model: bool = True, log: Path | None = None, record: bool = True,
+            retriever: Retriever | None = None) -> Answer:
         """Answer with citations on every sentence: from the model configured in the environment (or `llm`),
         or extractively when there is none (or `use_model` is False). Every turn goes to the turn log and,
-        with `record`, into the graph; a failure is logged before it is raised."""
+        with `record`, into the graph; a failure is logged before it is raised. Pass a `retriever` to reuse one
+        across questions."""
         options = options or AskOptions()
         day = as_of or date.today()
         model = llm if llm is not None else (configured_client() if use_model else None)
         search = search or SearchOptions()
-        retriever = self.retriever(search.mode, rrf_k=search.rrf_k, weights=search.weights, llm=model)
+        retriever = retriever or self.retriever(search.mode, rrf_k=search.rrf_k, weights=search.weights, llm=model)
 
         def retrieve(text: str) -> SearchResult:
             return self.search(text, as_of=day, laws=laws, options=search, retriever=retriever)
@@ -273,7 +295,7 @@ class LexGraph:
     def save_knowledge(self, knowledge: dict[str, Any], *, day: date | None = None,
                        transcript: str = "") -> list[StoredKnowledge]:
         """Finished interview entries as (:Knowledge), linked to the clauses their legal basis names."""
-        resolve = clause_resolver(self.store, lambda text, d: self.cite(text, as_of=d, precedents=False))
+        resolve = clause_resolver(self.store, self._statute_citations)
         return store_knowledge(self.store, knowledge, resolve, day=day or date.today(), interview_log=transcript)
 
     def _log_turn(self, turn: Turn, log: Path | None, record: bool) -> None:
@@ -293,6 +315,7 @@ class LexGraph:
         return self.store.run_read_only(cypher, params)
 
     def close(self) -> None:
+        self._drop_search_index()
         self.store.close()
 
     def __enter__(self) -> LexGraph:

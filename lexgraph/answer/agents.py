@@ -21,7 +21,6 @@ ones); a broken hand-off is repaired or the question fails with the error, never
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -29,10 +28,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lexgraph.answer.guardrails import DEFAULT_MAX_REPAIRS, ReplyCheck, RetriesExhausted, complete_json
-from lexgraph.answer.llm import LLMClient, LLMUnavailable
+from lexgraph.answer.llm import LLMClient
+from lexgraph.answer.prompts import escape_tags
 
 LABELS = ("a", "b", "c", "d")
-METHODS = ("baseline", "syllogism", "elimination", "debate", "syllogism-division", "elimination-division", "vote")
 DEBATE_ROUNDS = 3
 DEFAULT_TAU = 0.8
 _CHOICE = re.compile(r"^\s*([a-dａ-ｄ])[\s\u3000.．:：、)）]+(.+?)\s*$")
@@ -51,9 +50,10 @@ VOTERS = (
     ("contradiction", "各選択肢と条文の矛盾を探し、矛盾の有無から判断してください。", 0.5),
     ("least-commitment", "確実に言える最小限の根拠で、最も確からしい選択肢を選んでください。", 0.6),
 )
+#: The four cyclic choice orders (abcd, bcda, cdab, dabc): `eval mcqa --randomized` runs each question in all.
+CYCLIC_ORDERS: tuple[tuple[str, ...], ...] = tuple(tuple(LABELS[(i + j) % 4] for j in range(4)) for i in range(4))
 #: Each voter's choice order: the five orders are distinct, so no position bias is shared by all voters.
-VOTER_ORDERS = (("a", "b", "c", "d"), ("b", "c", "d", "a"), ("c", "d", "a", "b"), ("d", "a", "b", "c"),
-                ("d", "c", "b", "a"))
+VOTER_ORDERS = (*CYCLIC_ORDERS, tuple(reversed(LABELS)))
 
 
 class MCQAError(RuntimeError):
@@ -125,6 +125,7 @@ class Session:
     order: tuple[str, ...] = LABELS  # order[i] is the dataset label shown as LABELS[i]
     max_repairs: int = DEFAULT_MAX_REPAIRS
     trace: list[Step] = field(default_factory=list)
+    tau: float = DEFAULT_TAU  # the debate's agreement threshold
 
     def shown(self, labels: Sequence[str] | None = None) -> str:
         keep = set(labels or LABELS)
@@ -140,10 +141,10 @@ class Session:
         # What all agents of a question share comes first and what differs (choice order, hand-offs, role, task)
         # last: servers that cache prompt prefixes (llama.cpp, vLLM) then read the statutes once per question,
         # not once per agent (five voters on one thread: 13 s per call without the cache).
-        parts = [f"<statutes>\n{_data(self.context) or '（条文なし）'}\n</statutes>",
-                 f"<question>\n{_data(self.item.question)}\n</question>",
-                 f"<choices>\n{_data(self.shown(labels))}\n</choices>"]
-        parts += [f"<{tag}>\n{_data(text)}\n</{tag}>" for tag, text in sections]
+        parts = [f"<statutes>\n{escape_tags(self.context) or '（条文なし）'}\n</statutes>",
+                 f"<question>\n{escape_tags(self.item.question)}\n</question>",
+                 f"<choices>\n{escape_tags(self.shown(labels))}\n</choices>"]
+        parts += [f"<{tag}>\n{escape_tags(text)}\n</{tag}>" for tag, text in sections]
         parts += [part for part in (role, target, task) if part]
         return "\n".join(parts)
 
@@ -160,10 +161,6 @@ class Session:
         self.trace.append(Step(agent, reply.value, len(reply.attempts),
                                tuple(e for a in reply.attempts for e in a.errors)))
         return reply.value
-
-
-def _data(text: str) -> str:
-    return text.replace("<", "＜").replace(">", "＞")
 
 
 def _among(labels: Sequence[str], key: str = "answer") -> Callable[[dict[str, Any]], list[str]]:
@@ -244,7 +241,7 @@ def elimination_division(s: Session) -> str:
         ("excluded", reasons), labels=remaining), extra=_among(remaining))["answer"]
 
 
-def debate(s: Session, tau: float = DEFAULT_TAU) -> str:
+def debate(s: Session) -> str:
     history: list[str] = []
     for round_number in range(1, DEBATE_ROUNDS + 1):
         for name, stance in (("A", "あなたはディベーター A です。"), ("B", "あなたはディベーター B です。")):
@@ -256,7 +253,7 @@ def debate(s: Session, tau: float = DEFAULT_TAU) -> str:
         verdict = s.ask(f"moderator-{round_number}", "mcqa_moderator", s.prompt("あなたはモデレーターです。", _task(
             "二人の主張がどの程度一致しているかを 0〜1 で評価してください。一致しているなら、その答えを answer に"
             "書いてください。", "mcqa_moderator"), ("debate", "\n".join(history))))
-        if verdict["agreement"] >= tau and verdict["answer"] in LABELS:
+        if verdict["agreement"] >= s.tau and verdict["answer"] in LABELS:
             return str(verdict["answer"])
     final = s.ask("moderator-decision", "mcqa_answer", s.prompt("あなたはモデレーターです。", _task(
         "議論は決着しませんでした。両者の主張を踏まえて、あなたが答えを一つ決めてください。", "mcqa_answer"),
@@ -275,20 +272,21 @@ def vote(s: Session) -> str:
         tally[voter.original(out["answer"])] += 1  # votes are counted in the dataset's labels
     ranked = tally.most_common()
     if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:
-        return ranked[0][0]
+        return LABELS[s.order.index(ranked[0][0])]  # as shown in the session's order, like every method
     top_two = sorted(label for label, count in ranked if count == ranked[0][1])[:2]
     shown = [LABELS[s.order.index(label)] for label in top_two]
     task = _task(f"投票が{'と'.join(shown)}で同数になりました。この二つのうち、より確からしい方を選んでください。",
                  "mcqa_answer")
     out = s.ask("runoff", "mcqa_answer", s.prompt("あなたは決選投票の審判です。", task, labels=shown),
                 extra=_among(shown))
-    return s.original(out["answer"])
+    return str(out["answer"])
 
 
 METHOD_FUNCTIONS: dict[str, Callable[[Session], str]] = {
     "baseline": baseline, "syllogism": syllogism, "elimination": elimination, "debate": debate,
     "syllogism-division": syllogism_division, "elimination-division": elimination_division, "vote": vote,
 }
+METHODS: tuple[str, ...] = tuple(METHOD_FUNCTIONS)
 
 
 def solve(llm: LLMClient, item: MCQAItem, method: str, context: str, *, order: tuple[str, ...] = LABELS,
@@ -296,16 +294,9 @@ def solve(llm: LLMClient, item: MCQAItem, method: str, context: str, *, order: t
     """Run one method on one question, in one choice order; a failed agent ends the question with its error."""
     if method not in METHOD_FUNCTIONS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
-    session = Session(llm, item, context, order, max_repairs)
+    session = Session(llm, item, context, order, max_repairs, tau=tau)
     try:
-        shown = debate(session, tau) if method == "debate" else METHOD_FUNCTIONS[method](session)
+        shown = METHOD_FUNCTIONS[method](session)
     except MCQAError as error:
         return MCQAResult(item.qid, method, None, tuple(session.trace), str(error), order)
-    except LLMUnavailable:
-        raise
-    label = shown if method == "vote" else session.original(shown)
-    return MCQAResult(item.qid, method, label, tuple(session.trace), None, order)
-
-
-def trace_json(result: MCQAResult) -> str:
-    return json.dumps([s.to_json() for s in result.trace], ensure_ascii=False)
+    return MCQAResult(item.qid, method, session.original(shown), tuple(session.trace), None, order)

@@ -29,7 +29,7 @@ from lexgraph.answer.guardrails import (
     complete_json,
 )
 from lexgraph.answer.llm import LLMClient
-from lexgraph.answer.model import MODES, Answer, AnswerSentence
+from lexgraph.answer.model import MODES, Answer, AnswerSentence, cited_ids
 from lexgraph.answer.prompts import STYLES, closed_book, render, with_draft
 from lexgraph.answer.references import DEFAULT_LIMITS, References, build_references
 from lexgraph.retrieve.search import SearchResult
@@ -105,7 +105,7 @@ def finish(question: str, value: Mapping[str, Any], references: References, as_o
     """A validated reply made into an answer: attachment for uncited sentences, and the in-force check."""
     sentences = [AnswerSentence(str(s["text"]), tuple(s["citations"])) for s in value["sentences"]]
     sentences = attach_citations(sentences, references)
-    cited = tuple(dict.fromkeys(cid for s in sentences for cid in (*s.citations, *s.attached)))
+    cited = cited_ids(sentences)
     caveats = (*[str(c) for c in value.get("caveats", [])], *in_force_caveats(cited, references, as_of))
     return Answer(question=question, sentences=tuple(sentences), conclusion=str(value["conclusion"]),
                   caveats=tuple(caveats), references=references, mode=options.mode,

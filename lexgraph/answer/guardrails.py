@@ -35,6 +35,11 @@ def load_schema(name: str) -> dict[str, Any]:
     return schema
 
 
+@cache
+def _validator(name: str) -> Draft202012Validator:
+    return Draft202012Validator(load_schema(name))
+
+
 def parse_json_object(raw: str) -> tuple[dict[str, Any] | None, str | None]:
     """The reply as a JSON object, or the reason it is not one. A single ```json fence is tolerated (small models
     add one); anything else around the object is an error, so that the repair prompt can say so."""
@@ -76,7 +81,7 @@ class ReplyCheck:
         value, problem = parse_json_object(raw)
         if value is None:
             return None, [problem or "not a JSON object"]
-        validator = Draft202012Validator(self.schema)
+        validator = _validator(self.schema_name)
         errors = [f"{_where(e.absolute_path)}: {e.message}"
                   for e in sorted(validator.iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))]
         if not errors and self.allowed_ids is not None:
@@ -120,7 +125,6 @@ Messages = tuple[dict[str, str], ...]
 class ValidatedReply:
     value: dict[str, Any]
     attempts: tuple[Attempt, ...]
-    prompt: Messages = ()  # the messages of the first attempt (repairs append to them)
 
 
 class RetriesExhausted(RuntimeError):
@@ -160,7 +164,7 @@ def complete_json(llm: LLMClient, messages: Sequence[Mapping[str, str]], check: 
         value, errors = check.errors(reply.content)
         attempts.append(Attempt(reply.content, tuple(errors), reply.latency_s, reply.usage, reply.structured))
         if value is not None:
-            return ValidatedReply(value, tuple(attempts), tuple(dict(m) for m in messages))
+            return ValidatedReply(value, tuple(attempts))
         conversation += [{"role": "assistant", "content": reply.content},
                          {"role": "user", "content": repair_message(reply.content, errors)}]
     last = attempts[-1].errors

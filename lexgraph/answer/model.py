@@ -3,6 +3,7 @@ made (mode, prompt style, model or none, the attempts the guardrails saw)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -22,6 +23,11 @@ class AnswerSentence:
 
     def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "citations": list(self.citations), "attached": list(self.attached)}
+
+
+def cited_ids(sentences: Sequence[AnswerSentence]) -> tuple[str, ...]:
+    """Every reference id the sentences cite or were given, in first-cited order."""
+    return tuple(dict.fromkeys(cid for s in sentences for cid in (*s.citations, *s.attached)))
 
 
 @dataclass(frozen=True)
@@ -49,7 +55,7 @@ class Answer:
 
     @property
     def cited_ids(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(cid for s in self.sentences for cid in (*s.citations, *s.attached)))
+        return cited_ids(self.sentences)
 
     def to_json(self) -> dict[str, Any]:
         cited = set(self.cited_ids)

@@ -24,7 +24,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from lexgraph.answer.references import Reference, References
+from lexgraph.answer.references import KINDS, Reference, References
 
 STYLES = ("text", "focus-literature", "focus-law", "rdf")
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
@@ -69,8 +69,7 @@ def _entry(ref: Reference) -> dict[str, Any]:
 def render(question: str, references: References, style: str = "text") -> Prompt:
     if style not in STYLES:
         raise ValueError(f"prompt style must be one of {', '.join(STYLES)}, not {style!r}")
-    lists: dict[str, list[dict[str, Any]]] = {kind: [_entry(r) for r in references.of_kind(kind)]
-                                              for kind in ("book", "guideline", "precedent", "law")}
+    lists: dict[str, list[dict[str, Any]]] = {kind: [_entry(r) for r in references.of_kind(kind)] for kind in KINDS}
     if style == "focus-literature":
         for kind in ("book", "guideline"):
             for entry, ref in zip(lists[kind], references.of_kind(kind), strict=True):
@@ -81,29 +80,29 @@ def render(question: str, references: References, style: str = "text") -> Prompt
     relations = ""
     if style == "rdf":
         triples = "\n".join(f"{a} cites {b} ." for a, b in references.relations)
-        relations = f"<relations>\n{_escape(triples)}\n</relations>\n"
+        relations = f"<relations>\n{escape_tags(triples)}\n</relations>\n"
     note = template(f"style_{style.replace('-', '_')}").strip()
     instruction = fill(template("instruction"), {"style_note": note}).strip()
     user = fill(template("frame"), {
-        "instruction": instruction, "question": _escape(question.strip()),
+        "instruction": instruction, "question": escape_tags(question.strip()),
         "books": data_json(lists["book"]), "guidelines": data_json(lists["guideline"]),
         "precedents": data_json(lists["precedent"]), "laws": data_json(lists["law"]), "relations": relations,
     })
     return Prompt(style, template("system").strip(), user)
 
 
-def _escape(text: str) -> str:
-    """The question is the user's, but it must not close tags either."""
+def escape_tags(text: str) -> str:
+    """Text placed between our tags (the question, a draft) must not close them: angle brackets become full-width."""
     return text.replace("<", "＜").replace(">", "＞")
 
 
 def closed_book(question: str) -> Prompt:
     """ARG's first step: the question alone, answered from the model's own knowledge, citing nothing."""
     return Prompt("closed-book", template("system").strip(),
-                  fill(template("closed_book"), {"question": _escape(question.strip())}))
+                  fill(template("closed_book"), {"question": escape_tags(question.strip())}))
 
 
 def with_draft(prompt: Prompt, draft: str) -> Prompt:
     """ARG's second step: the references prompt, and the closed-book draft to check against them (as data)."""
-    refine = fill(template("refine"), {"draft": _escape(draft.strip())})
+    refine = fill(template("refine"), {"draft": escape_tags(draft.strip())})
     return Prompt(prompt.style, prompt.system, f"{prompt.user.rstrip()}\n{refine}")

@@ -16,9 +16,13 @@ from typing import Any
 from lexgraph.retrieve.search import SearchResult
 from lexgraph.store.base import GraphStore
 
-KINDS = ("book", "guideline", "precedent", "law")
-LABEL = {"book": "BOOK", "guideline": "GUIDELINE", "precedent": "PRECEDENT", "law": "LAW"}
+KINDS = ("book", "guideline", "precedent", "law")  # in the order a prompt lists them
 DEFAULT_LIMITS: Mapping[str, int] = {"book": 5, "guideline": 5, "precedent": 5, "law": 10}
+
+
+def capped_limits(most: int) -> dict[str, int]:
+    """The default references per kind, none above `most`."""
+    return {kind: min(limit, most) for kind, limit in DEFAULT_LIMITS.items()}
 
 
 @dataclass(frozen=True)
@@ -75,21 +79,21 @@ def build_references(store: GraphStore, result: SearchResult,
     raw: list[dict[str, Any]] = []
     for kind in ("book", "guideline"):
         chunks = [h for h in result.chunks if h.unit.owner_kind == kind][: limits.get(kind, 0)]
-        raw += [{"kind": kind, "uid": h.uid, "title": f"{h.unit.title} {h.unit.path}".strip(), "text": h.unit.text,
-                 "owner": h.unit.owner_uid} for h in chunks]
+        raw += [{"kind": kind, "uid": h.uid, "title": f"{h.unit.title} {h.unit.path}".strip(), "text": h.unit.text}
+                for h in chunks]
     precedents = [e for e in result.evidence if e.label == "Precedent"][: limits.get("precedent", 0)]
     best_chunk = {}
     for hit in result.chunks:
         best_chunk.setdefault(hit.unit.owner_uid, hit.unit.text)
-    raw += [{"kind": "precedent", "uid": e.uid, "title": e.title, "text": e.text or best_chunk.get(e.uid, ""),
-             "owner": e.uid} for e in precedents]
+    raw += [{"kind": "precedent", "uid": e.uid, "title": e.title, "text": e.text or best_chunk.get(e.uid, "")}
+            for e in precedents]
     laws = [e for e in result.evidence if e.label == "Provision"][: limits.get("law", 0)]
     revisions = _revisions(store, {e.law_id for e in laws}, result.where.as_of or date.today())
     raw += [{"kind": "law", "uid": e.uid, "title": e.title, "text": e.text, "law_id": e.law_id, "path": e.path,
              "valid_from": e.valid_from, "valid_until": e.valid_until, "revision_id": revisions.get(e.law_id, "")}
             for e in laws]
     for number, item in enumerate(raw, start=1):
-        item["id"] = f"{LABEL[item['kind']]} {number}"
+        item["id"] = f"{item['kind'].upper()} {number}"
     relations = _relations(store, result, raw)
     cites: dict[str, list[str]] = {}
     cited_by: dict[str, list[str]] = {}

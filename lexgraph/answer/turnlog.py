@@ -46,13 +46,18 @@ class Turn:
         return f"q:{self.asked_at}:{digest}"
 
     @property
+    def all_attempts(self) -> tuple[Attempt, ...]:
+        """The model calls of the turn: an answer's own, or those that led to the error."""
+        return self.answer.attempts if self.answer is not None else self.attempts
+
+    @property
     def status(self) -> str:
         if self.answer is None:
             return "failed"
         return "extractive" if self.answer.extractive else "answered"
 
     def to_json(self) -> dict[str, Any]:
-        attempts = self.answer.attempts if self.answer is not None else self.attempts
+        attempts = self.all_attempts
         usage: dict[str, int] = {}
         for attempt in attempts:
             for key, value in attempt.usage.items():
@@ -86,7 +91,7 @@ def record_turn(store: GraphStore, turn: Turn) -> None:
     answer_uid = f"a:{turn.uid[2:]}"
     answer = turn.answer
     body = json.dumps(answer.to_json(), ensure_ascii=False, default=str) if answer is not None else ""
-    attempts = len(answer.attempts if answer is not None else turn.attempts)
+    attempts = len(turn.all_attempts)
     with store.transaction() as tx:
         tx.upsert_nodes("Question", [{"uid": turn.uid, "text": turn.question, "asked_at": turn.asked_at,
                                       "as_of": turn.as_of, "mode": turn.mode, "prompt_style": turn.prompt_style,

@@ -18,11 +18,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lexgraph.answer.agents import LABELS, MCQAItem, MCQAResult, parse_choices, solve
+from lexgraph.answer.agents import CYCLIC_ORDERS, DEFAULT_TAU, LABELS, MCQAItem, MCQAResult, parse_choices, solve
+from lexgraph.answer.guardrails import DEFAULT_MAX_REPAIRS
 from lexgraph.answer.llm import LLMClient
 from lexgraph.eval.retrieval import LawqaQuestion
 
-ORDERS: tuple[tuple[str, ...], ...] = tuple(tuple(LABELS[(i + j) % 4] for j in range(4)) for i in range(4))
+ORDERS = CYCLIC_ORDERS
 
 
 @dataclass(frozen=True)
@@ -35,8 +36,8 @@ class MCQAConfig:
     use_context: bool = False
     randomized: bool = False
     limit: int | None = None
-    tau: float = 0.8
-    max_repairs: int = 2
+    tau: float = DEFAULT_TAU
+    max_repairs: int = DEFAULT_MAX_REPAIRS
     references: int = 8  # clauses retrieved per question when not using the dataset's context
     store: str = ""
 
@@ -83,9 +84,12 @@ class MethodRun:
             return None
         return sum(len(set(v)) == 1 and v[0] is not None for v in by_question.values()) / len(by_question)
 
+    def summary(self) -> dict[str, Any]:
+        return {"accuracy": self.accuracy, "consistency": self.consistency, "runs": len(self.results),
+                "failed": self.failed}
+
     def to_json(self) -> dict[str, Any]:
-        return {"method": self.method, "accuracy": self.accuracy, "consistency": self.consistency,
-                "runs": len(self.results), "failed": self.failed,
+        return {"method": self.method, **self.summary(),
                 "results": [{**r.to_json(), "gold": self.gold.get(r.qid), "correct": r.label == self.gold.get(r.qid)}
                             for r in self.results]}
 
@@ -111,8 +115,7 @@ def run_mcqa(llm: LLMClient, items: Sequence[MCQAItem], config: MCQAConfig, cont
 def metrics(runs: Sequence[MethodRun], config: MCQAConfig) -> dict[str, Any]:
     return {"dataset": config.dataset, "model": config.model, "questions": len({r.qid for run in runs
                                                                                 for r in run.results}),
-            "methods": {run.method: {"accuracy": run.accuracy, "consistency": run.consistency,
-                                     "runs": len(run.results), "failed": run.failed} for run in runs}}
+            "methods": {run.method: run.summary() for run in runs}}
 
 
 def write_report(directory: str | Path, config: MCQAConfig, runs: Sequence[MethodRun]) -> list[Path]:

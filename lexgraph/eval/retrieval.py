@@ -165,6 +165,11 @@ def resolve_titles(questions: Sequence[LawqaQuestion], catalog: Catalog, stored:
 ClauseExists = Callable[[str, str], bool]
 
 
+def stored_law_ids(questions: Sequence[LawqaQuestion], catalog: Catalog, store: Any) -> dict[str, str | None]:
+    """`resolve_titles` against the laws a store holds."""
+    return resolve_titles(questions, catalog, {row["law_id"] for row in store.query("laws_all")})
+
+
 def evaluate_lawqa(questions: Sequence[LawqaQuestion], rank: Ranker, law_ids: dict[str, str | None], *,
                    mode: str, ks: Sequence[int] = DEFAULT_KS, exists: ClauseExists | None = None) -> LawqaRun:
     scored: list[LawqaQuestion] = []
@@ -210,13 +215,13 @@ def evaluate_lawqa(questions: Sequence[LawqaQuestion], rank: Ranker, law_ids: di
 
 
 def store_clause_exists(query: Callable[..., list[dict[str, Any]]]) -> ClauseExists:
-    """`ClauseExists` over a store's ``index_law_provisions`` query (every stored wording of a law's articles and
-    paragraphs), one query per law."""
+    """`ClauseExists` over a store's ``law_provision_spans`` query (the path of every stored wording of a law's
+    clauses, without their text), one query per law."""
     known: dict[str, set[str]] = {}
 
     def exists(law_id: str, path: str) -> bool:
         if law_id not in known:
-            known[law_id] = {row["path"] for row in query("index_law_provisions", law_id=law_id)}
+            known[law_id] = {row["path"] for row in query("law_provision_spans", law_id=law_id)}
         return path in known[law_id]
 
     return exists

@@ -27,11 +27,11 @@ from lexgraph.index.units import (
     CHUNKS_PART,
     IndexUnit,
     chunk_units,
-    law_part,
     law_titles,
     law_units,
     part_fingerprints,
     part_law_id,
+    unit_row,
 )
 from lexgraph.store.base import GraphStore
 
@@ -125,7 +125,7 @@ def _recorded_parts(store: GraphStore) -> tuple[dict[str, tuple[str, int]], str 
         if manifest is None:
             return {}, None, f"no search index in {directory}; build it with `lexgraph index`"
         problem = None
-        if manifest.format != local.FORMAT or manifest.tokenizer != TOKENIZER_VERSION:
+        if not manifest.compatible():
             problem = (f"the index was built by another version (tokenizer {manifest.tokenizer}); "
                        "rebuild it with `lexgraph index --rebuild`")
         parts = {name: (info.fingerprint, info.rows) for name, info in manifest.parts.items()}
@@ -224,13 +224,13 @@ def _part_units(store: GraphStore, part: str, titles: dict[str, str]) -> list[In
     return chunk_units(store)
 
 
-def _tokens(units: Sequence[IndexUnit], reusable: dict[str, tuple[str, str]], summary: IndexSummary,
+def _tokens(units: Sequence[IndexUnit], reusable: dict[str, tuple[tuple[str, str], str]], summary: IndexSummary,
             on_step: Callable[[int], None]) -> list[str]:
     tokenizer = get_tokenizer()
     out = []
     for i, unit in enumerate(units):
         known = reusable.get(unit.uid)
-        if known is not None and known[0] == unit.search_text:
+        if known is not None and known[0] == (unit.title, unit.text):
             out.append(known[1])
         else:
             out.append(tokenizer.token_string(unit.search_text))
@@ -251,7 +251,8 @@ def _embed(embedder: Embedder, units: Sequence[IndexUnit], cache: EmbeddingCache
 
 
 def _build_part(store: GraphStore, embedder: Embedder, cache: EmbeddingCache, part: str, titles: dict[str, str],
-                reusable: dict[str, tuple[str, str]], summary: IndexSummary, progress: IndexProgress | None
+                reusable: dict[str, tuple[tuple[str, str], str]], summary: IndexSummary,
+                progress: IndexProgress | None
                 ) -> tuple[list[IndexUnit], list[str], np.ndarray]:
     def report(stage: str, done: int, total: int) -> None:
         if progress is not None:
@@ -280,8 +281,7 @@ def _refresh_local(store: GraphStore, embedder: Embedder, cache: EmbeddingCache,
             manifest = None if full_rebuild else local.Manifest.read(directory)
         except IndexMissing:
             manifest = None
-        if manifest is not None and (manifest.embedder != embedder.name or manifest.tokenizer != TOKENIZER_VERSION
-                                     or manifest.format != local.FORMAT):
+        if manifest is not None and not manifest.compatible(embedder.name):
             manifest = None
         parts = dict(manifest.parts) if manifest is not None else {}
         titles = dict(law_titles(store))
@@ -322,9 +322,9 @@ def _refresh_neo4j(store: GraphStore, embedder: Embedder, cache: EmbeddingCache,
     key = index_key(embedder.name)
     titles = dict(law_titles(store))
     for part in [*to_build, *orphaned]:
+        kind = "provision" if part_law_id(part) is not None else "chunk"  # a part holds one label
         with store.transaction() as tx:
-            for kind in UNIT_KINDS:
-                tx.query(f"index_clear_{kind}s", part=part)
+            tx.query(f"index_clear_{kind}s", part=part)
             if part in orphaned:
                 tx.query("index_part_delete", name=part)
                 summary.removed.append(part)
@@ -333,11 +333,9 @@ def _refresh_neo4j(store: GraphStore, embedder: Embedder, cache: EmbeddingCache,
         units, tokens, vectors = _build_part(store, embedder, cache, part, titles, {}, summary, progress)
         started = time.perf_counter()
         rows = [_neo4j_row(u, t, v) for u, t, v in zip(units, tokens, vectors, strict=True)]
-        for kind, label in (("provision", "Provision"), ("chunk", "Chunk")):
-            of_kind = [r for r in rows if r["label"] == label]
-            for start in range(0, len(of_kind), _NEO4J_BATCH):
-                with store.transaction() as tx:
-                    tx.query(f"index_write_{kind}s", rows=of_kind[start:start + _NEO4J_BATCH], index_key=key)
+        for start in range(0, len(rows), _NEO4J_BATCH):
+            with store.transaction() as tx:
+                tx.query(f"index_write_{kind}s", rows=rows[start:start + _NEO4J_BATCH], index_key=key)
         with store.transaction() as tx:
             tx.query("index_part_record", name=part, fingerprint=current[part], rows=len(units),
                      built_at=local.now(), embedder=embedder.name, tokenizer=TOKENIZER_VERSION, dim=embedder.dim)
@@ -345,11 +343,7 @@ def _refresh_neo4j(store: GraphStore, embedder: Embedder, cache: EmbeddingCache,
 
 
 def _neo4j_row(unit: IndexUnit, tokens: str, vector: np.ndarray) -> dict[str, Any]:
-    return {"uid": unit.uid, "label": unit.label, "part": unit.part, "tokens": tokens,
-            "embedding": [float(x) for x in vector], "title": unit.title, "laws": list(unit.laws),
-            "owner_uid": unit.owner_uid, "owner_kind": unit.owner_kind, "valid_from": unit.valid_from,
-            "valid_until": unit.valid_until}
-
-
-def law_part_names(law_ids: Sequence[str]) -> list[str]:
-    return [law_part(law_id) for law_id in law_ids]
+    """The unit's fields (its text is already on the node), its tokens and its vector."""
+    row = unit_row(unit)
+    del row["text"]
+    return row | {"tokens": tokens, "embedding": vector.tolist()}

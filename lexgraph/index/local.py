@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 
 from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter
 from lexgraph.index.tokenize import TOKENIZER_VERSION
-from lexgraph.index.units import IndexUnit, natural_path, part_law_id, unit_from_row, unit_row
+from lexgraph.index.units import IndexUnit, law_part, natural_path, part_law_id, unit_from_row, unit_row
 
 FORMAT = 1
 #: Above this many vectors an HNSW index answers unfiltered and loosely filtered searches.
@@ -91,9 +91,10 @@ class Manifest:
                    "parts": {name: vars(info) for name, info in sorted(self.parts.items())}}
         _atomic_write(directory / "manifest.json", json.dumps(payload, ensure_ascii=False, indent=1).encode())
 
-    @property
-    def rows(self) -> int:
-        return sum(info.rows for info in self.parts.values())
+    def compatible(self, embedder: str | None = None) -> bool:
+        """Readable by this version (format and tokenizer), and built with `embedder` when one is named."""
+        return (self.format == FORMAT and self.tokenizer == TOKENIZER_VERSION
+                and (embedder is None or self.embedder == embedder))
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -156,16 +157,15 @@ def remove_part(directory: Path, part: str) -> None:
         (directory / "parts" / f"{part_file_stem(part)}{suffix}").unlink(missing_ok=True)
 
 
-def old_tokens(directory: Path, part: str) -> dict[str, tuple[str, str]]:
-    """A part's stored (searched text, tokens) by uid, so that a refresh tokenises only what changed. The searched
-    text is the heading and the text (`IndexUnit.search_text`): a new caption changes the tokens too."""
+def old_tokens(directory: Path, part: str) -> dict[str, tuple[tuple[str, str], str]]:
+    """A part's stored ((title, text), tokens) by uid, so that a refresh tokenises only what changed: the tokens
+    are those of the heading and the text (`IndexUnit.search_text`), so a new caption changes them too."""
     try:
-        table = pq.read_table(directory / "parts" / f"{part_file_stem(part)}.parquet",
-                              columns=["uid", "title", "text", "tokens"])
-    except (OSError, pa.ArrowException):
+        table = read_part_units(directory, part, ["uid", "title", "text", "tokens"])
+    except IndexMissing:
         return {}
     columns = [table.column(c).to_pylist() for c in ("uid", "title", "text", "tokens")]
-    return {uid: (f"{title}\n{text}", tokens) for uid, title, text, tokens in zip(*columns, strict=True)}
+    return {uid: ((title, text), tokens) for uid, title, text, tokens in zip(*columns, strict=True)}
 
 
 # -- building the searchable structures -----------------------------------------------------------------------
@@ -284,7 +284,7 @@ class LocalIndex:
         manifest = Manifest.read(directory)
         if manifest is None or not (directory / "bm25").is_dir():
             raise IndexMissing(f"no search index in {directory}; build it with `lexgraph index`")
-        if manifest.format != FORMAT or manifest.tokenizer != TOKENIZER_VERSION:
+        if not manifest.compatible():
             raise IndexMissing(f"the index in {directory} was built by another version (format {manifest.format}, "
                                f"tokenizer {manifest.tokenizer}); rebuild it with `lexgraph index --rebuild`")
         self.manifest = manifest
@@ -299,17 +299,18 @@ class LocalIndex:
         self._vectors: dict[str, np.ndarray] = {}
         offset = 0
         for name in sorted(manifest.parts):
-            table = read_part_units(directory, name, ["uid", "label", "path", "laws", "valid_from", "valid_until"])
+            table = read_part_units(directory, name, ["uid", "path", "laws", "valid_from", "valid_until"])
             columns = {c: table.column(c).to_pylist() for c in table.column_names}
             self._parts.append(_PartRows(
                 name=name, offset=offset, uids=tuple(columns["uid"]), paths=tuple(columns["path"]),
                 from_day=np.array([_day(d, _NO_START) for d in columns["valid_from"]], dtype=np.int64),
                 until_day=np.array([_day(d, _NO_END) for d in columns["valid_until"]], dtype=np.int64),
                 laws=tuple(tuple(x or ()) for x in columns["laws"]),
-                label=columns["label"][0] if columns["label"] else "",
+                label="Provision" if part_law_id(name) is not None else "Chunk",
             ))
             self._vectors[name] = read_part_vectors(directory, name)
             offset += table.num_rows
+        self._part_by_name = {part.name: part for part in self._parts}
         self._row_of: dict[str, tuple[int, int]] | None = None  # built on first use: only the tree needs it
         self._hnsw: Any = None
         if (directory / "vectors.usearch").is_file():
@@ -432,7 +433,7 @@ class LocalIndex:
         return [IndexHit(units[uid], score) for uid, score in found if uid in units]
 
     def units_under(self, law_id: str, path: str, where: SearchFilter) -> list[IndexUnit]:
-        part = next((p for p in self._parts if p.name == f"law:{law_id}"), None)
+        part = self._part_by_name.get(law_part(law_id))
         if part is None or not self._may_hold(part, where):
             return []
         mask = self._mask(part, where)
@@ -466,5 +467,3 @@ class LocalIndex:
         self._vectors.clear()
         self._hnsw = None
 
-
-ProgressFn = Callable[[str, int, int], None]

@@ -91,7 +91,7 @@ class Neo4jIndex:
         params = {"vector": vector, "k": k, **self._params(where)}
         fetch = k if not (where.laws or where.as_of) else k * _WIDEN
         while fetch <= _MAX_FETCH:
-            rows = self.store.query(f"index_vector_{kind}s", fetch=fetch, **params)
+            rows = self.store.query("index_vector_search", index=_VECTOR_INDEX[kind][0], fetch=fetch, **params)
             if len(rows) >= k:
                 return [(r["uid"], float(r["score"])) for r in rows]
             fetch *= _WIDEN
@@ -110,8 +110,8 @@ class Neo4jIndex:
         return [IndexHit(_unit(rows[uid]), score) for uid, score in found if uid in rows]
 
     def vectors_of(self, uids: Sequence[str]) -> dict[str, np.ndarray]:
-        return {uid: np.asarray(row["embedding"], dtype=np.float32) for uid, row in self._rows(uids).items()
-                if row["embedding"] is not None}
+        return {row["uid"]: np.asarray(row["embedding"], dtype=np.float32)
+                for row in self.store.query("index_vectors_by_uid", uids=list(uids))}
 
     def units_under(self, law_id: str, path: str, where: SearchFilter) -> list[IndexUnit]:
         if where.kind == "chunk" or (where.laws and law_id not in where.laws):
@@ -124,7 +124,7 @@ class Neo4jIndex:
 
 
 def _unit(row: dict[str, Any]) -> IndexUnit:
-    fields = {k: v for k, v in row.items() if k != "embedding"}
+    fields = dict(row)
     fields["laws"] = tuple(fields["laws"] or ())
     for key in ("valid_from", "valid_until"):
         value = fields[key]

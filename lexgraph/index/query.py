@@ -41,13 +41,6 @@ class SearchFilter:
         if self.kind is not None and self.kind not in UNIT_KINDS:
             raise ValueError(f"kind must be one of {', '.join(UNIT_KINDS)}, not {self.kind!r}")
 
-    def accepts(self, unit: IndexUnit) -> bool:
-        if self.kind is not None and unit.label != LABELS[self.kind]:
-            return False
-        if self.laws and not set(self.laws) & set(unit.laws):
-            return False
-        return self.as_of is None or unit.in_force_on(self.as_of)
-
     def to_json(self) -> dict[str, Any]:
         return {"as_of": self.as_of.isoformat() if self.as_of else None, "laws": list(self.laws),
                 "kind": self.kind}

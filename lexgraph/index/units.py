@@ -23,6 +23,7 @@ from datetime import date
 from typing import Any
 
 from lexgraph.index.tokenize import TOKENIZER_VERSION
+from lexgraph.statutes.timeline import parent_path
 from lexgraph.store.base import GraphStore, Row
 
 #: Bump when what a unit holds, or the text it is searched by, changes: every part becomes stale.
@@ -147,7 +148,7 @@ def _newest_first(row: Row) -> tuple[bool, date]:
 
 
 def _parent_path(path: str) -> str:
-    return path.rsplit("/", 1)[0] if "/" in path else path
+    return parent_path(path) or path
 
 
 def _clause_title(law_title: str, row: Row, article: Row) -> str:

@@ -113,11 +113,11 @@ class QueryVectors:
 class DenseRetriever:
     name = "dense"
 
-    def __init__(self, index: SearchIndex, embedder: Embedder) -> None:
+    def __init__(self, index: SearchIndex, embedder: Embedder, *, query_vector: QueryVectors | None = None) -> None:
         check_embedder(index, embedder)
         self.index = index
         self.embedder = embedder
-        self.query_vector = QueryVectors(embedder)
+        self.query_vector = query_vector or QueryVectors(embedder)
 
     def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
         return _ranked(self.index.vector_search(self.query_vector(question), k, where), self.name)
@@ -139,6 +139,8 @@ class CitedRetriever:
         self.cite = cite
 
     def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
+        if where.kind == "chunk":  # citations name clauses, never chunks: no extraction to do
+            return []
         clauses: list[tuple[str, str]] = []
         for citation in self.cite(question, where.as_of):
             if citation.kind == "statute" and citation.law_id and citation.path:
@@ -210,14 +212,14 @@ class HydeRetriever:
         self.index = index
         self.embedder = embedder
         self.llm = llm
-        self.extra = list(extra)  # more lists fused in (the question's own citations)
+        # The question's own lists (BM25, dense, and any extra such as its citations), fused with the answers'.
+        self.question_lists: list[Retriever] = [Bm25Retriever(index), DenseRetriever(index, embedder), *extra]
         self.answers = answers
         self.rrf_k = rrf_k
         self.depth = depth
         self.last_answers: list[str] = []
         self._answered: str | None = None
         self._answer_vectors: np.ndarray | None = None
-        self.query_vector = QueryVectors(embedder)
 
     def hypothetical_answers(self, question: str) -> list[str]:
         prompt = [{"role": "user", "content": HYDE_PROMPT.format(question=question)}]
@@ -229,16 +231,11 @@ class HydeRetriever:
             self.last_answers = self.hypothetical_answers(question)
             self._answer_vectors = self.embedder.embed_passages(self.last_answers) if self.last_answers else None
             self._answered = question
-        lists: dict[str, list[Retrieved]] = {
-            "bm25": _ranked(self.index.text_search(tokenize(question), depth, where), "bm25"),
-            "dense": _ranked(self.index.vector_search(self.query_vector(question), depth, where), "dense"),
-        }
+        lists = {r.name: r.retrieve(question, depth, where) for r in self.question_lists}
         if self._answer_vectors is not None:
             for i, (answer, vector) in enumerate(zip(self.last_answers, self._answer_vectors, strict=True), start=1):
                 lists[f"hyde{i}-bm25"] = _ranked(self.index.text_search(tokenize(answer), depth, where), "bm25")
                 lists[f"hyde{i}-dense"] = _ranked(self.index.vector_search(vector, depth, where), "dense")
-        for retriever in self.extra:
-            lists[retriever.name] = retriever.retrieve(question, depth, where)
         return fuse(lists, k, rrf_k=self.rrf_k)
 
 
@@ -255,14 +252,14 @@ class TreeRetriever:
 
     name = "tree"
 
-    def __init__(self, index: SearchIndex, embedder: Embedder, pool_from: Retriever, *, pool: int = TREE_POOL
-                 ) -> None:
+    def __init__(self, index: SearchIndex, embedder: Embedder, pool_from: Retriever, *, pool: int = TREE_POOL,
+                 query_vector: QueryVectors | None = None) -> None:
         check_embedder(index, embedder)
         self.index = index
         self.embedder = embedder
         self.pool_from = pool_from
         self.pool = pool
-        self.query_vector = QueryVectors(embedder)
+        self.query_vector = query_vector or QueryVectors(embedder)  # share the pool's, to embed a question once
 
     def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
         candidates = self.pool_from.retrieve(question, self.pool, where)

@@ -28,6 +28,7 @@ from lexgraph.retrieve.retrievers import (
     DenseRetriever,
     FusionRetriever,
     HydeRetriever,
+    QueryVectors,
     Retrieved,
     Retriever,
     TreeRetriever,
@@ -110,17 +111,17 @@ def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LL
         return Bm25Retriever(index)
     if mode == "dense":
         return DenseRetriever(index, embedder)
-    if mode == "hybrid":
-        return FusionRetriever([Bm25Retriever(index), DenseRetriever(index, embedder), *cited], rrf_k=rrf_k,
-                               weights=weights)
     if mode == "hyde":
         if llm is None:
             raise LLMUnavailable(f"--mode hyde needs a model to write hypothetical answers; {NOT_CONFIGURED}")
         return HydeRetriever(index, embedder, llm, rrf_k=rrf_k, extra=cited)
+    query_vector = QueryVectors(embedder)
+    hybrid = FusionRetriever([Bm25Retriever(index), DenseRetriever(index, embedder, query_vector=query_vector),
+                              *cited], rrf_k=rrf_k, weights=weights)
+    if mode == "hybrid":
+        return hybrid
     if mode == "tree":
-        pool = FusionRetriever([Bm25Retriever(index), DenseRetriever(index, embedder), *cited], rrf_k=rrf_k,
-                               weights=weights)
-        return TreeRetriever(index, embedder, pool)
+        return TreeRetriever(index, embedder, hybrid, query_vector=query_vector)
     raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
 
 
@@ -164,12 +165,16 @@ def _wording_on(store: GraphStore, rows: Sequence[Mapping[str, Any]], day: date 
                 dropped: list[str]) -> dict[str, str | None]:
     """Cited clause uid → the uid of the same clause in force on ``day`` (None: not in force then)."""
     out: dict[str, str | None] = {}
+    in_force: dict[tuple[str, str], str | None] = {}  # several wordings of one clause: one lookup
     for row in rows:
         if row["label"] != "Provision" or row["target"] in out:
             continue
-        found = store.query("provision_as_of", law_id=row["law_id"], path=row["path"], day=day)
-        out[row["target"]] = found[0]["uid"] if found else None
-        if not found:
+        clause = (row["law_id"], row["path"])
+        if clause not in in_force:
+            found = store.query("provision_as_of", law_id=clause[0], path=clause[1], day=day)
+            in_force[clause] = found[0]["uid"] if found else None
+        out[row["target"]] = in_force[clause]
+        if in_force[clause] is None:
             dropped.append(f"{row['law_id']} {row['path']}: cited by {row['chunk']}, not in force on {day}")
     return out
 
