@@ -17,15 +17,14 @@ from datetime import date
 from typing import Any
 
 from lexgraph.citations import Citation, CitationContext, extract
-from lexgraph.documents.chunking import Chunk, chunk_text
+from lexgraph.documents.chunking import DEFAULT_OVERLAP as DEFAULT_OVERLAP  # re-exported: the CLI's defaults
+from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE  # noqa: F401 - re-exported
+from lexgraph.documents.chunking import Chunk
 from lexgraph.documents.linking import PrecedentMatcher, article_path, statute_targets, stubs_filled_by
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.crossrefs import EXTRACTOR, store_catalog
 from lexgraph.statutes.revisions import StoreRevisions
 from lexgraph.store.base import GraphStore, StoreError, Transaction
-
-DEFAULT_CHUNK_SIZE = 400
-DEFAULT_OVERLAP = 80
 
 
 @dataclass(frozen=True)
@@ -123,7 +122,7 @@ class DocumentWriter:
             summary.outcomes.append(DocumentOutcome(doc.source, "unchanged", doc.uid, problems=doc.problems))
             return
         try:
-            plan = self._plan(doc, content_hash, summary)
+            plan = self._plan(doc, content_hash, summary, stored=stored_hash is not None)
             with self.store.transaction() as tx:
                 plan.apply(tx)
         except StoreError as err:
@@ -141,10 +140,11 @@ class DocumentWriter:
         summary.stubs_created += len(plan.stubs)
         summary.stubs_filled += len(plan.filled)
 
-    def _plan(self, doc: PreparedDocument, content_hash: str, summary: DocumentSummary) -> _Plan:
+    def _plan(self, doc: PreparedDocument, content_hash: str, summary: DocumentSummary, *, stored: bool) -> _Plan:
         plan = _Plan(doc)
-        plan.old_chunks = [row["uid"] for row in self.store.query("owner_chunks", uid=doc.uid)]
-        plan.old_rollups = self.store.query("owner_rollups", uid=doc.uid)
+        if stored:  # a new document or a stub has no chunks or roll-ups to replace
+            plan.old_chunks = [row["uid"] for row in self.store.query("owner_chunks", uid=doc.uid)]
+            plan.old_rollups = self.store.query("owner_rollups", uid=doc.uid)
         citations = self._citations(doc.text, doc)
         summary.citations += len(citations)
         cited_laws: set[str] = set()
@@ -169,7 +169,7 @@ class DocumentWriter:
             plan.node["stub"] = False
             day = doc.node.get("date")
             if day is not None:
-                rows = self.store.query("precedents_on", day=day)
+                rows = self.precedents.on_day(day.isoformat())
                 plan.filled = stubs_filled_by(rows, doc.node.get("court"), doc.node.get("decision_type"),
                                               (doc.node.get("case_number") or "").split("、"))
                 plan.moved = [dict(row) for stub in plan.filled
@@ -251,9 +251,11 @@ class _Plan:
         doc, label = self.doc, self.doc.label
         if self.old_chunks:
             tx.delete_nodes("Chunk", self.old_chunks)
+        old_rollups: dict[tuple[str, str], list[tuple[str, str]]] = {}
         for row in self.old_rollups:
-            tx.delete_relationships(row["rel_type"], [(doc.uid, row["to_uid"])], from_label=row["owner_label"],
-                                    to_label="Provision")
+            old_rollups.setdefault((row["rel_type"], row["owner_label"]), []).append((doc.uid, row["to_uid"]))
+        for (rel_type, owner_label), pairs in old_rollups.items():
+            tx.delete_relationships(rel_type, pairs, from_label=owner_label, to_label="Provision")
         tx.upsert_nodes(label, [self.node])
         if self.filled:  # stubs this precedent fills in: their citing chunks now cite it
             tx.delete_nodes("Precedent", self.filled)
@@ -305,10 +307,6 @@ def _chunks_holding(chunks: Sequence[Chunk], citation: Citation) -> Iterator[Chu
     for chunk in chunks:
         if chunk.start < citation.end and citation.start < chunk.end:
             yield chunk
-
-
-def chunk_document(text: str, sections: Sequence[Any] | None, size: int, overlap: int) -> tuple[Chunk, ...]:
-    return tuple(chunk_text(text, sections, size=size, overlap=overlap))
 
 
 def ingest_documents(store: GraphStore, documents: Iterator[PreparedDocument | Exception], *,

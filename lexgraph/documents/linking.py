@@ -66,7 +66,7 @@ class PrecedentMatcher:
         stored decisions equally."""
         if not citation.date:
             return None
-        candidates = [row for row in self._candidates(citation.date) if fits(row, citation)]
+        candidates = [row for row in self.on_day(citation.date) if fits(row, citation)]
         full = [row for row in candidates if not row["stub"]]
         if len(full) == 1:
             return PrecedentTarget(full[0]["uid"], None)
@@ -79,7 +79,8 @@ class PrecedentMatcher:
             "reporter": citation.reporter, "stub": True,
         })
 
-    def _candidates(self, day: str) -> list[dict[str, Any]]:
+    def on_day(self, day: str) -> list[dict[str, Any]]:
+        """The stored precedents and stubs of `day` (ISO), cached until `forget(day)`."""
         if day not in self._by_day:
             self._by_day[day] = self._store.query("precedents_on", day=date.fromisoformat(day))
         return self._by_day[day]

@@ -6,12 +6,13 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from lexgraph.documents import literature
 from lexgraph.model import LawInfo
 from lexgraph.statutes.reading import LookupError_, NotInForce, provision_as_of, to_path
-from lexgraph.statutes.revisions import StoreRevisions
+from lexgraph.statutes.revisions import LawSpans, version_spans
 from lexgraph.store.base import GraphStore
 
-DOCUMENT_KINDS = ("precedent", "book", "guideline", "other")
+DOCUMENT_KINDS = ("precedent", *literature.KINDS)
 
 
 class PrecedentNotFound(LookupError_):
@@ -56,7 +57,7 @@ def documents_citing(store: GraphStore, law: LawInfo, clause: str, day: date | N
         raise NotInForce(f"{law.title} has no clause {clause} ({path}) in any stored version")
     rows = store.query("provision_cited_by_documents", law_id=law.law_id, path=path, prefix=f"{path}/",
                        day=day or date.today(), any_day=day is None)
-    law_spans = StoreRevisions(store).law(law.law_id)
+    law_spans = LawSpans(version_spans(store, law.law_id), ())  # versions only: no clause is looked up
     out = []
     for row in rows:
         kind = "precedent" if row["label"] == "Precedent" else (row["kind"] or "other")
@@ -84,8 +85,7 @@ class PrecedentView:
     cited_by: tuple[dict[str, Any], ...]
 
     def to_json(self) -> dict[str, Any]:
-        node = {k: (v.isoformat() if isinstance(v, date) else v) for k, v in self.node.items()}
-        return {**node, "chunks": self.chunks, "cites_clauses": list(self.cites_clauses),
+        return {**_plain(self.node), "chunks": self.chunks, "cites_clauses": list(self.cites_clauses),
                 "cites_precedents": list(self.cites_precedents), "cited_by": list(self.cited_by)}
 
 

@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from lexgraph.graph.neighbourhood import GraphEdge, GraphNode, Neighbourhood
+from lexgraph.graph.neighbourhood import GraphNode, Neighbourhood
 
 GRAPHVIZ_MISSING = "Graphviz is needed for pictures: apt-get install graphviz fonts-ipafont-gothic"
 FORMATS = (".png", ".svg", ".html")
@@ -129,9 +129,8 @@ def _edge_width(count: int) -> float:
     return round(min(1.0 + 1.6 * math.log2(max(count, 1)), 8.0), 2)
 
 
-def _edge_colour(edge: GraphEdge, source: GraphNode) -> str:
-    if edge.type == "CITES" and source.kind == "law":
-        return STYLES["law"].border + "b0"
+def _edge_colour(source: GraphNode) -> str:
+    """An edge takes its source node's colour, a little transparent."""
     return STYLES.get(source.kind, STYLES["other"]).border + "b0"
 
 
@@ -193,7 +192,7 @@ def to_dot(hood: Neighbourhood, *, engine: str = DEFAULT_ENGINE, title: str | No
             continue
         source = by_uid[edge.source]
         attrs = {
-            "penwidth": str(_edge_width(edge.count)), "color": dot_string(_edge_colour(edge, source)),
+            "penwidth": str(_edge_width(edge.count)), "color": dot_string(_edge_colour(source)),
             "tooltip": tooltip_string(f"{source.caption} → {by_uid[edge.target].caption}: "
                                       f"{EDGE_NAMES.get(edge.type, edge.type)} ×{edge.count}"),
         }

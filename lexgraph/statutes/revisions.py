@@ -146,13 +146,16 @@ class StoreRevisions:
         return None
 
     def _read(self, law_id: str) -> LawSpans:
-        versions = [
-            VersionSpan(r["revision_id"], r["enforced_from"], r["enforced_until"], r["amended_by"])
-            for r in self._store.query("law_versions", law_id=law_id)
-        ]
+        versions = version_spans(self._store, law_id)
         provisions = [_provision(r) for r in self._store.query("law_provision_spans", law_id=law_id)] if versions \
             else []
         return LawSpans(versions, provisions)
+
+
+def version_spans(store: GraphStore, law_id: str) -> list[VersionSpan]:
+    """A law's stored versions in time order, without its clauses (for `LawSpans.version_on` alone)."""
+    return [VersionSpan(r["revision_id"], r["enforced_from"], r["enforced_until"], r["amended_by"])
+            for r in store.query("law_versions", law_id=law_id)]
 
 
 def _article_order(path: str) -> tuple[int, ...]:

@@ -131,20 +131,6 @@ def _stem(name: str) -> str:
     return base[:-4] if base.lower().endswith(".xml") else base
 
 
-def count_documents(paths: Sequence[str | Path]) -> int | None:
-    """For the progress bar: cheap for files and directories; archives are not listed twice (None = unknown)."""
-    total = 0
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            total += sum(1 for _ in path.rglob("*.xml"))
-        elif path.is_file() and not path.name.lower().endswith(_ARCHIVE_SUFFIXES):
-            total += 1
-        else:
-            return None
-    return total
-
-
 def _read_file(path: Path, entry: tuple[str | None, date | None]) -> XmlDocument | SourceError:
     try:
         return XmlDocument(name=str(path), data=path.read_bytes(), manifest_revision=entry[0], archive_day=entry[1])

@@ -52,23 +52,36 @@ def copy_store(source: GraphStore, target: GraphStore, *, batch: int = DEFAULT_B
     return summary
 
 
-def _node_batches(store: GraphStore, label: str, key: str, batch: int) -> Iterator[tuple[list[Any], list[Row]]]:
-    """(keys, rows) in key order, `batch` at a time; a keyset walk, so each page costs the same."""
+def _pages(store: GraphStore, label: str, key: str, batch: int, returns: str) -> Iterator[list[Row]]:
+    """Rows of `label`'s nodes in key order, `batch` at a time: a keyset walk, so each page costs the same.
+    `returns` is the RETURN expression, which must yield the node's key as ``key`` or the node as ``node``."""
     after: Any = None
     while True:
         where = f"WHERE n.{key} > $after " if after is not None else ""
         rows = store.run_read_only(
-            f"MATCH (n:{label}) {where}RETURN n AS node ORDER BY n.{key} LIMIT $limit",
+            f"MATCH (n:{label}) {where}RETURN {returns} ORDER BY n.{key} LIMIT $limit",
             {"after": after, "limit": batch} if after is not None else {"limit": batch},
         )
         if not rows:
             return
-        nodes = [_properties(row["node"]) for row in rows]
-        keys = [node[key] for node in nodes]
-        yield keys, _with_all_columns(nodes)
-        after = keys[-1]
+        yield rows
+        last = rows[-1]
+        after = last["key"] if "key" in last else _properties(last["node"])[key]
         if len(rows) < batch:
             return
+
+
+def _node_batches(store: GraphStore, label: str, key: str, batch: int) -> Iterator[tuple[list[Any], list[Row]]]:
+    """(keys, rows) of whole nodes, for copying them."""
+    for rows in _pages(store, label, key, batch, "n AS node"):
+        nodes = [_properties(row["node"]) for row in rows]
+        yield [node[key] for node in nodes], _with_all_columns(nodes)
+
+
+def _key_batches(store: GraphStore, label: str, key: str, batch: int) -> Iterator[list[Any]]:
+    """Just the keys: what relationships are read by, without reading every node's text again per type."""
+    for rows in _pages(store, label, key, batch, f"n.{key} AS key"):
+        yield [row["key"] for row in rows]
 
 
 def _copy_relationships(source: GraphStore, target: GraphStore, rel: RelSpec, batch: int,
@@ -76,7 +89,7 @@ def _copy_relationships(source: GraphStore, target: GraphStore, rel: RelSpec, ba
     from_key = next(s.key for s in NODE_SPECS if s.label == rel.from_label)
     to_key = next(s.key for s in NODE_SPECS if s.label == rel.to_label)
     copied = 0
-    for keys, _ in _node_batches(source, rel.from_label, from_key, batch):
+    for keys in _key_batches(source, rel.from_label, from_key, batch):
         rows = source.run_read_only(
             f"UNWIND $keys AS k MATCH (a:{rel.from_label} {{{from_key}: k}})-[r:{rel.rel_type}]->"
             f"(b:{rel.to_label}) RETURN a.{from_key} AS from_key, b.{to_key} AS to_key, r AS rel",
