@@ -126,6 +126,11 @@ CASES: list[tuple[str, list[dict[str, Any]]]] = [
     # lawqa_jp (金融商品取引法施行令第二条の十三): a list of items after a paragraph
     ("法第二条第一項第四号、第八号、第十三号及び第十五号に掲げる有価証券",
      [dict(path="a2/p1/i4"), dict(path="a2/p1/i8"), dict(path="a2/p1/i13"), dict(path="a2/p1/i15")]),
+    # lawqa_jp (薬機法 問題番号47): choices labelled a, b… on lines of their own cite the law the question named
+    ("…を定めている医薬品、医療機器等の品質、有効性及び安全性の確保等に関する法律の条文を教えてください。\n"
+     "a 第23条の2の5第1項\nb 第23条の2の17第1項",
+     [dict(surface="第23条の2の5第1項", law_id="335AC0000000145", path="a23_2_5/p1", status="resolved"),
+      dict(surface="第23条の2の17第1項", law_id="335AC0000000145", path="a23_2_17/p1", status="resolved")]),
     # lawqa_jp (株券等の公開買付けに関するQ&A): a list of subitems
     ("６０営業日を超えて延長することは、令第13条第2項第2号イ又はロに該当する場合でない限りできません。",
      [dict(path="a13/p2/i2/s1"), dict(path="a13/p2/i2/s2")]),
@@ -222,6 +227,9 @@ HARD_NEGATIVES = [
     # 83744, 52240: a case number broken after its bracket is not an item
     "最高裁平成１８年（行ツ）\n第１７６号同１９年６月１３日大法廷判決",
     "大審院昭和一三年（オ）\n第二三八五号同一四年一二月二一日判決",
+    # a letter inside a line, before a spaced number, is not a choice label
+    "判時 2 第5号\n",
+    "別紙Ａ ２号証",
     # 87073, 89286: 前項 of a judgment is its own section
     "り得ない。\nまた，前項で述べたように，相手方は，本件破産債権の全額をもって",
     "る。したがって，前項で述べた原則によって上告人は依頼者以外の者に対して専門",

@@ -323,6 +323,18 @@ class _Scan:
         opening = _opening_bracket(t, position - 1, limit=6)
         return opening is not None and (opening == 0 or opening in self.breaks or t[opening - 1] in "。\n")
 
+    def _letter_label_before(self, position: int) -> bool:
+        """Is the text before `position` a one-letter label that starts a line and is set off by a space: the
+        choices of a question (「a 第23条の2の5第1項」), a numbered list (「1 第九条」)? Glued to the number (Ａ２号),
+        or inside a line (「判時 2 第5条」), the letter is part of something else."""
+        label = position - 1
+        if not _is_latin_or_digit(self.text[label]) or (label > 0 and label not in self.breaks):
+            return False
+        if self.compact is None or label == 0:
+            return True
+        before = self.compact.original[:self.compact.to_original(label)].rstrip(" \t\u3000")
+        return before == "" or before.endswith("\n")
+
     def _after_label(self, position: int) -> bool:
         """Is the character before `position` an enumeration label on a line of its own (「ア\n地方税法…」)? A
         single katakana followed by a line break, with no word before it."""
@@ -527,7 +539,8 @@ class _Scan:
                 position -= 1
         # 「(イ)\n１項の特例」: a short bracket on a line of its own is a label, not something the number is glued
         # to; 「最高裁平成１８年（行ツ）\n第１７６号」 is a case number broken across lines.
-        labelled = position > 0 and position in self.breaks and self._label_before(position)
+        labelled = position > 0 and position in self.breaks and (
+            self._label_before(position) or self._letter_label_before(position))
         if law is None and same_prefix is None and not labelled and not _accepts_bare_start(t, position, anchor):
             yield position, chain_end, None
             return
