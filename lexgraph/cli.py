@@ -136,7 +136,7 @@ def ingest_statutes(
             out.print(f"[yellow]conflict[/] {outcome.message}", highlight=False)
         for outcome in summary.failures:
             out.print(f"[red]failed[/] {outcome.message}", highlight=False)
-    if summary.failures or summary.conflicts:
+    if summary.failures or summary.conflicts or (summary.links is not None and summary.links.failed_laws):
         raise typer.Exit(EXIT_BAD_INPUT)
 
 
@@ -403,6 +403,8 @@ def law_link(
         _emit_json(summary.to_json())
     else:
         _print_links_summary(summary)
+    if summary.failed_laws:
+        raise typer.Exit(EXIT_BAD_INPUT)
 
 
 def _print_links_summary(summary: LinkSummary) -> None:
@@ -411,6 +413,9 @@ def _print_links_summary(summary: LinkSummary) -> None:
               f"{len(summary.pending_laws)} cited laws not stored", highlight=False)
     for reason, count in summary.not_linked.most_common():
         out.print(f"  not linked: {count} × {reason}", style="dim", highlight=False)
+    for law_id, reason in summary.failed_laws.items():
+        out.print(f"[red]failed[/] linking {law_id}: {reason}; its edges are as they were, and "
+                  f"`lexgraph law link {law_id}` tries again", highlight=False)
 
 
 # -- precedents -----------------------------------------------------------------------------------------------

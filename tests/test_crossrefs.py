@@ -3,10 +3,15 @@ across laws, whatever order the laws arrive in, and idempotent."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from lexgraph import LexGraph
+from lexgraph.statutes.crossrefs import link_laws
+from lexgraph.store.base import StoreError
 from tests.helpers import SAMPLE, lexgraph
 
 CIVIL = "129AC0000000089"
@@ -103,3 +108,47 @@ def test_an_ingest_that_stopped_before_linking_links_when_run_again(tmp_path: Pa
     assert again.json()["unchanged"] == 1 and again.json()["links"]["laws"] == 1
     assert lexgraph("stats", "--json", store=store).json()["relationships"]["CITES"] > 1000
     assert lexgraph("ingest", "statutes", CIVIL_2020, "--json", store=store).json()["links"] is None
+
+
+class _RefusingStore:
+    """The real embedded store, except that a transaction writing one law's link record fails, as a write the
+    database refuses would (a constraint, a full disk): the failure linking must survive."""
+
+    def __init__(self, store: object, refused_law: str) -> None:
+        self._store = store
+        self._refused = refused_law
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._store, name)
+
+    @contextmanager
+    def transaction(self) -> Iterator[object]:
+        with self._store.transaction() as tx:  # type: ignore[attr-defined]
+            refused = self._refused
+
+            class Refusing:
+                def __getattr__(self, name: str) -> object:
+                    return getattr(tx, name)
+
+                def upsert_nodes(self, label: str, rows: list[dict]) -> None:
+                    if label == "Law" and any(row["law_id"] == refused for row in rows):
+                        raise StoreError(f"refused to write {refused}")
+                    tx.upsert_nodes(label, rows)
+
+            yield Refusing()
+
+
+def test_a_law_whose_links_cannot_be_written_does_not_stop_the_others(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    assert lexgraph("ingest", "statutes", CIVIL_2020, LEASE_SNAPSHOT, "--no-link", store=store).code == 0
+    with LexGraph.open(store) as lg:
+        summary = link_laws(_RefusingStore(lg.store, LEASE), [CIVIL, LEASE])  # type: ignore[arg-type]
+        assert list(summary.failed_laws) == [LEASE] and "refused" in summary.failed_laws[LEASE]
+        assert summary.laws == 1 and summary.edges_added > 1000
+        assert [row["law_id"] for row in lg.store.query("laws_unlinked")] == [LEASE]  # tried again next time
+        assert lg.store.query("law_cites_out", law_id=LEASE) == []
+        assert len(lg.store.query("law_cites_out", law_id=CIVIL)) == summary.edges_added
+    again = lexgraph("law", "link", store=store)
+    assert again.code == 0, again.stderr
+    with LexGraph.open(store, read_only=True) as lg:
+        assert len(lg.store.query("law_cites_out", law_id=LEASE)) > 0

@@ -41,12 +41,14 @@ class LinkSummary:
     edges_total: int = 0
     pending_laws: set[str] = field(default_factory=set)
     not_linked: Counter[str] = field(default_factory=Counter)  # reason → count
+    failed_laws: dict[str, str] = field(default_factory=dict)  # law id → why its edges could not be written
 
     def to_json(self) -> dict[str, Any]:
         return {
             "laws": self.laws, "clauses_read": self.clauses_read, "citations": self.citations,
             "edges_added": self.edges_added, "edges_removed": self.edges_removed, "edges": self.edges_total,
             "cited_laws_not_stored": len(self.pending_laws), "not_linked": dict(self.not_linked.most_common()),
+            "failed_laws": dict(self.failed_laws),
         }
 
 
@@ -86,7 +88,9 @@ def link_laws(
 ) -> LinkSummary:
     """Compute the CITES edges of these laws' clauses, and (with `follow_citing`) of the stored laws that cite one
     of them. Laws are written a batch at a time (commits are costly); should a batch fail, its laws are written one
-    transaction each, so that a failure leaves that law's edges as they were."""
+    transaction each, so that a failure leaves that law's edges as they were and the other laws still land. The
+    laws that failed are in `LinkSummary.failed_laws`; `lexgraph law link` tries them again (and the next ingest
+    does, for a law never linked before)."""
     wanted = list(dict.fromkeys(law_ids))
     if follow_citing and wanted:
         waiting = [r["law_id"] for r in store.query("laws_citing", law_ids=wanted)]
@@ -147,9 +151,16 @@ def _write(store: GraphStore, batch: list[_LawLinks], summary: LinkSummary,
             for links in batch:
                 links.apply(tx)
     except StoreError:
+        written = []
         for links in batch:  # find the law that cannot be written; the others still land
-            with store.transaction() as tx:
-                links.apply(tx)
+            try:
+                with store.transaction() as tx:
+                    links.apply(tx)
+            except StoreError as err:
+                summary.failed_laws[links.law_id] = str(err)
+            else:
+                written.append(links)
+        batch = written
     for links in batch:
         summary.laws += 1
         summary.edges_added += len(links.added)
