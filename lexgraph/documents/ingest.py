@@ -20,10 +20,11 @@ from lexgraph.citations import Citation, CitationContext, extract
 from lexgraph.documents.chunking import DEFAULT_OVERLAP as DEFAULT_OVERLAP  # re-exported: the CLI's defaults
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE  # noqa: F401 - re-exported
 from lexgraph.documents.chunking import Chunk
-from lexgraph.documents.linking import PrecedentMatcher, article_path, statute_targets, stubs_filled_by
+from lexgraph.documents.linking import PrecedentMatcher, statute_targets, stubs_filled_by
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.crossrefs import EXTRACTOR, store_catalog
 from lexgraph.statutes.revisions import StoreRevisions
+from lexgraph.statutes.timeline import article_path
 from lexgraph.store.base import GraphStore, StoreError, Transaction
 
 

@@ -37,12 +37,6 @@ def statute_targets(citation: Citation, revisions: StoreRevisions, on: date | No
     return [span for path in paths if (span := law.at(path, on)) is not None]
 
 
-def article_path(path: str) -> str:
-    """The article a clause belongs to: a709/p1/i2 → a709; suppl[…]/a2/p1 → suppl[…]/a2."""
-    parts = path.split("/")
-    return "/".join(parts[:2]) if parts[0].startswith("suppl") and len(parts) > 1 else parts[0]
-
-
 def stub_uid(citation: Citation) -> str:
     """A stub's key: the fields the citation gives, so that two citations of one decision share one stub."""
     return "cite:" + "/".join([citation.court or "?", citation.date or "?", citation.decision_type or "?",

@@ -28,6 +28,7 @@ from typing import Any
 from lexgraph.numerals import egov_num
 from lexgraph.retrieve.metrics import DEFAULT_KS, RetrievalReport, evaluate_retrieval
 from lexgraph.statutes.catalog import Catalog
+from lexgraph.statutes.timeline import article_path
 
 _HEADING = re.compile(r"^(#{2,5})\s*(.+?)\s*$", re.MULTILINE)
 _ARTICLE = re.compile(r"^第(.+?条(?:の[0-9０-９一二三四五六七八九十百千]+)*)$")
@@ -105,9 +106,7 @@ def parse_sample(sample: dict[str, Any], position: int = 0) -> LawqaQuestion:
 
 def article_id(law_id: str, path: str) -> str:
     """``law|a3`` for any clause path under article 3 (``a3/p1/i2``); supplementary provisions keep their prefix."""
-    parts = path.split("/")
-    keep = 2 if parts[0].startswith("suppl") and len(parts) > 1 else 1
-    return f"{law_id}|{'/'.join(parts[:keep])}"
+    return f"{law_id}|{article_path(path)}"
 
 
 def paragraph_id(law_id: str, path: str) -> str | None:

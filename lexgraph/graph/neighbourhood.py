@@ -29,6 +29,7 @@ from typing import Any
 from lexgraph.citations.dates import EraDate
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.reading import LawNotFound, LookupError_, provision_as_of, resolve_law
+from lexgraph.statutes.timeline import article_path
 from lexgraph.store.base import GraphStore
 
 NODE_KINDS = ("law", "precedent", "guideline", "book", "other", "stub")
@@ -118,23 +119,6 @@ class Neighbourhood:
 # -- keys -------------------------------------------------------------------------------------------------------
 # Inside the walk a node is a key: ("article", law_id, article_path) | ("precedent", uid) | ("document", uid).
 Key = tuple[str, ...]
-
-_ARTICLE_SEGMENT = re.compile(r"a\d")
-_PART_SEGMENT = re.compile(r"[pis]\d")
-
-
-def article_path(path: str) -> str:
-    """The article a clause belongs to: ``a709/p1/i2`` → ``a709``, ``suppl[…]/a4/p1`` → ``suppl[…]/a4``. A clause
-    outside any article (a supplementary provision's bare paragraph) stands for itself, up to its paragraph."""
-    segments = path.split("/")
-    for i, segment in enumerate(segments):
-        if _ARTICLE_SEGMENT.match(segment):
-            return "/".join(segments[: i + 1])
-    for i, segment in enumerate(segments):
-        if _PART_SEGMENT.match(segment):
-            return "/".join(segments[: i + 1])
-    return path
-
 
 def _in_force(valid_from: date | None, valid_until: date | None, day: date) -> bool:
     return (valid_from is None or valid_from <= day) and (valid_until is None or valid_until > day)

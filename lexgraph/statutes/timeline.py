@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
@@ -76,6 +77,23 @@ def provision_uid(law_id: str, path: str, valid_from: date | None) -> str:
 def parent_path(path: str) -> str | None:
     head, _, _ = path.rpartition("/")
     return head or None
+
+
+_ARTICLE_SEGMENT = re.compile(r"a\d")
+_PART_SEGMENT = re.compile(r"[pis]\d")
+
+
+def article_path(path: str) -> str:
+    """The article a clause belongs to: ``a709/p1/i2`` → ``a709``, ``suppl/a4/p1`` → ``suppl/a4``. A clause
+    outside any article (a supplementary provision's bare paragraph) stands for itself, up to its paragraph."""
+    segments = path.split("/")
+    for i, segment in enumerate(segments):
+        if _ARTICLE_SEGMENT.match(segment):
+            return "/".join(segments[: i + 1])
+    for i, segment in enumerate(segments):
+        if _PART_SEGMENT.match(segment):
+            return "/".join(segments[: i + 1])
+    return path
 
 
 def build_timeline(law_id: str, contents: Sequence[VersionContent]) -> LawTimeline:
