@@ -22,7 +22,6 @@ a malformed record is an error that names its line and field.
 from __future__ import annotations
 
 import csv
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -32,6 +31,7 @@ from typing import Any
 
 from lexgraph.citations.dates import ERAS, parse_japanese_date
 from lexgraph.documents.chunking import PAGE_MARKER_RE
+from lexgraph.documents.jsonl import read_records
 from lexgraph.numerals import kanji_to_int
 
 SUPREME_COURT = "最高裁判所"
@@ -686,18 +686,7 @@ def parse_metadata_record(data: Any, *, where: str = "record") -> JudgmentMetada
 def load_metadata(path: str | Path) -> list[JudgmentMetadata]:
     """Every record of a metadata JSONL file; blank lines are skipped. Raises ValueError naming the line."""
     path = Path(path)
-    out: list[JudgmentMetadata] = []
-    with path.open(encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            where = f"{path.name} line {number}"
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
-            out.append(parse_metadata_record(data, where=where))
-    return out
+    return [parse_metadata_record(data, where=f"{path.name} line {number}") for number, data in read_records(path)]
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ the extractor that keeps Japanese text in reading order, and it is one ``apt-get
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import shutil
 import subprocess
@@ -24,6 +23,7 @@ from typing import Any
 
 from lexgraph.citations.dates import parse_japanese_date
 from lexgraph.documents.chunking import Span
+from lexgraph.documents.jsonl import read_records
 
 KINDS = ("book", "guideline", "other")
 _TOP_LINES = 10  # a date further down is a date the text talks about
@@ -309,19 +309,7 @@ def _registry_dir(path: Path) -> Path:
 def _jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
     if not path.is_file():
         raise ValueError(f"{path}: missing; a registry holds documents.jsonl and texts.jsonl")
-    out: list[tuple[int, dict[str, Any]]] = []
-    with path.open(encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path.name} line {number}: not valid JSON ({exc.msg})") from None
-            if not isinstance(data, dict):
-                raise ValueError(f"{path.name} line {number}: expected a JSON object")
-            out.append((number, data))
-    return out
+    return list(read_records(path))
 
 
 def _field(data: dict[str, Any], key: str, where: str, *, required: bool = False) -> str | None:
