@@ -32,7 +32,7 @@ from lexgraph import LexGraph
 from lexgraph.eval.retrieval import load_lawqa
 from lexgraph.index.embed import get_embedder
 from lexgraph.index.tokenize import get_tokenizer
-from lexgraph.index.units import law_titles, law_units
+from lexgraph.index.units import dense_text, law_titles, law_units
 from lexgraph.retrieve.search import SearchOptions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,7 +72,8 @@ def main() -> int:
                                      "stages": {k: round(v, 2) for k, v in built.seconds.items()}}
         titles = law_titles(lg.store)
         law_id = "129AC0000000089" if "129AC0000000089" in titles else next(iter(titles))
-        texts = [u.dense_text for u in law_units(lg.store, law_id, titles[law_id])][: args.embed_sample]
+        units = law_units(lg.store, law_id, titles[law_id])[: args.embed_sample]
+        texts = [dense_text(u, titles[law_id]) for u in units]
         embedder, tokenizer = get_embedder(), get_tokenizer()
         embedder.embed_passages(texts[:2])
         started = time.perf_counter()

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from lexgraph.client import LexGraph  # noqa: E402
 from lexgraph.index.build import refresh_index  # noqa: E402
 from lexgraph.index.embed import EmbeddingCache, get_embedder, text_key  # noqa: E402
-from lexgraph.index.units import chunk_units, law_titles, law_units  # noqa: E402
+from lexgraph.index.units import chunk_units, dense_text, law_titles, law_units  # noqa: E402
 
 TARGET = ROOT / "tests" / "data" / "index"
 SAMPLE = ROOT / "lexgraph" / "data" / "sample"
@@ -61,7 +61,7 @@ def main() -> None:
             refresh_index(lg.store, embedder, kinds=("chunk",), cache=scratch)
             titles = law_titles(lg.store)
             units = [u for law in LAWS for u in law_units(lg.store, law, titles[law])] + chunk_units(lg.store)
-            keys = list(dict.fromkeys(text_key(u.dense_text) for u in units))
+            keys = list(dict.fromkeys(text_key(dense_text(u, titles.get(u.law_id, ""))) for u in units))
             found = scratch.get_many(embedder.name, "passage", keys)
             with EmbeddingCache(TARGET) as target:
                 target.put_many(embedder.name, "passage", found.items())

@@ -13,6 +13,7 @@ import pytest
 from lexgraph.client import LexGraph
 from lexgraph.index.embed import EmbeddingCache
 from lexgraph.index.query import SearchFilter
+from lexgraph.index.units import DENSE_MAX_CHARS, dense_text
 from lexgraph.retrieve.search import SearchOptions
 from tests.helpers import SAMPLE, SEED_CACHE, STALE_SEED, build_search_store, lexgraph
 from tests.openai_server import Reply, ScriptedOpenAI
@@ -58,6 +59,11 @@ def test_paragraphs_are_the_units_and_carry_their_article_heading(lg: LexGraph) 
     # 第七百九条 in the question and 709 in the heading are one token (numerals unified).
     assert (top.law_id, top.path) == (MINPO, "a709/p1")
     assert top.title == "民法 第七百九条第1項（不法行為による損害賠償）"
+    # BM25 reads the law's title; the dense model reads the heading and the text without it.
+    assert top.search_text.startswith("民法 第七百九条第1項")
+    assert dense_text(top, "民法").startswith("第七百九条第1項（不法行為による損害賠償）\n故意又は過失によって")
+    chunk = lg.search("不法行為による損害賠償", kind="chunk").chunks[0].unit
+    assert dense_text(chunk) == f"{chunk.title}\n{chunk.text}"[:DENSE_MAX_CHARS]
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -27,6 +27,7 @@ from lexgraph.index.units import (
     CHUNKS_PART,
     IndexUnit,
     chunk_units,
+    dense_text,
     law_titles,
     law_units,
     part_fingerprints,
@@ -240,14 +241,15 @@ def _tokens(units: Sequence[IndexUnit], reusable: dict[str, tuple[tuple[str, str
     return out
 
 
-def _embed(embedder: Embedder, units: Sequence[IndexUnit], cache: EmbeddingCache, summary: IndexSummary,
-           on_progress: Callable[[int, int], None]) -> np.ndarray:
+def _embed(embedder: Embedder, units: Sequence[IndexUnit], titles: dict[str, str], cache: EmbeddingCache,
+           summary: IndexSummary, on_progress: Callable[[int, int], None]) -> np.ndarray:
     def counted(done: int, total: int) -> None:
         if done == total:
             summary.embedded_texts += total
         on_progress(done, total)
 
-    return embed_cached(embedder, [u.dense_text for u in units], cache, "passage", progress=counted)
+    texts = [dense_text(u, titles.get(u.law_id, "")) for u in units]
+    return embed_cached(embedder, texts, cache, "passage", progress=counted)
 
 
 def _build_part(store: GraphStore, embedder: Embedder, cache: EmbeddingCache, part: str, titles: dict[str, str],
@@ -265,7 +267,7 @@ def _build_part(store: GraphStore, embedder: Embedder, cache: EmbeddingCache, pa
     tokens = _tokens(units, reusable, summary, lambda i: report("tokenising", i, len(units)))
     summary.seconds["tokenise"] += time.perf_counter() - started
     started = time.perf_counter()
-    vectors = _embed(embedder, units, cache, summary, lambda done, total: report("embedding", done, total))
+    vectors = _embed(embedder, units, titles, cache, summary, lambda done, total: report("embedding", done, total))
     summary.seconds["embed"] += time.perf_counter() - started
     summary.units += len(units)
     summary.built.append(part)

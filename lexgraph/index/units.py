@@ -27,7 +27,7 @@ from lexgraph.statutes.timeline import parent_path
 from lexgraph.store.base import GraphStore, Row
 
 #: Bump when what a unit holds, or the text it is searched by, changes: every part becomes stale.
-UNIT_FORMAT = 1
+UNIT_FORMAT = 2
 CHUNKS_PART = "chunks"
 LAW_PART_PREFIX = "law:"
 #: Characters of a unit's text the dense model sees. e5-small reads 512 tokens at most and embeds longer text in
@@ -62,15 +62,25 @@ class IndexUnit:
         """What BM25 tokenises: the heading (caption, case name) and the text."""
         return f"{self.title}\n{self.text}"
 
-    @property
-    def dense_text(self) -> str:
-        return self.search_text[:DENSE_MAX_CHARS]
-
     def in_force_on(self, day: date) -> bool:
         """A clause in force on ``day`` (an unknown start counts as in force: the snapshot is the only wording the
         store has); a chunk whose document existed on ``day``."""
         return (self.valid_from is None or self.valid_from <= day) and (
             self.valid_until is None or day < self.valid_until)
+
+
+def dense_text(unit: IndexUnit, law_title: str = "") -> str:
+    """What the dense model embeds: a clause's heading without its law's title, then its text, cut at
+    `DENSE_MAX_CHARS`; a chunk's case name or title, then its text.
+
+    The law's title is left to BM25 (and to the law filter): a long one (医薬品、医療機器等の品質、有効性及び
+    安全性の確保等に関する法律, 32 characters) would fill a tenth of every clause's window with the same words
+    and make the law's clauses alike. Measured on lawqa_jp (bench/retrieval_lawqa.py): dense article Recall@10
+    0.647 → 0.740, MRR 0.618 → 0.700."""
+    title = unit.title
+    if unit.label == "Provision" and law_title and title.startswith(law_title):
+        title = title[len(law_title):].lstrip()
+    return f"{title}\n{unit.text}"[:DENSE_MAX_CHARS]
 
 
 def natural_path(path: str) -> tuple[tuple[int, str], ...]:
