@@ -330,8 +330,12 @@ class LocalIndex:
         query = text if not filters else Query.boolean_query(
             [(Occur.Must, text), (Occur.Must, Query.const_score_query(Query.boolean_query(filters), 0.0))])
         result = self._searcher.search(query, k)
-        return [IndexHit(_unit_from_json(self._searcher.doc(address)["unit"][0]), float(score))
-                for score, address in result.hits]
+        hits = []
+        for score, address in result.hits:
+            stored = self._searcher.doc(address)
+            raw: bytes = stored["unit"][0]
+            hits.append(IndexHit(stored["uid"][0], float(score), lambda raw=raw: _unit_from_json(raw)))
+        return hits
 
     def _tantivy_filters(self, where: SearchFilter) -> list[tuple[Any, Any]]:
         from tantivy import FieldType, Occur, Query
@@ -384,7 +388,10 @@ class LocalIndex:
 
     def _exact(self, query: np.ndarray, k: int, candidates: Sequence[tuple[_PartRows, np.ndarray]]
                ) -> list[tuple[str, float]]:
-        scored: list[tuple[str, float]] = []
+        """The k best rows over all parts: each part's best k by numpy, then the best k of those (ties in part and
+        row order, so that a search is repeatable)."""
+        best_scores: list[np.ndarray] = []
+        best_uids: list[str] = []
         for part, mask in candidates:
             rows = np.flatnonzero(mask)
             if not len(rows):
@@ -393,14 +400,15 @@ class LocalIndex:
             # einsum, not `@`: a matrix-vector product through BLAS wakes OpenBLAS's thread pool, which then fights
             # the embedder's OpenMP threads for the cores (measured: a dense search 2.5x slower on two cores).
             scores = np.einsum("ij,j->i", vectors if len(rows) == len(part.uids) else vectors[rows], query)
-            if len(scores) > k:
-                best = np.argpartition(-scores, k - 1)[:k]
-                top = best[np.argsort(-scores[best], kind="stable")]
-            else:
-                top = np.argsort(-scores, kind="stable")
-            scored.extend((part.uids[rows[i]], float(scores[i])) for i in top)
-        scored.sort(key=lambda item: (-item[1], item[0]))
-        return scored[:k]
+            top = np.argpartition(-scores, k - 1)[:k] if len(scores) > k else np.arange(len(scores))
+            top = np.sort(top)
+            best_scores.append(scores[top])
+            best_uids.extend(part.uids[rows[i]] for i in top)
+        if not best_scores:
+            return []
+        scores = np.concatenate(best_scores)
+        order = np.argsort(-scores, kind="stable")[:k]
+        return [(best_uids[i], float(scores[i])) for i in order]
 
     def _approximate(self, query: np.ndarray, k: int, candidates: Sequence[tuple[_PartRows, np.ndarray]]
                      ) -> list[tuple[str, float]] | None:
@@ -429,8 +437,16 @@ class LocalIndex:
         return None
 
     def _hits(self, found: Sequence[tuple[str, float]]) -> list[IndexHit]:
-        units = self.units_by_uid([uid for uid, _ in found])
-        return [IndexHit(units[uid], score) for uid, score in found if uid in units]
+        """Hits whose unit is read from tantivy when first used (the uids come from the part files, which the
+        bm25 folder is built from, so every one of them is there)."""
+        return [IndexHit(uid, score, lambda uid=uid: self._unit(uid)) for uid, score in found]
+
+    def _unit(self, uid: str) -> IndexUnit:
+        unit = self.units_by_uid([uid]).get(uid)
+        if unit is None:
+            raise IndexMissing(f"{uid} has a vector in {self.directory} but no entry in its bm25 folder; the index "
+                               f"is damaged: run `lexgraph index --rebuild`")
+        return unit
 
     def units_under(self, law_id: str, path: str, where: SearchFilter) -> list[IndexUnit]:
         part = self._part_by_name.get(law_part(law_id))

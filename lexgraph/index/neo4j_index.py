@@ -107,7 +107,7 @@ class Neo4jIndex:
 
     def _hits(self, found: Sequence[tuple[str, float]]) -> list[IndexHit]:
         rows = self._rows([uid for uid, _ in found])
-        return [IndexHit(_unit(rows[uid]), score) for uid, score in found if uid in rows]
+        return [IndexHit.of(_unit(rows[uid]), score) for uid, score in found if uid in rows]
 
     def vectors_of(self, uids: Sequence[str]) -> dict[str, np.ndarray]:
         return {row["uid"]: np.asarray(row["embedding"], dtype=np.float32)

@@ -10,9 +10,10 @@ best among those clauses, never the survivors of a global top 10.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 from typing import Any, Literal, Protocol
 
 import numpy as np
@@ -46,16 +47,24 @@ class SearchFilter:
                 "kind": self.kind}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class IndexHit:
-    """One unit found by one index, with that index's score (BM25, or cosine similarity)."""
+    """One unit found by one index, with that index's score (BM25, or cosine similarity).
 
-    unit: IndexUnit
+    The unit is read on first use (`load`): a hybrid search reads each list 100 deep to fuse them by uid and shows
+    the best 10, so reading every hit's text and heading would be most of its time after the embedding."""
+
+    uid: str
     score: float
+    load: Callable[[], IndexUnit] = field(repr=False)
 
-    @property
-    def uid(self) -> str:
-        return self.unit.uid
+    @classmethod
+    def of(cls, unit: IndexUnit, score: float) -> IndexHit:
+        return cls(unit.uid, score, lambda: unit)
+
+    @cached_property
+    def unit(self) -> IndexUnit:
+        return self.load()
 
 
 class SearchIndex(Protocol):

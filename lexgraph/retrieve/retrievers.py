@@ -42,18 +42,23 @@ class EmbedderMismatch(ValueError):
     """The index was built with another embedder than the one asked to embed the query."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Retrieved:
-    """A unit at ``rank`` (1-based) with the retriever's score, and its rank in each list that was fused."""
+    """A unit at ``rank`` (1-based) with the retriever's score, and its rank in each list that was fused. The unit
+    is read when first used (`IndexHit`): fusion needs only the uids."""
 
-    unit: IndexUnit
+    hit: IndexHit
     score: float
     rank: int
     sources: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def uid(self) -> str:
-        return self.unit.uid
+        return self.hit.uid
+
+    @property
+    def unit(self) -> IndexUnit:
+        return self.hit.unit
 
     def to_json(self) -> dict[str, Any]:
         unit = self.unit
@@ -72,7 +77,7 @@ class Retriever(Protocol):
 
 
 def _ranked(hits: Sequence[IndexHit], source: str) -> list[Retrieved]:
-    return [Retrieved(h.unit, h.score, rank, {source: rank}) for rank, h in enumerate(hits, start=1)]
+    return [Retrieved(h, h.score, rank, {source: rank}) for rank, h in enumerate(hits, start=1)]
 
 
 class Bm25Retriever:
@@ -148,7 +153,8 @@ class CitedRetriever:
         units: list[IndexUnit] = []
         for law_id, path in dict.fromkeys(clauses):
             units += [u for u in self.index.units_under(law_id, path, where) if u not in units]
-        return [Retrieved(unit, 1.0 / rank, rank, {self.name: rank}) for rank, unit in enumerate(units[:k], start=1)]
+        return [Retrieved(IndexHit.of(unit, 1.0 / rank), 1.0 / rank, rank, {self.name: rank})
+                for rank, unit in enumerate(units[:k], start=1)]
 
 
 def paragraph_path(path: str) -> str:
@@ -163,14 +169,14 @@ def fuse(lists: Mapping[str, Sequence[Retrieved]], k: int, *, rrf_k: float = DEF
          weights: Mapping[str, float] | None = None) -> list[Retrieved]:
     """RRF over named lists; each result keeps its rank in every list it appeared in."""
     names = list(lists)
-    units: dict[str, IndexUnit] = {}
+    hits: dict[str, IndexHit] = {}
     for ranked in lists.values():
         for item in ranked:
-            units.setdefault(item.uid, item.unit)
+            hits.setdefault(item.uid, item.hit)
     factors = None if weights is None else [float(weights.get(name, 1.0)) for name in names]
     fused = rrf([[item.uid for item in lists[name]] for name in names], k=rrf_k, weights=factors, limit=k)
     return [
-        Retrieved(units[s.id], s.score, rank,
+        Retrieved(hits[s.id], s.score, rank,
                   {name: r for name, r in zip(names, s.ranks, strict=True) if r is not None})
         for rank, s in enumerate(fused, start=1)
     ]
@@ -271,6 +277,6 @@ class TreeRetriever:
         query = self.query_vector(question)
         hit = tree_search(build_tree([c.uid for c in candidates], matrix), query)
         by_uid = {c.uid: c for c in candidates}
-        return [Retrieved(by_uid[uid].unit, similarity, rank, {**by_uid[uid].sources, "pool": by_uid[uid].rank})
+        return [Retrieved(by_uid[uid].hit, similarity, rank, {**by_uid[uid].sources, "pool": by_uid[uid].rank})
                 for rank, (uid, similarity) in enumerate(zip(hit.leaf_ids[:k], hit.leaf_similarities, strict=False),
                                                          start=1)]
