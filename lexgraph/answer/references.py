@@ -14,6 +14,7 @@ from datetime import date
 from typing import Any
 
 from lexgraph.retrieve.search import SearchResult
+from lexgraph.statutes.timeline import article_path
 from lexgraph.store.base import GraphStore
 
 KINDS = ("book", "guideline", "precedent", "law")  # in the order a prompt lists them
@@ -68,11 +69,6 @@ class References:
                 "relations": [{"from": a, "to": b} for a, b in self.relations]}
 
 
-def _article(law_id: str, path: str) -> tuple[str, str]:
-    head = path.split("/")
-    return law_id, "/".join(head[:2]) if head[0].startswith("suppl") and len(head) > 1 else head[0]
-
-
 def build_references(store: GraphStore, result: SearchResult,
                      limits: Mapping[str, int] = DEFAULT_LIMITS) -> References:
     """Number the search's evidence and literature chunks, and find which of them cite which."""
@@ -123,7 +119,8 @@ def _relations(store: GraphStore, result: SearchResult, raw: Sequence[dict[str, 
     """(citing id, cited id) from the chunks' CITES edges: a book or guideline chunk cites what it cites; a
     precedent cites what any of its retrieved chunks cites. A cited clause matches a LAW of the same article."""
     laws_by_uid = {item["uid"]: item["id"] for item in raw if item["kind"] == "law"}
-    laws_by_article = {_article(item["law_id"], item["path"]): item["id"] for item in raw if item["kind"] == "law"}
+    laws_by_article = {(item["law_id"], article_path(item["path"])): item["id"] for item in raw
+                       if item["kind"] == "law"}
     precedents = {item["uid"]: item["id"] for item in raw if item["kind"] == "precedent"}
     citing: dict[str, str] = {item["uid"]: item["id"] for item in raw if item["kind"] in ("book", "guideline")}
     for hit in result.chunks:
@@ -135,7 +132,7 @@ def _relations(store: GraphStore, result: SearchResult, raw: Sequence[dict[str, 
     for row in store.query("chunks_citations", uids=sorted(citing)):
         source = citing[row["chunk"]]
         if row["label"] == "Provision":
-            target = laws_by_uid.get(row["target"]) or laws_by_article.get(_article(row["law_id"], row["path"]))
+            target = laws_by_uid.get(row["target"]) or laws_by_article.get((row["law_id"], article_path(row["path"])))
         else:
             target = precedents.get(row["target"])
         if target and target != source and (source, target) not in found:
