@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lexgraph.answer.guardrails import DEFAULT_MAX_REPAIRS, ReplyCheck, RetriesExhausted, complete_json
+from lexgraph.answer.guardrails import DEFAULT_MAX_REPAIRS, Attempt, ReplyCheck, RetriesExhausted, complete_json
 from lexgraph.answer.llm import LLMClient
 from lexgraph.answer.prompts import escape_tags
 
@@ -96,6 +96,10 @@ class Step:
     attempts: int
     errors: tuple[str, ...] = ()
 
+    @classmethod
+    def of(cls, agent: str, output: Mapping[str, Any], attempts: Sequence[Attempt]) -> Step:
+        return cls(agent, output, len(attempts), tuple(e for a in attempts for e in a.errors))
+
     def to_json(self) -> dict[str, Any]:
         return {"agent": self.agent, "output": dict(self.output), "attempts": self.attempts,
                 "errors": list(self.errors)}
@@ -155,11 +159,9 @@ class Session:
             reply = complete_json(self.llm, messages, ReplyCheck(schema, extra=extra), max_repairs=self.max_repairs,
                                   temperature=temperature)
         except RetriesExhausted as error:
-            self.trace.append(Step(agent, {}, len(error.attempts), tuple(e for a in error.attempts
-                                                                            for e in a.errors)))
+            self.trace.append(Step.of(agent, {}, error.attempts))
             raise MCQAError(f"{agent}: {error}") from None
-        self.trace.append(Step(agent, reply.value, len(reply.attempts),
-                               tuple(e for a in reply.attempts for e in a.errors)))
+        self.trace.append(Step.of(agent, reply.value, reply.attempts))
         return reply.value
 
 

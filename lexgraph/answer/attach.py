@@ -36,17 +36,13 @@ def attach_citations(sentences: Sequence[AnswerSentence], references: References
         return list(sentences)
     bags = {i: Counter(tokenize(sentences[i].text)) for i in uncited}
     added: dict[int, list[str]] = {i: [] for i in uncited}
-    for ref in references.of_kind("law"):
-        bag = Counter(tokenize(f"{ref.title} {ref.text}"))
-        scored = sorted(((similarity(bag, bags[i]), i) for i in uncited), key=lambda x: (-x[0], x[1]))
-        if scored and scored[0][0] > 0:
-            added[scored[0][1]].append(ref.id)
-    for ref in references.of_kind("precedent"):
-        bag = Counter(tokenize(f"{ref.title} {ref.text}"))
-        scored = sorted(((similarity(bag, bags[i]), i) for i in uncited), key=lambda x: (-x[0], x[1]))
-        for score, i in scored[:MAX_PRECEDENT_SENTENCES]:
-            if score > 0:
-                added[i].append(ref.id)
+    for kind, most in (("law", 1), ("precedent", MAX_PRECEDENT_SENTENCES)):
+        for ref in references.of_kind(kind):
+            bag = Counter(tokenize(f"{ref.title} {ref.text}"))
+            scored = sorted(((similarity(bag, bags[i]), i) for i in uncited), key=lambda x: (-x[0], x[1]))
+            for score, i in scored[:most]:
+                if score > 0:
+                    added[i].append(ref.id)
     return [AnswerSentence(s.text, s.citations, tuple(added.get(i, ()))) for i, s in enumerate(sentences)]
 
 
