@@ -15,7 +15,6 @@ reference, with a short justification, through the same JSON guardrails; no mode
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 
 from lexgraph.answer.guardrails import ReplyCheck, RetriesExhausted, complete_json
 from lexgraph.answer.llm import LLMClient
+from lexgraph.eval.report import pyplot, report_folder, save_figure, write_csv, write_json
 from lexgraph.index.tokenize import tokenize
 
 
@@ -112,33 +112,22 @@ class AnswersReport:
 
 
 def write_answers_report(directory: str | Path, config: dict[str, Any], report: AnswersReport) -> list[Path]:
-    import csv
-
-    folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = report_folder(directory)
     payload = report.to_json()
-    (folder / "config.json").write_text(json.dumps(config, ensure_ascii=False, indent=2), encoding="utf-8")
-    (folder / "metrics.json").write_text(json.dumps({k: v for k, v in payload.items() if k != "answers"},
-                                                    ensure_ascii=False, indent=2), encoding="utf-8")
-    with open(folder / "details.csv", "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["qid", "rouge_l", *[f"recall@{k}" for k in report.ks], "judge_score", "cited", "gold",
-                         "answer", "reference", "judge_reason"])
-        for s in report.scores:
-            writer.writerow([s.qid, f"{s.rouge_l:.4f}", *["" if (r := s.recall_at(k)) is None else f"{r:.4f}"
-                                                          for k in report.ks],
-                             s.judge_score or "", " ".join(s.cited), " ".join(s.gold), s.answer, s.reference,
-                             s.judge_reason])
+    write_json(folder / "config.json", config)
+    write_json(folder / "metrics.json", {k: v for k, v in payload.items() if k != "answers"})
+    write_csv(folder / "details.csv",
+              ["qid", "rouge_l", *[f"recall@{k}" for k in report.ks], "judge_score", "cited", "gold", "answer",
+               "reference", "judge_reason"],
+              ([s.qid, f"{s.rouge_l:.4f}", *["" if (r := s.recall_at(k)) is None else f"{r:.4f}" for k in report.ks],
+                s.judge_score or "", " ".join(s.cited), " ".join(s.gold), s.answer, s.reference, s.judge_reason]
+               for s in report.scores))
     _plot(folder / "answers.png", payload, report.ks)
     return [folder / name for name in ("config.json", "metrics.json", "details.csv", "answers.png")]
 
 
 def _plot(path: Path, payload: dict[str, Any], ks: Sequence[int]) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     names = ["ROUGE-L", *[f"evidence R@{k}" for k in ks], "judge / 5"]
     judge_score = payload["judge"]
     values = [payload["rouge_l"] or 0.0, *[payload[f"evidence_recall@{k}"] or 0.0 for k in ks],
@@ -148,6 +137,4 @@ def _plot(path: Path, payload: dict[str, Any], ks: Sequence[int]) -> None:
     axis.set_ylim(0, 1)
     axis.set_title(f"answers ({payload['questions']} questions)", fontsize=9)
     plt.xticks(fontsize=8)
-    figure.tight_layout()
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
+    save_figure(figure, path)

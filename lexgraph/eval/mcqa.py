@@ -10,7 +10,6 @@ all runs, and consistency is the share of questions given the same answer (in th
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import json
 from collections.abc import Callable, Sequence
@@ -21,6 +20,7 @@ from typing import Any
 from lexgraph.answer.agents import CYCLIC_ORDERS, DEFAULT_TAU, LABELS, MCQAItem, MCQAResult, parse_choices, solve
 from lexgraph.answer.guardrails import DEFAULT_MAX_REPAIRS
 from lexgraph.answer.llm import LLMClient
+from lexgraph.eval.report import pyplot, report_folder, save_figure, write_csv, write_json
 from lexgraph.eval.retrieval import LawqaQuestion
 
 ORDERS = CYCLIC_ORDERS
@@ -121,30 +121,20 @@ def metrics(runs: Sequence[MethodRun], config: MCQAConfig) -> dict[str, Any]:
 def write_report(directory: str | Path, config: MCQAConfig, runs: Sequence[MethodRun]) -> list[Path]:
     """metrics.json, details.csv (one row per question, method and order, with the agents' trace), config.json and
     accuracy.png (accuracy by method)."""
-    folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "config.json").write_text(json.dumps(config.to_json(), ensure_ascii=False, indent=2), encoding="utf-8")
-    (folder / "metrics.json").write_text(json.dumps(metrics(runs, config), ensure_ascii=False, indent=2),
-                                         encoding="utf-8")
-    with open(folder / "details.csv", "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["qid", "method", "order", "answer", "gold", "correct", "error", "trace"])
-        for run in runs:
-            for r in run.results:
-                gold = run.gold.get(r.qid, "")
-                writer.writerow([r.qid, run.method, "".join(r.order), r.label or "", gold,
-                                 int(r.label == gold), r.error or "",
-                                 json.dumps([s.to_json() for s in r.trace], ensure_ascii=False)])
+    folder = report_folder(directory)
+    write_json(folder / "config.json", config.to_json())
+    write_json(folder / "metrics.json", metrics(runs, config))
+    write_csv(folder / "details.csv", ["qid", "method", "order", "answer", "gold", "correct", "error", "trace"],
+              ([r.qid, run.method, "".join(r.order), r.label or "", run.gold.get(r.qid, ""),
+                int(r.label == run.gold.get(r.qid, "")), r.error or "",
+                json.dumps([s.to_json() for s in r.trace], ensure_ascii=False)]
+               for run in runs for r in run.results))
     plot_accuracy(folder / "accuracy.png", runs, title=f"lawqa_jp accuracy ({config.model})")
     return [folder / name for name in ("config.json", "metrics.json", "details.csv", "accuracy.png")]
 
 
 def plot_accuracy(path: Path, runs: Sequence[MethodRun], *, title: str) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     names = [run.method for run in runs]
     values = [run.accuracy or 0.0 for run in runs]
     figure, axis = plt.subplots(figsize=(max(4.0, 1.2 * len(names) + 1), 3.5))
@@ -157,6 +147,4 @@ def plot_accuracy(path: Path, runs: Sequence[MethodRun], *, title: str) -> None:
     axis.set_title(title, fontsize=9)
     axis.legend(fontsize=8)
     plt.xticks(rotation=20, fontsize=8)
-    figure.tight_layout()
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
+    save_figure(figure, path)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lexgraph.eval.report import pyplot, report_folder, save_figure, write_csv, write_json
 from lexgraph.numerals import egov_num
 from lexgraph.retrieve.metrics import DEFAULT_KS, RetrievalReport, evaluate_retrieval
 from lexgraph.statutes.catalog import Catalog
@@ -229,34 +230,20 @@ def store_clause_exists(query: Callable[..., list[dict[str, Any]]]) -> ClauseExi
 def write_retrieval_report(directory: str | Path, config: dict[str, Any], runs: Sequence[LawqaRun],
                            ks: Sequence[int]) -> list[Path]:
     """metrics.json, details.csv (per question, mode and level), config.json and recall.png (Recall@k curves)."""
-    import csv
-
-    folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "config.json").write_text(json.dumps(config, ensure_ascii=False, indent=2), encoding="utf-8")
-    (folder / "metrics.json").write_text(json.dumps([run.to_json() for run in runs], ensure_ascii=False, indent=2),
-                                         encoding="utf-8")
-    with open(folder / "details.csv", "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["qid", "mode", "level", "gold", "found", "missed", *[f"recall@{k}" for k in ks],
-                         "reciprocal_rank"])
-        for run in runs:
-            for level, report in run.levels.items():
-                for q in report.questions:
-                    writer.writerow([q.qid, run.mode, level, " ".join(q.gold),
-                                     " ".join(f"{g}@{r}" for g, r in q.found), " ".join(q.missed),
-                                     *[f"{q.recall_at(k):.4f}" for k in ks], f"{q.reciprocal_rank:.4f}"])
+    folder = report_folder(directory)
+    write_json(folder / "config.json", config)
+    write_json(folder / "metrics.json", [run.to_json() for run in runs])
+    write_csv(folder / "details.csv",
+              ["qid", "mode", "level", "gold", "found", "missed", *[f"recall@{k}" for k in ks], "reciprocal_rank"],
+              ([q.qid, run.mode, level, " ".join(q.gold), " ".join(f"{g}@{r}" for g, r in q.found),
+                " ".join(q.missed), *[f"{q.recall_at(k):.4f}" for k in ks], f"{q.reciprocal_rank:.4f}"]
+               for run in runs for level, report in run.levels.items() for q in report.questions))
     plot_recall(folder / "recall.png", runs, max(ks))
     return [folder / name for name in ("config.json", "metrics.json", "details.csv", "recall.png")]
 
 
 def plot_recall(path: Path, runs: Sequence[LawqaRun], max_k: int) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axes = plt.subplots(1, len(LEVELS), figsize=(9, 3.5), sharey=True)
+    figure, axes = pyplot().subplots(1, len(LEVELS), figsize=(9, 3.5), sharey=True)
     cutoffs = list(range(1, max_k + 1))
     for axis, level in zip(axes, LEVELS, strict=True):
         for run in runs:
@@ -272,6 +259,4 @@ def plot_recall(path: Path, runs: Sequence[LawqaRun], max_k: int) -> None:
         axis.grid(alpha=0.3)
     axes[0].set_ylabel("Recall@k")
     axes[-1].legend(fontsize=8)
-    figure.tight_layout()
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
+    save_figure(figure, path)
