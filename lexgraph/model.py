@@ -7,8 +7,34 @@ of lexgraph's own: it is the innermost ring of the dependency graph.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Final
+
+
+class AnyWording(enum.Enum):
+    """The type of `ANY_WORDING`: "every wording there ever was", as opposed to a day."""
+
+    ANY_WORDING = "any wording"
+
+
+ANY_WORDING: Final = AnyWording.ANY_WORDING
+"""Passed as ``as_of``: every wording of a clause, no date filter (documents citing a clause in any version, a
+search over every version, the whole graph). ``as_of=None`` never means this: it always means today."""
+
+AsOf = date | AnyWording | None
+"""A day; None for today (`as_of_day`); or `ANY_WORDING`."""
+
+
+def as_of_day(as_of: date | None) -> date:
+    """The day an ``as_of`` names: None means today. The one place lexgraph chooses the default day."""
+    return date.today() if as_of is None else as_of
+
+
+def day_filter(as_of: AsOf) -> date | None:
+    """A date filter from an ``as_of``: `ANY_WORDING` gives None (no filter); None gives today."""
+    return None if isinstance(as_of, AnyWording) else as_of_day(as_of)
 
 
 @dataclass(frozen=True)

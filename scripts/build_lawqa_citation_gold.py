@@ -3,7 +3,7 @@
     python scripts/build_lawqa_citation_gold.py [--source PATH] [--out PATH]
 
 The source is the Digital Agency's ``dev_with_resolved_references.json`` (PDL 1.0); see
-lexgraph/citations/lawqa_gold.py for what the brackets mean and how lines are laid out.
+lexgraph/eval/lawqa_gold.py for what the brackets mean and how lines are laid out.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from lexgraph.citations.lawqa_gold import evaluate, gold_lines
+from lexgraph.eval.lawqa_gold import evaluate, gold_lines
 from lexgraph.statutes.catalog import Catalog
 
 ROOT = Path(__file__).resolve().parents[1]

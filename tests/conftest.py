@@ -1,7 +1,7 @@
 """Shared fixtures.
 
-``store`` / ``empty_store`` run a test once per backend: the embedded one always, Neo4j only when
-``LEXGRAPH_TEST_NEO4J_URI`` names a server (no Neo4j can run on the build machines; see docs/neo4j.md).
+``store`` / ``empty_store`` run a test once per backend: the embedded one always, Neo4j when
+``LEXGRAPH_TEST_NEO4J_URI`` names a server (``make neo4j`` starts one; see docs/neo4j.md).
 The Neo4j database is WIPED before every test, so point the variable at a dedicated test server or
 database (``NEO4J_DATABASE`` picks the database; credentials come from the URI or from
 ``NEO4J_USERNAME`` / ``NEO4J_PASSWORD``).
@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 
 from lexgraph.store.base import GraphStore
+from tests.capabilities import NEO4J_URI_ENV, REQUIRE_ENV, require, required, unknown
 
-NEO4J_URI_ENV = "LEXGRAPH_TEST_NEO4J_URI"
-NEO4J_SKIP_REASON = "set LEXGRAPH_TEST_NEO4J_URI to run the Neo4j contract tests"
+SKIPPED_LOG_ENV = "LEXGRAPH_SKIPPED_LOG"
+
 # A test database holds a few dozen nodes. Far more means the URI points at real data: refuse to wipe it.
 _WIPE_LIMIT = 10_000
 
@@ -26,12 +27,32 @@ BACKENDS = [
     pytest.param("embedded", id="embedded"),
     pytest.param(
         "neo4j", id="neo4j",
-        marks=[
-            pytest.mark.neo4j,
-            pytest.mark.skipif(not os.environ.get(NEO4J_URI_ENV), reason=NEO4J_SKIP_REASON),
-        ],
+        marks=[pytest.mark.neo4j, pytest.mark.requires("neo4j")],
     ),
 ]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    names = unknown(required())
+    if names:
+        raise pytest.UsageError(f"{REQUIRE_ENV} names unknown needs {sorted(names)}; see tests/capabilities.py")
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """With ``LEXGRAPH_SKIPPED_LOG=FILE``, append ``<test id> TAB <reason>`` for every skipped test to FILE: CI
+    reruns them with everything installed (.ci/run)."""
+    log = os.environ.get(SKIPPED_LOG_ENV)
+    if log and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        with open(log, "a", encoding="utf-8") as out:
+            out.write(f"{report.nodeid}\t{' '.join(reason.split())}\n")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """``@pytest.mark.requires(name, …)``: skip, or fail where ``LEXGRAPH_REQUIRE`` says the run has it."""
+    for mark in item.iter_markers("requires"):
+        for name in mark.args:
+            require(name)
 
 
 def _open_embedded(tmp_path: Path) -> GraphStore:
@@ -40,18 +61,35 @@ def _open_embedded(tmp_path: Path) -> GraphStore:
     return EmbeddedStore(tmp_path / "store")
 
 
-def _open_neo4j_wiped() -> GraphStore:
-    """The opted-in test database, emptied, migration history included, so each test starts as on a fresh
-    store. Constraints and indexes stay: migrations create them ``IF NOT EXISTS``."""
+NEO4J_MARKS = [pytest.mark.neo4j, pytest.mark.requires("neo4j")]
+"""``pytestmark = NEO4J_MARKS`` in a module whose every test needs the Neo4j test server."""
+# What lexgraph creates outside its migrations (index/neo4j_index.py): dropped by the wipe, so that a test starts
+# without another test's vector indexes (whose dimensions it may not expect).
+_NEO4J_TEST_INDEXES = ("provision_embedding", "chunk_embedding")
+
+
+def wipe_neo4j(store: GraphStore, limit: int | None = _WIPE_LIMIT) -> None:
+    """Empty the opted-in test database: every node and relationship (in batches, so a whole sample corpus fits
+    the server's transaction memory), migration history included, and the vector indexes. ``limit`` refuses a
+    database that holds more than a test leaves behind: the URI may point at real data."""
+    total = store.run_read_only("MATCH (n) RETURN count(n) AS n")[0]["n"]
+    if limit is not None and total > limit:
+        pytest.fail(f"{NEO4J_URI_ENV} points at a database holding {total} nodes; the Neo4j tests "
+                    f"wipe it before each test, so they need an empty, dedicated test database")
+    store._run_autocommit(  # type: ignore[attr-defined]
+        "MATCH (n) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS", None, "wiping the test database")
+    for name in _NEO4J_TEST_INDEXES:
+        store._run_autocommit(f"DROP INDEX {name} IF EXISTS", None, "dropping a test vector index")  # type: ignore[attr-defined]
+
+
+def open_neo4j_wiped() -> GraphStore:
+    """The opted-in test database, emptied, so each test starts as on a fresh store. Constraints and the
+    migrations' indexes stay: migrations create them ``IF NOT EXISTS``."""
     from lexgraph.store.neo4j import Neo4jStore
 
     store = Neo4jStore(os.environ[NEO4J_URI_ENV])
     try:
-        total = store.run_read_only("MATCH (n) RETURN count(n) AS n")[0]["n"]
-        if total > _WIPE_LIMIT:
-            pytest.fail(f"{NEO4J_URI_ENV} points at a database holding {total} nodes; the contract tests "
-                        f"wipe it before each test, so they need an empty, dedicated test database")
-        store._run_autocommit("MATCH (n) DETACH DELETE n", None, "wiping the test database")
+        wipe_neo4j(store)
     except BaseException:
         store.close()
         raise
@@ -61,7 +99,7 @@ def _open_neo4j_wiped() -> GraphStore:
 @pytest.fixture(params=BACKENDS)
 def empty_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GraphStore]:
     """A store on which no migration has run yet, on each backend."""
-    store = _open_embedded(tmp_path) if request.param == "embedded" else _open_neo4j_wiped()
+    store = _open_embedded(tmp_path) if request.param == "embedded" else open_neo4j_wiped()
     try:
         yield store
     finally:
@@ -73,6 +111,21 @@ def store(empty_store: GraphStore) -> GraphStore:
     """A migrated, empty store, on each backend."""
     empty_store.migrate()
     return empty_store
+
+
+@pytest.fixture
+def neo4j_store() -> Iterator[GraphStore]:
+    """The Neo4j test database, wiped and migrated (the test module carries ``NEO4J_MARKS``). It is wiped after
+    the test too: a whole sample corpus holds more nodes than the next test's wipe accepts."""
+    store = open_neo4j_wiped()
+    try:
+        store.migrate()
+        yield store
+    finally:
+        try:
+            wipe_neo4j(store, limit=None)
+        finally:
+            store.close()
 
 
 @pytest.fixture(scope="module")

@@ -33,9 +33,9 @@ def smollm2_gguf() -> Path | None:
 def smollm2_server(n_ctx: int = 8192, timeout: float = 120) -> Iterator[str]:
     """The server's OpenAI base URL while the context is open (pytest.skip when the model is not installed)."""
     if smollm2_gguf() is None:
-        import pytest
+        from tests.capabilities import require
 
-        pytest.skip(SKIP_REASON)
+        require("smollm2")
     root = Path(__file__).parents[1]
     process = subprocess.Popen([sys.executable, "-m", "tests.llm_server", str(n_ctx)], cwd=root,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,

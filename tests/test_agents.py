@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from lexgraph.answer.agents import LABELS, VOTER_ORDERS, MCQAItem, parse_choices, solve
-from lexgraph.answer.llm import LLMClient, LLMConfig
+from lexgraph.eval.lawqa import load_lawqa
 from lexgraph.eval.mcqa import items_from_lawqa
-from lexgraph.eval.retrieval import load_lawqa
+from lexgraph.llm.client import LLMClient, LLMConfig
 from tests.helpers import lexgraph
 from tests.llm_server import smollm2_server
 from tests.openai_server import Reply, ScriptedOpenAI

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from lexgraph.answer.guardrails import load_schema
+from lexgraph.llm.guardrails import load_schema
 from tests.helpers import build_search_store, lexgraph
 from tests.llm_server import smollm2_server
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from lexgraph import LexGraph
-from lexgraph.statutes.crossrefs import link_laws
+from lexgraph.ingest.crossrefs import link_laws
 from lexgraph.store.base import StoreError
 from tests.helpers import SAMPLE, lexgraph
 

@@ -13,7 +13,7 @@ from tests.helpers import ROOT, SAMPLE, lexgraph
 
 JUDGMENTS = ROOT / "tests" / "data" / "precedents"
 LITERATURE = ROOT / "tests" / "data" / "literature"
-METADATA = ROOT.parent / "shared" / "data" / "precedents" / "sample_supreme_court_metadata.jsonl"
+METADATA = ROOT / "tests" / "data" / "precedents" / "sample_supreme_court_metadata.jsonl"
 CIVIL_2020 = "129AC0000000089_20200401_501AC0000000034"
 
 

@@ -25,7 +25,7 @@ FIXTURES = ROOT / "tests" / "data" / "precedents"
 CORPUS = SHARED / "precedents" / "supreme_court"
 METADATA = SHARED / "precedents" / "sample_supreme_court_metadata.jsonl"
 LANDMARKS = SHARED / "precedents" / "landmarks.csv"
-needs_shared = pytest.mark.skipif(not (SHARED / "precedents").is_dir(), reason="../shared/data/precedents is absent")
+needs_shared = pytest.mark.requires("shared")
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -165,8 +165,7 @@ def _pdf(lines: list[str]) -> bytes:
     return bytes(out)
 
 
-@pytest.mark.skipif(shutil.which("pdftotext") is None,
-                    reason="pdftotext is not installed (apt-get install poppler-utils)")
+@pytest.mark.requires("pdftotext")
 def test_pdf_through_pdftotext(tmp_path: Path) -> None:
     # ../shared/data/literature holds no PDF, so the PDF is made here, from the real text of a ruling summary
     text = RULING.read_text(encoding="utf-8").strip()
@@ -194,8 +193,7 @@ def test_pdf_without_pdftotext_says_what_to_install(tmp_path: Path) -> None:
         read_literature(path, pdftotext="lexgraph-no-such-pdftotext")
 
 
-@pytest.mark.skipif(shutil.which("pdftotext") is None,
-                    reason="pdftotext is not installed (apt-get install poppler-utils)")
+@pytest.mark.requires("pdftotext")
 def test_broken_pdf(tmp_path: Path) -> None:
     path = tmp_path / "broken.pdf"
     path.write_bytes(b"%PDF-1.4\nnot a pdf at all\n")
@@ -267,7 +265,7 @@ def test_registry_hash_mismatch_and_malformed_records(tmp_path: Path) -> None:
         load_registry(tmp_path / "nowhere")
 
 
-@pytest.mark.skipif(not TAX_DEMO.is_dir(), reason="../shared/data/literature/tax_demo is absent")
+@pytest.mark.requires("shared")
 def test_the_whole_tax_demo_registry() -> None:
     docs = read_registry(TAX_DEMO)
     assert len(docs) == 30

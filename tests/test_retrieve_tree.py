@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lexgraph.retrieve.tree import DEFAULT_MAX_POOL, ClusterTree, build_tree, search
+from tests.capabilities import require
 
 Array = npt.NDArray[np.float64]
 
@@ -86,7 +87,8 @@ def test_single_linkage_chains() -> None:
 
 
 def test_same_dendrogram_as_scipy() -> None:
-    hierarchy = pytest.importorskip("scipy.cluster.hierarchy")
+    require("scipy")
+    from scipy.cluster import hierarchy
     for seed in range(5):
         rng = np.random.default_rng(100 + seed)
         vectors = rng.standard_normal((60, 16))

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from tests.capabilities import require
 from tests.helpers import EGOV_DATA, ROOT, SAMPLE, SHARED, lexgraph
 
 CIVIL_2020 = SAMPLE / "129AC0000000089_20200401_501AC0000000034.xml"
@@ -212,9 +213,8 @@ def test_a_second_writer_is_told_who_holds_the_store(sample_store: Path) -> None
 
 
 def test_sigkill_during_ingest_leaves_a_store_doctor_accepts(tmp_path: Path) -> None:
+    require("shared")
     source = SHARED / "egov" / "versioned"
-    if not source.exists():
-        pytest.skip("needs ../shared/data/egov/versioned (present in CI)")
     store = tmp_path / "store"
     env = {**os.environ}
     env.pop("LEXGRAPH_STORE", None)

@@ -10,6 +10,7 @@ import pytest
 from lexgraph.model import RevisionId
 from lexgraph.statutes.egov import parse_law_xml
 from lexgraph.statutes.timeline import VersionContent, build_timeline
+from tests.capabilities import require
 
 VERSIONED = Path(__file__).parents[2] / "shared" / "data" / "egov" / "versioned" / "129AC0000000089"
 SAMPLE = Path(__file__).parents[1] / "lexgraph" / "data" / "sample"
@@ -24,8 +25,7 @@ def _parse(path: Path):
 def texts():
     old = SAMPLE / "129AC0000000089_20200401_501AC0000000034.xml"
     new = VERSIONED / "129AC0000000089_20200516_501AC0000000002.xml"
-    if not new.exists():
-        pytest.skip("needs ../shared/data/egov/versioned (present in CI)")
+    require("shared")
     return _parse(old), _parse(new)
 
 

@@ -27,9 +27,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lexgraph.answer.guardrails import DEFAULT_MAX_REPAIRS, Attempt, ReplyCheck, RetriesExhausted, complete_json
-from lexgraph.answer.llm import LLMClient
 from lexgraph.answer.prompts import escape_tags
+from lexgraph.llm.client import LLMClient
+from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, Attempt, ReplyCheck, RetriesExhausted, complete_json
 
 LABELS = ("a", "b", "c", "d")
 DEBATE_ROUNDS = 3

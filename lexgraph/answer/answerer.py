@@ -15,11 +15,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lexgraph.answer.attach import attach_citations, in_force_caveats
 from lexgraph.answer.extractive import extractive_answer
-from lexgraph.answer.guardrails import (
+from lexgraph.answer.model import MODES, Answer, AnswerSentence, cited_ids
+from lexgraph.answer.prompts import STYLES, closed_book, render, with_draft
+from lexgraph.answer.references import DEFAULT_LIMITS, References, build_references
+from lexgraph.llm.client import LLMClient
+from lexgraph.llm.guardrails import (
     DEFAULT_MAX_REPAIRS,
     Attempt,
     Messages,
@@ -28,15 +32,13 @@ from lexgraph.answer.guardrails import (
     ValidatedReply,
     complete_json,
 )
-from lexgraph.answer.llm import LLMClient
-from lexgraph.answer.model import MODES, Answer, AnswerSentence, cited_ids
-from lexgraph.answer.prompts import STYLES, closed_book, render, with_draft
-from lexgraph.answer.references import DEFAULT_LIMITS, References, build_references
-from lexgraph.retrieve.search import SearchResult
 from lexgraph.store.base import GraphStore
 
+if TYPE_CHECKING:
+    from lexgraph.retrieve.search import SearchResult
+
 #: Runs the search for a text (the question, or question + draft): `LexGraph.search` with the caller's filter.
-Retrieve = Callable[[str], SearchResult]
+Retrieve = Callable[[str], "SearchResult"]
 
 
 @dataclass(frozen=True)

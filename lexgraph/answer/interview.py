@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from lexgraph.answer.guardrails import DEFAULT_MAX_REPAIRS, Attempt, ReplyCheck, complete_json
-from lexgraph.answer.llm import LLMClient
 from lexgraph.answer.prompts import fill, template
 from lexgraph.answer.turnlog import now
 from lexgraph.citations.model import Citation
+from lexgraph.llm.client import LLMClient
+from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, Attempt, ReplyCheck, complete_json
 from lexgraph.store.base import GraphStore
 
 MAX_TURNS = 20

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from lexgraph.answer.guardrails import Attempt, Messages
 from lexgraph.answer.references import References
+from lexgraph.llm.guardrails import Attempt, Messages
 
 MODES = ("cgg", "arg-q", "arg-qa")
 EXTRACTIVE_LABEL = "extractive: no language model was used; these are the most relevant clauses and passages, quoted"

@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lexgraph.retrieve.search import SearchResult
+from lexgraph.model import as_of_day
 from lexgraph.statutes.timeline import article_path
 from lexgraph.store.base import GraphStore
+
+if TYPE_CHECKING:
+    from lexgraph.retrieve.search import SearchResult
 
 KINDS = ("book", "guideline", "precedent", "law")  # in the order a prompt lists them
 DEFAULT_LIMITS: Mapping[str, int] = {"book": 5, "guideline": 5, "precedent": 5, "law": 10}
@@ -84,7 +87,7 @@ def build_references(store: GraphStore, result: SearchResult,
     raw += [{"kind": "precedent", "uid": e.uid, "title": e.title, "text": e.text or best_chunk.get(e.uid, "")}
             for e in precedents]
     laws = [e for e in result.evidence if e.label == "Provision"][: limits.get("law", 0)]
-    revisions = _revisions(store, {e.law_id for e in laws}, result.where.as_of or date.today())
+    revisions = _revisions(store, {e.law_id for e in laws}, as_of_day(result.where.day))
     raw += [{"kind": "law", "uid": e.uid, "title": e.title, "text": e.text, "law_id": e.law_id, "path": e.path,
              "valid_from": e.valid_from, "valid_until": e.valid_until, "revision_id": revisions.get(e.law_id, "")}
             for e in laws]

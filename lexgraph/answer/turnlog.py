@@ -17,8 +17,8 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from lexgraph.answer.guardrails import Attempt
 from lexgraph.answer.model import Answer
+from lexgraph.llm.guardrails import Attempt
 from lexgraph.store.base import GraphStore
 
 _TARGET_LABEL = {"law": "Provision", "precedent": "Precedent", "book": "Chunk", "guideline": "Chunk"}

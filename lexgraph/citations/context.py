@@ -70,7 +70,9 @@ class ResolutionState:
     `last_law` is the law named last (by a citation or a bare name), which 同法 means; `last_clause` is the clause
     cited last and its law, which 同条 / 同項 / 同号 mean; `recent_laws` (newest first) lets a bare 法 or 令 in a
     guideline fall back on the Act or Cabinet Order cited most recently; `abbreviations` are the names the text
-    defined (以下「振興会法」という); `bare_meanings` what a bare 法 / 令 was last read as (in a 施行令, its parent
+    defined (以下「振興会法」という); `last_with` the clause cited last that has a paragraph, and an item, which
+    同項 / 同号 mean even when a citation without that level came in between; `bare_meanings` what a bare 法 /
+    令 was last read as (in a 施行令, its parent
     Act), which a guideline or Q&A following the 施行令 in the same document still means.
     """
 
@@ -79,6 +81,7 @@ class ResolutionState:
     recent_laws: tuple[LawTarget, ...] = ()
     abbreviations: tuple[tuple[str, LawTarget], ...] = ()
     bare_meanings: tuple[tuple[str, LawTarget], ...] = ()
+    last_with: tuple[tuple[str, tuple[LawTarget, Clause]], ...] = ()
 
 
 @dataclass(frozen=True)

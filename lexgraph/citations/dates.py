@@ -15,27 +15,8 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from lexgraph.dates import ERAS, era_of
 from lexgraph.numerals import kanji_to_int
-
-# Era name → (offset so that Gregorian year = offset + era year, first day of the era).
-# Year arithmetic follows the courts' usage: 明治N = 1867+N, 大正N = 1911+N, 昭和N = 1925+N, 平成N = 1988+N,
-# 令和N = 2018+N. The first days are used only to find the era of a Gregorian date.
-ERAS: dict[str, tuple[int, date]] = {
-    "明治": (1867, date(1868, 1, 25)),
-    "大正": (1911, date(1912, 7, 30)),
-    "昭和": (1925, date(1926, 12, 25)),
-    "平成": (1988, date(1989, 1, 8)),
-    "令和": (2018, date(2019, 5, 1)),
-}
-
-
-def era_of(day: date) -> str | None:
-    """The era a Gregorian date falls in (明治 … 令和), or None before 明治."""
-    found = None
-    for name, (_, first) in ERAS.items():
-        if day >= first:
-            found = name
-    return found
 
 
 @dataclass(frozen=True)

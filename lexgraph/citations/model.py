@@ -94,7 +94,9 @@ class StatuteMention:
     itself that clause: in 「同条２項が「前項の協議が調わないとき…」と規定し」 and in 「同条２項は，前項の政令におい
     ては，…旨規定し」, 前項 is read from 同条２項. `scope_end` is the end of the aside in brackets
     that a law is named in (「都道府県知事（地方自治法２５２条の１９第１項の…長。以下同じ。）」): after it, a bare
-    article is not taken to be of that law.
+    article is not taken to be of that law. `parallel` marks a clause named in a version note after another
+    citation (「１５条８項（平成６年法律第２号による改正前は７項）」): the same clause in another numbering, which
+    a later 同項 never means.
     """
 
     start: int
@@ -108,6 +110,7 @@ class StatuteMention:
     qualifies_previous: bool = False
     quoted_in: int | None = None
     scope_end: int | None = None
+    parallel: bool = False
 
 
 @dataclass(frozen=True)
@@ -129,9 +132,11 @@ Mention = StatuteMention | AbbreviationDefinition
 class Citation:
     """A mention resolved in its context: the law, the version, the clause, and a status with its reason.
 
-    `path` is the provision path (``a709/p1/i2``, ``suppl/a2``) and `path_to` the end of an article range
-    (第三条から第五条まで → ``a3`` … ``a5``); ranges of paragraphs, items and subitems are given as one citation
-    per clause instead. `article`, `paragraph`, `item` are the e-Gov Nums of the path, so an item cited without its
+    `path` is the provision path (``a709/p1/i2``, ``suppl/a2``) and `path_to` the end of a range: 第三条から第五条
+    まで → ``a3`` … ``a5`` (`article_to` "5"), 第二条第二号から第七号まで → ``a2/p1/i2`` … ``a2/p1/i7`` (`item_to`
+    "7"), １５条１項から４項まで (`paragraph_to` "4"), ４号イからホまで (`subitem_to` "5"). A range is one citation,
+    as the text writes it; the graph links every member (`lexgraph.read.revisions.LawSpans.articles_between`).
+    `article`, `paragraph`, `item` are the e-Gov Nums of the path, so an item cited without its
     paragraph (第二条第一号) has paragraph "1", as in e-Gov. `subitem` joins the Nums of nested subitems with "/"
     (第一号イ(2) → "1/2"). `part` is 本文 / ただし書 / 柱書 / 前段 / 後段 / 各号 / 各項 when cited. `law_num` is the
     cited law's number, `pinned_law_num` the amending law of a version pin. `reason`
@@ -158,6 +163,9 @@ class Citation:
     reason: str | None = None
     path: str | None = None
     path_to: str | None = None
+    paragraph_to: str | None = None
+    item_to: str | None = None
+    subitem_to: str | None = None
     law_num: str | None = None
     pinned_law_num: str | None = None
     court: str | None = None
@@ -167,8 +175,9 @@ class Citation:
     reporter: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The entry of ``lexgraph cite --json`` (issue 3): exactly these keys, in this order. A contract: new
-        fields go into `to_dict`, never here."""
+        """The entry of ``lexgraph cite --json`` (issue 3): exactly these keys, in this order. A contract: keys
+        are only ever added (the range ends of issue 14), never renamed or removed; other fields go into
+        `to_dict`."""
         return {key: getattr(self, key) for key in CITE_JSON_KEYS}
 
     def to_dict(self) -> dict[str, Any]:
@@ -178,6 +187,7 @@ class Citation:
 
 CITE_JSON_KEYS = (
     "start", "end", "surface", "kind", "law_title", "law_id", "revision_id", "article", "article_to",
-    "paragraph", "item", "subitem", "version_note", "status", "reason", "court", "date", "decision_type",
+    "paragraph", "paragraph_to", "item", "item_to", "subitem", "subitem_to", "version_note", "status", "reason",
+    "court", "date", "decision_type",
     "case_number", "reporter",
 )

@@ -38,7 +38,7 @@ from lexgraph.citations.model import (
     VersionPin,
 )
 from lexgraph.numerals import build_path
-from lexgraph.statutes.catalog import LawEntry, normalize_law_num, parent_title
+from lexgraph.statutes.catalog import COURT_RULES, LawEntry, normalize_law_num, parent_title
 
 _RECENT = 8
 _MAX_EXPANSION = 100  # a paragraph or item range wider than this is kept as its first clause
@@ -56,6 +56,7 @@ class _Target:
 
     clause: Clause
     article_to: str | None = None
+    member_to: str | None = None  # the last paragraph / item / subitem of a range ending at the clause's level
     status: Status = "resolved"
     reason: str | None = None
 
@@ -96,6 +97,7 @@ class _Resolver:
         self.recent = list(state.recent_laws)
         self.abbreviations = dict(state.abbreviations)
         self.bare_meanings = dict(state.bare_meanings)
+        self.last_with: dict[str, tuple[LawTarget, Clause]] = dict(state.last_with)
         self.current_law: LawTarget | None = None
         self.current_clause: Clause | None = None
         # The law named last outside an aside in brackets, and where the aside that named `last_law` ends.
@@ -112,7 +114,8 @@ class _Resolver:
 
     def state(self) -> ResolutionState:
         return ResolutionState(self.last_law, self.last_clause, tuple(self.recent),
-                               tuple(self.abbreviations.items()), tuple(self.bare_meanings.items()))
+                               tuple(self.abbreviations.items()), tuple(self.bare_meanings.items()),
+                               tuple(self.last_with.items()))
 
     # --- laws ------------------------------------------------------------------------------------------------
 
@@ -158,6 +161,12 @@ class _Resolver:
         if ref.kind == "number":
             return self._numbered(ref.name, ref.name)
         if ref.kind == "same":
+            if not ref.name.startswith("同"):  # 規則, 本件条例 not defined: the 規則 / 条例 named last, if any
+                found = self._same_law("同" + ref.name[-2:])
+                if found.title is None:
+                    return LawTarget(None, ref.name, status="unresolved",
+                                     reason=f"law name '{ref.name}' not in catalogue")
+                return found
             return self._same_law(ref.name)
         if ref.kind == "this":
             if self.current_law is None:
@@ -188,6 +197,10 @@ class _Resolver:
             options = ", ".join(f"{e.title} ({e.law_id})" for e in found[:4])
             return replace(_target(found[0]), status="ambiguous",
                            reason=f"'{ref.name}' names {len(found)} laws: {options}")
+        rule = COURT_RULES.get(ref.name)
+        if rule is not None:
+            return LawTarget(None, rule[0], law_num=rule[1], status="unresolved",
+                             reason=f"{rule[0]} is a rule of the Supreme Court, not in e-Gov")
         if ref.law_num is not None:
             return LawTarget(None, ref.name, law_num=ref.law_num, status="unresolved",
                              reason=f"law '{ref.name}' ({ref.law_num}) not in catalogue")
@@ -276,11 +289,19 @@ class _Resolver:
 
     def cite(self, mention: StatuteMention) -> list[Citation]:
         if mention.provision is None:
+            # A law named with its number and no clause (「自衛隊法（平成２７年法律第６７号…）」,
+            # 「昭和４４年法律第２号」) is not a citation (issue 14, class 6); it is the law a later 同法 or a bare
+            # article means.
             target = self.law(mention.law, mention.pin) if mention.law else _unresolved("no law")
             self.remember_law(target, mention.scope_end)
-            return [self._citation(mention, target, None)]
+            return []
         provision = mention.provision
         first = provision.steps[0]
+        if (mention.law is None and first.relation is None and first.level in ("paragraph", "item")
+                and mention.surface.startswith("第") and self.current_clause is None and self.current_law is None
+                and self.last_clause is None):
+            # 主文 「３ 第１項の部分のうち…」: 第N項 with no law and no clause cited before it is the text's own
+            return []
         if mention.law is None and first.relation not in (None, "same") and self.current_clause is None:
             quoted = self.cited_at.get(mention.quoted_in) if mention.quoted_in is not None else None
             if quoted is not None:
@@ -299,6 +320,8 @@ class _Resolver:
             failed = _Target(Clause(), status="unresolved", reason=None if said else str(failure))
             return [self._citation(mention, law, failed)]
         out = [self._citation(mention, law, t, law_note) for t in targets]
+        if mention.parallel:
+            return out  # 「（…改正前は７項）」: the clause in another numbering; 同項 still means the one before
         scope = self.last_law_scope
         if mention.law is not None:
             scope = mention.scope_end
@@ -308,9 +331,14 @@ class _Resolver:
         last = targets[-1]
         if last.clause.article is not None or last.clause.paragraph is not None:
             clause = replace(last.clause, article=last.article_to or last.clause.article)
+            if last.member_to is not None:
+                clause = _range_end(clause, last.member_to)
             cited = law if law.status != "resolved" or law.reason is None else replace(law, reason=None)
             self.last_clause = (cited, clause)
             self.cited_at[mention.start] = self.last_clause
+            for level in ("paragraph", "item"):
+                if getattr(clause, level) is not None:
+                    self.last_with[level] = self.last_clause
         return out
 
     def _cite_quoted(self, mention: StatuteMention, quoted: tuple[LawTarget, Clause]) -> list[Citation]:
@@ -329,9 +357,10 @@ class _Resolver:
             return self.law(mention.law, mention.pin), None
         first = provision.steps[0]
         if first.relation == "same":
-            if self.last_clause is None:
+            antecedent = self._same_clause(provision)
+            if antecedent is None:
                 return _unresolved(f"{_written(first)} with no preceding clause"), None
-            return self.last_clause[0], None
+            return antecedent[0], None
         if self.current_law is not None:
             return self.current_law, None
         if first.relation in ("previous", "next", "this", "all_previous"):
@@ -353,26 +382,43 @@ class _Resolver:
         clause for a paragraph or item given alone, the current clause for 前項 / 次条 / この号."""
         steps = provision.steps
         first = steps[0]
-        base = self._base(first, law, explicit_law, provision.suppl, qualifies_previous)
+        base = self._base(first, law, explicit_law, provision.suppl, qualifies_previous, provision)
         notes: list[str] = []  # how relative steps were counted, for the reason
         targets = [_Target(base)]
         for index, step in enumerate(steps):
             if index == 0 and first.relation is not None:
                 targets = self._relative(step, base, law, notes)
                 continue
-            targets = [t2 for t in targets for t2 in self._absolute(step, t)]
+            if step.relation == "same":  # the 項 of 同条項: the antecedent's paragraph
+                targets = [replace(t, clause=c.clause) for t in targets for c in self._relative(step, base, law, notes)]
+                continue
+            targets = [t2 for t in targets for t2 in self._absolute(step, t, last=index == len(steps) - 1)]
         if notes:
             targets = [replace(t, reason="; ".join(dict.fromkeys([*notes, *([t.reason] if t.reason else [])])))
                        for t in targets]
         return targets
 
+    def _same_clause(self, provision: ProvisionRef) -> tuple[LawTarget, Clause] | None:
+        """What 同条 / 同項 / 同号 (and 同条項) refer back to: the clause cited last that has the deepest level the
+        reference repeats. An intervening 同条, or a citation with no item, does not hide the item 同号 means
+        (issue 14, class 2)."""
+        deepest = "article"
+        for step in provision.steps:
+            if step.relation == "same":
+                deepest = step.level
+        last = self.last_clause
+        if deepest in ("paragraph", "item") and (last is None or getattr(last[1], deepest) is None):
+            return self.last_with.get(deepest, last)
+        return last
+
     def _base(self, first: Step, law: LawTarget, explicit_law: bool, suppl: bool,
-              qualifies_previous: bool = False) -> Clause:
+              qualifies_previous: bool = False, provision: ProvisionRef | None = None) -> Clause:
         """The clause the first step is read from."""
         if first.relation == "same":
-            if self.last_clause is None:
+            antecedent = self._same_clause(provision) if provision is not None else self.last_clause
+            if antecedent is None:
                 raise _Failure(f"{_written(first)} with no preceding clause")
-            return self.last_clause[1]
+            return antecedent[1]
         if first.relation is not None:
             if self.current_clause is None or (self.current_law is not None and law.law_id != self.current_law.law_id):
                 raise _Failure(f"{_written(first)} with no current clause")
@@ -421,7 +467,10 @@ class _Resolver:
             return [_Target(_with(trunk, level, numbers[0]), article_to=numbers[-1])]
         return [_Target(_with(trunk, level, n)) for n in numbers]
 
-    def _absolute(self, step: Step, target: _Target) -> list[_Target]:
+    def _absolute(self, step: Step, target: _Target, last: bool = True) -> list[_Target]:
+        """The clause `step` names under `target`. A range of paragraphs, items or subitems that ends the
+        reference is one target with `member_to` (「２条２号から７号まで」); one with deeper steps after it
+        (「１項から３項まで各号」 read as steps) is expanded, since each member then has its own sub-clause."""
         trunk = _truncate(target.clause, step.level)
         if step.num is None:
             raise _Failure(f"unreadable {step.level} number")
@@ -433,6 +482,8 @@ class _Resolver:
         if first is None or last is None or not 0 < last - first <= _MAX_EXPANSION:
             note = f"range {step.num}…{step.num_to} given as its first {step.level}"
             return [replace(target, clause=_with(trunk, step.level, step.num), reason=note)]
+        if last:
+            return [replace(target, clause=_with(trunk, step.level, step.num), member_to=step.num_to)]
         return [replace(target, clause=_with(trunk, step.level, str(n))) for n in range(first, last + 1)]
 
     def _exists(self, law: LawTarget, clause: Clause) -> bool | None:
@@ -497,6 +548,8 @@ class _Resolver:
                 reasons.append(target.reason)
             if target.article_to is not None and clause is not None:
                 path_to = _path(Clause(article=target.article_to, suppl=clause.suppl))
+            elif target.member_to is not None and clause is not None:
+                path_to = _path(_range_end(clause, target.member_to))
         revision_id = None
         pin = law.pin
         if pin is not None and pin.amending_law_num is None and pin.note in _GLUED_VERSIONS and law.title:
@@ -519,6 +572,8 @@ class _Resolver:
             article=clause.article if clause else None, article_to=target.article_to if target else None,
             paragraph=_paragraph(clause), item=clause.item if clause else None,
             subitem="/".join(clause.subitems) if clause and clause.subitems else None,
+            paragraph_to=_member_to(clause, target, "paragraph"), item_to=_member_to(clause, target, "item"),
+            subitem_to=_member_to(clause, target, "subitem"),
             part=mention.provision.part if mention.provision else None,
             version_note=pin.note if pin else None, status=status,
             reason="; ".join(dict.fromkeys(reasons)) or None, path=path, path_to=path_to,
@@ -607,6 +662,33 @@ def _with(clause: Clause, level: str, num: str) -> Clause:
     if level == "item":
         return Clause(clause.article, clause.paragraph, num, suppl=clause.suppl)
     return replace(clause, subitems=(*clause.subitems, num))
+
+
+def _deepest_level(clause: Clause) -> str | None:
+    if clause.subitems:
+        return "subitem"
+    if clause.item is not None:
+        return "item"
+    if clause.paragraph is not None:
+        return "paragraph"
+    return "article" if clause.article is not None else None
+
+
+def _range_end(clause: Clause, num_to: str) -> Clause:
+    """The last member of a range that starts at `clause` and ends at `num_to` on the clause's deepest level."""
+    level = _deepest_level(clause)
+    if level == "subitem":
+        return replace(clause, subitems=(*clause.subitems[:-1], num_to))
+    if level in ("item", "paragraph"):
+        return replace(clause, **{level: num_to})
+    return clause
+
+
+def _member_to(clause: Clause | None, target: _Target | None, level: str) -> str | None:
+    """`num_to` of a range whose members are at `level`, for the citation's paragraph_to / item_to / subitem_to."""
+    if clause is None or target is None or target.member_to is None or _deepest_level(clause) != level:
+        return None
+    return target.member_to
 
 
 def _paragraph(clause: Clause | None) -> str | None:

@@ -53,7 +53,8 @@ _NOT_ITEM = "(?![機俸証館線室車棟艦炉紙外表型店寄議])(?![ァ-�
 _UNIT = re.compile(
     rf"(?P<abs>第?(?P<n>{_N})(?:(?P<art>条){_NOT_ARTICLE}(?P<abr>{_BRANCHES})|(?P<par>項){_NOT_PARAGRAPH}"
     rf"|(?P<itm>号)(?P<ibr>{_BRANCHES}){_NOT_ITEM}))"
-    rf"|(?P<rel>(?P<rw>前各|前(?P<rc>[二三四五六七八九十2-9２-９])|前|次|同|本|この)"
+    rf"|(?P<rcp>(?:同|右)条項)"  # 同条項 = 同条 + 同項
+    rf"|(?P<rel>(?P<rw>前各|前(?P<rc>[二三四五六七八九十2-9２-９])|前|次|同|右|本|この)"
     rf"(?:(?P<rart>条){_NOT_ARTICLE}|(?P<rpar>項){_NOT_PARAGRAPH}|(?P<ritm>号){_NOT_ITEM}))"
 )
 _SUBITEM = re.compile(rf"[{IROHA}](?![ァ-ヴー])|[(（][{NUMERAL_CHARS}]+[)）]|[⑴-⒇]")
@@ -128,7 +129,19 @@ _BARE_NAME_END = re.compile(r"[法律令則](?=[^一-龥々ァ-ヴー]|[上等�
 
 _LEVEL_ORDER: dict[Level, int] = {"article": 0, "paragraph": 1, "item": 2, "subitem": 3}
 _RELATIONS: dict[str, Relation] = {"前各": "all_previous", "前": "previous", "次": "next", "同": "same",
-                                   "本": "this", "この": "this"}
+                                   "右": "same", "本": "this", "この": "this"}
+# Treaties and private instruments are not e-Gov law: 「同条約３２条」, 「上記条約」, 「管理規約」, 「本件契約」
+# (issue 14, class 6). Names with these endings that the catalogue does not know are not citations.
+_NOT_STATUTE_ENDINGS = ("条約", "規約", "協定", "契約", "約款", "定款")
+# 「（平成６年法律第２号による改正前は７項）」: the same clause as numbered in another version, not a clause of
+# its own that a later 同項 could mean.
+_PARALLEL_NOTE = re.compile(r"改正(?:前|後)(?:は|の)\Z|(?:旧|新)(?:法|規定)?では\Z")
+# A generic type word standing for the law of that type named last: 「右規則四条」, 「規則四条」 after
+# 「国民公園管理規則」 (issue 14, class 4).
+_GENERIC_TYPES = ("規則", "条例", "省令", "府令", "政令")
+_TYPE_PREFIX = re.compile(r"^(?:内閣府令|[一-龥]{1,6}?省令|政令|勅令)(?=[一-龥ァ-ヴー]{2})")
+_TITLE_STOP = "、，,。「」『』（）()［］【】"
+_TITLE_BREAKS = re.compile(r"[はが]")
 
 
 def _is_word_char(ch: str) -> bool:
@@ -195,6 +208,11 @@ class _Scan:
         law_num = bracket.law_num if bracket else None
         pin = bracket.pin if bracket else None
         named = self.name_ending_at(name_end)
+        if law_num is not None and (named is None or named[2] in _GENERIC_TYPES or named[2] == "法律"
+                                    or (named[1] == "same" and named[2][-2:] in _GENERIC_TYPES)):
+            written = self._written_title(name_end)
+            if written is not None:
+                named = (written, "name", t[written:name_end].strip("「」『』"), None)
         if named is None:
             if law_num is None:
                 return None
@@ -233,8 +251,43 @@ class _Scan:
         run = self._run_start(end)
         name = t[run:end]
         if len(name) >= 2 and name.endswith(_LAW_SUFFIX):
+            for word in _BARE_DETERMINERS:  # 右規則, 上記条例: the determiner is not part of the name
+                if name.startswith(word) and name[len(word):] in _GENERIC_TYPES:
+                    run += len(word)
+                    name = name[len(word):]
+            if name in _GENERIC_TYPES or (name.startswith("本件") and name[2:] in _GENERIC_TYPES):
+                return run, "same", name, None  # 規則四条 after 国民公園管理規則: that 規則
+            prefix = _TYPE_PREFIX.match(name)  # 厚生省令国民公園管理規則: the type word is not the title
+            if prefix is not None:
+                return run + prefix.end(), "name", name[prefix.end():], None
             return run, "name", name, None
         return None
+
+    def _written_title(self, end: int) -> int | None:
+        """Where the title of a law outside the catalogue starts, when the text writes it in full before its
+        number: 「…から、公衆に著しく迷惑をかける暴力的不良行為等の防止に関する条例（昭和３７年東京都条例第１０３号）」,
+        「「鳴門市…に関する条例」（平成２５年鳴門市条例第３２号。…）」. The title runs back to a punctuation mark
+        or bracket (and past no は / が, which end a subject, not a title); it must read like a title (の or に関す
+        る in it). None when no such title is there, so that the caller keeps what it found."""
+        t = self.text
+        if end > 0 and t[end - 1] in "」』":
+            opening = t.rfind("「" if t[end - 1] == "」" else "『", max(0, end - 120), end - 1)
+            if opening >= 0 and t[opening + 1:end - 1].endswith(_LAW_SUFFIX) and "」" not in t[opening + 1:end - 1]:
+                return opening
+            return None
+        start = end
+        limit = max(0, end - 80)
+        while start > limit and t[start - 1] not in _TITLE_STOP:
+            start -= 1
+        title = t[start:end]
+        cut = max((m.end() for m in _TITLE_BREAKS.finditer(title)), default=0)
+        title = title[cut:]
+        for word in (*_BARE_DETERMINERS, "本件"):
+            if title.startswith(word):
+                title, cut = title[len(word):], cut + len(word)
+        if len(title) < 4 or not title.endswith(_LAW_SUFFIX) or ("の" not in title and "関する" not in title):
+            return None
+        return start + cut
 
     def _glued_start(self, name_start: int, end: int) -> tuple[int, VersionPin | None]:
         """Where the citation of the catalogue name at `name_start` … `end` starts, when the name may be glued to
@@ -412,6 +465,8 @@ class _Scan:
                 if steps and (step.relation is not None or _LEVEL_ORDER[step.level] <= _LEVEL_ORDER[steps[-1].level]):
                     break
                 steps.append(step)
+                if unit["rcp"]:
+                    steps.append(Step("paragraph", relation="same"))
                 position = unit.end()
                 continue
             can_nest = (steps and steps[-1].level in ("item", "subitem")) or (
@@ -518,6 +573,10 @@ class _Scan:
             suppl = True
             position -= 2
         law = self.law_before(position)
+        if (law is not None and law.law.kind == "name" and law.law.name.endswith(_NOT_STATUTE_ENDINGS)
+                and law.law.name not in self.names):
+            yield position, chain_end, None  # 同条約３２条, 管理規約１２条: not e-Gov law
+            return
         if law is not None:
             title_end = self.names.referencing_title_at(t, law.start)
             if title_end is not None and title_end > begin:  # 金融商品取引法第二条に規定する定義に関する内閣府令
@@ -550,6 +609,7 @@ class _Scan:
         quoted = self._topic_clause(position) if law is None and relation not in (None, "same") else None
         scope_end = self._aside_end(law.start) if law is not None and law.law.kind in ("name", "number") else None
         pin = law.pin if law is not None else None
+        parallel = law is None and _PARALLEL_NOTE.search(t, max(0, position - 8), position) is not None
         suffix_pin = self._pin_after(chain_end)
         if suffix_pin is not None:
             pin = suffix_pin
@@ -563,7 +623,7 @@ class _Scan:
             mention = StatuteMention(
                 start=start, end=element.end, surface="", law=law.law if law is not None else None,
                 provision=provision, pin=pin, inherited=index > 0 and law is not None, qualifies_previous=qualifies,
-                quoted_in=quoted, scope_end=scope_end,
+                quoted_in=quoted, scope_end=scope_end, parallel=parallel,
             )
             yield start, element.end, mention
         self.chains.append((chain_end, start))
@@ -736,6 +796,8 @@ def _read_bracket(content: str) -> _Bracket | None:
 
 
 def _step(unit: re.Match[str]) -> Step:
+    if unit["rcp"]:
+        return Step("article", relation="same")
     if unit["abs"]:
         if unit["art"]:
             return Step("article", egov_num(unit["n"] + unit["abr"].replace("ノ", "の")))
@@ -757,9 +819,22 @@ def _accepts_bare_start(text: str, position: int, anchor: re.Match[str]) -> bool
     previous = text[position - 1]
     if anchor["itm"] and previous in "、，,・" and position >= 2 and text[position - 2] in _NUMERAL_OR_ERA:
         return False  # 甲５１，５２号: the tail of a list of numbers that are not clauses
+    if anchor["rcp"]:
+        return not _is_word_char(previous) or previous in "下他及並又若"
     if anchor["rel"]:  # 以下本条, その他同条各号, 及同条
+        if anchor["rw"] == "右":  # 左右項 is no reference
+            return not _is_word_char(previous)
         return anchor["rw"] == "この" or not _is_word_char(previous) or previous in "下他及並又若"
+    if previous in "．." and position >= 2 and _is_latin_or_digit(text[position - 2]):
+        return False  # （１．３条）: a contract's section 1.3, not an article
+    for word in _BARE_DETERMINERS:  # 右一五六条, 上記３条: the determiner points back at the law named before
+        if text.endswith(word, 0, position) and (
+                position == len(word) or not _is_word_char(text[position - len(word) - 1])):
+            return True
     return not _glues(previous)
+
+
+_BARE_DETERMINERS = ("右", "上記", "前記", "前掲")
 
 
 def _part_name(written: str) -> str:
@@ -881,7 +956,7 @@ def find_statutes(text: str, names: LawNames) -> list[Mention]:
             out.append(StatuteMention(  # not dataclasses.replace: this runs for every mention
                 first, last, text[first:last], m.law, m.provision, m.pin, m.inherited, m.bare, m.qualifies_previous,
                 None if m.quoted_in is None else to_original(m.quoted_in),
-                None if m.scope_end is None else to_original(m.scope_end - 1) + 1))
+                None if m.scope_end is None else to_original(m.scope_end - 1) + 1, m.parallel))
         else:
             out.append(replace(mention, start=first, end=last))
     return out

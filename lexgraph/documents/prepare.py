@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-from lexgraph.documents.chunking import chunk_text
-from lexgraph.documents.ingest import PreparedDocument
+from lexgraph.documents.chunking import Chunk, chunk_text
 from lexgraph.documents.judgment import JudgmentMetadata, ParsedJudgment, load_metadata, read_judgment
 from lexgraph.documents.literature import LiteratureText, read_literature, read_registry
 
@@ -23,6 +22,32 @@ _TEXT_SUFFIXES = (".txt",)
 _REASONED_SECTIONS = ("理由", "補足意見", "意見", "反対意見")
 _METADATA_SUFFIXES = (".jsonl",)
 _LITERATURE_SUFFIXES = (".md", ".markdown", ".txt", ".pdf")
+
+
+@dataclass(frozen=True)
+class PreparedDocument:
+    """A document read and chunked, ready to be linked and written. `label` is Precedent or Document; `text` is
+    what was chunked (a judgment's full text, or its 判決要旨 where the metadata gives one)."""
+
+    source: str
+    label: str
+    uid: str
+    node: dict[str, Any]  # the node's properties (without content_hash, problems, cited_laws)
+    text: str  # the text the chunks and citations are offsets into
+    chunks: tuple[Chunk, ...]
+    as_of: date | None
+    citing_court: str | None = None
+    referenced: str | None = None  # 参照法条, for REFERS_TO
+    problems: tuple[str, ...] = ()
+
+    @property
+    def content_hash(self) -> str:
+        digest = hashlib.sha256()
+        chunking = repr([(c.start, c.end, c.section) for c in self.chunks])
+        for part in (self.text, repr(sorted(self.node.items(), key=str)), self.referenced or "", chunking):
+            digest.update(part.encode("utf-8"))
+            digest.update(b"\0")
+        return digest.hexdigest()
 
 
 class InputError(ValueError):

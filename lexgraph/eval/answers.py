@@ -15,15 +15,16 @@ reference, with a short justification, through the same JSON guardrails; no mode
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lexgraph.answer.guardrails import ReplyCheck, RetriesExhausted, complete_json
-from lexgraph.answer.llm import LLMClient
+from lexgraph.eval.lawqa import LawqaQuestion
 from lexgraph.eval.report import pyplot, report_folder, save_figure, write_csv, write_json
 from lexgraph.index.tokenize import tokenize
+from lexgraph.llm.client import LLMClient, LLMUnavailable
+from lexgraph.llm.guardrails import ReplyCheck, RetriesExhausted, complete_json
 
 
 def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
@@ -138,3 +139,41 @@ def _plot(path: Path, payload: dict[str, Any], ks: Sequence[int]) -> None:
     axis.set_title(f"answers ({payload['questions']} questions)", fontsize=9)
     plt.xticks(fontsize=8)
     save_figure(figure, path)
+
+
+def evaluate_answers(lg: Any, questions: Sequence[LawqaQuestion], options: Any, ks: Sequence[int],
+                     llm: LLMClient | None, *, on_question: Callable[[LawqaQuestion], None] | None = None,
+                     on_error: Callable[[LawqaQuestion, Exception], None] | None = None) -> AnswersReport:
+    """`lg` (a `LexGraph`) answers every question with `options` (`AskOptions`), extractively when `llm` is None;
+    each answer is scored by ROUGE-L against the correct choice, by the Recall@k of the articles it cites against
+    the context's headings, and by `llm` as judge. A question whose model fails is passed to `on_error` and left
+    out; `on_question` is called after each question."""
+    from lexgraph.answer.agents import parse_choices
+    from lexgraph.eval.retrieval import article_id, stored_law_ids
+
+    scores = AnswersReport(tuple(ks))
+    law_ids = stored_law_ids(questions, lg.catalog, lg.store)
+    retriever = lg.retriever("hybrid", llm=llm)
+    for question in questions:
+        choices = parse_choices(question.choices)
+        reference = choices.get(question.answer.strip().lower(), "")
+        try:
+            answer = lg.ask(question.query, options=options, use_model=llm is not None, llm=llm, record=False,
+                            retriever=retriever)
+        except (RetriesExhausted, LLMUnavailable) as error:
+            if on_error is not None:
+                on_error(question, error)
+            if on_question is not None:
+                on_question(question)
+            continue
+        body = " ".join([*(s.text for s in answer.sentences), answer.conclusion])
+        cited = tuple(dict.fromkeys(
+            article_id(ref.law_id, ref.path) for cid in answer.cited_ids
+            if (ref := answer.references.by_id(cid)) is not None and ref.kind == "law"))
+        gold = tuple(f"{law_ids[t]}|{p}" for t, p in question.articles if law_ids.get(t))
+        verdict = judge(llm, question.question, reference, body) if llm is not None else (None, "")
+        scores.scores.append(AnswerScore(question.qid, body, reference, rouge_l(body, reference), cited, gold,
+                                         verdict[0], verdict[1], answer.extractive))
+        if on_question is not None:
+            on_question(question)
+    return scores

@@ -19,12 +19,20 @@ Three levels are scored, for statute and precedent citations separately and toge
 
 Matching is one-to-one inside a sentence: each gold citation is matched at most once, greedily in gold order,
 preferring the prediction that overlaps it most. Counts are summed over sentences (micro average).
+
+Judgments resolve 同法 / 同条 / a label defined earlier (「以下「法」という」) from what came before in the same
+judgment, and the golds are annotated that way. `evaluate_in_documents` therefore replays each judgment: the
+extractor reads the whole judgment file (the gold line's `doc` in a corpus directory) once, as ``lexgraph cite``
+does, and only the citations that start inside a gold sentence are scored, with offsets made relative to it. A
+judgment whose file is missing or whose text no longer holds the gold sentence at its offsets is read sentence by
+sentence instead, and `Replay.fallback` names it, so that a report can say which figures lack context.
 """
 
 from __future__ import annotations
 
 import json
 import unicodedata
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +40,10 @@ from typing import Any
 
 Entry = Mapping[str, Any]
 Predict = Callable[[str], list[dict[str, Any]]]
+PredictLine = Callable[[Entry], list[dict[str, Any]]]
 
+# Where the Supreme Court judgments the golds are taken from live in a checkout next to ../shared.
+DEFAULT_JUDGMENTS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "precedents" / "supreme_court"
 KINDS = ("statute", "precedent")
 _STATUTE_TARGET = ("article", "paragraph", "item")
 LEVELS = ("span", "overlap", "target")
@@ -161,7 +172,78 @@ def load_gold(path: str | Path) -> list[dict[str, Any]]:
 
 
 def evaluate(gold_lines: Iterable[Entry | str], predict: Predict) -> CitationScores:
-    """Score `predict` on every gold sentence. Lines may be parsed dicts or raw JSON strings."""
+    """Score `predict` on every gold sentence, each read alone. Lines may be parsed dicts or raw JSON strings."""
+    return evaluate_lines(gold_lines, lambda line: predict(line["sentence"]))
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The predictions for each gold sentence, keyed by (doc, sentence_start), made by reading whole judgments.
+    `replayed` are the judgments read whole; `fallback` those read sentence by sentence (file missing, or its
+    text differs from the gold at the gold's offsets)."""
+
+    predictions: Mapping[tuple[str, int], list[dict[str, Any]]]
+    replayed: tuple[str, ...]
+    fallback: tuple[str, ...]
+
+
+def replay_judgments(gold_lines: Iterable[Entry], corpus: Path | None, extract_text: Predict) -> Replay:
+    """Run `extract_text` over each judgment of the gold once, in full, and give each gold sentence the citations
+    that start inside it (offsets relative to the sentence). A citation that runs past the sentence's end keeps
+    its end: the overlap levels still see it."""
+    by_doc: dict[str, list[Entry]] = {}
+    for line in gold_lines:
+        by_doc.setdefault(str(line.get("doc", "")), []).append(line)
+    predictions: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    replayed: list[str] = []
+    fallback: list[str] = []
+    for doc, lines in by_doc.items():
+        text = _judgment_text(corpus, doc, lines)
+        if text is None:
+            fallback.append(doc)
+            for line in lines:
+                predictions[(doc, int(line.get("sentence_start", 0)))] = list(extract_text(line["sentence"]))
+            continue
+        replayed.append(doc)
+        found = sorted(extract_text(text), key=lambda c: (int(c["start"]), int(c["end"])))
+        starts = [int(c["start"]) for c in found]
+        for line in lines:
+            first, last = int(line["sentence_start"]), int(line["sentence_end"])
+            inside = found[bisect_left(starts, first):bisect_left(starts, last)]
+            predictions[(doc, first)] = [
+                {**c, "start": int(c["start"]) - first, "end": int(c["end"]) - first} for c in inside]
+    return Replay(predictions, tuple(replayed), tuple(fallback))
+
+
+def _judgment_text(corpus: Path | None, doc: str, lines: list[Entry]) -> str | None:
+    """The judgment file's text when it holds every gold sentence of `doc` at its offsets, else None."""
+    if corpus is None or not doc:
+        return None
+    path = corpus / doc
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    for line in lines:
+        if "sentence_end" not in line:
+            return None
+        if text[int(line["sentence_start"]):int(line["sentence_end"])] != line["sentence"]:
+            return None
+    return text
+
+
+def evaluate_in_documents(gold_lines: Iterable[Entry | str], extract_text: Predict,
+                          corpus: Path | None) -> tuple[CitationScores, Replay]:
+    """Score `extract_text` on every gold sentence as read within its whole judgment (see `replay_judgments`)."""
+    lines = [json.loads(raw) if isinstance(raw, str) else raw for raw in gold_lines]
+    replay = replay_judgments(lines, corpus, extract_text)
+    scores = evaluate_lines(
+        lines, lambda line: replay.predictions[(str(line.get("doc", "")), int(line.get("sentence_start", 0)))])
+    return scores, replay
+
+
+def evaluate_lines(gold_lines: Iterable[Entry | str], predict_line: PredictLine) -> CitationScores:
+    """Score `predict_line` (a gold line → its predicted cite entries, offsets relative to the sentence)."""
     totals = {kind: LevelScores() for kind in KINDS}
     misses: list[Miss] = []
     sentences = 0
@@ -169,7 +251,7 @@ def evaluate(gold_lines: Iterable[Entry | str], predict: Predict) -> CitationSco
         line = json.loads(raw) if isinstance(raw, str) else raw
         sentences += 1
         gold = list(line.get("citations") or [])
-        predicted = list(predict(line["sentence"]))
+        predicted = list(predict_line(line))
         for kind in KINDS:
             g = [c for c in gold if c.get("kind") == kind]
             p = [c for c in predicted if c.get("kind") == kind]

@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from lexgraph.answer.agents import CYCLIC_ORDERS, DEFAULT_TAU, LABELS, MCQAItem, MCQAResult, parse_choices, solve
-from lexgraph.answer.guardrails import DEFAULT_MAX_REPAIRS
-from lexgraph.answer.llm import LLMClient
+from lexgraph.eval.lawqa import LawqaQuestion
 from lexgraph.eval.report import pyplot, report_folder, save_figure, write_csv, write_json
-from lexgraph.eval.retrieval import LawqaQuestion
+from lexgraph.llm.client import LLMClient
+from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS
+from lexgraph.retrieve.options import SearchOptions
 
 ORDERS = CYCLIC_ORDERS
 
@@ -148,3 +149,26 @@ def plot_accuracy(path: Path, runs: Sequence[MethodRun], *, title: str) -> None:
     axis.legend(fontsize=8)
     plt.xticks(rotation=20, fontsize=8)
     save_figure(figure, path)
+
+
+def retrieved_context(lg: Any, settings: MCQAConfig) -> Callable[[MCQAItem], str]:
+    """The clauses `lg` (a `LexGraph`) retrieves for a question and its choices, as the agents' statute text:
+    `settings.references` of them, from one hybrid retriever for all questions (the index and model stay
+    loaded)."""
+    retriever = lg.retriever("hybrid")
+    options = SearchOptions(k=settings.references, n=settings.references)
+
+    def context(item: MCQAItem) -> str:
+        query = f"{item.question}\n" + "\n".join(item.choices.values())
+        result = lg.search(query, kind="provision", options=options, retriever=retriever)
+        return "\n".join(f"{e.title}：{e.text}" for e in result.evidence if e.label == "Provision")
+
+    return context
+
+
+def evaluate_mcqa(lg: Any, llm: LLMClient, items: Sequence[MCQAItem], settings: MCQAConfig, *,
+                  on_result: Callable[[MCQAResult], None] | None = None) -> list[MethodRun]:
+    """Every method of `settings` on every item, over the dataset's own context (``use_context``) or the clauses
+    `lg` retrieves. Raises `LLMUnavailable` when the model cannot be reached."""
+    context_for = (lambda item: item.context) if settings.use_context else retrieved_context(lg, settings)
+    return run_mcqa(llm, items, settings, context_for, on_result=on_result)

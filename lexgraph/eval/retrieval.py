@@ -18,91 +18,23 @@ article at the rank of its first paragraph (`metrics.score_question`). An item q
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lexgraph.eval.lawqa import LawqaQuestion
+from lexgraph.eval.metrics import DEFAULT_KS, RetrievalReport, evaluate_retrieval
 from lexgraph.eval.report import pyplot, report_folder, save_figure, write_csv, write_json
-from lexgraph.numerals import egov_num
-from lexgraph.retrieve.metrics import DEFAULT_KS, RetrievalReport, evaluate_retrieval
+from lexgraph.retrieve.options import SearchOptions
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.timeline import article_path
 
-_HEADING = re.compile(r"^(#{2,5})\s*(.+?)\s*$", re.MULTILINE)
 _ARTICLE = re.compile(r"^第(.+?条(?:の[0-9０-９一二三四五六七八九十百千]+)*)$")
 _PARAGRAPH = re.compile(r"^第(.+?)項$")
 _ITEM = re.compile(r"^第(.+?)号$")
 LEVELS = ("article", "paragraph")
-
-
-class DatasetError(ValueError):
-    """The dataset file cannot be read as lawqa_jp."""
-
-
-@dataclass(frozen=True)
-class LawqaQuestion:
-    qid: str  # the sample's ファイル名
-    question: str  # 問題文
-    choices: str  # 選択肢
-    answer: str  # output
-    context: str
-    gold_laws: tuple[str, ...]  # law titles as the headings give them
-    articles: tuple[tuple[str, str], ...]  # (law title, article path)
-    paragraphs: tuple[tuple[str, str], ...]  # (law title, article/paragraph path)
-
-    @property
-    def query(self) -> str:
-        """What is searched: the question with its choices (the choices carry most of the legal terms)."""
-        return f"{self.question}\n{self.choices}"
-
-
-def load_lawqa(path: str | Path) -> list[LawqaQuestion]:
-    try:
-        raw = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise DatasetError(f"{path}: cannot read lawqa_jp JSON ({err})") from None
-    samples = raw.get("samples") if isinstance(raw, dict) else raw
-    if not isinstance(samples, list):
-        raise DatasetError(f"{path}: expected {{\"samples\": [...]}} as in lawqa_jp's dev.json")
-    questions = []
-    for i, sample in enumerate(samples):
-        if not isinstance(sample, dict) or "問題文" not in sample:
-            raise DatasetError(f"{path}: sample {i} has no 問題文 field")
-        questions.append(parse_sample(sample, i))
-    return questions
-
-
-def parse_sample(sample: dict[str, Any], position: int = 0) -> LawqaQuestion:
-    context = str(sample.get("コンテキスト", ""))
-    laws: list[str] = []
-    articles: list[tuple[str, str]] = []
-    paragraphs: list[tuple[str, str]] = []
-    law = article = None
-    for match in _HEADING.finditer(context):
-        level, text = len(match.group(1)), match.group(2)
-        if level == 2:
-            law, article = text, None
-        elif level == 3:
-            found = _ARTICLE.match(text)
-            article = f"a{egov_num(found.group(1))}" if found and egov_num(found.group(1)) else None
-            if law and article:
-                articles.append((law, article))
-                if law not in laws:
-                    laws.append(law)
-        elif level == 4 and law and article:
-            paragraph = _PARAGRAPH.match(text)
-            item = _ITEM.match(text)
-            number = egov_num(paragraph.group(1)) if paragraph else ("1" if item else None)
-            if number:
-                paragraphs.append((law, f"{article}/p{number}"))
-    return LawqaQuestion(
-        qid=str(sample.get("ファイル名") or position), question=str(sample["問題文"]),
-        choices=str(sample.get("選択肢", "")), answer=str(sample.get("output", "")), context=context,
-        gold_laws=tuple(laws), articles=tuple(dict.fromkeys(articles)), paragraphs=tuple(dict.fromkeys(paragraphs)),
-    )
 
 
 def article_id(law_id: str, path: str) -> str:
@@ -260,3 +192,46 @@ def plot_recall(path: Path, runs: Sequence[LawqaRun], max_k: int) -> None:
     axes[0].set_ylabel("Recall@k")
     axes[-1].legend(fontsize=8)
     save_figure(figure, path)
+
+
+#: Called with (mode, questions done, questions in all): 0 when a mode starts, then after every question.
+RetrievalProgress = Callable[[str, int, int], None]
+
+
+def rank_question(lg: Any, retriever: Any, mode: str, depth: int) -> Ranker:
+    """The ranker `evaluate_lawqa` calls: the evidence clauses of `lg`'s search (a `LexGraph`) for the question and
+    its choices, through `retriever`, `depth` deep."""
+    options = SearchOptions(mode=mode, k=depth, n=depth)
+
+    def rank(question: LawqaQuestion) -> list[tuple[str, str]]:
+        result = lg.search(question.query, kind="provision", options=options, retriever=retriever)
+        return [(item.law_id, item.path) for item in result.evidence if item.label == "Provision"]
+
+    return rank
+
+
+def run_retrieval(lg: Any, questions: Sequence[LawqaQuestion], modes: Sequence[str], ks: Sequence[int],
+                  embedder: Any, *, progress: RetrievalProgress | None = None) -> list[LawqaRun]:
+    """One `LawqaRun` per mode: `lg` (a `LexGraph`) searches every question with that mode's retriever (all of
+    them sharing `embedder`), scored at article and paragraph level against the gold laws that are stored.
+    Raises what the search raises (`IndexMissing`, `EmbedderMismatch`, `LLMUnavailable`)."""
+    law_ids = stored_law_ids(questions, lg.catalog, lg.store)
+    exists = store_clause_exists(lg.store.query)
+    runs = []
+    for mode in modes:
+        retriever = lg.retriever(mode, embedder=embedder)
+        ranker = rank_question(lg, retriever, mode, max(ks))
+        done = 0
+        if progress is not None:
+            progress(mode, 0, len(questions))
+
+        def counted(question: LawqaQuestion, ranker: Ranker = ranker, mode: str = mode) -> Sequence[tuple[str, str]]:
+            nonlocal done
+            found = ranker(question)
+            done += 1
+            if progress is not None:
+                progress(mode, done, len(questions))
+            return found
+
+        runs.append(evaluate_lawqa(questions, counted, law_ids, mode=mode, ks=tuple(ks), exists=exists))
+    return runs

@@ -27,8 +27,9 @@ from importlib import resources
 from typing import Any
 
 from lexgraph.citations.dates import EraDate
+from lexgraph.model import ANY_WORDING, AsOf, as_of_day, day_filter
+from lexgraph.read.laws import LawNotFound, LookupError_, provision_as_of, resolve_law
 from lexgraph.statutes.catalog import Catalog
-from lexgraph.statutes.reading import LawNotFound, LookupError_, provision_as_of, resolve_law
 from lexgraph.statutes.timeline import article_path
 from lexgraph.store.base import GraphStore
 
@@ -200,16 +201,17 @@ class _Walker:
 
 
 # -- the walk ---------------------------------------------------------------------------------------------------
-def neighbourhood(store: GraphStore, start_uid: str, depth: int, *, as_of: date | None = None,
+def neighbourhood(store: GraphStore, start_uid: str, depth: int, *, as_of: AsOf = ANY_WORDING,
                   max_nodes: int = DEFAULT_MAX_NODES) -> Neighbourhood:
     """The document-level citation neighbourhood of `start_uid` (a precedent, document or clause uid; a clause
     stands for its article), `depth` steps in both directions, at most `max_nodes` nodes."""
+    day = day_filter(as_of)  # None from here on: the whole graph
     if depth < 0:
         raise ValueError(f"depth must be 0 or more, not {depth}")
     if max_nodes < 1:
         raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
     start, pinned = _locate(store, start_uid)
-    walker = _Walker(store, as_of)
+    walker = _Walker(store, day)
     distance: dict[Key, int] = {start: 0}
     weights: dict[tuple[Key, Key, str], int] = {}
     frontier = [start]
@@ -248,12 +250,12 @@ def neighbourhood(store: GraphStore, start_uid: str, depth: int, *, as_of: date 
             if step.other in distance:
                 record(step)
 
-    nodes = _describe(store, distance, pinned, as_of)
+    nodes = _describe(store, distance, pinned, day)
     uid_of = {key: node.uid for key, node in nodes.items()}
     ordered = sorted(nodes.values(), key=lambda n: (n.distance, NODE_KINDS.index(n.kind), n.caption, n.uid))
     edges = sorted((GraphEdge(uid_of[s], uid_of[t], kind, count) for (s, t, kind), count in weights.items()),
                    key=lambda e: (e.source, e.target, e.type))
-    return Neighbourhood(start=uid_of[start], depth=depth, as_of=as_of, max_nodes=max_nodes, nodes=tuple(ordered),
+    return Neighbourhood(start=uid_of[start], depth=depth, as_of=day, max_nodes=max_nodes, nodes=tuple(ordered),
                          edges=tuple(edges), cut=cut, cut_at=cut_at)
 
 
@@ -307,7 +309,7 @@ def _describe(store: GraphStore, distance: dict[Key, int], pinned: str | None,
 def _article_node(key: Key, wordings: list[dict[str, Any]], law: dict[str, Any] | None, dist: int,
                   pinned: str | None, as_of: date | None) -> GraphNode:
     _, law_id, path = key
-    day = as_of or date.today()
+    day = as_of_day(as_of)
     wordings.sort(key=lambda r: (r["valid_from"] or date.min, r["uid"]))
     chosen = (next((w for w in wordings if w["uid"] == pinned), None)
               or next((w for w in wordings if _in_force(w["valid_from"], w["valid_until"], day)), None)
@@ -412,9 +414,9 @@ def resolve_node(store: GraphStore, text: str, *, as_of: date | None = None, cat
             if " " in key or "\u3000" in key:  # written as "LAW CLAUSE": the law is what was not found
                 law_error = law_error or error
             continue
-        return provision_as_of(store, law, clause, as_of or date.today()).provision.uid
+        return provision_as_of(store, law, clause, as_of_day(as_of)).provision.uid
     from lexgraph.documents.judgment import load_landmarks
-    from lexgraph.documents.reading import PrecedentNotFound, find_precedent
+    from lexgraph.read.documents import PrecedentNotFound, find_precedent
 
     landmarks = {m.name: m.id for m in load_landmarks(resources.files("lexgraph") / "data" / "landmarks.csv")}
     try:

@@ -138,6 +138,10 @@ def _recorded_parts(store: GraphStore) -> tuple[dict[str, tuple[str, int]], str 
     problem = None
     if len(embedders) > 1 or any(row["tokenizer"] != TOKENIZER_VERSION for row in rows):
         problem = "index parts were built with different embedders or tokenizers; run `lexgraph index --rebuild`"
+    else:
+        from lexgraph.index.neo4j_index import vector_index_problem
+
+        problem = vector_index_problem(store, int(rows[0]["dim"]))
     return ({row["name"]: (row["fingerprint"], int(row["rows"] or 0)) for row in rows}, sorted(embedders)[0],
             problem)
 

@@ -39,6 +39,8 @@ from lexgraph.index.units import IndexUnit, law_part, natural_path, part_law_id,
 FORMAT = 1
 #: Above this many vectors an HNSW index answers unfiltered and loosely filtered searches.
 EXACT_LIMIT = 100_000
+TIE_MARGIN = 50
+"""BM25 hits read past the k-th, so that a tie across the k-th place is ordered by uid like the rest."""
 _NO_START = -(2**31)
 _NO_END = 2**31 - 1
 _UNIT_SCHEMA = pa.schema([
@@ -329,13 +331,17 @@ class LocalIndex:
         filters = self._tantivy_filters(where)
         query = text if not filters else Query.boolean_query(
             [(Occur.Must, text), (Occur.Must, Query.const_score_query(Query.boolean_query(filters), 0.0))])
-        result = self._searcher.search(query, k)
+        # Equal scores are common (the same words in a clause of two versions, short chunks): they are ordered by
+        # uid, as Neo4j's full-text search orders them, so both backends rank alike. The margin lets a tie that
+        # straddles the k-th place be ordered too.
+        result = self._searcher.search(query, k + TIE_MARGIN)
         hits = []
         for score, address in result.hits:
             stored = self._searcher.doc(address)
             raw: bytes = stored["unit"][0]
             hits.append(IndexHit(stored["uid"][0], float(score), lambda raw=raw: _unit_from_json(raw)))
-        return hits
+        hits.sort(key=lambda hit: (-hit.score, hit.uid))
+        return hits[:k]
 
     def _tantivy_filters(self, where: SearchFilter) -> list[tuple[Any, Any]]:
         from tantivy import FieldType, Occur, Query
@@ -345,8 +351,8 @@ class LocalIndex:
             clauses.append((Occur.Must, Query.term_query(self._schema, "label", LABELS[where.kind])))
         if where.laws:
             clauses.append((Occur.Must, Query.term_set_query(self._schema, "laws", list(where.laws))))
-        if where.as_of is not None:
-            day = where.as_of.toordinal()
+        if where.day is not None:
+            day = where.day.toordinal()
             clauses.append((Occur.Must, Query.range_query(self._schema, "from_day", FieldType.Integer, None, day)))
             clauses.append((Occur.Must, Query.range_query(self._schema, "until_day", FieldType.Integer, day, None,
                                                           include_lower=False)))
@@ -377,8 +383,8 @@ class LocalIndex:
 
     def _mask(self, part: _PartRows, where: SearchFilter) -> np.ndarray:
         mask = np.ones(len(part.uids), dtype=bool)
-        if where.as_of is not None:
-            day = where.as_of.toordinal()
+        if where.day is not None:
+            day = where.day.toordinal()
             mask &= (part.from_day <= day) & (day < part.until_day)
         if where.laws and part_law_id(part.name) is None:
             wanted = set(where.laws)
@@ -388,8 +394,8 @@ class LocalIndex:
 
     def _exact(self, query: np.ndarray, k: int, candidates: Sequence[tuple[_PartRows, np.ndarray]]
                ) -> list[tuple[str, float]]:
-        """The k best rows over all parts: each part's best k by numpy, then the best k of those (ties in part and
-        row order, so that a search is repeatable)."""
+        """The k best rows over all parts: each part's best k by numpy, then the best k of those (ties by uid, so
+        that a search is repeatable and ranks as on Neo4j)."""
         best_scores: list[np.ndarray] = []
         best_uids: list[str] = []
         for part, mask in candidates:
@@ -407,7 +413,7 @@ class LocalIndex:
         if not best_scores:
             return []
         scores = np.concatenate(best_scores)
-        order = np.argsort(-scores, kind="stable")[:k]
+        order = sorted(range(len(scores)), key=lambda i: (-scores[i], best_uids[i]))[:k]  # ties by uid, as Neo4j
         return [(best_uids[i], float(scores[i])) for i in order]
 
     def _approximate(self, query: np.ndarray, k: int, candidates: Sequence[tuple[_PartRows, np.ndarray]]

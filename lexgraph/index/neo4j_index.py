@@ -43,12 +43,36 @@ def lucene_query(tokens: Sequence[str]) -> str:
     return " ".join(_LUCENE_SPECIAL.sub(r"\\\1", term) for term in terms)
 
 
+def vector_index_dimensions(store: GraphStore) -> dict[str, int | None]:
+    """The dimensions of lexgraph's vector indexes that exist, by index name."""
+    names = {name for name, _ in _VECTOR_INDEX.values()}
+    return {row["name"]: (int(row["dimensions"]) if row["dimensions"] is not None else None)
+            for row in store.query("index_vector_indexes") if row["name"] in names}
+
+
+def vector_index_problem(store: GraphStore, dim: int) -> str | None:
+    """Why the vector indexes do not fit ``dim``-dimensional embeddings (what `doctor` reports), or None.
+
+    Neo4j leaves a vector of another length out of the index without an error, so after a change of embedder
+    an index made for the old one would find nothing new and every search would fall back to a full scan."""
+    wrong = {name: found for name, found in vector_index_dimensions(store).items() if found != int(dim)}
+    if not wrong:
+        return None
+    described = ", ".join(f"{name} has {found}" for name, found in sorted(wrong.items()))
+    return (f"the vector indexes do not match the {dim}-dimensional embeddings of the index parts ({described}); "
+            "run `lexgraph index --rebuild`")
+
+
 def ensure_vector_indexes(store: GraphStore, dim: int) -> None:
-    """Create the two vector indexes for ``dim``-dimensional embeddings (no-op when they exist)."""
+    """Create the two vector indexes for ``dim``-dimensional embeddings: no-op when they exist with those
+    dimensions, dropped and made again when they were made for another embedder's."""
     dimensions = int(dim)
     if not 0 < dimensions <= 4096:
         raise ValueError(f"embedding dimensions must be between 1 and 4096, not {dim!r}")
+    existing = vector_index_dimensions(store)
     for name, label in _VECTOR_INDEX.values():
+        if name in existing and existing[name] != dimensions:
+            store.run_schema_statement(f"DROP INDEX {name} IF EXISTS")  # type: ignore[attr-defined]
         # Built from constants and a checked integer, never from user text.
         store.run_schema_statement(  # type: ignore[attr-defined]
             f"CREATE VECTOR INDEX {name} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
@@ -89,7 +113,7 @@ class Neo4jIndex:
 
     def _nearest(self, kind: UnitKind, vector: list[float], k: int, where: SearchFilter) -> list[tuple[str, float]]:
         params = {"vector": vector, "k": k, **self._params(where)}
-        fetch = k if not (where.laws or where.as_of) else k * _WIDEN
+        fetch = k * _WIDEN  # more candidates than k: the query re-ranks them by their exact cosine
         while fetch <= _MAX_FETCH:
             rows = self.store.query("index_vector_search", index=_VECTOR_INDEX[kind][0], fetch=fetch, **params)
             if len(rows) >= k:
@@ -100,7 +124,7 @@ class Neo4jIndex:
 
     @staticmethod
     def _params(where: SearchFilter) -> dict[str, Any]:
-        return {"laws": list(where.laws), "as_of": where.as_of}
+        return {"laws": list(where.laws), "as_of": where.day}
 
     def _rows(self, uids: Sequence[str]) -> dict[str, dict[str, Any]]:
         return {row["uid"]: row for row in self.store.query("index_units_by_uid", uids=list(uids))}
@@ -116,7 +140,7 @@ class Neo4jIndex:
     def units_under(self, law_id: str, path: str, where: SearchFilter) -> list[IndexUnit]:
         if where.kind == "chunk" or (where.laws and law_id not in where.laws):
             return []
-        rows = self.store.query("index_units_under", law_id=law_id, path=path, prefix=path + "/", as_of=where.as_of)
+        rows = self.store.query("index_units_under", law_id=law_id, path=path, prefix=path + "/", as_of=where.day)
         return sorted((_unit(row) for row in rows), key=lambda u: (natural_path(u.path), u.uid))
 
     def close(self) -> None:

@@ -14,14 +14,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
-from lexgraph.index.units import IndexUnit
+from lexgraph.index.units import UNIT_KINDS as UNIT_KINDS  # re-exported: what can be searched
+from lexgraph.index.units import IndexUnit, UnitKind
+from lexgraph.model import ANY_WORDING, AsOf, day_filter
 
-UnitKind = Literal["provision", "chunk"]
-UNIT_KINDS: tuple[UnitKind, ...] = ("provision", "chunk")
 LABELS: dict[UnitKind, str] = {"provision": "Provision", "chunk": "Chunk"}
 
 
@@ -31,10 +31,11 @@ class IndexMissing(RuntimeError):
 
 @dataclass(frozen=True)
 class SearchFilter:
-    """Which units a search may return: in force (clauses) or written (chunks) on ``as_of``; belonging to or
-    citing one of ``laws`` (law ids); of one ``kind``. Empty fields do not restrict."""
+    """Which units a search may return: in force (clauses) or written (chunks) on ``as_of`` (a day, None for
+    today, or `ANY_WORDING`: no date filter); belonging to or citing one of ``laws`` (law ids); of one ``kind``.
+    Empty fields do not restrict."""
 
-    as_of: date | None = None
+    as_of: AsOf = ANY_WORDING
     laws: tuple[str, ...] = ()
     kind: UnitKind | None = None
 
@@ -42,8 +43,13 @@ class SearchFilter:
         if self.kind is not None and self.kind not in UNIT_KINDS:
             raise ValueError(f"kind must be one of {', '.join(UNIT_KINDS)}, not {self.kind!r}")
 
+    @property
+    def day(self) -> date | None:
+        """The day units must be in force or written on; None: any day."""
+        return day_filter(self.as_of)
+
     def to_json(self) -> dict[str, Any]:
-        return {"as_of": self.as_of.isoformat() if self.as_of else None, "laws": list(self.laws),
+        return {"as_of": self.day.isoformat() if self.day else None, "laws": list(self.laws),
                 "kind": self.kind}
 
 

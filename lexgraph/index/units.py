@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, Literal
 
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.statutes.timeline import parent_path
@@ -34,6 +34,10 @@ LAW_PART_PREFIX = "law:"
 #: averaged windows; a clause's opening states its rule, and the cost of embedding grows with length (4 texts/s
 #: for whole clauses against 10/s for 256 characters on this machine), so passages are cut here. BM25 reads all.
 DENSE_MAX_CHARS = 320
+
+UnitKind = Literal["provision", "chunk"]
+UNIT_KINDS: tuple[UnitKind, ...] = ("provision", "chunk")
+"""What is indexed and searched: clauses of laws, and chunks of judgments, books and guidelines."""
 
 
 @dataclass(frozen=True)

@@ -6,5 +6,7 @@ be tested without a store and reused by every backend.
 - `fusion`: Reciprocal Rank Fusion of ranked lists (BM25, dense, HyDE), with each list's rank kept for explanation;
 - `evidence`: clauses and precedents ranked by RRF over the ranks of the chunks that cite them;
 - `tree`: single-linkage cluster tree over a candidate pool, searched without a fixed k;
-- `metrics`: Recall@k and MRR with per-question results.
+- `options`: the modes and `SearchOptions`, light enough for the CLI to import.
+
+Recall@k and MRR are measured in `lexgraph.eval.metrics`.
 """

@@ -23,12 +23,12 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from lexgraph.answer.llm import LLMClient
 from lexgraph.citations.model import Citation
 from lexgraph.index.embed import Embedder
 from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex
 from lexgraph.index.tokenize import tokenize
 from lexgraph.index.units import IndexUnit
+from lexgraph.llm.client import LLMClient
 from lexgraph.retrieve.fusion import DEFAULT_K, rrf
 from lexgraph.retrieve.tree import build_tree
 from lexgraph.retrieve.tree import search as tree_search
@@ -147,7 +147,7 @@ class CitedRetriever:
         if where.kind == "chunk":  # citations name clauses, never chunks: no extraction to do
             return []
         clauses: list[tuple[str, str]] = []
-        for citation in self.cite(question, where.as_of):
+        for citation in self.cite(question, where.day):
             if citation.kind == "statute" and citation.law_id and citation.path:
                 clauses.append((citation.law_id, paragraph_path(citation.path)))
         units: list[IndexUnit] = []

@@ -16,11 +16,13 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from lexgraph.answer.llm import NOT_CONFIGURED, LLMClient, LLMUnavailable
 from lexgraph.index.embed import Embedder
 from lexgraph.index.query import SearchFilter, SearchIndex
-from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N, select_evidence
+from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable
+from lexgraph.retrieve.evidence import select_evidence
 from lexgraph.retrieve.fusion import DEFAULT_K
+from lexgraph.retrieve.options import MODES as MODES  # re-exported
+from lexgraph.retrieve.options import SearchOptions
 from lexgraph.retrieve.retrievers import (
     Bm25Retriever,
     CitedRetriever,
@@ -34,25 +36,6 @@ from lexgraph.retrieve.retrievers import (
     TreeRetriever,
 )
 from lexgraph.store.base import GraphStore
-
-MODES = ("bm25", "dense", "hybrid", "hyde", "tree")
-
-
-@dataclass(frozen=True)
-class SearchOptions:
-    mode: str = "hybrid"
-    k: int = 10
-    m: int = DEFAULT_M
-    n: int = DEFAULT_N
-    rrf_k: float = DEFAULT_K
-    weights: Mapping[str, float] | None = None  # per list: {"bm25": 1.0, "dense": 0.5}
-
-    def __post_init__(self) -> None:
-        if self.mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
-        for name in ("k", "m", "n"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1")
 
 
 @dataclass(frozen=True)
@@ -149,7 +132,7 @@ def _evidence(store: GraphStore, clauses: Sequence[Retrieved], chunks: Sequence[
     labels: dict[str, str] = {clause.uid: "Provision" for clause in clauses}
     dropped: list[str] = []
     rows = store.query("chunks_citations", uids=[c.uid for c in chunks]) if chunks else []
-    remap = _wording_on(store, rows, where.as_of, dropped) if where.as_of else {}
+    remap = _wording_on(store, rows, where.day, dropped) if where.day else {}
     for row in rows:
         target = remap.get(row["target"], row["target"]) if row["label"] == "Provision" else row["target"]
         if target is None or (where.laws and row["label"] == "Provision" and row["law_id"] not in where.laws):

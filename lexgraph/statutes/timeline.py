@@ -6,7 +6,7 @@ period, so it gets its own node; one node with two disjoint validity periods cou
 ``valid_from <= D < valid_until``. Unchanged clauses are shared by every version of their run.
 
 The function is pure and recomputes the whole law from all of its versions. Inserting a version between two stored
-ones therefore splits runs correctly, and the store applies only the difference (see `statutes.ingest`).
+ones therefore splits runs correctly, and the store applies only the difference (see `ingest.statutes`).
 """
 
 from __future__ import annotations

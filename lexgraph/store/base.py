@@ -28,8 +28,14 @@ class StoreUnavailable(StoreError):
     """The store cannot be opened or reached: a lock held by another process, a server that is down."""
 
 
-class ReadOnlyViolation(StoreError):
-    """A user-supplied query tried to write."""
+class InvalidQuery(StoreError):
+    """User Cypher the engine cannot run as written (a syntax or binder error, a missing parameter): bad input,
+    exit code 1 in the CLI, not a store failure."""
+
+
+class ReadOnlyViolation(InvalidQuery):
+    """A user-supplied query tried to write, or to do what a read may not (touch files, install or load an
+    extension, attach a database, checkpoint, run more than one statement)."""
 
 
 class UnknownQuery(StoreError):

@@ -7,6 +7,7 @@ consistent timeline per law.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +41,12 @@ class DoctorReport:
                 "counts": self.counts.to_json(), "findings": [f.to_json() for f in self.findings]}
 
 
-def examine(store: GraphStore) -> DoctorReport:
+Check = Callable[[GraphStore], "Finding"]
+
+
+def examine(store: GraphStore, checks: Sequence[Check] = ()) -> DoctorReport:
+    """The store's own checks (migrations, counts, consistency), then each of `checks` (the client adds the
+    search indexes', which live above the store) in order."""
     findings: list[Finding] = []
     pending = store.pending_migrations()
     findings.append(Finding(
@@ -94,28 +100,5 @@ def examine(store: GraphStore) -> DoctorReport:
         f"{stubs} precedents are known only from citations; `lexgraph ingest precedents` of their texts fills "
         "them in",
     ))
-    findings.append(_index_finding(store))
+    findings.extend(check(store) for check in checks)
     return DoctorReport(store.location, store.backend, counts, tuple(findings))
-
-
-def _index_finding(store: GraphStore) -> Finding:
-    """The search indexes are derived from the graph: stale when a law gained a version, or a judgment changed,
-    since they were built. Not having built them yet is fine (nothing is wrong, search just needs them)."""
-    from lexgraph.index.build import index_status
-
-    status = index_status(store)
-    if status.embedder is None:
-        return Finding("search indexes", True, f"not built yet: {status.problem}")
-    if status.problem is not None:
-        return Finding("search indexes", False, status.problem, "run `lexgraph index --rebuild`")
-    stale = status.stale
-    if not stale:
-        rows = sum(p.rows for p in status.parts)
-        return Finding("search indexes", True, f"{len(status.parts)} parts, {rows} units, up to date "
-                       f"({status.embedder})")
-    by_status: dict[str, list[str]] = {}
-    for part in stale:
-        by_status.setdefault(part.status, []).append(part.part)
-    detail = "; ".join(f"{len(parts)} {state} (e.g. {parts[0]})" for state, parts in sorted(by_status.items()))
-    return Finding("search indexes", False, f"{len(stale)} of {len(status.parts)} parts out of date: {detail}",
-                   "run `lexgraph index` (it rebuilds only those parts)")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -26,6 +27,7 @@ from lexgraph.store.base import (
     REL_TYPES,
     AppliedMigration,
     GraphStore,
+    InvalidQuery,
     Migration,
     ReadOnlyViolation,
     RelSpec,
@@ -38,6 +40,7 @@ from lexgraph.store.base import (
     load_named_query,
     rel_spec,
 )
+from lexgraph.store.readonly import LADYBUG, check_read_statement
 
 DEFAULT_BUFFER_POOL = 1 << 30  # 1 GiB: LadybugDB's default is 80% of RAM, which starves everything else
 _BATCH = 50_000
@@ -156,22 +159,56 @@ class EmbeddedStore(GraphStore):
         return self._execute(load_named_query(query_name, self.backend), params)
 
     def run_read_only(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
-        """User Cypher runs inside ``BEGIN TRANSACTION READ ONLY``: the engine itself refuses any write, which is
-        sturdier than trying to recognise writes in the text."""
+        """User Cypher, three locks deep, because ``BEGIN TRANSACTION READ ONLY`` alone let ``RETURN 1; COMMIT;
+        MATCH (l:Law) DETACH DELETE l`` end the transaction and delete, and let ``LOAD FROM``/``COPY … TO`` read
+        and write files (issue 15):
+
+        1. `check_read_statement` accepts exactly one statement made of read clauses (lexgraph/store/readonly.py);
+        2. the statement is *prepared*, and the engine refuses to prepare more than one statement;
+        3. it runs in a READ ONLY transaction, on a database opened read-only when the store is.
+
+        A failing statement shows the engine's own error (`InvalidQuery` for a syntax or binder error), never the
+        failed ROLLBACK of the transaction the engine already ended."""
+        statement = check_read_statement(cypher, LADYBUG)
         if self._in_transaction:
             raise StoreError("cannot run a user query inside an open write transaction")
         self._execute("BEGIN TRANSACTION READ ONLY")
         try:
-            return self._execute(cypher, params)
-        except StoreError as err:
-            if "read-only" in str(err) or "read only" in str(err).lower():
-                raise ReadOnlyViolation(
-                    "this query writes to the store; `lexgraph query` runs read-only. Use the ingest commands "
-                    "to change data."
-                ) from None
+            rows = self._run_prepared(statement.text, params)
+        except BaseException as err:
+            self._end_read_transaction(err)
             raise
+        self._end_read_transaction(None)
+        return rows
+
+    def _run_prepared(self, cypher: str, params: Mapping[str, Any] | None) -> list[Row]:
+        try:
+            with warnings.catch_warnings():
+                # `prepare` is deprecated in favour of `execute`, which runs every statement of a multi-statement
+                # text; a prepared statement is the engine's own guarantee of one statement.
+                warnings.simplefilter("ignore", DeprecationWarning)
+                prepared = self._conn.prepare(cypher)
+            result = self._conn.execute(prepared, dict(params or {}))
+        except RuntimeError as err:
+            raise _user_query_error(err, cypher) from None
+        assert not isinstance(result, list)  # a prepared statement is one statement
+        try:
+            columns = result.get_column_names()
+            return [dict(zip(columns, values, strict=True)) for values in result.get_all()]
         finally:
-            self._execute("ROLLBACK")
+            result.close()
+
+    def _end_read_transaction(self, failure: BaseException | None) -> None:
+        """Roll back the read transaction. After a failed statement the engine has already ended it, and the
+        ROLLBACK's "No active transaction" must not replace the real error."""
+        try:
+            self._conn.execute("ROLLBACK")
+        except RuntimeError as err:
+            if "no active transaction" in str(err).lower():
+                return
+            if failure is None:
+                raise StoreError(f"could not end the read-only transaction: {err}") from err
+            failure.add_note(f"(ending the read-only transaction also failed: {err})")
 
     def counts(self) -> StoreCounts:
         tables = self._existing_tables()
@@ -315,6 +352,24 @@ class _EmbeddedTransaction(Transaction):
                 f"(b:{spec.to_label} {{{to_key}: r.t}}) DELETE x",
                 {"rows": [{"f": f, "t": t} for f, t in batch]},
             )
+
+
+_USER_ERRORS = ("parser exception", "binder exception", "catalog exception", "conversion exception",
+                "overflow exception", "runtime exception", "parameter ")
+_WRITE_REFUSED = ("write query inside a read-only transaction", "write operations in a read-only database")
+
+
+def _user_query_error(err: RuntimeError, cypher: str) -> StoreError:
+    """The engine's message, typed: a write the engine refused, bad input (syntax, binding, a value that does not
+    convert, a missing parameter), or else a store failure."""
+    message = str(err).strip()
+    lowered = message.lower()
+    if any(marker in lowered for marker in _WRITE_REFUSED):
+        return ReadOnlyViolation(f"this query writes to the store, and `query` runs read-only ({message}); use "
+                                 f"the ingest commands to change data")
+    if lowered.startswith(_USER_ERRORS) and "panic" not in lowered and "wal" not in lowered:
+        return InvalidQuery(f"{message} (query: {cypher.strip()[:200]})")
+    return StoreError(f"{message} (query: {cypher.strip()[:200]})")
 
 
 def _key_of(label: str) -> str:

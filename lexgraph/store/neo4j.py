@@ -50,12 +50,12 @@ from neo4j.time import Date as Neo4jDate
 from neo4j.time import DateTime as Neo4jDateTime
 from neo4j.time import Time as Neo4jTime
 
-from lexgraph import __version__
 from lexgraph.store.base import (
     NODE_SPECS,
     REL_TYPES,
     AppliedMigration,
     GraphStore,
+    InvalidQuery,
     Migration,
     NodeSpec,
     ReadOnlyViolation,
@@ -68,6 +68,9 @@ from lexgraph.store.base import (
     load_named_query,
     rel_spec,
 )
+from lexgraph.store.readonly import NEO4J as NEO4J_DIALECT
+from lexgraph.store.readonly import check_read_statement
+from lexgraph.version import __version__
 
 _log = logging.getLogger(__name__)
 # Nothing below the CLI prints (DESIGN.md §8). Without a handler, Python's last-resort handler would write our
@@ -101,6 +104,27 @@ _WRITE_REFUSALS = frozenset({
 _READ_ONLY_MESSAGE = (
     "this query writes to the store; `lexgraph query` runs read-only. Use the ingest commands to change data."
 )
+
+
+MIN_SERVER_VERSION = (5, 18)
+"""The oldest Neo4j lexgraph runs on: the search queries call ``vector.similarity.cosine`` (5.18), the vector
+indexes are made with ``CREATE VECTOR INDEX`` (5.15), the migrations use Neo4j 5 schema syntax."""
+
+
+def server_version_problem(agent: str, location: str) -> str | None:
+    """Why the server that announced itself as ``agent`` (``Neo4j/5.26.30``) is too old, or None when it is not.
+
+    An agent that does not parse (a proxy, a compatible server) is let through: the queries then fail or not
+    on their own merits."""
+    match = re.match(r"Neo4j/(\d+)\.(\d+)", agent)
+    if match is None:
+        return None
+    found = (int(match.group(1)), int(match.group(2)))
+    if found >= MIN_SERVER_VERSION:
+        return None
+    need = ".".join(map(str, MIN_SERVER_VERSION))
+    return (f"{location} runs {agent}; lexgraph needs Neo4j {need} or later (vector.similarity.cosine, vector "
+            f"indexes): upgrade the server, or start 5.26 LTS with `make neo4j` or `{START_HINT}`")
 
 
 def split_credentials(uri: str) -> tuple[str, str | None, str | None]:
@@ -204,8 +228,9 @@ class Neo4jStore(GraphStore):
             ) from err
         except (ServiceUnavailable, SessionExpired) as err:
             raise StoreUnavailable(
-                f"cannot reach Neo4j at {self.location} while {doing} ({err}). Start the bundled server "
-                f"with `{START_HINT}` (docs/neo4j.md), or point --store / LEXGRAPH_STORE at a running Neo4j 5"
+                f"cannot reach Neo4j at {self.location} while {doing} ({err}). Start a local server with "
+                f"`make neo4j` (no Docker) or `{START_HINT}` (docs/neo4j.md), or point --store / LEXGRAPH_STORE "
+                f"at a running Neo4j 5"
             ) from err
         except Forbidden as err:
             raise StoreError(
@@ -231,13 +256,10 @@ class Neo4jStore(GraphStore):
                 f"check NEO4J_USERNAME / NEO4J_PASSWORD or the user:password in the URI")
 
     def _check_server_version(self) -> None:
-        """The migrations and named queries use Neo4j 5 syntax (``REQUIRE … IS UNIQUE``, ``EXISTS { }``)."""
-        agent = self._driver.get_server_info().agent or ""
-        match = re.match(r"Neo4j/(\d+)\.", agent)
-        if match and int(match.group(1)) < 5:
-            raise StoreUnavailable(
-                f"{self.location} runs {agent}; lexgraph needs Neo4j 5 or later (`{START_HINT}` starts 5.26)"
-            )
+        """Refuse a server older than `MIN_SERVER_VERSION` at open, not at the first query that needs it."""
+        problem = server_version_problem(self._driver.get_server_info().agent or "", self.location)
+        if problem is not None:
+            raise StoreUnavailable(problem)
 
     def _ping(self) -> None:
         """`verify_connectivity` does not open the database; this does, so a wrong NEO4J_DATABASE fails at
@@ -363,19 +385,26 @@ class Neo4jStore(GraphStore):
         return self._read(cypher, params, f"query {query_name!r}")
 
     def run_read_only(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
-        """User Cypher in a READ transaction: a write, attempted or only present in the text, is refused."""
+        """User Cypher: exactly one read statement (`check_read_statement`, Neo4j dialect: no LOAD CSV, no USE,
+        no procedure outside the read-only allow-list, no ``CALL { … } IN TRANSACTIONS``), run in a READ_ACCESS
+        session's read transaction, whose summary must say it read. LOAD CSV and file-exporting procedures run
+        in a READ session, which is why the text is checked first (issue 15). A statement the server cannot run
+        raises `InvalidQuery` with the server's own code and message."""
+        statement = check_read_statement(cypher, NEO4J_DIALECT)
         if self._current_tx() is not None:
             raise StoreError("cannot run a user query inside an open write transaction")
         parameters = dict(params or {})
 
         def work(tx: ManagedTransaction) -> list[Row]:
             try:
-                result = tx.run(cypher, parameters)
+                result = tx.run(statement.text, parameters)
                 rows = [_record_to_row(record) for record in result]
                 summary = result.consume()
             except Neo4jError as err:
                 if _is_write_refusal(err):
-                    raise ReadOnlyViolation(_READ_ONLY_MESSAGE) from None
+                    raise ReadOnlyViolation(f"{_READ_ONLY_MESSAGE} ({err.code})") from None
+                if (err.code or "").startswith("Neo.ClientError.Statement."):
+                    raise InvalidQuery(f"{err.code}: {err.message}") from None
                 raise
             if summary.query_type not in (None, "r"):
                 # Raising inside the transaction function makes the driver roll back instead of committing.
@@ -462,6 +491,8 @@ class _Neo4jTransaction(Transaction):
         payload = [_node_row(spec, row, position) for position, row in enumerate(rows)]
         key = _ident(spec.key)
         cypher = f"UNWIND $rows AS row MERGE (n:{_ident(label)} {{{key}: row.{key}}}) SET n += row"
+        if label == "Document":
+            cypher += _DOCUMENT_KIND_LABELS
         for batch in chunked(payload, BATCH_SIZE):
             self._write(cypher, {"rows": list(batch)}, f"writing {len(batch)} {label} nodes")
 
@@ -502,7 +533,24 @@ class _Neo4jTransaction(Transaction):
             self._write(cypher, {"pairs": list(batch)}, f"deleting {len(batch)} {rel_type} relationships")
 
 
+# Neo4j Browser styles nodes by label only, so a Document also carries its kind as a label (docker/lexgraph.grass
+# colours books and guidelines apart). Only on Neo4j, and only for display: lexgraph reads Documents by `kind`.
+# The kind is read from the node after the row is written, so a row that leaves `kind` out keeps its label right.
+_DOCUMENT_KIND_LABELS = (
+    " WITH n REMOVE n:Book:Guideline"
+    " FOREACH (_ IN CASE WHEN n.kind = 'book' THEN [1] ELSE [] END | SET n:Book)"
+    " FOREACH (_ IN CASE WHEN n.kind = 'guideline' THEN [1] ELSE [] END | SET n:Guideline)"
+)
+
+
 # -- helpers ------------------------------------------------------------------------------------------------
+def _model_label(labels: frozenset[str]) -> str:
+    """A node's label in the data model (``Document``, not ``Book:Document``): what the embedded backend
+    returns; the display labels ``Book`` / ``Guideline`` (`_DOCUMENT_KIND_LABELS`) are left out."""
+    model = sorted(label for label in labels if label in _NODES)
+    return ":".join(model or sorted(labels))
+
+
 def _run_in(store: Neo4jStore, tx: neo4j.Transaction, cypher: str, params: Mapping[str, Any],
             doing: str) -> list[Row]:
     with store._driver_errors(doing):
@@ -564,7 +612,7 @@ def _to_python(value: Any) -> Any:
         except ValueError:  # outside Python's range (year 0, 10000 …): keep the driver's value
             return value
     if isinstance(value, Node):
-        return {"_ID": value.element_id, "_LABEL": ":".join(sorted(value.labels)),
+        return {"_ID": value.element_id, "_LABEL": _model_label(value.labels),
                 **{k: _to_python(v) for k, v in value.items()}}
     if isinstance(value, Relationship):
         start, end = value.start_node, value.end_node

@@ -15,7 +15,7 @@ from datetime import date
 from typing import Any
 
 from lexgraph.citations import Citation
-from lexgraph.statutes.revisions import ProvisionSpan, StoreRevisions
+from lexgraph.read.revisions import ProvisionSpan, StoreRevisions
 from lexgraph.store.base import GraphStore
 
 

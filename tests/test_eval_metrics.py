@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lexgraph.retrieve.metrics import evaluate_retrieval, score_question, truncate_id
+from lexgraph.eval.metrics import evaluate_retrieval, score_question, truncate_id
 
 
 def test_hand_computed_table() -> None:

@@ -7,9 +7,9 @@ from datetime import date
 from typing import Any
 
 from lexgraph.documents import literature
-from lexgraph.model import LawInfo
-from lexgraph.statutes.reading import LookupError_, NotInForce, provision_as_of, to_path
-from lexgraph.statutes.revisions import LawSpans, version_spans
+from lexgraph.model import AsOf, LawInfo, as_of_day, day_filter
+from lexgraph.read.laws import LookupError_, NotInForce, provision_as_of, to_path
+from lexgraph.read.revisions import LawSpans, version_spans
 from lexgraph.store.base import GraphStore
 
 DOCUMENT_KINDS = ("precedent", *literature.KINDS)
@@ -45,18 +45,19 @@ class CitingDocument:
                 "revision_id": self.revision_id}
 
 
-def documents_citing(store: GraphStore, law: LawInfo, clause: str, day: date | None,
+def documents_citing(store: GraphStore, law: LawInfo, clause: str, as_of: AsOf,
                      kinds: tuple[str, ...] = DOCUMENT_KINDS) -> list[CitingDocument]:
-    """The chunks of precedents and documents citing `clause` of `law` or a clause inside it: every wording, or
-    only the one in force on `day`. Raises NotInForce when there is no such clause (then or ever), so that an
-    empty list always means "cited by none"."""
+    """The chunks of precedents and documents citing `clause` of `law` or a clause inside it: every wording
+    (`ANY_WORDING`), or only the one in force on `as_of` (None: today). Raises NotInForce when there is no such
+    clause (then or ever), so that an empty list always means "cited by none"."""
+    day = day_filter(as_of)
     path = to_path(clause)
     if day is not None:
         provision_as_of(store, law, clause, day)
     elif not store.query("provision_periods", law_id=law.law_id, path=path):
         raise NotInForce(f"{law.title} has no clause {clause} ({path}) in any stored version")
     rows = store.query("provision_cited_by_documents", law_id=law.law_id, path=path, prefix=f"{path}/",
-                       day=day or date.today(), any_day=day is None)
+                       day=as_of_day(day), any_day=day is None)
     law_spans = LawSpans(version_spans(store, law.law_id), ())  # versions only: no clause is looked up
     out = []
     for row in rows:

@@ -24,12 +24,12 @@ from lexgraph.citations.lawnames import LawNames
 from lexgraph.citations.model import CITE_JSON_KEYS, Citation
 from lexgraph.citations.resolve import resolve_with_state
 from lexgraph.citations.statutes import find_statutes
+from lexgraph.eval.lawqa import heading as lawqa_heading
 from lexgraph.numerals import IROHA, NUMERAL_CHARS, parse_clause
 from lexgraph.statutes.catalog import Catalog
 
 SOURCE_NOTE = "出典：デジタル庁 日本の法令に関する多肢選択式QAデータセット (PDL 1.0); brackets turned into gold"
 
-_HEADING = re.compile(r"^(#{2,6}) (.*)$")
 _BRACKETS = re.compile(r"\[([^\[\]]+)\]((?: \[[^\[\]]+\])*)")
 _MORE_BRACKETS = re.compile(r" \[([^\[\]]+)\]")
 _N = f"[{NUMERAL_CHARS}]+"
@@ -83,9 +83,9 @@ def read_lines(context: str) -> Iterator[Line]:
     offset = 0
     for raw in context.split("\n"):
         text = strip_brackets(raw)
-        heading = _HEADING.match(raw)
-        if heading is not None:
-            depth, title = len(heading.group(1)), heading.group(2).strip()
+        found = lawqa_heading(raw)
+        if found is not None:
+            depth, title = found
             if depth == 2:
                 law_title, levels = title, {}
             else:
@@ -219,8 +219,8 @@ def evaluate(lines: Iterable[Mapping[str, Any]], catalog: Catalog, include_dispu
         if line["doc"] != doc:
             doc, state = line["doc"], ResolutionState()
         where = line["context"]
-        heading = _HEADING.match(line["sentence"])
-        if heading is not None and len(heading.group(1)) > 2:
+        heading = lawqa_heading(line["sentence"])
+        if heading is not None and heading[0] > 2:
             continue  # 「### 第24条」 says where the text is, it cites nothing
         context = CitationContext(catalog=catalog, current_law_id=None if heading else where["in_law_id"],
                                   current_path=None if heading else where["at"], state=state)
@@ -246,7 +246,15 @@ def _same_target(citation: Citation, gold: Mapping[str, Any]) -> bool:
 
 
 def _in_range(citation: Citation, path: str) -> bool:
-    """An article range (第三条から第五条まで) covers each article inside it."""
+    """A range covers each clause inside it: articles (第三条から第五条まで), and paragraphs, items or subitems of
+    one clause (第一項から第三項まで: one citation with `path_to`, issue 14)."""
+    if citation.article_to is None and citation.path_to is not None and citation.path is not None:
+        head, _, first = citation.path.rpartition("/")
+        last = citation.path_to.rpartition("/")[2]
+        parent, _, segment = path.rpartition("/")
+        if parent != head or segment[:1] != first[:1] or not first[1:].isdigit() or not last[1:].isdigit():
+            return False
+        return segment[1:].isdigit() and int(first[1:]) <= int(segment[1:]) <= int(last[1:])
     if citation.article_to is None or citation.article is None or not path.startswith("a"):
         return False
     article = path[1:].split("/")[0]

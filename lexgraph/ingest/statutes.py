@@ -16,9 +16,9 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from lexgraph.ingest.crossrefs import LinkSummary, link_laws
 from lexgraph.model import LawMeta, ParsedLaw, ParsedProvision, RevisionId, SentenceText
 from lexgraph.statutes.catalog import Catalog, derived_law_id
-from lexgraph.statutes.crossrefs import LinkSummary, link_laws
 from lexgraph.statutes.egov import StatuteXmlError, parse_law_xml
 from lexgraph.statutes.sources import (
     DatingFlags,

@@ -9,21 +9,21 @@ integrated-citation-graph paper does.
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Any
 
 from lexgraph.citations import Citation, CitationContext, extract
 from lexgraph.documents.chunking import DEFAULT_OVERLAP as DEFAULT_OVERLAP  # re-exported: the CLI's defaults
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE  # noqa: F401 - re-exported
 from lexgraph.documents.chunking import Chunk
-from lexgraph.documents.linking import PrecedentMatcher, statute_targets, stubs_filled_by
+from lexgraph.documents.prepare import PreparedDocument
+from lexgraph.ingest.crossrefs import EXTRACTOR
+from lexgraph.ingest.linking import PrecedentMatcher, statute_targets, stubs_filled_by
+from lexgraph.read.citing import store_catalog
+from lexgraph.read.revisions import StoreRevisions
 from lexgraph.statutes.catalog import Catalog
-from lexgraph.statutes.crossrefs import EXTRACTOR, store_catalog
-from lexgraph.statutes.revisions import StoreRevisions
 from lexgraph.statutes.timeline import article_path
 from lexgraph.store.base import GraphStore, StoreError, Transaction
 
@@ -75,32 +75,6 @@ class DocumentSummary:
             "failures": [o.to_json() for o in self.failures],
             "problems": [o.to_json() for o in self.outcomes if o.problems and o.status != "failed"],
         }
-
-
-@dataclass(frozen=True)
-class PreparedDocument:
-    """A document read and chunked, ready to be linked and written. `label` is Precedent or Document; `text` is
-    what was chunked (a judgment's full text, or its 判決要旨 where the metadata gives one)."""
-
-    source: str
-    label: str
-    uid: str
-    node: dict[str, Any]  # the node's properties (without content_hash, problems, cited_laws)
-    text: str  # the text the chunks and citations are offsets into
-    chunks: tuple[Chunk, ...]
-    as_of: date | None
-    citing_court: str | None = None
-    referenced: str | None = None  # 参照法条, for REFERS_TO
-    problems: tuple[str, ...] = ()
-
-    @property
-    def content_hash(self) -> str:
-        digest = hashlib.sha256()
-        chunking = repr([(c.start, c.end, c.section) for c in self.chunks])
-        for part in (self.text, repr(sorted(self.node.items(), key=str)), self.referenced or "", chunking):
-            digest.update(part.encode("utf-8"))
-            digest.update(b"\0")
-        return digest.hexdigest()
 
 
 ProgressCallback = Callable[[str], None]

@@ -21,8 +21,9 @@ from datetime import date
 from typing import Any
 
 from lexgraph.citations import Citation, CitationContext, ResolutionState, extract_with_state
-from lexgraph.statutes.catalog import Catalog, LawEntry
-from lexgraph.statutes.revisions import LawSpans, ProvisionSpan, StoreRevisions
+from lexgraph.read.citing import store_catalog
+from lexgraph.read.revisions import LawSpans, ProvisionSpan, StoreRevisions
+from lexgraph.statutes.catalog import Catalog
 from lexgraph.store.base import GraphStore, StoreError, Transaction
 
 EXTRACTOR = "rules"
@@ -65,17 +66,6 @@ class _Edge:
         return {"from": from_uid, "to": to_uid, "surface": self.surface, "char_start": self.char_start,
                 "char_end": self.char_end, "part": self.part or "", "status": self.status,
                 "extractor": EXTRACTOR, "mentions": self.mentions}
-
-
-def store_catalog(store: GraphStore, base: Catalog) -> Catalog:
-    """The bundled catalogue plus the stored laws it lacks (or knows under a provisional id), so that every
-    stored law can be cited by name."""
-    extra = [
-        LawEntry(row["law_id"], row["title"], row["law_num"], row["law_type"], tuple(row["aliases"] or ()))
-        for row in store.query("laws_all")
-        if base.by_id(row["law_id"]) is None
-    ]
-    return base.with_entries(extra) if extra else base
 
 
 def link_laws(

@@ -82,23 +82,28 @@ class LawSpans:
         return [p for p in self.by_path.get(path, ()) if p.overlaps(start, end)]
 
     def articles_between(self, first: str, last: str) -> list[str]:
-        """Article paths from `first` to `last` inclusive, in the law's own order (第三条から第五条まで)."""
-        paths = self._articles_under(first.rpartition("/")[0])
+        """Clause paths from `first` to `last` inclusive, in the law's own order: articles (第三条から第五条まで),
+        and the paragraphs, items or subitems of one clause (２条２号から７号まで: ``a2/p1/i2`` … ``a2/p1/i7``),
+        which a citation gives as one range (issue 14)."""
+        paths = self._articles_under(first.rpartition("/")[0], first.rpartition("/")[2][:1])
         if first not in paths or last not in paths:
             return [p for p in (first, last) if p in self.by_path]
         i, j = paths.index(first), paths.index(last)
         return paths[i : j + 1] if i <= j else [first, last]
 
-    def _articles_under(self, parent: str) -> list[str]:
-        """The articles directly under `parent` ("" for the main provisions, "suppl" …) in number order, computed
-        once per parent: ranges are common in 附則 and a law has thousands of clauses."""
-        if parent not in self._articles:
-            self._articles[parent] = sorted(
+    def _articles_under(self, parent: str, letter: str = "a") -> list[str]:
+        """The articles (or with `letter` p / i / s, the paragraphs, items, subitems) directly under `parent` (""
+        for the main provisions, "suppl" …) in number order, computed once per parent: ranges are common in 附則
+        and a law has thousands of clauses."""
+        key = parent if letter == "a" else f"{parent}|{letter}"
+        if key not in self._articles:
+            self._articles[key] = sorted(
                 (path for path, spans in self.by_path.items()
-                 if spans[0].kind == "article" and path.rpartition("/")[0] == parent),
+                 if path.rpartition("/")[0] == parent and path.rpartition("/")[2][:1] == letter
+                 and (letter != "a" or spans[0].kind == "article")),
                 key=_article_order,
             )
-        return self._articles[parent]
+        return self._articles[key]
 
 
 class StoreRevisions:

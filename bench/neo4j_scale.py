@@ -1,0 +1,259 @@
+"""Neo4j against the embedded store on the same machine: loading the e-Gov corpus, and warm search latency.
+
+    python bench/neo4j_scale.py scale  [--archive A] [--laws N] [--neo4j URI] [--wipe] [--json]
+    python bench/neo4j_scale.py search --store DIR [--neo4j URI] [--wipe] [--rounds 2] [--json]
+
+``scale`` ingests the 2020 e-Gov archive (or its first ``--laws N`` files) three ways and reports, for each, the wall
+time, lexgraph's peak RSS (each way runs in a child process of its own) and the store's size on disk:
+  1. into a new embedded store;
+  2. straight into Neo4j;
+  3. into Neo4j again, by `copy --to` from the embedded store of step 1.
+Statutes only, without linking (as bench/ingest_corpus.py times them). The server's memory is read from
+/proc/<pid>/status of the local server (`make neo4j`, its pid file): VmRSS after each step and VmHWM, the peak since
+the server started; its store size is its data folder's databases/neo4j (transactions/neo4j, the logs, apart).
+Each step's figures are also printed to stderr as soon as it ends.
+
+``search`` times warm bm25 and hybrid search (p50 / p95 over lawqa_jp's questions, as bench/search_latency.py) on
+an embedded store built by ``bench/retrieval_lawqa.py --prepare`` and on the same graph copied into Neo4j and
+indexed there with the embedded store's cached vectors (nothing is embedded again).
+
+Both WIPE the Neo4j database (every node, and lexgraph's vector indexes): ``--wipe`` must say so unless it is empty.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "data"
+DEFAULT_ARCHIVE = SHARED / "egov" / "lawhub-xml_2020-11-18_all.tar.xz"
+DEFAULT_URI = "bolt://127.0.0.1:7687"
+LOCAL_DIR = Path(os.environ.get("NEO4J_LOCAL_DIR", ROOT / ".neo4j-local"))  # as in the Makefile: pid file, data
+
+
+# -- the local server ---------------------------------------------------------------------------------------------
+def server_memory() -> dict[str, float] | None:
+    """VmRSS and VmHWM (MB) of the local server started by `make neo4j`; None when there is no pid file."""
+    pid_file = LOCAL_DIR / "neo4j.pid"
+    if not pid_file.is_file():
+        return None
+    status = Path(f"/proc/{pid_file.read_text().strip()}/status")
+    if not status.is_file():
+        return None
+    fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
+    return {name: round(int(fields[name].split()[0]) / 1024, 1) for name in ("VmRSS", "VmHWM") if name in fields}
+
+
+def size_mb(*paths: Path) -> float:
+    total = 0
+    for path in paths:
+        if path.is_file():
+            total += path.stat().st_size
+        elif path.is_dir():
+            total += sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+    return round(total / 1e6, 1)
+
+
+def neo4j_store_mb() -> dict[str, float] | None:
+    """The database's store files, and its transaction logs apart (kept for a while after each write: they grow
+    with every load, and a wipe adds to them)."""
+    data = LOCAL_DIR / "data" / "data"
+    if not data.is_dir():
+        return None
+    return {"store": size_mb(data / "databases" / "neo4j"),
+            "transaction_logs": size_mb(data / "transactions" / "neo4j")}
+
+
+def wipe(uri: str, allowed: bool) -> None:
+    """Empty the Neo4j database (batched), refusing a database that holds data unless ``--wipe`` was given."""
+    from lexgraph.store.neo4j import Neo4jStore
+
+    store = Neo4jStore(uri)
+    try:
+        nodes = store._read("MATCH (n) RETURN count(n) AS n", None, "counting")[0]["n"]
+        if nodes and not allowed:
+            sys.exit(f"{uri} holds {nodes} nodes; this bench deletes them all: pass --wipe if that is what you want")
+        store._run_autocommit("MATCH (n) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS", None,
+                              "wiping")
+        for name in ("provision_embedding", "chunk_embedding"):
+            store._run_autocommit(f"DROP INDEX {name} IF EXISTS", None, "dropping a vector index")
+    finally:
+        store.close()
+
+
+# -- one step in a child process, so that its peak RSS is its own -------------------------------------------------
+def run_step(*args: str) -> dict[str, Any]:
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, __file__, "_step", *args], stdout=subprocess.PIPE, text=True, cwd=ROOT,
+                          check=False)
+    if done.returncode:
+        sys.exit(f"step {args[0]} failed (exit {done.returncode})")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result["wall_s"] = round(time.perf_counter() - started, 1)  # with the child's start-up and imports
+    return result
+
+
+def step(name: str, source: str, target: str) -> dict[str, Any]:
+    """Runs in the child: ingest `source` into `target`, or copy the embedded store `source` to `target`."""
+    from lexgraph import LexGraph
+
+    started = time.perf_counter()
+    if name == "copy":
+        with LexGraph.open(source, read_only=True) as lg:
+            copied = lg.copy_to(target)
+        with LexGraph.open(target) as lg:
+            counts = lg.stats()
+        result: dict[str, Any] = {"copied": str(copied)[:200]}
+    else:
+        with LexGraph.open(target) as lg:
+            summary = lg.ingest_statutes([Path(source)], link=False)
+            counts = lg.stats()
+        result = {"files": summary.files, "versions_added": summary.versions_added,
+                  "failures": len(summary.failures), "xml_mb": round(summary.xml_bytes / 1e6, 1)}
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    result["nodes"] = sum(counts.nodes.values())
+    result["relationships"] = sum(counts.relationships.values())
+    result["provisions"] = counts.nodes.get("Provision", 0)
+    result["lexgraph_peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    return result
+
+
+def first_laws(archive: Path, n: int, folder: Path) -> Path:
+    """The first ``n`` XML files of the archive, in a tar beside it whose name keeps the archive's day (which dates
+    its snapshots: lexgraph/statutes/sources.py)."""
+    day = re.search(r"\d{4}-\d{2}-\d{2}", archive.name)
+    target = folder / f"first-{n}_{day.group(0) if day else 'undated'}.tar"
+    folder.mkdir(parents=True, exist_ok=True)
+    taken = 0
+    with tarfile.open(archive) as source, tarfile.open(target, "w") as out:
+        for member in source:
+            if member.isfile() and member.name.endswith(".xml"):
+                out.addfile(member, source.extractfile(member))
+                taken += 1
+                if taken == n:
+                    break
+    return target
+
+
+def scale(args: argparse.Namespace) -> dict[str, Any]:
+    work = Path(tempfile.mkdtemp(prefix="lexgraph-neo4j-scale-"))
+    try:
+        source = args.archive if not args.laws else first_laws(args.archive, args.laws, work / "xml")
+        report: dict[str, Any] = {"source": str(args.archive), "laws": args.laws or "all",
+                                  "server_at_start": server_memory()}
+        embedded = work / "store"
+        report["embedded"] = run_step("ingest", str(source), str(embedded))
+        report["embedded"]["store_mb"] = size_mb(embedded)
+        print(json.dumps({"embedded": report["embedded"]}), file=sys.stderr, flush=True)
+        for name, step_args in (("neo4j_direct", ("ingest", str(source), args.neo4j)),
+                                ("neo4j_copy", ("copy", str(embedded), args.neo4j))):
+            wipe(args.neo4j, allowed=args.wipe or name == "neo4j_copy")
+            time.sleep(2)  # let the deletes' transaction logs settle before measuring the store
+            report[name] = run_step(*step_args)
+            report[name]["store_mb"] = neo4j_store_mb()
+            report[name]["server"] = server_memory()
+            print(json.dumps({name: report[name]}), file=sys.stderr, flush=True)
+        return report
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+# -- search latency -----------------------------------------------------------------------------------------------
+def _summary(times: list[float]) -> dict[str, float]:
+    values = np.asarray(times)
+    return {"p50_ms": round(float(np.percentile(values, 50)), 1), "p95_ms": round(float(np.percentile(values, 95)), 1),
+            "n": len(times)}
+
+
+def search(args: argparse.Namespace) -> dict[str, Any]:
+    from lexgraph import LexGraph
+    from lexgraph.eval.lawqa import load_lawqa
+    from lexgraph.index.embed import get_embedder
+    from lexgraph.retrieve.search import SearchOptions
+
+    questions = [q.question for q in load_lawqa(args.dataset)]
+    report: dict[str, Any] = {"questions": len(questions), "rounds": args.rounds}
+    wipe(args.neo4j, allowed=args.wipe)
+    os.environ["LEXGRAPH_CACHE_DIR"] = str(args.store / "cache")  # index Neo4j with the embedded store's vectors
+    started = time.perf_counter()
+    with LexGraph.open(args.store, read_only=True) as lg:
+        lg.copy_to(args.neo4j)
+    report["copy_s"] = round(time.perf_counter() - started, 1)
+    embedder = get_embedder()
+    with LexGraph.open(args.neo4j) as lg:
+        started = time.perf_counter()
+        built = lg.index(embedder=embedder)
+        report["neo4j_index"] = {"seconds": round(time.perf_counter() - started, 1), "units": built.units,
+                                 "embedded_texts": built.embedded_texts}
+    vectors = {q: embedder.embed_queries([q])[0] for q in questions}  # the embedding is the same on both: not timed
+
+    class Cached:
+        """The embedder with the questions' vectors computed once, so that the timings are the search's own."""
+
+        name, dim = embedder.name, embedder.dim
+
+        def embed_queries(self, texts: list[str]) -> np.ndarray:
+            return np.stack([vectors[t] if t in vectors else embedder.embed_queries([t])[0] for t in texts])
+
+        def embed_passages(self, texts: list[str]) -> np.ndarray:
+            return embedder.embed_passages(texts)
+
+    for backend, location in (("embedded", str(args.store)), ("neo4j", args.neo4j)):
+        with LexGraph.open(location, read_only=True) as lg:
+            rows: dict[str, dict[str, float]] = {}
+            for mode in ("bm25", "hybrid"):
+                options = SearchOptions(mode=mode)
+                retriever = lg.retriever(mode, embedder=Cached())  # type: ignore[arg-type]
+                for question in questions:  # warm-up
+                    lg.search(question, options=options, retriever=retriever)
+                times = []
+                for _ in range(args.rounds):
+                    for question in questions:
+                        started = time.perf_counter()
+                        lg.search(question, options=options, retriever=retriever)
+                        times.append((time.perf_counter() - started) * 1000)
+                rows[mode] = _summary(times)
+            report[backend] = rows
+    report["server"] = server_memory()
+    return report
+
+
+def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] == "_step":
+        print(json.dumps(step(*sys.argv[2:5])))
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in ("scale", "search"):
+        command = sub.add_parser(name)
+        command.add_argument("--neo4j", default=DEFAULT_URI, help=f"the Neo4j to load (default {DEFAULT_URI})")
+        command.add_argument("--wipe", action="store_true", help="empty the Neo4j database even if it holds data")
+        command.add_argument("--json", action="store_true")
+    sub.choices["scale"].add_argument("--archive", type=Path, default=DEFAULT_ARCHIVE)
+    sub.choices["scale"].add_argument("--laws", type=int, default=0, help="only the first N files (default: all)")
+    sub.choices["search"].add_argument("--store", type=Path, required=True,
+                                       help="an embedded store made by bench/retrieval_lawqa.py --prepare")
+    sub.choices["search"].add_argument("--dataset", type=Path, default=SHARED / "lawqa_jp" / "dev.json")
+    sub.choices["search"].add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
+    report = scale(args) if args.command == "scale" else search(args)
+    print(json.dumps(report, ensure_ascii=False, indent=None if args.json else 2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

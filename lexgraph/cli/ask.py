@@ -1,0 +1,91 @@
+"""`lexgraph ask`: an answer with citations on every sentence."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from lexgraph.cli.options import AsOfOpt, JsonOpt, LawsOpt, StoreOpt, parse_day
+from lexgraph.cli.output import EXIT_UNAVAILABLE, EXIT_USAGE, emit_json, fail, opened, out, search_errors
+from lexgraph.client import (
+    ANSWER_MODES,
+    DEFAULT_MAX_REPAIRS,
+    SEARCH_MODES,
+    STYLES,
+    AskOptions,
+    LLMUnavailable,
+    RetriesExhausted,
+    SearchOptions,
+    capped_limits,
+)
+
+if TYPE_CHECKING:
+    from lexgraph.client import Answer
+
+
+def ask_command(
+    question: Annotated[str, typer.Argument(help="The question, in Japanese.")],
+    prompt: Annotated[str, typer.Option("--prompt", help=f"Prompt style: {', '.join(STYLES)}.")] = "text",
+    mode: Annotated[str, typer.Option("--mode", help=f"Generation mode: {', '.join(ANSWER_MODES)}.")] = "cgg",
+    search_mode: Annotated[str, typer.Option("--search", help=f"Retrieval: {', '.join(SEARCH_MODES)}.")] = "hybrid",
+    as_of: AsOfOpt = None,
+    law: LawsOpt = None,
+    max_repairs: Annotated[int, typer.Option("--max-repairs", help="Repair prompts after an invalid reply.")
+                           ] = DEFAULT_MAX_REPAIRS,
+    references: Annotated[int | None, typer.Option("--references", help="At most this many references of each "
+                                                   "kind (default 5 books, 5 guidelines, 5 precedents, 10 laws).")
+                          ] = None,
+    no_model: Annotated[bool, typer.Option("--no-model", help="Answer extractively even if a model is set.")
+                        ] = False,
+    log: Annotated[Path | None, typer.Option("--log", help="Turn log (JSONL); default <store>/turns.jsonl.")
+                   ] = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Answer with the clauses and precedents each sentence relies on. Without a model (LEXGRAPH_LLM_MODEL), the
+    answer is extractive and says so."""
+    try:
+        limits = None if references is None else capped_limits(references)
+        if references is not None and references < 1:
+            raise ValueError("--references must be at least 1")
+        options = AskOptions(mode=mode, prompt_style=prompt, max_repairs=max_repairs, limits=limits)
+        search = SearchOptions(mode=search_mode)
+    except ValueError as error:
+        fail(str(error), EXIT_USAGE)
+    day = parse_day(as_of)
+    with opened(store) as lg, search_errors():
+        try:
+            answer = lg.ask(question, options=options, as_of=day, laws=law or (), search=search,
+                            use_model=not no_model, log=log)
+        except RetriesExhausted as error:
+            fail(f"{error}. Every reply and its errors are in the turn log {log or lg.turn_log_path()}; try "
+                  "again, raise --max-repairs, or use a stronger model", EXIT_UNAVAILABLE)
+        except LLMUnavailable as error:
+            fail(str(error), EXIT_UNAVAILABLE)
+    if as_json:
+        emit_json(answer.to_json())
+    else:
+        print_answer(answer)
+
+
+def print_answer(answer: Answer) -> None:
+    out.print(f"[bold]{answer.question}[/]  [dim]({answer.label}; as of {answer.as_of})[/]", highlight=False)
+    for sentence in answer.sentences:
+        marks = "".join(f"[{cid}]" for cid in sentence.citations)
+        attached = "".join(f"[{cid}*]" for cid in sentence.attached)
+        out.print(f"- {sentence.text} {marks}{attached}", highlight=False)
+    out.print(f"[bold]結論[/] {answer.conclusion}", highlight=False)
+    for caveat in answer.caveats:
+        out.print(f"[yellow]注意[/] {caveat}", highlight=False)
+    cited = set(answer.cited_ids)
+    if cited:
+        out.print("[bold]references[/]" + ("  (* attached after generation)" if any(
+            s.attached for s in answer.sentences) else ""))
+    for ref in answer.references.items:
+        if ref.id in cited:
+            period = ""
+            if ref.kind == "law":
+                period = f"  [dim]{ref.valid_from or '?'} – {ref.valid_until or ''}  {ref.revision_id}[/]"
+            out.print(f"  {ref.id}  {ref.title}{period}", highlight=False)

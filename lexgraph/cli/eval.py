@@ -1,0 +1,280 @@
+"""`lexgraph eval …`: extraction, retrieval, multiple-choice and answer quality measured on gold data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from lexgraph.cli.options import EmbedderOpt, JsonOpt, StoreOpt, make_embedder, parse_ks
+from lexgraph.cli.output import (
+    EXIT_BAD_INPUT,
+    EXIT_UNAVAILABLE,
+    EXIT_USAGE,
+    emit_json,
+    err,
+    fail,
+    fmt,
+    opened,
+    out,
+    progress_bar,
+    search_errors,
+)
+from lexgraph.client import (
+    ANSWER_MODES,
+    DEFAULT_MAX_REPAIRS,
+    DEFAULT_TAU,
+    METHODS,
+    NOT_CONFIGURED,
+    SEARCH_MODES,
+    STYLES,
+    AskOptions,
+    DatasetError,
+    LLMUnavailable,
+    configured_client,
+    dataset_changed,
+    load_citation_gold,
+    load_lawqa,
+    mcqa_runs_per_question,
+    mcqa_settings,
+    read_mcqa_settings,
+    score_citations,
+    score_lawqa_citations,
+    store_location,
+    write_answers_report,
+    write_mcqa_report,
+    write_retrieval_report,
+)
+
+app = typer.Typer(no_args_is_help=True, help="Measure extraction, retrieval and answers on gold data.")
+
+
+@app.command("citations")
+def eval_citations(
+    gold: Annotated[Path, typer.Option("--gold", help="Gold JSONL: one sentence per line (issue 3 format).")],
+    misses: Annotated[int, typer.Option(help="How many misses to list (0: none).")] = 20,
+    as_json: JsonOpt = False,
+) -> None:
+    """Precision, recall and F1 of the citation extractor on a gold file, for statutes and precedents, on spans,
+    overlaps and resolved targets. Lines with a `context` (the lawqa_jp gold) are replayed as statute clauses."""
+    try:
+        lines = load_citation_gold(gold)
+    except (OSError, ValueError) as error:
+        fail(f"{gold}: {error}", EXIT_BAD_INPUT)
+    if not (lines and "context" in lines[0]):
+        _print_scores(gold, lines, misses, as_json)
+        return
+    result = score_lawqa_citations(lines)
+    payload = {"kind": "relative references in statutes", "brackets": result.total, "correct": result.correct,
+               "accuracy": round(result.accuracy, 4),
+               "misses": [{"gold": dict(g), "found": list(found)} for g, found in result.misses[:misses]]}
+    if as_json:
+        emit_json(payload)
+    else:
+        out.print(f"{gold.name}: {result.correct}/{result.total} bracketed references resolved "
+                  f"(accuracy {result.accuracy:.4f})", highlight=False)
+
+
+def _print_scores(gold: Path, lines: list[dict[str, Any]], misses: int, as_json: bool) -> None:
+    scores = score_citations(lines)
+    if as_json:
+        payload = scores.to_json(with_misses=misses > 0)
+        if misses > 0:
+            payload["misses"] = payload["misses"][:misses]
+        emit_json(payload)
+        return
+    table = Table("kind", "level", "precision", "recall", "F1", "tp", "fp", "fn")
+    for kind, levels in (("statute", scores.statute), ("precedent", scores.precedent), ("overall", scores.overall)):
+        for level in ("span", "overlap", "target"):
+            prf = getattr(levels, level)
+            table.add_row(kind, level, f"{prf.precision:.4f}", f"{prf.recall:.4f}", f"{prf.f1:.4f}",
+                          str(prf.tp), str(prf.fp), str(prf.fn))
+    out.print(f"{gold.name}: {scores.sentences} sentences", highlight=False)
+    out.print(table)
+    for miss in scores.misses[:misses]:
+        out.print(f"  {miss.side:8} {miss.kind:9} {miss.doc}@{miss.sentence_start}  {miss.surface!r}",
+                  highlight=False)
+
+
+@app.command("retrieval")
+def eval_retrieval(
+    dataset: Annotated[Path, typer.Option("--dataset", help="lawqa_jp JSON (e.g. ../shared/data/lawqa_jp/dev.json).")],
+    mode: Annotated[list[str] | None, typer.Option("--mode", help=f"Modes to compare ({', '.join(SEARCH_MODES)}); "
+                                                   "repeatable. Default: bm25, dense and hybrid.")] = None,
+    k: Annotated[str, typer.Option("--k", help="Cut-offs for Recall@k.")] = "5,10,20",
+    report: Annotated[Path | None, typer.Option("--report", help="Write metrics.json, details.csv, config.json "
+                                                "and recall.png (Recall@k curves) here.")] = None,
+    embedder: EmbedderOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Recall@k and MRR, at article and paragraph level, of the clauses found for lawqa_jp's questions."""
+    ks = parse_ks(k)
+    modes = mode or ["bm25", "dense", "hybrid"]
+    for name in modes:
+        if name not in SEARCH_MODES:
+            fail(f"--mode {name!r}: choose from {', '.join(SEARCH_MODES)}", EXIT_USAGE)
+    try:
+        questions = load_lawqa(dataset)
+    except DatasetError as error:
+        fail(str(error), EXIT_BAD_INPUT)
+    with opened(store, read_only=True) as lg, search_errors(), progress_bar("questions") as progress:
+        tasks: dict[str, Any] = {}
+
+        def advance(name: str, done: int, total: int) -> None:
+            if name not in tasks:
+                tasks[name] = progress.add_task(name, total=total)
+            progress.update(tasks[name], completed=done)
+
+        model = make_embedder(embedder)
+        runs = lg.eval_retrieval(questions, modes, ks, embedder=model, progress=advance)
+    files = []
+    if report is not None:
+        config = {"dataset": str(dataset), "modes": modes, "ks": list(ks), "store": store_location(store),
+                  "embedder": model.name}
+        files = write_retrieval_report(report, config, runs, ks)
+    if as_json:
+        emit_json({"dataset": str(dataset), "ks": list(ks), "runs": [run.to_json() for run in runs],
+                    "report": [str(f) for f in files]})
+        return
+    first = runs[0]
+    out.print(f"{dataset}: {first.n_questions} questions; {len(first.scored)} scored (every gold law in the store), "
+              f"{len(first.absent)} with a gold law not in the store, {len(first.no_gold)} without statute gold",
+              highlight=False)
+    missing = sorted({law for _, laws in first.absent for law in laws})
+    if missing:
+        out.print(f"laws not in the store: {', '.join(missing)}", highlight=False)
+    for level, items in first.not_in_store.items():
+        if items:
+            out.print(f"{level} gold not in any stored version ({len(items)}): "
+                      f"{', '.join(gold for _, gold in items[:6])}; best reachable recall "
+                      f"{fmt(first.ceiling.get(level))}", highlight=False)
+    table = Table("mode", "level", "n", *[f"R@{cut}" for cut in ks], "MRR")
+    for run in runs:
+        for level, scored in run.levels.items():
+            table.add_row(run.mode, level, str(scored.n_scored),
+                          *[fmt(scored.recall_at(cut)) for cut in ks], fmt(scored.mrr))
+    out.print(table)
+    for path in files:
+        out.print(f"wrote {path}", highlight=False)
+
+
+@app.command("mcqa")
+def eval_mcqa(
+    dataset: Annotated[Path | None, typer.Option("--dataset", help="lawqa_jp JSON (e.g. "
+                                                 "../shared/data/lawqa_jp/dev.json).")] = None,
+    method: Annotated[list[str] | None, typer.Option("--method", help=f"One of {', '.join(METHODS)}; "
+                                                     "repeatable (default baseline).")] = None,
+    use_context: Annotated[bool, typer.Option("--use-context", help="Give the agents the dataset's own statute "
+                                              "text instead of lexgraph's retrieved clauses.")] = False,
+    randomized: Annotated[bool, typer.Option("--randomized", help="Run each question in its 4 choice orders and "
+                                             "report consistency.")] = False,
+    limit: Annotated[int | None, typer.Option("--limit", help="Only the first N questions.")] = None,
+    tau: Annotated[float, typer.Option("--tau", help="Debate: agreement that ends it (0.8 or 0.98).")] = DEFAULT_TAU,
+    max_repairs: Annotated[int, typer.Option("--max-repairs", help="Repairs of an invalid agent output.")
+                           ] = DEFAULT_MAX_REPAIRS,
+    config: Annotated[Path | None, typer.Option("--config", help="Run again as a report's config.json says.")
+                      ] = None,
+    report: Annotated[Path | None, typer.Option("--report", help="Write metrics.json, details.csv, config.json "
+                                                "and accuracy.png here.")] = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Accuracy of the multi-agent methods on lawqa_jp's 4-choice questions, with every agent's trace."""
+    llm = configured_client()
+    if llm is None:
+        fail(f"eval mcqa asks a model; {NOT_CONFIGURED}", EXIT_UNAVAILABLE)
+    if config is not None:
+        try:
+            settings = read_mcqa_settings(config)
+        except (OSError, ValueError, TypeError, KeyError) as error:
+            fail(f"--config {config}: not a report's config.json ({error})", EXIT_BAD_INPUT)
+    else:
+        if dataset is None:
+            fail("give --dataset FILE (or --config DIR/config.json)", EXIT_USAGE)
+        try:
+            settings = mcqa_settings(dataset, method or ["baseline"], llm, use_context=use_context,
+                                     randomized=randomized, limit=limit, tau=tau, max_repairs=max_repairs,
+                                     store=store or "")
+        except OSError as error:
+            fail(f"--dataset {dataset}: cannot be read ({error.strerror})", EXIT_BAD_INPUT)
+    for name in settings.methods:
+        if name not in METHODS:
+            fail(f"--method {name!r}: choose from {', '.join(METHODS)}", EXIT_USAGE)
+    try:
+        items = load_lawqa(settings.dataset)[: settings.limit]
+    except DatasetError as error:
+        fail(str(error), EXIT_BAD_INPUT)
+    if config is not None and dataset_changed(settings):
+        err.print(f"[yellow]warning[/] {settings.dataset} changed since the configuration was written", highlight=False)
+    with opened(store or settings.store or None, read_only=True) as lg, search_errors(), \
+            progress_bar("runs") as progress:
+        task = progress.add_task("agents", total=len(items) * len(settings.methods)
+                                 * mcqa_runs_per_question(settings))
+        try:
+            runs = lg.eval_mcqa(llm, items, settings, on_result=lambda _: progress.advance(task))
+        except LLMUnavailable as error:
+            fail(str(error), EXIT_UNAVAILABLE)
+    files = write_mcqa_report(report, settings, runs) if report is not None else []
+    if as_json:
+        emit_json({"config": settings.to_json(), "methods": [run.to_json() for run in runs],
+                    "report": [str(f) for f in files]})
+        return
+    table = Table("method", "accuracy", "consistency", "runs", "failed")
+    for run in runs:
+        table.add_row(run.method, fmt(run.accuracy), fmt(run.consistency), str(len(run.results)),
+                      str(run.failed))
+    out.print(f"{settings.dataset}: {len(items)} questions, model {settings.model}, "
+                  f"{'dataset context' if settings.use_context else 'lexgraph retrieval'}", highlight=False)
+    out.print(table)
+    for path in files:
+        out.print(f"wrote {path}", highlight=False)
+
+
+@app.command("answers")
+def eval_answers(
+    dataset: Annotated[Path, typer.Option("--dataset", help="lawqa_jp JSON: the correct choice is the reference "
+                                          "answer, the context's headings the gold evidence.")],
+    limit: Annotated[int | None, typer.Option("--limit", help="Only the first N questions.")] = None,
+    k: Annotated[str, typer.Option("--k", help="Cut-offs for the evidence Recall@k.")] = "5,10,20",
+    mode: Annotated[str, typer.Option("--mode", help=f"Generation mode: {', '.join(ANSWER_MODES)}.")] = "cgg",
+    prompt: Annotated[str, typer.Option("--prompt", help=f"Prompt style: {', '.join(STYLES)}.")] = "text",
+    no_model: Annotated[bool, typer.Option("--no-model", help="Score extractive answers (and no judge).")] = False,
+    report: Annotated[Path | None, typer.Option("--report", help="Write metrics.json, details.csv, config.json "
+                                                "and answers.png here.")] = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """ROUGE-L (Sudachi tokens), Recall@k of the cited evidence, and an LLM-judge score when a model is set."""
+    ks = parse_ks(k)
+    try:
+        options = AskOptions(mode=mode, prompt_style=prompt)
+        questions = load_lawqa(dataset)[:limit]
+    except ValueError as error:
+        fail(str(error), EXIT_USAGE if not isinstance(error, DatasetError) else EXIT_BAD_INPUT)
+    llm = None if no_model else configured_client()
+    with opened(store) as lg, search_errors(), progress_bar("questions") as progress:
+        task = progress.add_task("answering", total=len(questions))
+        scores = lg.eval_answers(
+            questions, options, ks, llm=llm, on_question=lambda _: progress.advance(task),
+            on_error=lambda question, error: err.print(f"[yellow]{question.qid}[/]: {error}", highlight=False))
+    payload = scores.to_json()
+    files = []
+    if report is not None:
+        files = write_answers_report(report, {"dataset": str(dataset), "limit": limit, "ks": list(ks), "mode": mode,
+                                              "prompt": prompt, "model": llm.config.model if llm else None,
+                                              "base_url": llm.config.base_url if llm else None}, scores)
+    if as_json:
+        emit_json({**payload, "report": [str(f) for f in files]})
+        return
+    table = Table("metric", "value")
+    table.add_row("questions", str(payload["questions"]))
+    table.add_row("ROUGE-L (Sudachi)", fmt(payload["rouge_l"]))
+    for cut in ks:
+        table.add_row(f"evidence Recall@{cut}", fmt(payload[f"evidence_recall@{cut}"]))
+    table.add_row("judge (1-5)", "-" if payload["judge"] is None else f"{payload['judge']:.2f}")
+    out.print(table)
+    for path in files:
+        out.print(f"wrote {path}", highlight=False)

@@ -1,0 +1,83 @@
+"""`lexgraph graph neighbourhood` and `lexgraph viz`: the citation graph around a node, listed or drawn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.table import Table
+
+from lexgraph.cli.options import DepthOpt, GraphAsOfOpt, JsonOpt, MaxNodesOpt, NodeArg, StoreOpt, parse_day
+from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_UNAVAILABLE, EXIT_USAGE, emit_json, err, fail, opened, out
+from lexgraph.client import ANY_WORDING, PICTURE_FORMATS, check_graphviz, draw_neighbourhood, picture_errors
+
+if TYPE_CHECKING:
+    from lexgraph.client import Neighbourhood
+
+app = typer.Typer(no_args_is_help=True, help="The citation graph around a node (see also `lexgraph viz`).")
+
+
+def load_neighbourhood(node: str, depth: int, as_of: str | None, max_nodes: int, store: str | None) -> Neighbourhood:
+    if depth < 0:
+        fail("--depth must be 0 or more", EXIT_USAGE)
+    if max_nodes < 1:
+        fail("--max-nodes must be at least 1", EXIT_USAGE)
+    day = parse_day(as_of)
+    with opened(store, read_only=True) as lg:
+        return lg.neighbourhood(node, depth, as_of=ANY_WORDING if day is None else day, max_nodes=max_nodes)
+
+
+@app.command("neighbourhood")
+def graph_neighbourhood(
+    node: NodeArg,
+    depth: DepthOpt = 1,
+    as_of: GraphAsOfOpt = None,
+    max_nodes: MaxNodesOpt = 150,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The citation neighbourhood of a node at document level: precedents, books and guidelines as single nodes,
+    clauses as their articles, edges counting the citations they stand for."""
+    hood = load_neighbourhood(node, depth, as_of, max_nodes, store)
+    if as_json:
+        emit_json(hood.to_json())
+        return
+    out.print(hood.note, style="dim", highlight=False)
+    table = Table("distance", "kind", "caption", "uid")
+    for n in hood.nodes:
+        table.add_row(str(n.distance), n.kind, n.caption, n.uid)
+    out.print(table)
+    captions = {n.uid: n.caption for n in hood.nodes}
+    for e in hood.edges:
+        out.print(f"  {captions[e.source]} → {captions[e.target]}  {e.type} ×{e.count}", highlight=False)
+
+
+def viz(
+    node: NodeArg,
+    out_file: Annotated[Path, typer.Option("--out", help="FILE.png, FILE.svg or FILE.html (the SVG inline).")],
+    depth: DepthOpt = 1,
+    as_of: GraphAsOfOpt = None,
+    max_nodes: MaxNodesOpt = 150,
+    store: StoreOpt = None,
+) -> None:
+    """Draw the citation neighbourhood of a node with Graphviz: laws red, precedents gold, guidelines green, books
+    blue, other documents grey, cited-but-not-stored precedents dashed."""
+    if out_file.suffix.lower() not in PICTURE_FORMATS:
+        fail(f"--out {out_file}: write the picture as .png, .svg or .html", EXIT_USAGE)
+    try:
+        check_graphviz()
+    except Exception as error:
+        if isinstance(error, picture_errors()):
+            fail(str(error), EXIT_UNAVAILABLE)
+        raise
+    hood = load_neighbourhood(node, depth, as_of, max_nodes, store)
+    try:
+        written = draw_neighbourhood(hood, out_file)
+    except OSError as error:
+        fail(f"{out_file}: cannot be written ({error.strerror})", EXIT_BAD_INPUT)
+    except Exception as error:
+        if isinstance(error, picture_errors()):
+            fail(str(error), EXIT_UNAVAILABLE)
+        raise
+    err.print(f"wrote {written}: {hood.note}", highlight=False)

@@ -1,0 +1,131 @@
+"""`lexgraph ingest …`: statutes, precedents and literature into the store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from lexgraph.cli.law import print_links_summary
+from lexgraph.cli.options import ChunkSizeOpt, JsonOpt, OverlapOpt, StoreOpt, check_chunking, parse_day
+from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, fail, opened, out, progress_bar
+from lexgraph.client import DEFAULT_CHUNK_SIZE, DEFAULT_OVERLAP
+
+if TYPE_CHECKING:
+    from lexgraph.client import DocumentSummary
+
+app = typer.Typer(no_args_is_help=True, help="Load data into the store.")
+
+
+@app.command("statutes")
+def ingest_statutes(
+    paths: Annotated[list[Path], typer.Argument(help="XML files, directories, .tar.xz/.zip archives.")],
+    revision: Annotated[str | None, typer.Option(help="Revision id for a single file without one in its name.")] = None,
+    in_force_on: Annotated[str | None, typer.Option("--in-force-on", help="A day the text was known to be in "
+                                                    "force, for snapshots without a revision id.")] = None,
+    link: Annotated[bool, typer.Option("--link/--no-link", help="Link clause cross-references (CITES) after "
+                                       "ingesting; `lexgraph law link` does it later.")] = True,
+    law: Annotated[list[str] | None, typer.Option("--law", help="Only this law's files (title, 略称, number or id; "
+                                                  "repeatable), e.g. a few laws of the whole e-Gov archive.")] = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Ingest e-Gov 法令XML, then link the clauses' cross-references. Re-running the same files changes nothing."""
+    if revision and len(paths) != 1:
+        fail("--revision names the revision of one file; give exactly one PATH", EXIT_USAGE)
+    known_day = parse_day(in_force_on, "--in-force-on")
+    with opened(store) as lg, progress_bar() as progress:
+        task = progress.add_task("ingesting", total=None)
+
+        def on_file(size: int, name: str) -> None:
+            progress.update(task, advance=1, description=Path(name.replace("!", "/")).name[:40])
+
+        def on_link(law_id: str) -> None:
+            progress.update(task, description=f"linking {law_id}")
+
+        summary = lg.ingest_statutes(paths, revision=revision, in_force_on=known_day, on_file=on_file, link=link,
+                                     on_link=on_link, laws=law or ())
+    if as_json:
+        emit_json(summary.to_json())
+    else:
+        out.print(f"files {summary.files}  laws {len(summary.laws)}  versions added {summary.versions_added}  "
+                  f"unchanged {summary.unchanged}  clauses written {summary.provisions_written}")
+        if summary.links is not None:
+            print_links_summary(summary.links)
+        for outcome in summary.conflicts:
+            out.print(f"[yellow]conflict[/] {outcome.message}", highlight=False)
+        for outcome in summary.failures:
+            out.print(f"[red]failed[/] {outcome.message}", highlight=False)
+    if summary.failures or summary.conflicts or (summary.links is not None and summary.links.failed_laws):
+        raise typer.Exit(EXIT_BAD_INPUT)
+
+
+
+
+@app.command("precedents")
+def ingest_precedents(
+    paths: Annotated[list[Path], typer.Argument(help="Judgment texts (.txt, folders) and metadata (.jsonl).")],
+    chunk_size: ChunkSizeOpt = DEFAULT_CHUNK_SIZE,
+    overlap: OverlapOpt = DEFAULT_OVERLAP,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Ingest judgments: the precedent, its chunks, and edges to the clauses (in force on the decision date) and
+    precedents it cites. Re-running the same files changes nothing."""
+    check_chunking(chunk_size, overlap)
+    with opened(store) as lg, progress_bar() as progress:
+        task = progress.add_task("ingesting", total=None)
+        summary = lg.ingest_precedents(paths, size=chunk_size, overlap=overlap,
+                                       on_document=lambda name: progress.update(task, advance=1,
+                                                                                description=Path(name).name[:40]))
+    _print_document_summary(summary, as_json)
+
+
+@app.command("literature")
+def ingest_literature(
+    paths: Annotated[list[Path], typer.Argument(help="Markdown, text or PDF files, folders, or a registry folder.")],
+    kind: Annotated[str | None, typer.Option(help="book or guideline (a registry says for itself).")] = None,
+    title: Annotated[str | None, typer.Option(help="Title, for a single file.")] = None,
+    day: Annotated[str | None, typer.Option("--date", help="The document's date (YYYY-MM-DD): its citations are "
+                                            "read as of it.")] = None,
+    source: Annotated[str | None, typer.Option(help="Where the document comes from (a URL).")] = None,
+    chunk_size: ChunkSizeOpt = DEFAULT_CHUNK_SIZE,
+    overlap: OverlapOpt = DEFAULT_OVERLAP,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Ingest books and guidelines: documents, chunks, and edges to the clauses and precedents they cite."""
+    if kind is not None and kind not in ("book", "guideline", "other"):
+        fail("--kind is book, guideline or other", EXIT_USAGE)
+    if title and len(paths) != 1:
+        fail("--title names one document; give exactly one PATH", EXIT_USAGE)
+    check_chunking(chunk_size, overlap)
+    when = parse_day(day, "--date")
+    with opened(store) as lg, progress_bar() as progress:
+        task = progress.add_task("ingesting", total=None)
+        summary = lg.ingest_literature(paths, kind=kind, title=title, day=when, source=source, size=chunk_size,
+                                       overlap=overlap, on_document=lambda name: progress.update(
+                                           task, advance=1, description=Path(name).name[:40]))
+    _print_document_summary(summary, as_json)
+
+
+
+def _print_document_summary(summary: DocumentSummary, as_json: bool) -> None:
+    if as_json:
+        emit_json(summary.to_json())
+    else:
+        data = summary.to_json()
+        out.print(f"files {data['files']}  added {data['added']}  replaced {data['replaced']}  unchanged "
+                  f"{data['unchanged']}  chunks {data['chunks_written']}  citations {data['citations']}  "
+                  f"edges to clauses {data['clause_edges']}, to precedents {data['precedent_edges']}  "
+                  f"stubs +{data['stubs_created']} filled {data['stubs_filled']}", highlight=False)
+        for outcome in summary.outcomes:
+            for problem in outcome.problems:
+                out.print(f"[yellow]note[/] {outcome.source}: {problem}", highlight=False)
+        for message in data["duplicates"]:
+            out.print(f"[yellow]duplicate[/] {message}", highlight=False)
+        for outcome in summary.failures:
+            out.print(f"[red]failed[/] {outcome.message}", highlight=False)
+    if summary.failures:
+        raise typer.Exit(EXIT_BAD_INPUT)

