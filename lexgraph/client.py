@@ -29,6 +29,7 @@ from lexgraph.answer.model import MODES as ANSWER_MODES
 from lexgraph.answer.prompts import STYLES
 from lexgraph.answer.references import capped_limits
 from lexgraph.config import ConfigError, store_location
+from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
 from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
@@ -44,7 +45,7 @@ from lexgraph.retrieve.options import MODES as SEARCH_MODES
 from lexgraph.retrieve.options import SearchOptions
 from lexgraph.statutes.catalog import Catalog, LawEntry
 from lexgraph.store import GraphStore, ReadOnlyViolation, StoreError, StoreUnavailable, is_neo4j_uri, open_store
-from lexgraph.store.base import Row, StoreCounts
+from lexgraph.store.base import InvalidQuery, Row, StoreCounts
 from lexgraph.store.copy import DEFAULT_BATCH
 
 if TYPE_CHECKING:
@@ -103,6 +104,10 @@ __all__ = [
     "LexGraph",
     "LookupError_",
     "ReadOnlyViolation",
+    "InvalidQuery",
+    "DATE_FORMS",
+    "DateFormatError",
+    "parse_day",
     "RetriesExhausted",
     "SearchOptions",
     "StoreError",

@@ -359,8 +359,6 @@ def test_an_engine_error_is_shown_as_bad_input(writer_copy: LexGraph, cypher: st
     assert writer_copy.query("RETURN 1 AS one") == [{"one": 1}]  # the connection is usable afterwards
 
 
-@pytest.mark.xfail(strict=True, reason="the CLI maps InvalidQuery to exit 1 once the lead wires it (see report); "
-                   "remove this marker then")
 def test_a_syntax_error_exits_1_with_the_engine_message(sample_store: Path) -> None:
     run = lexgraph("query", "MATCH (l:Law RETURN l", store=sample_store)
     assert run.code == 1, (run.code, run.stderr)

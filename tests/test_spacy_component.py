@@ -124,12 +124,14 @@ def test_the_judgment_gets_statutes_and_precedents(nlp: Language) -> None:
     assert {s._.citation.law_title for s in doc.spans[KEY] if s.label_ == "STATUTE"} == {"日本国憲法", "刑事訴訟法"}
 
 
-def test_a_range_gives_one_span_per_clause_each_with_its_own_citation(nlp: Language) -> None:
-    """spaCy keys span extensions by offsets only; the three items of 同条１項１号から３号まで share them."""
+def test_a_range_is_one_span_with_its_end(nlp: Language) -> None:
+    """同条１項１号から３号まで is one citation (issue 14): one span, its start and its end (`path_to`)."""
     doc = nlp(RANGE)
-    paths = [s._.citation.path for s in doc.spans[KEY]]
-    assert paths == ["a6/p4", "a6/p5", "a6/p1/i1", "a6/p1/i2", "a6/p1/i3"]
-    assert len({(s.start_char, s.end_char) for s in doc.spans[KEY]}) == 3
+    spans = list(doc.spans[KEY])
+    assert [(s._.citation.path, s._.citation.path_to) for s in spans] == [
+        ("a6/p4", None), ("a6/p5", None), ("a6/p1/i1", "a6/p1/i3")]
+    assert spans[-1]._.citation.item_to == "3"
+    assert len({(s.start_char, s.end_char) for s in spans}) == 3
 
 
 def test_pipe_gives_the_same_docs_as_one_by_one(nlp: Language) -> None:

@@ -121,7 +121,7 @@ def test_query_is_read_only(sample_store: Path) -> None:
     assert ok.json() == [{"id": "129AC0000000089"}]
     before = lexgraph("stats", "--json", store=sample_store).json()
     refused = lexgraph("query", "MATCH (l:Law) SET l.title = 'x'", store=sample_store)
-    assert refused.code == 1 and "read-only" in refused.stderr
+    assert refused.code == 1 and "refused SET" in refused.stderr
     assert lexgraph("stats", "--json", store=sample_store).json() == before
 
 
@@ -252,3 +252,17 @@ def test_law_option_reads_only_the_named_laws_of_an_archive(tmp_path: Path) -> N
     assert [row["id"] for row in laws] == ["403AC0000000090"]
     unknown = lexgraph("ingest", "statutes", archive, "--law", "存在しない法律", store=store)
     assert unknown.code == 1 and "--law '存在しない法律'" in unknown.stderr
+
+
+@pytest.mark.parametrize("day", ["2023-07-01", "令和5年7月1日", "令和５年７月１日", "令和五年七月一日", "R5.7.1"])
+def test_as_of_takes_era_dates_as_lawyers_write_them(sample_store: Path, day: str) -> None:
+    run = lexgraph("law", "show", "民法", "第二百十三条の二", "--as-of", day, "--json", store=sample_store)
+    assert run.code == 0, run.stderr
+    assert run.json()["as_of"] == "2023-07-01"
+
+
+def test_an_era_date_before_its_era_is_refused_with_the_forms_read(sample_store: Path) -> None:
+    run = lexgraph("law", "show", "民法", "第七百九条", "--as-of", "令和元年4月30日", store=sample_store)
+    assert run.code == 2 and "before 令和 began" in run.stderr
+    run = lexgraph("law", "show", "民法", "第七百九条", "--as-of", "yesterday", store=sample_store)
+    assert run.code == 2 and "R3.1.1" in run.stderr

@@ -88,8 +88,8 @@ def law_versions(
 @app.command("diff")
 def law_diff(
     law: LawArg,
-    from_day: Annotated[str, typer.Option("--from", help="YYYY-MM-DD")],
-    to_day: Annotated[str, typer.Option("--to", help="YYYY-MM-DD")],
+    from_day: Annotated[str, typer.Option("--from", help="YYYY-MM-DD or 和暦 (令和3年1月1日, R3.1.1)")],
+    to_day: Annotated[str, typer.Option("--to", help="YYYY-MM-DD or 和暦 (令和3年1月1日, R3.1.1)")],
     level: Annotated[str, typer.Option(help="article (articles and other top-level units) or all (every clause)")]
     = "article",
     store: StoreOpt = None,
@@ -130,7 +130,7 @@ def law_cited_by(
     clause: Annotated[str, typer.Argument(help="第七百九条, 709条 or a709.")],
     kind: Annotated[str, typer.Option(help="provision (clauses of laws), precedent, book, guideline, other, or "
                                       "document (all but provisions).")] = "provision",
-    as_of: Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD). Clauses: default today. "
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD or 和暦: 令和3年1月1日, R3.1.1). Clauses: default today. "
                                               "Documents: only those citing the wording in force then "
                                               "(default: any wording).")] = None,
     store: StoreOpt = None,

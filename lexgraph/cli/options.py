@@ -9,7 +9,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from lexgraph.cli.output import EXIT_USAGE, fail
-from lexgraph.client import UNIT_KINDS, ConfigError, LexGraph, as_of_day, is_neo4j_uri, store_location
+from lexgraph.client import (
+    DATE_FORMS,
+    UNIT_KINDS,
+    ConfigError,
+    DateFormatError,
+    LexGraph,
+    as_of_day,
+    is_neo4j_uri,
+    store_location,
+)
+from lexgraph.client import parse_day as read_day
 
 if TYPE_CHECKING:
     from lexgraph.client import Embedder
@@ -18,8 +28,8 @@ StoreOpt = Annotated[str | None, typer.Option("--store", help="Store directory o
                                              "(env LEXGRAPH_STORE; default ./lexgraph-store).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
 LawArg = Annotated[str, typer.Argument(help="Title, law number, abbreviation or law id.")]
-AsOfOpt = Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD); default today.")]
-GraphAsOfOpt = Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD): the graph as it stood then "
+AsOfOpt = Annotated[str | None, typer.Option("--as-of", help=f"Date ({DATE_FORMS}); default today.")]
+GraphAsOfOpt = Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD or 和暦: 令和3年1月1日, R3.1.1): the graph as it stood then "
                                                   "(and the clause in force then); default: all of it, clauses as "
                                                   "of today.")]
 LawsOpt = Annotated[list[str] | None, typer.Option("--law", help="Only this law (title, 略称, number or id); "
@@ -41,9 +51,9 @@ def parse_day(text: str | None, option: str = "--as-of") -> date | None:
     if text is None:
         return None
     try:
-        return date.fromisoformat(text)
-    except ValueError:
-        fail(f"{option} {text!r} is not a date; write it as YYYY-MM-DD", EXIT_USAGE)
+        return read_day(text)
+    except DateFormatError as e:
+        fail(f"{option}: {e}", EXIT_USAGE)
 
 
 def given_day(text: str, option: str) -> date:

@@ -16,13 +16,14 @@ from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
 from lexgraph.client import (
     ConfigError,
     LexGraph,
     LookupError_,
-    ReadOnlyViolation,
+    InvalidQuery,
     StoreError,
     StoreUnavailable,
     store_exists,
@@ -38,7 +39,7 @@ EXIT_BAD_INPUT, EXIT_USAGE, EXIT_UNAVAILABLE = 1, 2, 3
 
 def fail(message: str, code: int) -> NoReturn:
     """Print `message` as an error on stderr and exit with `code`."""
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     raise typer.Exit(code)
 
 
@@ -49,7 +50,7 @@ def library_errors() -> Iterator[None]:
         yield
     except ConfigError as error:
         fail(str(error), EXIT_USAGE)
-    except ReadOnlyViolation as error:
+    except InvalidQuery as error:  # a refused statement (ReadOnlyViolation) included
         fail(str(error), EXIT_BAD_INPUT)
     except StoreUnavailable as error:
         fail(str(error), EXIT_UNAVAILABLE)
