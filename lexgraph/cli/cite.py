@@ -14,7 +14,8 @@ from lexgraph.client import citation_day, cite_text
 
 def cite(
     file: Annotated[str, typer.Argument(help="A UTF-8 text file, or - for standard input.")] = "-",
-    as_of: Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD or 和暦: 令和3年1月1日, R3.1.1) the statutes are read as of; "
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD or 令和3年1月1日, R3.1.1): "
+                                              "the statutes are read as of; "
                                               "default: the judgment's date in the text, else today.")] = None,
     in_law: Annotated[str | None, typer.Option("--in-law", help="The text is a clause of this law …")] = None,
     at: Annotated[str | None, typer.Option("--at", help="… namely this clause (第二十一条第二項), so that 前項 "

@@ -130,7 +130,8 @@ def law_cited_by(
     clause: Annotated[str, typer.Argument(help="第七百九条, 709条 or a709.")],
     kind: Annotated[str, typer.Option(help="provision (clauses of laws), precedent, book, guideline, other, or "
                                       "document (all but provisions).")] = "provision",
-    as_of: Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD or 和暦: 令和3年1月1日, R3.1.1). Clauses: default today. "
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD or 令和3年1月1日, R3.1.1). "
+                                              "Clauses: default today. "
                                               "Documents: only those citing the wording in force then "
                                               "(default: any wording).")] = None,
     store: StoreOpt = None,

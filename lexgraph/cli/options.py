@@ -29,7 +29,8 @@ StoreOpt = Annotated[str | None, typer.Option("--store", help="Store directory o
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
 LawArg = Annotated[str, typer.Argument(help="Title, law number, abbreviation or law id.")]
 AsOfOpt = Annotated[str | None, typer.Option("--as-of", help=f"Date ({DATE_FORMS}); default today.")]
-GraphAsOfOpt = Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD or 和暦: 令和3年1月1日, R3.1.1): the graph as it stood then "
+GraphAsOfOpt = Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD or 令和3年1月1日, R3.1.1): "
+                                                  "the graph as it stood then "
                                                   "(and the clause in force then); default: all of it, clauses as "
                                                   "of today.")]
 LawsOpt = Annotated[list[str] | None, typer.Option("--law", help="Only this law (title, 略称, number or id); "

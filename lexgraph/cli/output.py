@@ -21,9 +21,9 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, T
 
 from lexgraph.client import (
     ConfigError,
+    InvalidQuery,
     LexGraph,
     LookupError_,
-    InvalidQuery,
     StoreError,
     StoreUnavailable,
     store_exists,
