@@ -144,3 +144,16 @@ def test_two_copies_of_one_judgment_are_one_precedent(store: Path, tmp_path: Pat
     assert first["added"] == 1 and len(first["duplicates"]) == 1 and "091244_hanrei.txt" in first["duplicates"][0]
     again = ingest(folder, store=store)
     assert again["unchanged"] == 1 and again["replaced"] == 0
+
+
+def test_stubs_counted_are_the_stubs_stored(tmp_path: Path) -> None:
+    """The summary's `stubs_created` counts the stub nodes written: a decision cited by several judgments, or
+    twice in one, is one stub (the bundled sample's judgments cite 3 decisions not in it)."""
+    store = tmp_path / "store"
+    assert lexgraph("ingest", "statutes", SAMPLE, store=store).code == 0
+    summary = ingest(SAMPLE / "precedents", store=store)
+    stored = lexgraph("query", "MATCH (p:Precedent) WHERE p.stub RETURN count(p) AS n", "--json", store=store)
+    assert stored.code == 0, stored.stderr
+    assert summary["stubs_created"] == stored.json()[0]["n"] > 0
+    again = ingest(SAMPLE / "precedents", store=store)
+    assert again["stubs_created"] == 0

@@ -112,7 +112,7 @@ class DocumentWriter:
         summary.chunks_written += len(doc.chunks)
         summary.clause_edges += len(plan.clause_edges)
         summary.precedent_edges += len(plan.precedent_edges)
-        summary.stubs_created += len(plan.stubs)
+        summary.stubs_created += sum(uid not in plan.filled for uid in plan.stubs)  # what was stored
         summary.stubs_filled += len(plan.filled)
 
     def _plan(self, doc: PreparedDocument, content_hash: str, summary: DocumentSummary, *, stored: bool) -> _Plan:

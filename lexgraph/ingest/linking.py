@@ -67,6 +67,8 @@ class PrecedentMatcher:
         if len(full) > 1:
             return None
         uid = stub_uid(citation)
+        if any(row["uid"] == uid for row in candidates):  # stored already, by an earlier document
+            return PrecedentTarget(uid, None)
         return PrecedentTarget(uid, {
             "uid": uid, "court": citation.court, "date": date.fromisoformat(citation.date),
             "decision_type": citation.decision_type, "case_number": citation.case_number,
