@@ -33,6 +33,7 @@ from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
 from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
+from lexgraph.graph.render import FORMATS
 from lexgraph.index.units import UNIT_KINDS, UnitKind
 from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable, configured_client
 from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, RetriesExhausted
@@ -262,7 +263,7 @@ def write_answers_report(directory: Path, config: dict[str, Any], report: Answer
 
 
 # -- pictures ---------------------------------------------------------------------------------------------------
-PICTURE_FORMATS = (".png", ".svg", ".html")
+PICTURE_FORMATS = FORMATS
 
 
 def check_graphviz() -> None:

