@@ -37,9 +37,10 @@ from lexgraph.graph.render import FORMATS
 from lexgraph.index.units import UNIT_KINDS, UnitKind
 from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable, configured_client
 from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, RetriesExhausted
-from lexgraph.model import ANY_WORDING, AnyWording, AsOf, LawInfo, LawVersionInfo, as_of_day
+from lexgraph.model import ANY_WORDING, NOT_STORED_LABEL, AnyWording, AsOf, LawInfo, LawVersionInfo, as_of_day
+from lexgraph.numerals import clause_label
 from lexgraph.read.documents import DOCUMENT_KINDS
-from lexgraph.read.laws import AmbiguousLaw, LawNotFound, LookupError_
+from lexgraph.read.laws import AmbiguousLaw, LawNotFound, LookupError_, to_path
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
 from lexgraph.retrieve.fusion import DEFAULT_K as DEFAULT_RRF_K
 from lexgraph.retrieve.options import MODES as SEARCH_MODES
@@ -89,6 +90,7 @@ __all__ = [
     "DOCUMENT_KINDS",
     "METHODS",
     "NOT_CONFIGURED",
+    "NOT_STORED_LABEL",
     "PICTURE_FORMATS",
     "SEARCH_MODES",
     "STYLES",
@@ -118,6 +120,8 @@ __all__ = [
     "check_graphviz",
     "citation_day",
     "cite_text",
+    "clause_label",
+    "clause_path",
     "configured_client",
     "dataset_changed",
     "draw_neighbourhood",
@@ -154,6 +158,12 @@ def unavailable_errors() -> tuple[type[Exception], ...]:
     from lexgraph.retrieve.retrievers import EmbedderMismatch
 
     return (IndexMissing, EmbedderMismatch, LLMUnavailable)
+
+
+def clause_path(clause: str) -> str:
+    """第七百九条, 709条 or a709 → the provision path a709 (`clause_label` turns it back into 第七百九条). Raises
+    `LookupError_` for text that names no clause, saying how to write one."""
+    return to_path(clause)
 
 
 def citation_day(text: str, as_of: date | None) -> tuple[date, str]:
@@ -415,7 +425,7 @@ class LexGraph:
         from lexgraph.documents.judgment import load_landmarks
         from lexgraph.read.documents import find_precedent, precedent_view
 
-        landmarks = {m.name: m.id for m in load_landmarks(str(resources.files("lexgraph") / "data" / "landmarks.csv"))}
+        landmarks = {m.name: m for m in load_landmarks(str(resources.files("lexgraph") / "data" / "landmarks.csv"))}
         return precedent_view(self.store, find_precedent(self.store, case, landmarks))
 
     def link(self, laws: Sequence[str] | None = None, *, on_law: Callable[[str], None] | None = None

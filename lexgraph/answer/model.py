@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from lexgraph.answer.lead import Confidence
 from lexgraph.answer.references import References
 from lexgraph.llm.guardrails import Attempt, Messages
 
@@ -44,6 +45,7 @@ class Answer:
     draft: str | None = None  # the closed-book draft of arg-q / arg-qa
     attempts: tuple[Attempt, ...] = field(default=())
     prompts: tuple[Messages, ...] = field(default=())  # the messages of each stage (closed-book draft, answer)
+    confidence: Confidence | None = None  # an extractive answer's: how sure its lead clause is (answer.lead)
 
     @property
     def extractive(self) -> bool:
@@ -64,6 +66,7 @@ class Answer:
             "mode": self.mode, "prompt_style": self.prompt_style, "as_of": self.as_of.isoformat(),
             "sentences": [s.to_json() for s in self.sentences], "conclusion": self.conclusion,
             "caveats": list(self.caveats), "draft": self.draft,
+            "confidence": self.confidence.to_json() if self.confidence else None,
             "references": [r.to_json() for r in self.references.items if r.id in cited],
             "attempts": [a.to_json() for a in self.attempts],
         }

@@ -12,6 +12,7 @@ from lexgraph.cli.output import EXIT_UNAVAILABLE, EXIT_USAGE, emit_json, fail, o
 from lexgraph.client import (
     ANSWER_MODES,
     DEFAULT_MAX_REPAIRS,
+    NOT_STORED_LABEL,
     SEARCH_MODES,
     STYLES,
     AskOptions,
@@ -88,4 +89,6 @@ def print_answer(answer: Answer) -> None:
             period = ""
             if ref.kind == "law":
                 period = f"  [dim]{ref.valid_from or '?'} – {ref.valid_until or ''}  {ref.revision_id}[/]"
+            elif ref.stub:
+                period = f"  [yellow]{NOT_STORED_LABEL}[/]"
             out.print(f"  {ref.id}  {ref.title}{period}", highlight=False)

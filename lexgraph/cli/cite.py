@@ -5,11 +5,20 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from lexgraph.cli.options import JsonOpt, StoreOpt, parse_day
-from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, err, fail, library_errors, out, read_text
-from lexgraph.client import citation_day, cite_text
+from lexgraph.cli.output import (
+    EXIT_BAD_INPUT,
+    EXIT_USAGE,
+    emit_json,
+    err,
+    fail,
+    library_errors,
+    out,
+    read_text,
+    table,
+)
+from lexgraph.client import citation_day, cite_text, clause_label
 
 
 def cite(
@@ -37,10 +46,10 @@ def cite(
     if as_json:
         emit_json({"citations": [c.to_json() for c in citations]})
         return
-    table = Table("span", "surface", "kind", "cites", "status")
+    grid = table("span", "surface", "cites", "status")
     for c in citations:
-        target = (f"{c.law_title or '?'} {c.path or ''}" if c.kind == "statute"
+        target = (f"{c.law_title or '?'} {clause_label(c.path) if c.path else ''}" if c.kind == "statute"
                   else f"{c.court or '?'} {c.date or ''} {c.decision_type or ''} {c.reporter or ''}")
-        table.add_row(f"{c.start}–{c.end}", c.surface.replace("\n", "⏎"), c.kind, target.strip(),
-                      c.status + (f" ({c.reason})" if c.reason else ""))
-    out.print(table)
+        grid.add_row(f"{c.start}–{c.end}", c.surface.replace("\n", "⏎"), target.strip(),
+                     c.status + (f" ({c.reason})" if c.reason else ""))
+    out.print(grid)

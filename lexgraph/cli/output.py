@@ -15,9 +15,12 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
+from rich import box
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
 
 from lexgraph.client import (
     ConfigError,
@@ -95,6 +98,29 @@ def progress_bar(unit: str = "files") -> Iterator[Progress]:
                         disable=not err.is_terminal)
     with progress:
         yield progress
+
+
+def table(*headers: str) -> Table:
+    """A table that fits an 80-column terminal: light rules instead of boxes (four columns fewer lost to
+    borders), and a word too long for its column (a revision id, a law title, a status) folded onto the next line
+    instead of cut with an ellipsis: a lawyer copies those ids into other commands, and half an id is no id."""
+    grid = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    for header in headers:
+        grid.add_column(header, overflow="fold")
+    return grid
+
+
+def fit(text: str, indent: int = 4) -> str:
+    """`text` on one line that fits the terminal after `indent` columns, cut with … (only for quoted clause text,
+    which the full command shows whole; never for ids)."""
+    flat = " ".join(text.split())
+    room = max(out.width - indent, 20)
+    if cell_len(flat) <= room:
+        return flat
+    flat = flat[:room]  # a character is at least one column wide
+    while cell_len(flat) > room - 1:
+        flat = flat[:-1]
+    return flat + "…"
 
 
 def fmt(value: float | None) -> str:

@@ -6,10 +6,9 @@ import json
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from lexgraph.cli.options import JsonOpt, StoreOpt
-from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, fail, opened, out, progress_bar
+from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, fail, opened, out, progress_bar, table
 from lexgraph.client import DEFAULT_BATCH, ConfigError, store_location
 
 
@@ -20,12 +19,12 @@ def stats(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
     if as_json:
         emit_json(counts.to_json())
         return
-    table = Table("kind", "name", "count")
+    grid = table("kind", "name", "count")
     for label, n in counts.nodes.items():
-        table.add_row("node", label, f"{n:,}")
+        grid.add_row("node", label, f"{n:,}")
     for rel, n in counts.relationships.items():
-        table.add_row("relationship", rel, f"{n:,}")
-    out.print(table)
+        grid.add_row("relationship", rel, f"{n:,}")
+    out.print(grid)
 
 
 def doctor(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
@@ -101,10 +100,10 @@ def query(
     if not rows:
         out.print("(no rows)")
         return
-    table = Table(*rows[0].keys())
+    grid = table(*rows[0].keys())
     for row in rows:
-        table.add_row(*(str(v) for v in row.values()))
-    out.print(table)
+        grid.add_row(*(str(v) for v in row.values()))
+    out.print(grid)
 
 
 def _parse_param(text: str) -> tuple[str, Any]:

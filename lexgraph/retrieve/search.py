@@ -19,6 +19,7 @@ from typing import Any
 from lexgraph.index.embed import Embedder
 from lexgraph.index.query import SearchFilter, SearchIndex
 from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable
+from lexgraph.numerals import clause_label
 from lexgraph.retrieve.evidence import select_evidence
 from lexgraph.retrieve.fusion import DEFAULT_K
 from lexgraph.retrieve.options import MODES as MODES  # re-exported
@@ -55,9 +56,10 @@ class EvidenceItem:
     path: str = ""
     valid_from: date | None = None
     valid_until: date | None = None
+    stub: bool = False  # a precedent known only from citations: no text of its own is stored
 
     def to_json(self) -> dict[str, Any]:
-        return {"uid": self.uid, "label": self.label, "title": self.title, "text": self.text,
+        return {"uid": self.uid, "label": self.label, "title": self.title, "text": self.text, "stub": self.stub,
                 "score": round(self.score, 6), "law_id": self.law_id, "path": self.path,
                 "valid_from": self.valid_from.isoformat() if self.valid_from else None,
                 "valid_until": self.valid_until.isoformat() if self.valid_until else None,
@@ -180,12 +182,13 @@ def _describe(store: GraphStore, ranked: Sequence[Any], labels: Mapping[str, str
                                       **common))
         elif e.id in provisions:
             row = provisions[e.id]
-            title = f"{row['law_title']} {row['title'] or row['path']}{row['caption'] or ''}"
+            title = f"{row['law_title']} {clause_label(row['path'])}{row['caption'] or ''}"
             items.append(EvidenceItem(label="Provision", title=title, text=row["text"] or "", law_id=row["law_id"],
                                       path=row["path"], valid_from=row["valid_from"], valid_until=row["valid_until"],
                                       **common))
         elif e.id in precedents:
             row = precedents[e.id]
             title = " ".join(str(x) for x in (row["court"], row["date"], row["case_number"], row["case_name"]) if x)
-            items.append(EvidenceItem(label="Precedent", title=title, text=row["summary"] or "", **common))
+            items.append(EvidenceItem(label="Precedent", title=title, text=row["summary"] or "",
+                                      stub=bool(row["stub"]), **common))
     return items
