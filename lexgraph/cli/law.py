@@ -14,6 +14,7 @@ from lexgraph.cli.output import (
     fail,
     fit,
     iso,
+    one_line,
     opened,
     out,
     progress_bar,
@@ -174,7 +175,7 @@ def law_cited_by(
         shown.add((c.uid, c.surface, c.path, c.revision_id))
         court = " ".join(part for part in (c.court or c.kind, c.decision_type) if part)
         out.print(f"  {c.day or '?'}  {court}  {c.name}", highlight=False)
-        out.print(f"    「{c.surface}」 → {info.title} {clause_label(c.path)}", highlight=False)
+        out.print(f"    「{one_line(c.surface)}」 → {info.title} {clause_label(c.path)}", highlight=False)
         out.print(f"    {'wording of revision ' + c.revision_id if c.revision_id else 'wording not stored'}",
                   style="dim", highlight=False)
 

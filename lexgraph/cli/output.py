@@ -123,6 +123,11 @@ def fit(text: str, indent: int = 4) -> str:
     return flat + "…"
 
 
+def one_line(surface: str) -> str:
+    """A quoted citation as one line: judgments extracted from PDFs break lines inside a citation."""
+    return "".join(line.strip() for line in surface.splitlines())
+
+
 def fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from lexgraph.cli.options import JsonOpt, StoreOpt
-from lexgraph.cli.output import emit_json, opened, out
+from lexgraph.cli.output import emit_json, one_line, opened, out
 from lexgraph.client import NOT_STORED_LABEL, clause_label
 
 app = typer.Typer(no_args_is_help=True, help="Read precedents.")
@@ -38,11 +38,13 @@ def precedent_show(
     out.print(f"{data['chunks']} chunks; cites {len(data['cites_clauses'])} clauses, "
               f"{len(data['cites_precedents'])} precedents; cited by {len(data['cited_by'])}", highlight=False)
     for row in data["cites_clauses"]:  # this precedent 「words」 → the clause
-        out.print(f"  「{row['surface']}」 → {row['law_title']} {clause_label(row['path'])}", highlight=False)
+        out.print(f"  「{one_line(row['surface'])}」 → {row['law_title']} {clause_label(row['path'])}", highlight=False)
     for row in data["cites_precedents"]:
-        out.print(f"  「{row['surface']}」 → {row['court']} {row['date']} {row['decision_type']} "
-                  f"{row['case_number'] or ''}", highlight=False)
+        out.print(f"  「{one_line(row['surface'])}」", highlight=False)  # a long quotation: the decision below
+        out.print(f"    → {row['court']} {row['date']} {row['decision_type']} {row['case_number'] or ''}",
+                  highlight=False)
         if row["stub"]:
             out.print(f"    [yellow]{NOT_STORED_LABEL}[/]", highlight=False)
     for row in data["cited_by"]:  # the citing document → this precedent
-        out.print(f"  {row['uid']} 「{row['surface']}」 → this precedent", highlight=False)
+        out.print(f"  cited by {row['uid']}:", highlight=False)
+        out.print(f"  「{one_line(row['surface'])}」", highlight=False)
