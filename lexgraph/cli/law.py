@@ -117,8 +117,8 @@ def law_diff(
         return
     out.print(f"[bold]{diff.law.title}[/]: {diff.count('added')} added, {diff.count('changed')} changed, "
               f"{diff.count('removed')} removed", highlight=False)
-    out.print(f"  from revision {diff.from_revision} (in force on {start})", style="dim", highlight=False)
-    out.print(f"  to   revision {diff.to_revision} (in force on {end})", style="dim", highlight=False)
+    out.print(f"  from: revision {diff.from_revision} ({start})", style="dim", highlight=False)
+    out.print(f"  to:   revision {diff.to_revision} ({end})", style="dim", highlight=False)
     for change in diff.changes:
         colour = {"added": "green", "changed": "yellow", "removed": "red"}[change.status]
         out.print(f"[{colour}]{change.status:8}[/] {clause_label(change.path)}", highlight=False)
