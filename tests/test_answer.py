@@ -324,11 +324,13 @@ LEADS = [
 UNANSWERABLE = ["宇宙ステーションでの犯罪はどこの国の法律で裁かれるか", "医療観察法の入院の継続はどう判断されるか"]
 
 
-@pytest.fixture(scope="module")
-def asking(store: Path, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    log = tmp_path_factory.mktemp("turns") / "turns.jsonl"
-    with LexGraph.open(store) as lg:
-        yield lambda question, laws=(): lg.ask(question, laws=laws, use_model=False, log=log)
+@pytest.fixture
+def asking(store: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """Ask through the library, the store open only while asking (the CLI tests of this module open it too)."""
+    def ask_once(question: str, laws: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+        with LexGraph.open(store) as lg:
+            return lg.ask(question, laws=laws, use_model=False, log=tmp_path / "turns.jsonl")
+    return ask_once
 
 
 @pytest.mark.parametrize(("question", "laws", "clause", "level"), LEADS)

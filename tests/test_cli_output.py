@@ -147,3 +147,22 @@ def test_a_placeholder_precedent_says_its_text_is_not_stored(store: Path) -> Non
     citing = run(store, "precedent", "show", "91120").stdout
     assert citing.count(NOT_STORED_LABEL) == 3  # each of the three decisions it cites that the sample lacks
     assert "hanrei:91120" in run(store, "precedent", "show", stub).stdout  # who cites it, citing → this one
+
+
+def test_a_landmark_that_stored_judgments_cite_is_found_as_their_placeholder(store: Path) -> None:
+    # 成田新法事件 is 最高裁平成4年7月1日大法廷判決 (昭和61年(行ツ)第11号), which 90381 and 91120 cite; landmarks.csv
+    # does not list it, so the entry is given here as the list would give it (a label for an id, as for 大審院 cases).
+    from lexgraph.documents.judgment import Landmark
+    from lexgraph.read.documents import find_precedent
+    from lexgraph.store import open_store
+
+    narita = Landmark("X-narita", "成田新法事件", "1992-07-01", "最高裁判所", "大法廷", "判決")
+    other_bench = Landmark("X-other", "別の事件", "1992-07-01", "最高裁判所", "第一小法廷", "判決")
+    graph = open_store(str(store), read_only=True)
+    try:
+        found = find_precedent(graph, "成田新法事件", {"成田新法事件": narita})
+        assert found["stub"] and found["case_number"] == "昭和61年(行ツ)第11号"
+        with pytest.raises(LookupError, match="X-other"):
+            find_precedent(graph, "別の事件", {"別の事件": other_bench})  # same day, another bench: not it
+    finally:
+        graph.close()
