@@ -4,7 +4,9 @@ Modes (CitaLaw):
 - ``cgg``: the references go in the prompt and the model answers from them;
 - ``arg-q``: the model first answers closed-book (a draft citing nothing); references retrieved by the question are
   then given with the draft, and the model refines it;
-- ``arg-qa``: the same, with references retrieved by the question and the draft together.
+- ``arg-qa``: the same, with references retrieved by the question and the draft together;
+- ``closebook``: the closed-book answer alone, no references (CitaLaw's CloseBook; the integrated-citation-graph
+  paper's zero-shot baseline): what the model knows by itself, citing nothing.
 
 With no model, the answer is extractive (`extractive.extractive_answer`). Every model reply passes the guardrails
 (`guardrails.complete_json`): schema, reference ids, bounded repairs.
@@ -69,6 +71,11 @@ def ask(store: GraphStore, question: str, retrieve: Retrieve, llm: LLMClient | N
     attempts: list[Attempt] = []
     prompts: list[Messages] = []
     draft: str | None = None
+    if options.mode == "closebook":
+        only = _complete(llm, closed_book(question).messages(), ReplyCheck("answer", allowed_ids=frozenset()),
+                         options, attempts, prompts)
+        return finish(question, only.value, References(()), as_of, options, model=llm.config.model, draft=None,
+                      attempts=tuple(attempts), prompts=tuple(prompts))
     if options.mode in ("arg-q", "arg-qa"):
         first = _complete(llm, closed_book(question).messages(), ReplyCheck("answer", allowed_ids=frozenset()),
                           options, attempts, prompts)

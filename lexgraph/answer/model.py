@@ -11,7 +11,7 @@ from typing import Any
 from lexgraph.answer.references import References
 from lexgraph.llm.guardrails import Attempt, Messages
 
-MODES = ("cgg", "arg-q", "arg-qa")
+MODES = ("cgg", "arg-q", "arg-qa", "closebook")  # closebook: CitaLaw's CloseBook, the zero-shot baseline
 EXTRACTIVE_LABEL = "extractive: no language model was used; these are the most relevant clauses and passages, quoted"
 
 
