@@ -99,9 +99,9 @@ def run_command(
         emit_json(payload)
         return
     keys = list(dict.fromkeys(k for v in result.variants for k in v.headline))
-    table = Table("variant", *keys)
-    for variant in result.variants:
-        table.add_row(variant.name, *[fmt(variant.headline.get(k)) for k in keys])
+    table = Table("metric", *[v.name for v in result.variants])  # variants across: a metric reads along a row
+    for key in keys:
+        table.add_row(key, *[fmt(v.headline.get(key)) for v in result.variants])
     out.print(f"{experiment.name}: {experiment.paper}", highlight=False)
     out.print(table)
     out.print("differs from the paper:", highlight=False)
