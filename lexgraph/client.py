@@ -560,7 +560,7 @@ class LexGraph:
         from lexgraph.retrieve.search import make_retriever
 
         tree = options or SearchOptions(mode=mode)
-        if (mode == "hyde" or (mode == "tree" and tree.query_extraction)) and llm is None:
+        if (mode.startswith("hyde") or (mode == "tree" and tree.query_extraction)) and llm is None:
             llm = configured_client()
         return make_retriever(mode, self._open_search_index(), embedder or self._default_embedder(), llm=llm,
                               rrf_k=rrf_k, weights=weights, fusion=fusion, cite=self._statute_citations,
@@ -688,13 +688,15 @@ class LexGraph:
 
     def eval_answers(self, questions: Sequence[LawqaQuestion], options: AskOptions, ks: Sequence[int], *,
                      llm: LLMClient | None = None, on_question: Callable[[LawqaQuestion], None] | None = None,
-                     on_error: Callable[[LawqaQuestion, Exception], None] | None = None) -> AnswersReport:
+                     on_error: Callable[[LawqaQuestion, Exception], None] | None = None,
+                     search: SearchOptions | None = None) -> AnswersReport:
         """ROUGE-L, evidence Recall@k and (with `llm`) a judge's score of this store's answers to lawqa_jp's
         questions; extractive answers without `llm`. A question whose model fails goes to `on_error` and is left
         out. Raises `IndexMissing` without an index."""
         from lexgraph.eval.answers import evaluate_answers
 
-        return evaluate_answers(self, questions, options, ks, llm, on_question=on_question, on_error=on_error)
+        return evaluate_answers(self, questions, options, ks, llm, on_question=on_question, on_error=on_error,
+                                search=search)
 
     def run_experiment(self, experiment: Experiment, params: Params, *, dataset: str | Path,
                        questions: Sequence[LawqaQuestion], report: Path, limit: int | None = None,

@@ -17,10 +17,7 @@ import pytest
 from lexgraph.answer.turnlog import TURN_SCHEMA_VERSION, TurnLogError, read_turns, upgrade_turn
 from lexgraph.eval.experiment_run import f_beta, stratified_sample
 from lexgraph.eval.experiments import (
-    CitationGraphParams,
     ExperimentError,
-    MultiAgentParams,
-    TreeParams,
     experiment,
     parse_settings,
     with_overrides,
@@ -53,7 +50,7 @@ def differences(report: Path) -> dict[str, dict[str, str]]:
 
 def check_report(report: Path, variants: set[str]) -> dict[str, Any]:
     """The experiment's four files, one folder per variant, and its details.csv made of the variants' rows."""
-    assert REPORT_FILES <= {p.name for p in report.iterdir()}
+    assert {p.name for p in report.iterdir()} >= REPORT_FILES
     assert (report / "summary.png").read_bytes()[:4] == b"\x89PNG"
     metrics = read_json(report / "metrics.json")
     assert set(metrics["variants"]) == variants
@@ -107,7 +104,7 @@ def test_every_parameter_can_be_overridden_by_its_type(name: str, pairs: list[st
 @pytest.mark.parametrize(("name", "pair", "message"), [
     ("citation-graph", "k=5", r"--set k: not a parameter of this experiment; it has modes, ks, m"),
     ("citation-graph", "m=ten", r"--set m=ten: invalid literal"),
-    ("citation-graph", "modes=bm25,sparse", r"modes: 'sparse' is not one of bm25, dense, hybrid, hyde, tree"),
+    ("citation-graph", "modes=bm25,sparse", r"modes: 'sparse' is not one of bm25, dense, hybrid, hyde, hyde-bm25, hyde-dense, tree"),
     ("cluster-tree", "query_extraction=maybe", r"expected true or false"),
     ("multi-agent", "eliminate=4", r"eliminate must be 0 to 3"),
     ("citation-graph", "m", r"--set 'm': write KEY=VALUE"),
@@ -315,10 +312,40 @@ def test_citation_graph_answers_per_prompt_style_and_zero_shot(store: Path, tmp_
     with ScriptedOpenAI([Reply(scripted)]) as server:
         run = lexgraph("experiment", "run", "citation-graph-answers", "--dataset", LAWQA, "--limit", "1",
                        "--set", "styles=text,rdf", "--report", report, "--json", store=store, env=model_env(server))
+        first = server.requests[0]
     assert run.code == 0, run.stderr
     variants = check_report(report, {"text", "rdf", "zero-shot"})
     assert variants["zero-shot"]["evidence_recall@20"] == 0.0 and variants["text"]["answered"] == 1
+    # all N = 20 evidence items (clauses and precedents) reach the prompt, beyond lexgraph's default cap of 10 laws
+    prompt = "\n".join(m["content"] for m in first["messages"])
+    offered = {tag: len(json.loads(found.group(1))) if (found := re.search(rf"<{tag}>\n(.*?)\n</{tag}>", prompt,
+                                                                           re.DOTALL)) else 0
+               for tag in ("laws", "precedents")}
+    assert offered["laws"] + offered["precedents"] == 20 and offered["laws"] > 10
+    for figures in variants.values():
+        assert 0 < figures["embedding_similarity"] <= 1
+    notes = [d["here"] for d in read_json(report / "config.json")["differs_from_paper"] if d["what"] == "method"]
+    assert any("BERTScore-style, not BERTScore" in note for note in notes)
     assert differences(report)["parameter styles"]["paper"] == "['text', 'focus-literature', 'focus-law', 'rdf']"
+
+
+@pytest.mark.parametrize(("mode", "kept", "left_out"), [("hyde-bm25", "bm25", "dense"),
+                                                        ("hyde-dense", "dense", "bm25")])
+def test_hyde_with_bm25_and_with_dense_search_separately(store: Path, mode: str, kept: str, left_out: str) -> None:
+    from lexgraph import LexGraph
+    from lexgraph.llm.client import LLMClient, LLMConfig
+    from lexgraph.retrieve.options import SearchOptions
+
+    with ScriptedOpenAI([Reply("借地権の存続期間は、三十年とする。")]) as server, \
+            LexGraph.open(store, read_only=True) as lg:
+        llm = LLMClient(LLMConfig(model="scripted", base_url=server.url, api_key="t", max_retries=0, timeout=10))
+        result = lg.search("借地権の存続期間は何年か", options=SearchOptions(mode=mode, k=10),
+                           retriever=lg.retriever(mode, llm=llm))
+        assert len(server.requests) == 3  # three hypothetical answers, asked once for clauses and chunks
+    lists = {name for hit in result.clauses for name in hit.sources}
+    assert {f"hyde{i}-{kept}" for i in (1, 2, 3)} <= lists and kept in lists
+    assert not any(left_out in name for name in lists) and "cited" not in lists
+    assert result.hypothetical_answers[0] == "借地権の存続期間は、三十年とする。"
 
 
 def test_guardrails_counts_repairs_from_the_turn_log(store: Path, tmp_path: Path) -> None:

@@ -202,27 +202,47 @@ def run_answers(lg: Any, params: Params, questions: Sequence[LawqaQuestion], fol
     """One `eval answers` per generation mode (CitaLaw) or prompt style (+ zero-shot)."""
     from lexgraph.answer.answerer import AskOptions
     from lexgraph.eval.answers import write_answers_report
+    from lexgraph.retrieve.options import SearchOptions
 
     plan: list[tuple[str, AskOptions]]
+    search = None
     if isinstance(params, CitaLawParams):
         plan = [(mode, AskOptions(mode=mode, prompt_style=params.prompt)) for mode in params.modes]
     else:
         assert isinstance(params, AnswerStyleParams)
-        plan = [(style, AskOptions(mode="cgg", prompt_style=style)) for style in params.styles]
+        limits = ({"book": params.m, "guideline": params.m, "precedent": params.n, "law": params.n}
+                  if params.all_references else None)
+        if params.all_references:
+            search = SearchOptions(k=params.m, m=params.m, n=params.n)
+        plan = [(style, AskOptions(mode="cgg", prompt_style=style, limits=limits)) for style in params.styles]
         if params.zero_shot:
             plan.append(("zero-shot", AskOptions(mode="closebook")))
     variants = []
     for name, options in plan:
         say(name)
-        scores = lg.eval_answers(questions, options, params.ks, llm=llm)
+        scores = lg.eval_answers(questions, options, params.ks, llm=llm, search=search)
         target = folder / name
         write_answers_report(target, {**config, "variant": name, "mode": options.mode,
                                       "prompt": options.prompt_style}, scores)
         payload = scores.to_json()
-        variants.append(Variant(name, {key: payload[key] for key in ("rouge_l", "judge",
-                                                                     *[f"evidence_recall@{k}" for k in params.ks])}
-                                | {"answered": float(payload["questions"])}, target))
+        headline = {key: payload[key] for key in ("rouge_l", "judge", *[f"evidence_recall@{k}" for k in params.ks])}
+        headline["embedding_similarity"] = embedding_similarity(embedder, [(s.answer, s.reference)
+                                                                           for s in scores.scores])
+        variants.append(Variant(name, headline | {"answered": float(payload["questions"])}, target))
     return variants
+
+
+def embedding_similarity(embedder: Any, pairs: Sequence[tuple[str, str]]) -> float | None:
+    """Mean cosine of the embedder's passage vectors of each (answer, reference): a BERTScore-style similarity with
+    the offline embedder, labelled as such in the report (no token alignment, not BERTScore's model)."""
+    import numpy as np
+
+    kept = [(a, r) for a, r in pairs if a.strip() and r.strip()]
+    if embedder is None or not kept:
+        return None
+    vectors = np.asarray(embedder.embed_passages([text for pair in kept for text in pair]), dtype=np.float64)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    return float(np.mean(np.einsum("ij,ij->i", vectors[0::2], vectors[1::2])))
 
 
 def run_guardrails(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder: Path, llm: Any,

@@ -54,7 +54,7 @@ class CitationGraphParams:
     fusion: str = "rrf"
 
     def model_needed(self) -> bool:
-        return "hyde" in self.modes
+        return any(mode.startswith("hyde") for mode in self.modes)
 
     def check(self) -> None:
         _members("modes", self.modes, SEARCH_MODES)
@@ -115,11 +115,16 @@ class CitaLawParams:
 @dataclass(frozen=True)
 class AnswerStyleParams:
     """Integrated citation graph, answering: the prompt styles (Text-only, Focus-literature, Focus-law, RDF
-    triples) over the references, and the zero-shot baseline (no references) when `zero_shot`."""
+    triples) over the references, and the zero-shot baseline (no references) when `zero_shot`. With
+    `all_references` every one of the `m` related chunks and `n` evidence items reaches the prompt (the paper);
+    without, lexgraph's caps per kind (5 books, 5 guidelines, 5 precedents, 10 laws)."""
 
     styles: tuple[str, ...] = STYLES
     zero_shot: bool = True
     ks: tuple[int, ...] = (5, 10, 20)
+    m: int = 30
+    n: int = 20
+    all_references: bool = True
 
     def model_needed(self) -> bool:
         return True
@@ -218,11 +223,12 @@ EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment(
         "citation-graph-answers", CITATION_GRAPH,
         "answer quality per prompt style (Text-only, Focus-literature, Focus-law, RDF) and zero-shot: ROUGE-L, "
-        "evidence Recall@k, LLM judge",
+        "evidence Recall@k, LLM judge, and an embedding similarity (BERTScore-style, with the offline embedder)",
         "answers", AnswerStyleParams(),
         {"dataset": "the paper's QA set", "model": UNRECORDED, "embedder": "multilingual-e5-large"},
         notes=("ROUGE-L over Sudachi tokens against the correct choice's text; the judge is the configured model",
-               "references per kind are capped (answer.references.capped_limits), not all M + N")),
+               "embedding_similarity is the cosine of the offline embedder's passage vectors of answer and "
+               "reference: BERTScore-style, not BERTScore (no token alignment, not the paper's model)")),
     Experiment(
         "cluster-tree", "Tree-based retrieval via hierarchical clustering (Yu and Tsai, arXiv:2506.13607)",
         "adjusted F1 (β = 4), Recall@k and result size of the leaves under the node nearest the question, beside a "
@@ -238,7 +244,10 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "answers", CitaLawParams(),
         {"dataset": "CitaLaw (Chinese laws and precedents, layperson and practitioner questions)",
          "model": UNRECORDED, "embedder": UNRECORDED},
-        notes=("questions are lawqa_jp's; the reference answer is the correct choice's text",)),
+        notes=("questions are lawqa_jp's; the reference answer is the correct choice's text",
+               "embedding_similarity is the cosine of the offline embedder's passage vectors: BERTScore-style, "
+               "not BERTScore",
+               "citations are attached by lexgraph's rule (answer.attach), not the paper's similarity rule")),
     Experiment(
         "guardrails", "JSON guardrails for LLM output (schema, repair prompt, bounded retries, turn log)",
         "share of turns valid at the first attempt, valid after repairs, failed; attempts per turn",

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
 from lexgraph.retrieve.fusion import DEFAULT_K, FUSIONS
 
-MODES = ("bm25", "dense", "hybrid", "hyde", "tree")
+MODES = ("bm25", "dense", "hybrid", "hyde", "hyde-bm25", "hyde-dense", "tree")
 
 
 @dataclass(frozen=True)

@@ -213,21 +213,32 @@ HYDE_PROMPT = (
 )
 
 
+#: HyDE's searches: both (``hyde``), or one of them alone as the integrated-citation-graph paper reports them
+#: (``hyde-bm25``: HyDE + BM25, its best Recall@20; ``hyde-dense``: HyDE + e5).
+HYDE_SEARCHES = {"hyde": ("bm25", "dense"), "hyde-bm25": ("bm25",), "hyde-dense": ("dense",)}
+
+
 class HydeRetriever:
     """HyDE: hypothetical answers written by the LLM, searched by BM25 and as dense passages, fused with the
-    question's own BM25 and dense lists. The hypothetical answers are kept (`last_answers`) so the CLI can show
-    what was searched."""
+    question's own BM25 and dense lists. With ``searches`` one of them only (``("bm25",)``: the question and the
+    answers by BM25 alone, the paper's HyDE + BM25), and no extra lists. The hypothetical answers are kept
+    (`last_answers`) so the CLI can show what was searched."""
 
     name = "hyde"
 
     def __init__(self, index: SearchIndex, embedder: Embedder, llm: LLMClient, *, answers: int = HYDE_ANSWERS,
-                 rrf_k: float = DEFAULT_K, depth: int = FUSION_DEPTH, extra: Sequence[Retriever] = ()) -> None:
+                 rrf_k: float = DEFAULT_K, depth: int = FUSION_DEPTH, extra: Sequence[Retriever] = (),
+                 searches: Sequence[str] = ("bm25", "dense")) -> None:
         check_embedder(index, embedder)
         self.index = index
         self.embedder = embedder
         self.llm = llm
+        self.searches = tuple(searches)
         # The question's own lists (BM25, dense, and any extra such as its citations), fused with the answers'.
-        self.question_lists: list[Retriever] = [Bm25Retriever(index), DenseRetriever(index, embedder), *extra]
+        own: list[Retriever] = [Bm25Retriever(index), DenseRetriever(index, embedder)]
+        self.question_lists = [r for r in own if r.name in self.searches]
+        if len(self.searches) > 1:
+            self.question_lists += list(extra)
         self.answers = answers
         self.rrf_k = rrf_k
         self.depth = depth
@@ -243,12 +254,15 @@ class HydeRetriever:
         depth = max(k, self.depth)
         if question != self._answered:  # one question searched for clauses, then chunks: ask the model once
             self.last_answers = self.hypothetical_answers(question)
-            self._answer_vectors = self.embedder.embed_passages(self.last_answers) if self.last_answers else None
+            wants_vectors = self.last_answers and "dense" in self.searches
+            self._answer_vectors = self.embedder.embed_passages(self.last_answers) if wants_vectors else None
             self._answered = question
         lists = {r.name: r.retrieve(question, depth, where) for r in self.question_lists}
-        if self._answer_vectors is not None:
-            for i, (answer, vector) in enumerate(zip(self.last_answers, self._answer_vectors, strict=True), start=1):
+        for i, answer in enumerate(self.last_answers, start=1):
+            if "bm25" in self.searches:
                 lists[f"hyde{i}-bm25"] = _ranked(self.index.text_search(tokenize(answer), depth, where), "bm25")
+            if self._answer_vectors is not None:
+                vector = self._answer_vectors[i - 1]
                 lists[f"hyde{i}-dense"] = _ranked(self.index.vector_search(vector, depth, where), "dense")
         return fuse(lists, k, rrf_k=self.rrf_k)
 

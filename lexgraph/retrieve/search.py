@@ -25,6 +25,7 @@ from lexgraph.retrieve.fusion import DEFAULT_K
 from lexgraph.retrieve.options import MODES as MODES  # re-exported
 from lexgraph.retrieve.options import SearchOptions
 from lexgraph.retrieve.retrievers import (
+    HYDE_SEARCHES,
     TREE_POOL,
     Bm25Retriever,
     CitedRetriever,
@@ -98,10 +99,10 @@ def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LL
         return Bm25Retriever(index)
     if mode == "dense":
         return DenseRetriever(index, embedder)
-    if mode == "hyde":
+    if mode in HYDE_SEARCHES:
         if llm is None:
-            raise LLMUnavailable(f"--mode hyde needs a model to write hypothetical answers; {NOT_CONFIGURED}")
-        return HydeRetriever(index, embedder, llm, rrf_k=rrf_k, extra=cited)
+            raise LLMUnavailable(f"--mode {mode} needs a model to write hypothetical answers; {NOT_CONFIGURED}")
+        return HydeRetriever(index, embedder, llm, rrf_k=rrf_k, extra=cited, searches=HYDE_SEARCHES[mode])
     query_vector = QueryVectors(embedder)
     hybrid = FusionRetriever([Bm25Retriever(index), DenseRetriever(index, embedder, query_vector=query_vector),
                               *cited], rrf_k=rrf_k, weights=weights, fusion=fusion)
