@@ -388,4 +388,4 @@ def test_multi_agent_runs_the_papers_sample_at_temperature_zero(store: Path, tmp
     assert mcqa["runoff"] == "vote"
     found = differences(report)
     assert found["parameter sample"] == {"what": "parameter sample", "paper": "40", "here": "5"}
-    assert "parameter seed" not in found and found["model"]["paper"].startswith("as published")
+    assert "parameter seed" not in found and found["model"]["paper"] == "Qwen3-8B"

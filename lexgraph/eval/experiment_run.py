@@ -100,8 +100,8 @@ def run_experiment(lg: Any, exp: Experiment, params: Params, *, dataset: str, qu
     chosen = select_questions(exp, params, questions, limit)
     folder = report_folder(folder)
     say = progress or (lambda _: None)
-    uses_embedder = isinstance(params, CitationGraphParams | TreeParams) or exp.kind in ("answers", "guardrails",
-                                                                                          "mcqa")
+    uses_embedder = (any(mode != "bm25" for mode in params.modes) if isinstance(params, CitationGraphParams)
+                     else exp.kind != "mcqa" or not getattr(params, "use_context", True))
     setting = RunSetting(dataset, len(chosen), len(questions), embedder.name if uses_embedder and embedder else None,
                          llm.config.model if llm is not None else None,
                          llm.config.base_url if llm is not None else None, limit)

@@ -258,7 +258,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "multi-agent", "Multi-agent statute application on lawqa_jp",
         "accuracy of single agent, syllogism, elimination, debate (τ), division of labour and majority vote",
         "mcqa", MultiAgentParams(),
-        {"dataset": LAWQA_PAPER_DATA + ", 40 questions stratified, seed 42", "model": UNRECORDED},
+        {"dataset": LAWQA_PAPER_DATA + ", 40 questions stratified, seed 42", "model": "Qwen3-8B"},
         notes=("strata are the qid's first part (the source law), allocated in proportion",)),
 )
 
