@@ -629,7 +629,8 @@ class LexGraph:
         asked_at = turn_now()
         answer: Answer | None = None
         try:
-            answer = ask_question(self.store, question, retrieve, model, day, options)
+            embed = self._default_embedder().embed_passages if options.attachment == "citalaw" else None
+            answer = ask_question(self.store, question, retrieve, model, day, options, embed=embed)
         except (RetriesExhausted, LLMUnavailable) as error:
             self._log_turn(Turn(question, day, options.mode, options.prompt_style,
                                 model.config.model if model else None, asked_at, time.perf_counter() - started,

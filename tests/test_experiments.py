@@ -202,6 +202,37 @@ def test_old_turn_logs_stay_readable_through_the_version_adapters(tmp_path: Path
         read_turns(log)
 
 
+def test_citalaw_attachment_as_published_by_embedding_similarity() -> None:
+    """Each article goes to its most similar sentence, each sentence that uses a legal term gets the best of the
+    three best-retrieved precedents, and a sentence without one (「以上です。」) gets nothing. Texts: 借地借家法
+    第三条 and 第二十六条 (e-Gov), and the headnotes of real judgments' subjects."""
+    from lexgraph.answer.attach import attach_published
+    from lexgraph.answer.model import AnswerSentence
+    from lexgraph.answer.references import Reference, References
+    from lexgraph.index.embed import get_embedder
+
+    references = References((
+        Reference("LAW 1", "law", "p1", "借地借家法 第三条（借地権の存続期間）",
+                  "借地権の存続期間は、三十年とする。ただし、契約でこれより長い期間を定めたときは、その期間とする。"),
+        Reference("LAW 2", "law", "p2", "借地借家法 第二十六条（建物賃貸借契約の更新等）",
+                  "建物の賃貸借について期間の定めがある場合において、当事者が期間の満了の一年前から六月前までの間に"
+                  "相手方に対して更新をしない旨の通知をしなかったときは、従前の契約と同一の条件で契約を更新したもの"
+                  "とみなす。"),
+        Reference("PRECEDENT 1", "precedent", "h1", "最高裁 借地権の存続期間", "借地権の存続期間の定めの効力"),
+        Reference("PRECEDENT 2", "precedent", "h2", "最高裁 建物賃貸借の更新拒絶", "更新拒絶の通知と正当事由"),
+        Reference("PRECEDENT 3", "precedent", "h3", "最高裁 不法行為", "過失による損害賠償責任"),
+        Reference("PRECEDENT 4", "precedent", "h4", "最高裁 借地権の存続期間", "借地権の存続期間は三十年"),
+    ))
+    sentences = [AnswerSentence("借地権の存続期間は三十年です。", ("LAW 1",)),
+                 AnswerSentence("建物の賃貸借契約は、更新しない旨の通知がなければ更新されたものとみなされます。", ()),
+                 AnswerSentence("以上です。", ())]
+    attached = attach_published(sentences, references, get_embedder().embed_passages)
+    assert attached[0].attached == ("PRECEDENT 1",)  # LAW 1 is cited by the model already: not attached again
+    assert attached[1].attached == ("LAW 2", "PRECEDENT 2")
+    assert attached[2].attached == ()
+    assert all("PRECEDENT 4" not in s.attached for s in attached)  # only the three best-retrieved
+
+
 # -- the experiments without a model ------------------------------------------------------------------------------
 def test_citation_graph_runs_each_mode_and_the_m_sweep(store: Path, tmp_path: Path) -> None:
     report = tmp_path / "graph"
@@ -306,6 +337,10 @@ def test_citalaw_runs_closebook_and_the_three_generation_modes(store: Path, tmp_
     assert found["model"]["here"].startswith("scripted at http://127.0.0.1")
     assert found["limit"]["here"] == "the first 2"
     assert read_json(report / "cgg" / "config.json")["mode"] == "cgg"
+    assert read_json(report / "config.json")["parameters"]["attachment"] == "citalaw"
+    rows = list(csv.DictReader((report / "cgg" / "details.csv").read_text(encoding="utf-8").splitlines()))
+    # the model cites one law; the published attachment gives every law article to its most similar sentence
+    assert all(len(row["cited"].split()) > 1 for row in rows)
 
 
 def test_citation_graph_answers_per_prompt_style_and_zero_shot(store: Path, tmp_path: Path) -> None:

@@ -207,7 +207,8 @@ def run_answers(lg: Any, params: Params, questions: Sequence[LawqaQuestion], fol
     plan: list[tuple[str, AskOptions]]
     search = None
     if isinstance(params, CitaLawParams):
-        plan = [(mode, AskOptions(mode=mode, prompt_style=params.prompt)) for mode in params.modes]
+        plan = [(mode, AskOptions(mode=mode, prompt_style=params.prompt, attachment=params.attachment))
+                for mode in params.modes]
     else:
         assert isinstance(params, AnswerStyleParams)
         limits = ({"book": params.m, "guideline": params.m, "precedent": params.n, "law": params.n}

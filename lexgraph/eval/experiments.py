@@ -97,17 +97,21 @@ class TreeParams:
 class CitaLawParams:
     """CitaLaw: answers with citations attached per sentence; generation modes CloseBook (no references), CGG
     (references in the prompt), ARG-Q and ARG-QA (a closed-book draft refined with references retrieved by the
-    question, or question + draft). Scored by ROUGE-L, evidence Recall@`ks` and an LLM judge."""
+    question, or question + draft). Scored by ROUGE-L, evidence Recall@`ks` and an LLM judge. `attachment`
+    ``citalaw`` is the paper's (embedding similarity, best of three precedents per sentence, each article to its
+    most similar sentence); ``lexgraph`` the default of `lexgraph ask`."""
 
     modes: tuple[str, ...] = ("closebook", "cgg", "arg-q", "arg-qa")
     prompt: str = "text"
     ks: tuple[int, ...] = (5, 10, 20)
+    attachment: str = "citalaw"
 
     def model_needed(self) -> bool:
         return True
 
     def check(self) -> None:
         _members("modes", self.modes, ("closebook", *ANSWER_MODES))
+        _members("attachment", (self.attachment,), ("citalaw", "lexgraph"))
         _members("prompt", (self.prompt,), STYLES)
         _positive("ks", self.ks)
 
@@ -247,7 +251,8 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         notes=("questions are lawqa_jp's; the reference answer is the correct choice's text",
                "embedding_similarity is the cosine of the offline embedder's passage vectors: BERTScore-style, "
                "not BERTScore",
-               "citations are attached by lexgraph's rule (answer.attach), not the paper's similarity rule")),
+               "attachment: sentences are eligible when they use a legal term of lexgraph's list "
+               "(answer.attach.LEGAL_TERMS), the similarity is the offline embedder's")),
     Experiment(
         "guardrails", "JSON guardrails for LLM output (schema, repair prompt, bounded retries, turn log)",
         "share of turns valid at the first attempt, valid after repairs, failed; attempts per turn",
