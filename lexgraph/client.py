@@ -32,6 +32,7 @@ from lexgraph.config import ConfigError, store_location
 from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
+from lexgraph.eval.experiments import ExperimentError
 from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
 from lexgraph.graph.render import FORMATS
 from lexgraph.index.units import UNIT_KINDS, UnitKind
@@ -57,6 +58,8 @@ if TYPE_CHECKING:
     from lexgraph.citations import Citation
     from lexgraph.eval.answers import AnswersReport
     from lexgraph.eval.citations import CitationScores
+    from lexgraph.eval.experiment_run import ExperimentReport
+    from lexgraph.eval.experiments import Experiment, Params
     from lexgraph.eval.lawqa_gold import Evaluation
     from lexgraph.eval.mcqa import MCQAConfig, MethodRun
     from lexgraph.eval.retrieval import LawqaRun, RetrievalProgress
@@ -102,6 +105,7 @@ __all__ = [
     "ConfigError",
     "DatasetError",
     "DateFormatError",
+    "ExperimentError",
     "InvalidQuery",
     "LLMClient",
     "LLMUnavailable",
@@ -125,7 +129,9 @@ __all__ = [
     "configured_client",
     "dataset_changed",
     "draw_neighbourhood",
+    "experiment_settings",
     "is_neo4j_uri",
+    "list_experiments",
     "load_citation_gold",
     "load_lawqa",
     "mcqa_runs_per_question",
@@ -270,6 +276,22 @@ def write_answers_report(directory: Path, config: dict[str, Any], report: Answer
     from lexgraph.eval.answers import write_answers_report as write
 
     return write(directory, config, report)
+
+
+def list_experiments() -> list[Experiment]:
+    """The seed papers' experiments (DESIGN §1), each with its parameters as published."""
+    from lexgraph.eval.experiments import EXPERIMENTS
+
+    return list(EXPERIMENTS)
+
+
+def experiment_settings(name: str, settings: Sequence[str] = ()) -> tuple[Experiment, Params]:
+    """The experiment `name` and its parameters with `settings` (``KEY=VALUE``) applied. Raises `ExperimentError`
+    for an unknown experiment, key or value, naming what is accepted."""
+    from lexgraph.eval.experiments import experiment, parse_settings, with_overrides
+
+    chosen = experiment(name)
+    return chosen, with_overrides(chosen.parameters, parse_settings(settings))
 
 
 # -- pictures ---------------------------------------------------------------------------------------------------
@@ -539,16 +561,21 @@ class LexGraph:
         return index_status(self.store)
 
     def retriever(self, mode: str = "hybrid", *, embedder: Embedder | None = None, llm: LLMClient | None = None,
-                  rrf_k: float = DEFAULT_RRF_K, weights: Mapping[str, float] | None = None) -> Retriever:
-        """A retriever over this store's index; ``hyde`` uses `llm`, or the model configured in the environment.
-        Raises `IndexMissing` without an index, `LLMUnavailable` for ``hyde`` without a model, ValueError for an
-        unknown mode."""
+                  rrf_k: float = DEFAULT_RRF_K, weights: Mapping[str, float] | None = None,
+                  fusion: str = "rrf", options: SearchOptions | None = None) -> Retriever:
+        """A retriever over this store's index; ``hyde`` (and ``tree`` with query extraction) uses `llm`, or the
+        model configured in the environment. `options` gives the tree's scope, pool and query extraction. Raises
+        `IndexMissing` without an index, `LLMUnavailable` for ``hyde`` without a model, ValueError for an unknown
+        mode."""
         from lexgraph.retrieve.search import make_retriever
 
-        if mode == "hyde" and llm is None:
+        tree = options or SearchOptions(mode=mode)
+        if (mode.startswith("hyde") or (mode == "tree" and tree.query_extraction)) and llm is None:
             llm = configured_client()
         return make_retriever(mode, self._open_search_index(), embedder or self._default_embedder(), llm=llm,
-                              rrf_k=rrf_k, weights=weights, cite=self._statute_citations)
+                              rrf_k=rrf_k, weights=weights, fusion=fusion, cite=self._statute_citations,
+                              tree_scope=tree.tree_scope, tree_pool=tree.tree_pool,
+                              query_extraction=tree.query_extraction)
 
     def _statute_citations(self, text: str, as_of: date | None) -> list[Citation]:
         """What a question cites, for the `cited` list of the fusing search modes. The store's catalogue is read
@@ -573,7 +600,8 @@ class LexGraph:
 
         options = options or SearchOptions(mode=mode)
         where = SearchFilter(as_of=as_of, laws=self.law_ids(laws), kind=kind)
-        retriever = retriever or self.retriever(options.mode, rrf_k=options.rrf_k, weights=options.weights)
+        retriever = retriever or self.retriever(options.mode, rrf_k=options.rrf_k, weights=options.weights,
+                                                fusion=options.fusion, options=options)
         return search(self.store, retriever, question, where=where, options=options)
 
     # -- answers ------------------------------------------------------------------------------------------------
@@ -611,7 +639,8 @@ class LexGraph:
         asked_at = turn_now()
         answer: Answer | None = None
         try:
-            answer = ask_question(self.store, question, retrieve, model, day, options)
+            embed = self._default_embedder().embed_passages if options.attachment == "citalaw" else None
+            answer = ask_question(self.store, question, retrieve, model, day, options, embed=embed)
         except (RetriesExhausted, LLMUnavailable) as error:
             self._log_turn(Turn(question, day, options.mode, options.prompt_style,
                                 model.config.model if model else None, asked_at, time.perf_counter() - started,
@@ -670,13 +699,31 @@ class LexGraph:
 
     def eval_answers(self, questions: Sequence[LawqaQuestion], options: AskOptions, ks: Sequence[int], *,
                      llm: LLMClient | None = None, on_question: Callable[[LawqaQuestion], None] | None = None,
-                     on_error: Callable[[LawqaQuestion, Exception], None] | None = None) -> AnswersReport:
+                     on_error: Callable[[LawqaQuestion, Exception], None] | None = None,
+                     search: SearchOptions | None = None) -> AnswersReport:
         """ROUGE-L, evidence Recall@k and (with `llm`) a judge's score of this store's answers to lawqa_jp's
         questions; extractive answers without `llm`. A question whose model fails goes to `on_error` and is left
         out. Raises `IndexMissing` without an index."""
         from lexgraph.eval.answers import evaluate_answers
 
-        return evaluate_answers(self, questions, options, ks, llm, on_question=on_question, on_error=on_error)
+        return evaluate_answers(self, questions, options, ks, llm, on_question=on_question, on_error=on_error,
+                                search=search)
+
+    def run_experiment(self, experiment: Experiment, params: Params, *, dataset: str | Path,
+                       questions: Sequence[LawqaQuestion], report: Path, limit: int | None = None,
+                       llm: LLMClient | None = None, embedder: Embedder | None = None,
+                       progress: Callable[[str], None] | None = None) -> ExperimentReport:
+        """Run a paper's experiment with `params` on `questions` (read from `dataset`) over this store, with `llm`
+        where it needs a model, and write its report (config.json with what differs from the paper, metrics.json,
+        details.csv, summary.png, and each variant's own report) into `report`. Raises `LLMUnavailable` when the
+        experiment needs a model and `llm` is None, and what the evaluations raise (`IndexMissing`, ...)."""
+        from lexgraph.eval.experiment_run import run_experiment
+
+        if params.model_needed() and llm is None:
+            raise LLMUnavailable(f"experiment {experiment.name} needs a model with these parameters; "
+                                 f"{NOT_CONFIGURED}")
+        return run_experiment(self, experiment, params, dataset=str(dataset), questions=questions, folder=report,
+                              limit=limit, llm=llm, embedder=embedder or self._default_embedder(), progress=progress)
 
     # -- the store ----------------------------------------------------------------------------------------------
     def stats(self) -> StoreCounts:

@@ -12,7 +12,7 @@ from lexgraph.answer.lead import Confidence
 from lexgraph.answer.references import References
 from lexgraph.llm.guardrails import Attempt, Messages
 
-MODES = ("cgg", "arg-q", "arg-qa")
+MODES = ("cgg", "arg-q", "arg-qa", "closebook")  # closebook: CitaLaw's CloseBook, the zero-shot baseline
 EXTRACTIVE_LABEL = "extractive: no language model was used; these are the most relevant clauses and passages, quoted"
 
 

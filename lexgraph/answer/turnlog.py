@@ -4,6 +4,11 @@ audited against the clauses and precedents it relied on.
 
 A turn that failed (retries exhausted, endpoint down) is logged too, with the error: the log is where one finds out
 what the model said when the user got an error.
+
+Each line carries ``schema_version`` (`TURN_SCHEMA_VERSION`) and ``mode`` (the generation mode). Logs outlive the
+code that wrote them, so `read_turns` reads every version through an adapter per version (`ADAPTERS`), each lifting
+a line one version up, and a reader only ever sees the current shape. Changes are additive: a new field gets a
+default in the adapter from the version before.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from lexgraph.answer.model import Answer
 from lexgraph.llm.guardrails import Attempt
 from lexgraph.store.base import GraphStore
 
+#: The version of a turn log line: 1 had no ``schema_version`` (nor ``structured`` on its attempts); 2 adds them.
+TURN_SCHEMA_VERSION = 2
 _TARGET_LABEL = {"law": "Provision", "precedent": "Precedent", "book": "Chunk", "guideline": "Chunk"}
 
 
@@ -63,7 +70,8 @@ class Turn:
             for key, value in attempt.usage.items():
                 usage[key] = usage.get(key, 0) + int(value)
         return {
-            "uid": self.uid, "asked_at": self.asked_at, "question": self.question, "as_of": self.as_of.isoformat(),
+            "schema_version": TURN_SCHEMA_VERSION, "uid": self.uid, "asked_at": self.asked_at,
+            "question": self.question, "as_of": self.as_of.isoformat(),
             "mode": self.mode, "prompt_style": self.prompt_style, "model": self.model, "status": self.status,
             "seconds": round(self.seconds, 3),
             "prompts": [[dict(m) for m in messages]
@@ -84,6 +92,52 @@ def append_jsonl(path: str | os.PathLike[str], turn: Turn) -> None:
     with open(target, "a", encoding="utf-8") as handle:
         handle.write(json.dumps(turn.to_json(), ensure_ascii=False, default=str) + "\n")
         handle.flush()
+
+
+class TurnLogError(ValueError):
+    """A turn log line that cannot be read: the message names the file and line."""
+
+
+def _from_v1(line: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 → 2: the version itself, ``mode`` where a very early line lacked it (they were all ``cgg``), and
+    ``structured`` on each attempt (unknown then: None)."""
+    attempts = [{"structured": None, **attempt} for attempt in line.get("attempts", [])]
+    return {**line, "schema_version": 2, "mode": line.get("mode") or "cgg", "attempts": attempts}
+
+
+#: version → the adapter that lifts a line of that version to the next.
+ADAPTERS = {1: _from_v1}
+
+
+def upgrade_turn(line: dict[str, Any]) -> dict[str, Any]:
+    """A logged turn in the current shape, whatever version wrote it. Raises ValueError for a version newer than
+    this code reads (upgrade lexgraph) or one it does not know."""
+    version = line.get("schema_version", 1)
+    if not isinstance(version, int) or version > TURN_SCHEMA_VERSION or version < 1:
+        raise ValueError(f"schema_version {version!r} is not one this lexgraph reads (1 to {TURN_SCHEMA_VERSION}); "
+                         f"read the log with the lexgraph that wrote it, or upgrade")
+    while version < TURN_SCHEMA_VERSION:
+        line = ADAPTERS[version](line)
+        version = line["schema_version"]
+    return line
+
+
+def read_turns(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Every turn of a JSONL turn log, in the current shape (`upgrade_turn`). Raises `TurnLogError` naming the
+    file and line of one that is not JSON or not a turn."""
+    turns = []
+    with open(path, encoding="utf-8") as handle:
+        for number, text in enumerate(handle, start=1):
+            if not text.strip():
+                continue
+            try:
+                line = json.loads(text)
+                if not isinstance(line, dict) or "question" not in line:
+                    raise ValueError("not a turn (no question)")
+                turns.append(upgrade_turn(line))
+            except ValueError as error:
+                raise TurnLogError(f"{path}:{number}: {error}") from None
+    return turns
 
 
 def record_turn(store: GraphStore, turn: Turn) -> None:

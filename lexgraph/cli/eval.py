@@ -204,7 +204,9 @@ def eval_mcqa(
         if name not in METHODS:
             fail(f"--method {name!r}: choose from {', '.join(METHODS)}", EXIT_USAGE)
     try:
-        items = load_lawqa(settings.dataset)[: settings.limit]
+        items = load_lawqa(settings.dataset)
+        # a report of `experiment run multi-agent` names the sample it ran: the same questions again
+        items = [q for q in items if q.qid in set(settings.qids)] if settings.qids else items[: settings.limit]
     except DatasetError as error:
         fail(str(error), EXIT_BAD_INPUT)
     if config is not None and dataset_changed(settings):
