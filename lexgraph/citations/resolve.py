@@ -73,16 +73,28 @@ def resolve(mentions: Iterable[Mention], context: CitationContext) -> list[Citat
 def resolve_with_state(mentions: Iterable[Mention], context: CitationContext) -> tuple[list[Citation], ResolutionState]:
     """The citations, and the state after the last mention, to carry on to the next text of the same document."""
     resolver = _Resolver(context)
-    citations: list[Citation] = []
-    for mention in mentions:
-        if isinstance(mention, AbbreviationDefinition):
-            resolver.define(mention)
-        elif mention.bare:
-            resolver.remember_law(resolver.law(mention.law, mention.pin) if mention.law else None,
-                                  mention.scope_end)
-        else:
-            citations.extend(resolver.cite(mention))
-    return citations, resolver.state()
+    return resolver.read(mentions), resolver.state()
+
+
+class PieceResolver:
+    """The resolver of one long text that arrives piece by piece (`lexgraph.citations.stream`): it keeps the
+    whole working memory between pieces (what 同法 means, the aside a law was named in, the clauses that a quote
+    may repeat), which a `ResolutionState` handed from call to call does not carry, so that the citations come
+    out exactly as if the text were resolved in one call. Offsets stay those of the whole text."""
+
+    def __init__(self, context: CitationContext) -> None:
+        self._resolver = _Resolver(context)
+
+    def read(self, mentions: Iterable[Mention]) -> list[Citation]:
+        """The citations of the next mentions, in text order."""
+        return self._resolver.read(mentions)
+
+    def forget_before(self, position: int) -> None:
+        """Drop what only citations before `position` can need (a quote repeats a clause of its own sentence), so
+        that memory does not grow with the text."""
+        cited_at = self._resolver.cited_at
+        for start in [start for start in cited_at if start < position]:
+            del cited_at[start]
 
 
 class _Resolver:
@@ -111,6 +123,17 @@ class _Resolver:
             self._push_recent(self.current_law)
         if context.current_path:
             self.current_clause = _clause_of_path(context.current_path)
+
+    def read(self, mentions: Iterable[Mention]) -> list[Citation]:
+        citations: list[Citation] = []
+        for mention in mentions:
+            if isinstance(mention, AbbreviationDefinition):
+                self.define(mention)
+            elif mention.bare:
+                self.remember_law(self.law(mention.law, mention.pin) if mention.law else None, mention.scope_end)
+            else:
+                citations.extend(self.cite(mention))
+        return citations
 
     def state(self) -> ResolutionState:
         return ResolutionState(self.last_law, self.last_clause, tuple(self.recent),

@@ -21,12 +21,13 @@ Look-alikes are rejected by what precedes the anchor: a 号 or 項 glued to a wo
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from bisect import bisect_left, bisect_right, insort
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from lexgraph.citations.compact import CompactText
 from lexgraph.citations.lawnames import LawNames
+from lexgraph.citations.terms import DefinedTerms
 from lexgraph.citations.model import (
     AbbreviationDefinition,
     LawRef,
@@ -186,7 +187,7 @@ class _Scan:
     names: LawNames
     breaks: frozenset[int] = frozenset()  # compact offsets where whitespace or a page number was removed
     law_numbers: dict[int, re.Match[str]] = field(default_factory=dict)  # by end offset
-    definitions: list[tuple[int, str]] = field(default_factory=list)  # (where it takes effect, term)
+    definitions: DefinedTerms = field(default_factory=DefinedTerms)  # terms and where each takes effect
     last_chain_end: int = -1  # compact end of the last clause chain read as a citation
     compact: CompactText | None = None  # the original text, for the layout around a line break
     chains: list[tuple[int, int]] = field(default_factory=list)  # (compact end, start of its last element), in order
@@ -313,14 +314,7 @@ class _Scan:
         return run, None
 
     def _defined_term_ending_at(self, end: int) -> int | None:
-        best: int | None = None
-        for effective, term in self.definitions:
-            if effective > end:
-                break
-            start = end - len(term)
-            if start >= effective and self.text.startswith(term, start) and (best is None or start < best):
-                best = start
-        return best
+        return self.definitions.longest_ending_at(self.text, end)
 
     def _run_start(self, end: int, headings: bool = False) -> int:
         """Where the run of kanji / katakana ending at `end` starts (at most `_MAX_NAME` long, never across 年,
@@ -385,8 +379,11 @@ class _Scan:
             return False
         if self.compact is None or label == 0:
             return True
-        before = self.compact.original[:self.compact.to_original(label)].rstrip(" \t\u3000")
-        return before == "" or before.endswith("\n")
+        original = self.compact.original
+        index = self.compact.to_original(label) - 1  # back over the spaces before the label, without a copy
+        while index >= 0 and original[index] in " \t\u3000":
+            index -= 1
+        return index < 0 or original[index] == "\n"
 
     def _after_label(self, position: int) -> bool:
         """Is the character before `position` an enumeration label on a line of its own (「ア\n地方税法…」)? A
@@ -528,7 +525,7 @@ class _Scan:
         so that 振興会法第三条 later on is found and resolved."""
         for match in _DEFINITIONS.finditer(self.text):
             if self._defined_law(match) is not None:
-                self.definitions.append((match.end(), match["term"] or match["bare"]))
+                self.definitions.add(match.end(), match["term"] or match["bare"])
 
     def _defined_law(self, definition: re.Match[str]) -> _LawBefore | None:
         """The law a definition names: the one whose bracket it sits in (「民法（以下「法」という。）」), with the
@@ -725,7 +722,7 @@ class _Scan:
             first, pin = self._glued_start(start, end)  # 右国公法, 旧民法; not 韓国民法
             if first < start and pin is None:
                 continue
-            if pin is not None and any(term == t[first:end] for _, term in self.definitions):
+            if pin is not None and t[first:end] in self.definitions:
                 continue  # 「以下「旧労基法」という」: a term the text defines, whose definition says which version
             if pin is None:
                 pin_match = _PIN_BEFORE.search(t, max(0, start - 40), start)
@@ -739,19 +736,16 @@ class _Scan:
         a later （１条） or 同法 which law the text is talking about. A one-character term (法) counts only as the
         subject or object of a phrase (法は, 法の, 法が), since the character is in so many words."""
         t = self.text
-        for effective, term in self.definitions:
-            position = t.find(term, effective)
-            while position >= 0:
-                end = position + len(term)
-                follows = t[end] if end < len(t) else ""
-                if len(term) == 1:
-                    fits = follows != "" and follows in _PARTICLES
-                else:
-                    fits = not follows or not _is_word_char(follows) or follows in "上等所第中"
-                if fits and not self._inside_word(position):
-                    yield position, end, StatuteMention(
-                        start=position, end=end, surface="", law=LawRef("name", term), provision=None, bare=True)
-                position = t.find(term, end)
+        for position, term in self.definitions.occurrences(t):
+            end = position + len(term)
+            follows = t[end] if end < len(t) else ""
+            if len(term) == 1:
+                fits = follows != "" and follows in _PARTICLES
+            else:
+                fits = not follows or not _is_word_char(follows) or follows in "上等所第中"
+            if fits and not self._inside_word(position):
+                yield position, end, StatuteMention(
+                    start=position, end=end, surface="", law=LawRef("name", term), provision=None, bare=True)
 
     def definition_mentions(self) -> Iterator[tuple[int, int, AbbreviationDefinition]]:
         for match in _DEFINITIONS.finditer(self.text):
@@ -914,16 +908,17 @@ def _opening_bracket_before(text: str, position: int, limit: int = 120) -> int |
     return None
 
 
-def find_statutes(text: str, names: LawNames) -> list[Mention]:
+def find_statutes(text: str, names: LawNames, defined: Iterable[str] = ()) -> list[Mention]:
     """Every statute mention and law abbreviation definition in `text`, sorted by start.
 
     Offsets are into `text` as given (whitespace included). Mentions of clauses come one per list element; laws
     cited as a whole (by number, or by name and number) have no provision; bare law names (``bare=True``) are
-    included for the resolver's sake and are never reported as citations.
+    included for the resolver's sake and are never reported as citations. `defined` are the abbreviations
+    defined before `text` (by the text read before it, when a long text is read piece by piece).
     """
     compact = CompactText.of(text)
     t = compact.text
-    scan = _Scan(t, names, frozenset(compact.breaks), compact=compact)
+    scan = _Scan(t, names, frozenset(compact.breaks), compact=compact, definitions=DefinedTerms(defined))
     numbers = list(_LAW_NUMBER.finditer(t))
     scan.law_numbers = {m.end(): m for m in numbers}
     scan.collect_definitions()
@@ -935,9 +930,13 @@ def find_statutes(text: str, names: LawNames) -> list[Mention]:
         if mention is not None:
             found.append((start, end, mention))
     chained_laws = {m.start for _, _, m in found if isinstance(m, StatuteMention)}
+    clauses = _Spans(taken)
+    whole_laws: list[tuple[int, int]] = []  # law-level spans kept: disjoint, so sorted by start and by end
     for start, end, mention in scan.law_level_mentions():
-        if start not in chained_laws and not _overlaps(taken, start, end):
+        if start not in chained_laws and not clauses.overlaps(start, end) and not _overlaps_disjoint(
+                whole_laws, start, end):
             found.append((start, end, mention))
+            insort(whole_laws, (start, end))
             taken.append((start, end))
     outside = _Spans(taken)
     for start, end, mention in (*scan.bare_names(), *scan.bare_terms()):
@@ -962,8 +961,11 @@ def find_statutes(text: str, names: LawNames) -> list[Mention]:
     return out
 
 
-def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
-    return any(s < end and start < e for s, e in spans)
+def _overlaps_disjoint(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    """Does start … end overlap one of `spans`, which are sorted and disjoint? Only the last span starting
+    before `end` can: it ends last of those."""
+    index = bisect_left(spans, (end, -1))
+    return index > 0 and spans[index - 1][1] > start
 
 
 class _Spans:
