@@ -55,7 +55,8 @@ from lexgraph.cli.output import read_blocks
 from lexgraph.client import citation_day, cite_pieces
 
 path, store = sys.argv[1], sys.argv[2]
-list(cite_pieces(["民法７０９条。最高裁平成２０年６月１２日第一小法廷判決"], store=store, as_of=citation_day("", None)[0]))
+warm = ["民法７０９条。最高裁平成２０年６月１２日第一小法廷判決"]
+list(cite_pieces(warm, store=store, as_of=citation_day("", None)[0]))
 counted = []
 sink = open(os.devnull, "w", encoding="utf-8")
 real_stdout = sys.stdout

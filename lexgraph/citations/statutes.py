@@ -27,7 +27,6 @@ from dataclasses import dataclass, field, replace
 
 from lexgraph.citations.compact import CompactText
 from lexgraph.citations.lawnames import LawNames
-from lexgraph.citations.terms import DefinedTerms
 from lexgraph.citations.model import (
     AbbreviationDefinition,
     LawRef,
@@ -40,6 +39,7 @@ from lexgraph.citations.model import (
     Step,
     VersionPin,
 )
+from lexgraph.citations.terms import DefinedTerms
 from lexgraph.numerals import IROHA, NUMERAL_CHARS, egov_num, kanji_to_int, subitem_num
 from lexgraph.statutes.catalog import kanji_number, normalize_law_num
 
@@ -908,13 +908,14 @@ def _opening_bracket_before(text: str, position: int, limit: int = 120) -> int |
     return None
 
 
-def find_statutes(text: str, names: LawNames, defined: Iterable[str] = ()) -> list[Mention]:
+def find_statutes(text: str, names: LawNames, defined: Iterable[str] = (), offset: int = 0) -> list[Mention]:
     """Every statute mention and law abbreviation definition in `text`, sorted by start.
 
     Offsets are into `text` as given (whitespace included). Mentions of clauses come one per list element; laws
     cited as a whole (by number, or by name and number) have no provision; bare law names (``bare=True``) are
     included for the resolver's sake and are never reported as citations. `defined` are the abbreviations
-    defined before `text` (by the text read before it, when a long text is read piece by piece).
+    defined before `text` (by the text read before it, when a long text is read piece by piece); `offset` is
+    added to every offset, for a `text` that is a window into a longer one.
     """
     compact = CompactText.of(text)
     t = compact.text
@@ -953,11 +954,11 @@ def find_statutes(text: str, names: LawNames, defined: Iterable[str] = ()) -> li
         if isinstance(mention, StatuteMention):
             m = mention
             out.append(StatuteMention(  # not dataclasses.replace: this runs for every mention
-                first, last, text[first:last], m.law, m.provision, m.pin, m.inherited, m.bare, m.qualifies_previous,
-                None if m.quoted_in is None else to_original(m.quoted_in),
-                None if m.scope_end is None else to_original(m.scope_end - 1) + 1, m.parallel))
+                first + offset, last + offset, text[first:last], m.law, m.provision, m.pin, m.inherited, m.bare,
+                m.qualifies_previous, None if m.quoted_in is None else to_original(m.quoted_in) + offset,
+                None if m.scope_end is None else to_original(m.scope_end - 1) + 1 + offset, m.parallel))
         else:
-            out.append(replace(mention, start=first, end=last))
+            out.append(replace(mention, start=first + offset, end=last + offset))
     return out
 
 

@@ -22,11 +22,10 @@ Memory is bounded by the piece, the window and the abbreviations of the text; ti
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 
 from lexgraph.citations.context import CitationContext
 from lexgraph.citations.lawnames import LawNames
-from lexgraph.citations.model import AbbreviationDefinition, Citation, Mention, StatuteMention
+from lexgraph.citations.model import AbbreviationDefinition, Citation
 from lexgraph.citations.resolve import PieceResolver
 from lexgraph.citations.statutes import find_statutes
 
@@ -91,10 +90,7 @@ def _piece_citations(window: str, offset: int, start: int, end: int, names: LawN
                      defined: dict[str, int]) -> list[Citation]:
     """The citations starting in start … end (offsets into the whole text), read in `window`, which starts at
     `offset`."""
-    mentions: list[Mention] = []
-    for mention in find_statutes(window, names, carried):
-        if start <= mention.start + offset < end:
-            mentions.append(_shifted(mention, offset))
+    mentions = [m for m in find_statutes(window, names, carried, offset) if start <= m.start < end]
     for mention in mentions:
         if isinstance(mention, AbbreviationDefinition):
             defined.setdefault(mention.term, mention.end)
@@ -102,17 +98,6 @@ def _piece_citations(window: str, offset: int, start: int, end: int, names: LawN
     if precedents:
         from lexgraph.citations import precedent_citations
 
-        citations.extend(replace(c, start=c.start + offset, end=c.end + offset)
-                         for c in precedent_citations(window, context.citing_court)
-                         if start <= c.start + offset < end)
+        citations.extend(c for c in precedent_citations(window, context.citing_court, offset) if start <= c.start < end)
     citations.sort(key=lambda c: (c.start, c.end))
     return citations
-
-
-def _shifted(mention: Mention, offset: int) -> Mention:
-    if isinstance(mention, AbbreviationDefinition):
-        return replace(mention, start=mention.start + offset, end=mention.end + offset)
-    m: StatuteMention = mention
-    return replace(m, start=m.start + offset, end=m.end + offset,
-                   quoted_in=None if m.quoted_in is None else m.quoted_in + offset,
-                   scope_end=None if m.scope_end is None else m.scope_end + offset)
