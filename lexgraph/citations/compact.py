@@ -33,15 +33,19 @@ class CompactText:
     def of(cls, original: str) -> CompactText:
         marks: list[int] = []
         shifts: list[int] = []
-        removed = 0
+        kept: list[str] = []  # one pass builds the compact text too: no second scan with re.sub
+        removed = kept_from = 0
         for match in _REMOVABLE.finditer(original):
             start, end = match.span()
+            kept.append(original[kept_from:start])
+            kept_from = end
             marks.append(start - removed)
             removed += end - start
             shifts.append(removed)
         if not marks:
             return cls(original, original, (), ())
-        return cls(original, _REMOVABLE.sub("", original), tuple(marks), tuple(shifts))
+        kept.append(original[kept_from:])
+        return cls(original, "".join(kept), tuple(marks), tuple(shifts))
 
     @property
     def breaks(self) -> tuple[int, ...]:

@@ -545,7 +545,7 @@ class _Scan:
         consumed = 0
         blocks = iter(blocked)
         block = next(blocks, None)
-        for anchor in _UNIT.finditer(t):
+        for anchor in _anchors(t):
             begin = anchor.start()
             if begin < consumed:
                 continue
@@ -787,6 +787,32 @@ def _read_bracket(content: str) -> _Bracket | None:
     if law_num is None and pin is None and term is None and not _SAME_AS_BEFORE.search(content):
         return None
     return _Bracket(law_num, pin, term)
+
+
+# Every clause anchor holds 条, 項 or 号 (the unit), at most two characters after its start or after a run of
+# numerals and 第 (第七百九条, 前各項, 同条項). The engine cannot skip to such places by itself (the pattern starts
+# with an optional 第), and trying `_UNIT` at every character took a fifth of the scan.
+_UNIT_CHAR = re.compile("[条項号]")
+_NUMBER_RUN = frozenset("0123456789０１２３４５６７８９〇零一二三四五六七八九十百千万壱弐参拾第")
+
+
+def _anchors(t: str) -> Iterator[re.Match[str]]:
+    """The matches of `_UNIT` in `t`, exactly as ``_UNIT.finditer(t)`` gives them, found by jumping from one
+    unit character to the next: no anchor can start before the run of numerals that leads to the next unit."""
+    position = 0
+    while True:
+        unit = _UNIT_CHAR.search(t, position)
+        if unit is None:
+            return
+        start = unit.start()
+        while start > position and t[start - 1] in _NUMBER_RUN:
+            start -= 1
+        start = max(position, min(start, unit.start() - 2))
+        anchor = _UNIT.search(t, start)
+        if anchor is None:
+            return
+        yield anchor
+        position = anchor.end()
 
 
 def _step(unit: re.Match[str]) -> Step:
