@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 
 # Whitespace, and the page-number lines (「- 12 -」) that PDF extraction leaves in mid-sentence. The pattern starts
 # with \s so that the regex engine can skip ahead to the next whitespace character.
@@ -31,21 +32,15 @@ class CompactText:
 
     @classmethod
     def of(cls, original: str) -> CompactText:
-        marks: list[int] = []
-        shifts: list[int] = []
-        kept: list[str] = []  # one pass builds the compact text too: no second scan with re.sub
-        removed = kept_from = 0
-        for match in _REMOVABLE.finditer(original):
-            start, end = match.span()
-            kept.append(original[kept_from:start])
-            kept_from = end
-            marks.append(start - removed)
-            removed += end - start
-            shifts.append(removed)
-        if not marks:
+        spans = [match.span() for match in _REMOVABLE.finditer(original)]
+        if not spans:
             return cls(original, original, (), ())
-        kept.append(original[kept_from:])
-        return cls(original, "".join(kept), tuple(marks), tuple(shifts))
+        # One pass of the regex; the rest in comprehensions, which cost a fraction of a loop of appends.
+        shifts = tuple(accumulate(end - start for start, end in spans))
+        marks = tuple(start - removed for (start, _), removed in zip(spans, (0, *shifts), strict=False))
+        ends = (0, *(end for _, end in spans))
+        starts = (*(start for start, _ in spans), len(original))
+        return cls(original, "".join([original[a:b] for a, b in zip(ends, starts, strict=True)]), marks, shifts)
 
     @property
     def breaks(self) -> tuple[int, ...]:

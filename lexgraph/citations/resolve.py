@@ -497,8 +497,9 @@ class _Resolver:
         trunk = _truncate(target.clause, step.level)
         if step.num is None:
             raise _Failure(f"unreadable {step.level} number")
-        if step.num_to is None or step.num_to == step.num:
-            return [replace(target, clause=_with(trunk, step.level, step.num))]
+        if step.num_to is None or step.num_to == step.num:  # the common case: not dataclasses.replace, which is slow
+            return [_Target(_with(trunk, step.level, step.num), target.article_to, target.member_to, target.status,
+                            target.reason)]
         if step.level == "article":
             return [replace(target, clause=_with(trunk, "article", step.num), article_to=step.num_to)]
         first, last = _int_or_none(step.num), _int_or_none(step.num_to)
