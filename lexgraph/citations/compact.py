@@ -12,6 +12,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
+from operator import sub
 
 # Whitespace, and the page-number lines (「- 12 -」) that PDF extraction leaves in mid-sentence. The pattern starts
 # with \s so that the regex engine can skip ahead to the next whitespace character.
@@ -35,12 +36,12 @@ class CompactText:
         spans = [match.span() for match in _REMOVABLE.finditer(original)]
         if not spans:
             return cls(original, original, (), ())
-        # One pass of the regex; the rest in comprehensions, which cost a fraction of a loop of appends.
-        shifts = tuple(accumulate(end - start for start, end in spans))
-        marks = tuple(start - removed for (start, _), removed in zip(spans, (0, *shifts), strict=False))
-        ends = (0, *(end for _, end in spans))
-        starts = (*(start for start, _ in spans), len(original))
-        return cls(original, "".join([original[a:b] for a, b in zip(ends, starts, strict=True)]), marks, shifts)
+        # One pass of the regex; the rest in C-level maps, which cost a fraction of a loop of appends.
+        starts, ends = zip(*spans, strict=True)
+        shifts = tuple(accumulate(map(sub, ends, starts)))
+        marks = tuple(map(sub, starts, (0, *shifts)))
+        pieces = map(original.__getitem__, map(slice, (0, *ends), (*starts, len(original))))
+        return cls(original, "".join(pieces), marks, shifts)
 
     @property
     def breaks(self) -> tuple[int, ...]:

@@ -44,6 +44,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 from itertools import accumulate
+from operator import sub
 from typing import Any
 
 from lexgraph.citations.dates import ERAS, EraDate, parse_era_date
@@ -77,12 +78,11 @@ class _CompactText:
     def __init__(self, text: str) -> None:
         runs = list(self._runs(text))
         # characters removed up to and including run k, and the compact index at which the text after it starts;
-        # comprehensions rather than a loop of appends, which cost three times as much
-        removed = list(accumulate(end - start for start, end in runs))
-        run_at = [end - total for (_, end), total in zip(runs, removed, strict=True)]
-        kept_from = (0, *(end for _, end in runs))
-        kept_to = (*(start for start, _ in runs), len(text))
-        compact = "".join([text[a:b] for a, b in zip(kept_from, kept_to, strict=True)])
+        # C-level maps rather than a loop of appends, which cost several times as much
+        starts, ends = zip(*runs, strict=True) if runs else ((), ())
+        removed = list(accumulate(map(sub, ends, starts)))
+        run_at = list(map(sub, ends, removed))
+        compact = "".join(map(text.__getitem__, map(slice, (0, *ends), (*starts, len(text)))))
         for wide, narrow in _FOLDS:
             if wide in compact:
                 compact = compact.replace(wide, narrow)

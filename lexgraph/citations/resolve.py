@@ -162,6 +162,9 @@ class _Resolver:
 
     def _push_recent(self, target: LawTarget) -> None:
         key = _key(target)
+        if self.recent and _key(self.recent[0]) == key:  # the same law again, as most citations are
+            self.recent[0] = target
+            return
         self.recent = [target, *(t for t in self.recent if _key(t) != key)][:_RECENT]
 
     def law(self, ref: LawRef, pin: VersionPin | None) -> LawTarget:

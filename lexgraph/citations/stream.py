@@ -29,7 +29,7 @@ from lexgraph.citations.model import AbbreviationDefinition, Citation
 from lexgraph.citations.resolve import PieceResolver
 from lexgraph.citations.statutes import find_statutes
 
-PIECE_CHARS = 200_000  # about 600 kB of UTF-8 Japanese: large enough that the margins cost little
+PIECE_CHARS = 400_000  # about 1.2 MB of UTF-8 Japanese: large enough that the margins cost little
 MARGIN_CHARS = 4_000  # context read before and after a piece; a citation and what it looks at are far shorter
 _SENTENCE_END = "。\n"
 
