@@ -710,12 +710,15 @@ class _Scan:
                 yield start, end, StatuteMention(
                     start=start, end=end, surface="", law=LawRef("number", law_num), provision=None)
 
-    def bare_names(self) -> Iterator[tuple[int, int, StatuteMention]]:
+    def bare_names(self, taken: _Spans) -> Iterator[tuple[int, int, StatuteMention]]:
         """Catalogue names standing alone (民法の規定, 民法上): not citations of a clause, but the law a later
-        同法 refers to."""
+        同法 refers to. A name whose last character is in a span already `taken` (民法 of 民法７０９条, most
+        of them) is skipped at once: whatever it would be, its span overlaps that one."""
         t = self.text
         for match in _BARE_NAME_END.finditer(t):
             end = match.end()
+            if taken.overlaps(end - 1, end):
+                continue
             start = self.names.longest_ending_at(t, end, max(0, end - 200))
             if start is None:
                 continue
@@ -731,13 +734,15 @@ class _Scan:
                 start=first, end=end, surface="", law=LawRef("name", t[start:end]), provision=None, pin=pin,
                 bare=True)
 
-    def bare_terms(self) -> Iterator[tuple[int, int, StatuteMention]]:
+    def bare_terms(self, taken: _Spans) -> Iterator[tuple[int, int, StatuteMention]]:
         """Defined abbreviations standing alone (旧労基法は…, 「(1) 法は，…（１条）」): like bare names, they tell
         a later （１条） or 同法 which law the text is talking about. A one-character term (法) counts only as the
         subject or object of a phrase (法は, 法の, 法が), since the character is in so many words."""
         t = self.text
         for position, term in self.definitions.occurrences(t):
             end = position + len(term)
+            if taken.overlaps(position, end):
+                continue
             follows = t[end] if end < len(t) else ""
             if len(term) == 1:
                 fits = follows != "" and follows in _PARTICLES
@@ -966,7 +971,7 @@ def find_statutes(text: str, names: LawNames, defined: Iterable[str] = (), offse
             insort(whole_laws, (start, end))
             taken.append((start, end))
     outside = _Spans(taken)
-    for start, end, mention in (*scan.bare_names(), *scan.bare_terms()):
+    for start, end, mention in (*scan.bare_names(outside), *scan.bare_terms(outside)):
         if not outside.overlaps(start, end):
             found.append((start, end, mention))
     for start, end, definition in scan.definition_mentions():
