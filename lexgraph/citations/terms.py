@@ -21,7 +21,7 @@ class DefinedTerms:
 
     def __init__(self, carried: Iterable[str] = ()) -> None:
         self._effective: dict[str, int] = {}
-        self._lengths: list[int] = []  # longest first
+        self._lengths: dict[str, list[int]] = {}  # by last character: the terms' lengths, longest first
         self._pattern: re.Pattern[str] | None = None
         for term in carried:
             self.add(_ALWAYS, term)
@@ -31,8 +31,10 @@ class DefinedTerms:
         if known is not None and known <= effective:
             return
         self._effective[term] = effective
-        if len(term) not in self._lengths:
-            self._lengths = sorted({*self._lengths, len(term)}, reverse=True)
+        lengths = self._lengths.setdefault(term[-1], [])
+        if len(term) not in lengths:
+            lengths.append(len(term))
+            lengths.sort(reverse=True)
         self._pattern = None
 
     def __contains__(self, term: object) -> bool:
@@ -43,7 +45,9 @@ class DefinedTerms:
 
     def longest_ending_at(self, text: str, end: int) -> int | None:
         """The start of the longest term that ends at `end` and starts where it is already defined."""
-        for length in self._lengths:
+        if end <= 0:
+            return None
+        for length in self._lengths.get(text[end - 1], ()):
             start = end - length
             if start < 0:
                 continue
