@@ -153,7 +153,7 @@ class _Resolver:
         of the aside in brackets it was named in, if any."""
         if target is not None and (target.law_id is not None or target.title is not None):
             if target.status == "resolved" and target.reason is not None:
-                target = replace(target, reason=None)
+                target = _without_reason(target)
             self.last_law = target
             self.last_law_scope = scope_end
             if scope_end is None:
@@ -165,7 +165,9 @@ class _Resolver:
         if self.recent and _key(self.recent[0]) == key:  # the same law again, as most citations are
             self.recent[0] = target
             return
-        self.recent = [target, *(t for t in self.recent if _key(t) != key)][:_RECENT]
+        others = [t for t in self.recent if _key(t) != key]
+        others.insert(0, target)
+        self.recent = others[:_RECENT]
 
     def law(self, ref: LawRef, pin: VersionPin | None) -> LawTarget:
         """The law `ref` names, pinned to `pin` when the text pins a version."""
@@ -356,10 +358,11 @@ class _Resolver:
         self.remember_law(law, scope)
         last = targets[-1]
         if last.clause.article is not None or last.clause.paragraph is not None:
-            clause = replace(last.clause, article=last.article_to or last.clause.article)
+            known = last.clause  # not dataclasses.replace, which costs more than the rest of this step
+            clause = Clause(last.article_to or known.article, known.paragraph, known.item, known.subitems, known.suppl)
             if last.member_to is not None:
                 clause = _range_end(clause, last.member_to)
-            cited = law if law.status != "resolved" or law.reason is None else replace(law, reason=None)
+            cited = law if law.status != "resolved" or law.reason is None else _without_reason(law)
             self.last_clause = (cited, clause)
             self.cited_at[mention.start] = self.last_clause
             for level in ("paragraph", "item"):
@@ -624,6 +627,10 @@ class _Resolver:
         if revision is None:
             return None, f"no stored version of {law.title} in force on {self.context.as_of.isoformat()}"
         return revision, None
+
+
+def _without_reason(target: LawTarget) -> LawTarget:
+    return LawTarget(target.law_id, target.title, target.law_type, target.law_num, target.status, None, target.pin)
 
 
 def _key(target: LawTarget) -> str:
