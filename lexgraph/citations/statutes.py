@@ -222,7 +222,7 @@ class _Scan:
         if pin is None:
             pin = glued_pin
         if pin is None:
-            pin_match = _PIN_BEFORE.search(t, max(0, start - 40), start)
+            pin_match = _pin_before(t, start)
             if pin_match is not None:
                 pin = _pin(_pin_note(pin_match.group()), pin_match["num"], pin_match["dir"])
         return _LawBefore(start, LawRef(kind, name, law_num), pin)
@@ -728,7 +728,7 @@ class _Scan:
             if pin is not None and t[first:end] in self.definitions:
                 continue  # 「以下「旧労基法」という」: a term the text defines, whose definition says which version
             if pin is None:
-                pin_match = _PIN_BEFORE.search(t, max(0, start - 40), start)
+                pin_match = _pin_before(t, start)
                 pin = _pin(_pin_note(pin_match.group()), pin_match["num"], pin_match["dir"]) if pin_match else None
             yield first, end, StatuteMention(
                 start=first, end=end, surface="", law=LawRef("name", t[start:end]), provision=None, pin=pin,
@@ -818,6 +818,17 @@ def _anchors(t: str) -> Iterator[re.Match[str]]:
             return
         yield anchor
         position = anchor.end()
+
+
+_PIN_ENDINGS = ("改正前の", "改正後の", "改正前のもの", "改正後のもの")
+
+
+def _pin_before(t: str, start: int) -> re.Match[str] | None:
+    """「…による改正前の」 ending at `start`. Most names have none: the ending is checked before the pattern is
+    tried at the forty places it could start."""
+    if not t.endswith(_PIN_ENDINGS, max(0, start - 40), start):
+        return None
+    return _PIN_BEFORE.search(t, max(0, start - 40), start)
 
 
 def _step(unit: re.Match[str]) -> Step:
