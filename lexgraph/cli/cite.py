@@ -60,7 +60,13 @@ def cite(
     quiet = as_json or as_jsonl or (size is not None and size < _PROGRESS_FROM_BYTES)
     with progress_bar("kB", quiet=quiet) as progress:
         task = progress.add_task("reading", total=None if size is None else size // 1000)
-        blocks = read_blocks(file, on_bytes=lambda n: progress.advance(task, n / 1000))
+        read = [0]  # bytes so far; the bar counts whole kB
+
+        def advance(count: int) -> None:
+            read[0] += count
+            progress.update(task, completed=read[0] // 1000)
+
+        blocks = read_blocks(file, on_bytes=advance)
         first = next(blocks, "")
         day, why = citation_day(first, parse_day(as_of))  # the date is in the header, in the first block
         err.print(f"as of {day} ({'--as-of' if why == 'given' else why})", style="dim", highlight=False)
