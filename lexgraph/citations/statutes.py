@@ -187,6 +187,7 @@ class _Scan:
     names: LawNames
     breaks: frozenset[int] = frozenset()  # compact offsets where whitespace or a page number was removed
     law_numbers: dict[int, re.Match[str]] = field(default_factory=dict)  # by end offset
+    defined_laws: list[tuple[re.Match[str], _LawBefore]] = field(default_factory=list)  # definitions and their law
     definitions: DefinedTerms = field(default_factory=DefinedTerms)  # terms and where each takes effect
     last_chain_end: int = -1  # compact end of the last clause chain read as a citation
     compact: CompactText | None = None  # the original text, for the layout around a line break
@@ -524,8 +525,12 @@ class _Scan:
         """「（以下「振興会法」という。）」 after a law name: remember the term from the end of the bracket on,
         so that 振興会法第三条 later on is found and resolved."""
         for match in _DEFINITIONS.finditer(self.text):
-            if self._defined_law(match) is not None:
+            law = self._defined_law(match)
+            if law is not None:
                 self.definitions.add(match.end(), match["term"] or match["bare"])
+                # kept for `definition_mentions`: the law depends only on the text before the bracket and the terms
+                # defined before it, which are known by now
+                self.defined_laws.append((match, law))
 
     def _defined_law(self, definition: re.Match[str]) -> _LawBefore | None:
         """The law a definition names: the one whose bracket it sits in (「民法（以下「法」という。）」), with the
@@ -753,10 +758,7 @@ class _Scan:
                     start=position, end=end, surface="", law=LawRef("name", term), provision=None, bare=True)
 
     def definition_mentions(self) -> Iterator[tuple[int, int, AbbreviationDefinition]]:
-        for match in _DEFINITIONS.finditer(self.text):
-            law = self._defined_law(match)
-            if law is None:
-                continue
+        for match, law in self.defined_laws:
             yield match.start(), match.end(), AbbreviationDefinition(
                 start=match.start(), end=match.end(), term=match["term"] or match["bare"], law=law.law, pin=law.pin)
 
@@ -831,7 +833,21 @@ def _pin_before(t: str, start: int) -> re.Match[str] | None:
     return _PIN_BEFORE.search(t, max(0, start - 40), start)
 
 
+_STEPS: dict[str, Step] = {}  # by the anchor's text, which decides its groups: a text repeats few anchors
+_STEPS_KEPT = 20_000
+
+
 def _step(unit: re.Match[str]) -> Step:
+    written = unit.group()
+    step = _STEPS.get(written)
+    if step is None:
+        step = _read_step(unit)
+        if len(_STEPS) < _STEPS_KEPT:
+            _STEPS[written] = step
+    return step
+
+
+def _read_step(unit: re.Match[str]) -> Step:
     if unit["rcp"]:
         return Step("article", relation="same")
     if unit["abs"]:
