@@ -44,7 +44,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 from itertools import accumulate
-from operator import sub
 from typing import Any
 
 from lexgraph.citations.dates import ERAS, EraDate, parse_era_date
@@ -62,6 +61,7 @@ _PAGE_LINE = r"[ \t\u3000\f]*-[ \t\u3000]*[0-9０-９]{1,4}[ \t\u3000]*-[ \t\u30
 _RUN_REST = rf"(?:\s|(?m:^){_PAGE_LINE})*"
 _REMOVABLE_RE = re.compile(rf"\s{_RUN_REST}")
 _LEADING_PAGE_RE = re.compile(rf"{_PAGE_LINE}{_RUN_REST}")
+_REMOVED_RUNS_RE = re.compile(f"({_REMOVABLE_RE.pattern})")  # the same runs, captured, for re.split
 # Length-preserving folds, so that one regex covers ７０９ and 709, （オ） and (オ). A chain of str.replace is
 # much faster than str.translate, which looks every character of a non-ASCII string up in a dict.
 _FOLDS = tuple(zip("０１２３４５６７８９（）", "0123456789()", strict=True))
@@ -76,13 +76,17 @@ class _CompactText:
     """
 
     def __init__(self, text: str) -> None:
-        runs = list(self._runs(text))
-        # characters removed up to and including run k, and the compact index at which the text after it starts;
-        # C-level maps rather than a loop of appends, which cost several times as much
-        starts, ends = zip(*runs, strict=True) if runs else ((), ())
-        removed = list(accumulate(map(sub, ends, starts)))
-        run_at = list(map(sub, ends, removed))
-        compact = "".join(map(text.__getitem__, map(slice, (0, *ends), (*starts, len(text)))))
+        # The runs from one re.split (no match objects): kept text and removed runs alternate, and the offsets
+        # follow from their lengths in C-level maps. A page number on the first line is a run of its own.
+        leading = _LEADING_PAGE_RE.match(text) if text.startswith("-") else None
+        lead = leading.end() if leading else 0
+        parts = _REMOVED_RUNS_RE.split(text[lead:] if lead else text)
+        kept = parts[0::2]
+        run_lengths = [lead, *map(len, parts[1::2])] if lead else list(map(len, parts[1::2]))
+        removed = list(accumulate(run_lengths))  # characters removed up to and including run k
+        kept_before = accumulate(map(len, kept[:-1]))  # compact index at which the text after run k starts
+        run_at = [0, *kept_before] if lead else list(kept_before)
+        compact = "".join(kept)
         for wide, narrow in _FOLDS:
             if wide in compact:
                 compact = compact.replace(wide, narrow)
@@ -90,18 +94,6 @@ class _CompactText:
         self._removed = removed
         self.original = text
         self.text = compact
-
-    @staticmethod
-    def _runs(text: str) -> Iterator[tuple[int, int]]:
-        """(start, end) of every removable run, in order."""
-        position = 0
-        if text.startswith("-"):
-            leading = _LEADING_PAGE_RE.match(text)
-            if leading:
-                position = leading.end()
-                yield 0, position
-        for m in _REMOVABLE_RE.finditer(text, position):
-            yield m.span()
 
     def to_original(self, index: int) -> int:
         """Offset in the original text of the character at compact `index`."""
