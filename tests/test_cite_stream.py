@@ -135,7 +135,8 @@ def test_memory_does_not_grow_with_the_input(tmp_path: Path) -> None:
 def test_anchor_jumps_find_what_the_pattern_finds() -> None:
     text = CompactText.of(judgments()).text
     edge_cases = ["同条項", "前各項", "一二三四五六七八九十条", "３条の２第１項第２号イ", "条条項号",
-                  "前二条及び第七百九条", "", "第", "同号、右項", "この条", "１２３４５６７８９０１２３４５６７８９０条"]
+                  "前二条及び第七百九条", "", "第", "同号、右項", "この条",
+                  "１２３４５６７８９０１２３４５６７８９０条"]
     for sample in [text, *edge_cases]:
         assert [m.span() for m in _anchors(sample)] == [m.span() for m in _UNIT.finditer(sample)], sample[:20]
 
