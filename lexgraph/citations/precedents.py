@@ -217,6 +217,7 @@ _CONTEXT_RE = re.compile(
     r"(?:の[^(),，、。]{0,12}?)?)?"
     r"(?P<kind>判決|決定|判例|裁判例)?\((?:前掲|前記|上記|右)?\Z"
 )
+_CONTEXT_ENDINGS = ("(", "(前掲", "(前記", "(上記", "(右")  # how a _CONTEXT_RE match ends (brackets are folded)
 # What may stand between two citations of one list: 「、」, 「，」, 「及び」 and the like.
 _LIST_GAP_RE = re.compile(r"(?:[,，、]|及び|並びに|又は)(?:前掲|前記|上記)?")
 # _YEAR with every alternative spelled out from its first character (明治…, 同…), so that the regex engine can skip
@@ -571,6 +572,8 @@ def _dateless(m: re.Match[str], compact: _CompactText, citing_court: str | None)
 def _context_before(ctext: str, start: int) -> tuple[_Court | None, str | None]:
     """The court (and type) named by a label such as 「大審院判決（」 just before `start`, if any."""
     window_start = max(0, start - 40)
+    if not ctext.endswith(_CONTEXT_ENDINGS, window_start, start):
+        return None, None  # no label ends here: not worth trying the pattern at forty places
     m = _CONTEXT_RE.search(ctext, window_start, start)
     if m is None or m.end() != start:
         return None, None
