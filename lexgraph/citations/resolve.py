@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from lexgraph.citations.context import (
     AmendmentLookup,
@@ -732,6 +733,7 @@ def _paragraph(clause: Clause | None) -> str | None:
     return clause.paragraph or ("1" if clause.item else None)
 
 
+@lru_cache(maxsize=4096)  # pure, and a text cites the same clauses again and again
 def _path(clause: Clause) -> str | None:
     block = (clause.suppl if isinstance(clause.suppl, str) else "suppl") if clause.suppl else None
     return build_path(block, clause.article, clause.paragraph, clause.item, clause.subitems)
