@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import date
 from importlib import resources
 from pathlib import Path
@@ -197,6 +197,22 @@ def cite_text(text: str, *, store: str | None, as_of: date, in_law: str | None =
         with LexGraph.open(location, read_only=True) as lg:
             return lg.cite(text, as_of=as_of, in_law=in_law, at=at)
     return extract(text, citation_context(Catalog.bundled(), None, as_of=as_of, in_law=in_law, at=at))
+
+
+def cite_pieces(blocks: Iterable[str], *, store: str | None, as_of: date, in_law: str | None = None,
+                at: str | None = None) -> Iterator[Citation]:
+    """`cite_text` for a text of any length given as consecutive blocks (a file read in pieces): the same
+    citations, yielded as each piece of the text is read, in memory bounded by the piece
+    (`lexgraph.citations.stream`). Raises what `cite_text` raises, before the first citation."""
+    from lexgraph.citations.stream import iter_citations
+    from lexgraph.read.citing import citation_context
+
+    location = store_location(store)
+    if store_exists(location):
+        with LexGraph.open(location, read_only=True) as lg:
+            yield from lg.cite_pieces(blocks, as_of=as_of, in_law=in_law, at=at)
+        return
+    yield from iter_citations(blocks, citation_context(Catalog.bundled(), None, as_of=as_of, in_law=in_law, at=at))
 
 
 # -- evaluation without a store: each imports its module when called, so that the CLI starts fast ----------------
@@ -471,6 +487,18 @@ class LexGraph:
         context = citation_context(store_catalog(self.store, self.catalog), StoreRevisions(self.store),
                                    as_of=as_of_day(as_of), in_law=in_law, at=at)
         return extract(text, context, precedents=precedents)
+
+    def cite_pieces(self, blocks: Iterable[str], *, as_of: date | None = None, in_law: str | None = None,
+                    at: str | None = None, precedents: bool = True) -> Iterator[Citation]:
+        """`cite` for a long text given as consecutive blocks: the same citations, yielded piece by piece in
+        bounded memory (`lexgraph.citations.stream`)."""
+        from lexgraph.citations.stream import iter_citations
+        from lexgraph.read.citing import citation_context, store_catalog
+        from lexgraph.read.revisions import StoreRevisions
+
+        context = citation_context(store_catalog(self.store, self.catalog), StoreRevisions(self.store),
+                                   as_of=as_of_day(as_of), in_law=in_law, at=at)
+        return iter_citations(blocks, context, precedents=precedents)
 
     def versions(self, law: str) -> list[LawVersionInfo]:
         """The stored versions of `law`, oldest first, with their enforcement periods. Raises `LawNotFound` or

@@ -12,6 +12,7 @@ can all use it without pulling each other in.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # 壱弐参拾 appear in old documents and deeds; 〇 and 零 both mean zero.
 _DIGITS = {
@@ -38,6 +39,7 @@ _EGOV_NUM = re.compile(rf"第?({_N})[条項号]?((?:の{_N})*)")
 _BRANCH = re.compile(rf"の({_N})")
 
 
+@lru_cache(maxsize=4096)  # pure; a text writes the same few numbers again and again
 def kanji_to_int(text: str) -> int | None:
     """An integer written in any of the numeral styles of legal text, or None if `text` is not one number.
 
@@ -110,6 +112,7 @@ def int_to_kanji(n: int) -> str:
     return "".join(parts)
 
 
+@lru_cache(maxsize=4096)  # pure, and called for every clause a text cites
 def egov_num(text: str) -> str | None:
     """An article, paragraph or item number in e-Gov ``Num`` form: 第三条の二 → "3_2", ３条の２ → "3_2",
     第七百九条 → "709", 三条の二の三 → "3_2_3", 第十六号 → "16". None when `text` is not such a number."""
