@@ -10,10 +10,10 @@ PDF extracts start at 主文), so the gold comes from the sentence's own citatio
 
 Rules, all mechanical (`citing_sentences`, then `select_queries`; nothing is picked by hand):
 
-- a sentence is the text up to a 「。」 outside brackets (`sentence_ends`); it qualifies when it cites at least one statute and *every* statute
-  citation in it resolves to a law of the catalogue (the 2020 e-Gov list) and an article, without a range or a
-  version note (「…改正前のもの」 names a wording the store may not have), and it cites at most `MAX_GOLD`
-  articles;
+- a sentence is the text up to a 「。」 outside brackets (`sentence_ends`); it qualifies when it cites at least one
+  statute and *every* statute citation in it resolves to a law of the catalogue (the 2020 e-Gov list) and an
+  article, without a range or a version note (「…改正前のもの」 names a wording the store may not have), and it
+  cites at most `MAX_GOLD` articles;
 - the query is the sentence without its citation spans (law name and clause number: the answer must not be in
   the question), without page markers, line breaks and brackets left empty; it must keep 40 to 300 characters
   and no clause number written out in a form the extractor did not read (「…条」 left over);
