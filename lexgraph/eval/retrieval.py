@@ -303,10 +303,10 @@ def plot_recall(path: Path, runs: Sequence[LawqaRun], max_k: int) -> None:
 RetrievalProgress = Callable[[str, int, int], None]
 
 
-def rank_question(lg: Any, retriever: Any, mode: str, depth: int, companions: bool = False) -> Ranker:
+def rank_question(lg: Any, retriever: Any, mode: str, depth: int) -> Ranker:
     """The ranker `evaluate_lawqa` calls: the evidence clauses of `lg`'s search (a `LexGraph`) for the question and
-    its choices, through `retriever`, `depth` deep (with `companions`: see `retrieve.companions`)."""
-    options = SearchOptions(mode=mode, k=depth, n=depth, companions=companions)
+    its choices, through `retriever`, `depth` deep."""
+    options = SearchOptions(mode=mode, k=depth, n=depth)
 
     def rank(question: GoldQuestion) -> list[tuple[str, str]]:
         result = lg.search(question.query, kind="provision", options=options, retriever=retriever)
@@ -317,7 +317,7 @@ def rank_question(lg: Any, retriever: Any, mode: str, depth: int, companions: bo
 
 def run_retrieval(lg: Any, questions: Sequence[GoldQuestion], modes: Sequence[str], ks: Sequence[int],
                   embedder: Any, *, progress: RetrievalProgress | None = None,
-                  depth: int = DEFAULT_DEPTH, companions: bool = False) -> list[LawqaRun]:
+                  depth: int = DEFAULT_DEPTH) -> list[LawqaRun]:
     """One `LawqaRun` per mode: `lg` (a `LexGraph`) searches every question with that mode's retriever (all of
     them sharing `embedder`), `depth` clauses deep (at least the largest k), scored at article and paragraph level
     against the gold laws that are stored. Raises what the search raises (`IndexMissing`, `EmbedderMismatch`,
@@ -327,7 +327,7 @@ def run_retrieval(lg: Any, questions: Sequence[GoldQuestion], modes: Sequence[st
     runs = []
     for mode in modes:
         retriever = lg.retriever(mode, embedder=embedder)
-        ranker = rank_question(lg, retriever, mode, max(depth, *ks), companions)
+        ranker = rank_question(lg, retriever, mode, max(depth, *ks))
         done = 0
         if progress is not None:
             progress(mode, 0, len(questions))

@@ -20,7 +20,6 @@ class SearchOptions:
     n: int = DEFAULT_N
     rrf_k: float = DEFAULT_K
     weights: Mapping[str, float] | None = None  # per list: {"bm25": 1.0, "dense": 0.5}
-    companions: bool = False  # cited clauses that complete a top clause's rule, right after it (retrieve.companions)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:

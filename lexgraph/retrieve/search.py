@@ -19,7 +19,6 @@ from typing import Any
 from lexgraph.index.embed import Embedder
 from lexgraph.index.query import SearchFilter, SearchIndex
 from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable
-from lexgraph.retrieve.companions import DEFAULT_TOP, phrases_after, with_companions
 from lexgraph.retrieve.evidence import select_evidence
 from lexgraph.retrieve.fusion import DEFAULT_K
 from lexgraph.retrieve.options import MODES as MODES  # re-exported
@@ -140,26 +139,9 @@ def _evidence(store: GraphStore, clauses: Sequence[Retrieved], chunks: Sequence[
             continue
         cites.setdefault(row["chunk"], []).append(target)
         labels[target] = row["label"]
-    direct = [c.uid for c in clauses]
-    if options.companions and direct:
-        direct = _with_companions(store, direct, where, labels)
-    ranked = select_evidence([c.uid for c in chunks], cites, direct=direct, m=options.m,
+    ranked = select_evidence([c.uid for c in chunks], cites, direct=[c.uid for c in clauses], m=options.m,
                              n=options.n, k=options.rrf_k)
     return _describe(store, ranked, labels, {c.uid: c for c in clauses}), dropped
-
-
-def _with_companions(store: GraphStore, direct: list[str], where: SearchFilter,
-                     labels: dict[str, str]) -> list[str]:
-    """`companions.with_companions` over the direct clause ranking: a companion must pass the search's law and
-    as-of filters like any clause."""
-    rows = [row for row in store.query("clauses_cites_with_text", uids=direct[:DEFAULT_TOP])
-            if (not where.laws or row["law_id"] in where.laws)
-            and (where.day is None or ((row["valid_from"] is None or row["valid_from"] <= where.day)
-                                       and (row["valid_until"] is None or where.day < row["valid_until"])))]
-    ranked = with_companions(direct, phrases_after(rows))
-    for uid in ranked:
-        labels.setdefault(uid, "Provision")
-    return ranked
 
 
 def _wording_on(store: GraphStore, rows: Sequence[Mapping[str, Any]], day: date | None,
