@@ -131,8 +131,6 @@ def resolve_titles(questions: Sequence[GoldQuestion], catalog: Catalog, stored: 
     return out
 
 
-#: Whether a clause path (``a6_2``, ``a6_2/p1``) exists in some stored version of a law.
-ClauseExists = Callable[[str, str], bool]
 #: The text of every stored wording of a clause path (an article: its own text and its paragraphs'), [] if none.
 ClauseTexts = Callable[[str, str], list[str]]
 
@@ -154,15 +152,13 @@ def stored_law_ids(questions: Sequence[GoldQuestion], catalog: Catalog, store: A
 
 
 def evaluate_lawqa(questions: Sequence[GoldQuestion], rank: Ranker, law_ids: dict[str, str | None], *,
-                   mode: str, ks: Sequence[int] = DEFAULT_KS, exists: ClauseExists | None = None,
-                   texts: ClauseTexts | None = None) -> LawqaRun:
+                   mode: str, ks: Sequence[int] = DEFAULT_KS, texts: ClauseTexts | None = None) -> LawqaRun:
     """Score `rank`'s rankings of the questions whose gold laws are all stored, at article and paragraph level.
 
-    `exists` (or `texts`, which also tells the same provision from a renumbered one: see the module's docstring)
-    sorts the gold into reachable, not in the store and version-mismatched; without either every gold counts as
-    reachable. The ``article`` and ``paragraph`` reports score all gold; ``article (reachable)`` and
-    ``paragraph (reachable)`` score each question against its reachable gold only (a question with none is
-    left out of them)."""
+    `texts` sorts the gold into reachable, in no stored version (no wording at its path) and version-mismatched
+    (see the module's docstring); without it every gold counts as reachable. The ``article`` and ``paragraph``
+    reports score all gold; ``article (reachable)`` and ``paragraph (reachable)`` score each question against its
+    reachable gold only (a question with none is left out of them)."""
     scored: list[GoldQuestion] = []
     absent: list[tuple[str, tuple[str, ...]]] = []
     no_gold: list[str] = []
@@ -204,9 +200,6 @@ def evaluate_lawqa(questions: Sequence[GoldQuestion], rank: Ranker, law_ids: dic
                         if overlap < MATCH_THRESHOLD:
                             renumbered.append((q.qid, gold_id, overlap))
                             continue
-                elif exists is not None and not exists(law, path):
-                    missing.append((q.qid, gold_id))
-                    continue
                 ok_ids.append(gold_id)
             if items:
                 shares.append(len(ok_ids) / len(items))
@@ -216,29 +209,16 @@ def evaluate_lawqa(questions: Sequence[GoldQuestion], rank: Ranker, law_ids: dic
                 predicted.append([article_id(law, path) for law, path in ranked])
             else:
                 predicted.append([pid for law, path in ranked if (pid := paragraph_id(law, path))])
-        if texts is not None or exists is not None:
+        if texts is not None:
             not_in_store[level] = tuple(missing)
             mismatched[level] = tuple(renumbered)
             ceiling[level] = sum(shares) / len(shares) if shares else None
         qids = [q.qid for q in scored]
         levels[level] = evaluate_retrieval(gold, predicted, ks=ks, qids=qids)
-        if texts is not None or exists is not None:
+        if texts is not None:
             levels[f"{level} (reachable)"] = evaluate_retrieval(reachable, predicted, ks=ks, qids=qids)
     return LawqaRun(mode, levels, tuple(q.qid for q in scored), tuple(absent), tuple(no_gold), len(questions),
                     not_in_store, ceiling, mismatched)
-
-
-def store_clause_exists(query: Callable[..., list[dict[str, Any]]]) -> ClauseExists:
-    """`ClauseExists` over a store's ``law_provision_spans`` query (the path of every stored wording of a law's
-    clauses, without their text), one query per law."""
-    known: dict[str, set[str]] = {}
-
-    def exists(law_id: str, path: str) -> bool:
-        if law_id not in known:
-            known[law_id] = {row["path"] for row in query("law_provision_spans", law_id=law_id)}
-        return path in known[law_id]
-
-    return exists
 
 
 def store_clause_texts(query: Callable[..., list[dict[str, Any]]]) -> ClauseTexts:
