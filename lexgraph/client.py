@@ -32,6 +32,7 @@ from lexgraph.config import ConfigError, store_location
 from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
+from lexgraph.eval.benchmark import load_questions
 from lexgraph.eval.experiments import ExperimentError
 from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
 from lexgraph.graph.render import FORMATS
@@ -62,7 +63,7 @@ if TYPE_CHECKING:
     from lexgraph.eval.experiments import Experiment, Params
     from lexgraph.eval.lawqa_gold import Evaluation
     from lexgraph.eval.mcqa import MCQAConfig, MethodRun
-    from lexgraph.eval.retrieval import LawqaRun, RetrievalProgress
+    from lexgraph.eval.retrieval import GoldQuestion, LawqaRun, RetrievalProgress
     from lexgraph.graph.neighbourhood import Neighbourhood
     from lexgraph.index.build import IndexProgress, IndexStatus, IndexSummary
     from lexgraph.index.embed import Embedder
@@ -134,6 +135,7 @@ __all__ = [
     "list_experiments",
     "load_citation_gold",
     "load_lawqa",
+    "load_questions",
     "mcqa_runs_per_question",
     "mcqa_settings",
     "parse_day",
@@ -707,14 +709,17 @@ class LexGraph:
             record_turn(self.store, turn)
 
     # -- evaluation ---------------------------------------------------------------------------------------------
-    def eval_retrieval(self, questions: Sequence[LawqaQuestion], modes: Sequence[str], ks: Sequence[int], *,
-                       embedder: Embedder | None = None, progress: RetrievalProgress | None = None
-                       ) -> list[LawqaRun]:
-        """Recall@k and MRR of the clauses each mode finds for lawqa_jp's questions, one run per mode. Raises what
-        a search raises (`IndexMissing`, `EmbedderMismatch`, `LLMUnavailable`)."""
-        from lexgraph.eval.retrieval import run_retrieval
+    def eval_retrieval(self, questions: Sequence[GoldQuestion], modes: Sequence[str], ks: Sequence[int], *,
+                       embedder: Embedder | None = None, progress: RetrievalProgress | None = None,
+                       depth: int | None = None) -> list[LawqaRun]:
+        """Recall@k and MRR of the clauses each mode finds for the questions (lawqa_jp's, or a benchmark file's:
+        `load_questions`), one run per mode, each search `depth` clauses deep (default
+        `eval.retrieval.DEFAULT_DEPTH`). Raises what a search raises (`IndexMissing`, `EmbedderMismatch`,
+        `LLMUnavailable`)."""
+        from lexgraph.eval.retrieval import DEFAULT_DEPTH, run_retrieval
 
-        return run_retrieval(self, questions, modes, ks, embedder or self._default_embedder(), progress=progress)
+        return run_retrieval(self, questions, modes, ks, embedder or self._default_embedder(), progress=progress,
+                             depth=depth or DEFAULT_DEPTH)
 
     def eval_mcqa(self, llm: LLMClient, questions: Sequence[LawqaQuestion], settings: MCQAConfig, *,
                   on_result: Callable[[Any], None] | None = None) -> list[MethodRun]:

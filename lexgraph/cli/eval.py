@@ -37,6 +37,7 @@ from lexgraph.client import (
     dataset_changed,
     load_citation_gold,
     load_lawqa,
+    load_questions,
     mcqa_runs_per_question,
     mcqa_settings,
     read_mcqa_settings,
@@ -100,7 +101,12 @@ def _print_scores(gold: Path, lines: list[dict[str, Any]], misses: int, as_json:
 
 @app.command("retrieval")
 def eval_retrieval(
-    dataset: Annotated[Path, typer.Option("--dataset", help="lawqa_jp JSON (e.g. ../shared/data/lawqa_jp/dev.json).")],
+    dataset: Annotated[Path, typer.Option("--dataset", help="lawqa_jp JSON (e.g. ../shared/data/lawqa_jp/dev.json) "
+                                          "or a benchmark file (bench/data/judgment_retrieval.json).")],
+    split: Annotated[str | None, typer.Option("--split", help="Only this split of a benchmark file (dev, test).")
+                     ] = None,
+    depth: Annotated[int, typer.Option("--depth", help="Clauses searched per question; article Recall@k reads the "
+                                       "first k distinct articles of them.")] = 100,
     mode: Annotated[list[str] | None, typer.Option("--mode", help=f"Modes to compare ({', '.join(SEARCH_MODES)}); "
                                                    "repeatable. Default: bm25, dense and hybrid.")] = None,
     k: Annotated[str, typer.Option("--k", help="Cut-offs for Recall@k.")] = "5,10,20",
@@ -110,14 +116,19 @@ def eval_retrieval(
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Recall@k and MRR, at article and paragraph level, of the clauses found for lawqa_jp's questions."""
+    """Recall@k and MRR, at article and paragraph level, of the clauses found for lawqa_jp's questions or a
+    benchmark file's queries; gold that no stored wording holds, or holds as another provision (renumbered), is
+    listed apart and left out of the "reachable" rows."""
     ks = parse_ks(k)
+    if depth < max(ks):
+        fail(f"--depth {depth} is less than the largest k ({max(ks)}): search at least as deep as you score",
+             EXIT_USAGE)
     modes = mode or ["bm25", "dense", "hybrid"]
     for name in modes:
         if name not in SEARCH_MODES:
             fail(f"--mode {name!r}: choose from {', '.join(SEARCH_MODES)}", EXIT_USAGE)
     try:
-        questions = load_lawqa(dataset)
+        questions = load_questions(dataset, split)
     except DatasetError as error:
         fail(str(error), EXIT_BAD_INPUT)
     with opened(store, read_only=True) as lg, search_errors(), progress_bar("questions") as progress:
@@ -129,15 +140,15 @@ def eval_retrieval(
             progress.update(tasks[name], completed=done)
 
         model = make_embedder(embedder)
-        runs = lg.eval_retrieval(questions, modes, ks, embedder=model, progress=advance)
+        runs = lg.eval_retrieval(questions, modes, ks, embedder=model, progress=advance, depth=depth)
     files = []
     if report is not None:
-        config = {"dataset": str(dataset), "modes": modes, "ks": list(ks), "store": store_location(store),
-                  "embedder": model.name}
+        config = {"dataset": str(dataset), "split": split, "depth": depth, "modes": modes, "ks": list(ks),
+                  "store": store_location(store), "embedder": model.name}
         files = write_retrieval_report(report, config, runs, ks)
     if as_json:
-        emit_json({"dataset": str(dataset), "ks": list(ks), "runs": [run.to_json() for run in runs],
-                    "report": [str(f) for f in files]})
+        emit_json({"dataset": str(dataset), "split": split, "depth": depth, "ks": list(ks),
+                   "runs": [run.to_json() for run in runs], "report": [str(f) for f in files]})
         return
     first = runs[0]
     out.print(f"{dataset}: {first.n_questions} questions; {len(first.scored)} scored (every gold law in the store), "
@@ -147,10 +158,15 @@ def eval_retrieval(
     if missing:
         out.print(f"laws not in the store: {', '.join(missing)}", highlight=False)
     for level, items in first.not_in_store.items():
+        mismatched = first.mismatched.get(level, ())
         if items:
             out.print(f"{level} gold not in any stored version ({len(items)}): "
-                      f"{', '.join(gold for _, gold in items[:6])}; best reachable recall "
-                      f"{fmt(first.ceiling.get(level))}", highlight=False)
+                      f"{', '.join(gold for _, gold in items[:6])}", highlight=False)
+        if mismatched:
+            out.print(f"{level} gold version-mismatched (the stored wording at that path is another provision) "
+                      f"({len(mismatched)}): {', '.join(gold for _, gold, _ in mismatched[:6])}", highlight=False)
+        if items or mismatched:
+            out.print(f"{level}: best reachable recall {fmt(first.ceiling.get(level))}", highlight=False)
     grid = table("mode", "level", "n", *[f"R@{cut}" for cut in ks], "MRR")
     for run in runs:
         for level, scored in run.levels.items():

@@ -51,6 +51,12 @@ class LawqaQuestion:
         """What is searched: the question with its choices (the choices carry most of the legal terms)."""
         return f"{self.question}\n{self.choices}"
 
+    def quoted_texts(self) -> dict[tuple[str, str], str]:
+        """The statute text the context quotes under each gold heading: ``(law title, a4)`` and ``(law title,
+        a4/p1)`` → the text lines under it (its paragraphs and items, for an article), headings left out. What a
+        stored wording is compared with to tell the same provision from a renumbered one (`eval.retrieval`)."""
+        return quoted_texts(self.context)
+
 
 def load_lawqa(path: str | Path) -> list[LawqaQuestion]:
     try:
@@ -66,6 +72,31 @@ def load_lawqa(path: str | Path) -> list[LawqaQuestion]:
             raise DatasetError(f"{path}: sample {i} has no 問題文 field")
         questions.append(parse_sample(sample, i))
     return questions
+
+
+def quoted_texts(context: str) -> dict[tuple[str, str], str]:
+    """See `LawqaQuestion.quoted_texts`; the headings are read as `parse_sample` reads them."""
+    texts: dict[tuple[str, str], list[str]] = {}
+    law = article = paragraph = None
+    for line in context.split("\n"):
+        found_heading = heading(line)
+        if found_heading is None:
+            for key in ((law, article), (law, paragraph)):
+                if key[0] and key[1]:
+                    texts.setdefault((str(key[0]), str(key[1])), []).append(line.strip())
+            continue
+        level, text = found_heading
+        if level == 2:
+            law, article, paragraph = text, None, None
+        elif level == 3:
+            found = _ARTICLE.match(text)
+            article = f"a{egov_num(found.group(1))}" if found and egov_num(found.group(1)) else None
+            paragraph = None
+        elif level == 4 and article:
+            found_paragraph = _PARAGRAPH.match(text)
+            number = egov_num(found_paragraph.group(1)) if found_paragraph else ("1" if _ITEM.match(text) else None)
+            paragraph = f"{article}/p{number}" if number else None
+    return {key: "".join(lines) for key, lines in texts.items() if "".join(lines)}
 
 
 def parse_sample(sample: dict[str, Any], position: int = 0) -> LawqaQuestion:

@@ -14,6 +14,20 @@ Questions are sorted into three groups, and every question is reported in exactl
 Ids are ``<law_id>|<article path>`` (``403AC0000000090|a3``) and ``…|a3/p1``: a paragraph hit counts for its
 article at the rank of its first paragraph (`metrics.score_question`). An item quoted directly under an article
 (``### 第2条`` then ``#### 第1号``) is in paragraph 1, as e-Gov paths have it.
+
+Depth: a search returns paragraphs, several of one article, so the ranking is taken `DEFAULT_DEPTH` (100) clauses
+deep and article Recall@k reads the first k *distinct* articles of it; a ranking cut at 20 paragraphs holds fewer
+than 20 articles and would make R@20 read fewer than 20.
+
+Reachable gold: a gold clause counts toward the ceiling only when a stored wording has its path *and* says what
+the question quotes. lawqa_jp quotes the law as in force when it was written; a law renumbered after the stored
+text (薬機法 第九条の三 became 第九条の四; 第十四条の二 of 2020 is another rule than the quoted one) keeps the path
+but not the provision. Such gold is **version-mismatched**: the quoted text shares less than
+`MATCH_THRESHOLD` of its character bigrams with every stored wording at that path. It is listed apart and never
+counted as reachable; the ``reachable`` rows score each question against its reachable gold only.
+
+Questions are any objects with ``qid``, ``query``, ``gold_laws``, ``articles`` and ``paragraphs`` (`GoldQuestion`):
+lawqa_jp's (law titles, resolved against the catalogue) and the judgment benchmark's (`eval.benchmark`, law ids).
 """
 
 from __future__ import annotations
@@ -22,9 +36,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from lexgraph.eval.lawqa import LawqaQuestion
 from lexgraph.eval.metrics import DEFAULT_KS, RetrievalReport, evaluate_retrieval
 from lexgraph.eval.report import pyplot, report_folder, save_figure, write_csv, write_json
 from lexgraph.retrieve.options import SearchOptions
@@ -35,6 +48,24 @@ _ARTICLE = re.compile(r"^第(.+?条(?:の[0-9０-９一二三四五六七八九�
 _PARAGRAPH = re.compile(r"^第(.+?)項$")
 _ITEM = re.compile(r"^第(.+?)号$")
 LEVELS = ("article", "paragraph")
+DEFAULT_DEPTH = 100  # clauses searched per question: enough to hold 20 distinct articles
+MATCH_THRESHOLD = 0.5  # share of the quoted text's bigrams a stored wording must hold to be the same provision
+
+
+class GoldQuestion(Protocol):
+    """What `evaluate_lawqa` reads of a question. ``gold_laws`` are law titles or law ids (`resolve_titles`)."""
+
+    @property
+    def qid(self) -> str: ...
+    @property
+    def query(self) -> str: ...
+    @property
+    def gold_laws(self) -> tuple[str, ...]: ...
+    @property
+    def articles(self) -> tuple[tuple[str, str], ...]: ...
+    @property
+    def paragraphs(self) -> tuple[tuple[str, str], ...]: ...
+    def quoted_texts(self) -> dict[tuple[str, str], str]: ...
 
 
 def article_id(law_id: str, path: str) -> str:
@@ -65,7 +96,9 @@ class LawqaRun:
     no_gold: tuple[str, ...]
     n_questions: int
     not_in_store: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # level → (qid, gold id)
-    ceiling: dict[str, float | None] = field(default_factory=dict)  # level → mean share of gold in the store
+    ceiling: dict[str, float | None] = field(default_factory=dict)  # level → mean share of reachable gold
+    #: level → (qid, gold id, share of the quoted text's bigrams the best stored wording holds)
+    mismatched: dict[str, tuple[tuple[str, str, float], ...]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -75,36 +108,58 @@ class LawqaRun:
             "no_gold": list(self.no_gold),
             "not_in_store": {level: [{"qid": q, "gold": g} for q, g in items]
                              for level, items in self.not_in_store.items()},
+            "version_mismatched": {level: [{"qid": q, "gold": g, "overlap": round(o, 3)} for q, g, o in items]
+                                   for level, items in self.mismatched.items()},
             "ceiling": self.ceiling,
             "levels": {level: report.to_json() for level, report in self.levels.items()},
         }
 
 
 #: Ranked clause ids (``law_id``, ``path``) for a question, best first.
-Ranker = Callable[[LawqaQuestion], Sequence[tuple[str, str]]]
+Ranker = Callable[[Any], Sequence[tuple[str, str]]]
 
 
-def resolve_titles(questions: Sequence[LawqaQuestion], catalog: Catalog, stored: set[str]) -> dict[str, str | None]:
-    """Law title → the law id in the store (None: not stored, or unknown)."""
+def resolve_titles(questions: Sequence[GoldQuestion], catalog: Catalog, stored: set[str]) -> dict[str, str | None]:
+    """Law title (or law id) → the law id in the store (None: not stored, or unknown)."""
     out: dict[str, str | None] = {}
     for title in {t for q in questions for t in q.gold_laws}:
+        if title in stored or catalog.by_id(title) is not None:
+            out[title] = title if title in stored else None
+            continue
         entries = [e for e in catalog.lookup(title) if e.law_id in stored] or catalog.lookup(title)
         out[title] = entries[0].law_id if entries and entries[0].law_id in stored else None
     return out
 
 
-#: Whether a clause path (``a6_2``, ``a6_2/p1``) exists in some stored version of a law.
-ClauseExists = Callable[[str, str], bool]
+#: The text of every stored wording of a clause path (an article: its own text and its paragraphs'), [] if none.
+ClauseTexts = Callable[[str, str], list[str]]
 
 
-def stored_law_ids(questions: Sequence[LawqaQuestion], catalog: Catalog, store: Any) -> dict[str, str | None]:
+def bigram_overlap(quoted: str, stored: str) -> float:
+    """Share of the quoted text's character bigrams (spaces left out) that the stored text holds: 1.0 for the same
+    wording or a quote of part of it, near 1 after a small amendment, far lower for another provision."""
+    def grams(text: str) -> set[str]:
+        text = "".join(text.split())
+        return {text[i:i + 2] for i in range(len(text) - 1)}
+
+    wanted = grams(quoted)
+    return len(wanted & grams(stored)) / len(wanted) if wanted else 1.0
+
+
+def stored_law_ids(questions: Sequence[GoldQuestion], catalog: Catalog, store: Any) -> dict[str, str | None]:
     """`resolve_titles` against the laws a store holds."""
     return resolve_titles(questions, catalog, {row["law_id"] for row in store.query("laws_all")})
 
 
-def evaluate_lawqa(questions: Sequence[LawqaQuestion], rank: Ranker, law_ids: dict[str, str | None], *,
-                   mode: str, ks: Sequence[int] = DEFAULT_KS, exists: ClauseExists | None = None) -> LawqaRun:
-    scored: list[LawqaQuestion] = []
+def evaluate_lawqa(questions: Sequence[GoldQuestion], rank: Ranker, law_ids: dict[str, str | None], *,
+                   mode: str, ks: Sequence[int] = DEFAULT_KS, texts: ClauseTexts | None = None) -> LawqaRun:
+    """Score `rank`'s rankings of the questions whose gold laws are all stored, at article and paragraph level.
+
+    `texts` sorts the gold into reachable, in no stored version (no wording at its path) and version-mismatched
+    (see the module's docstring); without it every gold counts as reachable. The ``article`` and ``paragraph``
+    reports score all gold; ``article (reachable)`` and ``paragraph (reachable)`` score each question against its
+    reachable gold only (a question with none is left out of them)."""
+    scored: list[GoldQuestion] = []
     absent: list[tuple[str, tuple[str, ...]]] = []
     no_gold: list[str] = []
     for q in questions:
@@ -119,44 +174,74 @@ def evaluate_lawqa(questions: Sequence[LawqaQuestion], rank: Ranker, law_ids: di
     predictions = [list(rank(q)) for q in scored]
     levels: dict[str, RetrievalReport] = {}
     not_in_store: dict[str, tuple[tuple[str, str], ...]] = {}
+    mismatched: dict[str, tuple[tuple[str, str, float], ...]] = {}
     ceiling: dict[str, float | None] = {}
     for level in LEVELS:
-        if exists is not None:
-            missing, shares = [], []
-            for q in scored:
-                items = q.articles if level == "article" else q.paragraphs
-                present = [exists(law_ids[t] or "", p) for t, p in items]
-                missing += [(q.qid, f"{law_ids[t]}|{p}") for (t, p), ok in zip(items, present, strict=True)
-                            if not ok]
-                if items:
-                    shares.append(sum(present) / len(items))
-            not_in_store[level] = tuple(missing)
-            ceiling[level] = sum(shares) / len(shares) if shares else None
         gold: list[list[str]] = []
+        reachable: list[list[str]] = []
         predicted: list[list[str]] = []
+        missing: list[tuple[str, str]] = []
+        renumbered: list[tuple[str, str, float]] = []
+        shares: list[float] = []
         for q, ranked in zip(scored, predictions, strict=True):
+            items = q.articles if level == "article" else q.paragraphs
+            quoted = q.quoted_texts() if texts is not None else {}
+            ids = [f"{law_ids[t]}|{p}" for t, p in items]
+            ok_ids = []
+            for (title, path), gold_id in zip(items, ids, strict=True):
+                law = law_ids[title] or ""
+                if texts is not None:
+                    wordings = texts(law, path)
+                    if not wordings:
+                        missing.append((q.qid, gold_id))
+                        continue
+                    if (title, path) in quoted:
+                        overlap = max(bigram_overlap(quoted[(title, path)], w) for w in wordings)
+                        if overlap < MATCH_THRESHOLD:
+                            renumbered.append((q.qid, gold_id, overlap))
+                            continue
+                ok_ids.append(gold_id)
+            if items:
+                shares.append(len(ok_ids) / len(items))
+            gold.append(ids)
+            reachable.append(ok_ids)
             if level == "article":
-                gold.append([f"{law_ids[t]}|{p}" for t, p in q.articles])
                 predicted.append([article_id(law, path) for law, path in ranked])
             else:
-                gold.append([f"{law_ids[t]}|{p}" for t, p in q.paragraphs])
                 predicted.append([pid for law, path in ranked if (pid := paragraph_id(law, path))])
-        levels[level] = evaluate_retrieval(gold, predicted, ks=ks, qids=[q.qid for q in scored])
+        if texts is not None:
+            not_in_store[level] = tuple(missing)
+            mismatched[level] = tuple(renumbered)
+            ceiling[level] = sum(shares) / len(shares) if shares else None
+        qids = [q.qid for q in scored]
+        levels[level] = evaluate_retrieval(gold, predicted, ks=ks, qids=qids)
+        if texts is not None:
+            levels[f"{level} (reachable)"] = evaluate_retrieval(reachable, predicted, ks=ks, qids=qids)
     return LawqaRun(mode, levels, tuple(q.qid for q in scored), tuple(absent), tuple(no_gold), len(questions),
-                    not_in_store, ceiling)
+                    not_in_store, ceiling, mismatched)
 
 
-def store_clause_exists(query: Callable[..., list[dict[str, Any]]]) -> ClauseExists:
-    """`ClauseExists` over a store's ``law_provision_spans`` query (the path of every stored wording of a law's
-    clauses, without their text), one query per law."""
-    known: dict[str, set[str]] = {}
+def store_clause_texts(query: Callable[..., list[dict[str, Any]]]) -> ClauseTexts:
+    """`ClauseTexts` over a store's ``index_law_provisions`` query, one query per law: an article path gives each
+    stored wording of the article (its text, or its paragraphs' joined), a paragraph path each wording of it."""
+    known: dict[str, dict[str, list[str]]] = {}
 
-    def exists(law_id: str, path: str) -> bool:
+    def texts(law_id: str, path: str) -> list[str]:
         if law_id not in known:
-            known[law_id] = {row["path"] for row in query("law_provision_spans", law_id=law_id)}
-        return path in known[law_id]
+            by_path: dict[str, list[str]] = {}
+            for row in query("index_law_provisions", law_id=law_id):
+                text = row["text"] or ""
+                by_path.setdefault(row["path"], []).append(text)
+                parent = row["path"].rsplit("/", 1)[0]
+                if row["kind"] == "paragraph" and parent != row["path"]:
+                    by_path.setdefault(f"{parent}#paragraphs", []).append(text)
+            known[law_id] = by_path
+        by_path = known[law_id]
+        found = by_path.get(path, [])
+        paragraphs = by_path.get(f"{path}#paragraphs")
+        return found + (["".join(paragraphs)] if paragraphs else [])
 
-    return exists
+    return texts
 
 
 def write_retrieval_report(directory: str | Path, config: dict[str, Any], runs: Sequence[LawqaRun],
@@ -206,32 +291,33 @@ def rank_question(lg: Any, retriever: Any, mode: str, depth: int, base: SearchOp
     options = replace(base or SearchOptions(), mode=mode, k=depth, n=depth)
     kind = "provision" if options.direct else None
 
-    def rank(question: LawqaQuestion) -> list[tuple[str, str]]:
+    def rank(question: GoldQuestion) -> list[tuple[str, str]]:
         result = lg.search(question.query, kind=kind, options=options, retriever=retriever)
         return [(item.law_id, item.path) for item in result.evidence if item.label == "Provision"]
 
     return rank
 
 
-def run_retrieval(lg: Any, questions: Sequence[LawqaQuestion], modes: Sequence[str], ks: Sequence[int],
+def run_retrieval(lg: Any, questions: Sequence[GoldQuestion], modes: Sequence[str], ks: Sequence[int],
                   embedder: Any, *, progress: RetrievalProgress | None = None, search: SearchOptions | None = None,
                   llm: Any = None, depth: int | None = None, label: str | None = None) -> list[LawqaRun]:
     """One `LawqaRun` per mode: `lg` (a `LexGraph`) searches every question with that mode's retriever (all of
-    them sharing `embedder`), scored at article and paragraph level against the gold laws that are stored.
-    Raises what the search raises (`IndexMissing`, `EmbedderMismatch`, `LLMUnavailable`)."""
+    them sharing `embedder`), `depth` clauses deep (at least the largest k), scored at article and paragraph level
+    against the gold laws that are stored. Raises what the search raises (`IndexMissing`, `EmbedderMismatch`,
+    `LLMUnavailable`)."""
     law_ids = stored_law_ids(questions, lg.catalog, lg.store)
-    exists = store_clause_exists(lg.store.query)
+    texts = store_clause_texts(lg.store.query)
     runs = []
     for mode in modes:
         base = search or SearchOptions()
         retriever = lg.retriever(mode, embedder=embedder, llm=llm, rrf_k=base.rrf_k, weights=base.weights,
                                  fusion=base.fusion, options=base)
-        ranker = rank_question(lg, retriever, mode, depth or max(ks), base)
+        ranker = rank_question(lg, retriever, mode, max(DEFAULT_DEPTH if depth is None else depth, *ks), base)
         done = 0
         if progress is not None:
             progress(mode, 0, len(questions))
 
-        def counted(question: LawqaQuestion, ranker: Ranker = ranker, mode: str = mode) -> Sequence[tuple[str, str]]:
+        def counted(question: GoldQuestion, ranker: Ranker = ranker, mode: str = mode) -> Sequence[tuple[str, str]]:
             nonlocal done
             found = ranker(question)
             done += 1
@@ -239,5 +325,5 @@ def run_retrieval(lg: Any, questions: Sequence[LawqaQuestion], modes: Sequence[s
                 progress(mode, done, len(questions))
             return found
 
-        runs.append(evaluate_lawqa(questions, counted, law_ids, mode=label or mode, ks=tuple(ks), exists=exists))
+        runs.append(evaluate_lawqa(questions, counted, law_ids, mode=label or mode, ks=tuple(ks), texts=texts))
     return runs
