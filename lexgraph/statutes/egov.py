@@ -376,6 +376,9 @@ def _text(element: etree._Element | None) -> str:
 def _iter_text(element: etree._Element) -> Iterator[str]:
     if element.tag == "Rt":
         return
+    if element.tag == "Ruby":
+        yield _ruby_base(element)
+        return
     if element.text:
         yield element.text
     for child in element:
@@ -383,6 +386,18 @@ def _iter_text(element: etree._Element) -> Iterator[str]:
             yield from _iter_text(child)
         if child.tail:
             yield child.tail
+
+
+def _ruby_base(ruby: etree._Element) -> str:
+    """The glossed word of a <Ruby> without its reading (<Rt>). One XML generation breaks the line after </Rt>
+    (``失<Ruby>踪<Rt>そう</Rt>⏎</Ruby>の宣告``); a ruby base is a word and never holds whitespace, so all of it is
+    markup and is dropped, or 「（失踪⏎の宣告）」 would differ from 「（失踪の宣告）」 between generations."""
+    pieces = [ruby.text or ""]
+    for child in ruby:
+        if isinstance(child.tag, str) and child.tag != "Rt":
+            pieces.extend(_iter_text(child))
+        pieces.append(child.tail or "")
+    return "".join("".join(pieces).split())
 
 
 def _flat_text(element: etree._Element) -> str:
