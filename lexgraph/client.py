@@ -37,7 +37,7 @@ from lexgraph.graph.render import FORMATS
 from lexgraph.index.units import UNIT_KINDS, UnitKind
 from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable, configured_client
 from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, RetriesExhausted
-from lexgraph.model import ANY_WORDING, AnyWording, AsOf, LawInfo, LawVersionInfo, as_of_day
+from lexgraph.model import ANY_WORDING, AnyWording, AsOf, LawInfo, LawVersionInfo, as_of_day, period_text
 from lexgraph.read.documents import DOCUMENT_KINDS
 from lexgraph.read.laws import AmbiguousLaw, LawNotFound, LookupError_
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
@@ -127,6 +127,7 @@ __all__ = [
     "mcqa_runs_per_question",
     "mcqa_settings",
     "parse_day",
+    "period_text",
     "picture_errors",
     "read_mcqa_settings",
     "score_citations",

@@ -49,6 +49,10 @@ _TITLE_TAGS = {
 }
 _NUMERAL_RUN = re.compile(r"[〇一二三四五六七八九十百千]+")
 
+PARSER_VERSION = 2
+"""Raised whenever the text the parser reads from the same file changes, so that a store can tell a text read by
+an older parser (stored on each LawVersion as ``parser``) from a new wording. 2: <Ruby> read as its base text."""
+
 _PARSER = etree.XMLParser(
     resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, remove_comments=True, recover=False
 )
