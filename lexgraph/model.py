@@ -124,7 +124,8 @@ class KnownAmendment:
     """An amending law that a stored version's 附則 names, and its 施行期日 as far as the 附則 fix it.
 
     `enforced_from` is None when the text leaves the day to a 政令 or to another law's enforcement; `basis` says
-    how it was read ("date": written out, "promulgation": 公布の日, "unknown"). `earliest` is the first day on
+    how it was read ("date": written out, "promulgation": 公布の日, "counted": 公布の日から起算してN月を経過した日,
+    "unknown"). `earliest` is the first day on
     which an amendment of unknown date may have taken effect inside a gap between two stored versions.
     """
 
@@ -134,23 +135,27 @@ class KnownAmendment:
     basis: str
     enforcement: str  # the 附則 sentence that fixes the day
     earliest: date | None = None
+    latest: date | None = None  # the last day a 政令 could fix (「…一年を超えない範囲内において政令で定める日」)
 
     def to_json(self) -> dict[str, str | None]:
         return {"law_num": self.law_num, "promulgated": _iso(self.promulgated),
                 "enforced_from": _iso(self.enforced_from), "basis": self.basis, "enforcement": self.enforcement,
-                "earliest": _iso(self.earliest)}
+                "earliest": _iso(self.earliest), "latest": _iso(self.latest)}
 
     @classmethod
     def from_json(cls, data: dict[str, str | None]) -> KnownAmendment:
         return cls(law_num=data["law_num"] or "", promulgated=_day(data.get("promulgated")),
                    enforced_from=_day(data.get("enforced_from")), basis=data.get("basis") or "unknown",
-                   enforcement=data.get("enforcement") or "", earliest=_day(data.get("earliest")))
+                   enforcement=data.get("enforcement") or "", earliest=_day(data.get("earliest")),
+                   latest=_day(data.get("latest")))
 
     def describe(self) -> str:
         """「平成三十年法律第五十九号 (from 2022-04-01)」, or for a day the text leaves open, what fixes it."""
         if self.enforced_from is not None:
             return f"{self.law_num} (from {self.enforced_from.isoformat()})"
         after = f", not before {self.earliest.isoformat()}" if self.earliest else ""
+        if self.latest is not None:
+            after += f"{',' if after else ''} not after {self.latest.isoformat()}"
         if "政令で定める日" in self.enforcement or "勅令" in self.enforcement:
             return f"{self.law_num} (from a day fixed by 政令{after})"
         return f"{self.law_num} (from a day the 附則 does not fix: 「{self.enforcement}」{after})"

@@ -158,8 +158,8 @@ def provision_as_of(store: GraphStore, law: LawInfo, clause: str, day: date) -> 
         up_to = newest_known_up_to(store, law)
         spans = ", ".join(period_text(p["valid_from"], p["valid_until"], up_to) for p in periods)
         if version.in_gap(day):
-            raise UnknownInGap(gap_message(store, law, f"{clause} ({path})", day, version) + f" Stored wordings: "
-                               f"{spans}")
+            raise UnknownInGap(gap_message(store, law, f"{clause} ({path})", day, version)
+                               + f" The clause reads differently in the two revisions; its stored wordings: {spans}")
         raise NotInForce(
             f"{law.title} {clause} ({path}) was not in force on {day.isoformat()} "
             f"(revision {version.revision_id}); it was in force: {spans}"
@@ -185,10 +185,10 @@ def gap_message(store: GraphStore, law: LawInfo, what: str, day: date, version: 
     following = next((v for v in law_versions(store, law)
                       if version.enforced_until is not None and v.enforced_from == version.enforced_until), None)
     known = (f"{law.title} {what}: the store does not know its wording on {day.isoformat()}. Revision "
-             f"{version.revision_id} is known in force {period_text(version.enforced_from, version.known_until, None)}"
+             f"{version.revision_id} is known in force from {_iso(version.enforced_from) or '…'} up to (not "
+             f"including) {_iso(version.known_until)}"
              + (f", and revision {following.revision_id} from {following.enforced_from}"
-                if following is not None and following.enforced_from else "")
-             + "; the clause reads differently in the two.")
+                if following is not None and following.enforced_from else "") + ".")
     amendments = "; ".join(a.describe() for a in version.gap)
     dated = [a.enforced_from for a in version.gap if a.enforced_from is not None and a.enforced_from <= day]
     example = (f" (the one from {dated[-1].isoformat()} is named "
@@ -277,6 +277,9 @@ def law_diff(store: GraphStore, law: LawInfo, from_day: date, to_day: date, leve
     "article" compares articles (and other top-level units), "all" every clause down to subitems."""
     before_version = version_on(store, law, from_day)
     after_version = version_on(store, law, to_day)
+    for version, day in ((before_version, from_day), (after_version, to_day)):
+        if version.in_gap(day):  # some clauses' wording that day is unknown: a diff would show a guess
+            raise UnknownInGap(gap_message(store, law, "as a whole", day, version))
     before = _clauses(store, before_version.revision_id, level)
     after = _clauses(store, after_version.revision_id, level)
     changes: list[ClauseChange] = []

@@ -32,6 +32,12 @@ _ERA_DATE = rf"(明治|大正|昭和|平成|令和)([元〇一二三四五六七
 # name of another law's enforcement day (「商業登記法の施行の日（昭和三十九年四月一日）から施行する」).
 _ENFORCED_ON = re.compile(_ERA_DATE + r"）?から(?:、これを)?施行")
 _ON_PROMULGATION = re.compile(r"公布の日から(?:、これを)?施行")
+# 「公布の日から起算して六月を経過した日から施行する」 fixes the day; 「…一年を超えない範囲内において政令で定める日」
+# only bounds it. A period of N months counted from the promulgation day ends the day before the same date N months
+# on, so the day it has "passed" is that date, and the last day "within" it the day before.
+_COUNTED = re.compile(rf"公布の日から起算して((?:{_KANJI_NUMBER}年)?(?:{_KANJI_NUMBER}月)?(?:{_KANJI_NUMBER}日)?)を"
+                      r"(経過した日|超えない範囲内|こえない範囲内)")
+_PERIOD_PART = re.compile(rf"({_KANJI_NUMBER})([年月日])")
 _ERA_CODES = {"明治": "1", "大正": "2", "昭和": "3", "平成": "4", "令和": "5"}
 _ACT_ID = re.compile(r"^(\d)(\d\d)AC\d(\d{9})$")
 
@@ -83,13 +89,42 @@ def _amendment(segment: str, text: str) -> KnownAmendment | None:
     first_sentence = text.split("。", 1)[0].split("\u3000", 1)[-1] if "。" in text else text
     enforced: date | None = None
     basis = "unknown"
+    latest: date | None = None
     if m := _ENFORCED_ON.search(first_sentence):
         enforced = _day(m.group(1), *(kanji_to_int(g) or 1 for g in m.groups()[1:]))
         basis = "date" if enforced is not None else "unknown"
     elif _ON_PROMULGATION.search(first_sentence) and promulgated is not None:
         enforced, basis = promulgated, "promulgation"
+    elif (m := _COUNTED.search(first_sentence)) and promulgated is not None and m.group(1):
+        end = _after(promulgated, m.group(1))
+        if m.group(2) == "経過した日":
+            enforced, basis = end, "counted"
+        elif end is not None:
+            latest = end - timedelta(days=1)
     return KnownAmendment(law_num=law_num, promulgated=promulgated, enforced_from=enforced, basis=basis,
-                          enforcement=first_sentence.strip() + ("。" if first_sentence.strip() else ""))
+                          enforcement=first_sentence.strip() + ("。" if first_sentence.strip() else ""),
+                          latest=latest)
+
+
+def _after(start: date, period: str) -> date | None:
+    """The same date a period (一年六月, 二十日) after `start`: where a period counted from `start` has passed."""
+    years = months = days = 0
+    for number, unit in _PERIOD_PART.findall(period):
+        value = kanji_to_int(number) or 0
+        if unit == "年":
+            years = value
+        elif unit == "月":
+            months = value
+        else:
+            days = value
+    total = start.month - 1 + months + 12 * years
+    year, month = start.year + total // 12, total % 12 + 1
+    for day in range(start.day, 27, -1) if start.day > 28 else (start.day,):  # 31 January + a month: end of Feb
+        try:
+            return date(year, month, day) + timedelta(days=days)
+        except ValueError:
+            continue
+    return None
 
 
 def _day(era: str, year: int, month: int, day: int) -> date | None:
@@ -121,8 +156,9 @@ def plan_gaps(versions: Sequence[VersionAmendments]) -> tuple[VersionPeriod, ...
 
     Between version i and i+1, an amendment that does not start a stored version falls in the gap when its
     施行期日 lies strictly between their starts. One whose 施行期日 the text does not fix (政令で定める日, another
-    law's enforcement day) falls in it when version i+1 names it and no version up to i does: it took effect on
-    some day from the day after version i began (or its promulgation, if later) to version i+1, and that
+    law's enforcement day) falls in it when the window the text gives (「公布の日から起算して一年を超えない範囲内」)
+    reaches past version i's start, or, with no window, when version i+1 names it and no version up to i does;
+    it may have taken effect from the day after version i began (or its promulgation, if later), and that
     earliest day counts. The last version has no gap here: how far it is known is `LawVersionInfo.known_up_to`.
     """
     held = {num for v in versions if v.amended_by and (num := law_num_of_act_id(v.amended_by))}
@@ -143,7 +179,13 @@ def plan_gaps(versions: Sequence[VersionAmendments]) -> tuple[VersionPeriod, ...
             if amendment.enforced_from is not None:
                 if version.starts < amendment.enforced_from < following.starts:
                     gap.append(amendment)
+            elif amendment.latest is not None:  # a 政令 fixes the day within a window the text gives
+                earliest = max(version.starts + timedelta(days=1), amendment.promulgated or date.min)
+                if earliest < following.starts and amendment.latest > version.starts:
+                    gap.append(replace(amendment, earliest=earliest))
             elif num not in already and num in next_names:
+                # No bound at all (another law's enforcement day): a version lists the 附則 of the amendments in
+                # force by then, so one that the next version lists and this one does not came in between.
                 earliest = max(version.starts + timedelta(days=1), amendment.promulgated or date.min)
                 if earliest < following.starts:
                     gap.append(replace(amendment, earliest=earliest))

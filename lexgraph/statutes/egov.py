@@ -389,7 +389,11 @@ def _iter_text(element: etree._Element) -> Iterator[str]:
         if isinstance(child.tag, str):
             yield from _iter_text(child)
         if child.tail:
-            yield child.tail
+            # A line break right after </Ruby> (``<Ruby>瑕…</Ruby>⏎<Ruby>疵…``) is the file's layout, not text.
+            yield _RUBY_TAIL_BREAK.sub("", child.tail) if child.tag == "Ruby" else child.tail
+
+
+_RUBY_TAIL_BREAK = re.compile(r"^[ \t]*\n\s*")
 
 
 def _ruby_base(ruby: etree._Element) -> str:
