@@ -23,6 +23,7 @@ from lexgraph.statutes.amendments import law_num_of_act_id, named_amendments
 from lexgraph.statutes.egov import PARSER_VERSION, parse_law_xml
 from lexgraph.statutes.timeline import VersionContent, build_timeline
 from lexgraph.store.base import GraphStore
+from lexgraph.store.doctor import examine
 from tests.capabilities import SHARED, require
 from tests.conftest import BACKENDS, _open_embedded, open_neo4j_wiped, wipe_neo4j
 from tests.helpers import lexgraph
@@ -51,7 +52,7 @@ def civil_2023_amendments() -> dict[str, KnownAmendment]:
 @pytest.mark.parametrize(("law_num", "enforced", "basis", "latest"), [
     ("平成三十年法律第五十九号", date(2022, 4, 1), "date", None),  # 「平成三十四年四月一日から施行する」
     ("令和三年法律第三十七号", date(2021, 9, 1), "date", None),
-    ("昭和三十八年法律第百二十六号", date(1964, 4, 1), "date", None),  # 「商業登記法の施行の日（昭和三十九年四月一日）から」
+    ("昭和三十八年法律第百二十六号", date(1964, 4, 1), "date", None),  # 「…施行の日（昭和三十九年四月一日）から」
     ("平成二十八年法律第七十一号", date(2016, 6, 7), "promulgation", None),  # 「公布の日から施行する」
     ("平成二十八年法律第二十七号", date(2016, 10, 13), "counted", None),  # 「公布の日から起算して六月を経過した日」
     ("平成二十三年法律第七十四号", date(2011, 7, 14), "counted", None),  # 「…起算して二十日を経過した日」
@@ -164,6 +165,8 @@ def test_a_store_written_by_an_older_parser_is_read_again(civil_store: GraphStor
     with civil_store.transaction() as tx:  # the state an older lexgraph left behind
         tx.upsert_nodes("Provision", [{"uid": uid, "caption": "（失踪\nの宣告）", "content_hash": "old"}])
         tx.upsert_nodes("LawVersion", [{"revision_id": r, "parser": None, "content_hash": "old"} for r in REVISIONS])
+    found = next(f for f in examine(civil_store).findings if f.check == "statute text")
+    assert not found.ok and "older parser" in found.detail and "ingest the same statute files again" in found.fix
     again = ingest_statutes(civil_store, _files(), link=False)
     assert [o.status for o in again.outcomes] == ["reread"] * 3 and again.versions_added == 0
     assert "older parser" in again.outcomes[0].message
@@ -171,6 +174,7 @@ def test_a_store_written_by_an_older_parser_is_read_again(civil_store: GraphStor
     assert provision_as_of(civil_store, law, "第三十条", date(2020, 4, 1)).provision.caption == "（失踪の宣告）"
     stored = civil_store.query("law_versions", law_id=CIVIL)
     assert {r["parser"] for r in stored} == {PARSER_VERSION}
+    assert next(f for f in examine(civil_store).findings if f.check == "statute text").ok
     third = ingest_statutes(civil_store, _files(), link=False)
     assert [o.status for o in third.outcomes] == ["unchanged"] * 3 and third.provisions_written == 0
 
