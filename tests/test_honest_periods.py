@@ -196,3 +196,12 @@ def test_cli_gap_exits_1_and_nothing_reads_now(tmp_path: Path) -> None:
     assert versions[1]["known_until"] and any(a["law_num"] == "平成三十年法律第五十九号" for a in versions[1]["gap"])
     diff = lexgraph("law", "diff", "民法", "--from", "2020-04-01", "--to", "2022-05-01", store=store)
     assert diff.code == 1 and "平成三十年法律第五十九号" in diff.stderr
+
+    # a citation dated inside the gap: 第四条 has no known wording then, 第七百九条 reads the same on both sides
+    text = tmp_path / "judgment.txt"
+    text.write_text("成年については民法第四条が、損害賠償については民法第七百九条が定める。", encoding="utf-8")
+    cited = lexgraph("cite", text, "--as-of", "2022-05-01", "--json", store=store)
+    assert cited.code == 0, cited.stderr
+    by_article = {c["article"]: c for c in cited.json()["citations"]}
+    assert by_article["4"]["revision_id"] is None and "is not known" in by_article["4"]["reason"]
+    assert by_article["709"]["revision_id"] == REVISIONS[1] and by_article["709"]["status"] == "resolved"

@@ -150,6 +150,17 @@ class StoreRevisions:
         # Inside a gap a clause that reads differently on its two sides has no known wording: unknown, not absent.
         return None if version.in_gap(on) else False
 
+    def gap_note(self, law_id: str, path: str, on: date) -> str | None:
+        """`GapLookup`: why the wording of `path` on `on` is unknown, when the day is inside a gap and the clause
+        reads differently on its two sides."""
+        spans = self.law(law_id)
+        version = spans.version_on(on) if spans.stored else None
+        if version is None or not version.in_gap(on) or spans.at(path, on) is not None or path not in spans.by_path:
+            return None
+        return (f"{path}: its wording on {on.isoformat()} is not known: revision {version.revision_id} is known in "
+                f"force only before {version.known_until}, its 附則-named amendments in between are not stored, and "
+                f"the next stored revision reads differently; ingest the revision in force on {on.isoformat()}")
+
     def revision_around_amendment(self, law_id: str, amending_law_id: str, before: bool) -> str | None:
         versions = self.law(law_id).versions
         for index, version in enumerate(versions):
