@@ -42,7 +42,7 @@ def test_article_in_a_gap_between_stored_versions_is_unknown_not_absent(sample_s
     run = lexgraph("law", "show", "民法", "第二百十三条の二", "--as-of", "2020-05-01", "--json", store=sample_store)
     assert run.code == 1 and run.stdout == ""
     assert "does not know its wording on 2020-05-01" in run.stderr
-    assert "令和元年法律第二号 (from a day fixed by 政令, not before 2020-04-02)" in run.stderr
+    assert "令和元年法律第二号 (from a day fixed by 政令, not before 2020-04-02, not after 2020-05-16)" in run.stderr
 
 
 @pytest.mark.parametrize("law", ["民法", "明治二十九年法律第八十九号", "明治29年法律第89号", "129AC0000000089"])
