@@ -195,6 +195,7 @@ class LawVersionInfo:
     # wording (DESIGN.md §5 "Honest periods"); `gap` names those amendments. None: none known before the next.
     known_until: date | None = None
     gap: tuple[KnownAmendment, ...] = ()
+    amendments: tuple[KnownAmendment, ...] = ()  # every amending law its 附則 name (as read back from the store)
 
     @property
     def known_up_to(self) -> date | None:

@@ -194,6 +194,10 @@ def test_cli_gap_exits_1_and_nothing_reads_now(tmp_path: Path) -> None:
     versions = lexgraph("law", "versions", "民法", "--json", store=store).json()["versions"]
     assert versions[2]["known_up_to"] == "2023-06-14" and versions[2]["enforced_until"] is None
     assert versions[1]["known_until"] and any(a["law_num"] == "平成三十年法律第五十九号" for a in versions[1]["gap"])
+    named = {a["law_num"]: a for a in versions[2]["amendments"]}  # what the store learnt from the 2023 附則
+    assert named["平成三十年法律第五十九号"]["enforced_from"] == "2022-04-01"
+    latest = named["令和五年法律第五十三号"]  # 「公布の日から起算して五年を超えない範囲内において政令で定める日」
+    assert (latest["enforced_from"], latest["basis"], latest["latest"]) == (None, "unknown", "2028-06-13")
     diff = lexgraph("law", "diff", "民法", "--from", "2020-04-01", "--to", "2022-05-01", store=store)
     assert diff.code == 1 and "平成三十年法律第五十九号" in diff.stderr
 

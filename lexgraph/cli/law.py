@@ -68,7 +68,8 @@ def _version_json(v: Any) -> dict[str, Any]:
             "enforced_until": iso(v.enforced_until), "amended_by": v.amended_by, "dated_by": v.dated_by,
             "known_in_force_on": iso(v.known_in_force_on), "source": v.source,
             "known_until": iso(v.known_until), "known_up_to": iso(v.known_up_to),
-            "gap": [a.to_json() for a in v.gap], "period": version_period(v)}
+            "gap": [a.to_json() for a in v.gap], "period": version_period(v),
+            "amendments": [a.to_json() for a in v.amendments]}
 
 
 def version_period(v: Any) -> str:
