@@ -22,8 +22,10 @@ demo: install
 	$(BIN)/lexgraph law versions 民法 --store $(STORE)
 	$(BIN)/lexgraph law show 民法 第七百九条 --as-of 2021-01-01 --store $(STORE)
 	$(BIN)/lexgraph law show 民法 第二百十三条の二 --as-of 2023-07-01 --store $(STORE)
-	$(BIN)/lexgraph law show 民法 第二百十三条の二 --as-of 2020-05-01 --store $(STORE) \
-	  || echo "(exit $$?, as it should: that article was not in force on 2020-05-01)"
+	$(BIN)/lexgraph law show 民法 第二百十三条の二 --as-of 2020-04-01 --store $(STORE) \
+	  || echo "(exit $$?, as it should: that article was not in force on 2020-04-01)"
+	$(BIN)/lexgraph law show 民法 第四条 --as-of 2022-05-01 --store $(STORE) \
+	  || echo "(exit $$?, as it should: the sample lacks the revision in force then, and the 附則 say so)"
 	$(BIN)/lexgraph law diff 民法 --from 2020-04-01 --to 2023-07-01 --store $(STORE)
 	$(BIN)/lexgraph law cites 民法 第七百十条 --store $(STORE)
 	$(BIN)/lexgraph ingest precedents lexgraph/data/sample/precedents --store $(STORE)

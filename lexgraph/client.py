@@ -39,7 +39,16 @@ from lexgraph.graph.render import FORMATS
 from lexgraph.index.units import UNIT_KINDS, UnitKind
 from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable, configured_client
 from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, RetriesExhausted
-from lexgraph.model import ANY_WORDING, NOT_STORED_LABEL, AnyWording, AsOf, LawInfo, LawVersionInfo, as_of_day
+from lexgraph.model import (
+    ANY_WORDING,
+    NOT_STORED_LABEL,
+    AnyWording,
+    AsOf,
+    LawInfo,
+    LawVersionInfo,
+    as_of_day,
+    period_text,
+)
 from lexgraph.numerals import clause_label
 from lexgraph.read.documents import DOCUMENT_KINDS
 from lexgraph.read.laws import AmbiguousLaw, LawNotFound, LookupError_, to_path
@@ -139,6 +148,7 @@ __all__ = [
     "mcqa_runs_per_question",
     "mcqa_settings",
     "parse_day",
+    "period_text",
     "picture_errors",
     "read_mcqa_settings",
     "score_citations",

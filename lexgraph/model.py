@@ -124,6 +124,66 @@ class RevisionId:
 
 
 @dataclass(frozen=True)
+class KnownAmendment:
+    """An amending law that a stored version's 附則 names, and its 施行期日 as far as the 附則 fix it.
+
+    `enforced_from` is None when the text leaves the day to a 政令 or to another law's enforcement; `basis` says
+    how it was read ("date": written out, "promulgation": 公布の日, "counted": 公布の日から起算してN月を経過した日,
+    "unknown"). `earliest` is the first day on
+    which an amendment of unknown date may have taken effect inside a gap between two stored versions.
+    """
+
+    law_num: str  # 平成三十年法律第五十九号
+    promulgated: date | None
+    enforced_from: date | None
+    basis: str
+    enforcement: str  # the 附則 sentence that fixes the day
+    earliest: date | None = None
+    latest: date | None = None  # the last day a 政令 could fix (「…一年を超えない範囲内において政令で定める日」)
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"law_num": self.law_num, "promulgated": _iso(self.promulgated),
+                "enforced_from": _iso(self.enforced_from), "basis": self.basis, "enforcement": self.enforcement,
+                "earliest": _iso(self.earliest), "latest": _iso(self.latest)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, str | None]) -> KnownAmendment:
+        return cls(law_num=data["law_num"] or "", promulgated=_day(data.get("promulgated")),
+                   enforced_from=_day(data.get("enforced_from")), basis=data.get("basis") or "unknown",
+                   enforcement=data.get("enforcement") or "", earliest=_day(data.get("earliest")),
+                   latest=_day(data.get("latest")))
+
+    def describe(self) -> str:
+        """「平成三十年法律第五十九号 (from 2022-04-01)」, or for a day the text leaves open, what fixes it."""
+        if self.enforced_from is not None:
+            return f"{self.law_num} (from {self.enforced_from.isoformat()})"
+        after = f", not before {self.earliest.isoformat()}" if self.earliest else ""
+        if self.latest is not None:
+            after += f"{',' if after else ''} not after {self.latest.isoformat()}"
+        if "政令で定める日" in self.enforcement or "勅令" in self.enforcement:
+            return f"{self.law_num} (from a day fixed by 政令{after})"
+        return f"{self.law_num} (from a day the 附則 does not fix: 「{self.enforcement}」{after})"
+
+
+def period_text(start: date | None, end: date | None, known_up_to: date | None) -> str:
+    """A wording's period as lexgraph prints it: ``2020-04-01 – 2020-05-16`` (the end exclusive), and for an
+    open end never "now" but how far the store knows it: ``2023-06-14 – (known up to 2023-06-14)``. The store
+    cannot know that a stored text is current; the day its source was seen in force is the most it can say."""
+    begin = start.isoformat() if start else "…"
+    if end is not None:
+        return f"{begin} – {end.isoformat()}"
+    return f"{begin} – (known up to {known_up_to.isoformat()})" if known_up_to else f"{begin} – (end unknown)"
+
+
+def _iso(day: date | None) -> str | None:
+    return day.isoformat() if day is not None else None
+
+
+def _day(text: str | None) -> date | None:
+    return date.fromisoformat(text) if text else None
+
+
+@dataclass(frozen=True)
 class LawVersionInfo:
     """A stored version of a law and the period in which it was in force (`enforced_until` is exclusive)."""
 
@@ -135,6 +195,26 @@ class LawVersionInfo:
     source: str
     dated_by: str  # "revision_id" (e-Gov id) or "snapshot" (only a date on which it was known in force)
     known_in_force_on: date | None = None
+    # The first day on which an amendment the store knows of but does not hold may have changed this version's
+    # wording (DESIGN.md §5 "Honest periods"); `gap` names those amendments. None: none known before the next.
+    known_until: date | None = None
+    gap: tuple[KnownAmendment, ...] = ()
+    amendments: tuple[KnownAmendment, ...] = ()  # every amending law its 附則 name (as read back from the store)
+
+    @property
+    def known_up_to(self) -> date | None:
+        """For the newest version (no `enforced_until`), the last day on which the store knows its wording was in
+        force: the day its source was seen in force, or else the day it took effect. The store never knows a
+        version is in force "now"; for earlier versions None (their end is `known_until` / `enforced_until`)."""
+        if self.enforced_until is not None:
+            return None
+        days = [d for d in (self.enforced_from, self.known_in_force_on) if d is not None]
+        return max(days) if days else None
+
+    def in_gap(self, day: date) -> bool:
+        """Whether `day` falls after this version's wording is known in force but before the next stored one."""
+        return self.known_until is not None and self.known_until <= day and (
+            self.enforced_until is None or day < self.enforced_until)
 
 
 @dataclass(frozen=True)

@@ -222,7 +222,7 @@ def test_a_clause_not_in_force_on_the_date_becomes_a_caveat() -> None:
     later = Reference("LAW 1", "law", "u", "民法 第二百十三条の二", "…", valid_from=date(2023, 4, 1))
     earlier = Reference("LAW 2", "law", "v", "民法 旧条文", "…", valid_until=date(2020, 4, 1))
     caveats = in_force_caveats(["LAW 1", "LAW 2"], References((later, earlier)), date(2021, 1, 1))
-    assert len(caveats) == 2 and "まだ施行されていません" in caveats[0] and "効力がありません" in caveats[1]
+    assert len(caveats) == 2 and "まだ施行されていません" in caveats[0] and "確認できません" in caveats[1]
 
 
 def interview_turn(phase: str, message: str, knowledge: dict[str, Any] | None = None, **state: str) -> str:

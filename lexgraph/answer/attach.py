@@ -98,6 +98,8 @@ def in_force_caveats(cited: Sequence[str], references: References, as_of: date) 
             caveats.append(f"{ref.id}（{ref.title}）は {as_of.isoformat()} にはまだ施行されていません"
                            f"（施行 {ref.valid_from.isoformat()}）。")
         elif ref.valid_until is not None and as_of >= ref.valid_until:
-            caveats.append(f"{ref.id}（{ref.title}）のこの文言は {ref.valid_until.isoformat()} までのもので、"
-                           f"{as_of.isoformat()} には効力がありません。")
+            # The wording's end is where it was replaced, or where an amendment the store knows of but does not
+            # hold may have changed it (DESIGN.md §5 "Honest periods"): either way it is not known in force then.
+            caveats.append(f"{ref.id}（{ref.title}）のこの文言の効力が確認できるのは {ref.valid_until.isoformat()} "
+                           f"より前までで、{as_of.isoformat()} に効力を有するとは確認できません。")
     return caveats

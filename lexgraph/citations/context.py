@@ -39,6 +39,15 @@ class AmendmentLookup(Protocol):
     def revision_around_amendment(self, law_id: str, amending_law_id: str, before: bool) -> str | None: ...
 
 
+@runtime_checkable
+class GapLookup(Protocol):
+    """Optional extra a `RevisionLookup` may offer (DESIGN.md §5 "Honest periods"): why the wording of a clause on
+    a day is unknown (the day falls after an amendment the store knows of but does not hold, and the clause reads
+    differently in the next stored version), or None when it is not."""
+
+    def gap_note(self, law_id: str, path: str, on: date) -> str | None: ...
+
+
 @dataclass(frozen=True)
 class LawTarget:
     """A law as resolved: its e-Gov id and title when known, else the name as written, with a status and reason."""

@@ -23,6 +23,7 @@ from lexgraph.citations.context import (
     AmendmentLookup,
     CitationContext,
     Clause,
+    GapLookup,
     LawTarget,
     ResolutionState,
 )
@@ -597,6 +598,11 @@ class _Resolver:
                 if exists is False:
                     status = "unresolved"
                     reasons.append(f"{path} does not exist in the version in force on {self.context.as_of}")
+                elif exists is None and isinstance(self.context.revisions, GapLookup) and self.context.as_of:
+                    gap = self.context.revisions.gap_note(law.law_id, path, self.context.as_of)
+                    if gap is not None:  # no stored revision holds the wording of that day
+                        revision_id = None
+                        reasons.append(gap)
         return Citation(
             start=mention.start, end=mention.end, surface=mention.surface, kind="statute",
             law_title=law.title, law_id=law.law_id, revision_id=revision_id,

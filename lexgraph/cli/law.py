@@ -20,7 +20,7 @@ from lexgraph.cli.output import (
     progress_bar,
     table,
 )
-from lexgraph.client import ANY_WORDING, DOCUMENT_KINDS, clause_label, clause_path
+from lexgraph.client import ANY_WORDING, DOCUMENT_KINDS, clause_label, clause_path, period_text
 
 if TYPE_CHECKING:
     from lexgraph.client import LinkSummary
@@ -57,7 +57,10 @@ def law_show(
     p = result.provision
     out.print(f"[bold]{result.law.title} {clause_label(p.path)}[/]{p.caption}", highlight=False)
     out.print(f"as of {display_day(day)}  revision {result.version.revision_id}", style="dim", highlight=False)
-    out.print(f"in force {p.valid_from or '…'} – {p.valid_until or 'now'}", style="dim", highlight=False)
+    out.print(f"in force {result.period}", style="dim", highlight=False)
+    if result.beyond_knowledge:
+        out.print(f"the store knows this wording in force up to {result.known_up_to}, not whether it still was on "
+                  f"{display_day(day)}", style="yellow", highlight=False)
     out.print(p.text, highlight=False)
 
 
@@ -65,14 +68,27 @@ def _print_law(payload: dict[str, Any]) -> None:
     out.print(f"[bold]{payload['title']}[/] {payload['law_num']} ({payload['law_id']}, {payload['law_type']})",
               highlight=False)
     for v in payload["versions"]:
-        out.print(f"  {v['revision_id']}  {v['enforced_from'] or '…'} – {v['enforced_until'] or 'now'}",
-                  highlight=False)
+        out.print(f"  {v['revision_id']}  {v['period']}", highlight=False)
 
 
 def _version_json(v: Any) -> dict[str, Any]:
+    """A stored version: `enforced_until` is the next stored version's start (null for the newest, which is
+    `known_up_to` a day, never "now"); `known_until` is earlier when the 附則 name amendments in between that the
+    store does not hold (`gap`), and clauses that differ across the gap are not shown as in force inside it."""
     return {"revision_id": v.revision_id, "enforced_from": iso(v.enforced_from),
             "enforced_until": iso(v.enforced_until), "amended_by": v.amended_by, "dated_by": v.dated_by,
-            "known_in_force_on": iso(v.known_in_force_on), "source": v.source}
+            "known_in_force_on": iso(v.known_in_force_on), "source": v.source,
+            "known_until": iso(v.known_until), "known_up_to": iso(v.known_up_to),
+            "gap": [a.to_json() for a in v.gap], "period": version_period(v),
+            "amendments": [a.to_json() for a in v.amendments]}
+
+
+def version_period(v: Any) -> str:
+    """``2020-05-16 – 2023-06-14 (wording known to 2020-05-17: 7 amendments between not stored)``."""
+    text = period_text(v.enforced_from, v.enforced_until, v.known_up_to)
+    if v.known_until is not None and v.gap:
+        text += f" (changed clauses known only until {v.known_until}: {len(v.gap)} amendments in between not stored)"
+    return text
 
 
 @app.command("versions")
@@ -90,10 +106,19 @@ def law_versions(
         return
     grid = table("revision id", "from", "until", "dated by")
     for v in versions:
-        grid.add_row(v.revision_id, iso(v.enforced_from) or "unknown", iso(v.enforced_until) or "—",
-                      v.dated_by if v.dated_by != "snapshot" else f"snapshot (seen {v.known_in_force_on})")
+        until = iso(v.enforced_until) or f"known up to {iso(v.known_up_to) or '?'}"
+        if v.known_until is not None and v.gap:
+            until += f" (changed clauses: {v.known_until})"
+        grid.add_row(v.revision_id, iso(v.enforced_from) or "unknown", until,
+                     v.dated_by if v.dated_by != "snapshot" else f"snapshot (seen {v.known_in_force_on})")
     out.print(f"[bold]{info.title}[/] ({info.law_id})", highlight=False)
     out.print(grid)
+    for v in versions:
+        if v.gap:
+            out.print(f"between {v.revision_id} and the next stored version, the 附則 name amendments the store "
+                      f"does not hold; clauses that differ are not known from {v.known_until}:", highlight=False)
+            for amendment in v.gap:
+                out.print(f"  {amendment.describe()}", highlight=False)
 
 
 @app.command("diff")

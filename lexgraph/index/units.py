@@ -104,8 +104,10 @@ def part_fingerprints(store: GraphStore) -> dict[str, str]:
     """Each part's fingerprint as the graph stands now. A part whose stored fingerprint differs is stale."""
     by_law: dict[str, list[str]] = {}
     for row in store.query("index_law_state"):
+        # known_until only when set, so that laws without a gap keep the fingerprints they had before it existed
+        known = f"@{row['known_until']}" if row.get("known_until") else ""
         by_law.setdefault(row["law_id"], [f"title={row['title']}"]).append(
-            f"{row['revision_id']}={row['content_hash']}")
+            f"{row['revision_id']}={row['content_hash']}{known}")
     fingerprints = {law_part(law_id): _digest(items) for law_id, items in by_law.items()}
     owners = sorted(f"{row['owner_uid']}={row['owner_hash']}" for row in store.query("index_chunk_state"))
     if owners:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from typing import Any
 from lexgraph.ingest.crossrefs import LinkSummary, link_laws
 from lexgraph.model import LawMeta, ParsedLaw, ParsedProvision, RevisionId, SentenceText
 from lexgraph.statutes.catalog import Catalog, derived_law_id
-from lexgraph.statutes.egov import StatuteXmlError, parse_law_xml
+from lexgraph.statutes.egov import PARSER_VERSION, StatuteXmlError, parse_law_xml
 from lexgraph.statutes.sources import (
     DatingFlags,
     NameFilter,
@@ -38,7 +38,8 @@ DEFAULT_BATCH_FILES = 48
 
 @dataclass(frozen=True)
 class FileOutcome:
-    """What happened to one input file. `status`: added, unchanged, conflict, failed."""
+    """What happened to one input file. `status`: added, reread (a stored revision read again by a newer
+    parser), unchanged, conflict, failed."""
 
     source: str
     status: str
@@ -73,10 +74,15 @@ class IngestSummary:
     def unchanged(self) -> int:
         return sum(1 for o in self.outcomes if o.status == "unchanged")
 
+    @property
+    def reread(self) -> list[FileOutcome]:
+        return [o for o in self.outcomes if o.status == "reread"]
+
     def to_json(self) -> dict[str, Any]:
         return {
             "files": self.files, "laws": len(self.laws), "versions_added": self.versions_added,
-            "unchanged": self.unchanged, "provisions_written": self.provisions_written,
+            "unchanged": self.unchanged, "reread": [o.to_json() for o in self.reread],
+            "provisions_written": self.provisions_written,
             "failures": [o.to_json() for o in self.failures], "conflicts": [o.to_json() for o in self.conflicts],
             "links": self.links.to_json() if self.links else None,
         }
@@ -246,6 +252,9 @@ class _LawPlan:
     existing_has_part: set[tuple[str, str]]
     existing_next: set[tuple[str, str]]
     provisions_written: int = 0
+    reread: frozenset[str] = frozenset()  # revision ids stored by an older parser, read again now
+    stored_parsers: dict[str, int | None] = field(default_factory=dict)
+    timeline_contents: tuple[VersionContent, ...] = ()
 
     def writes(self) -> _Writes:
         t = self.timeline
@@ -255,7 +264,10 @@ class _LawPlan:
             {"revision_id": v.revision_id, "law_id": v.law_id, "enforced_from": v.enforced_from,
              "enforced_until": v.enforced_until, "amended_by": v.amended_by, "source": v.source,
              "dated_by": v.dated_by, "known_in_force_on": v.known_in_force_on,
-             "content_hash": t.version_hashes[v.revision_id], "xml_format": self._format(v.revision_id)}
+             "content_hash": t.version_hashes[v.revision_id], "xml_format": self._format(v.revision_id),
+             "known_until": v.known_until, "gap": json.dumps([a.to_json() for a in v.gap], ensure_ascii=False),
+             "amendments": json.dumps([a.to_json() for a in t.named[v.revision_id]], ensure_ascii=False),
+             "parser": self._parser(v.revision_id)}
             for v in t.versions
         ])
         w.add("upsert_relationships", "HAS_VERSION", [{"from": self.law_id, "to": v.revision_id} for v in t.versions])
@@ -278,14 +290,27 @@ class _LawPlan:
         for incoming in self.added:
             if incoming.revision.text == revision_id:
                 return incoming.law.meta.xml_format
-        return ""
+        return next((c.xml_format for c in self.timeline_contents if c.revision.text == revision_id), "")
+
+    def _parser(self, revision_id: str) -> int | None:
+        """The parser that read a version's text: this one for the files read now, else what the store says."""
+        if any(incoming.revision.text == revision_id for incoming in self.added):
+            return PARSER_VERSION
+        return self.stored_parsers.get(revision_id)
 
     def succeed(self, summary: IngestSummary) -> None:
         summary.laws.add(self.law_id)
-        summary.versions_added += len(self.added)
+        summary.versions_added += sum(1 for a in self.added if a.revision.text not in self.reread)
         summary.provisions_written += self.provisions_written
         for incoming in self.added:
-            summary.outcomes.append(FileOutcome(incoming.doc_name, "added", self.law_id, incoming.revision.text))
+            if incoming.revision.text in self.reread:
+                summary.outcomes.append(FileOutcome(
+                    incoming.doc_name, "reread", self.law_id, incoming.revision.text,
+                    f"{incoming.doc_name}: revision {incoming.revision.text} was stored by an older parser; its "
+                    f"text was read again (parser {PARSER_VERSION}: ruby read as its base text) and the law's "
+                    "periods recomputed"))
+            else:
+                summary.outcomes.append(FileOutcome(incoming.doc_name, "added", self.law_id, incoming.revision.text))
 
     def fail(self, summary: IngestSummary, message: str) -> None:
         for incoming in self.added:
@@ -300,11 +325,18 @@ def _plan_law(
 ) -> _LawPlan | None:
     known = {row["revision_id"]: row for row in stored}
     accepted: list[_Incoming] = []
+    reread: set[str] = set()
     for incoming in incomings:
         revision_id = incoming.revision.text
         earlier = [a for a in accepted if a.revision.text == revision_id]
         previous_hash = known[revision_id]["content_hash"] if revision_id in known else (
             earlier[0].content_hash if earlier else None)
+        if revision_id in known and not earlier and (known[revision_id].get("parser") or 0) < PARSER_VERSION:
+            # Stored by an older parser: its stored text may differ from what the file says (ruby line breaks),
+            # and it carries no 附則 knowledge. Read it again rather than call the new reading a conflict.
+            reread.add(revision_id)
+            accepted.append(incoming)
+            continue
         if previous_hash is not None:
             if previous_hash == incoming.content_hash:
                 summary.outcomes.append(FileOutcome(incoming.doc_name, "unchanged", law_id, revision_id,
@@ -330,6 +362,7 @@ def _plan_law(
         return None
 
     existing_contents, existing_uids, existing_contains = _load_existing(store, law_id, stored)
+    existing_contents = [c for c in existing_contents if c.revision.text not in reread]
     contents = existing_contents + [
         VersionContent(a.revision, a.doc_name, a.law.meta.xml_format, a.law.provisions) for a in accepted
     ]
@@ -344,7 +377,9 @@ def _plan_law(
         law_row = _law_row(law_id, newest.law.meta, newest.aliases) if not rows else {
             k: rows[0][k] for k in ("law_id", "title", "law_num", "law_type", "aliases", "kana", "promulgated")
         }
-    return _LawPlan(law_id, law_row, timeline, accepted, existing_uids, existing_contains, has_part, next_links)
+    return _LawPlan(law_id, law_row, timeline, accepted, existing_uids, existing_contains, has_part, next_links,
+                    reread=frozenset(reread), stored_parsers={r["revision_id"]: r.get("parser") for r in stored},
+                    timeline_contents=tuple(contents))
 
 
 def _version_in_force(
@@ -386,6 +421,8 @@ def _load_existing(
             law_id=law_id, enforced_from=None, amended_by=None, known_in_force_on=row["known_in_force_on"])
         if revision is None:
             continue
+        if row["known_in_force_on"] is not None:  # a dated revision seen in force later (see `date_revision`)
+            revision = replace(revision, known_in_force_on=row["known_in_force_on"])
         provisions = tuple(sorted(by_version.get(row["revision_id"], []), key=lambda p: p.seq))
         contents.append(VersionContent(revision, row["source"], row["xml_format"] or "", provisions))
     return contents, uids, contains

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from lexgraph.model import LawInfo, LawVersionInfo, ProvisionVersion, SentenceText
+from lexgraph.model import KnownAmendment, LawInfo, LawVersionInfo, ProvisionVersion, SentenceText, period_text
 from lexgraph.numerals import parse_clause
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.store.base import GraphStore
@@ -34,6 +34,11 @@ class NotInForce(LookupError_):
     pass
 
 
+class UnknownInGap(NotInForce):
+    """The day falls between two stored versions after an amendment the store knows of but does not hold, and the
+    clause reads differently on the two sides: its wording that day is unknown (DESIGN.md §5 "Honest periods")."""
+
+
 @dataclass(frozen=True)
 class ProvisionAsOf:
     """A clause's text on a day, with the version of the law that was in force then."""
@@ -43,6 +48,16 @@ class ProvisionAsOf:
     version: LawVersionInfo
     as_of: date
     parts: tuple[ProvisionVersion, ...] = ()
+    known_up_to: date | None = None  # open-ended wording: the last day the store knows it in force
+
+    @property
+    def period(self) -> str:
+        return period_text(self.provision.valid_from, self.provision.valid_until, self.known_up_to)
+
+    @property
+    def beyond_knowledge(self) -> bool:
+        """The day asked is after the last day the store knows this (newest) wording in force."""
+        return self.known_up_to is not None and self.provision.valid_until is None and self.as_of > self.known_up_to
 
     def to_json(self) -> dict[str, Any]:
         p = self.provision
@@ -53,6 +68,7 @@ class ProvisionAsOf:
             "num": p.num, "title": p.title, "caption": p.caption, "heading": p.heading, "text": p.text,
             "sentences": [{"role": s.role, "text": s.text} for s in p.sentences],
             "valid_from": _iso(p.valid_from), "valid_until": _iso(p.valid_until),
+            "known_up_to": _iso(self.known_up_to) if p.valid_until is None else None,
         }
 
 
@@ -139,7 +155,11 @@ def provision_as_of(store: GraphStore, law: LawInfo, clause: str, day: date) -> 
         periods = store.query("provision_periods", law_id=law.law_id, path=path)
         if not periods:
             raise NotInForce(f"{law.title} has no clause {clause} ({path}) in any stored version")
-        spans = ", ".join(f"{_iso(p['valid_from']) or '…'} – {_iso(p['valid_until']) or 'now'}" for p in periods)
+        up_to = newest_known_up_to(store, law)
+        spans = ", ".join(period_text(p["valid_from"], p["valid_until"], up_to) for p in periods)
+        if version.in_gap(day):
+            raise UnknownInGap(gap_message(store, law, f"{clause} ({path})", day, version)
+                               + f" The clause reads differently in the two revisions; its stored wordings: {spans}")
         raise NotInForce(
             f"{law.title} {clause} ({path}) was not in force on {day.isoformat()} "
             f"(revision {version.revision_id}); it was in force: {spans}"
@@ -149,7 +169,33 @@ def provision_as_of(store: GraphStore, law: LawInfo, clause: str, day: date) -> 
         provision_from_row(law.law_id, r)
         for r in store.query("provision_children", uid=provision.uid)
     )
-    return ProvisionAsOf(law=law, provision=provision, version=version, as_of=day, parts=parts)
+    up_to = newest_known_up_to(store, law) if provision.valid_until is None else None
+    return ProvisionAsOf(law=law, provision=provision, version=version, as_of=day, parts=parts, known_up_to=up_to)
+
+
+def newest_known_up_to(store: GraphStore, law: LawInfo) -> date | None:
+    """How far the store knows the newest stored version of a law to be in force (never "now")."""
+    versions = law_versions(store, law)
+    return versions[-1].known_up_to if versions else None
+
+
+def gap_message(store: GraphStore, law: LawInfo, what: str, day: date, version: LawVersionInfo) -> str:
+    """Why a wording on `day` is unknown: the amendments the store knows of in the gap, with their days, and
+    which revision to ingest. Shared by `law show`, `law cites` and citation checks so that all say the same."""
+    following = next((v for v in law_versions(store, law)
+                      if version.enforced_until is not None and v.enforced_from == version.enforced_until), None)
+    known = (f"{law.title} {what}: the store does not know its wording on {day.isoformat()}. Revision "
+             f"{version.revision_id} is known in force from {_iso(version.enforced_from) or '…'} up to (not "
+             f"including) {_iso(version.known_until)}"
+             + (f", and revision {following.revision_id} from {following.enforced_from}"
+                if following is not None and following.enforced_from else "") + ".")
+    amendments = "; ".join(a.describe() for a in version.gap)
+    dated = [a.enforced_from for a in version.gap if a.enforced_from is not None and a.enforced_from <= day]
+    example = (f" (the one from {dated[-1].isoformat()} is named "
+               f"{law.law_id}_{dated[-1]:%Y%m%d}_<amending law id>.xml)") if dated else ""
+    return (f"{known} In between, the store knows of amendments it does not hold: {amendments}. To read it, "
+            f"ingest the e-Gov revision of {law.title} in force on {day.isoformat()}{example} with "
+            "`lexgraph ingest statutes FILE.xml`.")
 
 
 @dataclass(frozen=True)
@@ -231,6 +277,9 @@ def law_diff(store: GraphStore, law: LawInfo, from_day: date, to_day: date, leve
     "article" compares articles (and other top-level units), "all" every clause down to subitems."""
     before_version = version_on(store, law, from_day)
     after_version = version_on(store, law, to_day)
+    for version, day in ((before_version, from_day), (after_version, to_day)):
+        if version.in_gap(day):  # some clauses' wording that day is unknown: a diff would show a guess
+            raise UnknownInGap(gap_message(store, law, "as a whole", day, version))
     before = _clauses(store, before_version.revision_id, level)
     after = _clauses(store, after_version.revision_id, level)
     changes: list[ClauseChange] = []
@@ -284,7 +333,14 @@ def _version_info(row: dict[str, Any]) -> LawVersionInfo:
         revision_id=row["revision_id"], law_id=row["law_id"], enforced_from=row["enforced_from"],
         enforced_until=row["enforced_until"], amended_by=row["amended_by"], source=row["source"],
         dated_by=row["dated_by"], known_in_force_on=row["known_in_force_on"],
+        known_until=row.get("known_until"), gap=amendments_from_json(row.get("gap")),
+        amendments=amendments_from_json(row.get("amendments")),
     )
+
+
+def amendments_from_json(raw: str | None) -> tuple[KnownAmendment, ...]:
+    """A LawVersion's ``gap`` or ``amendments`` property (NULL on versions stored before migration V007)."""
+    return tuple(KnownAmendment.from_json(item) for item in json.loads(raw)) if raw else ()
 
 
 def _iso(day: date | None) -> str | None:

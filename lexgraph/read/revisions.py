@@ -26,11 +26,16 @@ class VersionSpan:
     enforced_from: date | None
     enforced_until: date | None
     amended_by: str | None
+    known_until: date | None = None  # see LawVersionInfo.known_until
 
     def covers(self, day: date) -> bool:
         return (self.enforced_from is None or self.enforced_from <= day) and (
             self.enforced_until is None or day < self.enforced_until
         )
+
+    def in_gap(self, day: date) -> bool:
+        """Same rule as `LawVersionInfo.in_gap`: after an amendment the store knows of but does not hold."""
+        return self.known_until is not None and self.known_until <= day and self.covers(day)
 
 
 @dataclass(frozen=True)
@@ -137,9 +142,24 @@ class StoreRevisions:
 
     def provision_exists(self, law_id: str, path: str, on: date) -> bool | None:
         spans = self.law(law_id)
-        if not spans.stored or spans.version_on(on) is None:
+        version = spans.version_on(on) if spans.stored else None
+        if version is None:
             return None  # the store cannot tell: law absent, or no version covers the day
-        return spans.at(path, on) is not None
+        if spans.at(path, on) is not None:
+            return True
+        # Inside a gap a clause that reads differently on its two sides has no known wording: unknown, not absent.
+        return None if version.in_gap(on) else False
+
+    def gap_note(self, law_id: str, path: str, on: date) -> str | None:
+        """`GapLookup`: why the wording of `path` on `on` is unknown, when the day is inside a gap and the clause
+        reads differently on its two sides."""
+        spans = self.law(law_id)
+        version = spans.version_on(on) if spans.stored else None
+        if version is None or not version.in_gap(on) or spans.at(path, on) is not None or path not in spans.by_path:
+            return None
+        return (f"{path}: its wording on {on.isoformat()} is not known: revision {version.revision_id} is known in "
+                f"force only before {version.known_until}, its 附則-named amendments in between are not stored, and "
+                f"the next stored revision reads differently; ingest the revision in force on {on.isoformat()}")
 
     def revision_around_amendment(self, law_id: str, amending_law_id: str, before: bool) -> str | None:
         versions = self.law(law_id).versions
@@ -159,7 +179,8 @@ class StoreRevisions:
 
 def version_spans(store: GraphStore, law_id: str) -> list[VersionSpan]:
     """A law's stored versions in time order, without its clauses (for `LawSpans.version_on` alone)."""
-    return [VersionSpan(r["revision_id"], r["enforced_from"], r["enforced_until"], r["amended_by"])
+    return [VersionSpan(r["revision_id"], r["enforced_from"], r["enforced_until"], r["amended_by"],
+                        r.get("known_until"))
             for r in store.query("law_versions", law_id=law_id)]
 
 

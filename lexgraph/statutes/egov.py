@@ -49,6 +49,10 @@ _TITLE_TAGS = {
 }
 _NUMERAL_RUN = re.compile(r"[〇一二三四五六七八九十百千]+")
 
+PARSER_VERSION = 2
+"""Raised whenever the text the parser reads from the same file changes, so that a store can tell a text read by
+an older parser (stored on each LawVersion as ``parser``) from a new wording. 2: <Ruby> read as its base text."""
+
 _PARSER = etree.XMLParser(
     resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, remove_comments=True, recover=False
 )
@@ -376,13 +380,32 @@ def _text(element: etree._Element | None) -> str:
 def _iter_text(element: etree._Element) -> Iterator[str]:
     if element.tag == "Rt":
         return
+    if element.tag == "Ruby":
+        yield _ruby_base(element)
+        return
     if element.text:
         yield element.text
     for child in element:
         if isinstance(child.tag, str):
             yield from _iter_text(child)
         if child.tail:
-            yield child.tail
+            # A line break right after </Ruby> (``<Ruby>瑕…</Ruby>⏎<Ruby>疵…``) is the file's layout, not text.
+            yield _RUBY_TAIL_BREAK.sub("", child.tail) if child.tag == "Ruby" else child.tail
+
+
+_RUBY_TAIL_BREAK = re.compile(r"^[ \t]*\n\s*")
+
+
+def _ruby_base(ruby: etree._Element) -> str:
+    """The glossed word of a <Ruby> without its reading (<Rt>). One XML generation breaks the line after </Rt>
+    (``失<Ruby>踪<Rt>そう</Rt>⏎</Ruby>の宣告``); a ruby base is a word and never holds whitespace, so all of it is
+    markup and is dropped, or 「（失踪⏎の宣告）」 would differ from 「（失踪の宣告）」 between generations."""
+    pieces = [ruby.text or ""]
+    for child in ruby:
+        if isinstance(child.tag, str) and child.tag != "Rt":
+            pieces.extend(_iter_text(child))
+        pieces.append(child.tail or "")
+    return "".join("".join(pieces).split())
 
 
 def _flat_text(element: etree._Element) -> str:

@@ -17,7 +17,7 @@ import re
 import tarfile
 import zipfile
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path, PurePosixPath
 
@@ -77,11 +77,14 @@ def date_revision(doc: XmlDocument, flags: DatingFlags, law_id: str | None) -> R
             )
         return revision
     basename = PurePosixPath(doc.name.replace("!", "/")).name
+    known_day = flags.in_force_on or doc.archive_day
     for candidate in (basename, doc.manifest_revision or ""):
         revision = parse_revision_id(candidate)
         if revision is not None:
+            # A day the source was seen in force extends how far the newest version is known ("known up to").
+            if known_day is not None and revision.enforced_from is not None and known_day > revision.enforced_from:
+                return replace(revision, known_in_force_on=known_day)
             return revision
-    known_day = flags.in_force_on or doc.archive_day
     if known_day is not None:
         if law_id is None:
             raise RevisionUnknown("its law number is not in the catalogue and is not a law number from which "

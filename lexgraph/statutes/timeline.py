@@ -5,6 +5,10 @@ monotonic: a later revision may restore older wording (A → B → A). The resto
 period, so it gets its own node; one node with two disjoint validity periods could not be filtered with
 ``valid_from <= D < valid_until``. Unchanged clauses are shared by every version of their run.
 
+A version is known in force up to the next stored one, or only up to the first amendment in between that the
+later versions' 附則 name (`statutes.amendments`): a clause whose wording differs across such a gap ends there,
+and a clause that reads the same on both sides stays in force across it.
+
 The function is pure and recomputes the whole law from all of its versions. Inserting a version between two stored
 ones therefore splits runs correctly, and the store applies only the difference (see `ingest.statutes`).
 """
@@ -18,7 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from lexgraph.model import LawVersionInfo, ParsedProvision, ProvisionVersion, RevisionId
+from lexgraph.model import KnownAmendment, LawVersionInfo, ParsedProvision, ProvisionVersion, RevisionId
+from lexgraph.statutes.amendments import VersionAmendments, named_amendments, plan_gaps
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,7 @@ class LawTimeline:
     contains: frozenset[tuple[str, str]]  # (revision_id, provision uid)
     has_part: frozenset[tuple[str, str]]  # (parent uid, child uid)
     next_links: frozenset[tuple[str, str]]  # (earlier revision_id, later revision_id)
+    named: dict[str, tuple[KnownAmendment, ...]]  # revision_id → the amendments its 附則 name
 
 
 def provision_hash(p: ParsedProvision) -> str:
@@ -105,6 +111,11 @@ def build_timeline(law_id: str, contents: Sequence[VersionContent]) -> LawTimeli
             starts.append(revision.enforced_from)
         else:  # a snapshot: its start is unknown, but not before the day it was seen if an older version exists
             starts.append(revision.known_in_force_on if position > 0 else None)
+    named = {c.revision.text: named_amendments(c.provisions) for c in ordered}
+    periods = plan_gaps([
+        VersionAmendments(c.revision.text, starts[i], c.revision.amended_by, named[c.revision.text])
+        for i, c in enumerate(ordered)
+    ])
     versions: list[LawVersionInfo] = []
     for position, content in enumerate(ordered):
         until = starts[position + 1] if position + 1 < len(ordered) else None
@@ -115,6 +126,7 @@ def build_timeline(law_id: str, contents: Sequence[VersionContent]) -> LawTimeli
                 amended_by=revision.amended_by, source=content.source,
                 dated_by="snapshot" if revision.is_snapshot else "revision_id",
                 known_in_force_on=revision.known_in_force_on,
+                known_until=periods[position].known_until, gap=periods[position].gap,
             )
         )
 
@@ -146,10 +158,14 @@ def build_timeline(law_id: str, contents: Sequence[VersionContent]) -> LawTimeli
             parent = parent_path(path)
             if parent is not None and parent in uid_by_path:
                 has_part.add((uid_by_path[parent], uid))
-        # runs that do not continue into this version end where it starts
-        for path, (_, uid) in open_runs.items():
-            if next_runs.get(path, (None, None))[1] != uid:
-                _close(provisions, uid, starts[position])
+        # Runs that do not continue into this version end where it starts, or, when the 附則 name amendments in
+        # between that the store does not hold, where the first of them may have taken effect: after that day
+        # the wording is not known (DESIGN.md §5 "Honest periods"). Runs that continue stay in force across.
+        if position > 0:
+            end = versions[position - 1].known_until or starts[position]
+            for path, (_, uid) in open_runs.items():
+                if next_runs.get(path, (None, None))[1] != uid:
+                    _close(provisions, uid, end)
         open_runs = next_runs
 
     next_links = {
@@ -159,7 +175,7 @@ def build_timeline(law_id: str, contents: Sequence[VersionContent]) -> LawTimeli
     return LawTimeline(
         law_id=law_id, versions=tuple(versions), version_hashes=hashes,
         provisions=tuple(sorted(provisions.values(), key=lambda p: (p.path, p.valid_from or date.min))),
-        contains=frozenset(contains), has_part=frozenset(has_part), next_links=frozenset(next_links),
+        contains=frozenset(contains), has_part=frozenset(has_part), next_links=frozenset(next_links), named=named,
     )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lexgraph.statutes.egov import PARSER_VERSION
 from lexgraph.store.base import GraphStore, StoreCounts
 
 
@@ -75,6 +76,16 @@ def examine(store: GraphStore, checks: Sequence[Check] = ()) -> DoctorReport:
         "incomplete versions", not empty,
         "none" if not empty else f"{len(empty)}+ versions without clauses or law, e.g. {empty[0]}",
         "" if not empty else "re-ingest that revision's file",
+    ))
+    old_text = store.query("doctor_old_parser", parser=PARSER_VERSION) if counts.nodes.get("LawVersion") else []
+    findings.append(Finding(
+        "statute text", not old_text,
+        f"read by the current parser (version {PARSER_VERSION})" if not old_text else
+        f"{len(old_text)}{'+' if len(old_text) == 20 else ''} versions were read by an older parser, e.g. "
+        f"{old_text[0]['revision_id']}: ruby may have left line breaks in their text, and their periods do not "
+        "yet account for amendments their 附則 name",
+        "" if not old_text else "ingest the same statute files again: each such version is read again (status "
+        "reread), clauses whose text changes get the new text, and the law's periods are recomputed",
     ))
     overlaps = store.query("doctor_overlapping_versions")
     findings.append(Finding(

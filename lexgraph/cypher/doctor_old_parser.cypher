@@ -1,0 +1,6 @@
+// Versions whose text an older e-Gov parser read (NULL: stored before migration V007): their clauses may carry
+// ruby line breaks (「（失踪⏎の宣告）」) and their periods ignore what the 附則 say about amendments in between.
+MATCH (v:LawVersion)
+WHERE v.parser IS NULL OR v.parser < $parser
+RETURN v.law_id AS law_id, v.revision_id AS revision_id, v.source AS source
+ORDER BY law_id, revision_id LIMIT 20
