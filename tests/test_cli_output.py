@@ -72,7 +72,7 @@ def test_paths_stay_in_json(store: Path) -> None:
 def test_no_clause_of_a_diff_is_left_without_a_name(store: Path) -> None:
     shown = run(store, "law", "diff", "民法", "--from", "2020-04-01", "--to", "2023-07-01", "--level", "all").stdout
     changes = [line for line in shown.splitlines() if line.split(" ", 1)[0] in ("added", "changed", "removed")]
-    assert len(changes) > 300
+    assert len(changes) > 250  # 286 since ruby reads as its base text (whitespace-only changes gone)
     for line in changes:
         label = line.split(maxsplit=1)[1]
         assert re.fullmatch(r"(附則（[^）]+）)?第\S+", label), line

@@ -105,20 +105,23 @@ def law_versions(
         emit_json({"law_id": info.law_id, "title": info.title, "versions": [_version_json(v) for v in versions]})
         return
     grid = table("revision id", "from", "until", "dated by")
+    for column in grid.columns[:3]:
+        column.no_wrap = True  # an id is copied into other commands, and a day read whole: never folded
     for v in versions:
-        until = iso(v.enforced_until) or f"known up to {iso(v.known_up_to) or '?'}"
+        until = iso(v.enforced_until) or f"known up to\n{iso(v.known_up_to) or '?'}"
         if v.known_until is not None and v.gap:
-            until += f" (changed clauses: {v.known_until})"
+            until += "\n(gap below)"
         grid.add_row(v.revision_id, iso(v.enforced_from) or "unknown", until,
-                     v.dated_by if v.dated_by != "snapshot" else f"snapshot (seen {v.known_in_force_on})")
+                     "its id" if v.dated_by == "revision_id" else f"snapshot (seen {v.known_in_force_on})")
     out.print(f"[bold]{info.title}[/] ({info.law_id})", highlight=False)
     out.print(grid)
     for v in versions:
         if v.gap:
-            out.print(f"between {v.revision_id} and the next stored version, the 附則 name amendments the store "
-                      f"does not hold; clauses that differ are not known from {v.known_until}:", highlight=False)
+            out.print(f"gap: between {v.revision_id} and the next stored version, the 附則 name amendments the "
+                      f"store does not hold; clauses that differ are not known from {v.known_until}:",
+                      highlight=False, soft_wrap=False)
             for amendment in v.gap:
-                out.print(f"  {amendment.describe()}", highlight=False)
+                out.print(f"  {amendment.describe()}", highlight=False, soft_wrap=False)
 
 
 @app.command("diff")
