@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+from lexgraph.ingest.corpus import IngestedLaws
 from lexgraph.ingest.crossrefs import LinkSummary, link_laws
+from lexgraph.ingest.workers import default_workers, ordered_map
 from lexgraph.model import LawMeta, ParsedLaw, ParsedProvision, RevisionId, SentenceText
 from lexgraph.statutes.catalog import Catalog, derived_law_id
 from lexgraph.statutes.egov import StatuteXmlError, parse_law_xml
@@ -33,7 +35,7 @@ from lexgraph.statutes.sources import (
 from lexgraph.statutes.timeline import LawTimeline, VersionContent, build_timeline, version_hash
 from lexgraph.store.base import GraphStore, StoreError, Transaction
 
-DEFAULT_BATCH_FILES = 48
+DEFAULT_BATCH_FILES = 256  # laws per transaction: big enough for the bulk path (COPY), see store/embedded.py
 
 
 @dataclass(frozen=True)
@@ -105,46 +107,100 @@ def ingest_statutes(
     link: bool = True,
     on_link: Callable[[str], None] | None = None,
     only: NameFilter | None = None,
+    workers: int = 1,
 ) -> IngestSummary:
     """Ingest the XML under `paths`, one transaction per batch of files; then (with `link`) compute the clause
     cross-references of every law that gained a version, and of the stored laws that were waiting for one.
-    `only` reads just the files whose names it accepts (see `sources.select_laws`)."""
+    `only` reads just the files whose names it accepts (see `sources.select_laws`).
+
+    With `workers` > 1, that many processes parse the XML (and later read the citations) while this process, the
+    store's one writer, writes; the store ends up the same as with one process. What the ingest wrote is kept in
+    memory for linking (`IngestedLaws`), so that linking does not read it back."""
     if catalog is None:
         catalog = Catalog.bundled()
     flags = flags or DatingFlags()
     summary = IngestSummary()
+    ingested = IngestedLaws()
     batch: list[_Incoming] = []
-    for item in iter_documents(paths, only=only):
+    for name, size, prepared in _prepared(iter_documents(paths, only=only), flags, catalog, workers):
         summary.files += 1
-        if isinstance(item, SourceError):
-            summary.outcomes.append(FileOutcome(str(item).split(":")[0], "failed", message=str(item)))
+        if size is not None:  # an XML document (not an unreadable input)
+            summary.xml_bytes += size
+            if on_file is not None:
+                on_file(size, name)
+        if isinstance(prepared, FileOutcome):
+            summary.outcomes.append(prepared)
             continue
-        summary.xml_bytes += len(item.data)
-        incoming = _prepare(item, flags, catalog, summary)
-        if on_file is not None:
-            on_file(len(item.data), item.name)
-        if incoming is not None:
-            batch.append(incoming)
+        batch.append(prepared)
         if len(batch) >= batch_files:
-            _write_batch(store, batch, summary)
+            _write_batch(store, batch, summary, ingested)
             batch = []
     if batch:
-        _write_batch(store, batch, summary)
+        _write_batch(store, batch, summary, ingested)
     if link:
         added = {o.law_id for o in summary.outcomes if o.status == "added" and o.law_id}
         # Laws never linked too: an ingest killed while linking resumes where it stopped when run again.
         unlinked = {row["law_id"] for row in store.query("laws_unlinked")}
         if added or unlinked:
-            summary.links = link_laws(store, sorted(added | unlinked), catalog=catalog, on_law=on_link)
+            summary.links = link_laws(store, sorted(added | unlinked), catalog=catalog, on_law=on_link,
+                                      ingested=ingested, workers=workers)
     return summary
 
 
-def _prepare(doc: XmlDocument, flags: DatingFlags, catalog: Catalog, summary: IngestSummary) -> _Incoming | None:
+PARALLEL_MIN_BYTES = 16 << 20  # below this, starting worker processes costs more than they save
+
+
+def workers_for(paths: Sequence[str | Path]) -> int:
+    """Worker processes for an ingest of `paths`: one per core for a large input (an archive, a folder of many
+    laws), none for a few files, where starting processes would cost more than it saves."""
+    total = 0
+    for path in map(Path, paths):
+        if path.is_file():
+            total += path.stat().st_size
+        elif path.is_dir():
+            total += sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+        if total >= PARALLEL_MIN_BYTES:
+            return default_workers()
+    return 1
+
+
+def _prepared(
+    items: Iterable[XmlDocument | SourceError], flags: DatingFlags, catalog: Catalog, workers: int,
+) -> Iterator[tuple[str, int | None, _Incoming | FileOutcome]]:
+    """(name, bytes, parsed law or the reason it failed) for every input, in input order: parsed here, or with
+    `workers` > 1 in that many processes (the order, and so the batches and the store, stay the same)."""
+    if workers <= 1:
+        for item in items:
+            if isinstance(item, SourceError):
+                yield str(item).split(":")[0], None, FileOutcome(str(item).split(":")[0], "failed", message=str(item))
+            else:
+                yield item.name, len(item.data), prepare_document(item, flags, catalog)
+        return
+    for item, prepared in ordered_map(_prepare_in_worker, items, workers=workers, initializer=_init_worker,
+                                      initargs=(flags, catalog)):
+        name = str(item).split(":")[0] if isinstance(item, SourceError) else item.name
+        yield name, None if isinstance(item, SourceError) else len(item.data), prepared
+
+
+_WORKER_STATE: dict[str, Any] = {}
+
+
+def _init_worker(flags: DatingFlags, catalog: Catalog) -> None:
+    _WORKER_STATE.update(flags=flags, catalog=catalog)
+
+
+def _prepare_in_worker(item: XmlDocument | SourceError) -> _Incoming | FileOutcome:
+    if isinstance(item, SourceError):
+        return FileOutcome(str(item).split(":")[0], "failed", message=str(item))
+    return prepare_document(item, _WORKER_STATE["flags"], _WORKER_STATE["catalog"])
+
+
+def prepare_document(doc: XmlDocument, flags: DatingFlags, catalog: Catalog) -> _Incoming | FileOutcome:
+    """Parse and date one file: the law ready to plan, or why it failed. Pure, so that it can run in a worker."""
     try:
         law = parse_law_xml(doc.data, doc.name)
     except StatuteXmlError as err:
-        summary.outcomes.append(FileOutcome(doc.name, "failed", message=str(err)))
-        return None
+        return FileOutcome(doc.name, "failed", message=str(err))
     entry = catalog.by_law_num(law.meta.law_num)
     from_name = parse_revision_id(Path(doc.name.replace("!", "/")).name) or (
         parse_revision_id(doc.manifest_revision) if doc.manifest_revision else None
@@ -155,15 +211,14 @@ def _prepare(doc: XmlDocument, flags: DatingFlags, catalog: Catalog, summary: In
     try:
         revision = date_revision(doc, flags, law_id)
     except RevisionUnknown as err:
-        summary.outcomes.append(FileOutcome(doc.name, "failed", law_id=law_id, message=f"{doc.name}: {err}"))
-        return None
+        return FileOutcome(doc.name, "failed", law_id=law_id, message=f"{doc.name}: {err}")
     if entry is None or entry.law_id != revision.law_id:
         entry = catalog.by_id(revision.law_id)
     aliases = tuple(dict.fromkeys([*law.meta.abbrev, *(entry.aliases if entry else ())]))
     return _Incoming(doc.name, law, revision, version_hash(law.provisions), aliases)
 
 
-def _write_batch(store: GraphStore, batch: list[_Incoming], summary: IngestSummary) -> None:
+def _write_batch(store: GraphStore, batch: list[_Incoming], summary: IngestSummary, ingested: IngestedLaws) -> None:
     by_law: dict[str, list[_Incoming]] = defaultdict(list)
     for incoming in batch:
         by_law[incoming.revision.law_id].append(incoming)
@@ -189,10 +244,10 @@ def _write_batch(store: GraphStore, batch: list[_Incoming], summary: IngestSumma
             except StoreError as err:
                 plan.fail(summary, f"could not be written to the store: {err}")
                 continue
-            plan.succeed(summary)
+            plan.succeed(summary, ingested)
         return
     for plan in plans:
-        plan.succeed(summary)
+        plan.succeed(summary, ingested)
 
 
 def _stored_versions(store: GraphStore, law_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
@@ -280,8 +335,9 @@ class _LawPlan:
                 return incoming.law.meta.xml_format
         return ""
 
-    def succeed(self, summary: IngestSummary) -> None:
+    def succeed(self, summary: IngestSummary, ingested: IngestedLaws) -> None:
         summary.laws.add(self.law_id)
+        ingested.add(self.timeline, fresh=not self.existing_uids)
         summary.versions_added += len(self.added)
         summary.provisions_written += self.provisions_written
         for incoming in self.added:
