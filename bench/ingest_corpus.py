@@ -30,11 +30,13 @@ DEFAULT_ARCHIVE = Path(__file__).parents[2] / "shared" / "data" / "egov" / "lawh
 
 
 class TreeRss:
-    """Peak resident memory of this process and all its descendants together, sampled every 0.2 s (a sum of
-    RSS counts pages shared after fork once per process: an upper bound)."""
+    """Peak memory of this process and all its descendants together, sampled every 0.2 s: the sum of their RSS
+    (which counts a page shared after fork once per process, an upper bound) and of their PSS (which shares it
+    out: what the tree really holds)."""
 
     def __init__(self) -> None:
         self.peak_kb = 0
+        self.peak_pss_kb = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -48,14 +50,32 @@ class TreeRss:
 
     def _run(self) -> None:
         while not self._stop.wait(0.2):
-            self.peak_kb = max(self.peak_kb, tree_rss_kb(os.getpid()))
+            rss, pss = tree_memory_kb(os.getpid())
+            self.peak_kb = max(self.peak_kb, rss)
+            self.peak_pss_kb = max(self.peak_pss_kb, pss)
 
     @property
     def peak_mb(self) -> int:
         return round(self.peak_kb / 1024)
 
+    @property
+    def peak_pss_mb(self) -> int:
+        return round(self.peak_pss_kb / 1024)
 
-def tree_rss_kb(root: int) -> int:
+
+def _pss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def tree_memory_kb(root: int) -> tuple[int, int]:
+    """(sum of RSS, sum of PSS) in kB over `root` and its descendants."""
     children: dict[int, list[int]] = {}
     rss: dict[int, int] = {}
     for entry in os.listdir("/proc"):
@@ -69,12 +89,13 @@ def tree_rss_kb(root: int) -> int:
         pid, ppid = int(entry), int(fields[1])
         children.setdefault(ppid, []).append(pid)
         rss[pid] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE") // 1024
-    total, stack = 0, [root]
+    total, pss, stack = 0, 0, [root]
     while stack:
         pid = stack.pop()
         total += rss.get(pid, 0)
+        pss += _pss_kb(pid)
         stack.extend(children.get(pid, []))
-    return total
+    return total, pss
 
 
 def ingest(archive: Path, store: Path, workers: int | None) -> dict[str, Any]:
@@ -89,19 +110,14 @@ def ingest(archive: Path, store: Path, workers: int | None) -> dict[str, Any]:
                 print(f"  {files} files, {time.perf_counter() - start:.0f} s, tree RSS peak {rss.peak_mb} MB",
                       file=sys.stderr, flush=True)
 
-        ingest_done = 0.0
-
-        def on_link(law_id: str) -> None:
-            nonlocal ingest_done
-            ingest_done = ingest_done or time.perf_counter() - start
-
-        summary = lg.ingest_statutes([archive], on_file=on_file, on_link=on_link, workers=workers)
+        summary = lg.ingest_statutes([archive], on_file=on_file, workers=workers)
         wall = time.perf_counter() - start
         counts = lg.stats()
     links = summary.links
     return {
-        "workers": workers, "wall_s": round(wall, 1), "ingest_s": round(ingest_done or wall, 1),
-        "peak_rss_mb": rss.peak_mb, "files": summary.files, "laws": len(summary.laws),
+        "workers": workers, "wall_s": round(wall, 1), "phases_s": summary.to_json()["seconds"],
+        "peak_rss_sum_mb": rss.peak_mb, "peak_pss_sum_mb": rss.peak_pss_mb,
+        "files": summary.files, "laws": len(summary.laws),
         "failures": len(summary.failures), "conflicts": len(summary.conflicts),
         "clauses": counts.nodes.get("Provision", 0), "citations": links.citations if links else None,
         "clauses_read": links.clauses_read if links else None,

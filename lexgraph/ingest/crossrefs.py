@@ -85,6 +85,7 @@ def link_laws(
     on_law: Callable[[str], None] | None = None,
     ingested: IngestedLaws | None = None,
     workers: int = 1,
+    on_start: Callable[[int], None] | None = None,
 ) -> LinkSummary:
     """Compute the CITES edges of these laws' clauses, and (with `follow_citing`) of the stored laws that cite one
     of them. Laws are written a batch at a time (commits are costly); should a batch fail, its laws are written one
@@ -98,6 +99,8 @@ def link_laws(
     if follow_citing and wanted:
         waiting = [r["law_id"] for r in store.query("laws_citing", law_ids=wanted)]
         wanted += [law_id for law_id in waiting if law_id not in wanted]
+    if on_start is not None:
+        on_start(len(wanted))
     catalog = store_catalog(store, catalog or Catalog.bundled())
     ingested = ingested or IngestedLaws()
     # Laws cite the same big laws over and over (地方自治法, 民法 …); spans without text are small enough to keep
@@ -129,7 +132,6 @@ def link_laws(
 # Laws and edge changes per transaction: few commits, and edge inserts large enough for the bulk path (COPY).
 _BATCH_LAWS = 512
 _BATCH_EDGES = 200_000
-_PARALLEL_MIN_LAWS = 64  # below this, starting processes costs more than it saves
 
 
 @dataclass(frozen=True)
@@ -149,8 +151,7 @@ def _computed(
     """Each wanted law's computed edges (None: the law is not stored), in order. In worker processes when every
     stored law is in memory (a corpus ingest): a worker cannot use the store, which has one connection and one
     writer, so it must not need it."""
-    if workers > 1 and len(wanted) >= _PARALLEL_MIN_LAWS and all(
-            row["law_id"] in ingested for row in store.query("laws_all")):
+    if workers > 1 and all(row["law_id"] in ingested for row in store.query("laws_all")):
         _LINK_STATE.update(catalog=catalog, revisions=CorpusRevisions(None, ingested), ingested=ingested)
         gc.freeze()  # the forked workers share these objects; untracked by gc, their pages are not copied
         try:

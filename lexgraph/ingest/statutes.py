@@ -9,6 +9,7 @@ what it had. Re-ingesting the same files finds identical versions and writes not
 from __future__ import annotations
 
 import json
+import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +63,7 @@ class IngestSummary:
     outcomes: list[FileOutcome] = field(default_factory=list)
     xml_bytes: int = 0
     links: LinkSummary | None = None
+    seconds: dict[str, float] = field(default_factory=dict)  # wall time per phase: "ingest", "link"
 
     @property
     def failures(self) -> list[FileOutcome]:
@@ -81,6 +83,7 @@ class IngestSummary:
             "unchanged": self.unchanged, "provisions_written": self.provisions_written,
             "failures": [o.to_json() for o in self.failures], "conflicts": [o.to_json() for o in self.conflicts],
             "links": self.links.to_json() if self.links else None,
+            "seconds": {phase: round(wall, 1) for phase, wall in self.seconds.items()},
         }
 
 
@@ -108,6 +111,7 @@ def ingest_statutes(
     on_link: Callable[[str], None] | None = None,
     only: NameFilter | None = None,
     workers: int = 1,
+    on_link_start: Callable[[int], None] | None = None,
 ) -> IngestSummary:
     """Ingest the XML under `paths`, one transaction per batch of files; then (with `link`) compute the clause
     cross-references of every law that gained a version, and of the stored laws that were waiting for one.
@@ -121,6 +125,7 @@ def ingest_statutes(
     flags = flags or DatingFlags()
     summary = IngestSummary()
     ingested = IngestedLaws()
+    started = time.perf_counter()
     batch: list[_Incoming] = []
     for name, size, prepared in _prepared(iter_documents(paths, only=only), flags, catalog, workers):
         summary.files += 1
@@ -137,17 +142,22 @@ def ingest_statutes(
             batch = []
     if batch:
         _write_batch(store, batch, summary, ingested)
+    summary.seconds["ingest"] = time.perf_counter() - started
     if link:
         added = {o.law_id for o in summary.outcomes if o.status == "added" and o.law_id}
         # Laws never linked too: an ingest killed while linking resumes where it stopped when run again.
         unlinked = {row["law_id"] for row in store.query("laws_unlinked")}
         if added or unlinked:
+            started = time.perf_counter()
             summary.links = link_laws(store, sorted(added | unlinked), catalog=catalog, on_law=on_link,
-                                      ingested=ingested, workers=workers)
+                                      on_start=on_link_start, ingested=ingested, workers=workers)
+            summary.seconds["link"] = time.perf_counter() - started
     return summary
 
 
-PARALLEL_MIN_BYTES = 16 << 20  # below this, starting worker processes costs more than they save
+PARALLEL_MIN_BYTES = 16 << 20  # of XML: below this, starting worker processes costs more than they save
+_COMPRESSED = (".xz", ".txz", ".gz", ".tgz", ".zip")
+_COMPRESSION_RATIO = 10  # a compressed archive holds about ten times its size of XML (e-Gov's .tar.xz: 19)
 
 
 def workers_for(paths: Sequence[str | Path]) -> int:
@@ -156,7 +166,7 @@ def workers_for(paths: Sequence[str | Path]) -> int:
     total = 0
     for path in map(Path, paths):
         if path.is_file():
-            total += path.stat().st_size
+            total += path.stat().st_size * (_COMPRESSION_RATIO if path.name.endswith(_COMPRESSED) else 1)
         elif path.is_dir():
             total += sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
         if total >= PARALLEL_MIN_BYTES:
