@@ -155,7 +155,7 @@ def _computed(
         _LINK_STATE.update(catalog=catalog, revisions=CorpusRevisions(None, ingested), ingested=ingested)
         gc.freeze()  # the forked workers share these objects; untracked by gc, their pages are not copied
         try:
-            yield from ordered_map(_compute_in_worker, wanted, workers=workers, start_method="fork")
+            yield from ordered_map(_compute_in_worker, wanted, workers=workers)
         finally:
             gc.unfreeze()
             _LINK_STATE.clear()
