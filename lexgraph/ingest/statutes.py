@@ -94,6 +94,20 @@ class _Incoming:
     revision: RevisionId
     content_hash: str
     aliases: tuple[str, ...] = ()  # 略称 from the catalogue, stored on the Law node so that names resolve
+    # The law's timeline and clause rows were this its only version, computed where it was parsed (a worker): the
+    # common case of a corpus ingest, which the writer then need not compute.
+    alone: _Alone | None = None
+
+
+@dataclass(frozen=True)
+class _Alone:
+    timeline: LawTimeline
+    provision_rows: tuple[dict[str, Any], ...]
+
+    @classmethod
+    def of(cls, law_id: str, content: VersionContent) -> _Alone:
+        timeline = build_timeline(law_id, [content])
+        return cls(timeline, tuple(_provision_row(p) for p in timeline.provisions))
 
 
 ProgressCallback = Callable[[int, str], None]
@@ -202,11 +216,13 @@ def _init_worker(flags: DatingFlags, catalog: Catalog) -> None:
 def _prepare_in_worker(item: XmlDocument | SourceError) -> _Incoming | FileOutcome:
     if isinstance(item, SourceError):
         return FileOutcome(str(item).split(":")[0], "failed", message=str(item))
-    return prepare_document(item, _WORKER_STATE["flags"], _WORKER_STATE["catalog"])
+    return prepare_document(item, _WORKER_STATE["flags"], _WORKER_STATE["catalog"], precompute=True)
 
 
-def prepare_document(doc: XmlDocument, flags: DatingFlags, catalog: Catalog) -> _Incoming | FileOutcome:
-    """Parse and date one file: the law ready to plan, or why it failed. Pure, so that it can run in a worker."""
+def prepare_document(doc: XmlDocument, flags: DatingFlags, catalog: Catalog, *, precompute: bool = False
+                     ) -> _Incoming | FileOutcome:
+    """Parse and date one file: the law ready to plan, or why it failed. Pure, so that it can run in a worker;
+    there (`precompute`), it also computes what the writer would for a law with no other version (`_Alone`)."""
     try:
         law = parse_law_xml(doc.data, doc.name)
     except StatuteXmlError as err:
@@ -225,7 +241,9 @@ def prepare_document(doc: XmlDocument, flags: DatingFlags, catalog: Catalog) -> 
     if entry is None or entry.law_id != revision.law_id:
         entry = catalog.by_id(revision.law_id)
     aliases = tuple(dict.fromkeys([*law.meta.abbrev, *(entry.aliases if entry else ())]))
-    return _Incoming(doc.name, law, revision, version_hash(law.provisions), aliases)
+    alone = _Alone.of(revision.law_id, VersionContent(revision, doc.name, law.meta.xml_format, law.provisions)) \
+        if precompute else None
+    return _Incoming(doc.name, law, revision, version_hash(law.provisions), aliases, alone)
 
 
 def _write_batch(store: GraphStore, batch: list[_Incoming], summary: IngestSummary, ingested: IngestedLaws) -> None:
@@ -310,6 +328,7 @@ class _LawPlan:
     existing_contains: set[tuple[str, str]]
     existing_has_part: set[tuple[str, str]]
     existing_next: set[tuple[str, str]]
+    new_provision_rows: tuple[dict[str, Any], ...] | None = None  # every clause's row, for a law with none stored
     provisions_written: int = 0
 
     def writes(self) -> _Writes:
@@ -327,7 +346,8 @@ class _LawPlan:
         target_uids = {p.uid for p in t.provisions}
         stale = {uid for uid in self.existing_uids if uid not in target_uids}
         w.add("delete_nodes", "Provision", sorted(stale))
-        new_rows = [_provision_row(p) for p in t.provisions if p.uid not in self.existing_uids]
+        new_rows = list(self.new_provision_rows) if self.new_provision_rows is not None and not self.existing_uids \
+            else [_provision_row(p) for p in t.provisions if p.uid not in self.existing_uids]
         changed_rows = [_provision_row(p) for p in t.provisions
                         if p.uid in self.existing_uids and _changed(p, self.existing_uids[p.uid])]
         w.add("create_nodes", "Provision", new_rows)
@@ -399,7 +419,8 @@ def _plan_law(
     contents = existing_contents + [
         VersionContent(a.revision, a.doc_name, a.law.meta.xml_format, a.law.provisions) for a in accepted
     ]
-    timeline = build_timeline(law_id, contents)
+    alone = accepted[0].alone if len(accepted) == 1 and not stored else None
+    timeline = alone.timeline if alone is not None else build_timeline(law_id, contents)
     newest = max(accepted, key=lambda a: VersionContent(a.revision, "", "", ()).sort_key)
     latest_is_new = timeline.versions[-1].revision_id == newest.revision.text
     law_row = _law_row(law_id, newest.law.meta, newest.aliases) if latest_is_new or not stored else None
@@ -410,7 +431,8 @@ def _plan_law(
         law_row = _law_row(law_id, newest.law.meta, newest.aliases) if not rows else {
             k: rows[0][k] for k in ("law_id", "title", "law_num", "law_type", "aliases", "kana", "promulgated")
         }
-    return _LawPlan(law_id, law_row, timeline, accepted, existing_uids, existing_contains, has_part, next_links)
+    return _LawPlan(law_id, law_row, timeline, accepted, existing_uids, existing_contains, has_part, next_links,
+                    alone.provision_rows if alone is not None else None)
 
 
 def _version_in_force(
