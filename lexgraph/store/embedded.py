@@ -46,11 +46,10 @@ from lexgraph.store.readonly import LADYBUG, check_read_statement
 
 DEFAULT_BUFFER_POOL = 1 << 30  # 1 GiB: LadybugDB's default is 80% of RAM, which starves everything else
 _BATCH = 50_000
-# Rows from which an insert goes through COPY. Relationship COPY is cheap at any size. Each node COPY keeps about
-# 2.5 MB of the buffer pool until the database is closed (LadybugDB 0.22, measured: 60 COPYs of 100 rows exhaust a
-# 128 MB pool), so only inserts too large to be many take that path; a corpus ingest makes a few dozen of them.
+# Rows from which an insert goes through COPY rather than UNWIND (whose per-value parameter checks cost more than
+# the insert itself on large batches).
 COPY_MIN_RELATIONSHIPS = 1_000
-COPY_MIN_NODES = 20_000
+COPY_MIN_NODES = 1_000
 _ARROW_TYPES = {"STRING": "string", "INT64": "int64", "DATE": "date32", "DOUBLE": "float64", "BOOL": "bool_",
                 "STRING[]": "list_of_string"}
 _KEYS = {spec.label: spec.key for spec in NODE_SPECS}
@@ -116,6 +115,19 @@ class EmbeddedStore(GraphStore):
         for r in results:
             r.close()
         return rows
+
+    def _forget_prepared(self, prefix: str) -> None:
+        """Drop the statements the driver prepared and cached for queries starting with `prefix`. LadybugDB 0.22's
+        Python driver caches a prepared statement per Arrow table passed as a parameter, and the statement keeps
+        the table and its buffer-pool pages until the connection closes: 60 node COPYs of 100 rows exhausted a
+        128 MB pool, and a corpus ingest held 0.8 MB per law. Dropped, both are freed (measured: 300 COPYs fit)."""
+        cache = getattr(self._conn, "_pybind_implicit_prepared_cache", None)
+        lock = getattr(self._conn, "_prepared_cache_lock", None)
+        if not isinstance(cache, dict) or lock is None:
+            return
+        with lock:
+            for key in [k for k in cache if isinstance(k, tuple) and str(k[0]).startswith(prefix)]:
+                del cache[key]
 
     def _existing_tables(self) -> set[str]:
         if self._tables is None:
@@ -322,7 +334,10 @@ class _EmbeddedTransaction(Transaction):
             arrays[name] = pa.array([row.get(name) for row in rows], arrow_type)
         for start in range(0, len(rows), _COPY_ROWS):
             part = pa.table({name: array.slice(start, _COPY_ROWS) for name, array in arrays.items()})
-            self._store._execute(f"COPY {table} FROM $rows{options}", {"rows": part})
+            try:
+                self._store._execute(f"COPY {table} FROM $rows{options}", {"rows": part})
+            finally:
+                self._store._forget_prepared("COPY ")
         return True
 
     def _upsert_node_group(self, label: str, rows: Sequence[Row], known_new: bool = False) -> None:
