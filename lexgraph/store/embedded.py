@@ -274,13 +274,16 @@ class EmbeddedStore(GraphStore):
 
 
 class _EmbeddedTransaction(Transaction):
-    """Writes as ``UNWIND $rows`` statements with typed casts.
+    """Writes as ``UNWIND $rows`` statements with typed casts, and large inserts of rows known to be new as
+    ``COPY FROM`` an Arrow table (`create_nodes`, `create_relationships`: the bulk path).
 
     ``LOAD FROM`` an Arrow table is faster per statement, but LadybugDB 0.22 keeps about half a megabyte of its
     buffer pool per such statement until the database is closed, so a corpus ingest of thousands of small
-    statements exhausts any pool; ``UNWIND`` over a list parameter does not. ``MERGE`` is avoided for the same
-    reason and because it is slow here: existing keys are looked up by primary key first, then new rows are
-    created and existing ones updated.
+    statements exhausts any pool; ``UNWIND`` over a list parameter does not. (COPY had the same cost, which came
+    from the driver's cache of prepared statements, one per Arrow table; `EmbeddedStore._forget_prepared` drops
+    them after each COPY. The same may cure LOAD FROM; not measured.) ``MERGE`` is avoided for the same reason and
+    because it is slow here: existing keys are looked up by primary key first, then new rows are created and
+    existing ones updated.
     """
 
     def __init__(self, store: EmbeddedStore) -> None:
