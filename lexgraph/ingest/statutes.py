@@ -141,7 +141,7 @@ def ingest_statutes(
     ingested = IngestedLaws()
     started = time.perf_counter()
     batch: list[_Incoming] = []
-    for name, size, prepared in _prepared(iter_documents(paths, only=only), flags, catalog, workers):
+    for name, size, prepared in _prepared(store, iter_documents(paths, only=only), flags, catalog, workers):
         summary.files += 1
         if size is not None:  # an XML document (not an unreadable input)
             summary.xml_bytes += size
@@ -189,7 +189,7 @@ def workers_for(paths: Sequence[str | Path]) -> int:
 
 
 def _prepared(
-    items: Iterable[XmlDocument | SourceError], flags: DatingFlags, catalog: Catalog, workers: int,
+    store: GraphStore, items: Iterable[XmlDocument | SourceError], flags: DatingFlags, catalog: Catalog, workers: int,
 ) -> Iterator[tuple[str, int | None, _Incoming | FileOutcome]]:
     """(name, bytes, parsed law or the reason it failed) for every input, in input order: parsed here, or with
     `workers` > 1 in that many processes (the order, and so the batches and the store, stay the same)."""
@@ -200,8 +200,11 @@ def _prepared(
             else:
                 yield item.name, len(item.data), prepare_document(item, flags, catalog)
         return
+    # Workers precompute the timeline of a law not stored yet (`_Alone`); for a stored one it would be wasted (a
+    # re-ingest of an unchanged archive), since the writer then merges with the stored versions.
+    stored = frozenset(row["law_id"] for row in store.query("laws_all"))
     for item, prepared in ordered_map(_prepare_in_worker, items, workers=workers, initializer=_init_worker,
-                                      initargs=(flags, catalog)):
+                                      initargs=(flags, catalog, stored)):
         name = str(item).split(":")[0] if isinstance(item, SourceError) else item.name
         yield name, None if isinstance(item, SourceError) else len(item.data), prepared
 
@@ -209,20 +212,22 @@ def _prepared(
 _WORKER_STATE: dict[str, Any] = {}
 
 
-def _init_worker(flags: DatingFlags, catalog: Catalog) -> None:
-    _WORKER_STATE.update(flags=flags, catalog=catalog)
+def _init_worker(flags: DatingFlags, catalog: Catalog, stored: frozenset[str]) -> None:
+    _WORKER_STATE.update(flags=flags, catalog=catalog, stored=stored)
 
 
 def _prepare_in_worker(item: XmlDocument | SourceError) -> _Incoming | FileOutcome:
     if isinstance(item, SourceError):
         return FileOutcome(str(item).split(":")[0], "failed", message=str(item))
-    return prepare_document(item, _WORKER_STATE["flags"], _WORKER_STATE["catalog"], precompute=True)
+    return prepare_document(item, _WORKER_STATE["flags"], _WORKER_STATE["catalog"],
+                            precompute_unless=_WORKER_STATE["stored"])
 
 
-def prepare_document(doc: XmlDocument, flags: DatingFlags, catalog: Catalog, *, precompute: bool = False
-                     ) -> _Incoming | FileOutcome:
+def prepare_document(doc: XmlDocument, flags: DatingFlags, catalog: Catalog, *,
+                     precompute_unless: frozenset[str] | None = None) -> _Incoming | FileOutcome:
     """Parse and date one file: the law ready to plan, or why it failed. Pure, so that it can run in a worker;
-    there (`precompute`), it also computes what the writer would for a law with no other version (`_Alone`)."""
+    there (`precompute_unless` the stored law ids), it also computes what the writer would for a law with no
+    stored version (`_Alone`)."""
     try:
         law = parse_law_xml(doc.data, doc.name)
     except StatuteXmlError as err:
@@ -242,7 +247,7 @@ def prepare_document(doc: XmlDocument, flags: DatingFlags, catalog: Catalog, *, 
         entry = catalog.by_id(revision.law_id)
     aliases = tuple(dict.fromkeys([*law.meta.abbrev, *(entry.aliases if entry else ())]))
     alone = _Alone.of(revision.law_id, VersionContent(revision, doc.name, law.meta.xml_format, law.provisions)) \
-        if precompute else None
+        if precompute_unless is not None and revision.law_id not in precompute_unless else None
     return _Incoming(doc.name, law, revision, version_hash(law.provisions), aliases, alone)
 
 
