@@ -402,3 +402,48 @@ def test_copy_into_this_backend_is_complete_and_idempotent(store: GraphStore, tm
     copy_store(source, store, batch=3)  # again: nothing changes
     assert counts(store) == SEEDED.to_json()
     source.close()
+
+
+def test_bulk_inserts_store_every_row_and_roll_back_whole(store: GraphStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`create_nodes` / `create_relationships` of many rows (``COPY FROM`` on the embedded store, the thresholds
+    lowered so that 民法's real clauses take that path): every row and property lands, a property no row has is
+    null, duplicate pairs land once, and a transaction that fails after the COPY leaves nothing."""
+    from lexgraph.ingest.statutes import _provision_row
+    from lexgraph.statutes.egov import parse_law_xml
+    from lexgraph.statutes.sources import parse_revision_id
+    from lexgraph.statutes.timeline import VersionContent, build_timeline
+    from lexgraph.store import embedded
+    from tests.helpers import SAMPLE
+
+    monkeypatch.setattr(embedded, "COPY_MIN_NODES", 100)
+    monkeypatch.setattr(embedded, "COPY_MIN_RELATIONSHIPS", 100)
+    source = SAMPLE / f"{V2020}.xml"
+    revision = parse_revision_id(source.name)
+    assert revision is not None
+    law = parse_law_xml(source.read_bytes(), source.name)
+    timeline = build_timeline(LAW_ID, [VersionContent(revision, source.name, law.meta.xml_format, law.provisions)])
+    rows = [_provision_row(p) for p in timeline.provisions]
+    clauses = [r for r in rows if r["kind"] == "paragraph"]
+    cites = [{"from": a["uid"], "to": b["uid"], "surface": "前項", "char_start": 0, "char_end": 2, "status": "resolved",
+              "extractor": "rules", "mentions": 1} for a, b in zip(clauses[1:], clauses[:-1], strict=True)]
+    with pytest.raises(RuntimeError, match="after the copy"), store.transaction() as tx:
+        tx.create_nodes("Provision", rows)
+        raise RuntimeError("after the copy")
+    assert store.counts().nodes.get("Provision", 0) == 0
+    with store.transaction() as tx:
+        tx.create_nodes("Provision", rows)
+        tx.create_relationships("CITES", cites + cites[:5], from_label="Provision", to_label="Provision")
+        tx.create_relationships("HAS_PART", [{"from": a, "to": b} for a, b in sorted(timeline.has_part)])
+    assert len(rows) > 1000 and len(cites) > 100
+    assert store.counts().nodes["Provision"] == len(rows)
+    assert store.counts().relationships["CITES"] == len(cites)
+    assert store.counts().relationships["HAS_PART"] == len(timeline.has_part)
+    stored = {r["uid"]: r for r in store.run_read_only(
+        "MATCH (p:Provision) RETURN p.uid AS uid, p.path AS path, p.sentences AS sentences, p.seq AS seq, "
+        "p.valid_from AS valid_from, p.valid_until AS valid_until, p.caption AS caption")}
+    compared = ("path", "sentences", "seq", "valid_from", "valid_until", "caption")
+    for row in rows:
+        assert {k: stored[row["uid"]][k] for k in compared} == {k: row[k] for k in compared}
+    edge = store.run_read_only("MATCH (a:Provision {uid: $uid})-[r:CITES]->(b) RETURN b.uid AS to, r.surface AS s, "
+                               "r.mentions AS m, r.char_end AS e, r.part AS part", {"uid": cites[0]["from"]})
+    assert edge == [{"to": cites[0]["to"], "s": "前項", "m": 1, "e": 2, "part": None}]  # no row gave a part

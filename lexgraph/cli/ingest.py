@@ -28,6 +28,10 @@ def ingest_statutes(
                                        "ingesting; `lexgraph law link` does it later.")] = True,
     law: Annotated[list[str] | None, typer.Option("--law", help="Only this law's files (title, 略称, number or id; "
                                                   "repeatable), e.g. a few laws of the whole e-Gov archive.")] = None,
+    workers: Annotated[int | None, typer.Option(help="Processes that parse XML and read citations while this one "
+                                                "writes (default: one per core for a large input, such as the "
+                                                "whole e-Gov archive; 1: none). The store is the same either "
+                                                "way.", min=1)] = None,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -35,17 +39,20 @@ def ingest_statutes(
     if revision and len(paths) != 1:
         fail("--revision names the revision of one file; give exactly one PATH", EXIT_USAGE)
     known_day = parse_day(in_force_on, "--in-force-on")
-    with opened(store) as lg, progress_bar() as progress:
-        task = progress.add_task("ingesting", total=None)
+    with opened(store) as lg, progress_bar("laws", quiet=as_json) as progress:
+        task = progress.add_task("ingesting", total=_xml_files(paths))
 
         def on_file(size: int, name: str) -> None:
             progress.update(task, advance=1, description=Path(name.replace("!", "/")).name[:40])
 
+        def on_link_start(total: int) -> None:
+            progress.reset(task, total=total, description="linking")
+
         def on_link(law_id: str) -> None:
-            progress.update(task, description=f"linking {law_id}")
+            progress.update(task, advance=1, description=f"linking {law_id}")
 
         summary = lg.ingest_statutes(paths, revision=revision, in_force_on=known_day, on_file=on_file, link=link,
-                                     on_link=on_link, laws=law or ())
+                                     on_link=on_link, on_link_start=on_link_start, laws=law or (), workers=workers)
     if as_json:
         emit_json(summary.to_json())
     else:
@@ -109,6 +116,19 @@ def ingest_literature(
                                            task, advance=1, description=Path(name).name[:40]))
     _print_document_summary(summary, as_json)
 
+
+
+def _xml_files(paths: list[Path]) -> int | None:
+    """How many XML files the inputs hold, for the ETA; None for an archive, which only a full read could count."""
+    total = 0
+    for path in paths:
+        if path.is_dir():
+            total += sum(1 for _ in path.rglob("*.xml"))
+        elif path.suffix.lower() == ".xml":
+            total += 1
+        else:
+            return None
+    return total
 
 
 def _print_document_summary(summary: DocumentSummary, as_json: bool) -> None:

@@ -20,8 +20,18 @@ from rich import box
 from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
+from rich.text import Text
 
 from lexgraph.client import (
     ConfigError,
@@ -91,12 +101,25 @@ def emit_json(payload: Any) -> None:
     sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
 
 
+class RateColumn(ProgressColumn):
+    """Items per second, over Rich's recent samples: what a long ingest wants to see besides the ETA."""
+
+    def __init__(self, unit: str) -> None:
+        super().__init__()
+        self.unit = unit
+
+    def render(self, task: Task) -> Text:
+        speed = task.speed
+        return Text(f"{speed:.1f} {self.unit}/s" if speed else f"- {self.unit}/s", style="progress.data.speed")
+
+
 @contextmanager
 def progress_bar(unit: str = "files", *, quiet: bool = False) -> Iterator[Progress]:
-    """A progress bar on stderr, shown only on a terminal (and not when `quiet`) and cleared when done."""
+    """A progress bar on stderr with the rate and, when the task has a total, the time remaining; shown only on a
+    terminal and not with `quiet` (--json), and cleared when done."""
     progress = Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
-                        TextColumn(f"{{task.completed}} {unit}"), TimeElapsedColumn(), console=err,
-                        transient=True, disable=quiet or not err.is_terminal)
+                        TextColumn(f"{{task.completed}} {unit}"), RateColumn(unit), TimeElapsedColumn(),
+                        TimeRemainingColumn(), console=err, transient=True, disable=quiet or not err.is_terminal)
     with progress:
         yield progress
 

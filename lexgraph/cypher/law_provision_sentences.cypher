@@ -1,3 +1,3 @@
 // The sentences of every clause node of one law, for reading its citations (linking).
 MATCH (v:LawVersion {law_id: $law_id})-[:CONTAINS]->(p:Provision)
-RETURN DISTINCT p.uid AS uid, p.sentences AS sentences
+RETURN DISTINCT p.uid AS uid, p.kind AS kind, p.sentences AS sentences

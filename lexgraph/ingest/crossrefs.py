@@ -13,21 +13,23 @@ so the order in which laws and revisions arrive does not matter.
 
 from __future__ import annotations
 
+import gc
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
 from lexgraph.citations import Citation, CitationContext, ResolutionState, extract_with_state
+from lexgraph.ingest.corpus import CITING_KINDS, CorpusRevisions, IngestedLaws
+from lexgraph.ingest.workers import ordered_map
 from lexgraph.read.citing import store_catalog
 from lexgraph.read.revisions import LawSpans, ProvisionSpan, StoreRevisions
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.store.base import GraphStore, StoreError, Transaction
 
 EXTRACTOR = "rules"
-_CITING_KINDS = frozenset({"paragraph", "item", "subitem"})  # articles repeat their paragraphs' text
 
 
 @dataclass
@@ -43,6 +45,12 @@ class LinkSummary:
     pending_laws: set[str] = field(default_factory=set)
     not_linked: Counter[str] = field(default_factory=Counter)  # reason → count
     failed_laws: dict[str, str] = field(default_factory=dict)  # law id → why its edges could not be written
+
+    def absorb(self, counts: LinkSummary) -> None:
+        """Add what reading one law counted (in this process or a worker)."""
+        self.clauses_read += counts.clauses_read
+        self.citations += counts.citations
+        self.not_linked.update(counts.not_linked)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -75,33 +83,43 @@ def link_laws(
     catalog: Catalog | None = None,
     follow_citing: bool = True,
     on_law: Callable[[str], None] | None = None,
+    ingested: IngestedLaws | None = None,
+    workers: int = 1,
+    on_start: Callable[[int], None] | None = None,
 ) -> LinkSummary:
     """Compute the CITES edges of these laws' clauses, and (with `follow_citing`) of the stored laws that cite one
     of them. Laws are written a batch at a time (commits are costly); should a batch fail, its laws are written one
     transaction each, so that a failure leaves that law's edges as they were and the other laws still land. The
     laws that failed are in `LinkSummary.failed_laws`; `lexgraph law link` tries them again (and the next ingest
-    does, for a law never linked before)."""
+    does, for a law never linked before).
+
+    `ingested`: the laws an ingest just wrote, whose spans and texts are then not read back from the store. When
+    they are every stored law, `workers` > 1 processes read the citations while this one writes the edges."""
     wanted = list(dict.fromkeys(law_ids))
     if follow_citing and wanted:
         waiting = [r["law_id"] for r in store.query("laws_citing", law_ids=wanted)]
         wanted += [law_id for law_id in waiting if law_id not in wanted]
+    if on_start is not None:
+        on_start(len(wanted))
     catalog = store_catalog(store, catalog or Catalog.bundled())
+    ingested = ingested or IngestedLaws()
     # Laws cite the same big laws over and over (地方自治法, 民法 …); spans without text are small enough to keep
-    # a thousand laws (about 150 bytes a clause).
-    revisions = StoreRevisions(store, max_laws=1024)
+    # a thousand laws (about 150 bytes a clause) besides the ingested ones.
+    revisions = CorpusRevisions(store, ingested, max_laws=1024)
     summary = LinkSummary()
     batch: list[_LawLinks] = []
-    for law_id in wanted:
-        spans = revisions.law(law_id)
-        if not spans.stored:
+    for law_id, computed in _computed(store, wanted, catalog, revisions, ingested, workers):
+        if computed is None:
             continue
-        sentences = {row["uid"]: row["sentences"] for row in store.query("law_provision_sentences", law_id=law_id)}
-        desired, cited, pending = _desired_edges(law_id, spans, sentences, catalog, revisions, summary)
-        existing = {(r["from_uid"], r["to_uid"]) for r in store.query("law_cites_out", law_id=law_id)}
+        summary.absorb(computed.counts)
+        known = ingested.get(law_id)
+        existing = set() if known is not None and known.fresh else {
+            (r["from_uid"], r["to_uid"]) for r in store.query("law_cites_out", law_id=law_id)}
+        desired = computed.desired
         batch.append(_LawLinks(
             law_id, removed=sorted(existing - desired.keys()),
             added=[edge.row(*pair) for pair, edge in sorted(desired.items()) if pair not in existing],
-            cited=sorted(cited), total=len(desired), pending=pending,
+            cited=sorted(computed.cited), total=len(desired), pending=computed.pending,
         ))
         if len(batch) >= _BATCH_LAWS or sum(len(b.added) + len(b.removed) for b in batch) >= _BATCH_EDGES:
             _write(store, batch, summary, on_law)
@@ -111,8 +129,63 @@ def link_laws(
     return summary
 
 
-_BATCH_LAWS = 32
-_BATCH_EDGES = 20_000
+# Laws and edge changes per transaction: few commits, and edge inserts large enough for the bulk path (COPY).
+_BATCH_LAWS = 512
+_BATCH_EDGES = 200_000
+
+
+@dataclass(frozen=True)
+class _Computed:
+    """One law's desired edges, the other laws it cites (and those not stored), and what reading it counted."""
+
+    desired: dict[tuple[str, str], _Edge]
+    cited: set[str]
+    pending: set[str]
+    counts: LinkSummary
+
+
+def _computed(
+    store: GraphStore, wanted: list[str], catalog: Catalog, revisions: CorpusRevisions, ingested: IngestedLaws,
+    workers: int,
+) -> Iterator[tuple[str, _Computed | None]]:
+    """Each wanted law's computed edges (None: the law is not stored), in order. In worker processes when every
+    stored law is in memory (a corpus ingest): a worker cannot use the store, which has one connection and one
+    writer, so it must not need it."""
+    if workers > 1 and all(row["law_id"] in ingested for row in store.query("laws_all")):
+        _LINK_STATE.update(catalog=catalog, revisions=CorpusRevisions(None, ingested), ingested=ingested)
+        gc.freeze()  # the forked workers share these objects; untracked by gc, their pages are not copied
+        try:
+            yield from ordered_map(_compute_in_worker, wanted, workers=workers)
+        finally:
+            gc.unfreeze()
+            _LINK_STATE.clear()
+        return
+    for law_id in wanted:
+        yield law_id, _compute(store, law_id, catalog, revisions, ingested)
+
+
+_LINK_STATE: dict[str, Any] = {}
+
+
+def _compute_in_worker(law_id: str) -> _Computed | None:
+    return _compute(None, law_id, _LINK_STATE["catalog"], _LINK_STATE["revisions"], _LINK_STATE["ingested"])
+
+
+def _compute(store: GraphStore | None, law_id: str, catalog: Catalog, revisions: CorpusRevisions,
+             ingested: IngestedLaws) -> _Computed | None:
+    spans = revisions.law(law_id)
+    if not spans.stored:
+        return None
+    known = ingested.get(law_id)
+    if known is not None:
+        texts = known.own_texts
+    else:
+        assert store is not None  # a law not ingested is read in the main process only
+        texts = {row["uid"]: _own_text(row["kind"], row["sentences"])
+                 for row in store.query("law_provision_sentences", law_id=law_id)}
+    counts = LinkSummary()
+    desired, cited, pending = _desired_edges(law_id, spans, texts, catalog, revisions, counts)
+    return _Computed(desired, cited, pending, counts)
 
 
 @dataclass(frozen=True)
@@ -127,19 +200,26 @@ class _LawLinks:
     pending: set[str]
 
     def apply(self, tx: Transaction) -> None:
-        if self.removed:
-            tx.delete_relationships("CITES", self.removed, from_label="Provision", to_label="Provision")
-        if self.added:
-            tx.create_relationships("CITES", self.added, from_label="Provision", to_label="Provision")
-        tx.upsert_nodes("Law", [{"law_id": self.law_id, "cited_laws": self.cited}])
+        _apply(tx, [self])
+
+
+def _apply(tx: Transaction, batch: list[_LawLinks]) -> None:
+    """A batch's edge changes as one statement per operation (and one COPY for the new edges on the embedded
+    store), rather than three per law."""
+    removed = [pair for links in batch for pair in links.removed]
+    added = [row for links in batch for row in links.added]
+    if removed:
+        tx.delete_relationships("CITES", removed, from_label="Provision", to_label="Provision")
+    if added:
+        tx.create_relationships("CITES", added, from_label="Provision", to_label="Provision")
+    tx.upsert_nodes("Law", [{"law_id": links.law_id, "cited_laws": links.cited} for links in batch])
 
 
 def _write(store: GraphStore, batch: list[_LawLinks], summary: LinkSummary,
            on_law: Callable[[str], None] | None) -> None:
     try:
         with store.transaction() as tx:
-            for links in batch:
-                links.apply(tx)
+            _apply(tx, batch)
     except StoreError:
         written = []
         for links in batch:  # find the law that cannot be written; the others still land
@@ -162,7 +242,7 @@ def _write(store: GraphStore, batch: list[_LawLinks], summary: LinkSummary,
 
 
 def _desired_edges(
-    law_id: str, spans: LawSpans, sentences: dict[str, str | None], catalog: Catalog, revisions: StoreRevisions,
+    law_id: str, spans: LawSpans, texts: dict[str, str], catalog: Catalog, revisions: StoreRevisions,
     summary: LinkSummary,
 ) -> tuple[dict[tuple[str, str], _Edge], set[str], set[str]]:
     """The edges the law's clauses should have, the other laws they cite, and those of them not stored."""
@@ -173,7 +253,7 @@ def _desired_edges(
     for block in _blocks(spans):
         state = ResolutionState()
         for source in block:
-            text = _own_text(source, sentences.get(source.uid))
+            text = texts.get(source.uid) if source.kind in CITING_KINDS else None
             if not text:
                 continue
             summary.clauses_read += 1
@@ -240,9 +320,9 @@ def _blocks(spans: LawSpans) -> list[list[ProvisionSpan]]:
     return [sorted(block, key=lambda s: (s.seq, s.valid_from or date.min)) for _, block in sorted(blocks.items())]
 
 
-def _own_text(span: ProvisionSpan, stored_sentences: str | None) -> str:
+def _own_text(kind: str, stored_sentences: str | None) -> str:
     """A clause's own sentences (本文, ただし書, 柱書 …), without its items, which are clauses of their own."""
-    if span.kind not in _CITING_KINDS or not stored_sentences:
+    if kind not in CITING_KINDS or not stored_sentences:
         return ""
     try:
         sentences = json.loads(stored_sentences)

@@ -9,14 +9,17 @@ what it had. Re-ingesting the same files finds identical versions and writes not
 from __future__ import annotations
 
 import json
+import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+from lexgraph.ingest.corpus import IngestedLaws
 from lexgraph.ingest.crossrefs import LinkSummary, link_laws
+from lexgraph.ingest.workers import default_workers, ordered_map
 from lexgraph.model import LawMeta, ParsedLaw, ParsedProvision, RevisionId, SentenceText
 from lexgraph.statutes.catalog import Catalog, derived_law_id
 from lexgraph.statutes.egov import PARSER_VERSION, StatuteXmlError, parse_law_xml
@@ -33,7 +36,7 @@ from lexgraph.statutes.sources import (
 from lexgraph.statutes.timeline import LawTimeline, VersionContent, build_timeline, version_hash
 from lexgraph.store.base import GraphStore, StoreError, Transaction
 
-DEFAULT_BATCH_FILES = 48
+DEFAULT_BATCH_FILES = 256  # laws per transaction: big enough for the bulk path (COPY), see store/embedded.py
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,7 @@ class IngestSummary:
     outcomes: list[FileOutcome] = field(default_factory=list)
     xml_bytes: int = 0
     links: LinkSummary | None = None
+    seconds: dict[str, float] = field(default_factory=dict)  # wall time per phase: "ingest", "link"
 
     @property
     def failures(self) -> list[FileOutcome]:
@@ -85,6 +89,7 @@ class IngestSummary:
             "provisions_written": self.provisions_written,
             "failures": [o.to_json() for o in self.failures], "conflicts": [o.to_json() for o in self.conflicts],
             "links": self.links.to_json() if self.links else None,
+            "seconds": {phase: round(wall, 1) for phase, wall in self.seconds.items()},
         }
 
 
@@ -95,6 +100,20 @@ class _Incoming:
     revision: RevisionId
     content_hash: str
     aliases: tuple[str, ...] = ()  # 略称 from the catalogue, stored on the Law node so that names resolve
+    # The law's timeline and clause rows were this its only version, computed where it was parsed (a worker): the
+    # common case of a corpus ingest, which the writer then need not compute.
+    alone: _Alone | None = None
+
+
+@dataclass(frozen=True)
+class _Alone:
+    timeline: LawTimeline
+    provision_rows: tuple[dict[str, Any], ...]
+
+    @classmethod
+    def of(cls, law_id: str, content: VersionContent) -> _Alone:
+        timeline = build_timeline(law_id, [content])
+        return cls(timeline, tuple(_provision_row(p) for p in timeline.provisions))
 
 
 ProgressCallback = Callable[[int, str], None]
@@ -111,46 +130,114 @@ def ingest_statutes(
     link: bool = True,
     on_link: Callable[[str], None] | None = None,
     only: NameFilter | None = None,
+    workers: int = 1,
+    on_link_start: Callable[[int], None] | None = None,
 ) -> IngestSummary:
     """Ingest the XML under `paths`, one transaction per batch of files; then (with `link`) compute the clause
     cross-references of every law that gained a version, and of the stored laws that were waiting for one.
-    `only` reads just the files whose names it accepts (see `sources.select_laws`)."""
+    `only` reads just the files whose names it accepts (see `sources.select_laws`).
+
+    With `workers` > 1, that many processes parse the XML (and later read the citations) while this process, the
+    store's one writer, writes; the store ends up the same as with one process. What the ingest wrote is kept in
+    memory for linking (`IngestedLaws`), so that linking does not read it back."""
     if catalog is None:
         catalog = Catalog.bundled()
     flags = flags or DatingFlags()
     summary = IngestSummary()
+    ingested = IngestedLaws()
+    started = time.perf_counter()
     batch: list[_Incoming] = []
-    for item in iter_documents(paths, only=only):
+    for name, size, prepared in _prepared(store, iter_documents(paths, only=only), flags, catalog, workers):
         summary.files += 1
-        if isinstance(item, SourceError):
-            summary.outcomes.append(FileOutcome(str(item).split(":")[0], "failed", message=str(item)))
+        if size is not None:  # an XML document (not an unreadable input)
+            summary.xml_bytes += size
+            if on_file is not None:
+                on_file(size, name)
+        if isinstance(prepared, FileOutcome):
+            summary.outcomes.append(prepared)
             continue
-        summary.xml_bytes += len(item.data)
-        incoming = _prepare(item, flags, catalog, summary)
-        if on_file is not None:
-            on_file(len(item.data), item.name)
-        if incoming is not None:
-            batch.append(incoming)
+        batch.append(prepared)
         if len(batch) >= batch_files:
-            _write_batch(store, batch, summary)
+            _write_batch(store, batch, summary, ingested)
             batch = []
     if batch:
-        _write_batch(store, batch, summary)
+        _write_batch(store, batch, summary, ingested)
+    summary.seconds["ingest"] = time.perf_counter() - started
     if link:
         added = {o.law_id for o in summary.outcomes if o.status == "added" and o.law_id}
         # Laws never linked too: an ingest killed while linking resumes where it stopped when run again.
         unlinked = {row["law_id"] for row in store.query("laws_unlinked")}
         if added or unlinked:
-            summary.links = link_laws(store, sorted(added | unlinked), catalog=catalog, on_law=on_link)
+            started = time.perf_counter()
+            summary.links = link_laws(store, sorted(added | unlinked), catalog=catalog, on_law=on_link,
+                                      on_start=on_link_start, ingested=ingested, workers=workers)
+            summary.seconds["link"] = time.perf_counter() - started
     return summary
 
 
-def _prepare(doc: XmlDocument, flags: DatingFlags, catalog: Catalog, summary: IngestSummary) -> _Incoming | None:
+PARALLEL_MIN_BYTES = 16 << 20  # of XML: below this, starting worker processes costs more than they save
+_COMPRESSED = (".xz", ".txz", ".gz", ".tgz", ".zip")
+_COMPRESSION_RATIO = 10  # a compressed archive holds about ten times its size of XML (e-Gov's .tar.xz: 19)
+
+
+def workers_for(paths: Sequence[str | Path]) -> int:
+    """Worker processes for an ingest of `paths`: one per core for a large input (an archive, a folder of many
+    laws), none for a few files, where starting processes would cost more than it saves."""
+    total = 0
+    for path in map(Path, paths):
+        if path.is_file():
+            total += path.stat().st_size * (_COMPRESSION_RATIO if path.name.endswith(_COMPRESSED) else 1)
+        elif path.is_dir():
+            total += sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+        if total >= PARALLEL_MIN_BYTES:
+            return default_workers()
+    return 1
+
+
+def _prepared(
+    store: GraphStore, items: Iterable[XmlDocument | SourceError], flags: DatingFlags, catalog: Catalog, workers: int,
+) -> Iterator[tuple[str, int | None, _Incoming | FileOutcome]]:
+    """(name, bytes, parsed law or the reason it failed) for every input, in input order: parsed here, or with
+    `workers` > 1 in that many processes (the order, and so the batches and the store, stay the same)."""
+    if workers <= 1:
+        for item in items:
+            if isinstance(item, SourceError):
+                yield str(item).split(":")[0], None, FileOutcome(str(item).split(":")[0], "failed", message=str(item))
+            else:
+                yield item.name, len(item.data), prepare_document(item, flags, catalog)
+        return
+    # Workers precompute the timeline of a law not stored yet (`_Alone`); for a stored one it would be wasted (a
+    # re-ingest of an unchanged archive), since the writer then merges with the stored versions.
+    stored = frozenset(row["law_id"] for row in store.query("laws_all"))
+    for item, prepared in ordered_map(_prepare_in_worker, items, workers=workers, initializer=_init_worker,
+                                      initargs=(flags, catalog, stored)):
+        name = str(item).split(":")[0] if isinstance(item, SourceError) else item.name
+        yield name, None if isinstance(item, SourceError) else len(item.data), prepared
+
+
+_WORKER_STATE: dict[str, Any] = {}
+
+
+def _init_worker(flags: DatingFlags, catalog: Catalog, stored: frozenset[str]) -> None:
+    _WORKER_STATE.update(flags=flags, catalog=catalog, stored=stored)
+
+
+def _prepare_in_worker(item: XmlDocument | SourceError) -> _Incoming | FileOutcome:
+    if isinstance(item, SourceError):
+        return FileOutcome(str(item).split(":")[0], "failed", message=str(item))
+    return prepare_document(item, _WORKER_STATE["flags"], _WORKER_STATE["catalog"],
+                            precompute_unless=_WORKER_STATE["stored"])
+
+
+def prepare_document(doc: XmlDocument, flags: DatingFlags, catalog: Catalog, *,
+                     precompute_unless: frozenset[str] | None = None) -> _Incoming | FileOutcome:
+    """Parse and date one file: the law ready to plan, or why it failed. Pure, so that it can run in a worker;
+    there (`precompute_unless` the stored law ids), it also computes what the writer would for a law with no
+    stored version (`_Alone`)."""
     try:
         law = parse_law_xml(doc.data, doc.name)
     except StatuteXmlError as err:
-        summary.outcomes.append(FileOutcome(doc.name, "failed", message=str(err)))
-        return None
+        return FileOutcome(doc.name, "failed", message=str(err))
     entry = catalog.by_law_num(law.meta.law_num)
     from_name = parse_revision_id(Path(doc.name.replace("!", "/")).name) or (
         parse_revision_id(doc.manifest_revision) if doc.manifest_revision else None
@@ -161,15 +248,16 @@ def _prepare(doc: XmlDocument, flags: DatingFlags, catalog: Catalog, summary: In
     try:
         revision = date_revision(doc, flags, law_id)
     except RevisionUnknown as err:
-        summary.outcomes.append(FileOutcome(doc.name, "failed", law_id=law_id, message=f"{doc.name}: {err}"))
-        return None
+        return FileOutcome(doc.name, "failed", law_id=law_id, message=f"{doc.name}: {err}")
     if entry is None or entry.law_id != revision.law_id:
         entry = catalog.by_id(revision.law_id)
     aliases = tuple(dict.fromkeys([*law.meta.abbrev, *(entry.aliases if entry else ())]))
-    return _Incoming(doc.name, law, revision, version_hash(law.provisions), aliases)
+    alone = _Alone.of(revision.law_id, VersionContent(revision, doc.name, law.meta.xml_format, law.provisions)) \
+        if precompute_unless is not None and revision.law_id not in precompute_unless else None
+    return _Incoming(doc.name, law, revision, version_hash(law.provisions), aliases, alone)
 
 
-def _write_batch(store: GraphStore, batch: list[_Incoming], summary: IngestSummary) -> None:
+def _write_batch(store: GraphStore, batch: list[_Incoming], summary: IngestSummary, ingested: IngestedLaws) -> None:
     by_law: dict[str, list[_Incoming]] = defaultdict(list)
     for incoming in batch:
         by_law[incoming.revision.law_id].append(incoming)
@@ -195,10 +283,10 @@ def _write_batch(store: GraphStore, batch: list[_Incoming], summary: IngestSumma
             except StoreError as err:
                 plan.fail(summary, f"could not be written to the store: {err}")
                 continue
-            plan.succeed(summary)
+            plan.succeed(summary, ingested)
         return
     for plan in plans:
-        plan.succeed(summary)
+        plan.succeed(summary, ingested)
 
 
 def _stored_versions(store: GraphStore, law_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
@@ -251,6 +339,7 @@ class _LawPlan:
     existing_contains: set[tuple[str, str]]
     existing_has_part: set[tuple[str, str]]
     existing_next: set[tuple[str, str]]
+    new_provision_rows: tuple[dict[str, Any], ...] | None = None  # every clause's row, for a law with none stored
     provisions_written: int = 0
     reread: frozenset[str] = frozenset()  # revision ids stored by an older parser, read again now
     stored_parsers: dict[str, int | None] = field(default_factory=dict)
@@ -274,7 +363,8 @@ class _LawPlan:
         target_uids = {p.uid for p in t.provisions}
         stale = {uid for uid in self.existing_uids if uid not in target_uids}
         w.add("delete_nodes", "Provision", sorted(stale))
-        new_rows = [_provision_row(p) for p in t.provisions if p.uid not in self.existing_uids]
+        new_rows = list(self.new_provision_rows) if self.new_provision_rows is not None and not self.existing_uids \
+            else [_provision_row(p) for p in t.provisions if p.uid not in self.existing_uids]
         changed_rows = [_provision_row(p) for p in t.provisions
                         if p.uid in self.existing_uids and _changed(p, self.existing_uids[p.uid])]
         w.add("create_nodes", "Provision", new_rows)
@@ -298,8 +388,9 @@ class _LawPlan:
             return PARSER_VERSION
         return self.stored_parsers.get(revision_id)
 
-    def succeed(self, summary: IngestSummary) -> None:
+    def succeed(self, summary: IngestSummary, ingested: IngestedLaws) -> None:
         summary.laws.add(self.law_id)
+        ingested.add(self.timeline, fresh=not self.existing_uids)
         summary.versions_added += sum(1 for a in self.added if a.revision.text not in self.reread)
         summary.provisions_written += self.provisions_written
         for incoming in self.added:
@@ -366,7 +457,8 @@ def _plan_law(
     contents = existing_contents + [
         VersionContent(a.revision, a.doc_name, a.law.meta.xml_format, a.law.provisions) for a in accepted
     ]
-    timeline = build_timeline(law_id, contents)
+    alone = accepted[0].alone if len(accepted) == 1 and not stored else None
+    timeline = alone.timeline if alone is not None else build_timeline(law_id, contents)
     newest = max(accepted, key=lambda a: VersionContent(a.revision, "", "", ()).sort_key)
     latest_is_new = timeline.versions[-1].revision_id == newest.revision.text
     law_row = _law_row(law_id, newest.law.meta, newest.aliases) if latest_is_new or not stored else None
@@ -378,6 +470,7 @@ def _plan_law(
             k: rows[0][k] for k in ("law_id", "title", "law_num", "law_type", "aliases", "kana", "promulgated")
         }
     return _LawPlan(law_id, law_row, timeline, accepted, existing_uids, existing_contains, has_part, next_links,
+                    alone.provision_rows if alone is not None else None,
                     reread=frozenset(reread), stored_parsers={r["revision_id"]: r.get("parser") for r in stored},
                     timeline_contents=tuple(contents))
 

@@ -1,8 +1,10 @@
 """The embedded backend: a LadybugDB directory, no server.
 
 Writes are ``UNWIND $rows`` statements: keys are looked up first, new rows created and existing ones updated
-(see `_EmbeddedTransaction` for why neither ``MERGE``, ``COPY`` nor ``LOAD FROM`` is used). Relationship writes
-match both ends with two separate ``MATCH`` clauses (one MATCH on two property maps scans per row; DESIGN §5).
+(see `_EmbeddedTransaction` for why ``MERGE`` and ``LOAD FROM`` are not used). Large inserts the caller knows are
+new (`create_nodes`, `create_relationships`) go through ``COPY FROM`` an Arrow table instead: the bulk path.
+Relationship writes match both ends with two separate ``MATCH`` clauses (one MATCH on two property maps scans
+per row; DESIGN §5).
 
 One process owns a read-write store. A second writer gets `StoreUnavailable` naming the holder, which we record in
 ``lexgraph.lock`` beside the database because the engine's own error does not say who holds the lock.
@@ -44,6 +46,12 @@ from lexgraph.store.readonly import LADYBUG, check_read_statement
 
 DEFAULT_BUFFER_POOL = 1 << 30  # 1 GiB: LadybugDB's default is 80% of RAM, which starves everything else
 _BATCH = 50_000
+# Rows from which an insert goes through COPY rather than UNWIND (whose per-value parameter checks cost more than
+# the insert itself on large batches).
+COPY_MIN_RELATIONSHIPS = 1_000
+COPY_MIN_NODES = 1_000
+_ARROW_TYPES = {"STRING": "string", "INT64": "int64", "DATE": "date32", "DOUBLE": "float64", "BOOL": "bool_",
+                "STRING[]": "list_of_string"}
 _KEYS = {spec.label: spec.key for spec in NODE_SPECS}
 _MIGRATION_TABLE = "_Migration"
 
@@ -107,6 +115,19 @@ class EmbeddedStore(GraphStore):
         for r in results:
             r.close()
         return rows
+
+    def _forget_prepared(self, prefix: str) -> None:
+        """Drop the statements the driver prepared and cached for queries starting with `prefix`. LadybugDB 0.22's
+        Python driver caches a prepared statement per Arrow table passed as a parameter, and the statement keeps
+        the table and its buffer-pool pages until the connection closes: 60 node COPYs of 100 rows exhausted a
+        128 MB pool, and a corpus ingest held 0.8 MB per law. Dropped, both are freed (measured: 300 COPYs fit)."""
+        cache = getattr(self._conn, "_pybind_implicit_prepared_cache", None)
+        lock = getattr(self._conn, "_prepared_cache_lock", None)
+        if not isinstance(cache, dict) or lock is None:
+            return
+        with lock:
+            for key in [k for k in cache if isinstance(k, tuple) and str(k[0]).startswith(prefix)]:
+                del cache[key]
 
     def _existing_tables(self) -> set[str]:
         if self._tables is None:
@@ -253,13 +274,16 @@ class EmbeddedStore(GraphStore):
 
 
 class _EmbeddedTransaction(Transaction):
-    """Writes as ``UNWIND $rows`` statements with typed casts.
+    """Writes as ``UNWIND $rows`` statements with typed casts, and large inserts of rows known to be new as
+    ``COPY FROM`` an Arrow table (`create_nodes`, `create_relationships`: the bulk path).
 
     ``LOAD FROM`` an Arrow table is faster per statement, but LadybugDB 0.22 keeps about half a megabyte of its
     buffer pool per such statement until the database is closed, so a corpus ingest of thousands of small
-    statements exhausts any pool; ``UNWIND`` over a list parameter does not. ``MERGE`` is avoided for the same
-    reason and because it is slow here: existing keys are looked up by primary key first, then new rows are
-    created and existing ones updated.
+    statements exhausts any pool; ``UNWIND`` over a list parameter does not. (COPY had the same cost, which came
+    from the driver's cache of prepared statements, one per Arrow table; `EmbeddedStore._forget_prepared` drops
+    them after each COPY. The same may cure LOAD FROM; not measured.) ``MERGE`` is avoided for the same reason and
+    because it is slow here: existing keys are looked up by primary key first, then new rows are created and
+    existing ones updated.
     """
 
     def __init__(self, store: EmbeddedStore) -> None:
@@ -278,14 +302,46 @@ class _EmbeddedTransaction(Transaction):
             self._upsert_node_group(label, group)
 
     def create_nodes(self, label: str, rows: Sequence[Row]) -> None:
+        key = _key_of(label)
+        if len(rows) >= COPY_MIN_NODES and self._copy(label, [key], _unique_by(rows, lambda r: r[key]), ""):
+            return
         for group in _by_shape(rows):
             self._upsert_node_group(label, group, known_new=True)
 
     def create_relationships(self, rel_type: str, rows: Sequence[Row], *, from_label: str | None = None,
                              to_label: str | None = None) -> None:
         spec = rel_spec(rel_type, from_label, to_label)
+        if len(rows) >= COPY_MIN_RELATIONSHIPS:
+            unique = _unique_by(rows, lambda r: (r["from"], r["to"]))  # COPY would store a duplicate pair twice
+            if self._copy(rel_type, ["from", "to"], unique,
+                          f" (from='{spec.from_label}', to='{spec.to_label}')"):
+                return
         for group in _by_shape(rows):
             self._upsert_relationship_group(spec, group, known_new=True)
+
+    def _copy(self, table: str, leading: list[str], rows: Sequence[Row], options: str) -> bool:
+        """``COPY table FROM`` an Arrow table of `rows`: the columns in the table's order, a property no row has
+        as nulls. False (nothing written) when a column has a type this path does not map, so that the caller
+        falls back to UNWIND. Inside the open transaction, so a failure rolls back with the rest."""
+        import pyarrow as pa
+
+        columns = self._store._columns(table)
+        _check_columns(table, sorted({name for row in rows for name in row} - set(leading)), columns)
+        types = {name: _ARROW_TYPES.get(kind) for name, kind in columns.items()}
+        if any(t is None for t in types.values()):
+            return False
+        arrays = {name: pa.array([row[name] for row in rows], pa.string()) for name in leading
+                  if name not in columns}
+        for name, kind in types.items():
+            arrow_type = pa.list_(pa.string()) if kind == "list_of_string" else getattr(pa, str(kind))()
+            arrays[name] = pa.array([row.get(name) for row in rows], arrow_type)
+        for start in range(0, len(rows), _COPY_ROWS):
+            part = pa.table({name: array.slice(start, _COPY_ROWS) for name, array in arrays.items()})
+            try:
+                self._store._execute(f"COPY {table} FROM $rows{options}", {"rows": part})
+            finally:
+                self._store._forget_prepared("COPY ")
+        return True
 
     def _upsert_node_group(self, label: str, rows: Sequence[Row], known_new: bool = False) -> None:
         key = _key_of(label)
@@ -353,6 +409,8 @@ class _EmbeddedTransaction(Transaction):
                 {"rows": [{"f": f, "t": t} for f, t in batch]},
             )
 
+
+_COPY_ROWS = 1_000_000
 
 _USER_ERRORS = ("parser exception", "binder exception", "catalog exception", "conversion exception",
                 "overflow exception", "runtime exception", "parameter ")
