@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from lexgraph.cli.options import AsOfOpt, JsonOpt, LawArg, StoreOpt, display_day, given_day, parse_day
-from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, fail, iso, opened, out, progress_bar
+from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, err, fail, iso, opened, out, progress_bar
 from lexgraph.client import ANY_WORDING, DOCUMENT_KINDS
 
 if TYPE_CHECKING:
@@ -202,5 +203,5 @@ def print_links_summary(summary: LinkSummary) -> None:
     for reason, count in summary.not_linked.most_common():
         out.print(f"  not linked: {count} × {reason}", style="dim", highlight=False)
     for law_id, reason in summary.failed_laws.items():
-        out.print(f"[red]failed[/] linking {law_id}: {reason}; its edges are as they were, and "
+        err.print(f"[red]failed[/] linking {law_id}: {escape(reason)}; its edges are as they were, and "
                   f"`lexgraph law link {law_id}` tries again", highlight=False)
