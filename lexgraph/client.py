@@ -32,6 +32,7 @@ from lexgraph.config import ConfigError, store_location
 from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
+from lexgraph.documents.encoding import DecodedText, EncodingError, decode_text
 from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
 from lexgraph.graph.render import FORMATS
 from lexgraph.index.units import UNIT_KINDS, UnitKind
@@ -100,6 +101,8 @@ __all__ = [
     "ConfigError",
     "DatasetError",
     "DateFormatError",
+    "DecodedText",
+    "EncodingError",
     "InvalidQuery",
     "LLMClient",
     "LLMUnavailable",
@@ -120,6 +123,7 @@ __all__ = [
     "cite_text",
     "configured_client",
     "dataset_changed",
+    "decode_text",
     "draw_neighbourhood",
     "is_neo4j_uri",
     "load_citation_gold",

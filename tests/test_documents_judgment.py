@@ -319,10 +319,10 @@ def test_malformed_metadata_names_line_and_field(tmp_path: Path, change, message
 def test_metadata_that_is_not_json(tmp_path: Path) -> None:
     path = tmp_path / "metadata.jsonl"
     path.write_text('{"lawsuit_id": "1"}\n\n{"lawsuit_id": \n', encoding="utf-8")
-    with pytest.raises(ValueError, match=r"metadata.jsonl line 1: field 'court_name'"):
+    with pytest.raises(ValueError, match=r"metadata.jsonl:1: field 'court_name'"):
         load_metadata(path)
     path.write_text('{"lawsuit_id": \n', encoding="utf-8")
-    with pytest.raises(ValueError, match=r"metadata.jsonl line 1: not valid JSON"):
+    with pytest.raises(ValueError, match=r"metadata.jsonl:1: not valid JSON"):
         load_metadata(path)
     with pytest.raises(ValueError, match="expected a JSON object"):
         parse_metadata_record(["not", "a", "record"])

@@ -21,11 +21,13 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, T
 
 from lexgraph.client import (
     ConfigError,
+    EncodingError,
     InvalidQuery,
     LexGraph,
     LookupError_,
     StoreError,
     StoreUnavailable,
+    decode_text,
     store_exists,
     store_location,
     unavailable_errors,
@@ -111,13 +113,18 @@ def snippet(text: str, width: int = 70) -> str:
 
 
 def read_text(file: str) -> str:
-    """A UTF-8 file's text (or standard input's, for ``-``); exit 1 saying how to convert it otherwise."""
+    """A text file's text (or standard input's, for ``-``) in whichever of UTF-8, Shift_JIS or EUC-JP it certainly
+    is, with a note on stderr when it was converted; exit 1 naming the file and the ``iconv`` fix otherwise. The
+    same reader as `ingest precedents` and `ingest literature` (`lexgraph.client.decode_text`)."""
+    name = "standard input" if file == "-" else file
     try:
         data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
     except OSError as error:
         fail(f"{file}: cannot be read ({error.strerror})", EXIT_BAD_INPUT)
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        fail(f"{file}: byte {error.start} is not UTF-8; convert the file (e.g. iconv -f SHIFT_JIS -t UTF-8)",
-             EXIT_BAD_INPUT)
+        decoded = decode_text(data, name)
+    except EncodingError as error:
+        fail(str(error), EXIT_BAD_INPUT)
+    if decoded.note:
+        err.print(f"[yellow]note[/] {escape(decoded.note)}", highlight=False)
+    return decoded.text
