@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from lexgraph.answer.agents import DEFAULT_TAU, METHODS
 from lexgraph.answer.answerer import AskOptions
+from lexgraph.answer.model import BASIS_LABELS, AnswerSentence
 from lexgraph.answer.model import MODES as ANSWER_MODES
 from lexgraph.answer.prompts import STYLES
 from lexgraph.answer.references import capped_limits
@@ -78,6 +79,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ANSWER_MODES",
     "ANY_WORDING",
+    "BASIS_LABELS",
     "DATE_FORMS",
     "DEFAULT_BATCH",
     "DEFAULT_CHUNK_SIZE",
@@ -95,6 +97,7 @@ __all__ = [
     "STYLES",
     "UNIT_KINDS",
     "AmbiguousLaw",
+    "AnswerSentence",
     "AnyWording",
     "AsOf",
     "AskOptions",

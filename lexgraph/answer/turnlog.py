@@ -17,7 +17,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from lexgraph.answer.model import Answer
+from lexgraph.answer.model import Answer, upgrade_answer_json
 from lexgraph.llm.guardrails import Attempt
 from lexgraph.store.base import GraphStore
 
@@ -73,6 +73,25 @@ class Turn:
         }
 
 
+def read_turns(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Every turn of a turn log, answers in the current format (`model.upgrade_answer_json`), so that a log written
+    before conclusions and caveats carried citations reads like a new one. Raises ValueError naming the line of a
+    line that is not JSON."""
+    turns = []
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                turn = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{path}:{number}: not valid JSON ({error.msg} at column {error.colno})") from None
+            if isinstance(turn.get("answer"), dict):
+                turn["answer"] = upgrade_answer_json(turn["answer"])
+            turns.append(turn)
+    return turns
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
@@ -104,7 +123,7 @@ def record_turn(store: GraphStore, turn: Turn) -> None:
         if answer is None:
             return
         by_label: dict[str, list[dict[str, Any]]] = {}
-        model_cited = {cid for s in answer.sentences for cid in s.citations}
+        model_cited = {cid for s in answer.statements for cid in s.citations}
         for reference_id in answer.cited_ids:
             ref = answer.references.by_id(reference_id)
             if ref is None:
