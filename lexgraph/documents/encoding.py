@@ -18,6 +18,7 @@ a file already holding one (damaged before lexgraph read it) is refused too, at 
 from __future__ import annotations
 
 import codecs
+import re
 from dataclasses import dataclass
 
 #: Candidates besides UTF-8, with the name `iconv -f` knows them by and the name a user reads.
@@ -25,7 +26,6 @@ _LEGACY = (("cp932", "SHIFT_JIS", "Shift_JIS (CP932)"), ("euc_jp", "EUC-JP", "EU
 PLAUSIBLE = 0.97  # share of plausible non-ASCII characters for a decoding to count as Japanese text
 _RIVAL = 0.85  # another decoding this plausible, with a different text, makes the choice uncertain
 REPLACEMENT = "\ufffd"
-_CONTROLS = frozenset(chr(c) for c in (*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20), 0x7F))
 
 #: Code point ranges that Japanese documents use: weight 1. Half-width katakana, still found in old files, weigh
 #: half; everything else (controls, private use, Latin-1 letters, other scripts, CJK compatibility) nothing.
@@ -59,25 +59,35 @@ class DecodedText:
     note: str | None = None
 
 
+def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
+    return "".join(f"{chr(low)}-{chr(high)}" if low != high else chr(low) for low, high in ranges)
+
+
+# Counted by what is rare in Japanese text (implausible and half-width characters, two-byte UTF-8), with `findall`
+# running in C: the scoring costs a fraction of reading the text.
+_IMPLAUSIBLE_CHAR = re.compile(f"[^\\x00-\\x7f{_char_class((*_PLAUSIBLE_RANGES, _HALF_WIDTH_KANA))}]")
+_HALF_WIDTH_CHAR = re.compile(f"[{_char_class((_HALF_WIDTH_KANA,))}]")
+_NARROW_CHAR = re.compile("[\\u0080-\\u07ff]")  # what UTF-8 writes in two bytes
+_CONTROL_CHAR = re.compile("[\\x00-\\x08\\x0b\\x0e-\\x1f\\x7f]")  # tab, line feed, form feed and return are text
+
+
+def _non_ascii(text: str) -> int:
+    return len(text) - len(text.encode("ascii", "ignore"))
+
+
 def plausibility(text: str) -> float:
     """The share of `text`'s non-ASCII characters that Japanese documents use (1.0 when it has none)."""
-    total = score = 0.0
-    for char in text:
-        code = ord(char)
-        if code < 0x80:
-            continue
-        total += 1
-        if _HALF_WIDTH_KANA[0] <= code <= _HALF_WIDTH_KANA[1]:
-            score += 0.5
-        elif any(low <= code <= high for low, high in _PLAUSIBLE_RANGES):
-            score += 1
-    return score / total if total else 1.0
+    total = _non_ascii(text)
+    if not total:
+        return 1.0
+    implausible = len(_IMPLAUSIBLE_CHAR.findall(text)) + 0.5 * len(_HALF_WIDTH_CHAR.findall(text))
+    return (total - implausible) / total
 
 
 def _wide_share(text: str) -> float:
     """The share of non-ASCII characters that UTF-8 writes in three or four bytes (kana, kanji, CJK punctuation)."""
-    wide = [ord(char) >= 0x800 for char in text if ord(char) >= 0x80]
-    return sum(wide) / len(wide) if wide else 1.0
+    total = _non_ascii(text)
+    return (total - len(_NARROW_CHAR.findall(text))) / total if total else 1.0
 
 
 def _where(text: str, index: int) -> str:
@@ -95,8 +105,9 @@ def check_clean(text: str, name: str) -> None:
             f"{name}: holds the replacement character U+FFFD at {_where(text, broken)}: the text was damaged before "
             "lexgraph read it (an earlier conversion replaced bytes it could not read); convert the original file "
             "again, e.g. iconv -f SHIFT_JIS -t UTF-8 ORIGINAL > FILE")
-    control = next((i for i, char in enumerate(text) if char in _CONTROLS), None)
-    if control is not None:
+    found = _CONTROL_CHAR.search(text)
+    if found is not None:
+        control = found.start()
         raise EncodingError(
             f"{name}: holds the control character U+{ord(text[control]):04X} at {_where(text, control)}: it is not "
             "a text file (give the text, e.g. pdftotext for a PDF) or it was damaged; remove the character")
@@ -119,22 +130,33 @@ def decode_text(data: bytes, name: str) -> DecodedText:
                             f"{name}.utf8.txt")
     candidates: dict[str, str] = {}
     first_bad: dict[str, int] = {}
-    for codec in ("utf-8", *(c for c, _, _ in _LEGACY)):
+
+    def read_as(codec: str) -> None:
         try:
             candidates[codec] = data.decode(codec)
         except UnicodeDecodeError as error:
             first_bad[codec] = error.start
-    if REPLACEMENT in candidates.get("utf-8", ""):
-        check_clean(candidates["utf-8"], name)  # UTF-8 that an earlier conversion damaged: say so, and where
-    scores = {codec: plausibility(text) for codec, text in candidates.items()}
-    legacy_rival = any(scores.get(codec, 0.0) >= _RIVAL for codec, _, _ in _LEGACY)
-    if scores.get("utf-8", 0.0) >= PLAUSIBLE and (_wide_share(candidates["utf-8"]) >= 0.5 or not legacy_rival):
+
+    read_as("utf-8")
+    utf8 = candidates.get("utf-8")
+    if utf8 is not None and REPLACEMENT in utf8:
+        check_clean(utf8, name)  # UTF-8 that an earlier conversion damaged: say so, and where
+    scores = {"utf-8": plausibility(utf8)} if utf8 is not None else {}
+    if utf8 is not None and scores["utf-8"] >= PLAUSIBLE and _wide_share(utf8) >= 0.5:
         # Valid UTF-8 whose characters are mostly three-byte ones (kana, kanji): legacy bytes are valid UTF-8 of
         # that kind only by a coincidence of short runs, while a CP932 reading of UTF-8 kana and kanji is often
-        # plausible, so UTF-8 is not weighed against it. Two-byte UTF-8 (Ω, °) is what EUC-JP kanji can look
-        # like (立 is CE A9, Ω in UTF-8): that is weighed like any other reading below.
-        check_clean(candidates["utf-8"], name)
-        return DecodedText(candidates["utf-8"], "utf-8")
+        # plausible, so UTF-8 is not weighed against it (nor are the other encodings even tried). Two-byte UTF-8
+        # (Ω, °) is what EUC-JP kanji can look like (立 is CE A9, Ω in UTF-8): that is weighed like any reading.
+        check_clean(utf8, name)
+        return DecodedText(utf8, "utf-8")
+    for codec, _, _ in _LEGACY:
+        read_as(codec)
+        if codec in candidates:
+            scores[codec] = plausibility(candidates[codec])
+    legacy_rival = any(scores.get(codec, 0.0) >= _RIVAL for codec, _, _ in _LEGACY)
+    if utf8 is not None and scores["utf-8"] >= PLAUSIBLE and not legacy_rival:
+        check_clean(utf8, name)
+        return DecodedText(utf8, "utf-8")
     plausible = {codec for codec, score in scores.items() if score >= PLAUSIBLE}
     texts = {candidates[codec] for codec in plausible}
     rivals = {candidates[codec] for codec, score in scores.items() if score >= _RIVAL}
