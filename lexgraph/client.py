@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import date
 from importlib import resources
 from pathlib import Path
@@ -34,14 +34,16 @@ from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
 from lexgraph.documents.encoding import DecodedText, EncodingError, decode_text
+from lexgraph.eval.experiments import ExperimentError
 from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
 from lexgraph.graph.render import FORMATS
 from lexgraph.index.units import UNIT_KINDS, UnitKind
 from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable, configured_client
 from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, RetriesExhausted
-from lexgraph.model import ANY_WORDING, AnyWording, AsOf, LawInfo, LawVersionInfo, as_of_day
+from lexgraph.model import ANY_WORDING, NOT_STORED_LABEL, AnyWording, AsOf, LawInfo, LawVersionInfo, as_of_day
+from lexgraph.numerals import clause_label
 from lexgraph.read.documents import DOCUMENT_KINDS
-from lexgraph.read.laws import AmbiguousLaw, LawNotFound, LookupError_
+from lexgraph.read.laws import AmbiguousLaw, LawNotFound, LookupError_, to_path
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
 from lexgraph.retrieve.fusion import DEFAULT_K as DEFAULT_RRF_K
 from lexgraph.retrieve.options import MODES as SEARCH_MODES
@@ -58,6 +60,8 @@ if TYPE_CHECKING:
     from lexgraph.citations import Citation
     from lexgraph.eval.answers import AnswersReport
     from lexgraph.eval.citations import CitationScores
+    from lexgraph.eval.experiment_run import ExperimentReport
+    from lexgraph.eval.experiments import Experiment, Params
     from lexgraph.eval.lawqa_gold import Evaluation
     from lexgraph.eval.mcqa import MCQAConfig, MethodRun
     from lexgraph.eval.retrieval import LawqaRun, RetrievalProgress
@@ -92,6 +96,7 @@ __all__ = [
     "DOCUMENT_KINDS",
     "METHODS",
     "NOT_CONFIGURED",
+    "NOT_STORED_LABEL",
     "PICTURE_FORMATS",
     "SEARCH_MODES",
     "STYLES",
@@ -106,6 +111,7 @@ __all__ = [
     "DateFormatError",
     "DecodedText",
     "EncodingError",
+    "ExperimentError",
     "InvalidQuery",
     "LLMClient",
     "LLMUnavailable",
@@ -124,11 +130,15 @@ __all__ = [
     "check_graphviz",
     "citation_day",
     "cite_text",
+    "clause_label",
+    "clause_path",
     "configured_client",
     "dataset_changed",
     "decode_text",
     "draw_neighbourhood",
+    "experiment_settings",
     "is_neo4j_uri",
+    "list_experiments",
     "load_citation_gold",
     "load_lawqa",
     "mcqa_runs_per_question",
@@ -163,6 +173,12 @@ def unavailable_errors() -> tuple[type[Exception], ...]:
     return (IndexMissing, EmbedderMismatch, LLMUnavailable)
 
 
+def clause_path(clause: str) -> str:
+    """第七百九条, 709条 or a709 → the provision path a709 (`clause_label` turns it back into 第七百九条). Raises
+    `LookupError_` for text that names no clause, saying how to write one."""
+    return to_path(clause)
+
+
 def citation_day(text: str, as_of: date | None) -> tuple[date, str]:
     """The day a text's citations are read as of, and why: `as_of` ("given"), else the judgment's date written
     in the text ("the date in the text"), else "today"."""
@@ -188,6 +204,22 @@ def cite_text(text: str, *, store: str | None, as_of: date, in_law: str | None =
         with LexGraph.open(location, read_only=True) as lg:
             return lg.cite(text, as_of=as_of, in_law=in_law, at=at)
     return extract(text, citation_context(Catalog.bundled(), None, as_of=as_of, in_law=in_law, at=at))
+
+
+def cite_pieces(blocks: Iterable[str], *, store: str | None, as_of: date, in_law: str | None = None,
+                at: str | None = None) -> Iterator[Citation]:
+    """`cite_text` for a text of any length given as consecutive blocks (a file read in pieces): the same
+    citations, yielded as each piece of the text is read, in memory bounded by the piece
+    (`lexgraph.citations.stream`). Raises what `cite_text` raises, before the first citation."""
+    from lexgraph.citations.stream import iter_citations
+    from lexgraph.read.citing import citation_context
+
+    location = store_location(store)
+    if store_exists(location):
+        with LexGraph.open(location, read_only=True) as lg:
+            yield from lg.cite_pieces(blocks, as_of=as_of, in_law=in_law, at=at)
+        return
+    yield from iter_citations(blocks, citation_context(Catalog.bundled(), None, as_of=as_of, in_law=in_law, at=at))
 
 
 # -- evaluation without a store: each imports its module when called, so that the CLI starts fast ----------------
@@ -267,6 +299,22 @@ def write_answers_report(directory: Path, config: dict[str, Any], report: Answer
     from lexgraph.eval.answers import write_answers_report as write
 
     return write(directory, config, report)
+
+
+def list_experiments() -> list[Experiment]:
+    """The seed papers' experiments (DESIGN §1), each with its parameters as published."""
+    from lexgraph.eval.experiments import EXPERIMENTS
+
+    return list(EXPERIMENTS)
+
+
+def experiment_settings(name: str, settings: Sequence[str] = ()) -> tuple[Experiment, Params]:
+    """The experiment `name` and its parameters with `settings` (``KEY=VALUE``) applied. Raises `ExperimentError`
+    for an unknown experiment, key or value, naming what is accepted."""
+    from lexgraph.eval.experiments import experiment, parse_settings, with_overrides
+
+    chosen = experiment(name)
+    return chosen, with_overrides(chosen.parameters, parse_settings(settings))
 
 
 # -- pictures ---------------------------------------------------------------------------------------------------
@@ -422,7 +470,7 @@ class LexGraph:
         from lexgraph.documents.judgment import load_landmarks
         from lexgraph.read.documents import find_precedent, precedent_view
 
-        landmarks = {m.name: m.id for m in load_landmarks(str(resources.files("lexgraph") / "data" / "landmarks.csv"))}
+        landmarks = {m.name: m for m in load_landmarks(str(resources.files("lexgraph") / "data" / "landmarks.csv"))}
         return precedent_view(self.store, find_precedent(self.store, case, landmarks))
 
     def link(self, laws: Sequence[str] | None = None, *, on_law: Callable[[str], None] | None = None
@@ -446,6 +494,18 @@ class LexGraph:
         context = citation_context(store_catalog(self.store, self.catalog), StoreRevisions(self.store),
                                    as_of=as_of_day(as_of), in_law=in_law, at=at)
         return extract(text, context, precedents=precedents)
+
+    def cite_pieces(self, blocks: Iterable[str], *, as_of: date | None = None, in_law: str | None = None,
+                    at: str | None = None, precedents: bool = True) -> Iterator[Citation]:
+        """`cite` for a long text given as consecutive blocks: the same citations, yielded piece by piece in
+        bounded memory (`lexgraph.citations.stream`)."""
+        from lexgraph.citations.stream import iter_citations
+        from lexgraph.read.citing import citation_context, store_catalog
+        from lexgraph.read.revisions import StoreRevisions
+
+        context = citation_context(store_catalog(self.store, self.catalog), StoreRevisions(self.store),
+                                   as_of=as_of_day(as_of), in_law=in_law, at=at)
+        return iter_citations(blocks, context, precedents=precedents)
 
     def versions(self, law: str) -> list[LawVersionInfo]:
         """The stored versions of `law`, oldest first, with their enforcement periods. Raises `LawNotFound` or
@@ -536,16 +596,21 @@ class LexGraph:
         return index_status(self.store)
 
     def retriever(self, mode: str = "hybrid", *, embedder: Embedder | None = None, llm: LLMClient | None = None,
-                  rrf_k: float = DEFAULT_RRF_K, weights: Mapping[str, float] | None = None) -> Retriever:
-        """A retriever over this store's index; ``hyde`` uses `llm`, or the model configured in the environment.
-        Raises `IndexMissing` without an index, `LLMUnavailable` for ``hyde`` without a model, ValueError for an
-        unknown mode."""
+                  rrf_k: float = DEFAULT_RRF_K, weights: Mapping[str, float] | None = None,
+                  fusion: str = "rrf", options: SearchOptions | None = None) -> Retriever:
+        """A retriever over this store's index; ``hyde`` (and ``tree`` with query extraction) uses `llm`, or the
+        model configured in the environment. `options` gives the tree's scope, pool and query extraction. Raises
+        `IndexMissing` without an index, `LLMUnavailable` for ``hyde`` without a model, ValueError for an unknown
+        mode."""
         from lexgraph.retrieve.search import make_retriever
 
-        if mode == "hyde" and llm is None:
+        tree = options or SearchOptions(mode=mode)
+        if (mode.startswith("hyde") or (mode == "tree" and tree.query_extraction)) and llm is None:
             llm = configured_client()
         return make_retriever(mode, self._open_search_index(), embedder or self._default_embedder(), llm=llm,
-                              rrf_k=rrf_k, weights=weights, cite=self._statute_citations)
+                              rrf_k=rrf_k, weights=weights, fusion=fusion, cite=self._statute_citations,
+                              tree_scope=tree.tree_scope, tree_pool=tree.tree_pool,
+                              query_extraction=tree.query_extraction)
 
     def _statute_citations(self, text: str, as_of: date | None) -> list[Citation]:
         """What a question cites, for the `cited` list of the fusing search modes. The store's catalogue is read
@@ -570,7 +635,8 @@ class LexGraph:
 
         options = options or SearchOptions(mode=mode)
         where = SearchFilter(as_of=as_of, laws=self.law_ids(laws), kind=kind)
-        retriever = retriever or self.retriever(options.mode, rrf_k=options.rrf_k, weights=options.weights)
+        retriever = retriever or self.retriever(options.mode, rrf_k=options.rrf_k, weights=options.weights,
+                                                fusion=options.fusion, options=options)
         return search(self.store, retriever, question, where=where, options=options)
 
     # -- answers ------------------------------------------------------------------------------------------------
@@ -608,7 +674,8 @@ class LexGraph:
         asked_at = turn_now()
         answer: Answer | None = None
         try:
-            answer = ask_question(self.store, question, retrieve, model, day, options)
+            embed = self._default_embedder().embed_passages if options.attachment == "citalaw" else None
+            answer = ask_question(self.store, question, retrieve, model, day, options, embed=embed)
         except (RetriesExhausted, LLMUnavailable) as error:
             self._log_turn(Turn(question, day, options.mode, options.prompt_style,
                                 model.config.model if model else None, asked_at, time.perf_counter() - started,
@@ -667,13 +734,31 @@ class LexGraph:
 
     def eval_answers(self, questions: Sequence[LawqaQuestion], options: AskOptions, ks: Sequence[int], *,
                      llm: LLMClient | None = None, on_question: Callable[[LawqaQuestion], None] | None = None,
-                     on_error: Callable[[LawqaQuestion, Exception], None] | None = None) -> AnswersReport:
+                     on_error: Callable[[LawqaQuestion, Exception], None] | None = None,
+                     search: SearchOptions | None = None) -> AnswersReport:
         """ROUGE-L, evidence Recall@k and (with `llm`) a judge's score of this store's answers to lawqa_jp's
         questions; extractive answers without `llm`. A question whose model fails goes to `on_error` and is left
         out. Raises `IndexMissing` without an index."""
         from lexgraph.eval.answers import evaluate_answers
 
-        return evaluate_answers(self, questions, options, ks, llm, on_question=on_question, on_error=on_error)
+        return evaluate_answers(self, questions, options, ks, llm, on_question=on_question, on_error=on_error,
+                                search=search)
+
+    def run_experiment(self, experiment: Experiment, params: Params, *, dataset: str | Path,
+                       questions: Sequence[LawqaQuestion], report: Path, limit: int | None = None,
+                       llm: LLMClient | None = None, embedder: Embedder | None = None,
+                       progress: Callable[[str], None] | None = None) -> ExperimentReport:
+        """Run a paper's experiment with `params` on `questions` (read from `dataset`) over this store, with `llm`
+        where it needs a model, and write its report (config.json with what differs from the paper, metrics.json,
+        details.csv, summary.png, and each variant's own report) into `report`. Raises `LLMUnavailable` when the
+        experiment needs a model and `llm` is None, and what the evaluations raise (`IndexMissing`, ...)."""
+        from lexgraph.eval.experiment_run import run_experiment
+
+        if params.model_needed() and llm is None:
+            raise LLMUnavailable(f"experiment {experiment.name} needs a model with these parameters; "
+                                 f"{NOT_CONFIGURED}")
+        return run_experiment(self, experiment, params, dataset=str(dataset), questions=questions, folder=report,
+                              limit=limit, llm=llm, embedder=embedder or self._default_embedder(), progress=progress)
 
     # -- the store ----------------------------------------------------------------------------------------------
     def stats(self) -> StoreCounts:

@@ -23,6 +23,10 @@ ANY_WORDING: Final = AnyWording.ANY_WORDING
 """Passed as ``as_of``: every wording of a clause, no date filter (documents citing a clause in any version, a
 search over every version, the whole graph). ``as_of=None`` never means this: it always means today."""
 
+NOT_STORED_LABEL: Final = "本文未収録：他の判決の引用からのみ知られる判例です"
+"""Said wherever a placeholder precedent (a stub: cited by stored judgments, its own text never ingested) is shown,
+so that nobody takes an empty text for what the court said: `ask`, `search`, `precedent show`."""
+
 AsOf = date | AnyWording | None
 """A day; None for today (`as_of_day`); or `ANY_WORDING`."""
 

@@ -12,6 +12,7 @@ can all use it without pulling each other in.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # 壱弐参拾 appear in old documents and deeds; 〇 and 零 both mean zero.
 _DIGITS = {
@@ -38,6 +39,7 @@ _EGOV_NUM = re.compile(rf"第?({_N})[条項号]?((?:の{_N})*)")
 _BRANCH = re.compile(rf"の({_N})")
 
 
+@lru_cache(maxsize=4096)  # pure; a text writes the same few numbers again and again
 def kanji_to_int(text: str) -> int | None:
     """An integer written in any of the numeral styles of legal text, or None if `text` is not one number.
 
@@ -110,6 +112,7 @@ def int_to_kanji(n: int) -> str:
     return "".join(parts)
 
 
+@lru_cache(maxsize=4096)  # pure, and called for every clause a text cites
 def egov_num(text: str) -> str | None:
     """An article, paragraph or item number in e-Gov ``Num`` form: 第三条の二 → "3_2", ３条の２ → "3_2",
     第七百九条 → "709", 三条の二の三 → "3_2_3", 第十六号 → "16". None when `text` is not such a number."""
@@ -212,3 +215,82 @@ def build_path(
 def _ascii_numerals(text: str) -> str:
     """平成十一年法律第百四十九号 → 平成11年法律第149号: the form e-Gov 附則 paths carry (see statutes.egov)."""
     return _ASCII_NUMERALS.sub(lambda m: str(kanji_to_int(m.group()) or m.group()), text)
+
+
+# --- provision paths back to Japanese ---------------------------------------------------------------------------
+
+#: What e-Gov calls the clauses outside articles, as a lawyer names them (statutes.egov gives these kinds).
+_FLAT_LABELS = {
+    "preamble": "前文", "appdx_table": "別表", "appdx_note": "別記", "appdx_style": "様式", "appdx_format": "書式",
+    "appdx_fig": "別図", "appdx": "付録",
+}
+_FLAT_SEGMENT = re.compile(r"(?P<kind>preamble|appdx_table|appdx_note|appdx_style|appdx_format|appdx_fig|appdx)"
+                           r"(?P<num>\d*(?:_\d+)*)")
+_SUPPL_SEGMENT = re.compile(r"suppl(?:\[(?P<amend>[^\]]+)\])?")
+_NUMBERED_SEGMENT = re.compile(r"(?P<kind>[apis])(?P<num>\d+(?:_\d+)*(?::\d+(?:_\d+)*)?)")
+_REPEAT = re.compile(r"#(?P<n>\d+)$")
+_LOWER_ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv",
+                "xvi", "xvii", "xviii", "xix", "xx")
+
+
+def clause_label(path: str) -> str:
+    """A provision path as a lawyer writes the clause: the inverse of `parse_clause`, for every human output.
+
+    a709/p1 → 第七百九条第一項, a3_2/p1/i2 → 第三条の二第一項第二号, a465_9/p1/i2/s4 → 第四百六十五条の九第一項第二号ニ,
+    suppl/a2 → 附則第二条, suppl[平成30年7月27日法律第80号]/a1 → 附則（平成30年7月27日法律第80号）第一条,
+    appdx_table1 → 別表第一, i2:3 (a collapsed range) → 第二号から第三号まで. A segment it cannot read is kept as
+    it is, so that the label is never blank and never hides part of the path.
+    """
+    parts: list[str] = []
+    subitem_level = 0
+    for segment in (s for s in path.split("/") if s):
+        repeat = _REPEAT.search(segment)
+        core = segment[: repeat.start()] if repeat else segment
+        label = _segment_label(core, subitem_level)
+        if core.startswith("s") and _NUMBERED_SEGMENT.fullmatch(core):
+            subitem_level += 1
+        parts.append((label if label is not None else core) + (f"（その{repeat['n']}）" if repeat else ""))
+    return "".join(parts) or path
+
+
+def _segment_label(segment: str, subitem_level: int) -> str | None:
+    suppl = _SUPPL_SEGMENT.fullmatch(segment)
+    if suppl is not None:
+        return f"附則（{suppl['amend']}）" if suppl["amend"] else "附則"
+    flat = _FLAT_SEGMENT.fullmatch(segment)
+    if flat is not None:
+        number = _kanji_num(flat["num"]) if flat["num"] else ""
+        return _FLAT_LABELS[flat["kind"]] + (f"第{number}" if number else "")
+    numbered = _NUMBERED_SEGMENT.fullmatch(segment)
+    if numbered is None:
+        return None
+    kind, nums = numbered["kind"], numbered["num"].split(":")
+    if kind == "s":
+        marks = [_subitem_mark(n, subitem_level) for n in nums]
+        return "から".join(marks) + ("まで" if len(marks) > 1 else "")
+    unit = {"a": "条", "p": "項", "i": "号"}[kind]
+    numbers = [_numbered(n, unit) for n in nums]
+    return "から".join(numbers) + ("まで" if len(numbers) > 1 else "")
+
+
+def _numbered(num: str, unit: str) -> str:
+    """3_2 with 条 → 第三条の二 (e-Gov's branch numbers follow the unit)."""
+    main, *branches = num.split("_")
+    return f"第{int_to_kanji(int(main))}{unit}" + "".join(f"の{int_to_kanji(int(b))}" for b in branches)
+
+
+def _kanji_num(num: str) -> str:
+    main, *branches = num.split("_")
+    return int_to_kanji(int(main)) + "".join(f"の{int_to_kanji(int(b))}" for b in branches)
+
+
+def _subitem_mark(num: str, level: int) -> str:
+    """Subitems are marked イロハ at the first level, (1) at the second and (i) at the third, as e-Gov prints them."""
+    n = int(num.split("_")[0])
+    if level == 0 and 1 <= n <= len(IROHA):
+        mark = IROHA[n - 1]
+    elif level == 2 and 1 <= n <= len(_LOWER_ROMAN):
+        mark = f"({_LOWER_ROMAN[n - 1]})"
+    else:
+        mark = f"({n})"
+    return mark + "".join(f"の{int_to_kanji(int(b))}" for b in num.split("_")[1:])

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from lexgraph.answer.agents import LABELS, VOTER_ORDERS, MCQAItem, parse_choices, solve
+from lexgraph.answer.agents import LABELS, VOTER_ORDERS, VOTERS, MCQAItem, parse_choices, solve
 from lexgraph.eval.lawqa import load_lawqa
 from lexgraph.eval.mcqa import items_from_lawqa
 from lexgraph.llm.client import LLMClient, LLMConfig
@@ -185,3 +185,32 @@ def test_vote_with_smollm2_runs_end_to_end_and_writes_a_complete_report(tmp_path
     assert metrics["methods"]["vote"]["runs"] == 5 and metrics["model"] == "smollm2"
     details = (tmp_path / "report" / "details.csv").read_text(encoding="utf-8").splitlines()
     assert len(list(csv.DictReader(details))) == 5
+
+
+def test_a_vote_tie_goes_to_a_new_vote_of_the_five_between_the_top_two(server: ScriptedOpenAI,
+                                                                        item: MCQAItem) -> None:
+    """The paper's run-off: the five voters vote again, shown only the two tied choices; no judge."""
+    wanted = ["a", "a", "c", "c", "b"]  # dataset labels: a 2-2-1 tie between a and c
+    shown = [LABELS[order.index(label)] for order, label in zip(VOTER_ORDERS, wanted, strict=True)]
+    again = ["c", "c", "a", "c", "a"]  # the second round, in dataset labels: c wins 3-2
+    shown_again = [LABELS[order.index(label)] for order, label in zip(VOTER_ORDERS, again, strict=True)]
+    llm = script(server, *[answer(s) for s in [*shown, *shown_again]])
+    result = solve(llm, item, "vote", "条文", runoff="vote", temperature=0.0)
+    assert result.label == "c"
+    assert [s.agent for s in result.trace][5:] == [f"voter-{role}-runoff" for role, _, _ in VOTERS]
+    for prompt, order in zip(prompts(server)[5:], VOTER_ORDERS, strict=True):
+        choices = prompt.split("<choices>")[1].split("</choices>")[0]
+        visible = sorted(LABELS[order.index(label)] for label in ("a", "c"))
+        assert [line[0] for line in choices.strip().splitlines()] == visible
+    assert {r["temperature"] for r in server.requests} == {0.0}
+
+
+def test_elimination_must_remove_exactly_the_number_asked(server: ScriptedOpenAI, item: MCQAItem) -> None:
+    one = json.dumps({"excluded": [{"label": "a", "reason": "三十年になる"}], "remaining": ["b", "c", "d"],
+                      "answer": "c", "reason": "r"}, ensure_ascii=False)
+    two = json.dumps({"excluded": [{"label": "a", "reason": "三十年"}, {"label": "b", "reason": "更新"}],
+                      "remaining": ["c", "d"], "answer": "c", "reason": "r"}, ensure_ascii=False)
+    result = solve(script(server, one, two), item, "elimination", "条文", eliminate=2)
+    assert result.label == "c" and result.trace[0].attempts == 2
+    assert "exclude exactly 2 choices, not 1" in result.trace[0].errors[0]
+    assert "ちょうど2つの選択肢を" in prompts(server)[0]

@@ -395,3 +395,68 @@ def test_eval_answers_scores_rouge_evidence_and_the_judge(store: Path, tmp_path:
     assert first["gold"] and first["cited"] and first["recall@20"] is not None
     assert {p.name for p in (tmp_path / "report").iterdir()} == {"config.json", "metrics.json", "details.csv",
                                                                   "answers.png"}
+
+
+# Real questions over the bundled sample, the clause that must lead the extractive answer (quoted first, named in
+# the 結論) and how sure it must say it is. Before answer.lead, 8 of the 12 on-topic questions led with a clause
+# cited by whichever judgment ranked first (民法 第千五十条第五項, 特別寄与料, or 第七百九条).
+MINPO, SHAKUCHI = "129AC0000000089", "403AC0000000090"
+LEADS = [
+    ("建物の賃貸人が更新を拒絶するにはどのような要件が必要か", (), (SHAKUCHI, "a28/p1"), "高"),
+    ("借地権の存続期間は何年か", ("借地借家法",), (SHAKUCHI, "a3/p1"), "高"),  # the demo's question
+    ("借地権の存続期間は何年か", (), (SHAKUCHI, "a3/p1"), "高"),
+    ("故意又は過失によって他人の権利を侵害した者はどのような責任を負うか", (), (MINPO, "a709/p1"), "高"),
+    ("使用者は被用者が事業の執行について第三者に加えた損害を賠償する責任を負うか", (), (MINPO, "a715/p1"), "高"),
+    ("特別寄与料は相続人が数人ある場合にどのように負担するか", (), (MINPO, "a1050/p5"), "高"),
+    ("定期建物賃貸借で契約の更新がない旨の説明をしなかった場合はどうなるか", (), (SHAKUCHI, "a38/p3"), "高"),
+    ("賃貸人が賃貸物の保存に必要な行為をしようとするとき賃借人は拒むことができるか", (), (MINPO, "a606/p2"), "高"),
+    ("建物の賃借人が造作の買取りを請求できるのはどのような場合か", (), (SHAKUCHI, "a33/p1"), "高"),
+    ("借地契約の更新を拒絶する異議の要件は何か", (), (SHAKUCHI, "a6/p1"), "高"),
+    ("建物の転貸借がされている場合に賃貸借が終了するとき転借人はどう保護されるか", (), (SHAKUCHI, "a34/p1"), "高"),
+    ("名誉を侵害した場合の損害賠償は財産以外の損害にも及ぶか", (), (MINPO, "a710/p1"), "高"),
+]
+# Questions the sample cannot answer: whatever leads, the answer must say it is unsure.
+UNANSWERABLE = ["宇宙ステーションでの犯罪はどこの国の法律で裁かれるか", "医療観察法の入院の継続はどう判断されるか"]
+
+
+@pytest.fixture
+def asking(store: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """Ask through the library, the store open only while asking (the CLI tests of this module open it too)."""
+    def ask_once(question: str, laws: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+        with LexGraph.open(store) as lg:
+            return lg.ask(question, laws=laws, use_model=False, log=tmp_path / "turns.jsonl")
+    return ask_once
+
+
+@pytest.mark.parametrize(("question", "laws", "clause", "level"), LEADS)
+def test_the_extractive_answer_leads_with_the_clause_that_answers(asking, question: str,  # type: ignore[no-untyped-def]
+                                                                   laws: tuple[str, ...], clause: tuple[str, str],
+                                                                   level: str) -> None:
+    answer = asking(question, laws)
+    lead = answer.references.by_id(answer.sentences[0].citations[0])
+    assert (lead.law_id, lead.path) == clause, answer.conclusion.text
+    assert lead.title in answer.conclusion.text
+    assert answer.confidence.level == level and f"確からしさ：{level}" in answer.conclusion.text
+
+
+@pytest.mark.parametrize("question", UNANSWERABLE)
+def test_an_answer_the_sample_cannot_give_says_it_is_unsure(asking, question: str) -> None:  # type: ignore[no-untyped-def]
+    answer = asking(question)
+    assert answer.confidence.level == "低" and "確からしさ：低" in answer.conclusion.text
+
+
+def test_the_answer_says_how_sure_it_is_and_labels_placeholder_precedents(store: Path, tmp_path: Path) -> None:
+    question = "建物の賃貸人が更新を拒絶するにはどのような要件が必要か"
+    run = lexgraph("ask", question, "--references", "2", "--log", str(tmp_path / "turns.jsonl"), store=store,
+                   env={"LEXGRAPH_LLM_MODEL": "", "COLUMNS": "80"})
+    assert run.code == 0, run.stderr
+    conclusion = next(line for line in run.stdout.splitlines() if line.startswith("結論"))
+    assert "借地借家法 第二十八条" in conclusion and "確からしさ：高" in conclusion
+    placeholders = [line for line in run.stdout.splitlines() if "1964-05-27" in line]
+    assert placeholders and all("本文未収録" in line for line in placeholders)
+    assert "「」" not in run.stdout
+    data = lexgraph("ask", question, "--references", "2", "--json", "--log", str(tmp_path / "turns.jsonl"),
+                    store=store, env={"LEXGRAPH_LLM_MODEL": ""}).json()
+    assert data["confidence"]["level"] == "高" and data["confidence"]["first_in"][:2] == ["words", "direct"]
+    stubs = [r for r in data["references"] if r["stub"]]
+    assert stubs and all(r["text"] == "" for r in stubs)  # the JSON says it plainly: no text, a stub

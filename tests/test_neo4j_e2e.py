@@ -36,6 +36,7 @@ CITED = [("民法", "第七百九条", date(2021, 1, 1)), ("民法", "第九十�
 QUESTIONS = ["借地権の存続期間は何年か", "故意又は過失によって他人の権利を侵害した者の損害賠償責任",
              "成年年齢は何歳か"]
 MODES = ("bm25", "dense", "hybrid")
+CASES = ["原状回復等請求事件", "令和3年(オ)第293号の2", "cite:最高裁判所大法廷/1964-05-27/判決/昭和37年(オ)第1472号"]
 
 
 @pytest.fixture(scope="module")
@@ -71,6 +72,8 @@ def answers(lg: LexGraph) -> dict[str, Any]:
     for law, clause, day in CITED:
         out[f"cited-by {law} {clause} {day}"] = lg.cited_by(law, clause, as_of=day).to_json()
         out[f"documents citing {law} {clause}"] = [d.to_json() for d in lg.documents_citing(law, clause)]
+    for case in CASES:  # precedents by the names a lawyer uses, placeholders included
+        out[f"precedent {case}"] = lg.precedent(case).to_json()
     for question in QUESTIONS:
         for mode in MODES:
             result = lg.search(question, options=SearchOptions(mode=mode, k=10))
@@ -139,6 +142,11 @@ def test_the_sample_ingested_indexed_searched_and_answered_on_neo4j(
     cited = {ref for sentence in answer.sentences for ref in sentence.citations}
     assert cited and "三十年" in " ".join(s.text for s in answer.sentences)
     assert neo4j_store.counts().nodes["Answer"] == 1  # the turn is recorded in the graph
+    answer = lg.ask("建物の賃貸人が更新を拒絶するにはどのような要件が必要か", use_model=False,
+                    log=cached / "turns.jsonl")
+    lead = answer.references.by_id(answer.sentences[0].citations[0])
+    assert lead is not None and (lead.law_id, lead.path) == ("403AC0000000090", "a28/p1")
+    assert answer.confidence is not None and answer.confidence.level == "高"
 
 
 def test_a_copy_of_the_embedded_store_answers_the_same_on_neo4j(

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from lexgraph.numerals import (
     build_path,
+    clause_label,
     egov_num,
     int_to_kanji,
     kanji_to_int,
@@ -150,3 +151,43 @@ def test_clause_alphabet_never_raises(text: str) -> None:
     path = parse_clause(text)
     if path is not None:
         assert parse_clause(path) == path
+
+
+# Paths as the e-Gov parser builds them from the sample laws (lexgraph/data/sample), and the clause a lawyer writes.
+CLAUSE_LABELS = [
+    ("a709", "第七百九条"),
+    ("a709/p1", "第七百九条第一項"),  # 民法 709条1項: never a blank header
+    ("a715/p1", "第七百十五条第一項"),
+    ("a1050/p5", "第千五十条第五項"),  # 民法 特別寄与料
+    ("a3_2/p1/i2", "第三条の二第一項第二号"),
+    ("a98_2/p1/i2", "第九十八条の二第一項第二号"),
+    ("a465_9/p1/i2/s4", "第四百六十五条の九第一項第二号ニ"),  # a subitem: イロハ
+    ("a48/p1/i3/s2", "第四十八条第一項第三号ロ"),
+    ("p1/i1/s1/s1", "第一項第一号イ(1)"),  # a second-level subitem
+    ("suppl/a6/p1", "附則第六条第一項"),
+    ("suppl[平成30年7月27日法律第80号]/a1/p1/i3", "附則（平成30年7月27日法律第80号）第一条第一項第三号"),
+    ("suppl[昭和55年5月17日法律第51号]/p2", "附則（昭和55年5月17日法律第51号）第二項"),
+    ("suppl[令和3年5月19日法律第37号]/a1/p1/i2:3", "附則（令和3年5月19日法律第37号）第一条第一項第二号から第三号まで"),
+    ("appdx_table1", "別表第一"),
+    ("preamble", "前文"),
+    ("a9#2", "第九条（その2）"),  # a number the file repeats
+]
+
+
+@pytest.mark.parametrize(("path", "label"), CLAUSE_LABELS)
+def test_clause_label_writes_the_path_as_a_lawyer_does(path: str, label: str) -> None:
+    assert clause_label(path) == label
+
+
+def test_every_clause_of_the_sample_laws_has_a_label_that_reads_back_as_its_path() -> None:
+    from lexgraph.statutes.egov import parse_law_xml
+    from tests.helpers import SAMPLE
+
+    paths = [p.path for xml in sorted(SAMPLE.glob("*.xml"))
+             for p in parse_law_xml(xml.read_bytes(), xml.name).provisions]
+    assert len(paths) > 4000
+    for path in paths:
+        label = clause_label(path)
+        assert label and not any(c.isascii() and c.isalpha() for c in label), (path, label)
+        if "#" not in path and ":" not in path:  # repeats and ranges name no single clause to read back
+            assert parse_clause(label) == path, (path, label)

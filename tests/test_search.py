@@ -297,3 +297,22 @@ def test_a_question_that_cites_a_clause_finds_it(lg: LexGraph) -> None:
     before = lg.search(question, as_of=date(2020, 5, 1), options=SearchOptions(k=20))
     assert all("cited" not in h.sources for h in before.clauses)
     assert all(not h.unit.path.startswith("a213_2") for h in before.clauses)
+
+
+def test_search_output_fits_80_columns_and_labels_placeholder_precedents(search_store: Path) -> None:
+    """Issue 18 §3: at 80 columns every title and reason is whole (folded, not cut; only the dim text snippets are
+    shortened), and a precedent known only from citations says its text is not stored instead of showing none."""
+    from rich.cells import cell_len
+
+    from lexgraph.model import NOT_STORED_LABEL
+
+    question = "建物の賃貸人が更新を拒絶するにはどのような要件が必要か"
+    run = lexgraph("search", question, "--k", "3", store=search_store, env={"COLUMNS": "80"})
+    assert run.code == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert max(cell_len(line.rstrip()) for line in lines[1:]) <= 80, run.stdout  # lines[0] is the question
+    evidence = lexgraph("search", question, "--k", "3", "--json", store=search_store).json()["evidence"]
+    stubs = [item for item in evidence if item["stub"]]
+    assert stubs and all(item["text"] == "" for item in stubs)
+    assert run.stdout.count(NOT_STORED_LABEL[:5]) >= len(stubs)  # 本文未収録, on the first line of its cell
+    assert "民法 第千五十条第五項" in run.stdout  # a clause found through the graph is named, not shown as "民法 ５"

@@ -12,7 +12,11 @@ Methods (the multi-agent paper's, over lexgraph's retrieved clauses or the datas
 6. ``elimination-division``: an exclusion agent (free to exclude fewer than two), then a choosing agent;
 7. ``vote``: five voters (literal reading; exceptions and numbers; definitions and requirements; contradiction
    finder; least commitment), each with its own choice order and a slightly different temperature; a tie goes to a
-   run-off between the top two.
+   run-off between the top two: one run-off agent (``runoff="judge"``), or, as the paper has it, a new vote of the
+   five between those two (``runoff="vote"``).
+
+`solve`'s ``temperature`` fixes every agent's temperature (the paper: 0) and ``eliminate`` makes the elimination
+methods remove exactly that many choices (the paper: two); unset, each agent keeps its own.
 
 A question asking for the wrong statement (誤っているもの) is recognised and every agent is told so. Every agent
 reply passes the guardrails (schema, plus the method's own rules, e.g. the chosen label must be among the remaining
@@ -130,6 +134,9 @@ class Session:
     max_repairs: int = DEFAULT_MAX_REPAIRS
     trace: list[Step] = field(default_factory=list)
     tau: float = DEFAULT_TAU  # the debate's agreement threshold
+    temperature: float | None = None  # every agent's temperature (None: each its own)
+    eliminate: int | None = None  # choices the elimination methods must remove (None: as many as they see fit)
+    runoff: str = "judge"  # a vote's tie: "judge" (one run-off agent) or "vote" (the five vote again on the two)
 
     def shown(self, labels: Sequence[str] | None = None) -> str:
         keep = set(labels or LABELS)
@@ -155,6 +162,8 @@ class Session:
     def ask(self, agent: str, schema: str, user: str, *, temperature: float = 0.2,
             extra: Callable[[dict[str, Any]], list[str]] | None = None) -> dict[str, Any]:
         messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
+        if self.temperature is not None:
+            temperature = self.temperature
         try:
             reply = complete_json(self.llm, messages, ReplyCheck(schema, extra=extra), max_repairs=self.max_repairs,
                                   temperature=temperature)
@@ -171,10 +180,12 @@ def _among(labels: Sequence[str], key: str = "answer") -> Callable[[dict[str, An
     return check
 
 
-def _elimination_rules(value: dict[str, Any]) -> list[str]:
+def _elimination_rules(value: dict[str, Any], count: int | None = None) -> list[str]:
     excluded = {e["label"] for e in value.get("excluded", [])}
     remaining = set(value.get("remaining", []))
     errors = []
+    if count is not None and len(excluded) != count:
+        errors.append(f"excluded: exclude exactly {count} choices, not {len(excluded)}")
     if excluded & remaining:
         errors.append(f"remaining: {sorted(excluded & remaining)} are also excluded")
     if "answer" in value and value["answer"] not in remaining:
@@ -213,10 +224,18 @@ def syllogism(s: Session) -> str:
     return s.ask("syllogist", "mcqa_syllogism", s.prompt("", task))["answer"]
 
 
+def _exclude(count: int | None) -> str:
+    return f"ちょうど{count}つの選択肢を" if count else "明らかに当てはまらない選択肢を"
+
+
+def _rules(s: Session) -> Callable[[dict[str, Any]], list[str]]:
+    return lambda value: _elimination_rules(value, s.eliminate)
+
+
 def elimination(s: Session) -> str:
-    task = _task("消去法で答えてください。条文に照らして明らかに当てはまらない選択肢を理由とともに除外し、残った選択肢"
+    task = _task(f"消去法で答えてください。条文に照らして{_exclude(s.eliminate)}理由とともに除外し、残った選択肢"
                  "の中から一つを選んでください。", "mcqa_elimination")
-    return s.ask("eliminator", "mcqa_elimination", s.prompt("", task), extra=_elimination_rules)["answer"]
+    return s.ask("eliminator", "mcqa_elimination", s.prompt("", task), extra=_rules(s))["answer"]
 
 
 def syllogism_division(s: Session) -> str:
@@ -233,9 +252,11 @@ def syllogism_division(s: Session) -> str:
 
 
 def elimination_division(s: Session) -> str:
-    excluded = s.ask("excluder", "mcqa_exclusion", s.prompt("あなたは除外担当です。", _task(
-        "条文に照らして確実に当てはまらない選択肢だけを除外してください。確信がなければ除外しなくてかまいません"
-        "（二つに絞る必要はありません）。", "mcqa_exclusion")), extra=_elimination_rules)
+    task = ("条文に照らして確実に当てはまらない選択肢だけを除外してください。確信がなければ除外しなくてかまいません"
+            "（二つに絞る必要はありません）。" if s.eliminate is None else
+            f"条文に照らして当てはまらない選択肢をちょうど{s.eliminate}つ、理由とともに除外してください。")
+    excluded = s.ask("excluder", "mcqa_exclusion", s.prompt("あなたは除外担当です。", _task(task, "mcqa_exclusion")),
+                     extra=_rules(s))
     remaining = list(excluded["remaining"])
     reasons = "\n".join(f"{e['label']}: {e['reason']}" for e in excluded["excluded"]) or "（除外なし）"
     return s.ask("chooser", "mcqa_answer", s.prompt("あなたは選択担当です。", _task(
@@ -263,19 +284,31 @@ def debate(s: Session) -> str:
     return str(final["answer"])
 
 
-def vote(s: Session) -> str:
+def _ballot(s: Session, among: Sequence[str] | None = None, round_name: str = "") -> Counter[str]:
+    """The five voters' votes, in the dataset's labels; `among` (dataset labels) restricts them to those choices."""
     tally: Counter[str] = Counter()
     for (role, instruction, temperature), permutation in zip(VOTERS, VOTER_ORDERS, strict=True):
         order = tuple(s.order[LABELS.index(label)] for label in permutation)  # composed with the session's order
-        voter = Session(s.llm, s.item, s.context, order, s.max_repairs, s.trace)
-        user = voter.prompt(f"あなたは投票者（{role}）です。{instruction}",
-                            _task("選択肢を一つ選んでください。", "mcqa_answer"))
-        out = voter.ask(f"voter-{role}", "mcqa_answer", user, temperature=temperature)
+        voter = Session(s.llm, s.item, s.context, order, s.max_repairs, s.trace, temperature=s.temperature)
+        shown = [LABELS[order.index(label)] for label in among] if among else None
+        task = ("選択肢を一つ選んでください。" if not among else
+                f"投票が同数になったため、{'と'.join(sorted(shown or []))}のうちから一つを選んでください。")
+        user = voter.prompt(f"あなたは投票者（{role}）です。{instruction}", _task(task, "mcqa_answer"),
+                            labels=sorted(shown) if shown else None)
+        out = voter.ask(f"voter-{role}{round_name}", "mcqa_answer", user, temperature=temperature,
+                        extra=_among(sorted(shown)) if shown else None)
         tally[voter.original(out["answer"])] += 1  # votes are counted in the dataset's labels
-    ranked = tally.most_common()
+    return tally
+
+
+def vote(s: Session) -> str:
+    ranked = _ballot(s).most_common()
     if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:
         return LABELS[s.order.index(ranked[0][0])]  # as shown in the session's order, like every method
     top_two = sorted(label for label, count in ranked if count == ranked[0][1])[:2]
+    if s.runoff == "vote":
+        again = _ballot(s, top_two, "-runoff").most_common()
+        return LABELS[s.order.index(again[0][0])]  # five votes between two choices cannot tie
     shown = [LABELS[s.order.index(label)] for label in top_two]
     task = _task(f"投票が{'と'.join(shown)}で同数になりました。この二つのうち、より確からしい方を選んでください。",
                  "mcqa_answer")
@@ -289,14 +322,19 @@ METHOD_FUNCTIONS: dict[str, Callable[[Session], str]] = {
     "syllogism-division": syllogism_division, "elimination-division": elimination_division, "vote": vote,
 }
 METHODS: tuple[str, ...] = tuple(METHOD_FUNCTIONS)
+RUNOFFS = ("judge", "vote")
 
 
 def solve(llm: LLMClient, item: MCQAItem, method: str, context: str, *, order: tuple[str, ...] = LABELS,
-          tau: float = DEFAULT_TAU, max_repairs: int = DEFAULT_MAX_REPAIRS) -> MCQAResult:
+          tau: float = DEFAULT_TAU, max_repairs: int = DEFAULT_MAX_REPAIRS, temperature: float | None = None,
+          eliminate: int | None = None, runoff: str = "judge") -> MCQAResult:
     """Run one method on one question, in one choice order; a failed agent ends the question with its error."""
     if method not in METHOD_FUNCTIONS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
-    session = Session(llm, item, context, order, max_repairs, tau=tau)
+    if runoff not in RUNOFFS:
+        raise ValueError(f"runoff must be one of {', '.join(RUNOFFS)}, not {runoff!r}")
+    session = Session(llm, item, context, order, max_repairs, tau=tau, temperature=temperature, eliminate=eliminate,
+                      runoff=runoff)
     try:
         shown = METHOD_FUNCTIONS[method](session)
     except MCQAError as error:

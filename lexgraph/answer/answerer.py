@@ -4,7 +4,9 @@ Modes (CitaLaw):
 - ``cgg``: the references go in the prompt and the model answers from them;
 - ``arg-q``: the model first answers closed-book (a draft citing nothing); references retrieved by the question are
   then given with the draft, and the model refines it;
-- ``arg-qa``: the same, with references retrieved by the question and the draft together.
+- ``arg-qa``: the same, with references retrieved by the question and the draft together;
+- ``closebook``: the closed-book answer alone, no references (CitaLaw's CloseBook; the integrated-citation-graph
+  paper's zero-shot baseline): what the model knows by itself, citing nothing.
 
 With no model, the answer is extractive (`extractive.extractive_answer`). Every model reply passes the guardrails
 (`guardrails.complete_json`): schema, reference ids, bounded repairs.
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from lexgraph.answer.attach import attach_citations, in_force_caveats
+from lexgraph.answer.attach import Embed, attach_citations, attach_published, in_force_caveats
 from lexgraph.answer.extractive import extractive_answer
 from lexgraph.answer.model import MODES, Answer, AnswerSentence, cited_ids
 from lexgraph.answer.prompts import STYLES, closed_book, render, with_draft
@@ -47,6 +49,7 @@ class AskOptions:
     prompt_style: str = "text"
     max_repairs: int = DEFAULT_MAX_REPAIRS
     limits: Mapping[str, int] | None = None  # references per kind (DEFAULT_LIMITS)
+    attachment: str = "lexgraph"  # uncited sentences by token cosine, or "citalaw": the paper's rule (attach_published)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -55,10 +58,15 @@ class AskOptions:
             raise ValueError(f"prompt style must be one of {', '.join(STYLES)}, not {self.prompt_style!r}")
         if self.max_repairs < 0:
             raise ValueError("max_repairs must be >= 0")
+        if self.attachment not in ATTACHMENTS:
+            raise ValueError(f"attachment must be one of {', '.join(ATTACHMENTS)}, not {self.attachment!r}")
+
+
+ATTACHMENTS = ("lexgraph", "citalaw")
 
 
 def ask(store: GraphStore, question: str, retrieve: Retrieve, llm: LLMClient | None, as_of: date,
-        options: AskOptions | None = None) -> Answer:
+        options: AskOptions | None = None, embed: Embed | None = None) -> Answer:
     options = options or AskOptions()
     if not question.strip():
         raise ValueError("the question is empty")
@@ -69,6 +77,11 @@ def ask(store: GraphStore, question: str, retrieve: Retrieve, llm: LLMClient | N
     attempts: list[Attempt] = []
     prompts: list[Messages] = []
     draft: str | None = None
+    if options.mode == "closebook":
+        only = _complete(llm, closed_book(question).messages(), ReplyCheck("answer", allowed_ids=frozenset()),
+                         options, attempts, prompts)
+        return finish(question, only.value, References(()), as_of, options, model=llm.config.model, draft=None,
+                      attempts=tuple(attempts), prompts=tuple(prompts), embed=embed)
     if options.mode in ("arg-q", "arg-qa"):
         first = _complete(llm, closed_book(question).messages(), ReplyCheck("answer", allowed_ids=frozenset()),
                           options, attempts, prompts)
@@ -81,7 +94,7 @@ def ask(store: GraphStore, question: str, retrieve: Retrieve, llm: LLMClient | N
     reply = _complete(llm, prompt.messages(), ReplyCheck("answer", allowed_ids=references.ids), options, attempts,
                       prompts)
     return finish(question, reply.value, references, as_of, options, model=llm.config.model, draft=draft,
-                  attempts=tuple(attempts), prompts=tuple(prompts))
+                  attempts=tuple(attempts), prompts=tuple(prompts), embed=embed)
 
 
 def _complete(llm: LLMClient, messages: list[dict[str, str]], check: ReplyCheck, options: AskOptions,
@@ -103,11 +116,17 @@ def answer_text(value: Mapping[str, Any]) -> str:
 
 
 def finish(question: str, value: Mapping[str, Any], references: References, as_of: date, options: AskOptions, *,
-           model: str, draft: str | None, attempts: tuple[Attempt, ...], prompts: tuple[Messages, ...] = ()
-           ) -> Answer:
+           model: str, draft: str | None, attempts: tuple[Attempt, ...], prompts: tuple[Messages, ...] = (),
+           embed: Embed | None = None) -> Answer:
     """A validated reply made into an answer: every statement with its checked citations (or labelled as the
     model's own), attachment for uncited sentences, and the in-force check of everything cited."""
-    sentences = attach_citations([AnswerSentence.from_reply(s) for s in value["sentences"]], references)
+    sentences = [AnswerSentence.from_reply(s) for s in value["sentences"]]
+    if options.attachment == "citalaw":
+        if embed is None:
+            raise ValueError("the CitaLaw attachment compares embeddings: pass an embedder's embed_passages")
+        sentences = attach_published(sentences, references, embed)
+    else:
+        sentences = attach_citations(sentences, references)
     conclusion = AnswerSentence.from_reply(value["conclusion"])
     model_caveats = [AnswerSentence.from_reply(c) for c in value.get("caveats", [])]
     cited = cited_ids([*sentences, conclusion, *model_caveats])

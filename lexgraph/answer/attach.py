@@ -5,6 +5,10 @@ uncited sentence most similar to it, and a precedent to each uncited sentence it
 attached is marked as such (`AnswerSentence.attached`), never mixed with what the model cited. Similarity is the
 cosine of Sudachi token counts: deterministic, fast, and on the same tokens BM25 ranks with.
 
+`attach_published` is CitaLaw's rule as published, by embedding similarity: each eligible sentence (one that uses a
+legal term, `LEGAL_TERMS`) gets the best of the three best-retrieved precedents, and each law article goes to its
+most similar eligible sentence. It needs an embedder (`Embed`), so it is chosen with ``AskOptions.attachment``.
+
 In-force check: a cited clause whose wording was not yet, or no longer, in force on the as-of date becomes a
 caveat naming the clause and its period.
 """
@@ -12,9 +16,11 @@ caveat naming the clause and its period.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
+from typing import Any
 
 from lexgraph.answer.model import AnswerSentence
 from lexgraph.answer.references import References
@@ -44,6 +50,42 @@ def attach_citations(sentences: Sequence[AnswerSentence], references: References
                 if score > 0:
                     added[i].append(ref.id)
     return [AnswerSentence(s.text, s.citations, tuple(added.get(i, ()))) for i, s in enumerate(sentences)]
+
+
+#: Passage embeddings of texts, one row per text (``Embedder.embed_passages``).
+Embed = Callable[[list[str]], Any]
+#: CitaLaw's eligibility filter, as read here: a sentence takes a citation only if it uses a legal term (a law, an
+#: article, a right or duty, a court, a requirement). A sentence of courtesy or summary ("以上です。") takes none.
+LEGAL_TERMS = re.compile(r"法|条|項|号|権|義務|責任|契約|請求|規定|裁判|判決|判例|要件|効力|違反|許可|届出|罰")
+PUBLISHED_PRECEDENTS = 3  # the best-retrieved precedents each sentence chooses among
+
+
+def attach_published(sentences: Sequence[AnswerSentence], references: References, embed: Embed
+                     ) -> list[AnswerSentence]:
+    """CitaLaw's attachment: embedding cosine between sentences and references; precedents are the first
+    `PUBLISHED_PRECEDENTS` (the references are numbered in retrieval order). A reference a sentence already cites
+    is not attached to it again."""
+    eligible = [i for i, s in enumerate(sentences) if LEGAL_TERMS.search(s.text)]
+    laws = references.of_kind("law")
+    precedents = references.of_kind("precedent")[:PUBLISHED_PRECEDENTS]
+    added: dict[int, list[str]] = {i: [] for i in eligible}
+    if eligible and (laws or precedents):
+        import numpy as np
+
+        refs = [*laws, *precedents]
+        vectors = np.asarray(embed([sentences[i].text for i in eligible] + [f"{r.title} {r.text}" for r in refs]),
+                             dtype=np.float64)
+        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+        similarity = vectors[len(eligible):] @ vectors[: len(eligible)].T  # reference × sentence
+        for r, ref in enumerate(laws):
+            added[eligible[int(np.argmax(similarity[r]))]].append(ref.id)
+        if precedents:
+            block = similarity[len(laws):]
+            for column, i in enumerate(eligible):
+                added[i].append(precedents[int(np.argmax(block[:, column]))].id)
+    return [AnswerSentence(s.text, s.citations,
+                           tuple(dict.fromkeys(c for c in added.get(i, ()) if c not in s.citations)))
+            for i, s in enumerate(sentences)]
 
 
 def in_force_caveats(cited: Sequence[str], references: References, as_of: date) -> list[str]:

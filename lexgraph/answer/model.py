@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from lexgraph.answer.lead import Confidence
 from lexgraph.answer.references import References
 from lexgraph.llm.guardrails import Attempt, Messages
 
-MODES = ("cgg", "arg-q", "arg-qa")
+MODES = ("cgg", "arg-q", "arg-qa", "closebook")  # closebook: CitaLaw's CloseBook, the zero-shot baseline
 EXTRACTIVE_LABEL = "extractive: no language model was used; these are the most relevant clauses and passages, quoted"
 #: The answer JSON's format: 2 since conclusion and caveats are statements with citations (1: plain strings).
 ANSWER_FORMAT = 2
@@ -76,6 +77,7 @@ class Answer:
     draft: str | None = None  # the closed-book draft of arg-q / arg-qa
     attempts: tuple[Attempt, ...] = field(default=())
     prompts: tuple[Messages, ...] = field(default=())  # the messages of each stage (closed-book draft, answer)
+    confidence: Confidence | None = None  # an extractive answer's: how sure its lead clause is (answer.lead)
 
     @property
     def extractive(self) -> bool:
@@ -107,6 +109,7 @@ class Answer:
             "mode": self.mode, "prompt_style": self.prompt_style, "as_of": self.as_of.isoformat(),
             "sentences": [s.to_json() for s in self.sentences], "conclusion": self.conclusion.to_json(),
             "caveats": [c.to_json() for c in self.caveats], "draft": self.draft,
+            "confidence": self.confidence.to_json() if self.confidence else None,
             "references": [r.to_json() for r in self.references.items if r.id in cited],
             "attempts": [a.to_json() for a in self.attempts],
         }

@@ -63,7 +63,7 @@ def _short(text: str) -> str:
 
 
 def _entry(ref: Reference) -> dict[str, Any]:
-    return {"id": ref.id, "title": ref.title, "text": _short(ref.text)}
+    return {"id": ref.id, "title": ref.title, "text": _short(ref.shown_text)}
 
 
 def render(question: str, references: References, style: str = "text") -> Prompt:

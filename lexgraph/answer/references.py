@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from lexgraph.model import as_of_day
+from lexgraph.model import NOT_STORED_LABEL, as_of_day
 from lexgraph.statutes.timeline import article_path
 from lexgraph.store.base import GraphStore
 
@@ -43,13 +43,21 @@ class Reference:
     revision_id: str = ""  # a law's version in force on the as-of date (the wording quoted is in it)
     cites: tuple[str, ...] = ()  # ids of references this one cites
     cited_by: tuple[str, ...] = ()  # ids of references citing this one
+    stub: bool = False  # a precedent known only from citations: `text` is empty, its own text is not stored
+    direct_rank: int | None = None  # a clause's rank when the question searched the clauses (None: graph only)
+
+    @property
+    def shown_text(self) -> str:
+        """The text as quoted or given to a model: for a placeholder, the label saying its text is not stored."""
+        return NOT_STORED_LABEL if self.stub and not self.text.strip() else self.text
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "uid": self.uid, "title": self.title, "text": self.text,
                 "law_id": self.law_id, "path": self.path,
                 "valid_from": self.valid_from.isoformat() if self.valid_from else None,
                 "valid_until": self.valid_until.isoformat() if self.valid_until else None,
-                "revision_id": self.revision_id, "cites": list(self.cites), "cited_by": list(self.cited_by)}
+                "revision_id": self.revision_id, "cites": list(self.cites), "cited_by": list(self.cited_by),
+                "stub": self.stub, "direct_rank": self.direct_rank}
 
 
 @dataclass(frozen=True)
@@ -84,12 +92,13 @@ def build_references(store: GraphStore, result: SearchResult,
     best_chunk = {}
     for hit in result.chunks:
         best_chunk.setdefault(hit.unit.owner_uid, hit.unit.text)
-    raw += [{"kind": "precedent", "uid": e.uid, "title": e.title, "text": e.text or best_chunk.get(e.uid, "")}
-            for e in precedents]
+    raw += [{"kind": "precedent", "uid": e.uid, "title": e.title, "text": e.text or best_chunk.get(e.uid, ""),
+             "stub": e.stub} for e in precedents]
     laws = [e for e in result.evidence if e.label == "Provision"][: limits.get("law", 0)]
     revisions = _revisions(store, {e.law_id for e in laws}, as_of_day(result.where.day))
     raw += [{"kind": "law", "uid": e.uid, "title": e.title, "text": e.text, "law_id": e.law_id, "path": e.path,
-             "valid_from": e.valid_from, "valid_until": e.valid_until, "revision_id": revisions.get(e.law_id, "")}
+             "valid_from": e.valid_from, "valid_until": e.valid_until, "revision_id": revisions.get(e.law_id, ""),
+             "direct_rank": e.direct_rank}
             for e in laws]
     for number, item in enumerate(raw, start=1):
         item["id"] = f"{item['kind'].upper()} {number}"
@@ -102,7 +111,8 @@ def build_references(store: GraphStore, result: SearchResult,
     items = tuple(Reference(
         id=item["id"], kind=item["kind"], uid=item["uid"], title=item["title"], text=item["text"],
         law_id=item.get("law_id", ""), path=item.get("path", ""), valid_from=item.get("valid_from"),
-        valid_until=item.get("valid_until"), revision_id=item.get("revision_id", ""),
+        valid_until=item.get("valid_until"), revision_id=item.get("revision_id", ""), stub=item.get("stub", False),
+        direct_rank=item.get("direct_rank"),
         cites=tuple(cites.get(item["id"], ())),
         cited_by=tuple(cited_by.get(item["id"], ()))) for item in raw)
     return References(items, tuple(relations))

@@ -4,6 +4,11 @@ audited against the clauses and precedents it relied on.
 
 A turn that failed (retries exhausted, endpoint down) is logged too, with the error: the log is where one finds out
 what the model said when the user got an error.
+
+Each line carries ``schema_version`` (`TURN_SCHEMA_VERSION`) and ``mode`` (the generation mode). Logs outlive the
+code that wrote them, so `read_turns` reads every version through an adapter per version (`ADAPTERS`), each lifting
+a line one version up, and a reader only ever sees the current shape. Changes are additive: a new field gets a
+default in the adapter from the version before.
 """
 
 from __future__ import annotations
@@ -21,6 +26,9 @@ from lexgraph.answer.model import Answer, upgrade_answer_json
 from lexgraph.llm.guardrails import Attempt
 from lexgraph.store.base import GraphStore
 
+#: The version of a turn log line: 1 had no ``schema_version`` (nor ``structured`` on its attempts); 2 adds them;
+#: 3 writes the answer's conclusion and caveats as statements with citations and a basis (answer format 2).
+TURN_SCHEMA_VERSION = 3
 _TARGET_LABEL = {"law": "Provision", "precedent": "Precedent", "book": "Chunk", "guideline": "Chunk"}
 
 
@@ -63,7 +71,8 @@ class Turn:
             for key, value in attempt.usage.items():
                 usage[key] = usage.get(key, 0) + int(value)
         return {
-            "uid": self.uid, "asked_at": self.asked_at, "question": self.question, "as_of": self.as_of.isoformat(),
+            "schema_version": TURN_SCHEMA_VERSION, "uid": self.uid, "asked_at": self.asked_at,
+            "question": self.question, "as_of": self.as_of.isoformat(),
             "mode": self.mode, "prompt_style": self.prompt_style, "model": self.model, "status": self.status,
             "seconds": round(self.seconds, 3),
             "prompts": [[dict(m) for m in messages]
@@ -71,25 +80,6 @@ class Turn:
             "attempts": [a.to_json() for a in attempts], "retries": max(0, len(attempts) - 1), "usage": usage,
             "error": self.error, "answer": self.answer.to_json() if self.answer is not None else None,
         }
-
-
-def read_turns(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """Every turn of a turn log, answers in the current format (`model.upgrade_answer_json`), so that a log written
-    before conclusions and caveats carried citations reads like a new one. Raises ValueError naming the line of a
-    line that is not JSON."""
-    turns = []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                turn = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise ValueError(f"{path}:{number}: not valid JSON ({error.msg} at column {error.colno})") from None
-            if isinstance(turn.get("answer"), dict):
-                turn["answer"] = upgrade_answer_json(turn["answer"])
-            turns.append(turn)
-    return turns
 
 
 def now() -> str:
@@ -103,6 +93,60 @@ def append_jsonl(path: str | os.PathLike[str], turn: Turn) -> None:
     with open(target, "a", encoding="utf-8") as handle:
         handle.write(json.dumps(turn.to_json(), ensure_ascii=False, default=str) + "\n")
         handle.flush()
+
+
+class TurnLogError(ValueError):
+    """A turn log line that cannot be read: the message names the file and line."""
+
+
+def _from_v1(line: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 → 2: the version itself, ``mode`` where a very early line lacked it (they were all ``cgg``), and
+    ``structured`` on each attempt (unknown then: None)."""
+    attempts = [{"structured": None, **attempt} for attempt in line.get("attempts", [])]
+    return {**line, "schema_version": 2, "mode": line.get("mode") or "cgg", "attempts": attempts}
+
+
+def _from_v2(line: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 → 3: the answer in format 2 (`model.upgrade_answer_json`): its conclusion and caveats, plain
+    strings that cited nothing, become statements of basis ``model`` (``lexgraph`` for an extractive answer)."""
+    answer = line.get("answer")
+    return {**line, "schema_version": 3,
+            "answer": upgrade_answer_json(answer) if isinstance(answer, dict) else answer}
+
+
+#: version → the adapter that lifts a line of that version to the next.
+ADAPTERS = {1: _from_v1, 2: _from_v2}
+
+
+def upgrade_turn(line: dict[str, Any]) -> dict[str, Any]:
+    """A logged turn in the current shape, whatever version wrote it. Raises ValueError for a version newer than
+    this code reads (upgrade lexgraph) or one it does not know."""
+    version = line.get("schema_version", 1)
+    if not isinstance(version, int) or version > TURN_SCHEMA_VERSION or version < 1:
+        raise ValueError(f"schema_version {version!r} is not one this lexgraph reads (1 to {TURN_SCHEMA_VERSION}); "
+                         f"read the log with the lexgraph that wrote it, or upgrade")
+    while version < TURN_SCHEMA_VERSION:
+        line = ADAPTERS[version](line)
+        version = line["schema_version"]
+    return line
+
+
+def read_turns(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Every turn of a JSONL turn log, in the current shape (`upgrade_turn`). Raises `TurnLogError` naming the
+    file and line of one that is not JSON or not a turn."""
+    turns = []
+    with open(path, encoding="utf-8") as handle:
+        for number, text in enumerate(handle, start=1):
+            if not text.strip():
+                continue
+            try:
+                line = json.loads(text)
+                if not isinstance(line, dict) or "question" not in line:
+                    raise ValueError("not a turn (no question)")
+                turns.append(upgrade_turn(line))
+            except ValueError as error:
+                raise TurnLogError(f"{path}:{number}: {error}") from None
+    return turns
 
 
 def record_turn(store: GraphStore, turn: Turn) -> None:

@@ -84,13 +84,14 @@ def extract_with_state(
     return citations, state
 
 
-def precedent_citations(text: str, citing_court: str | None = None) -> list[Citation]:
-    """Court decisions cited in `text` (see `lexgraph.citations.precedents`) as `Citation` values."""
+def precedent_citations(text: str, citing_court: str | None = None, offset: int = 0) -> list[Citation]:
+    """Court decisions cited in `text` (see `lexgraph.citations.precedents`) as `Citation` values, `offset` added
+    to their offsets (for a `text` that is a window into a longer one)."""
     from lexgraph.citations.precedents import find_precedents
 
     return [
         Citation(
-            start=m.start, end=m.end, surface=m.surface, kind="precedent", court=m.court, date=m.date,
+            start=m.start + offset, end=m.end + offset, surface=m.surface, kind="precedent", court=m.court, date=m.date,
             decision_type=m.decision_type, case_number=m.case_number, reporter=m.reporter,
             status="resolved" if m.status == "resolved" else "unresolved", reason=m.reason,
         )

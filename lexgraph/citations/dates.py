@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 
 from lexgraph.dates import ERAS, era_of
 from lexgraph.numerals import kanji_to_int
@@ -58,6 +59,7 @@ _DATE_RE = re.compile(
 _SPACE_RE = re.compile(r"\s+")
 
 
+@lru_cache(maxsize=4096)  # pure; a judgment writes the same dates again and again
 def parse_era_date(text: str, previous: EraDate | date | None = None) -> EraDate | None:
     """Parse 「平成２３年４月２２日」, 「同２３年４月２２日」, 「同年同月２２日」, 「同日」, 「令和元年」.
 

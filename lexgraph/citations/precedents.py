@@ -43,6 +43,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
+from itertools import accumulate
 from typing import Any
 
 from lexgraph.citations.dates import ERAS, EraDate, parse_era_date
@@ -60,6 +61,7 @@ _PAGE_LINE = r"[ \t\u3000\f]*-[ \t\u3000]*[0-9０-９]{1,4}[ \t\u3000]*-[ \t\u30
 _RUN_REST = rf"(?:\s|(?m:^){_PAGE_LINE})*"
 _REMOVABLE_RE = re.compile(rf"\s{_RUN_REST}")
 _LEADING_PAGE_RE = re.compile(rf"{_PAGE_LINE}{_RUN_REST}")
+_REMOVED_RUNS_RE = re.compile(f"({_REMOVABLE_RE.pattern})")  # the same runs, captured, for re.split
 # Length-preserving folds, so that one regex covers ７０９ and 709, （オ） and (オ). A chain of str.replace is
 # much faster than str.translate, which looks every character of a non-ASCII string up in a dict.
 _FOLDS = tuple(zip("０１２３４５６７８９（）", "0123456789()", strict=True))
@@ -74,18 +76,17 @@ class _CompactText:
     """
 
     def __init__(self, text: str) -> None:
-        pieces: list[str] = []
-        run_at: list[int] = []  # compact index at which the text following run k starts
-        removed: list[int] = []  # characters removed up to and including run k
-        total = kept_from = 0
-        for start, end in self._runs(text):
-            pieces.append(text[kept_from:start])
-            kept_from = end
-            total += end - start
-            run_at.append(end - total)
-            removed.append(total)
-        pieces.append(text[kept_from:])
-        compact = "".join(pieces)
+        # The runs from one re.split (no match objects): kept text and removed runs alternate, and the offsets
+        # follow from their lengths in C-level maps. A page number on the first line is a run of its own.
+        leading = _LEADING_PAGE_RE.match(text) if text.startswith("-") else None
+        lead = leading.end() if leading else 0
+        parts = _REMOVED_RUNS_RE.split(text[lead:] if lead else text)
+        kept = parts[0::2]
+        run_lengths = [lead, *map(len, parts[1::2])] if lead else list(map(len, parts[1::2]))
+        removed = list(accumulate(run_lengths))  # characters removed up to and including run k
+        kept_before = accumulate(map(len, kept[:-1]))  # compact index at which the text after run k starts
+        run_at = [0, *kept_before] if lead else list(kept_before)
+        compact = "".join(kept)
         for wide, narrow in _FOLDS:
             if wide in compact:
                 compact = compact.replace(wide, narrow)
@@ -93,18 +94,6 @@ class _CompactText:
         self._removed = removed
         self.original = text
         self.text = compact
-
-    @staticmethod
-    def _runs(text: str) -> Iterator[tuple[int, int]]:
-        """(start, end) of every removable run, in order."""
-        position = 0
-        if text.startswith("-"):
-            leading = _LEADING_PAGE_RE.match(text)
-            if leading:
-                position = leading.end()
-                yield 0, position
-        for m in _REMOVABLE_RE.finditer(text, position):
-            yield m.span()
 
     def to_original(self, index: int) -> int:
         """Offset in the original text of the character at compact `index`."""
@@ -228,6 +217,7 @@ _CONTEXT_RE = re.compile(
     r"(?:の[^(),，、。]{0,12}?)?)?"
     r"(?P<kind>判決|決定|判例|裁判例)?\((?:前掲|前記|上記|右)?\Z"
 )
+_CONTEXT_ENDINGS = ("(", "(前掲", "(前記", "(上記", "(右")  # how a _CONTEXT_RE match ends (brackets are folded)
 # What may stand between two citations of one list: 「、」, 「，」, 「及び」 and the like.
 _LIST_GAP_RE = re.compile(r"(?:[,，、]|及び|並びに|又は)(?:前掲|前記|上記)?")
 # _YEAR with every alternative spelled out from its first character (明治…, 同…), so that the regex engine can skip
@@ -582,6 +572,8 @@ def _dateless(m: re.Match[str], compact: _CompactText, citing_court: str | None)
 def _context_before(ctext: str, start: int) -> tuple[_Court | None, str | None]:
     """The court (and type) named by a label such as 「大審院判決（」 just before `start`, if any."""
     window_start = max(0, start - 40)
+    if not ctext.endswith(_CONTEXT_ENDINGS, window_start, start):
+        return None, None  # no label ends here: not worth trying the pattern at forty places
     m = _CONTEXT_RE.search(ctext, window_start, start)
     if m is None or m.end() != start:
         return None, None

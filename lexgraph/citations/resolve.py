@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from lexgraph.citations.context import (
     AmendmentLookup,
@@ -73,16 +74,28 @@ def resolve(mentions: Iterable[Mention], context: CitationContext) -> list[Citat
 def resolve_with_state(mentions: Iterable[Mention], context: CitationContext) -> tuple[list[Citation], ResolutionState]:
     """The citations, and the state after the last mention, to carry on to the next text of the same document."""
     resolver = _Resolver(context)
-    citations: list[Citation] = []
-    for mention in mentions:
-        if isinstance(mention, AbbreviationDefinition):
-            resolver.define(mention)
-        elif mention.bare:
-            resolver.remember_law(resolver.law(mention.law, mention.pin) if mention.law else None,
-                                  mention.scope_end)
-        else:
-            citations.extend(resolver.cite(mention))
-    return citations, resolver.state()
+    return resolver.read(mentions), resolver.state()
+
+
+class PieceResolver:
+    """The resolver of one long text that arrives piece by piece (`lexgraph.citations.stream`): it keeps the
+    whole working memory between pieces (what 同法 means, the aside a law was named in, the clauses that a quote
+    may repeat), which a `ResolutionState` handed from call to call does not carry, so that the citations come
+    out exactly as if the text were resolved in one call. Offsets stay those of the whole text."""
+
+    def __init__(self, context: CitationContext) -> None:
+        self._resolver = _Resolver(context)
+
+    def read(self, mentions: Iterable[Mention]) -> list[Citation]:
+        """The citations of the next mentions, in text order."""
+        return self._resolver.read(mentions)
+
+    def forget_before(self, position: int) -> None:
+        """Drop what only citations before `position` can need (a quote repeats a clause of its own sentence), so
+        that memory does not grow with the text."""
+        cited_at = self._resolver.cited_at
+        for start in [start for start in cited_at if start < position]:
+            del cited_at[start]
 
 
 class _Resolver:
@@ -112,6 +125,17 @@ class _Resolver:
         if context.current_path:
             self.current_clause = _clause_of_path(context.current_path)
 
+    def read(self, mentions: Iterable[Mention]) -> list[Citation]:
+        citations: list[Citation] = []
+        for mention in mentions:
+            if isinstance(mention, AbbreviationDefinition):
+                self.define(mention)
+            elif mention.bare:
+                self.remember_law(self.law(mention.law, mention.pin) if mention.law else None, mention.scope_end)
+            else:
+                citations.extend(self.cite(mention))
+        return citations
+
     def state(self) -> ResolutionState:
         return ResolutionState(self.last_law, self.last_clause, tuple(self.recent),
                                tuple(self.abbreviations.items()), tuple(self.bare_meanings.items()),
@@ -130,7 +154,7 @@ class _Resolver:
         of the aside in brackets it was named in, if any."""
         if target is not None and (target.law_id is not None or target.title is not None):
             if target.status == "resolved" and target.reason is not None:
-                target = replace(target, reason=None)
+                target = _without_reason(target)
             self.last_law = target
             self.last_law_scope = scope_end
             if scope_end is None:
@@ -139,7 +163,12 @@ class _Resolver:
 
     def _push_recent(self, target: LawTarget) -> None:
         key = _key(target)
-        self.recent = [target, *(t for t in self.recent if _key(t) != key)][:_RECENT]
+        if self.recent and _key(self.recent[0]) == key:  # the same law again, as most citations are
+            self.recent[0] = target
+            return
+        others = [t for t in self.recent if _key(t) != key]
+        others.insert(0, target)
+        self.recent = others[:_RECENT]
 
     def law(self, ref: LawRef, pin: VersionPin | None) -> LawTarget:
         """The law `ref` names, pinned to `pin` when the text pins a version."""
@@ -330,10 +359,11 @@ class _Resolver:
         self.remember_law(law, scope)
         last = targets[-1]
         if last.clause.article is not None or last.clause.paragraph is not None:
-            clause = replace(last.clause, article=last.article_to or last.clause.article)
+            known = last.clause  # not dataclasses.replace, which costs more than the rest of this step
+            clause = Clause(last.article_to or known.article, known.paragraph, known.item, known.subitems, known.suppl)
             if last.member_to is not None:
                 clause = _range_end(clause, last.member_to)
-            cited = law if law.status != "resolved" or law.reason is None else replace(law, reason=None)
+            cited = law if law.status != "resolved" or law.reason is None else _without_reason(law)
             self.last_clause = (cited, clause)
             self.cited_at[mention.start] = self.last_clause
             for level in ("paragraph", "item"):
@@ -474,8 +504,9 @@ class _Resolver:
         trunk = _truncate(target.clause, step.level)
         if step.num is None:
             raise _Failure(f"unreadable {step.level} number")
-        if step.num_to is None or step.num_to == step.num:
-            return [replace(target, clause=_with(trunk, step.level, step.num))]
+        if step.num_to is None or step.num_to == step.num:  # the common case: not dataclasses.replace, which is slow
+            return [_Target(_with(trunk, step.level, step.num), target.article_to, target.member_to, target.status,
+                            target.reason)]
         if step.level == "article":
             return [replace(target, clause=_with(trunk, "article", step.num), article_to=step.num_to)]
         first, last = _int_or_none(step.num), _int_or_none(step.num_to)
@@ -599,6 +630,10 @@ class _Resolver:
         return revision, None
 
 
+def _without_reason(target: LawTarget) -> LawTarget:
+    return LawTarget(target.law_id, target.title, target.law_type, target.law_num, target.status, None, target.pin)
+
+
 def _key(target: LawTarget) -> str:
     return target.law_id or f"?{target.title}"
 
@@ -698,6 +733,7 @@ def _paragraph(clause: Clause | None) -> str | None:
     return clause.paragraph or ("1" if clause.item else None)
 
 
+@lru_cache(maxsize=4096)  # pure, and a text cites the same clauses again and again
 def _path(clause: Clause) -> str | None:
     block = (clause.suppl if isinstance(clause.suppl, str) else "suppl") if clause.suppl else None
     return build_path(block, clause.article, clause.paragraph, clause.item, clause.subitems)

@@ -21,8 +21,8 @@ Look-alikes are rejected by what precedes the anchor: a 号 or 項 glued to a wo
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from bisect import bisect_left, bisect_right, insort
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from lexgraph.citations.compact import CompactText
@@ -39,6 +39,7 @@ from lexgraph.citations.model import (
     Step,
     VersionPin,
 )
+from lexgraph.citations.terms import DefinedTerms
 from lexgraph.numerals import IROHA, NUMERAL_CHARS, egov_num, kanji_to_int, subitem_num
 from lexgraph.statutes.catalog import kanji_number, normalize_law_num
 
@@ -186,7 +187,8 @@ class _Scan:
     names: LawNames
     breaks: frozenset[int] = frozenset()  # compact offsets where whitespace or a page number was removed
     law_numbers: dict[int, re.Match[str]] = field(default_factory=dict)  # by end offset
-    definitions: list[tuple[int, str]] = field(default_factory=list)  # (where it takes effect, term)
+    defined_laws: list[tuple[re.Match[str], _LawBefore]] = field(default_factory=list)  # definitions and their law
+    definitions: DefinedTerms = field(default_factory=DefinedTerms)  # terms and where each takes effect
     last_chain_end: int = -1  # compact end of the last clause chain read as a citation
     compact: CompactText | None = None  # the original text, for the layout around a line break
     chains: list[tuple[int, int]] = field(default_factory=list)  # (compact end, start of its last element), in order
@@ -221,7 +223,7 @@ class _Scan:
         if pin is None:
             pin = glued_pin
         if pin is None:
-            pin_match = _PIN_BEFORE.search(t, max(0, start - 40), start)
+            pin_match = _pin_before(t, start)
             if pin_match is not None:
                 pin = _pin(_pin_note(pin_match.group()), pin_match["num"], pin_match["dir"])
         return _LawBefore(start, LawRef(kind, name, law_num), pin)
@@ -313,14 +315,7 @@ class _Scan:
         return run, None
 
     def _defined_term_ending_at(self, end: int) -> int | None:
-        best: int | None = None
-        for effective, term in self.definitions:
-            if effective > end:
-                break
-            start = end - len(term)
-            if start >= effective and self.text.startswith(term, start) and (best is None or start < best):
-                best = start
-        return best
+        return self.definitions.longest_ending_at(self.text, end)
 
     def _run_start(self, end: int, headings: bool = False) -> int:
         """Where the run of kanji / katakana ending at `end` starts (at most `_MAX_NAME` long, never across 年,
@@ -385,8 +380,11 @@ class _Scan:
             return False
         if self.compact is None or label == 0:
             return True
-        before = self.compact.original[:self.compact.to_original(label)].rstrip(" \t\u3000")
-        return before == "" or before.endswith("\n")
+        original = self.compact.original
+        index = self.compact.to_original(label) - 1  # back over the spaces before the label, without a copy
+        while index >= 0 and original[index] in " \t\u3000":
+            index -= 1
+        return index < 0 or original[index] == "\n"
 
     def _after_label(self, position: int) -> bool:
         """Is the character before `position` an enumeration label on a line of its own (「ア\n地方税法…」)? A
@@ -527,8 +525,12 @@ class _Scan:
         """「（以下「振興会法」という。）」 after a law name: remember the term from the end of the bracket on,
         so that 振興会法第三条 later on is found and resolved."""
         for match in _DEFINITIONS.finditer(self.text):
-            if self._defined_law(match) is not None:
-                self.definitions.append((match.end(), match["term"] or match["bare"]))
+            law = self._defined_law(match)
+            if law is not None:
+                self.definitions.add(match.end(), match["term"] or match["bare"])
+                # kept for `definition_mentions`: the law depends only on the text before the bracket and the terms
+                # defined before it, which are known by now
+                self.defined_laws.append((match, law))
 
     def _defined_law(self, definition: re.Match[str]) -> _LawBefore | None:
         """The law a definition names: the one whose bracket it sits in (「民法（以下「法」という。）」), with the
@@ -548,7 +550,7 @@ class _Scan:
         consumed = 0
         blocks = iter(blocked)
         block = next(blocks, None)
-        for anchor in _UNIT.finditer(t):
+        for anchor in _anchors(t):
             begin = anchor.start()
             if begin < consumed:
                 continue
@@ -713,51 +715,50 @@ class _Scan:
                 yield start, end, StatuteMention(
                     start=start, end=end, surface="", law=LawRef("number", law_num), provision=None)
 
-    def bare_names(self) -> Iterator[tuple[int, int, StatuteMention]]:
+    def bare_names(self, taken: _Spans) -> Iterator[tuple[int, int, StatuteMention]]:
         """Catalogue names standing alone (民法の規定, 民法上): not citations of a clause, but the law a later
-        同法 refers to."""
+        同法 refers to. A name whose last character is in a span already `taken` (民法 of 民法７０９条, most
+        of them) is skipped at once: whatever it would be, its span overlaps that one."""
         t = self.text
         for match in _BARE_NAME_END.finditer(t):
             end = match.end()
+            if taken.overlaps(end - 1, end):
+                continue
             start = self.names.longest_ending_at(t, end, max(0, end - 200))
             if start is None:
                 continue
             first, pin = self._glued_start(start, end)  # 右国公法, 旧民法; not 韓国民法
             if first < start and pin is None:
                 continue
-            if pin is not None and any(term == t[first:end] for _, term in self.definitions):
+            if pin is not None and t[first:end] in self.definitions:
                 continue  # 「以下「旧労基法」という」: a term the text defines, whose definition says which version
             if pin is None:
-                pin_match = _PIN_BEFORE.search(t, max(0, start - 40), start)
+                pin_match = _pin_before(t, start)
                 pin = _pin(_pin_note(pin_match.group()), pin_match["num"], pin_match["dir"]) if pin_match else None
             yield first, end, StatuteMention(
                 start=first, end=end, surface="", law=LawRef("name", t[start:end]), provision=None, pin=pin,
                 bare=True)
 
-    def bare_terms(self) -> Iterator[tuple[int, int, StatuteMention]]:
+    def bare_terms(self, taken: _Spans) -> Iterator[tuple[int, int, StatuteMention]]:
         """Defined abbreviations standing alone (旧労基法は…, 「(1) 法は，…（１条）」): like bare names, they tell
         a later （１条） or 同法 which law the text is talking about. A one-character term (法) counts only as the
         subject or object of a phrase (法は, 法の, 法が), since the character is in so many words."""
         t = self.text
-        for effective, term in self.definitions:
-            position = t.find(term, effective)
-            while position >= 0:
-                end = position + len(term)
-                follows = t[end] if end < len(t) else ""
-                if len(term) == 1:
-                    fits = follows != "" and follows in _PARTICLES
-                else:
-                    fits = not follows or not _is_word_char(follows) or follows in "上等所第中"
-                if fits and not self._inside_word(position):
-                    yield position, end, StatuteMention(
-                        start=position, end=end, surface="", law=LawRef("name", term), provision=None, bare=True)
-                position = t.find(term, end)
+        for position, term in self.definitions.occurrences(t):
+            end = position + len(term)
+            if taken.overlaps(position, end):
+                continue
+            follows = t[end] if end < len(t) else ""
+            if len(term) == 1:
+                fits = follows != "" and follows in _PARTICLES
+            else:
+                fits = not follows or not _is_word_char(follows) or follows in "上等所第中"
+            if fits and not self._inside_word(position):
+                yield position, end, StatuteMention(
+                    start=position, end=end, surface="", law=LawRef("name", term), provision=None, bare=True)
 
     def definition_mentions(self) -> Iterator[tuple[int, int, AbbreviationDefinition]]:
-        for match in _DEFINITIONS.finditer(self.text):
-            law = self._defined_law(match)
-            if law is None:
-                continue
+        for match, law in self.defined_laws:
             yield match.start(), match.end(), AbbreviationDefinition(
                 start=match.start(), end=match.end(), term=match["term"] or match["bare"], law=law.law, pin=law.pin)
 
@@ -795,7 +796,58 @@ def _read_bracket(content: str) -> _Bracket | None:
     return _Bracket(law_num, pin, term)
 
 
+# Every clause anchor holds 条, 項 or 号 (the unit), at most two characters after its start or after a run of
+# numerals and 第 (第七百九条, 前各項, 同条項). The engine cannot skip to such places by itself (the pattern starts
+# with an optional 第), and trying `_UNIT` at every character took a fifth of the scan.
+_UNIT_CHAR = re.compile("[条項号]")
+_NUMBER_RUN = frozenset("0123456789０１２３４５６７８９〇零一二三四五六七八九十百千万壱弐参拾第")
+
+
+def _anchors(t: str) -> Iterator[re.Match[str]]:
+    """The matches of `_UNIT` in `t`, exactly as ``_UNIT.finditer(t)`` gives them, found by jumping from one
+    unit character to the next: no anchor can start before the run of numerals that leads to the next unit."""
+    position = 0
+    while True:
+        unit = _UNIT_CHAR.search(t, position)
+        if unit is None:
+            return
+        start = unit.start()
+        while start > position and t[start - 1] in _NUMBER_RUN:
+            start -= 1
+        start = max(position, min(start, unit.start() - 2))
+        anchor = _UNIT.search(t, start)
+        if anchor is None:
+            return
+        yield anchor
+        position = anchor.end()
+
+
+_PIN_ENDINGS = ("改正前の", "改正後の", "改正前のもの", "改正後のもの")
+
+
+def _pin_before(t: str, start: int) -> re.Match[str] | None:
+    """「…による改正前の」 ending at `start`. Most names have none: the ending is checked before the pattern is
+    tried at the forty places it could start."""
+    if not t.endswith(_PIN_ENDINGS, max(0, start - 40), start):
+        return None
+    return _PIN_BEFORE.search(t, max(0, start - 40), start)
+
+
+_STEPS: dict[str, Step] = {}  # by the anchor's text, which decides its groups: a text repeats few anchors
+_STEPS_KEPT = 20_000
+
+
 def _step(unit: re.Match[str]) -> Step:
+    written = unit.group()
+    step = _STEPS.get(written)
+    if step is None:
+        step = _read_step(unit)
+        if len(_STEPS) < _STEPS_KEPT:
+            _STEPS[written] = step
+    return step
+
+
+def _read_step(unit: re.Match[str]) -> Step:
     if unit["rcp"]:
         return Step("article", relation="same")
     if unit["abs"]:
@@ -914,16 +966,18 @@ def _opening_bracket_before(text: str, position: int, limit: int = 120) -> int |
     return None
 
 
-def find_statutes(text: str, names: LawNames) -> list[Mention]:
+def find_statutes(text: str, names: LawNames, defined: Iterable[str] = (), offset: int = 0) -> list[Mention]:
     """Every statute mention and law abbreviation definition in `text`, sorted by start.
 
     Offsets are into `text` as given (whitespace included). Mentions of clauses come one per list element; laws
     cited as a whole (by number, or by name and number) have no provision; bare law names (``bare=True``) are
-    included for the resolver's sake and are never reported as citations.
+    included for the resolver's sake and are never reported as citations. `defined` are the abbreviations
+    defined before `text` (by the text read before it, when a long text is read piece by piece); `offset` is
+    added to every offset, for a `text` that is a window into a longer one.
     """
     compact = CompactText.of(text)
     t = compact.text
-    scan = _Scan(t, names, frozenset(compact.breaks), compact=compact)
+    scan = _Scan(t, names, frozenset(compact.breaks), compact=compact, definitions=DefinedTerms(defined))
     numbers = list(_LAW_NUMBER.finditer(t))
     scan.law_numbers = {m.end(): m for m in numbers}
     scan.collect_definitions()
@@ -935,12 +989,16 @@ def find_statutes(text: str, names: LawNames) -> list[Mention]:
         if mention is not None:
             found.append((start, end, mention))
     chained_laws = {m.start for _, _, m in found if isinstance(m, StatuteMention)}
+    clauses = _Spans(taken)
+    whole_laws: list[tuple[int, int]] = []  # law-level spans kept: disjoint, so sorted by start and by end
     for start, end, mention in scan.law_level_mentions():
-        if start not in chained_laws and not _overlaps(taken, start, end):
+        if start not in chained_laws and not clauses.overlaps(start, end) and not _overlaps_disjoint(
+                whole_laws, start, end):
             found.append((start, end, mention))
+            insort(whole_laws, (start, end))
             taken.append((start, end))
     outside = _Spans(taken)
-    for start, end, mention in (*scan.bare_names(), *scan.bare_terms()):
+    for start, end, mention in (*scan.bare_names(outside), *scan.bare_terms(outside)):
         if not outside.overlaps(start, end):
             found.append((start, end, mention))
     for start, end, definition in scan.definition_mentions():
@@ -954,16 +1012,19 @@ def find_statutes(text: str, names: LawNames) -> list[Mention]:
         if isinstance(mention, StatuteMention):
             m = mention
             out.append(StatuteMention(  # not dataclasses.replace: this runs for every mention
-                first, last, text[first:last], m.law, m.provision, m.pin, m.inherited, m.bare, m.qualifies_previous,
-                None if m.quoted_in is None else to_original(m.quoted_in),
-                None if m.scope_end is None else to_original(m.scope_end - 1) + 1, m.parallel))
+                first + offset, last + offset, text[first:last], m.law, m.provision, m.pin, m.inherited, m.bare,
+                m.qualifies_previous, None if m.quoted_in is None else to_original(m.quoted_in) + offset,
+                None if m.scope_end is None else to_original(m.scope_end - 1) + 1 + offset, m.parallel))
         else:
-            out.append(replace(mention, start=first, end=last))
+            out.append(replace(mention, start=first + offset, end=last + offset))
     return out
 
 
-def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
-    return any(s < end and start < e for s, e in spans)
+def _overlaps_disjoint(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    """Does start … end overlap one of `spans`, which are sorted and disjoint? Only the last span starting
+    before `end` can: it ends last of those."""
+    index = bisect_left(spans, (end, -1))
+    return index > 0 and spans[index - 1][1] > start
 
 
 class _Spans:

@@ -14,6 +14,7 @@ from lexgraph.client import (
     ANSWER_MODES,
     BASIS_LABELS,
     DEFAULT_MAX_REPAIRS,
+    NOT_STORED_LABEL,
     SEARCH_MODES,
     STYLES,
     AskOptions,
@@ -95,4 +96,6 @@ def print_answer(answer: Answer) -> None:
             period = ""
             if ref.kind == "law":
                 period = f"  [dim]{ref.valid_from or '?'} – {ref.valid_until or ''}  {ref.revision_id}[/]"
+            elif ref.stub:
+                period = f"  [yellow]{NOT_STORED_LABEL}[/]"
             out.print(f"  {ref.id}  {ref.title}{period}", highlight=False)

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from lexgraph.cli.options import EmbedderOpt, JsonOpt, StoreOpt, make_embedder, parse_ks
 from lexgraph.cli.output import (
@@ -21,6 +20,7 @@ from lexgraph.cli.output import (
     out,
     progress_bar,
     search_errors,
+    table,
 )
 from lexgraph.client import (
     ANSWER_MODES,
@@ -85,14 +85,14 @@ def _print_scores(gold: Path, lines: list[dict[str, Any]], misses: int, as_json:
             payload["misses"] = payload["misses"][:misses]
         emit_json(payload)
         return
-    table = Table("kind", "level", "precision", "recall", "F1", "tp", "fp", "fn")
+    grid = table("kind", "level", "precision", "recall", "F1", "tp", "fp", "fn")
     for kind, levels in (("statute", scores.statute), ("precedent", scores.precedent), ("overall", scores.overall)):
         for level in ("span", "overlap", "target"):
             prf = getattr(levels, level)
-            table.add_row(kind, level, f"{prf.precision:.4f}", f"{prf.recall:.4f}", f"{prf.f1:.4f}",
+            grid.add_row(kind, level, f"{prf.precision:.4f}", f"{prf.recall:.4f}", f"{prf.f1:.4f}",
                           str(prf.tp), str(prf.fp), str(prf.fn))
     out.print(f"{gold.name}: {scores.sentences} sentences", highlight=False)
-    out.print(table)
+    out.print(grid)
     for miss in scores.misses[:misses]:
         out.print(f"  {miss.side:8} {miss.kind:9} {miss.doc}@{miss.sentence_start}  {miss.surface!r}",
                   highlight=False)
@@ -151,12 +151,12 @@ def eval_retrieval(
             out.print(f"{level} gold not in any stored version ({len(items)}): "
                       f"{', '.join(gold for _, gold in items[:6])}; best reachable recall "
                       f"{fmt(first.ceiling.get(level))}", highlight=False)
-    table = Table("mode", "level", "n", *[f"R@{cut}" for cut in ks], "MRR")
+    grid = table("mode", "level", "n", *[f"R@{cut}" for cut in ks], "MRR")
     for run in runs:
         for level, scored in run.levels.items():
-            table.add_row(run.mode, level, str(scored.n_scored),
+            grid.add_row(run.mode, level, str(scored.n_scored),
                           *[fmt(scored.recall_at(cut)) for cut in ks], fmt(scored.mrr))
-    out.print(table)
+    out.print(grid)
     for path in files:
         out.print(f"wrote {path}", highlight=False)
 
@@ -204,7 +204,9 @@ def eval_mcqa(
         if name not in METHODS:
             fail(f"--method {name!r}: choose from {', '.join(METHODS)}", EXIT_USAGE)
     try:
-        items = load_lawqa(settings.dataset)[: settings.limit]
+        items = load_lawqa(settings.dataset)
+        # a report of `experiment run multi-agent` names the sample it ran: the same questions again
+        items = [q for q in items if q.qid in set(settings.qids)] if settings.qids else items[: settings.limit]
     except DatasetError as error:
         fail(str(error), EXIT_BAD_INPUT)
     if config is not None and dataset_changed(settings):
@@ -222,13 +224,13 @@ def eval_mcqa(
         emit_json({"config": settings.to_json(), "methods": [run.to_json() for run in runs],
                     "report": [str(f) for f in files]})
         return
-    table = Table("method", "accuracy", "consistency", "runs", "failed")
+    grid = table("method", "accuracy", "consistency", "runs", "failed")
     for run in runs:
-        table.add_row(run.method, fmt(run.accuracy), fmt(run.consistency), str(len(run.results)),
+        grid.add_row(run.method, fmt(run.accuracy), fmt(run.consistency), str(len(run.results)),
                       str(run.failed))
     out.print(f"{settings.dataset}: {len(items)} questions, model {settings.model}, "
                   f"{'dataset context' if settings.use_context else 'lexgraph retrieval'}", highlight=False)
-    out.print(table)
+    out.print(grid)
     for path in files:
         out.print(f"wrote {path}", highlight=False)
 
@@ -269,12 +271,12 @@ def eval_answers(
     if as_json:
         emit_json({**payload, "report": [str(f) for f in files]})
         return
-    table = Table("metric", "value")
-    table.add_row("questions", str(payload["questions"]))
-    table.add_row("ROUGE-L (Sudachi)", fmt(payload["rouge_l"]))
+    grid = table("metric", "value")
+    grid.add_row("questions", str(payload["questions"]))
+    grid.add_row("ROUGE-L (Sudachi)", fmt(payload["rouge_l"]))
     for cut in ks:
-        table.add_row(f"evidence Recall@{cut}", fmt(payload[f"evidence_recall@{cut}"]))
-    table.add_row("judge (1-5)", "-" if payload["judge"] is None else f"{payload['judge']:.2f}")
-    out.print(table)
+        grid.add_row(f"evidence Recall@{cut}", fmt(payload[f"evidence_recall@{cut}"]))
+    grid.add_row("judge (1-5)", "-" if payload["judge"] is None else f"{payload['judge']:.2f}")
+    out.print(grid)
     for path in files:
         out.print(f"wrote {path}", highlight=False)

@@ -6,10 +6,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
 from lexgraph.cli.options import DepthOpt, GraphAsOfOpt, JsonOpt, MaxNodesOpt, NodeArg, StoreOpt, parse_day
-from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_UNAVAILABLE, EXIT_USAGE, emit_json, err, fail, opened, out
+from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_UNAVAILABLE, EXIT_USAGE, emit_json, err, fail, opened, out, table
 from lexgraph.client import ANY_WORDING, PICTURE_FORMATS, check_graphviz, draw_neighbourhood, picture_errors
 
 if TYPE_CHECKING:
@@ -44,10 +43,10 @@ def graph_neighbourhood(
         emit_json(hood.to_json())
         return
     out.print(hood.note, style="dim", highlight=False)
-    table = Table("distance", "kind", "caption", "uid")
+    grid = table("distance", "kind", "caption", "uid")
     for n in hood.nodes:
-        table.add_row(str(n.distance), n.kind, n.caption, n.uid)
-    out.print(table)
+        grid.add_row(str(n.distance), n.kind, n.caption, n.uid)
+    out.print(grid)
     captions = {n.uid: n.caption for n in hood.nodes}
     for e in hood.edges:
         out.print(f"  {captions[e.source]} → {captions[e.target]}  {e.type} ×{e.count}", highlight=False)

@@ -6,11 +6,23 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from lexgraph.cli.options import AsOfOpt, JsonOpt, LawArg, StoreOpt, display_day, given_day, parse_day
-from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, err, fail, iso, opened, out, progress_bar
-from lexgraph.client import ANY_WORDING, DOCUMENT_KINDS
+from lexgraph.cli.output import (
+    EXIT_BAD_INPUT,
+    EXIT_USAGE,
+    emit_json,
+    err,
+    fail,
+    fit,
+    iso,
+    one_line,
+    opened,
+    out,
+    progress_bar,
+    table,
+)
+from lexgraph.client import ANY_WORDING, DOCUMENT_KINDS, clause_label, clause_path
 
 if TYPE_CHECKING:
     from lexgraph.client import LinkSummary
@@ -45,9 +57,9 @@ def law_show(
         emit_json(result.to_json())
         return
     p = result.provision
-    out.print(f"[bold]{result.law.title}[/] {p.title} {p.caption}", highlight=False)
-    out.print(f"as of {display_day(day)}  revision {result.version.revision_id}  ({p.path}, in force "
-              f"{p.valid_from or '…'} – {p.valid_until or 'now'})", style="dim", highlight=False)
+    out.print(f"[bold]{result.law.title} {clause_label(p.path)}[/]{p.caption}", highlight=False)
+    out.print(f"as of {display_day(day)}  revision {result.version.revision_id}", style="dim", highlight=False)
+    out.print(f"in force {p.valid_from or '…'} – {p.valid_until or 'now'}", style="dim", highlight=False)
     out.print(p.text, highlight=False)
 
 
@@ -78,12 +90,12 @@ def law_versions(
     if as_json:
         emit_json({"law_id": info.law_id, "title": info.title, "versions": [_version_json(v) for v in versions]})
         return
-    table = Table("revision id", "in force from", "until", "dated by")
+    grid = table("revision id", "from", "until", "dated by")
     for v in versions:
-        table.add_row(v.revision_id, iso(v.enforced_from) or "unknown", iso(v.enforced_until) or "—",
+        grid.add_row(v.revision_id, iso(v.enforced_from) or "unknown", iso(v.enforced_until) or "—",
                       v.dated_by if v.dated_by != "snapshot" else f"snapshot (seen {v.known_in_force_on})")
     out.print(f"[bold]{info.title}[/] ({info.law_id})", highlight=False)
-    out.print(table)
+    out.print(grid)
 
 
 @app.command("diff")
@@ -105,12 +117,13 @@ def law_diff(
     if as_json:
         emit_json(diff.to_json())
         return
-    out.print(f"[bold]{diff.law.title}[/] {diff.from_revision} → {diff.to_revision}: "
-              f"{diff.count('added')} added, {diff.count('changed')} changed, {diff.count('removed')} removed",
-              highlight=False)
+    out.print(f"[bold]{diff.law.title}[/]: {diff.count('added')} added, {diff.count('changed')} changed, "
+              f"{diff.count('removed')} removed", highlight=False)
+    out.print(f"  from: revision {diff.from_revision} ({start})", style="dim", highlight=False)
+    out.print(f"  to:   revision {diff.to_revision} ({end})", style="dim", highlight=False)
     for change in diff.changes:
         colour = {"added": "green", "changed": "yellow", "removed": "red"}[change.status]
-        out.print(f"[{colour}]{change.status:8}[/] {change.path}  {change.title}", highlight=False)
+        out.print(f"[{colour}]{change.status:8}[/] {clause_label(change.path)}", highlight=False)
 
 
 @app.command("cites")
@@ -148,17 +161,25 @@ def law_cited_by(
     day = parse_day(as_of)
     with opened(store, read_only=True) as lg:
         info = lg.law(law)
+        path = clause_path(clause)
         found = lg.documents_citing(law, clause, as_of=ANY_WORDING if day is None else day, kinds=kinds)
     if as_json:
         emit_json({"law_id": info.law_id, "law_title": info.title, "clause": clause,
                     "as_of": day.isoformat() if day else None, "kind": kind,
                     "cited_by": [c.to_json() for c in found]})
         return
-    out.print(f"[bold]{info.title}[/] {clause}: cited by {len({c.uid for c in found})} {kind}(s) in "
+    out.print(f"[bold]{info.title} {clause_label(path)}[/]: cited by {len({c.uid for c in found})} {kind}(s) in "
               f"{len(found)} chunk(s)", highlight=False)
-    for c in found:
-        out.print(f"  {c.day or '?'}  {c.court or c.kind:12} {c.name[:30]:30} 「{c.surface}」 → {c.path} "
-                  f"(revision {c.revision_id or 'not stored'})", highlight=False)
+    shown = set()
+    for c in found:  # citing document → the clause it cites, then the wording it read on a line of its own
+        if (c.uid, c.surface, c.path, c.revision_id) in shown:
+            continue  # the same citation in another chunk of the same document
+        shown.add((c.uid, c.surface, c.path, c.revision_id))
+        court = " ".join(part for part in (c.court or c.kind, c.decision_type) if part)
+        out.print(f"  {c.day or '?'}  {court}  {c.name}", highlight=False)
+        out.print(f"    「{one_line(c.surface)}」 → {info.title} {clause_label(c.path)}", highlight=False)
+        out.print(f"    {'wording of revision ' + c.revision_id if c.revision_id else 'wording not stored'}",
+                  style="dim", highlight=False)
 
 
 def _print_clause_links(law: str, clause: str, as_of: str | None, store: str | None, as_json: bool,
@@ -170,12 +191,15 @@ def _print_clause_links(law: str, clause: str, as_of: str | None, store: str | N
         emit_json(found.to_json())
         return
     verb = "cites" if direction == "cites" else "is cited by"
-    out.print(f"[bold]{found.law.title}[/] {found.path} {verb} {len(found.links)} clause(s) as of {display_day(day)}",
-              highlight=False)
-    for link in found.links:
-        text = link.other.text.replace("\n", " ")
-        out.print(f"  {link.near_path:14} 「{link.surface}」 → {link.other_law_title} {link.other.path}  "
-                  f"{text[:60]}{'…' if len(text) > 60 else ''}", highlight=False)
+    out.print(f"[bold]{found.law.title} {clause_label(found.path)}[/] {verb} {len(found.links)} clause(s) as of "
+              f"{display_day(day)}", highlight=False)
+    for link in found.links:  # always citing 「words」 → cited, then the far clause's wording
+        other = f"{link.other_law_title} {clause_label(link.other.path)}"
+        if direction == "cites":
+            out.print(f"  {clause_label(link.near_path)} 「{link.surface}」 → {other}", highlight=False)
+        else:
+            out.print(f"  {other} 「{link.surface}」 → {clause_label(link.near_path)}", highlight=False)
+        out.print(f"    {fit(link.other.text)}", style="dim", highlight=False)
 
 
 @app.command("link")

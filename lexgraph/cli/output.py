@@ -6,18 +6,22 @@ Results go to stdout (as JSON with ``--json``); progress and messages go to stde
 
 from __future__ import annotations
 
+import codecs
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, BinaryIO, NoReturn
 
 import typer
+from rich import box
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
 
 from lexgraph.client import (
     ConfigError,
@@ -90,13 +94,41 @@ def emit_json(payload: Any) -> None:
 
 
 @contextmanager
-def progress_bar(unit: str = "files") -> Iterator[Progress]:
-    """A progress bar on stderr, shown only on a terminal and cleared when done."""
+def progress_bar(unit: str = "files", *, quiet: bool = False) -> Iterator[Progress]:
+    """A progress bar on stderr, shown only on a terminal (and not when `quiet`) and cleared when done."""
     progress = Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
-                        TextColumn(f"{{task.completed}} {unit}"), TimeElapsedColumn(), console=err, transient=True,
-                        disable=not err.is_terminal)
+                        TextColumn(f"{{task.completed}} {unit}"), TimeElapsedColumn(), console=err,
+                        transient=True, disable=quiet or not err.is_terminal)
     with progress:
         yield progress
+
+
+def table(*headers: str) -> Table:
+    """A table that fits an 80-column terminal: light rules instead of boxes (four columns fewer lost to
+    borders), and a word too long for its column (a revision id, a law title, a status) folded onto the next line
+    instead of cut with an ellipsis: a lawyer copies those ids into other commands, and half an id is no id."""
+    grid = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    for header in headers:
+        grid.add_column(header, overflow="fold")
+    return grid
+
+
+def fit(text: str, indent: int = 4) -> str:
+    """`text` on one line that fits the terminal after `indent` columns, cut with … (only for quoted clause text,
+    which the full command shows whole; never for ids)."""
+    flat = " ".join(text.split())
+    room = max(out.width - indent, 20)
+    if cell_len(flat) <= room:
+        return flat
+    flat = flat[:room]  # a character is at least one column wide
+    while cell_len(flat) > room - 1:
+        flat = flat[:-1]
+    return flat + "…"
+
+
+def one_line(surface: str) -> str:
+    """A quoted citation as one line: judgments extracted from PDFs break lines inside a citation."""
+    return "".join(line.strip() for line in surface.splitlines())
 
 
 def fmt(value: float | None) -> str:
@@ -110,6 +142,51 @@ def iso(day: date | None) -> str | None:
 def snippet(text: str, width: int = 70) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[:width - 1] + "…"
+
+
+BLOCK_BYTES = 1 << 20  # a file too long to hold is read in blocks of this size
+
+
+def read_blocks(file: str, on_bytes: Callable[[int], None] | None = None) -> Iterator[str]:
+    """A UTF-8 file's text (or standard input's, for ``-``) in consecutive blocks, for commands that stream a
+    long input; `on_bytes` is told how many bytes each block took. Exit 1 naming the file and the first byte that
+    is not UTF-8; a file is checked whole before its first block comes out, so that no result is printed for a
+    file that will be refused (standard input can only be refused when the bad byte is reached)."""
+    try:
+        stream = sys.stdin.buffer if file == "-" else Path(file).open("rb")  # noqa: SIM115 (closed below)
+    except OSError as error:
+        fail(f"{file}: cannot be read ({error.strerror})", EXIT_BAD_INPUT)
+    try:
+        if file != "-":
+            for _ in _decoded(stream, file, None):
+                pass
+            stream.seek(0)
+        yield from _decoded(stream, file, on_bytes)
+    except OSError as error:
+        fail(f"{file}: cannot be read ({error.strerror})", EXIT_BAD_INPUT)
+    finally:
+        if file != "-":
+            stream.close()
+
+
+def _decoded(stream: BinaryIO, file: str, on_bytes: Callable[[int], None] | None) -> Iterator[str]:
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    consumed = 0
+    while True:
+        data = stream.read(BLOCK_BYTES)
+        pending = len(decoder.getstate()[0])
+        try:
+            text = decoder.decode(data, final=not data)
+        except UnicodeDecodeError as error:
+            fail(f"{file}: byte {consumed - pending + error.start} is not UTF-8; convert the file "
+                 "(e.g. iconv -f SHIFT_JIS -t UTF-8)", EXIT_BAD_INPUT)
+        consumed += len(data)
+        if on_bytes is not None and data:
+            on_bytes(len(data))
+        if text:
+            yield text
+        if not data:
+            return
 
 
 def read_text(file: str) -> str:

@@ -7,14 +7,16 @@ from typing import Annotated
 import typer
 
 from lexgraph.cli.options import JsonOpt, StoreOpt
-from lexgraph.cli.output import emit_json, opened, out
+from lexgraph.cli.output import emit_json, one_line, opened, out
+from lexgraph.client import NOT_STORED_LABEL, clause_label
 
 app = typer.Typer(no_args_is_help=True, help="Read precedents.")
 
 
 @app.command("show")
 def precedent_show(
-    case: Annotated[str, typer.Argument(help="Lawsuit id (91244), uid, case number or a landmark's name.")],
+    case: Annotated[str, typer.Argument(help="Lawsuit id (91244), uid, case number, case name (原状回復等請求事件) "
+                                        "or a landmark's name (三菱樹脂事件).")],
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -25,16 +27,24 @@ def precedent_show(
     if as_json:
         emit_json(data)
         return
-    out.print(f"[bold]{data.get('case_name') or data['uid']}[/]  {data.get('court') or ''} {data.get('date') or ''} "
-              f"{data.get('decision_type') or ''}  {data.get('case_number') or ''}"
-              + ("  [yellow](stub: cited, not stored)[/]" if data.get("stub") else ""), highlight=False)
+    out.print(f"[bold]{data.get('case_name') or data.get('case_number') or data['uid']}[/]", highlight=False)
+    out.print(f"{data.get('court') or ''} {data.get('date') or ''} {data.get('decision_type') or ''}  "
+              f"{data.get('case_number') or ''}", highlight=False)
+    if data.get("stub"):
+        out.print(f"[yellow]{NOT_STORED_LABEL}[/]", highlight=False)
     for key, label in (("reporter", "reporter"), ("holdings", "判示事項"), ("summary", "判決要旨")):
         if data.get(key):
             out.print(f"{label}: {data[key]}", highlight=False)
     out.print(f"{data['chunks']} chunks; cites {len(data['cites_clauses'])} clauses, "
               f"{len(data['cites_precedents'])} precedents; cited by {len(data['cited_by'])}", highlight=False)
-    for row in data["cites_clauses"]:
-        out.print(f"  → {row['law_title']} {row['path']}  「{row['surface']}」", highlight=False)
+    for row in data["cites_clauses"]:  # this precedent 「words」 → the clause
+        out.print(f"  「{one_line(row['surface'])}」 → {row['law_title']} {clause_label(row['path'])}", highlight=False)
     for row in data["cites_precedents"]:
-        out.print(f"  → {row['court']} {row['date']} {row['decision_type']} {row['case_number'] or ''}"
-                  + (" (stub)" if row["stub"] else ""), highlight=False)
+        out.print(f"  「{one_line(row['surface'])}」", highlight=False)  # a long quotation: the decision below
+        out.print(f"    → {row['court']} {row['date']} {row['decision_type']} {row['case_number'] or ''}",
+                  highlight=False)
+        if row["stub"]:
+            out.print(f"    [yellow]{NOT_STORED_LABEL}[/]", highlight=False)
+    for row in data["cited_by"]:  # the citing document → this precedent
+        out.print(f"  cited by {row['uid']}:", highlight=False)
+        out.print(f"  「{one_line(row['surface'])}」", highlight=False)

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
 from lexgraph.cli.options import (
     AsOfOpt,
@@ -33,8 +32,17 @@ from lexgraph.cli.output import (
     progress_bar,
     search_errors,
     snippet,
+    table,
 )
-from lexgraph.client import ANY_WORDING, DEFAULT_M, DEFAULT_N, DEFAULT_RRF_K, SEARCH_MODES, SearchOptions
+from lexgraph.client import (
+    ANY_WORDING,
+    DEFAULT_M,
+    DEFAULT_N,
+    DEFAULT_RRF_K,
+    NOT_STORED_LABEL,
+    SEARCH_MODES,
+    SearchOptions,
+)
 
 if TYPE_CHECKING:
     from lexgraph.client import SearchResult
@@ -84,11 +92,11 @@ def _print_status(report: Any) -> None:
     out.print(f"index {report.location} ({report.embedder or 'not built'})", highlight=False)
     if report.problem:
         out.print(f"[yellow]{report.problem}[/]", highlight=False)
-    table = Table("part", "status", "units")
+    grid = table("part", "status", "units")
     for part in report.parts:
         colour = "green" if part.status == "fresh" else "yellow"
-        table.add_row(part.part, f"[{colour}]{part.status}[/]", str(part.rows))
-    out.print(table)
+        grid.add_row(part.part, f"[{colour}]{part.status}[/]", str(part.rows))
+    out.print(grid)
 
 
 def _options(mode: str, k: int, m: int, n: int, rrf_k: float, weight: Sequence[str] | None) -> SearchOptions:
@@ -135,7 +143,7 @@ def _print_result(result: SearchResult) -> None:
     out.print(f"[bold]{result.question}[/]  (mode {result.mode}; {scope})", highlight=False)
     for i, answer in enumerate(result.hypothetical_answers, start=1):
         out.print(f"[dim]hypothetical answer {i}: {snippet(answer, 100)}[/]", highlight=False)
-    evidence = Table("#", "score", "evidence", "why")
+    evidence = table("#", "score", "evidence", "why")
     for rank, item in enumerate(result.evidence, start=1):
         reasons = []
         if item.direct_rank:
@@ -144,19 +152,20 @@ def _print_result(result: SearchResult) -> None:
             chunks = ", ".join(f"{chunk} (#{r})" for chunk, r in item.cited_by[:3])
             more = f" and {len(item.cited_by) - 3} more" if len(item.cited_by) > 3 else ""
             reasons.append(f"cited by {len(item.cited_by)} chunk(s): {chunks}{more}")
-        evidence.add_row(str(rank), f"{item.score:.4f}", f"{item.title}\n[dim]{snippet(item.text)}[/]",
+        text = f"[yellow]{NOT_STORED_LABEL}[/]" if item.stub else f"[dim]{snippet(item.text)}[/]"
+        evidence.add_row(str(rank), f"{item.score:.4f}", f"{item.title}\n{text}",
                          "; ".join(reasons))
     if result.evidence:
         out.print(evidence)
     for name, hits in (("clauses", result.clauses), ("chunks", result.chunks)):
         if not hits:
             continue
-        table = Table("#", "score", name, "lists")
+        grid = table("#", "score", name, "lists")
         for hit in hits:
             lists = ", ".join(f"{src} #{r}" for src, r in hit.sources.items())
-            table.add_row(str(hit.rank), f"{hit.score:.4f}", f"{hit.unit.title}\n[dim]{snippet(hit.unit.text)}[/]",
+            grid.add_row(str(hit.rank), f"{hit.score:.4f}", f"{hit.unit.title}\n[dim]{snippet(hit.unit.text)}[/]",
                           lists)
-        out.print(table)
+        out.print(grid)
     if not result.evidence and not result.clauses and not result.chunks:
         out.print("nothing found under this filter")
     for note in result.dropped:

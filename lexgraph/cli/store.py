@@ -6,10 +6,11 @@ import json
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from lexgraph.cli.options import JsonOpt, StoreOpt
-from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, fail, opened, out, progress_bar
+from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, fail, opened, out, progress_bar, table
 from lexgraph.client import DEFAULT_BATCH, ConfigError, store_location
 
 
@@ -20,12 +21,12 @@ def stats(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
     if as_json:
         emit_json(counts.to_json())
         return
-    table = Table("kind", "name", "count")
+    grid = table("kind", "name", "count")
     for label, n in counts.nodes.items():
-        table.add_row("node", label, f"{n:,}")
+        grid.add_row("node", label, f"{n:,}")
     for rel, n in counts.relationships.items():
-        table.add_row("relationship", rel, f"{n:,}")
-    out.print(table)
+        grid.add_row("relationship", rel, f"{n:,}")
+    out.print(grid)
 
 
 def doctor(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
@@ -36,11 +37,15 @@ def doctor(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
         emit_json(report.to_json())
     else:
         out.print(f"{report.backend} store at {report.location}", highlight=False)
+        findings = Table.grid(padding=(0, 1))  # wrapped within the terminal's width, the marks in their own column
+        findings.add_column(no_wrap=True)
+        findings.add_column(overflow="fold")
         for finding in report.findings:
             mark = "[green]ok[/]" if finding.ok else "[red]PROBLEM[/]"
-            out.print(f"{mark:20} {finding.check}: {finding.detail}", highlight=False)
+            findings.add_row(mark, f"{escape(finding.check)}: {escape(finding.detail)}")
             if finding.fix:
-                out.print(f"{'':10} fix: {finding.fix}", highlight=False)
+                findings.add_row("", f"fix: {escape(finding.fix)}")
+        out.print(findings, highlight=False)
     if not report.ok:
         raise typer.Exit(EXIT_BAD_INPUT)
 
@@ -101,10 +106,10 @@ def query(
     if not rows:
         out.print("(no rows)")
         return
-    table = Table(*rows[0].keys())
+    grid = table(*rows[0].keys())
     for row in rows:
-        table.add_row(*(str(v) for v in row.values()))
-    out.print(table)
+        grid.add_row(*(str(v) for v in row.values()))
+    out.print(grid)
 
 
 def _parse_param(text: str) -> tuple[str, Any]:

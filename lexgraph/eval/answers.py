@@ -143,11 +143,13 @@ def _plot(path: Path, payload: dict[str, Any], ks: Sequence[int]) -> None:
 
 def evaluate_answers(lg: Any, questions: Sequence[LawqaQuestion], options: Any, ks: Sequence[int],
                      llm: LLMClient | None, *, on_question: Callable[[LawqaQuestion], None] | None = None,
-                     on_error: Callable[[LawqaQuestion, Exception], None] | None = None) -> AnswersReport:
+                     on_error: Callable[[LawqaQuestion, Exception], None] | None = None,
+                     search: Any = None) -> AnswersReport:
     """`lg` (a `LexGraph`) answers every question with `options` (`AskOptions`), extractively when `llm` is None;
     each answer is scored by ROUGE-L against the correct choice, by the Recall@k of the articles it cites against
     the context's headings, and by `llm` as judge. A question whose model fails is passed to `on_error` and left
-    out; `on_question` is called after each question."""
+    out; `on_question` is called after each question. `search` (`SearchOptions`) sets how many chunks and evidence
+    items the search keeps (the default: its own)."""
     from lexgraph.answer.agents import parse_choices
     from lexgraph.eval.retrieval import article_id, stored_law_ids
 
@@ -159,7 +161,7 @@ def evaluate_answers(lg: Any, questions: Sequence[LawqaQuestion], options: Any, 
         reference = choices.get(question.answer.strip().lower(), "")
         try:
             answer = lg.ask(question.query, options=options, use_model=llm is not None, llm=llm, record=False,
-                            retriever=retriever)
+                            retriever=retriever, search=search)
         except (RetriesExhausted, LLMUnavailable) as error:
             if on_error is not None:
                 on_error(question, error)

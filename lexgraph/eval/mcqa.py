@@ -41,14 +41,20 @@ class MCQAConfig:
     max_repairs: int = DEFAULT_MAX_REPAIRS
     references: int = 8  # clauses retrieved per question when not using the dataset's context
     store: str = ""
+    temperature: float | None = None  # every agent's (None: each its own)
+    eliminate: int | None = None  # choices the elimination methods remove (None: as they see fit)
+    runoff: str = "judge"  # a vote's tie: one run-off agent, or a new vote between the top two ("vote")
+    qids: tuple[str, ...] | None = None  # the questions run (a sample), None: the first `limit`
 
     def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "methods": list(self.methods)}
+        return {**asdict(self), "methods": list(self.methods),
+                "qids": None if self.qids is None else list(self.qids)}
 
     @classmethod
     def read(cls, path: str | Path) -> MCQAConfig:
         raw = json.loads(Path(path).read_text(encoding="utf-8"))
-        return cls(**{**raw, "methods": tuple(raw["methods"])})
+        qids = raw.get("qids")
+        return cls(**{**raw, "methods": tuple(raw["methods"]), "qids": None if qids is None else tuple(qids)})
 
 
 def file_sha256(path: str | Path) -> str:
@@ -105,7 +111,8 @@ def run_mcqa(llm: LLMClient, items: Sequence[MCQAItem], config: MCQAConfig, cont
         for item in items:
             for order in orders:
                 result = solve(llm, item, method, contexts[item.qid], order=order, tau=config.tau,
-                               max_repairs=config.max_repairs)
+                               max_repairs=config.max_repairs, temperature=config.temperature,
+                               eliminate=config.eliminate, runoff=config.runoff)
                 run.results.append(result)
                 if on_result is not None:
                     on_result(result)

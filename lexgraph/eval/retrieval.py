@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -198,20 +198,24 @@ def plot_recall(path: Path, runs: Sequence[LawqaRun], max_k: int) -> None:
 RetrievalProgress = Callable[[str, int, int], None]
 
 
-def rank_question(lg: Any, retriever: Any, mode: str, depth: int) -> Ranker:
+def rank_question(lg: Any, retriever: Any, mode: str, depth: int, base: SearchOptions | None = None) -> Ranker:
     """The ranker `evaluate_lawqa` calls: the evidence clauses of `lg`'s search (a `LexGraph`) for the question and
-    its choices, through `retriever`, `depth` deep."""
-    options = SearchOptions(mode=mode, k=depth, n=depth)
+    its choices, through `retriever`, `depth` deep. `base` gives the other search options (M, RRF k, fusion, and
+    whether the direct clause search is fused in: without it, chunks are searched too, since the graph's evidence
+    comes from them)."""
+    options = replace(base or SearchOptions(), mode=mode, k=depth, n=depth)
+    kind = "provision" if options.direct else None
 
     def rank(question: LawqaQuestion) -> list[tuple[str, str]]:
-        result = lg.search(question.query, kind="provision", options=options, retriever=retriever)
+        result = lg.search(question.query, kind=kind, options=options, retriever=retriever)
         return [(item.law_id, item.path) for item in result.evidence if item.label == "Provision"]
 
     return rank
 
 
 def run_retrieval(lg: Any, questions: Sequence[LawqaQuestion], modes: Sequence[str], ks: Sequence[int],
-                  embedder: Any, *, progress: RetrievalProgress | None = None) -> list[LawqaRun]:
+                  embedder: Any, *, progress: RetrievalProgress | None = None, search: SearchOptions | None = None,
+                  llm: Any = None, depth: int | None = None, label: str | None = None) -> list[LawqaRun]:
     """One `LawqaRun` per mode: `lg` (a `LexGraph`) searches every question with that mode's retriever (all of
     them sharing `embedder`), scored at article and paragraph level against the gold laws that are stored.
     Raises what the search raises (`IndexMissing`, `EmbedderMismatch`, `LLMUnavailable`)."""
@@ -219,8 +223,10 @@ def run_retrieval(lg: Any, questions: Sequence[LawqaQuestion], modes: Sequence[s
     exists = store_clause_exists(lg.store.query)
     runs = []
     for mode in modes:
-        retriever = lg.retriever(mode, embedder=embedder)
-        ranker = rank_question(lg, retriever, mode, max(ks))
+        base = search or SearchOptions()
+        retriever = lg.retriever(mode, embedder=embedder, llm=llm, rrf_k=base.rrf_k, weights=base.weights,
+                                 fusion=base.fusion, options=base)
+        ranker = rank_question(lg, retriever, mode, depth or max(ks), base)
         done = 0
         if progress is not None:
             progress(mode, 0, len(questions))
@@ -233,5 +239,5 @@ def run_retrieval(lg: Any, questions: Sequence[LawqaQuestion], modes: Sequence[s
                 progress(mode, done, len(questions))
             return found
 
-        runs.append(evaluate_lawqa(questions, counted, law_ids, mode=mode, ks=tuple(ks), exists=exists))
+        runs.append(evaluate_lawqa(questions, counted, law_ids, mode=label or mode, ks=tuple(ks), exists=exists))
     return runs

@@ -418,7 +418,7 @@ def resolve_node(store: GraphStore, text: str, *, as_of: date | None = None, cat
     from lexgraph.documents.judgment import load_landmarks
     from lexgraph.read.documents import PrecedentNotFound, find_precedent
 
-    landmarks = {m.name: m.id for m in load_landmarks(resources.files("lexgraph") / "data" / "landmarks.csv")}
+    landmarks = {m.name: m for m in load_landmarks(resources.files("lexgraph") / "data" / "landmarks.csv")}
     try:
         return str(find_precedent(store, key, landmarks)["uid"])
     except PrecedentNotFound:

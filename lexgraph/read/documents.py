@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lexgraph.documents import literature
 from lexgraph.model import AsOf, LawInfo, as_of_day, day_filter
 from lexgraph.read.laws import LookupError_, NotInForce, provision_as_of, to_path
 from lexgraph.read.revisions import LawSpans, version_spans
 from lexgraph.store.base import GraphStore
+
+if TYPE_CHECKING:
+    from lexgraph.documents.judgment import Landmark
 
 DOCUMENT_KINDS = ("precedent", *literature.KINDS)
 
@@ -90,21 +94,49 @@ class PrecedentView:
                 "cites_precedents": list(self.cites_precedents), "cited_by": list(self.cited_by)}
 
 
-def find_precedent(store: GraphStore, case: str, landmarks: dict[str, str] | None = None) -> dict[str, Any]:
+def find_precedent(store: GraphStore, case: str, landmarks: Mapping[str, Landmark] | None = None) -> dict[str, Any]:
     """A precedent by uid (hanrei:91244), lawsuit id (91244), case number (令和3年(オ)第293号の2, any numeral
-    style) or a landmark's name; raises PrecedentNotFound saying what was tried."""
+    style), case name (事件名 as the judgment's header or the metadata gives it: 原状回復等請求事件) or a landmark's
+    popular name (三菱樹脂事件, from landmarks.csv); raises PrecedentNotFound saying what was tried and how to find
+    what the store holds. A landmark that no stored judgment is, but that a stored judgment cites, is found as
+    that placeholder (court and date agree)."""
+    key = case.strip()
+    landmark = (landmarks or {}).get(key)
+    if landmark is not None:
+        found = _by_id_or_number(store, case, landmark.id) or _cited_landmark(store, landmark)
+        if found is not None:
+            return found
+        court = (landmark.court or "") + (landmark.bench or "")
+        when = " ".join(part for part in (court, landmark.date, landmark.decision_type) if part)
+        raise PrecedentNotFound(
+            f"{case!r} is the landmark case {when} (lawsuit id {landmark.id}), but no stored judgment is it or cites "
+            f"it: ingest its text with `lexgraph ingest precedents {landmark.id}.txt` (the judgment from "
+            "https://www.courts.go.jp/, saved as text)")
+    found = _by_id_or_number(store, case, key)
+    if found is not None:
+        return found
+    rows = store.query("precedents_by_case_name", case_names=_case_name_forms(key))
+    full = [r for r in rows if not r["stub"]] or rows
+    if len(full) == 1:
+        return full[0]
+    if len(full) > 1:
+        raise PrecedentNotFound(f"{case!r} is the case name of {len(full)} precedents "
+                                f"({', '.join(_described(r) for r in full)}); give the uid")
+    raise PrecedentNotFound(
+        f"no precedent {case!r} in the store: give a lawsuit id (91244), a uid (hanrei:91244), a case number "
+        "(令和3年(オ)第293号の2), a case name (原状回復等請求事件) or a landmark's name from landmarks.csv; "
+        "`lexgraph law cited-by LAW CLAUSE --kind precedent` and `lexgraph search QUESTION --kind chunk` "
+        "list the stored ones")
+
+
+def _by_id_or_number(store: GraphStore, case: str, key: str) -> dict[str, Any] | None:
     from lexgraph.documents.judgment import normalise_case_numbers
 
-    key = case.strip()
-    if landmarks and key in landmarks:
-        key = landmarks[key]
-    candidates = [key, f"hanrei:{key}"]
-    for uid in candidates:
+    for uid in (key, f"hanrei:{key}"):
         rows = store.query("precedent_by_uid", uid=uid)
         if rows:
             return rows[0]
-    numbers = normalise_case_numbers(key)
-    for number in numbers:
+    for number in normalise_case_numbers(key):
         rows = store.query("precedents_by_case_number", case_number=number)
         full = [r for r in rows if not r["stub"]] or rows
         if len(full) == 1:
@@ -112,8 +144,33 @@ def find_precedent(store: GraphStore, case: str, landmarks: dict[str, str] | Non
         if len(full) > 1:
             raise PrecedentNotFound(f"{case!r} fits {len(full)} precedents ({', '.join(r['uid'] for r in full)}); "
                                     "give the uid")
-    raise PrecedentNotFound(f"no precedent {case!r} in the store: give a lawsuit id (91244), a uid (hanrei:91244), "
-                            "a case number (令和3年(オ)第293号の2) or a name from landmarks.csv")
+    return None
+
+
+def _cited_landmark(store: GraphStore, landmark: Landmark) -> dict[str, Any] | None:
+    """The placeholder of a landmark that stored judgments cite: the one precedent of its court on its date."""
+    if not landmark.date or not landmark.court:
+        return None
+    court = landmark.court + (landmark.bench or "")  # stored as one name: 最高裁判所大法廷
+    same = [r for r in store.query("precedents_on", day=date.fromisoformat(landmark.date))
+            if r["court"] == court and (not landmark.decision_type
+                                                 or r["decision_type"] in (None, landmark.decision_type))]
+    if len(same) != 1:
+        return None
+    rows = store.query("precedent_by_uid", uid=same[0]["uid"])
+    return rows[0] if rows else None
+
+
+def _case_name_forms(name: str) -> list[str]:
+    """事件名 as typed, with and without the closing 事件 (原状回復等請求 finds 原状回復等請求事件)."""
+    compact = "".join(name.split())
+    forms = [compact, compact[:-2] if compact.endswith("事件") else compact + "事件"]
+    return [form for form in dict.fromkeys(forms) if form]
+
+
+def _described(row: dict[str, Any]) -> str:
+    day = row["date"].isoformat() if isinstance(row["date"], date) else row["date"]
+    return f"{row['uid']}: {row['court'] or '?'} {day or '?'}"
 
 
 def precedent_view(store: GraphStore, precedent: dict[str, Any]) -> PrecedentView:

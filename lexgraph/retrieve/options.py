@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
-from lexgraph.retrieve.fusion import DEFAULT_K
+from lexgraph.retrieve.fusion import DEFAULT_K, FUSIONS
 
-MODES = ("bm25", "dense", "hybrid", "hyde", "tree")
+MODES = ("bm25", "dense", "hybrid", "hyde", "hyde-bm25", "hyde-dense", "tree")
 
 
 @dataclass(frozen=True)
@@ -20,10 +20,17 @@ class SearchOptions:
     n: int = DEFAULT_N
     rrf_k: float = DEFAULT_K
     weights: Mapping[str, float] | None = None  # per list: {"bm25": 1.0, "dense": 0.5}
+    fusion: str = "rrf"  # or "mean": the mean of min-max normalised scores (the paper's appendix Hybrid)
+    direct: bool = True  # fuse the direct clause search into the evidence (False: the graph's selection alone)
+    tree_scope: str = "pool"  # tree mode: one tree per question over a pool, or over the whole "collection"
+    tree_pool: int = 200  # tree mode, scope "pool": the candidates clustered per question
+    query_extraction: bool = False  # tree mode: the model extracts the search query first (Tree+QE)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+        if self.fusion not in FUSIONS:
+            raise ValueError(f"fusion must be one of {', '.join(FUSIONS)}, not {self.fusion!r}")
         for name in ("k", "m", "n"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")

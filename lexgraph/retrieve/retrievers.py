@@ -29,8 +29,8 @@ from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex
 from lexgraph.index.tokenize import tokenize
 from lexgraph.index.units import IndexUnit
 from lexgraph.llm.client import LLMClient
-from lexgraph.retrieve.fusion import DEFAULT_K, rrf
-from lexgraph.retrieve.tree import build_tree
+from lexgraph.retrieve.fusion import DEFAULT_K, FUSIONS, mean_normalised, rrf
+from lexgraph.retrieve.tree import DEFAULT_MAX_COLLECTION, ClusterTree, build_tree
 from lexgraph.retrieve.tree import search as tree_search
 
 FUSION_DEPTH = 100
@@ -166,15 +166,21 @@ def paragraph_path(path: str) -> str:
 
 
 def fuse(lists: Mapping[str, Sequence[Retrieved]], k: int, *, rrf_k: float = DEFAULT_K,
-         weights: Mapping[str, float] | None = None) -> list[Retrieved]:
-    """RRF over named lists; each result keeps its rank in every list it appeared in."""
+         weights: Mapping[str, float] | None = None, fusion: str = "rrf") -> list[Retrieved]:
+    """RRF (or, with ``fusion="mean"``, the mean of min-max normalised scores; weights then do not apply) over named
+    lists; each result keeps its rank in every list it appeared in."""
+    if fusion not in FUSIONS:
+        raise ValueError(f"fusion must be one of {', '.join(FUSIONS)}, not {fusion!r}")
     names = list(lists)
     hits: dict[str, IndexHit] = {}
     for ranked in lists.values():
         for item in ranked:
             hits.setdefault(item.uid, item.hit)
     factors = None if weights is None else [float(weights.get(name, 1.0)) for name in names]
-    fused = rrf([[item.uid for item in lists[name]] for name in names], k=rrf_k, weights=factors, limit=k)
+    if fusion == "mean":
+        fused = mean_normalised([[(item.uid, item.score) for item in lists[name]] for name in names], limit=k)
+    else:
+        fused = rrf([[item.uid for item in lists[name]] for name in names], k=rrf_k, weights=factors, limit=k)
     return [
         Retrieved(hits[s.id], s.score, rank,
                   {name: r for name, r in zip(names, s.ranks, strict=True) if r is not None})
@@ -186,8 +192,10 @@ class FusionRetriever:
     """RRF over several retrievers, each asked for `depth` results under the same filter."""
 
     def __init__(self, retrievers: Sequence[Retriever], *, rrf_k: float = DEFAULT_K,
-                 weights: Mapping[str, float] | None = None, depth: int = FUSION_DEPTH, name: str = "hybrid") -> None:
+                 weights: Mapping[str, float] | None = None, depth: int = FUSION_DEPTH, name: str = "hybrid",
+                 fusion: str = "rrf") -> None:
         self.retrievers = list(retrievers)
+        self.fusion = fusion
         self.rrf_k = rrf_k
         self.weights = weights
         self.depth = depth
@@ -196,7 +204,7 @@ class FusionRetriever:
     def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
         depth = max(k, self.depth)
         lists = {r.name: r.retrieve(question, depth, where) for r in self.retrievers}
-        return fuse(lists, k, rrf_k=self.rrf_k, weights=self.weights)
+        return fuse(lists, k, rrf_k=self.rrf_k, weights=self.weights, fusion=self.fusion)
 
 
 HYDE_PROMPT = (
@@ -205,21 +213,32 @@ HYDE_PROMPT = (
 )
 
 
+#: HyDE's searches: both (``hyde``), or one of them alone as the integrated-citation-graph paper reports them
+#: (``hyde-bm25``: HyDE + BM25, its best Recall@20; ``hyde-dense``: HyDE + e5).
+HYDE_SEARCHES = {"hyde": ("bm25", "dense"), "hyde-bm25": ("bm25",), "hyde-dense": ("dense",)}
+
+
 class HydeRetriever:
     """HyDE: hypothetical answers written by the LLM, searched by BM25 and as dense passages, fused with the
-    question's own BM25 and dense lists. The hypothetical answers are kept (`last_answers`) so the CLI can show
-    what was searched."""
+    question's own BM25 and dense lists. With ``searches`` one of them only (``("bm25",)``: the question and the
+    answers by BM25 alone, the paper's HyDE + BM25), and no extra lists. The hypothetical answers are kept
+    (`last_answers`) so the CLI can show what was searched."""
 
     name = "hyde"
 
     def __init__(self, index: SearchIndex, embedder: Embedder, llm: LLMClient, *, answers: int = HYDE_ANSWERS,
-                 rrf_k: float = DEFAULT_K, depth: int = FUSION_DEPTH, extra: Sequence[Retriever] = ()) -> None:
+                 rrf_k: float = DEFAULT_K, depth: int = FUSION_DEPTH, extra: Sequence[Retriever] = (),
+                 searches: Sequence[str] = ("bm25", "dense")) -> None:
         check_embedder(index, embedder)
         self.index = index
         self.embedder = embedder
         self.llm = llm
+        self.searches = tuple(searches)
         # The question's own lists (BM25, dense, and any extra such as its citations), fused with the answers'.
-        self.question_lists: list[Retriever] = [Bm25Retriever(index), DenseRetriever(index, embedder), *extra]
+        own: list[Retriever] = [Bm25Retriever(index), DenseRetriever(index, embedder)]
+        self.question_lists = [r for r in own if r.name in self.searches]
+        if len(self.searches) > 1:
+            self.question_lists += list(extra)
         self.answers = answers
         self.rrf_k = rrf_k
         self.depth = depth
@@ -235,48 +254,106 @@ class HydeRetriever:
         depth = max(k, self.depth)
         if question != self._answered:  # one question searched for clauses, then chunks: ask the model once
             self.last_answers = self.hypothetical_answers(question)
-            self._answer_vectors = self.embedder.embed_passages(self.last_answers) if self.last_answers else None
+            wants_vectors = self.last_answers and "dense" in self.searches
+            self._answer_vectors = self.embedder.embed_passages(self.last_answers) if wants_vectors else None
             self._answered = question
         lists = {r.name: r.retrieve(question, depth, where) for r in self.question_lists}
-        if self._answer_vectors is not None:
-            for i, (answer, vector) in enumerate(zip(self.last_answers, self._answer_vectors, strict=True), start=1):
+        for i, answer in enumerate(self.last_answers, start=1):
+            if "bm25" in self.searches:
                 lists[f"hyde{i}-bm25"] = _ranked(self.index.text_search(tokenize(answer), depth, where), "bm25")
+            if self._answer_vectors is not None:
+                vector = self._answer_vectors[i - 1]
                 lists[f"hyde{i}-dense"] = _ranked(self.index.vector_search(vector, depth, where), "dense")
         return fuse(lists, k, rrf_k=self.rrf_k)
 
 
-class TreeRetriever:
-    """Cluster-tree retrieval (single linkage, cosine; inner nodes hold their children's mean; BFS to the node
-    nearest the question; its leaves are the answer, so there is no k).
+QUERY_EXTRACTION_PROMPT = (
+    "次の質問から、法令を検索するための検索語（法令名、法律用語、要件を表す語）だけを抜き出し、空白で区切って一行で"
+    "書いてください。説明は不要です。\n\n質問: {question}"
+)
+TREE_SCOPES = ("pool", "collection")
 
-    The tree is built per question over a bounded candidate pool: the `pool` best units of the ``pool_from``
-    retriever (hybrid by default). Memory and time are therefore those of a ``pool × pool`` distance matrix
-    (200 × 200 here), whatever the collection's size; building one tree over a million clauses would need a
-    million-square matrix. The leaves are returned by cosine similarity to the question (the paper's optional
-    inner-product re-ranking), and ``k`` caps how many are shown.
+
+class TreeRetriever:
+    """Cluster-tree retrieval (single linkage, cosine; inner nodes hold their leaves' mean; BFS to the node nearest
+    the question; every leaf under it is the answer, so there is no k: ``k`` is ignored, never a cut).
+
+    ``scope="collection"`` (the paper's setting) builds one tree over every unit that passes the filter, once per
+    filter for the retriever's life, with linear memory beyond `tree.DENSE_LIMIT` units and at most
+    ``max_collection`` (`tree.DEFAULT_MAX_COLLECTION`) units: a larger collection raises ValueError saying to narrow
+    the filter (``--law``, ``--as-of``). ``scope="pool"`` builds a tree per question over the `pool` best units of
+    ``pool_from`` (hybrid by default): a ``pool × pool`` matrix whatever the collection's size. The leaves come
+    best first by cosine similarity (the paper's optional inner-product re-ranking inside the result).
+
+    With ``llm`` (Tree+QE), the model first extracts a search query from the question, and that is embedded.
     """
 
     name = "tree"
 
     def __init__(self, index: SearchIndex, embedder: Embedder, pool_from: Retriever, *, pool: int = TREE_POOL,
-                 query_vector: QueryVectors | None = None) -> None:
+                 query_vector: QueryVectors | None = None, scope: str = "pool",
+                 max_collection: int = DEFAULT_MAX_COLLECTION, llm: LLMClient | None = None) -> None:
         check_embedder(index, embedder)
+        if scope not in TREE_SCOPES:
+            raise ValueError(f"tree scope must be one of {', '.join(TREE_SCOPES)}, not {scope!r}")
         self.index = index
         self.embedder = embedder
         self.pool_from = pool_from
         self.pool = pool
+        self.scope = scope
+        self.max_collection = max_collection
+        self.llm = llm
         self.query_vector = query_vector or QueryVectors(embedder)  # share the pool's, to embed a question once
+        self.last_query: str = ""
+        self._extracted: dict[str, str] = {}
+        self._trees: dict[str, tuple[ClusterTree, dict[str, IndexHit]]] = {}
+
+    def query_text(self, question: str) -> str:
+        """The text embedded: the question, or (Tree+QE) the query the model extracts from it."""
+        if self.llm is None:
+            return question
+        if question not in self._extracted:
+            prompt = [{"role": "user", "content": QUERY_EXTRACTION_PROMPT.format(question=question)}]
+            self._extracted[question] = self.llm.complete(prompt, temperature=0.0).strip() or question
+        return self._extracted[question]
+
+    def _collection_tree(self, where: SearchFilter) -> tuple[ClusterTree, dict[str, IndexHit]]:
+        key = repr(sorted(where.to_json().items()))
+        if key not in self._trees:
+            probe = self.query_vector("")  # any vector: asking for more units than there are lists them all
+            hits = self.index.vector_search(probe, self.max_collection + 1, where)
+            if len(hits) > self.max_collection:
+                raise ValueError(f"the cluster tree would cover more than {self.max_collection:,} units; narrow the "
+                                 f"search (--law, --as-of) or use the per-question pool (tree scope 'pool')")
+            vectors = self.index.vectors_of([h.uid for h in hits])
+            hits = [h for h in hits if h.uid in vectors]
+            if not hits:
+                self._trees[key] = (build_tree(["-"], np.ones((1, 1))), {})
+            else:
+                tree = build_tree([h.uid for h in hits], np.stack([vectors[h.uid] for h in hits]),
+                                  max_pool=self.max_collection)
+                self._trees[key] = (tree, {h.uid: h for h in hits})
+        return self._trees[key]
 
     def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
+        self.last_query = self.query_text(question)
+        query = self.query_vector(self.last_query)
+        if self.scope == "collection":
+            tree, hits = self._collection_tree(where)
+            if not hits:
+                return []
+            hit = tree_search(tree, query)
+            return [Retrieved(hits[uid], similarity, rank, {"tree": rank})
+                    for rank, (uid, similarity) in enumerate(zip(hit.leaf_ids, hit.leaf_similarities, strict=True),
+                                                             start=1)]
         candidates = self.pool_from.retrieve(question, self.pool, where)
         vectors = self.index.vectors_of([c.uid for c in candidates])
         candidates = [c for c in candidates if c.uid in vectors]
         if not candidates:
             return []
         matrix = np.stack([vectors[c.uid] for c in candidates])
-        query = self.query_vector(question)
         hit = tree_search(build_tree([c.uid for c in candidates], matrix), query)
         by_uid = {c.uid: c for c in candidates}
         return [Retrieved(by_uid[uid].hit, similarity, rank, {**by_uid[uid].sources, "pool": by_uid[uid].rank})
-                for rank, (uid, similarity) in enumerate(zip(hit.leaf_ids[:k], hit.leaf_similarities, strict=False),
+                for rank, (uid, similarity) in enumerate(zip(hit.leaf_ids, hit.leaf_similarities, strict=True),
                                                          start=1)]

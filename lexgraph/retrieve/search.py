@@ -4,7 +4,8 @@
    each under the same filter, so that a collection rich in chunks cannot crowd the clauses out (and vice versa).
 2. The top ``m`` chunks lend their ranks to the clauses and precedents they cite (`evidence.select_evidence`), and
    that graph ranking is fused with the direct clause list; the top ``n`` are the evidence. Without literature
-   (as in lawqa_jp) the evidence is the direct clause list.
+   (as in lawqa_jp) the evidence is the direct clause list. With ``SearchOptions.direct`` False the evidence is
+   the graph's selection alone, as the integrated-citation-graph paper publishes it.
 3. With ``as_of``, a clause a chunk cites is read in the wording in force on that day (a judgment of 1995 cites the
    1995 wording); a clause not in force then is left out, and said so in `SearchResult.dropped`.
 """
@@ -19,11 +20,14 @@ from typing import Any
 from lexgraph.index.embed import Embedder
 from lexgraph.index.query import SearchFilter, SearchIndex
 from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable
+from lexgraph.numerals import clause_label
 from lexgraph.retrieve.evidence import select_evidence
 from lexgraph.retrieve.fusion import DEFAULT_K
 from lexgraph.retrieve.options import MODES as MODES  # re-exported
 from lexgraph.retrieve.options import SearchOptions
 from lexgraph.retrieve.retrievers import (
+    HYDE_SEARCHES,
+    TREE_POOL,
     Bm25Retriever,
     CitedRetriever,
     CiteFn,
@@ -55,9 +59,10 @@ class EvidenceItem:
     path: str = ""
     valid_from: date | None = None
     valid_until: date | None = None
+    stub: bool = False  # a precedent known only from citations: no text of its own is stored
 
     def to_json(self) -> dict[str, Any]:
-        return {"uid": self.uid, "label": self.label, "title": self.title, "text": self.text,
+        return {"uid": self.uid, "label": self.label, "title": self.title, "text": self.text, "stub": self.stub,
                 "score": round(self.score, 6), "law_id": self.law_id, "path": self.path,
                 "valid_from": self.valid_from.isoformat() if self.valid_from else None,
                 "valid_until": self.valid_until.isoformat() if self.valid_until else None,
@@ -85,8 +90,10 @@ class SearchResult:
 
 def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LLMClient | None = None,
                    cite: CiteFn | None = None, rrf_k: float = DEFAULT_K,
-                   weights: Mapping[str, float] | None = None) -> Retriever:
-    """The retriever for a mode. ``hyde`` without a model raises `LLMUnavailable` saying how to configure one.
+                   weights: Mapping[str, float] | None = None, fusion: str = "rrf", tree_scope: str = "pool",
+                   tree_pool: int = TREE_POOL, query_extraction: bool = False) -> Retriever:
+    """The retriever for a mode. ``hyde`` (and ``tree`` with `query_extraction`) without a model raises
+    `LLMUnavailable` saying how to configure one.
 
     With `cite` (a citation extractor), the fusing modes add the clauses the question cites as a third list."""
     cited = [CitedRetriever(index, cite)] if cite is not None else []
@@ -94,17 +101,20 @@ def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LL
         return Bm25Retriever(index)
     if mode == "dense":
         return DenseRetriever(index, embedder)
-    if mode == "hyde":
+    if mode in HYDE_SEARCHES:
         if llm is None:
-            raise LLMUnavailable(f"--mode hyde needs a model to write hypothetical answers; {NOT_CONFIGURED}")
-        return HydeRetriever(index, embedder, llm, rrf_k=rrf_k, extra=cited)
+            raise LLMUnavailable(f"--mode {mode} needs a model to write hypothetical answers; {NOT_CONFIGURED}")
+        return HydeRetriever(index, embedder, llm, rrf_k=rrf_k, extra=cited, searches=HYDE_SEARCHES[mode])
     query_vector = QueryVectors(embedder)
     hybrid = FusionRetriever([Bm25Retriever(index), DenseRetriever(index, embedder, query_vector=query_vector),
-                              *cited], rrf_k=rrf_k, weights=weights)
+                              *cited], rrf_k=rrf_k, weights=weights, fusion=fusion)
     if mode == "hybrid":
         return hybrid
     if mode == "tree":
-        return TreeRetriever(index, embedder, hybrid, query_vector=query_vector)
+        if query_extraction and llm is None:
+            raise LLMUnavailable(f"Tree+QE needs a model to extract the query; {NOT_CONFIGURED}")
+        return TreeRetriever(index, embedder, hybrid, query_vector=query_vector, scope=tree_scope, pool=tree_pool,
+                             llm=llm if query_extraction else None)
     raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
 
 
@@ -120,10 +130,14 @@ def search(store: GraphStore, retriever: Retriever, question: str, *, where: Sea
         clauses = retriever.retrieve(question, max(options.k, options.n), replace(where, kind="provision"))
     if where.kind in (None, "chunk"):
         chunks = retriever.retrieve(question, max(options.k, options.m), replace(where, kind="chunk"))
-    evidence, dropped = _evidence(store, clauses, chunks[:options.m], where, options)
+    # The tree's answer is every leaf under the node it found: never cut by k or n (the paper has no k).
+    whole = options.mode == "tree"
+    evidence, dropped = _evidence(store, clauses, chunks[:options.m], where,
+                                  replace(options, n=max(options.n, len(clauses))) if whole else options)
     answers = tuple(getattr(retriever, "last_answers", ()))
-    return SearchResult(question, options.mode, where, tuple(clauses[:options.k]), tuple(chunks[:options.k]),
-                        tuple(evidence), answers, tuple(dropped))
+    shown = (clauses, chunks) if whole else (clauses[:options.k], chunks[:options.k])
+    return SearchResult(question, options.mode, where, tuple(shown[0]), tuple(shown[1]), tuple(evidence), answers,
+                        tuple(dropped))
 
 
 def _evidence(store: GraphStore, clauses: Sequence[Retrieved], chunks: Sequence[Retrieved], where: SearchFilter,
@@ -139,7 +153,8 @@ def _evidence(store: GraphStore, clauses: Sequence[Retrieved], chunks: Sequence[
             continue
         cites.setdefault(row["chunk"], []).append(target)
         labels[target] = row["label"]
-    ranked = select_evidence([c.uid for c in chunks], cites, direct=[c.uid for c in clauses], m=options.m,
+    direct = [c.uid for c in clauses] if options.direct else None
+    ranked = select_evidence([c.uid for c in chunks], cites, direct=direct, m=options.m,
                              n=options.n, k=options.rrf_k)
     return _describe(store, ranked, labels, {c.uid: c for c in clauses}), dropped
 
@@ -180,12 +195,13 @@ def _describe(store: GraphStore, ranked: Sequence[Any], labels: Mapping[str, str
                                       **common))
         elif e.id in provisions:
             row = provisions[e.id]
-            title = f"{row['law_title']} {row['title'] or row['path']}{row['caption'] or ''}"
+            title = f"{row['law_title']} {clause_label(row['path'])}{row['caption'] or ''}"
             items.append(EvidenceItem(label="Provision", title=title, text=row["text"] or "", law_id=row["law_id"],
                                       path=row["path"], valid_from=row["valid_from"], valid_until=row["valid_until"],
                                       **common))
         elif e.id in precedents:
             row = precedents[e.id]
             title = " ".join(str(x) for x in (row["court"], row["date"], row["case_number"], row["case_name"]) if x)
-            items.append(EvidenceItem(label="Precedent", title=title, text=row["summary"] or "", **common))
+            items.append(EvidenceItem(label="Precedent", title=title, text=row["summary"] or "",
+                                      stub=bool(row["stub"]), **common))
     return items

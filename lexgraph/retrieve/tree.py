@@ -33,11 +33,16 @@ sub-cluster missing one or two members (exact answers: 0.46 for clusters of 15-4
 that noise (exact: 1.00) while the step from a cluster to its parent (a union with another cluster) still costs
 far more; with real embeddings, measure before choosing it.
 
-Memory and size: the distance matrix takes ``8 n²`` bytes (32 MB for n = 2,000) and the node vectors
-``8 (2n - 1) d`` bytes (12 MB for d = 384), freed in turn: measured, n = 2,000 and d = 384 build in about
-0.2 s with a peak of 37 MiB (``bench/retrieve_tree.py``). So the tree is meant for a candidate pool, not a corpus.
-``max_pool`` (default 2,000) bounds n: a larger pool raises ValueError, or with ``truncate=True`` keeps the
-first ``max_pool`` candidates (pass them best first) and records how many were dropped in `ClusterTree.dropped`.
+Memory and size: two ways to find the minimum spanning tree, the same tree either way (ties aside, both take the
+lowest index first). Up to ``DENSE_LIMIT`` (2,000) vectors, the distance matrix is made at once (``8 n²`` bytes,
+32 MB for n = 2,000; one BLAS product); measured, n = 2,000 and d = 384 build in about 0.2 s with a peak of 37 MiB
+(``bench/retrieve_tree.py``). Beyond it, Prim's algorithm computes one row of distances per step from the unit
+vectors (``8 n`` bytes a row), so memory is linear: the vectors and the node centroids, ``8 (3n - 1) d`` bytes
+(about 0.9 MB per 100 vectors at d = 384: 18 MB for 2,000, 92 MB for 10,000, 460 MB for 50,000), at O(n² d) time,
+as before. That is how the tree covers a whole collection (`TreeRetriever` with ``scope="collection"``, the paper's
+setting) rather than a per-question pool. ``max_pool`` (default 2,000; `DEFAULT_MAX_COLLECTION` = 50,000 for a
+collection) bounds n: a larger input raises ValueError, or with ``truncate=True`` keeps the first ``max_pool``
+(pass them best first) and records how many were dropped in `ClusterTree.dropped`.
 """
 
 from __future__ import annotations
@@ -52,6 +57,10 @@ import numpy as np
 import numpy.typing as npt
 
 DEFAULT_MAX_POOL = 2000
+#: Beyond this many vectors, distances are computed a row at a time (linear memory) instead of as one matrix.
+DENSE_LIMIT = 2000
+#: The largest collection one tree is built over (about 460 MB at d = 384; see the module's docstring).
+DEFAULT_MAX_COLLECTION = 50_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -259,12 +268,22 @@ def _single_linkage(units: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.int6
     n = len(units)
     if n == 1:
         return np.empty((0, 2), dtype=np.int64), np.empty(0, dtype=np.float64)
-    dist = units @ units.T
-    np.subtract(1.0, dist, out=dist)
-    np.maximum(dist, 0.0, out=dist)  # rounding can make 1 - cos(x, x) a hair below 0
+    dense = n <= DENSE_LIMIT
+    dist = None
+    if dense:
+        dist = units @ units.T
+        np.subtract(1.0, dist, out=dist)
+        np.maximum(dist, 0.0, out=dist)  # rounding can make 1 - cos(x, x) a hair below 0
+
+    def distances(j: int) -> npt.NDArray[np.float64]:
+        if dist is not None:
+            return dist[j]
+        row = np.einsum("ij,j->i", units, units[j])  # einsum: no BLAS thread pool (see index.local._exact)
+        np.subtract(1.0, row, out=row)
+        return np.maximum(row, 0.0, out=row)
 
     done = np.zeros(n, dtype=bool)
-    best = dist[0].copy()
+    best = distances(0).copy()
     nearest = np.zeros(n, dtype=np.int64)  # the tree vertex each outside vertex is nearest to
     done[0] = True
     best[0] = np.inf
@@ -276,12 +295,12 @@ def _single_linkage(units: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.int6
         edge_a[step], edge_b[step], edge_w[step] = nearest[j], j, best[j]
         done[j] = True
         best[j] = np.inf
-        row = dist[j]
+        row = distances(j)
         closer = row < best
         closer &= ~done
         best[closer] = row[closer]
         nearest[closer] = j
-    del dist
+    dist = None  # free the matrix before the union-find
 
     parent = list(range(n))
     label = list(range(n))  # the tree node currently standing for each union-find root

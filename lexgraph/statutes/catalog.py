@@ -204,6 +204,9 @@ def _rank(entry: LawEntry) -> tuple[int, int, str]:
     return (_TYPE_RANK.get(entry.law_type, len(_TYPE_RANK)), age, entry.law_id)
 
 
+_LOOKUPS_KEPT = 20_000  # names whose lookup is remembered: bounded, since a long text writes many names
+
+
 class Catalog:
     """Laws by title, bare title, 略称, law number and law id.
 
@@ -219,6 +222,7 @@ class Catalog:
         entries, so that a law added later by ``with_entries`` (刑事訴訟法, say) picks up its 略称 (刑訴法)
         too."""
         self._given = {entry.law_id: entry for entry in entries}
+        self._lookups: dict[str, tuple[LawEntry, ...]] = {}  # lookup's answers: a text names few laws, often
         known = self._given.keys()
         self._duplicates = {
             dup: main for dup, main in (duplicates or {}).items() if dup in known and main in known
@@ -348,6 +352,9 @@ class Catalog:
     def lookup(self, name: str) -> list[LawEntry]:
         """Every law this exact name can mean (title, bare title, 略称, law number in any numeral style, law
         id), most likely first. More than one entry means the name is ambiguous; none means it is unknown."""
+        cached = self._lookups.get(name)
+        if cached is not None:
+            return list(cached)
         key = _SPACE.sub("", name)
         as_number = normalize_law_num(key)
         found = [*self._by_name.get(key, ()), *self._by_name.get(as_number, ())]
@@ -355,7 +362,10 @@ class Catalog:
         if key in self._by_id:
             found.append(self._by_id[key])
         unique = {entry.law_id: entry for entry in found}
-        return sorted(unique.values(), key=_rank)
+        answer = sorted(unique.values(), key=_rank)
+        if len(self._lookups) < _LOOKUPS_KEPT:
+            self._lookups[name] = tuple(answer)
+        return answer
 
     def names(self) -> Iterator[tuple[str, LawEntry]]:
         """Every (surface name, entry) pair a text can cite a law by, for a longest-match automaton: titles,

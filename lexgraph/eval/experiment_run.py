@@ -1,0 +1,360 @@
+"""Running a registered experiment (`eval.experiments`) on the data at hand, and its report.
+
+Each kind of experiment is a thin composition of the evaluations lexgraph already has (`eval.retrieval`,
+`eval.answers`, `eval.mcqa`, the turn log); each variant (a retrieval mode, an answer mode, an M of the sweep)
+writes that evaluation's own report into ``DIR/<variant>/``. The experiment's report in ``DIR`` then holds:
+
+- ``config.json``: the experiment, the parameters used, the paper's, the overrides, and ``differs_from_paper``
+  (dataset, model, embedder, overridden parameters, limits, and the standing notes), so a substitute run is never
+  mistaken for the original;
+- ``metrics.json``: each variant's headline figures;
+- ``details.csv``: every variant's details.csv, one after the other, with the variant in the first column;
+- ``summary.png``: the headline figures by variant.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from lexgraph.eval.experiments import (
+    AnswerStyleParams,
+    CitaLawParams,
+    CitationGraphParams,
+    Experiment,
+    GuardrailParams,
+    MultiAgentParams,
+    Params,
+    RunSetting,
+    TreeParams,
+    differences,
+    parameters_json,
+)
+from lexgraph.eval.lawqa import LawqaQuestion
+from lexgraph.eval.report import pyplot, report_folder, save_figure, write_csv, write_json
+
+#: Called with a line of progress ("citation-graph: bm25").
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One variant's headline figures and the folder of its full report."""
+
+    name: str
+    headline: dict[str, float | None]
+    folder: Path
+
+
+@dataclass(frozen=True)
+class ExperimentReport:
+    experiment: str
+    config: dict[str, Any]
+    variants: tuple[Variant, ...]
+    files: tuple[Path, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"experiment": self.experiment, "config": self.config,
+                "metrics": {v.name: v.headline for v in self.variants}, "report": [str(f) for f in self.files]}
+
+
+def stratified_sample(questions: Sequence[LawqaQuestion], size: int, seed: int) -> list[LawqaQuestion]:
+    """`size` questions drawn with `random.Random(seed)`, stratified by source (the qid's first part, e.g.
+    ``金商法``), each stratum given its share of `size` by largest remainder; returned in the dataset's order.
+    A dataset of at most `size` questions is returned whole."""
+    if size >= len(questions):
+        return list(questions)
+    strata: dict[str, list[int]] = {}
+    for position, question in enumerate(questions):
+        strata.setdefault(question.qid.split("_")[0], []).append(position)
+    names = sorted(strata)
+    exact = {name: size * len(strata[name]) / len(questions) for name in names}
+    counts = {name: int(exact[name]) for name in names}
+    for name in sorted(names, key=lambda n: (-(exact[n] - counts[n]), n))[: size - sum(counts.values())]:
+        counts[name] += 1
+    rng = random.Random(seed)
+    chosen = sorted(p for name in names for p in rng.sample(strata[name], counts[name]))
+    return [questions[p] for p in chosen]
+
+
+def select_questions(exp: Experiment, params: Params, questions: Sequence[LawqaQuestion],
+                     limit: int | None) -> list[LawqaQuestion]:
+    """The paper's sample (multi-agent: stratified, seeded), then the first `limit`."""
+    chosen = list(questions)
+    if isinstance(params, MultiAgentParams):
+        chosen = stratified_sample(chosen, params.sample, params.seed)
+    return chosen[:limit] if limit is not None else chosen
+
+
+def run_experiment(lg: Any, exp: Experiment, params: Params, *, dataset: str, questions: Sequence[LawqaQuestion],
+                   folder: Path, limit: int | None = None, llm: Any = None, embedder: Any = None,
+                   progress: Progress | None = None) -> ExperimentReport:
+    """Run `exp` with `params` on `questions` (read from `dataset`) over `lg` (a `LexGraph`), with `llm` where the
+    experiment needs a model and `embedder` for dense search, and write its report into `folder`. Raises what the
+    evaluations raise (`IndexMissing`, `EmbedderMismatch`, `LLMUnavailable`)."""
+    chosen = select_questions(exp, params, questions, limit)
+    folder = report_folder(folder)
+    say = progress or (lambda _: None)
+    uses_embedder = (any(mode != "bm25" for mode in params.modes) if isinstance(params, CitationGraphParams)
+                     else exp.kind != "mcqa" or not getattr(params, "use_context", True))
+    setting = RunSetting(dataset, len(chosen), len(questions), embedder.name if uses_embedder and embedder else None,
+                         llm.config.model if llm is not None else None,
+                         llm.config.base_url if llm is not None else None, limit)
+    config = {"experiment": exp.name, "paper": exp.paper, "measures": exp.measures, "kind": exp.kind,
+              "dataset": dataset, "questions": [q.qid for q in chosen],
+              "parameters": parameters_json(params), "paper_parameters": parameters_json(exp.parameters),
+              "paper_setting": dict(exp.paper_setting), "differs_from_paper": differences(exp, params, setting),
+              "model": setting.model, "base_url": setting.base_url, "embedder": setting.embedder,
+              "store": lg.store.location, "limit": limit}
+    runner = RUNNERS[exp.kind]
+    variants = runner(lg, params, chosen, folder, llm, embedder, config, say)
+    files = write_experiment_report(folder, config, variants)
+    return ExperimentReport(exp.name, config, tuple(variants), tuple(files))
+
+
+# -- runners ------------------------------------------------------------------------------------------------------
+def _retrieval_headline(run: Any, ks: Sequence[int]) -> dict[str, float | None]:
+    out: dict[str, float | None] = {}
+    for level, report in run.levels.items():
+        out.update({f"{level}_recall@{k}": report.recall_at(k) for k in ks})
+        out[f"{level}_mrr"] = report.mrr
+    out["scored"] = float(len(run.scored))
+    return out
+
+
+def run_citation_graph(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder: Path, llm: Any,
+                       embedder: Any, config: dict[str, Any], say: Progress) -> list[Variant]:
+    """Recall@k of the evidence per mode, then the first mode at each M of the sweep."""
+    from lexgraph.eval.retrieval import run_retrieval, write_retrieval_report
+    from lexgraph.retrieve.options import SearchOptions
+
+    assert isinstance(params, CitationGraphParams)
+    base = SearchOptions(m=params.m, n=params.n, rrf_k=params.rrf_k, fusion=params.fusion,
+                         direct=params.direct_clauses)
+    runs: list[tuple[str, Any, SearchOptions]] = []
+    plan = [(mode, mode, base) for mode in params.modes]
+    plan += [(f"{params.modes[0]}-m{m}", params.modes[0], replace(base, m=m)) for m in params.m_sweep]
+    variants = []
+    for name, mode, options in plan:
+        say(f"{name}")
+        run = run_retrieval(lg, questions, [mode], params.ks, embedder, search=options, llm=llm,
+                            depth=max(params.ks), label=name)[0]
+        runs.append((name, run, options))
+        target = folder / name
+        write_retrieval_report(target, {**config, "variant": name, "mode": mode, "m": options.m}, [run], params.ks)
+        variants.append(Variant(name, {**_retrieval_headline(run, params.ks), "m": float(options.m)}, target))
+    return variants
+
+
+def f_beta(found: int, predicted: int, gold: int, beta: float) -> float:
+    """F-β of a result set: ``(1 + β²) P R / (β² P + R)``; 0 when nothing relevant was found. β = 4 (the tree
+    paper's adjusted F1) weighs recall 16 times as much as precision."""
+    if found == 0 or predicted == 0 or gold == 0:
+        return 0.0
+    precision, recall = found / predicted, found / gold
+    return (1 + beta ** 2) * precision * recall / (beta ** 2 * precision + recall)
+
+
+def run_tree(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder: Path, llm: Any, embedder: Any,
+             config: dict[str, Any], say: Progress) -> list[Variant]:
+    """The tree's whole result (every leaf under the node found) and the baseline's top `baseline_k`, each scored by
+    adjusted F1 at article level, with Recall@k and the mean result size."""
+    from lexgraph.eval.retrieval import run_retrieval, write_retrieval_report
+    from lexgraph.retrieve.options import SearchOptions
+
+    assert isinstance(params, TreeParams)
+    variants = []
+    plan = [("tree", "tree", params.pool), (f"{params.baseline}-top{params.baseline_k}", params.baseline,
+                                           params.baseline_k)]
+    for name, mode, depth in plan:
+        say(name)
+        options = SearchOptions(tree_scope=params.scope, tree_pool=params.pool,
+                                query_extraction=params.query_extraction and mode == "tree")
+        run = run_retrieval(lg, questions, [mode], params.ks, embedder, search=options, llm=llm,
+                            depth=max(depth, *params.ks), label=name)[0]
+        target = folder / name
+        write_retrieval_report(target, {**config, "variant": name, "mode": mode}, [run], params.ks)
+        report = run.levels["article"]
+        limit = None if mode == "tree" else params.baseline_k
+        scores, sizes = [], []
+        rows = []
+        for q in report.questions:
+            size = q.n_predicted if limit is None else min(q.n_predicted, limit)
+            found = sum(1 for _, rank in q.found if limit is None or rank <= limit)
+            scores.append(f_beta(found, size, len(q.gold), params.beta))
+            sizes.append(size)
+            rows.append([q.qid, size, found, len(q.gold), f"{scores[-1]:.4f}"])
+        write_csv(target / "adjusted_f1.csv", ["qid", "returned", "gold_found", "gold", f"f{params.beta:g}"], rows)
+        headline = _retrieval_headline(run, params.ks)
+        headline[f"adjusted_f{params.beta:g}"] = sum(scores) / len(scores) if scores else None
+        headline["mean_returned"] = sum(sizes) / len(sizes) if sizes else None
+        variants.append(Variant(name, headline, target))
+    return variants
+
+
+def run_answers(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder: Path, llm: Any, embedder: Any,
+                config: dict[str, Any], say: Progress) -> list[Variant]:
+    """One `eval answers` per generation mode (CitaLaw) or prompt style (+ zero-shot)."""
+    from lexgraph.answer.answerer import AskOptions
+    from lexgraph.eval.answers import write_answers_report
+    from lexgraph.retrieve.options import SearchOptions
+
+    plan: list[tuple[str, AskOptions]]
+    search = None
+    if isinstance(params, CitaLawParams):
+        plan = [(mode, AskOptions(mode=mode, prompt_style=params.prompt, attachment=params.attachment))
+                for mode in params.modes]
+    else:
+        assert isinstance(params, AnswerStyleParams)
+        limits = ({"book": params.m, "guideline": params.m, "precedent": params.n, "law": params.n}
+                  if params.all_references else None)
+        if params.all_references:
+            search = SearchOptions(k=params.m, m=params.m, n=params.n)
+        plan = [(style, AskOptions(mode="cgg", prompt_style=style, limits=limits)) for style in params.styles]
+        if params.zero_shot:
+            plan.append(("zero-shot", AskOptions(mode="closebook")))
+    variants = []
+    for name, options in plan:
+        say(name)
+        scores = lg.eval_answers(questions, options, params.ks, llm=llm, search=search)
+        target = folder / name
+        write_answers_report(target, {**config, "variant": name, "mode": options.mode,
+                                      "prompt": options.prompt_style}, scores)
+        payload = scores.to_json()
+        headline = {key: payload[key] for key in ("rouge_l", "judge", *[f"evidence_recall@{k}" for k in params.ks])}
+        headline["embedding_similarity"] = embedding_similarity(embedder, [(s.answer, s.reference)
+                                                                           for s in scores.scores])
+        variants.append(Variant(name, headline | {"answered": float(payload["questions"])}, target))
+    return variants
+
+
+def embedding_similarity(embedder: Any, pairs: Sequence[tuple[str, str]]) -> float | None:
+    """Mean cosine of the embedder's passage vectors of each (answer, reference): a BERTScore-style similarity with
+    the offline embedder, labelled as such in the report (no token alignment, not BERTScore's model)."""
+    import numpy as np
+
+    kept = [(a, r) for a, r in pairs if a.strip() and r.strip()]
+    if embedder is None or not kept:
+        return None
+    vectors = np.asarray(embedder.embed_passages([text for pair in kept for text in pair]), dtype=np.float64)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    return float(np.mean(np.einsum("ij,ij->i", vectors[0::2], vectors[1::2])))
+
+
+def run_guardrails(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder: Path, llm: Any,
+                   embedder: Any, config: dict[str, Any], say: Progress) -> list[Variant]:
+    """Every question asked once through the guardrails, its turn logged to ``turns.jsonl``; the log is then read
+    back (through the turn log's version adapters) and counted."""
+    from lexgraph.answer.answerer import AskOptions
+    from lexgraph.answer.turnlog import read_turns
+    from lexgraph.llm.guardrails import RetriesExhausted
+
+    assert isinstance(params, GuardrailParams)
+    target = report_folder(folder / "guardrails")
+    log = target / "turns.jsonl"
+    log.unlink(missing_ok=True)
+    options = AskOptions(mode=params.mode, prompt_style=params.prompt, max_repairs=params.max_repairs)
+    retriever = lg.retriever("hybrid", llm=llm)
+    say("guardrails")
+    for question in questions:
+        with contextlib.suppress(RetriesExhausted):  # a failed turn is logged with its attempts: counted below
+            lg.ask(question.query, options=options, llm=llm, log=log, record=False, retriever=retriever)
+    turns = read_turns(log) if log.exists() else []
+    rows = []
+    for question, turn in zip(questions, turns, strict=False):
+        attempts = turn["attempts"]
+        invalid = sum(1 for a in attempts if a["errors"])
+        rows.append([question.qid, turn["status"], len(attempts), invalid,
+                     int(turn["status"] == "answered" and invalid == 0),
+                     " | ".join(e for a in attempts for e in a["errors"])[:500]])
+    write_csv(target / "details.csv", ["qid", "status", "attempts", "invalid_attempts", "valid_first", "errors"],
+              rows)
+    total = len(rows)
+    headline: dict[str, float | None] = {
+        "turns": float(total),
+        "valid_first_attempt": sum(r[4] for r in rows) / total if total else None,
+        "valid_after_repair": sum(1 for r in rows if r[1] == "answered" and r[3] > 0) / total if total else None,
+        "failed": sum(1 for r in rows if r[1] == "failed") / total if total else None,
+        "attempts_per_turn": sum(r[2] for r in rows) / total if total else None,
+    }
+    write_json(target / "metrics.json", headline)
+    write_json(target / "config.json", {**config, "variant": "guardrails"})
+    return [Variant("guardrails", headline, target)]
+
+
+def run_multi_agent(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder: Path, llm: Any,
+                    embedder: Any, config: dict[str, Any], say: Progress) -> list[Variant]:
+    """`eval mcqa` over the sample with the paper's settings; one variant per method."""
+    from lexgraph.eval.mcqa import MCQAConfig, file_sha256, write_report
+
+    assert isinstance(params, MultiAgentParams)
+    settings = MCQAConfig(config["dataset"], file_sha256(config["dataset"]), params.methods, llm.config.model,
+                          llm.config.base_url, params.use_context, params.randomized, None, params.tau,
+                          params.max_repairs, store=str(lg.store.location), temperature=params.temperature,
+                          eliminate=params.eliminate, runoff=params.runoff,
+                          qids=tuple(q.qid for q in questions))
+    say("multi-agent")
+    runs = lg.eval_mcqa(llm, questions, settings)
+    target = folder / "mcqa"
+    write_report(target, settings, runs)
+    return [Variant(run.method, {"accuracy": run.accuracy, "consistency": run.consistency,
+                                 "failed": float(run.failed), "runs": float(len(run.results))}, target)
+            for run in runs]
+
+
+Runner = Callable[[Any, Params, Sequence[LawqaQuestion], Path, Any, Any, dict[str, Any], Progress], list[Variant]]
+RUNNERS: dict[str, Runner] = {"retrieval": run_citation_graph, "tree": run_tree, "answers": run_answers,
+                              "guardrails": run_guardrails, "mcqa": run_multi_agent}
+
+
+# -- the report ---------------------------------------------------------------------------------------------------
+def write_experiment_report(folder: Path, config: dict[str, Any], variants: Sequence[Variant]) -> list[Path]:
+    """config.json, metrics.json, details.csv (every variant's, concatenated) and summary.png in `folder`."""
+    write_json(folder / "config.json", config)
+    write_json(folder / "metrics.json", {"experiment": config["experiment"],
+                                         "variants": {v.name: v.headline for v in variants}})
+    header: list[str] | None = None
+    rows: list[list[str]] = []
+    for folder_of, names in _by_folder(variants):
+        details = folder_of / "details.csv"
+        if not details.exists():
+            continue
+        with open(details, newline="", encoding="utf-8") as handle:
+            reader = csv.reader(handle)
+            own = next(reader, [])
+            if header is None:
+                header = own
+            rows += [["+".join(names), *row] for row in reader]
+    write_csv(folder / "details.csv", ["variant", *(header or [])], rows)
+    _plot_summary(folder / "summary.png", config["experiment"], variants)
+    return [folder / name for name in ("config.json", "metrics.json", "details.csv", "summary.png")]
+
+
+def _by_folder(variants: Sequence[Variant]) -> list[tuple[Path, list[str]]]:
+    grouped: dict[Path, list[str]] = {}
+    for v in variants:
+        grouped.setdefault(v.folder, []).append(v.name)
+    return list(grouped.items())
+
+
+def _plot_summary(path: Path, title: str, variants: Sequence[Variant]) -> None:
+    """Each variant's figures in [0, 1] (recalls, F, accuracy, shares) side by side."""
+    plt = pyplot()
+    keys = [k for k in dict.fromkeys(k for v in variants for k in v.headline)
+            if all(v.headline.get(k) is None or 0 <= float(v.headline[k] or 0) <= 1 for v in variants)
+            and not k.endswith("mrr")][:8]
+    figure, axis = plt.subplots(figsize=(max(5.0, 0.9 * len(keys) * max(1, len(variants)) / 2 + 2), 3.6))
+    width = 0.8 / max(1, len(variants))
+    for i, variant in enumerate(variants):
+        values = [float(variant.headline.get(k) or 0.0) for k in keys]
+        axis.bar([x + i * width for x in range(len(keys))], values, width, label=variant.name)
+    axis.set_xticks([x + width * (len(variants) - 1) / 2 for x in range(len(keys))], keys, rotation=25, fontsize=7)
+    axis.set_ylim(0, 1)
+    axis.set_title(title, fontsize=9)
+    axis.legend(fontsize=7)
+    save_figure(figure, path)

