@@ -33,7 +33,7 @@ from lexgraph.config import ConfigError, store_location
 from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
-from lexgraph.documents.encoding import DecodedText, EncodingError, decode_text
+from lexgraph.documents.encoding import DecodedText, EncodingError, Utf8Tally, decode_text
 from lexgraph.eval.experiments import ExperimentError
 from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
 from lexgraph.graph.render import FORMATS
@@ -125,6 +125,7 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "UnitKind",
+    "Utf8Tally",
     "as_of_day",
     "capped_limits",
     "check_graphviz",

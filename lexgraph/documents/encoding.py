@@ -90,6 +90,34 @@ def _wide_share(text: str) -> float:
     return (total - len(_NARROW_CHAR.findall(text))) / total if total else 1.0
 
 
+@dataclass
+class Utf8Tally:
+    """What `decode_text` needs to know of a UTF-8 text, added up block by block, so that a long input streamed in
+    blocks (`lexgraph cite`) is judged by the same rule without being held whole: `certain` is decode_text's
+    first rule (plausible, mostly three-byte characters, nothing damaged); anything else is decided by
+    `decode_text` on the whole input."""
+
+    non_ascii: int = 0
+    implausible: float = 0.0
+    narrow: int = 0
+    damaged: bool = False
+
+    def add(self, text: str) -> None:
+        self.non_ascii += _non_ascii(text)
+        self.implausible += len(_IMPLAUSIBLE_CHAR.findall(text)) + 0.5 * len(_HALF_WIDTH_CHAR.findall(text))
+        self.narrow += len(_NARROW_CHAR.findall(text))
+        self.damaged = self.damaged or REPLACEMENT in text or _CONTROL_CHAR.search(text) is not None
+
+    @property
+    def certain(self) -> bool:
+        if self.damaged:
+            return False
+        if not self.non_ascii:
+            return True
+        return ((self.non_ascii - self.implausible) / self.non_ascii >= PLAUSIBLE
+                and (self.non_ascii - self.narrow) / self.non_ascii >= 0.5)
+
+
 def _where(text: str, index: int) -> str:
     line = text.count("\n", 0, index) + 1
     column = index - (text.rfind("\n", 0, index) + 1) + 1
