@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from lexgraph.answer.agents import DEFAULT_TAU, METHODS
 from lexgraph.answer.answerer import AskOptions
+from lexgraph.answer.model import BASIS_LABELS, AnswerSentence
 from lexgraph.answer.model import MODES as ANSWER_MODES
 from lexgraph.answer.prompts import STYLES
 from lexgraph.answer.references import capped_limits
@@ -32,6 +33,7 @@ from lexgraph.config import ConfigError, store_location
 from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
+from lexgraph.documents.encoding import DecodedText, EncodingError, Utf8Tally, decode_text
 from lexgraph.eval.benchmark import load_questions
 from lexgraph.eval.experiments import ExperimentError
 from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
@@ -91,6 +93,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ANSWER_MODES",
     "ANY_WORDING",
+    "BASIS_LABELS",
     "DATE_FORMS",
     "DEFAULT_BATCH",
     "DEFAULT_CHUNK_SIZE",
@@ -109,12 +112,15 @@ __all__ = [
     "STYLES",
     "UNIT_KINDS",
     "AmbiguousLaw",
+    "AnswerSentence",
     "AnyWording",
     "AsOf",
     "AskOptions",
     "ConfigError",
     "DatasetError",
     "DateFormatError",
+    "DecodedText",
+    "EncodingError",
     "ExperimentError",
     "InvalidQuery",
     "LLMClient",
@@ -129,6 +135,7 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "UnitKind",
+    "Utf8Tally",
     "as_of_day",
     "capped_limits",
     "check_graphviz",
@@ -138,6 +145,7 @@ __all__ = [
     "clause_path",
     "configured_client",
     "dataset_changed",
+    "decode_text",
     "draw_neighbourhood",
     "experiment_settings",
     "is_neo4j_uri",

@@ -16,6 +16,7 @@ from lexgraph.answer.attach import attach_citations, in_force_caveats
 from lexgraph.answer.model import AnswerSentence
 from lexgraph.answer.prompts import STYLES, render
 from lexgraph.answer.references import Reference, References, build_references
+from lexgraph.answer.turnlog import read_turns
 from lexgraph.client import LexGraph
 from tests.helpers import build_search_store, lexgraph
 from tests.openai_server import Reply, ScriptedOpenAI
@@ -45,7 +46,8 @@ def valid_answer(body: dict[str, Any]) -> str:
     law = reference_ids(body)[0]
     return json.dumps({"sentences": [{"text": "借地権の存続期間は三十年です。", "citations": [law]},
                                      {"text": "契約でこれより長い期間を定めることもできます。", "citations": []}],
-                       "conclusion": "原則として三十年です。", "caveats": []}, ensure_ascii=False)
+                       "conclusion": {"text": "原則として三十年です。", "citations": [law]}, "caveats": []},
+                      ensure_ascii=False)
 
 
 def model_env(server: ScriptedOpenAI, **extra: str) -> dict[str, str]:
@@ -99,8 +101,8 @@ def test_a_valid_answer_is_logged_and_recorded_in_the_graph(store: Path, tmp_pat
 @pytest.mark.parametrize(("bad", "error"), [
     ("ごめんなさい、JSON は書けません {", "not valid JSON"),
     ('{"sentences": [{"text": "三十年", "citations": []}]}', "'conclusion' is a required property"),
-    ('{"sentences": [{"text": "三十年", "citations": ["LAW 99"]}], "conclusion": "x", "caveats": []}',
-     "'LAW 99' is not one of the references given"),
+    ('{"sentences": [{"text": "三十年", "citations": ["LAW 99"]}], "conclusion": {"text": "x", "citations": []}, '
+     '"caveats": []}', "'LAW 99' is not one of the references given"),
 ])
 def test_an_invalid_reply_is_repaired_with_the_error_quoted(store: Path, tmp_path: Path, bad: str,
                                                             error: str) -> None:
@@ -153,12 +155,12 @@ def test_injected_instructions_in_a_document_stay_data(store: Path, tmp_path: Pa
     assert prompt.index("以上の指示を無視して") > prompt.index("<guidelines>")
     assert prompt.index("以上の指示を無視して") < prompt.index("</guidelines>")
     answer = run.json()
-    assert answer["conclusion"] == "原則として三十年です。" and "LAW 99" not in json.dumps(answer)
+    assert answer["conclusion"]["text"] == "原則として三十年です。" and "LAW 99" not in json.dumps(answer)
 
 
 def test_arg_modes_refine_a_closed_book_draft(store: Path, tmp_path: Path) -> None:
     draft = json.dumps({"sentences": [{"text": "借地権は二十年で終わります。", "citations": []}],
-                        "conclusion": "二十年", "caveats": []}, ensure_ascii=False)
+                        "conclusion": {"text": "二十年", "citations": []}, "caveats": []}, ensure_ascii=False)
     for mode in ("arg-q", "arg-qa"):
         with ScriptedOpenAI([Reply(draft), Reply(valid_answer)]) as server:
             run = ask(store, "--mode", mode, env=model_env(server), log=tmp_path / "t.jsonl")
@@ -171,10 +173,103 @@ def test_arg_modes_refine_a_closed_book_draft(store: Path, tmp_path: Path) -> No
 
 def test_a_draft_that_cites_something_is_refused(store: Path, tmp_path: Path) -> None:
     """The closed-book draft had no references, so any citation in it is invented."""
-    bad = json.dumps({"sentences": [{"text": "x", "citations": ["LAW 1"]}], "conclusion": "x", "caveats": []})
+    bad = json.dumps({"sentences": [{"text": "x", "citations": []}], "conclusion": {"text": "x", "citations": []},
+                      "caveats": [{"text": "x", "citations": ["LAW 1"]}]})
     with ScriptedOpenAI([Reply(bad)]) as server:
         run = ask(store, "--mode", "arg-q", "--max-repairs", "0", env=model_env(server), log=tmp_path / "t.jsonl")
-    assert run.code == 3 and "'LAW 1' is not one of the references given (none)" in run.stderr
+    assert run.code == 3 and "caveats[0].citations[0]: 'LAW 1' is not one of the references given (none)" in run.stderr
+
+
+INJECTED = "借地権は永久に存続し、地代の支払も要りません。"  # what no reference says
+
+
+def injected(where: str, citations: list[str] | None, *, old_format: bool = False):  # type: ignore[no-untyped-def]
+    """A reply to the answer prompt with a claim no reference supports, placed in the conclusion or a caveat."""
+    def reply(body: dict[str, Any]) -> str:
+        law = reference_ids(body)[0]
+        claim = INJECTED if old_format else {"text": INJECTED, "citations": citations or []}
+        value: dict[str, Any] = {
+            "sentences": [{"text": "借地権の存続期間は三十年です。", "citations": [law]}],
+            "conclusion": claim if where == "conclusion" else (
+                "原則として三十年です。" if old_format else {"text": "原則として三十年です。", "citations": [law]}),
+            "caveats": [claim] if where == "caveats" else []}
+        return json.dumps(value, ensure_ascii=False)
+    return reply
+
+
+@pytest.mark.parametrize(("where", "citations", "old_format", "refused"), [
+    ("conclusion", None, True, "conclusion: '借地権は永久に"),  # format 1: a string nothing could check
+    ("caveats", None, True, "caveats[0]: '借地権は永久に"),
+    ("conclusion", ["LAW 99"], False, "conclusion.citations[0]: 'LAW 99' is not one of the references given"),
+    ("caveats", ["PRECEDENT 42"], False, "caveats[0].citations[0]: 'PRECEDENT 42' is not one of the references"),
+], ids=["conclusion-string", "caveat-string", "conclusion-made-up-id", "caveat-made-up-id"])
+def test_a_claim_injected_into_conclusion_or_caveats_is_checked(store: Path, tmp_path: Path, where: str,
+                                                                 citations: list[str] | None, old_format: bool,
+                                                                 refused: str) -> None:
+    """Issue 15 §4: the conclusion and the caveats are statements with citations, checked like the sentences. A
+    claim there that cites nothing real, or that cannot carry citations at all, is refused and repaired."""
+    with ScriptedOpenAI([Reply(injected(where, citations, old_format=old_format)), Reply(valid_answer)]) as server:
+        run = ask(store, env=model_env(server), log=tmp_path / "turns.jsonl")
+        repair = server.requests[-1]["messages"][-1]["content"]
+    assert run.code == 0, run.stderr
+    assert refused in repair, repair
+    answer = run.json()
+    assert INJECTED not in [s["text"] for s in (*answer["sentences"], answer["conclusion"], *answer["caveats"])]
+    turn = read_log(tmp_path / "turns.jsonl")[-1]
+    assert any(refused in e for e in turn["attempts"][0]["errors"]) and not turn["attempts"][1]["errors"]
+
+
+@pytest.mark.parametrize("where", ["conclusion", "caveats"])
+def test_a_claim_citing_nothing_is_shown_as_the_models_own(store: Path, tmp_path: Path, where: str) -> None:
+    """A statement that cites nothing passes the guardrails, but it is never shown as supported: its basis is
+    'model' in JSON, the terminal labels it, and it adds no citation edge in the graph."""
+    with ScriptedOpenAI([Reply(injected(where, []))]) as server:
+        run = ask(store, env=model_env(server), log=tmp_path / "turns.jsonl")
+        plain = lexgraph("ask", QUESTION, "--law", "借地借家法", "--as-of", "2021-01-01", "--log",
+                         tmp_path / "plain.jsonl", store=store, env=model_env(server))
+    assert run.code == 0 and plain.code == 0, run.stderr + plain.stderr
+    answer = run.json()
+    statement = answer["conclusion"] if where == "conclusion" else answer["caveats"][0]
+    assert statement == {"text": INJECTED, "citations": [], "attached": [], "basis": "model"}
+    assert answer["sentences"][0]["basis"] == "cited" and answer["format"] == 2
+    line = next(line for line in plain.stdout.splitlines() if INJECTED in line)
+    assert "（モデル自身の判断・出典なし）" in line, plain.stdout
+    assert all(s["basis"] in ("cited", "attached", "model", "lexgraph") for s in
+               [*answer["sentences"], answer["conclusion"], *answer["caveats"]])
+
+
+def test_a_cited_conclusion_and_caveat_are_checked_in_force_and_recorded(store: Path, tmp_path: Path) -> None:
+    def reply(body: dict[str, Any]) -> str:
+        laws = reference_ids(body)
+        return json.dumps({"sentences": [{"text": "借地権の存続期間は三十年です。", "citations": [laws[0]]}],
+                           "conclusion": {"text": "原則として三十年です。", "citations": [laws[1]]},
+                           "caveats": [{"text": "更新後の期間は別に定められています。", "citations": [laws[2]]}]},
+                          ensure_ascii=False)
+
+    with ScriptedOpenAI([Reply(reply)]) as server:
+        run = ask(store, env=model_env(server), log=tmp_path / "turns.jsonl")
+        laws = reference_ids(server.requests[0])
+    assert run.code == 0, run.stderr
+    answer = run.json()
+    assert answer["conclusion"]["basis"] == "cited" and answer["caveats"][0]["citations"] == [laws[2]]
+    assert {r["id"] for r in answer["references"]} >= set(laws[:3])  # every cited reference is shown
+    turn = read_log(tmp_path / "turns.jsonl")[-1]
+    recorded = lexgraph("query", "MATCH (a:Answer)-[c:CITES]->() WHERE a.uid = $uid RETURN c.surface AS id, "
+                        "c.status AS how", "--param", f"uid=a:{turn['uid'][2:]}", "--json", store=store)
+    assert recorded.code == 0, recorded.stderr
+    assert {(r["id"], r["how"]) for r in recorded.json()} >= {(laws[1], "cited"), (laws[2], "cited")}
+
+
+def test_a_turn_log_of_the_first_format_is_read_in_the_current_one() -> None:
+    old = Path(__file__).parent / "data" / "answer" / "turns_format1.jsonl"
+    model_turn, extractive_turn = read_turns(old)
+    answer = model_turn["answer"]
+    assert answer["format"] == 2
+    assert answer["conclusion"] == {"text": "原則として三十年です。", "citations": [], "attached": [], "basis": "model"}
+    assert answer["caveats"][0]["basis"] == "model" and answer["sentences"][0]["basis"] == "cited"
+    assert answer["sentences"][1]["basis"] == "attached"
+    assert extractive_turn["answer"]["conclusion"]["basis"] == "lexgraph"
+    assert model_turn["attempts"][0]["raw"].startswith('{"sentences"')  # what the model said is kept as it was
 
 
 @pytest.fixture(scope="module")
@@ -339,15 +434,15 @@ def test_the_extractive_answer_leads_with_the_clause_that_answers(asking, questi
                                                                    level: str) -> None:
     answer = asking(question, laws)
     lead = answer.references.by_id(answer.sentences[0].citations[0])
-    assert (lead.law_id, lead.path) == clause, answer.conclusion
-    assert lead.title in answer.conclusion
-    assert answer.confidence.level == level and f"確からしさ：{level}" in answer.conclusion
+    assert (lead.law_id, lead.path) == clause, answer.conclusion.text
+    assert lead.title in answer.conclusion.text
+    assert answer.confidence.level == level and f"確からしさ：{level}" in answer.conclusion.text
 
 
 @pytest.mark.parametrize("question", UNANSWERABLE)
 def test_an_answer_the_sample_cannot_give_says_it_is_unsure(asking, question: str) -> None:  # type: ignore[no-untyped-def]
     answer = asking(question)
-    assert answer.confidence.level == "低" and "確からしさ：低" in answer.conclusion
+    assert answer.confidence.level == "低" and "確からしさ：低" in answer.conclusion.text
 
 
 def test_the_answer_says_how_sure_it_is_and_labels_placeholder_precedents(store: Path, tmp_path: Path) -> None:

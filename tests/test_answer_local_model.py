@@ -38,11 +38,18 @@ def test_smollm2_ends_with_a_valid_answer_or_a_clean_error(store: Path, tmp_path
     assert all(a["latency_s"] > 0 for a in turn["attempts"])
     if run.code == 0:
         answer = run.json()
-        body = {k: answer[k] for k in ("conclusion", "caveats")}
-        body["sentences"] = [{"text": s["text"], "citations": s["citations"]} for s in answer["sentences"]]
+        def statement(s: dict) -> dict:  # type: ignore[type-arg]
+            return {"text": s["text"], "citations": s["citations"]}
+
+        # The answer shows what lexgraph adds (attached citations, in-force caveats); the model's part is the reply.
+        model_caveats = [statement(c) for c in answer["caveats"] if c["basis"] != "lexgraph"]
+        body = {"sentences": [statement(s) for s in answer["sentences"]],
+                "conclusion": statement(answer["conclusion"]), "caveats": model_caveats}
         assert not list(Draft202012Validator(load_schema("answer")).iter_errors(body))
         given = {ref["id"] for ref in answer["references"]}
-        assert all(c in given for s in answer["sentences"] for c in (*s["citations"], *s["attached"]))
+        statements = [*answer["sentences"], answer["conclusion"], *answer["caveats"]]
+        assert all(c in given for s in statements for c in (*s["citations"], *s["attached"]))
+        assert all(s["basis"] != "model" or not s["citations"] for s in statements)
         assert turn["status"] == "answered" and not turn["attempts"][-1]["errors"]
     else:
         assert run.code == 3 and "no valid answer after 2 attempts" in run.stderr

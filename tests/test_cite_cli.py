@@ -71,8 +71,13 @@ def test_in_law_and_at_resolve_relative_references(tmp_path: Path) -> None:
 def test_bad_input_exits_non_zero_with_the_reason(tmp_path: Path) -> None:
     sjis = tmp_path / "sjis.txt"
     sjis.write_bytes("民法７０９条".encode("shift_jis"))
-    run = lexgraph("cite", sjis, store=tmp_path / "absent")
-    assert run.code == 1 and "sjis.txt" in run.stderr and "UTF-8" in run.stderr
+    run = lexgraph("cite", sjis, "--json", store=tmp_path / "absent")  # Shift_JIS is read, and said so
+    assert run.code == 0 and "sjis.txt is Shift_JIS (CP932), not UTF-8: converted" in run.stderr
+    assert [c["article"] for c in run.json()["citations"]] == ["709"]
+    garbage = tmp_path / "garbage.txt"
+    garbage.write_bytes(bytes(range(0x80, 0x100)))
+    run = lexgraph("cite", garbage, store=tmp_path / "absent")
+    assert run.code == 1 and "garbage.txt" in run.stderr and "iconv" in run.stderr
     run = lexgraph("cite", tmp_path / "missing.txt", store=tmp_path / "absent")
     assert run.code == 1 and "missing.txt" in run.stderr
     run = lexgraph("cite", sjis, "--at", "第一条", store=tmp_path / "absent")

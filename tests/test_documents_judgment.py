@@ -297,14 +297,14 @@ def test_metadata_records() -> None:
 
 @needs_shared
 @pytest.mark.parametrize(("change", "message"), [
-    (lambda r: r.pop("date"), "line 2: field 'date' is missing"),
+    (lambda r: r.pop("date"), "metadata.jsonl:2: field 'date' is missing"),
     (lambda r: r.update(date={"era": "Edo", "year": 1, "month": 1, "day": 1}),
-     "line 2: field 'date' has an unknown era"),
+     "metadata.jsonl:2: field 'date' has an unknown era"),
     (lambda r: r.update(date={"era": "Heisei", "year": 13, "month": 2, "day": 30}),
-     "line 2: field 'date' is not a valid"),
-    (lambda r: r.update(lawsuit_id=""), "line 2: field 'lawsuit_id' is missing or empty"),
-    (lambda r: r.update(case_name=["遺言無効確認請求事件"]), "line 2: field 'case_name' must be a string"),
-    (lambda r: r.update(court_name=None), "line 2: field 'court_name' is missing or empty"),
+     "metadata.jsonl:2: field 'date' is not a valid"),
+    (lambda r: r.update(lawsuit_id=""), "metadata.jsonl:2: field 'lawsuit_id' is missing or empty"),
+    (lambda r: r.update(case_name=["遺言無効確認請求事件"]), "metadata.jsonl:2: field 'case_name' must be a string"),
+    (lambda r: r.update(court_name=None), "metadata.jsonl:2: field 'court_name' is missing or empty"),
 ])
 def test_malformed_metadata_names_line_and_field(tmp_path: Path, change, message: str) -> None:  # type: ignore[no-untyped-def]
     lines = METADATA.read_text(encoding="utf-8").splitlines()
@@ -319,10 +319,10 @@ def test_malformed_metadata_names_line_and_field(tmp_path: Path, change, message
 def test_metadata_that_is_not_json(tmp_path: Path) -> None:
     path = tmp_path / "metadata.jsonl"
     path.write_text('{"lawsuit_id": "1"}\n\n{"lawsuit_id": \n', encoding="utf-8")
-    with pytest.raises(ValueError, match=r"metadata.jsonl line 1: field 'court_name'"):
+    with pytest.raises(ValueError, match=r"metadata.jsonl:1: field 'court_name'"):
         load_metadata(path)
     path.write_text('{"lawsuit_id": \n', encoding="utf-8")
-    with pytest.raises(ValueError, match=r"metadata.jsonl line 1: not valid JSON"):
+    with pytest.raises(ValueError, match=r"metadata.jsonl:1: not valid JSON"):
         load_metadata(path)
     with pytest.raises(ValueError, match="expected a JSON object"):
         parse_metadata_record(["not", "a", "record"])

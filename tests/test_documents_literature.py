@@ -100,7 +100,7 @@ def test_shift_jis_text_is_read(tmp_path: Path) -> None:
     sjis.write_bytes(RULING.read_text(encoding="utf-8").encode("cp932"))
     doc = read_literature(sjis)
     assert doc.title == RULING_TITLE
-    assert "ruling-sjis.txt is not UTF-8; read as Shift_JIS (cp932)" in doc.problems
+    assert f"{sjis} is Shift_JIS (CP932), not UTF-8: converted to UTF-8" in doc.problems
 
 
 def test_unknown_file_type(tmp_path: Path) -> None:
@@ -248,18 +248,18 @@ def test_registry_hash_mismatch_and_malformed_records(tmp_path: Path) -> None:
     assert unchanged and all(not any("sha256" in p for p in d.problems) for d in unchanged)
 
     texts.write_text(texts.read_text(encoding="utf-8") + '{"juri_id": "unknown-doc", "text": "…"}\n', encoding="utf-8")
-    with pytest.raises(ValueError, match=r"texts.jsonl line 4: text for 'unknown-doc'"):
+    with pytest.raises(ValueError, match=r"texts.jsonl:4: text for 'unknown-doc'"):
         read_registry(tmp_path)
 
     documents = registry / "documents.jsonl"
     documents.write_text(documents.read_text(encoding="utf-8") + "{broken\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"documents.jsonl line 4: not valid JSON"):
+    with pytest.raises(ValueError, match=r"documents.jsonl:4: not valid JSON"):
         load_registry(tmp_path)
     documents.write_text('{"juri_id": "x", "layer": "ruling", "decision_date": "1972-02-30"}\n', encoding="utf-8")
-    with pytest.raises(ValueError, match=r"documents.jsonl line 1: field 'decision_date' is not a date"):
+    with pytest.raises(ValueError, match=r"documents.jsonl:1: field 'decision_date' is not a date"):
         load_registry(tmp_path)
     documents.write_text('{"layer": "ruling"}\n', encoding="utf-8")
-    with pytest.raises(ValueError, match=r"documents.jsonl line 1: field 'juri_id' is missing"):
+    with pytest.raises(ValueError, match=r"documents.jsonl:1: field 'juri_id' is missing"):
         load_registry(tmp_path)
     with pytest.raises(ValueError, match=r"a registry holds documents\.jsonl and texts\.jsonl"):
         load_registry(tmp_path / "nowhere")

@@ -303,7 +303,8 @@ def scripted(body: dict[str, Any]) -> str:
         laws = re.search(r"<laws>\n(.*?)\n</laws>", prompt, re.DOTALL)
         cited = [json.loads(laws.group(1))[0]["id"]] if laws else []
         return json.dumps({"sentences": [{"text": "借地権の存続期間は三十年です。", "citations": cited}],
-                           "conclusion": "原則として三十年です。", "caveats": []}, ensure_ascii=False)
+                           "conclusion": {"text": "原則として三十年です。", "citations": cited}, "caveats": []},
+                          ensure_ascii=False)
     labels = shown_labels(body)
     if name == "mcqa_elimination":
         return json.dumps({"excluded": [{"label": x, "reason": "条文に反する"} for x in labels[-2:]],

@@ -173,7 +173,8 @@ def test_snapshot_needs_a_revision_or_a_day(tmp_path: Path) -> None:
     snapshot = EGOV_DATA / "345AC0000000048_lawhub20200707_revision-unknown.xml"
     refused = lexgraph("ingest", "statutes", snapshot, store=store)
     assert refused.code == 1
-    assert "no revision id" in refused.stdout + refused.stderr and "--in-force-on" in refused.stdout
+    assert "no revision id" in refused.stderr and "--in-force-on" in refused.stderr  # a failure: on stderr
+    assert "failed" not in refused.stdout
     dated = lexgraph("ingest", "statutes", snapshot, "--in-force-on", "2020-07-07", "--json", store=store)
     assert dated.code == 0, dated.stdout + dated.stderr
     versions = lexgraph("law", "versions", "著作権法", "--json", store=store).json()["versions"]
@@ -201,8 +202,8 @@ def test_bad_files_fail_cleanly_and_leave_the_store_as_it_was(tmp_path: Path, co
     bad.write_bytes(content)
     run = lexgraph("ingest", "statutes", bad, store=store)
     assert run.code == 1
-    failure_lines = [line for line in run.stdout.splitlines() if line.startswith("failed")]
-    assert len(failure_lines) == 1
+    failure_lines = [line for line in run.stderr.splitlines() if line.startswith("failed")]
+    assert len(failure_lines) == 1 and "failed" not in run.stdout  # a failure is a message: stderr, not results
     assert str(bad) in failure_lines[0] and problem in failure_lines[0]
     assert "Traceback" not in run.stderr
     assert lexgraph("stats", "--json", store=store).json() == before
@@ -220,6 +221,13 @@ def test_a_second_writer_is_told_who_holds_the_store(sample_store: Path) -> None
                        store=sample_store)
         assert run.code == 3
         assert f"process {holder.pid}" in run.stderr
+        # The message names what works meanwhile, and it does: every command it names reads while the writer holds.
+        assert "--read-only" not in run.stderr and "commands that only read" in run.stderr
+        for command in (("stats",), ("doctor",), ("query", "MATCH (l:Law) RETURN count(l) AS n"),
+                        ("law", "show", "借地借家法", "第三条")):
+            assert command[0] in run.stderr
+            reader = lexgraph(*command, store=sample_store)
+            assert reader.code == 0, (command, reader.stderr)
     finally:
         holder.kill()
         holder.wait()

@@ -110,24 +110,28 @@ def _complete(llm: LLMClient, messages: list[dict[str, str]], check: ReplyCheck,
 
 
 def answer_text(value: Mapping[str, Any]) -> str:
+    """The sentences and the conclusion of a validated reply, as one text (the closed-book draft)."""
     sentences = " ".join(str(s.get("text", "")) for s in value.get("sentences", []))
-    return f"{sentences} {value.get('conclusion', '')}".strip()
+    return f"{sentences} {value.get('conclusion', {}).get('text', '')}".strip()
 
 
 def finish(question: str, value: Mapping[str, Any], references: References, as_of: date, options: AskOptions, *,
            model: str, draft: str | None, attempts: tuple[Attempt, ...], prompts: tuple[Messages, ...] = (),
            embed: Embed | None = None) -> Answer:
-    """A validated reply made into an answer: attachment for uncited sentences, and the in-force check."""
-    sentences = [AnswerSentence(str(s["text"]), tuple(s["citations"])) for s in value["sentences"]]
+    """A validated reply made into an answer: every statement with its checked citations (or labelled as the
+    model's own), attachment for uncited sentences, and the in-force check of everything cited."""
+    sentences = [AnswerSentence.from_reply(s) for s in value["sentences"]]
     if options.attachment == "citalaw":
         if embed is None:
             raise ValueError("the CitaLaw attachment compares embeddings: pass an embedder's embed_passages")
         sentences = attach_published(sentences, references, embed)
     else:
         sentences = attach_citations(sentences, references)
-    cited = cited_ids(sentences)
-    caveats = (*[str(c) for c in value.get("caveats", [])], *in_force_caveats(cited, references, as_of))
-    return Answer(question=question, sentences=tuple(sentences), conclusion=str(value["conclusion"]),
-                  caveats=tuple(caveats), references=references, mode=options.mode,
+    conclusion = AnswerSentence.from_reply(value["conclusion"])
+    model_caveats = [AnswerSentence.from_reply(c) for c in value.get("caveats", [])]
+    cited = cited_ids([*sentences, conclusion, *model_caveats])
+    checks = [AnswerSentence(text, (), by="lexgraph") for text in in_force_caveats(cited, references, as_of)]
+    return Answer(question=question, sentences=tuple(sentences), conclusion=conclusion,
+                  caveats=(*model_caveats, *checks), references=references, mode=options.mode,
                   prompt_style=options.prompt_style, as_of=as_of, model=model, draft=draft, attempts=attempts,
                   prompts=prompts)

@@ -47,12 +47,14 @@ def extractive_answer(question: str, references: References, as_of: date, *, mod
     sentences = tuple(_sentence(ref) for ref in ranked)
     if ranked:
         sure = f"{lead.confidence.explain()}。" if lead.confidence and ranked[0] is lead.laws[0] else ""
-        conclusion = (f"最も関連すると判断した資料は {ranked[0].title} です。{sure}"
-                      "（抽出回答：言語モデルは使っていません）")
-        caveats: tuple[str, ...] = ("この回答は検索結果の引用です。質問への当てはめは行っていません。",)
+        conclusion = AnswerSentence(f"最も関連すると判断した資料は {ranked[0].title} です。{sure}"
+                                    "（抽出回答：言語モデルは使っていません）", (ranked[0].id,), by="lexgraph")
+        caveat = "この回答は検索結果の引用です。質問への当てはめは行っていません。"
     else:
-        conclusion = "この質問に関連する条文・資料は見つかりませんでした（抽出回答：言語モデルは使っていません）。"
-        caveats = ("索引が作られているか（lexgraph index）、法令が取り込まれているかを確認してください。",)
+        conclusion = AnswerSentence("この質問に関連する条文・資料は見つかりませんでした（抽出回答：言語モデルは使って"
+                                    "いません）。", (), by="lexgraph")
+        caveat = "索引が作られているか（lexgraph index）、法令が取り込まれているかを確認してください。"
+    caveats = (AnswerSentence(caveat, (), by="lexgraph"),)
     return Answer(question=question, sentences=sentences, conclusion=conclusion, caveats=caveats,
                   references=references, mode=mode, prompt_style=prompt_style, as_of=as_of, model=None,
                   confidence=lead.confidence)

@@ -22,12 +22,13 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from lexgraph.answer.model import Answer
+from lexgraph.answer.model import Answer, upgrade_answer_json
 from lexgraph.llm.guardrails import Attempt
 from lexgraph.store.base import GraphStore
 
-#: The version of a turn log line: 1 had no ``schema_version`` (nor ``structured`` on its attempts); 2 adds them.
-TURN_SCHEMA_VERSION = 2
+#: The version of a turn log line: 1 had no ``schema_version`` (nor ``structured`` on its attempts); 2 adds them;
+#: 3 writes the answer's conclusion and caveats as statements with citations and a basis (answer format 2).
+TURN_SCHEMA_VERSION = 3
 _TARGET_LABEL = {"law": "Provision", "precedent": "Precedent", "book": "Chunk", "guideline": "Chunk"}
 
 
@@ -105,8 +106,16 @@ def _from_v1(line: dict[str, Any]) -> dict[str, Any]:
     return {**line, "schema_version": 2, "mode": line.get("mode") or "cgg", "attempts": attempts}
 
 
+def _from_v2(line: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 → 3: the answer in format 2 (`model.upgrade_answer_json`): its conclusion and caveats, plain
+    strings that cited nothing, become statements of basis ``model`` (``lexgraph`` for an extractive answer)."""
+    answer = line.get("answer")
+    return {**line, "schema_version": 3,
+            "answer": upgrade_answer_json(answer) if isinstance(answer, dict) else answer}
+
+
 #: version → the adapter that lifts a line of that version to the next.
-ADAPTERS = {1: _from_v1}
+ADAPTERS = {1: _from_v1, 2: _from_v2}
 
 
 def upgrade_turn(line: dict[str, Any]) -> dict[str, Any]:
@@ -158,7 +167,7 @@ def record_turn(store: GraphStore, turn: Turn) -> None:
         if answer is None:
             return
         by_label: dict[str, list[dict[str, Any]]] = {}
-        model_cited = {cid for s in answer.sentences for cid in s.citations}
+        model_cited = {cid for s in answer.statements for cid in s.citations}
         for reference_id in answer.cited_ids:
             ref = answer.references.by_id(reference_id)
             if ref is None:

@@ -6,11 +6,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.markup import escape
 
 from lexgraph.cli.options import AsOfOpt, JsonOpt, LawsOpt, StoreOpt, parse_day
 from lexgraph.cli.output import EXIT_UNAVAILABLE, EXIT_USAGE, emit_json, fail, opened, out, search_errors
 from lexgraph.client import (
     ANSWER_MODES,
+    BASIS_LABELS,
     DEFAULT_MAX_REPAIRS,
     NOT_STORED_LABEL,
     SEARCH_MODES,
@@ -23,7 +25,7 @@ from lexgraph.client import (
 )
 
 if TYPE_CHECKING:
-    from lexgraph.client import Answer
+    from lexgraph.client import Answer, AnswerSentence
 
 
 def ask_command(
@@ -71,15 +73,20 @@ def ask_command(
         print_answer(answer)
 
 
+def basis_marks(statement: AnswerSentence) -> str:
+    """What a statement rests on, after it: [LAW 1] cited by the model, [LAW 2*] attached after generation, or the
+    label of a statement that cites nothing (the model's own, or lexgraph's)."""
+    marks = "".join(f"[{cid}]" for cid in statement.citations) + "".join(f"[{cid}*]" for cid in statement.attached)
+    return escape(marks) if marks else f"[dim]（{BASIS_LABELS[statement.basis]}）[/]"
+
+
 def print_answer(answer: Answer) -> None:
     out.print(f"[bold]{answer.question}[/]  [dim]({answer.label}; as of {answer.as_of})[/]", highlight=False)
     for sentence in answer.sentences:
-        marks = "".join(f"[{cid}]" for cid in sentence.citations)
-        attached = "".join(f"[{cid}*]" for cid in sentence.attached)
-        out.print(f"- {sentence.text} {marks}{attached}", highlight=False)
-    out.print(f"[bold]結論[/] {answer.conclusion}", highlight=False)
+        out.print(f"- {escape(sentence.text)} {basis_marks(sentence)}", highlight=False)
+    out.print(f"[bold]結論[/] {escape(answer.conclusion.text)} {basis_marks(answer.conclusion)}", highlight=False)
     for caveat in answer.caveats:
-        out.print(f"[yellow]注意[/] {caveat}", highlight=False)
+        out.print(f"[yellow]注意[/] {escape(caveat.text)} {basis_marks(caveat)}", highlight=False)
     cited = set(answer.cited_ids)
     if cited:
         out.print("[bold]references[/]" + ("  (* attached after generation)" if any(

@@ -39,7 +39,8 @@ _TABLE_ROWS = 500  # the table is printed in parts of this many rows, so that a 
 
 
 def cite(
-    file: Annotated[str, typer.Argument(help="A UTF-8 text file, or - for standard input.")] = "-",
+    file: Annotated[str, typer.Argument(help="A text file (UTF-8, Shift_JIS or EUC-JP), or - for standard "
+                                        "input.")] = "-",
     as_of: Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD or 令和3年1月1日, R3.1.1): "
                                               "the statutes are read as of; "
                                               "default: the judgment's date in the text, else today.")] = None,

@@ -6,10 +6,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.markup import escape
 
 from lexgraph.cli.law import print_links_summary
 from lexgraph.cli.options import ChunkSizeOpt, JsonOpt, OverlapOpt, StoreOpt, check_chunking, parse_day
-from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, fail, opened, out, progress_bar
+from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, err, fail, opened, out, progress_bar
 from lexgraph.client import DEFAULT_CHUNK_SIZE, DEFAULT_OVERLAP
 
 if TYPE_CHECKING:
@@ -61,9 +62,9 @@ def ingest_statutes(
         if summary.links is not None:
             print_links_summary(summary.links)
         for outcome in summary.conflicts:
-            out.print(f"[yellow]conflict[/] {outcome.message}", highlight=False)
+            err.print(f"[yellow]conflict[/] {escape(outcome.message)}", highlight=False)
         for outcome in summary.failures:
-            out.print(f"[red]failed[/] {outcome.message}", highlight=False)
+            err.print(f"[red]failed[/] {escape(outcome.message)}", highlight=False)
     if summary.failures or summary.conflicts or (summary.links is not None and summary.links.failed_laws):
         raise typer.Exit(EXIT_BAD_INPUT)
 
@@ -140,12 +141,13 @@ def _print_document_summary(summary: DocumentSummary, as_json: bool) -> None:
                   f"{data['unchanged']}  chunks {data['chunks_written']}  citations {data['citations']}  "
                   f"edges to clauses {data['clause_edges']}, to precedents {data['precedent_edges']}  "
                   f"stubs +{data['stubs_created']} filled {data['stubs_filled']}", highlight=False)
+        # Results on stdout; notes, duplicates and failures are messages, on stderr (with --json, part of it).
         for outcome in summary.outcomes:
             for problem in outcome.problems:
-                out.print(f"[yellow]note[/] {outcome.source}: {problem}", highlight=False)
+                err.print(f"[yellow]note[/] {escape(outcome.source)}: {escape(problem)}", highlight=False)
         for message in data["duplicates"]:
-            out.print(f"[yellow]duplicate[/] {message}", highlight=False)
+            err.print(f"[yellow]duplicate[/] {escape(message)}", highlight=False)
         for outcome in summary.failures:
-            out.print(f"[red]failed[/] {outcome.message}", highlight=False)
+            err.print(f"[red]failed[/] {escape(outcome.message)}", highlight=False)
     if summary.failures:
         raise typer.Exit(EXIT_BAD_INPUT)

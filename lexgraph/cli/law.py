@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from lexgraph.cli.options import AsOfOpt, JsonOpt, LawArg, StoreOpt, display_day, given_day, parse_day
 from lexgraph.cli.output import (
     EXIT_BAD_INPUT,
     EXIT_USAGE,
     emit_json,
+    err,
     fail,
     fit,
     iso,
@@ -253,5 +255,5 @@ def print_links_summary(summary: LinkSummary) -> None:
     for reason, count in summary.not_linked.most_common():
         out.print(f"  not linked: {count} × {reason}", style="dim", highlight=False)
     for law_id, reason in summary.failed_laws.items():
-        out.print(f"[red]failed[/] linking {law_id}: {reason}; its edges are as they were, and "
+        err.print(f"[red]failed[/] linking {law_id}: {escape(reason)}; its edges are as they were, and "
                   f"`lexgraph law link {law_id}` tries again", highlight=False)

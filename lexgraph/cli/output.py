@@ -35,11 +35,14 @@ from rich.text import Text
 
 from lexgraph.client import (
     ConfigError,
+    EncodingError,
     InvalidQuery,
     LexGraph,
     LookupError_,
     StoreError,
     StoreUnavailable,
+    Utf8Tally,
+    decode_text,
     store_exists,
     store_location,
     unavailable_errors,
@@ -169,20 +172,37 @@ BLOCK_BYTES = 1 << 20  # a file too long to hold is read in blocks of this size
 
 
 def read_blocks(file: str, on_bytes: Callable[[int], None] | None = None) -> Iterator[str]:
-    """A UTF-8 file's text (or standard input's, for ``-``) in consecutive blocks, for commands that stream a
-    long input; `on_bytes` is told how many bytes each block took. Exit 1 naming the file and the first byte that
-    is not UTF-8; a file is checked whole before its first block comes out, so that no result is printed for a
-    file that will be refused (standard input can only be refused when the bad byte is reached)."""
+    """A text file's text (or standard input's, for ``-``) in consecutive blocks, for commands that stream a long
+    input; `on_bytes` is told how many bytes each block took. The encoding is decided by the one decoder of
+    judgments and literature (`lexgraph.client.decode_text`). A file is first read through in blocks and streamed
+    when it is certainly UTF-8 (what long inputs are). Anything else (Shift_JIS, EUC-JP, damaged or uncertain
+    text) is read whole and decided by that decoder: converted with a note, or refused with the ``iconv`` fix
+    (exit 1). No result is printed for a file that will be refused. Standard input is streamed as UTF-8, and
+    refused when a byte is not UTF-8 (it cannot be read twice)."""
     try:
         stream = sys.stdin.buffer if file == "-" else Path(file).open("rb")  # noqa: SIM115 (closed below)
     except OSError as error:
         fail(f"{file}: cannot be read ({error.strerror})", EXIT_BAD_INPUT)
     try:
         if file != "-":
-            for _ in _decoded(stream, file, None):
-                pass
+            tally = Utf8Tally()
+            try:
+                for text in _decoded(stream, None):
+                    tally.add(text)
+            except UnicodeDecodeError:
+                tally.damaged = True
             stream.seek(0)
-        yield from _decoded(stream, file, on_bytes)
+            if not tally.certain:
+                data = stream.read()
+                if on_bytes is not None:
+                    on_bytes(len(data))
+                yield _decided(data, file)
+                return
+        try:
+            yield from _decoded(stream, on_bytes)
+        except UnicodeDecodeError as error:
+            fail(f"standard input: {error.reason} (it is read as UTF-8, since it cannot be read twice); convert it "
+                 "(e.g. iconv -f SHIFT_JIS -t UTF-8) or give the file's name", EXIT_BAD_INPUT)
     except OSError as error:
         fail(f"{file}: cannot be read ({error.strerror})", EXIT_BAD_INPUT)
     finally:
@@ -190,18 +210,11 @@ def read_blocks(file: str, on_bytes: Callable[[int], None] | None = None) -> Ite
             stream.close()
 
 
-def _decoded(stream: BinaryIO, file: str, on_bytes: Callable[[int], None] | None) -> Iterator[str]:
+def _decoded(stream: BinaryIO, on_bytes: Callable[[int], None] | None) -> Iterator[str]:
     decoder = codecs.getincrementaldecoder("utf-8-sig")()
-    consumed = 0
     while True:
         data = stream.read(BLOCK_BYTES)
-        pending = len(decoder.getstate()[0])
-        try:
-            text = decoder.decode(data, final=not data)
-        except UnicodeDecodeError as error:
-            fail(f"{file}: byte {consumed - pending + error.start} is not UTF-8; convert the file "
-                 "(e.g. iconv -f SHIFT_JIS -t UTF-8)", EXIT_BAD_INPUT)
-        consumed += len(data)
+        text = decoder.decode(data, final=not data)
         if on_bytes is not None and data:
             on_bytes(len(data))
         if text:
@@ -210,14 +223,11 @@ def _decoded(stream: BinaryIO, file: str, on_bytes: Callable[[int], None] | None
             return
 
 
-def read_text(file: str) -> str:
-    """A UTF-8 file's text (or standard input's, for ``-``); exit 1 saying how to convert it otherwise."""
+def _decided(data: bytes, name: str) -> str:
     try:
-        data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
-    except OSError as error:
-        fail(f"{file}: cannot be read ({error.strerror})", EXIT_BAD_INPUT)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        fail(f"{file}: byte {error.start} is not UTF-8; convert the file (e.g. iconv -f SHIFT_JIS -t UTF-8)",
-             EXIT_BAD_INPUT)
+        decoded = decode_text(data, name)
+    except EncodingError as error:
+        fail(str(error), EXIT_BAD_INPUT)
+    if decoded.note:
+        err.print(f"[yellow]note[/] {escape(decoded.note)}", highlight=False)
+    return decoded.text

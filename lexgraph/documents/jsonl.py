@@ -1,25 +1,56 @@
-"""JSON Lines records, read with the line number every error must name (metadata files, literature registries)."""
+"""JSON Lines records, read with the line number every error must name (metadata files, literature registries).
+
+A JSON Lines file is a list of independent records, so one bad line need not cost the others: with
+``on_bad_line``, a line that cannot be read is reported (as ``FILE:LINE: what is wrong``) and skipped, and the
+reader goes on. Without it, the first bad line raises, for callers that cannot use a partial file.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+#: Told about each line that cannot be read, with a message that names the file and the line.
+BadLine = Callable[[str], None]
 
-def read_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, object) for every non-blank line. Raises ValueError naming the file, the line and, for
-    broken JSON, the column: 「texts.jsonl line 3: not valid JSON (Expecting ',' delimiter at column 18)」."""
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
+
+def line_where(path: Path, number: int) -> str:
+    """How errors name a line: 「metadata.jsonl:3」 (the file as given, a colon, the line)."""
+    return f"{path}:{number}"
+
+
+def read_records(path: Path, *, on_bad_line: BadLine | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) for every non-blank line. A line that is not UTF-8, not valid JSON or not an object
+    raises ValueError naming the file, the line and, for broken JSON, the column (「texts.jsonl:3: not valid JSON
+    (Expecting ',' delimiter at column 18)」), or, with `on_bad_line`, is reported to it and skipped."""
+    with path.open("rb") as lines:
+        for number, raw in enumerate(lines, 1):
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            problem = None
+            data: Any = None
             try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path.name} line {number}: not valid JSON ({exc.msg} at column {exc.colno})"
-                                 ) from None
-            if not isinstance(data, dict):
-                raise ValueError(f"{path.name} line {number}: expected a JSON object, one record per line")
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                problem = (f"not UTF-8 at byte {exc.start + 1} of the line (JSON Lines are UTF-8; convert the file "
+                           f"with iconv -f SHIFT_JIS -t UTF-8)")
+                line = ""
+            if problem is None:
+                if not line.strip():
+                    continue
+                try:
+                    data = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    problem = f"not valid JSON ({exc.msg} at column {exc.colno})"
+                else:
+                    if not isinstance(data, dict):
+                        problem = "expected a JSON object, one record per line"
+            if problem is not None:
+                message = f"{line_where(path, number)}: {problem}"
+                if on_bad_line is None:
+                    raise ValueError(message)
+                on_bad_line(message)
+                continue
             yield number, data

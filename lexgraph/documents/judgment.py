@@ -31,7 +31,8 @@ from typing import Any
 
 from lexgraph.citations.dates import ERAS, parse_japanese_date
 from lexgraph.documents.chunking import PAGE_MARKER_RE
-from lexgraph.documents.jsonl import read_records
+from lexgraph.documents.encoding import decode_text
+from lexgraph.documents.jsonl import BadLine, line_where, read_records
 from lexgraph.numerals import kanji_to_int
 
 SUPREME_COURT = "最高裁判所"
@@ -499,20 +500,15 @@ _LAWSUIT_ID_RE = re.compile(r"^0*(\d+)(?:_hanrei)?$")
 
 
 def read_judgment(path: str | Path, *, court: str | None = SUPREME_COURT) -> ParsedJudgment:
-    """Read and parse one judgment file (UTF-8). The lawsuit id is the file name's number (「082820_hanrei.txt」
-    → 「82820」). Bytes that are not UTF-8 are replaced, and said so in ``problems``; only I/O errors raise."""
+    """Read and parse one judgment file. The lawsuit id is the file name's number (「082820_hanrei.txt」 →
+    「82820」). The encoding is detected (`encoding.decode_text`): a Shift_JIS or EUC-JP file is converted, and
+    said so in ``problems``. Raises `EncodingError` for bytes no encoding certainly explains, OSError for I/O."""
     path = Path(path)
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8-sig")
-        decode_problem = None
-    except UnicodeDecodeError as exc:
-        text = raw.decode("utf-8", errors="replace")
-        decode_problem = f"{path.name} is not valid UTF-8 (first bad byte at {exc.start}); bad bytes were replaced"
+    decoded = decode_text(path.read_bytes(), str(path))
     m = _LAWSUIT_ID_RE.match(path.stem)
-    parsed = parse_judgment(text, source=str(path), lawsuit_id=m[1] if m else None, court=court)
-    if decode_problem:
-        parsed = replace(parsed, problems=(decode_problem, *parsed.problems))
+    parsed = parse_judgment(decoded.text, source=str(path), lawsuit_id=m[1] if m else None, court=court)
+    if decoded.note:
+        parsed = replace(parsed, problems=(decoded.note, *parsed.problems))
     return parsed
 
 
@@ -683,10 +679,20 @@ def parse_metadata_record(data: Any, *, where: str = "record") -> JudgmentMetada
     )
 
 
-def load_metadata(path: str | Path) -> list[JudgmentMetadata]:
-    """Every record of a metadata JSONL file; blank lines are skipped. Raises ValueError naming the line."""
+def load_metadata(path: str | Path, *, on_bad_line: BadLine | None = None) -> list[JudgmentMetadata]:
+    """Every record of a metadata JSONL file; blank lines are skipped. A line that cannot be read or is not a
+    valid record raises ValueError naming the file and the line (「metadata.jsonl:3: field 'court_name' is
+    missing or empty」), or, with `on_bad_line`, is reported to it while the other records are kept."""
     path = Path(path)
-    return [parse_metadata_record(data, where=f"{path.name} line {number}") for number, data in read_records(path)]
+    records = []
+    for number, data in read_records(path, on_bad_line=on_bad_line):
+        try:
+            records.append(parse_metadata_record(data, where=line_where(path, number)))
+        except ValueError as err:
+            if on_bad_line is None:
+                raise
+            on_bad_line(str(err))
+    return records
 
 
 @dataclass(frozen=True)

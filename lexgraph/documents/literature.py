@@ -22,7 +22,8 @@ from typing import Any
 
 from lexgraph.dates import DateFormatError, parse_day
 from lexgraph.documents.chunking import Span
-from lexgraph.documents.jsonl import read_records
+from lexgraph.documents.encoding import check_clean, decode_text
+from lexgraph.documents.jsonl import BadLine, line_where, read_records
 
 KINDS = ("book", "guideline", "other")
 _TOP_LINES = 10  # a date further down is a date the text talks about
@@ -149,16 +150,10 @@ def _check_date(value: str, where: str) -> str:
 
 
 def _read_text_file(path: Path) -> tuple[str, list[str]]:
-    """UTF-8 (with or without BOM), else Shift_JIS (cp932), which Japanese text files still often are."""
-    raw = path.read_bytes()
-    try:
-        return raw.decode("utf-8-sig"), []
-    except UnicodeDecodeError:
-        pass
-    try:
-        return raw.decode("cp932"), [f"{path.name} is not UTF-8; read as Shift_JIS (cp932)"]
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: neither UTF-8 nor Shift_JIS; convert it to UTF-8 (e.g. with iconv)") from None
+    """The text of a Markdown or text file in whichever of UTF-8, Shift_JIS or EUC-JP it certainly is (a note
+    says when it was converted); `EncodingError` otherwise."""
+    decoded = decode_text(path.read_bytes(), str(path))
+    return decoded.text, [decoded.note] if decoded.note else []
 
 
 def pdf_to_text(path: str | Path, *, pdftotext: str = "pdftotext", timeout: float = 120) -> str:
@@ -181,7 +176,12 @@ def pdf_to_text(path: str | Path, *, pdftotext: str = "pdftotext", timeout: floa
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", errors="replace").strip() or f"exit status {done.returncode}"
         raise ValueError(f"{path}: pdftotext could not read it: {message}")
-    return done.stdout.decode("utf-8", errors="replace")
+    try:
+        text = done.stdout.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path}: pdftotext gave bytes that are not UTF-8 (at byte {error.start})") from None
+    check_clean(text, str(path))  # a glyph without a Unicode map comes out as U+FFFD
+    return text
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -295,10 +295,10 @@ def _registry_dir(path: Path) -> Path:
     return path
 
 
-def _jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
+def _jsonl(path: Path, on_bad_line: BadLine | None) -> list[tuple[int, dict[str, Any]]]:
     if not path.is_file():
         raise ValueError(f"{path}: missing; a registry holds documents.jsonl and texts.jsonl")
-    return list(read_records(path))
+    return list(read_records(path, on_bad_line=on_bad_line))
 
 
 def _field(data: dict[str, Any], key: str, where: str, *, required: bool = False) -> str | None:
@@ -324,69 +324,98 @@ def _registry_title(doc_id: str, layer: str, law_name: str | None, article: str 
     return None
 
 
-def load_registry(path: str | Path) -> list[RegistryEntry]:
+def load_registry(path: str | Path, *, on_bad_line: BadLine | None = None) -> list[RegistryEntry]:
     """The documents of a registry: ``path`` is the snapshot folder, its ``registry`` folder or documents.jsonl.
 
-    Raises ValueError naming the file, line and field for a malformed record.
+    Raises ValueError naming the file, line and field for a malformed record, or, with `on_bad_line`, reports
+    it there and keeps the other records.
     """
     folder = _registry_dir(Path(path))
     entries: list[RegistryEntry] = []
-    for number, data in _jsonl(folder / "documents.jsonl"):
-        where = f"documents.jsonl line {number}"
-        doc_id = _field(data, "juri_id", where, required=True)
-        layer = _field(data, "layer", where, required=True)
-        assert doc_id is not None and layer is not None
-        day = None
-        for key in ("version_date", "decision_date"):
-            raw = _field(data, key, where)
-            if raw:
-                day = parse_date(raw)
-                if day is None:
-                    raise ValueError(f"{where}: field {key!r} is not a date: {raw!r}")
-                break
-        law_name = _field(data, "law_name_ja", where)
-        article = _field(data, "article_number", where)
-        entries.append(RegistryEntry(
-            doc_id=doc_id,
-            layer=layer,
-            title=_registry_title(doc_id, layer, law_name, article),
-            kind=LAYER_KINDS.get(layer, "other"),
-            date=day,
-            source_url=_field(data, "source_url", where),
-            licence=_field(data, "license", where),
-            law_id=_field(data, "law_id", where),
-            law_num=_field(data, "law_num", where),
-            law_name=law_name,
-            article=article,
-            text_sha256=_field(data, "text_sha256", where),
-        ))
+    for number, data in _jsonl(folder / "documents.jsonl", on_bad_line):
+        try:
+            entries.append(_registry_entry(data, line_where(folder / "documents.jsonl", number)))
+        except ValueError as err:
+            if on_bad_line is None:
+                raise
+            on_bad_line(str(err))
     return entries
 
 
-def read_registry(path: str | Path) -> list[LiteratureText]:
+def _registry_entry(data: dict[str, Any], where: str) -> RegistryEntry:
+    doc_id = _field(data, "juri_id", where, required=True)
+    layer = _field(data, "layer", where, required=True)
+    assert doc_id is not None and layer is not None
+    day = None
+    for key in ("version_date", "decision_date"):
+        raw = _field(data, key, where)
+        if raw:
+            day = parse_date(raw)
+            if day is None:
+                raise ValueError(f"{where}: field {key!r} is not a date: {raw!r}")
+            break
+    law_name = _field(data, "law_name_ja", where)
+    article = _field(data, "article_number", where)
+    return RegistryEntry(
+        doc_id=doc_id,
+        layer=layer,
+        title=_registry_title(doc_id, layer, law_name, article),
+        kind=LAYER_KINDS.get(layer, "other"),
+        date=day,
+        source_url=_field(data, "source_url", where),
+        licence=_field(data, "license", where),
+        law_id=_field(data, "law_id", where),
+        law_num=_field(data, "law_num", where),
+        law_name=law_name,
+        article=article,
+        text_sha256=_field(data, "text_sha256", where),
+    )
+
+
+def read_registry(path: str | Path, *, on_bad_line: BadLine | None = None) -> list[LiteratureText]:
     """Every document of a registry with its text (``texts.jsonl``), checked against the registry's hash.
 
     A document without text, a text whose SHA-256 differs from ``text_sha256``, an unknown layer and a
-    missing date are reported in the document's ``problems``; a text for no registered document raises.
+    missing date are reported in the document's ``problems``. A malformed line of either file, or a text for no
+    registered document, raises, or, with `on_bad_line`, is reported there while the other records are kept; a
+    document whose text may be on such a line is then reported too, and left out rather than stored without it.
     """
     folder = _registry_dir(Path(path))
-    entries = load_registry(folder)
+    bad_lines: list[str] = []
+    report = None if on_bad_line is None else bad_lines.append
+    entries = load_registry(folder, on_bad_line=report)
     texts: dict[str, str] = {}
     known = {e.doc_id for e in entries}
-    for number, data in _jsonl(folder / "texts.jsonl"):
-        where = f"texts.jsonl line {number}"
-        doc_id = _field(data, "juri_id", where, required=True)
-        text = data.get("text")
-        if not isinstance(text, str):
-            raise ValueError(f"{where}: field 'text' must be a string")
-        if doc_id not in known:
-            raise ValueError(f"{where}: text for {doc_id!r}, which documents.jsonl does not list")
+    texts_read = len(bad_lines)
+    for number, data in _jsonl(folder / "texts.jsonl", report):
+        where = line_where(folder / "texts.jsonl", number)
+        try:
+            doc_id = _field(data, "juri_id", where, required=True)
+            text = data.get("text")
+            if not isinstance(text, str):
+                raise ValueError(f"{where}: field 'text' must be a string")
+            if doc_id not in known:
+                raise ValueError(f"{where}: text for {doc_id!r}, which documents.jsonl does not list")
+        except ValueError as err:
+            if report is None:
+                raise
+            report(str(err))
+            continue
         assert doc_id is not None
         texts[doc_id] = text
+    texts_damaged = len(bad_lines) > texts_read
     out: list[LiteratureText] = []
+    for message in bad_lines:
+        assert on_bad_line is not None
+        on_bad_line(message)
     for entry in entries:
         problems: list[str] = []
         text = texts.get(entry.doc_id)
+        if text is None and texts_damaged:
+            assert on_bad_line is not None
+            on_bad_line(f"{folder / 'texts.jsonl'}: no text for {entry.doc_id}, which may be on a line that could "
+                        "not be read; not stored")
+            continue
         if text is None:
             problems.append(f"no text in texts.jsonl for {entry.doc_id}")
             text = ""

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from lexgraph.documents.chunking import Chunk, chunk_text
+from lexgraph.documents.encoding import EncodingError, check_clean
 from lexgraph.documents.judgment import JudgmentMetadata, ParsedJudgment, load_metadata, read_judgment
 from lexgraph.documents.literature import LiteratureText, read_literature, read_registry
 
@@ -132,21 +133,45 @@ def iter_judgments(paths: Sequence[str | Path], *, size: int, overlap: int
         except OSError as err:
             yield InputError(f"{path}: cannot be read ({err.strerror})")
             continue
+        except EncodingError as err:
+            yield InputError(str(err))
+            continue
         meta = records.get(parsed.lawsuit_id or "")
         if meta is not None:
             used.add(meta.lawsuit_id)
-        yield prepare_judgment(parsed, meta, size=size, overlap=overlap)
+        yield checked(prepare_judgment(parsed, meta, size=size, overlap=overlap))
     for lawsuit_id, meta in records.items():
         if lawsuit_id not in used:
-            yield prepare_judgment(None, meta, size=size, overlap=overlap)
+            yield checked(prepare_judgment(None, meta, size=size, overlap=overlap))
+
+
+def checked(doc: PreparedDocument) -> PreparedDocument | InputError:
+    """The document, or why it must not be stored: text or properties holding a replacement character or a
+    control character, whatever they came from (a file, a metadata record, a registry, pdftotext)."""
+    try:
+        check_clean(doc.text, doc.source)
+        for key, value in doc.node.items():
+            if isinstance(value, str):
+                check_clean(value, f"{doc.source} ({key})")
+    except EncodingError as err:
+        return InputError(str(err))
+    return doc
+
+
+BAD_LINE_FIX = ("; correct this line and run the same command again (the file's other records were read; "
+                "those already stored are skipped)")
 
 
 def _load_records(path: Path, records: dict[str, JudgmentMetadata]) -> Iterator[InputError]:
+    """The good records of a metadata file into `records`; each bad line becomes a failure of its own."""
+    bad: list[str] = []
     try:
-        for meta in load_metadata(path):
+        for meta in load_metadata(path, on_bad_line=bad.append):
             records[meta.lawsuit_id] = meta
-    except (OSError, ValueError) as err:
-        yield InputError(f"{path}: {err}")
+    except OSError as err:
+        yield InputError(f"{path}: cannot be read ({err.strerror})")
+    for message in bad:
+        yield InputError(message + BAD_LINE_FIX)
 
 
 def document_uid(lit: LiteratureText) -> str:
@@ -178,19 +203,25 @@ def iter_literature(paths: Sequence[str | Path], *, kind: str | None, title: str
             yield InputError(f"{path}: no such file or directory")
             continue
         if path.is_dir() and (path / "registry" / "documents.jsonl").is_file():
+            bad: list[str] = []
             try:
-                entries = read_registry(path)
+                entries = read_registry(path, on_bad_line=bad.append)
             except (OSError, ValueError) as err:
                 yield InputError(f"{path}: {err}")
                 continue
+            for message in bad:
+                yield InputError(message + BAD_LINE_FIX)
             for lit in entries:
-                yield prepare_literature(lit, size=size, overlap=overlap)
+                yield checked(prepare_literature(lit, size=size, overlap=overlap))
             continue
         files = sorted(p for p in path.rglob("*") if p.suffix in _LITERATURE_SUFFIXES) if path.is_dir() else [path]
         for file in files:
             try:
                 lit = read_literature(file, title=title, date=day, kind=kind, source=source)
+            except EncodingError as err:
+                yield InputError(str(err))
+                continue
             except (OSError, ValueError, RuntimeError) as err:
                 yield InputError(f"{file}: {err}")
                 continue
-            yield prepare_literature(lit, size=size, overlap=overlap)
+            yield checked(prepare_literature(lit, size=size, overlap=overlap))

@@ -168,7 +168,7 @@ def evaluate_answers(lg: Any, questions: Sequence[LawqaQuestion], options: Any, 
             if on_question is not None:
                 on_question(question)
             continue
-        body = " ".join([*(s.text for s in answer.sentences), answer.conclusion])
+        body = " ".join([*(s.text for s in answer.sentences), answer.conclusion.text])
         cited = tuple(dict.fromkeys(
             article_id(ref.law_id, ref.path) for cid in answer.cited_ids
             if (ref := answer.references.by_id(cid)) is not None and ref.kind == "law"))

@@ -219,10 +219,12 @@ def _judgment_text(corpus: Path | None, doc: str, lines: list[Entry]) -> str | N
     """The judgment file's text when it holds every gold sentence of `doc` at its offsets, else None."""
     if corpus is None or not doc:
         return None
+    from lexgraph.documents.encoding import EncodingError, decode_text
+
     path = corpus / doc
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = decode_text(path.read_bytes(), str(path)).text  # read as `lexgraph cite` reads it
+    except (OSError, EncodingError):
         return None
     for line in lines:
         if "sentence_end" not in line:

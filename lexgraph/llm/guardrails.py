@@ -2,7 +2,8 @@
 
 Every reply is parsed as one JSON object and validated against a JSON Schema (Draft 2020-12, files in
 ``lexgraph/schemas``) and, for answers, against the references actually given: a citation id that is not among
-them is an error like any schema violation, so a hallucinated citation is refused. On failure the model gets a
+them, in any statement (sentence, conclusion or caveat), is an error like any schema violation, so a hallucinated
+citation is refused. On failure the model gets a
 repair prompt quoting its output and the exact errors, at most ``max_repairs`` times (default 2); when the retries
 run out, `RetriesExhausted` carries every attempt, so the turn log keeps everything.
 """
@@ -72,7 +73,7 @@ def _where(path: Sequence[Any]) -> str:
 
 @dataclass(frozen=True)
 class ReplyCheck:
-    """A schema, and optionally the reference ids a reply may cite (at ``sentences[*].citations``)."""
+    """A schema, and optionally the reference ids a reply may cite (in every statement's ``citations``)."""
 
     schema_name: str
     allowed_ids: frozenset[str] | None = None
@@ -96,11 +97,22 @@ class ReplyCheck:
         return (value if not errors else None), errors
 
 
+def statements(value: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """Every statement of an answer with where it stands: each sentence, the conclusion and each caveat. All carry
+    citations, so that none can make a claim the check does not see (issue 15 §4)."""
+    found = [(f"sentences[{i}]", s) for i, s in enumerate(value.get("sentences", [])) if isinstance(s, Mapping)]
+    if isinstance(value.get("conclusion"), Mapping):
+        found.append(("conclusion", value["conclusion"]))
+    found += [(f"caveats[{i}]", c) for i, c in enumerate(value.get("caveats", [])) if isinstance(c, Mapping)]
+    return found
+
+
 def citation_errors(value: Mapping[str, Any], allowed: Collection[str]) -> list[str]:
+    """Every citation of every statement that is not among the references given."""
     given = ", ".join(sorted(allowed, key=_id_order)) or "none"
-    return [f"sentences[{i}].citations[{j}]: {cid!r} is not one of the references given ({given})"
-            for i, sentence in enumerate(value.get("sentences", []))
-            for j, cid in enumerate(sentence.get("citations", [])) if cid not in allowed]
+    return [f"{where}.citations[{j}]: {cid!r} is not one of the references given ({given})"
+            for where, statement in statements(value)
+            for j, cid in enumerate(statement.get("citations", [])) if cid not in allowed]
 
 
 def _id_order(reference_id: str) -> tuple[str, int]:

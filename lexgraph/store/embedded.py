@@ -56,6 +56,18 @@ _KEYS = {spec.label: spec.key for spec in NODE_SPECS}
 _MIGRATION_TABLE = "_Migration"
 
 
+def _check_store_folder(directory: Path) -> None:
+    """A store is a folder: a path that is a file, or lies inside one, is refused in one sentence naming the file
+    (the engine would otherwise fail deep inside `mkdir` or its own open, with a traceback)."""
+    for path in (directory, *directory.parents):
+        if path.exists():
+            if not path.is_dir():
+                where = "is a file" if path == directory else f"lies inside {path}, which is a file"
+                raise StoreUnavailable(f"the store path {directory} {where}, not a folder; give a folder (a new "
+                                       "one is created) or a bolt:// URI")
+            return
+
+
 class EmbeddedStore(GraphStore):
     backend = "embedded"
 
@@ -66,11 +78,15 @@ class EmbeddedStore(GraphStore):
         self.read_only = read_only
         self._db_path = self.directory / "graph.lbdb"
         self._lock_note = self.directory / "lexgraph.lock"
+        _check_store_folder(self.directory)
         if read_only and not self._db_path.exists():
             raise StoreUnavailable(
                 f"no lexgraph store at {self.directory}; create one with `lexgraph ingest statutes …` first"
             )
-        self.directory.mkdir(parents=True, exist_ok=True)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise StoreUnavailable(f"cannot create the store folder {self.directory}: {err.strerror}") from None
         try:
             self._db = ladybug.Database(
                 str(self._db_path), buffer_pool_size=buffer_pool_size, read_only=read_only
@@ -82,11 +98,16 @@ class EmbeddedStore(GraphStore):
         self._tables: set[str] | None = None
         self._column_types: dict[str, dict[str, str]] = {}
         if not read_only:
-            self._lock_note.write_text(
-                json.dumps({"pid": os.getpid(), "command": " ".join(sys.argv)[:300],
-                            "since": datetime.now(UTC).isoformat(timespec="seconds")}),
-                encoding="utf-8",
-            )
+            try:
+                self._lock_note.write_text(
+                    json.dumps({"pid": os.getpid(), "command": " ".join(sys.argv)[:300],
+                                "since": datetime.now(UTC).isoformat(timespec="seconds")}),
+                    encoding="utf-8",
+                )
+            except OSError as err:
+                self._db.close()
+                raise StoreUnavailable(f"cannot write in the store folder {self.directory}: {err.strerror}"
+                                       ) from None
             self._ensure_migration_table()
 
     def _explain_open_failure(self, err: RuntimeError) -> str:
@@ -99,7 +120,8 @@ class EmbeddedStore(GraphStore):
             except (OSError, ValueError, KeyError):
                 pass
             return (f"the store {self.directory} is open for writing by {holder}; wait for it to finish or "
-                    f"stop it, then retry (readers may use --read-only commands meanwhile)")
+                    f"stop it, then retry (commands that only read, such as stats, doctor, query, law, precedent "
+                    f"and search, work meanwhile)")
         return f"cannot open the store {self.directory}: {message}"
 
     # -- low level ----------------------------------------------------------------------------------------------
