@@ -106,15 +106,15 @@ def law_versions(
     if as_json:
         emit_json({"law_id": info.law_id, "title": info.title, "versions": [_version_json(v) for v in versions]})
         return
-    grid = table("revision id", "from", "until", "dated by")
-    for column in grid.columns[:3]:
+    grid = table("revision id", "from", "dated by", "until")
+    for column in (grid.columns[0], grid.columns[1], grid.columns[3]):
         column.no_wrap = True  # an id is copied into other commands, and a day read whole: never folded
     for v in versions:
         until = iso(v.enforced_until) or f"known up to\n{iso(v.known_up_to) or '?'}"
         if v.known_until is not None and v.gap:
             until += "\n(gap below)"
-        grid.add_row(v.revision_id, iso(v.enforced_from) or "unknown", until,
-                     "its id" if v.dated_by == "revision_id" else f"snapshot (seen {v.known_in_force_on})")
+        grid.add_row(v.revision_id, iso(v.enforced_from) or "unknown",
+                     "its id" if v.dated_by == "revision_id" else f"snapshot (seen {v.known_in_force_on})", until)
     out.print(f"[bold]{info.title}[/] ({info.law_id})", highlight=False)
     out.print(grid)
     for v in versions:
