@@ -1,8 +1,9 @@
 """Neo4j against the embedded store on the same machine: loading the e-Gov corpus, and warm search latency.
 
-    python bench/neo4j_scale.py scale  [--archive A] [--laws N] [--embedded DIR] [--keyset] [--restart-server]
-                                       [--neo4j URI] [--wipe] [--json]
+    python bench/neo4j_scale.py scale  [--archive A] [--laws N] [--embedded DIR] [--ways direct,copy,keyset]
+                                       [--restart-server] [--neo4j URI] [--wipe] [--json]
     python bench/neo4j_scale.py search --store DIR [--neo4j URI] [--wipe] [--rounds 2] [--json]
+    python bench/neo4j_scale.py export --store DIR [--pages 2] [--json]
 
 ``scale`` loads the 2020 e-Gov archive (or its first ``--laws N`` files) into Neo4j two ways and reports, for each,
 the wall time, lexgraph's peak RSS (each way runs in a child process of its own), the server's peak RSS and the
@@ -12,8 +13,8 @@ store's size on disk:
   2. straight into Neo4j (``lexgraph ingest statutes --store bolt://…``);
   3. into Neo4j again, by `copy --to` from the embedded store (its bulk export: COPY TO Parquet, then UNWIND/MERGE
      batches of 10,000 rows);
-  4. with ``--keyset``, the copy as it read before (a keyset walk, ``WHERE key > $after ORDER BY key LIMIT 2000``,
-     which rescans the label for every page in LadybugDB): the before/after of the copy fix, in the same run.
+  4. with ``--ways …,keyset``, the copy as it read before (a keyset walk, ``WHERE key > $after ORDER BY key``
+     ``LIMIT 2000``, which rescans the label for every page in LadybugDB): the copy fix's before/after, same run.
 Statutes only, linked only if the embedded store was (CITES edges are copied when present; the direct ingest
 never links here). ``--restart-server`` stops the local server (`make neo4j`, NEO4J_LOCAL_DIR / NEO4J_HEAP /
 NEO4J_PAGECACHE, ports from --neo4j), deletes its data and starts it again before each Neo4j step, so that each
@@ -26,7 +27,11 @@ work on the machine makes absolute times upper bounds. Each step's figures go to
 an embedded store built by ``bench/retrieval_lawqa.py --prepare`` and on the same graph copied into Neo4j and
 indexed there with the embedded store's cached vectors (nothing is embedded again).
 
-Both WIPE the Neo4j database (every node, and lexgraph's vector indexes): ``--wipe`` must say so unless it is empty.
+``export`` times the copy's read side alone on an embedded store, nothing written: the bulk export of every
+clause against a few pages of the keyset walk it replaced, and what that walk would take for them all.
+
+``scale`` and ``search`` WIPE the Neo4j database (every node, and lexgraph's vector indexes): ``--wipe``
+must say so unless it is empty.
 """
 
 from __future__ import annotations
@@ -200,10 +205,10 @@ def scale(args: argparse.Namespace) -> dict[str, Any]:
             report["embedded"] = run_step("ingest", str(source), str(embedded))
         report["embedded"]["store_mb"] = size_mb(embedded)
         print(json.dumps({"embedded": report["embedded"]}), file=sys.stderr, flush=True)
-        steps = [("neo4j_direct", ("ingest", str(source), args.neo4j)),
-                 ("neo4j_copy", ("copy", str(embedded), args.neo4j))]
-        if args.keyset:
-            steps.append(("neo4j_copy_keyset", ("copy-keyset", str(embedded), args.neo4j)))
+        ways = {"direct": ("neo4j_direct", ("ingest", str(source), args.neo4j)),
+                "copy": ("neo4j_copy", ("copy", str(embedded), args.neo4j)),
+                "keyset": ("neo4j_copy_keyset", ("copy-keyset", str(embedded), args.neo4j))}
+        steps = [ways[way] for way in args.ways.split(",")]
         for number, (name, step_args) in enumerate(steps):
             if args.restart_server:
                 restart_server(args.neo4j)
@@ -245,6 +250,55 @@ def scale_table(report: dict[str, Any]) -> list[str]:
     if keyset.get("wall_s") and copy.get("wall_s"):
         lines.append(f"keyset copy (before) / bulk copy (after) wall: {keyset['wall_s'] / copy['wall_s']:.2f}")
     return lines
+
+
+# -- the copy's read side alone -----------------------------------------------------------------------------------
+def export(args: argparse.Namespace) -> dict[str, Any]:
+    """How fast `copy` reads an embedded store, with nothing written: its bulk export of every Provision (COPY TO
+    Parquet, then batches of 10,000 rows) against the keyset walk it used before, of which only ``--pages``
+    pages are read at the start, middle and end of the key range (a whole walk of the corpus takes hours), to
+    show what one page costs and what the walk would take. The pages are the queries of the walk
+    (`lexgraph.store.base._keyset_pages`, the default `GraphStore.export_nodes`)."""
+    from lexgraph.store.embedded import EmbeddedStore
+
+    report: dict[str, Any] = {"store": str(args.store), "loadavg_start": loadavg()}
+    store = EmbeddedStore(args.store, read_only=True)
+    try:
+        started, cpu, rows = time.perf_counter(), time.process_time(), 0
+        for batch in store.export_nodes("Provision", 10_000):
+            rows += len(batch)
+        report["bulk"] = {"provisions": rows, "wall_s": round(time.perf_counter() - started, 1),
+                          "cpu_s": round(time.process_time() - cpu, 1), "loadavg_end": loadavg()}
+        keys = [row["k"] for row in store._execute("MATCH (n:Provision) RETURN n.uid AS k ORDER BY k")]
+        pages: list[dict[str, Any]] = []
+        for share in (0.0, 0.5, 0.9):
+            after = keys[int(share * (len(keys) - 1))] if share else None
+            for _ in range(args.pages):
+                started, cpu = time.perf_counter(), time.process_time()
+                found = store.run_read_only(
+                    "MATCH (n:Provision) " + ("WHERE n.uid > $after " if after is not None else "")
+                    + "RETURN n AS node ORDER BY n.uid LIMIT $limit",
+                    {"limit": 2000, **({"after": after} if after is not None else {})})
+                pages.append({"at": share, "rows": len(found), "seconds": round(time.perf_counter() - started, 2),
+                              "cpu_s": round(time.process_time() - cpu, 2)})
+                if len(found) < 2000:
+                    break
+                after = found[-1]["node"]["uid"]
+        per_page = float(np.mean([page["seconds"] for page in pages]))
+        cpu_per_page = float(np.mean([page["cpu_s"] for page in pages]))
+        count = -(-len(keys) // 2000)
+        report["keyset"] = {"pages_read": len(pages), "rows_per_page": 2000, "s_per_page": round(per_page, 2),
+                            "cpu_s_per_page": round(cpu_per_page, 2), "pages": pages, "pages_for_all": count,
+                            "projected_s_for_all_provisions": round(per_page * count),
+                            "projected_cpu_s_for_all_provisions": round(cpu_per_page * count),
+                            "loadavg_end": loadavg()}
+        # CPU seconds (all the process's threads) are what a loaded machine distorts least.
+        report["projected_keyset_over_bulk"] = {
+            "wall": round(per_page * count / max(report["bulk"]["wall_s"], 0.1), 1),
+            "cpu": round(cpu_per_page * count / max(report["bulk"]["cpu_s"], 0.1), 1)}
+    finally:
+        store.close()
+    return report
 
 
 # -- search latency -----------------------------------------------------------------------------------------------
@@ -313,7 +367,7 @@ def main() -> int:
         return 0
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in ("scale", "search"):
+    for name in ("scale", "search", "export"):
         command = sub.add_parser(name)
         command.add_argument("--neo4j", default=DEFAULT_URI, help=f"the Neo4j to load (default {DEFAULT_URI})")
         command.add_argument("--wipe", action="store_true", help="empty the Neo4j database even if it holds data")
@@ -322,16 +376,19 @@ def main() -> int:
     sub.choices["scale"].add_argument("--laws", type=int, default=0, help="only the first N files (default: all)")
     sub.choices["scale"].add_argument("--embedded", type=Path,
                                       help="an embedded store of the same archive, made before: not rebuilt")
-    sub.choices["scale"].add_argument("--keyset", action="store_true",
-                                      help="also time the copy by the keyset walk it used before (slow: quadratic)")
+    sub.choices["scale"].add_argument("--ways", default="direct,copy",
+                                      help="which loads into Neo4j, in this order: direct, copy, and keyset (the "
+                                           "copy as it read before: slow, quadratic); default direct,copy")
     sub.choices["scale"].add_argument("--restart-server", action="store_true",
                                       help="restart the local server on an empty data folder before each step")
     sub.choices["search"].add_argument("--store", type=Path, required=True,
                                        help="an embedded store made by bench/retrieval_lawqa.py --prepare")
     sub.choices["search"].add_argument("--dataset", type=Path, default=SHARED / "lawqa_jp" / "dev.json")
     sub.choices["search"].add_argument("--rounds", type=int, default=2)
+    sub.choices["export"].add_argument("--store", type=Path, required=True, help="an embedded store")
+    sub.choices["export"].add_argument("--pages", type=int, default=2, help="keyset pages read at each place")
     args = parser.parse_args()
-    report = scale(args) if args.command == "scale" else search(args)
+    report = {"scale": scale, "search": search, "export": export}[args.command](args)
     print(json.dumps(report, ensure_ascii=False, indent=None if args.json else 2))
     if not args.json and report.get("table"):
         print("\n".join(report["table"]))
