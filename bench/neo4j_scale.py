@@ -143,19 +143,20 @@ def step(name: str, source: str, target: str) -> dict[str, Any]:
     """Runs in the child: ingest `source` into `target`, or copy the embedded store `source` to `target`
     (``copy``: its bulk export; ``copy-keyset``: the keyset walk the copy used before, at its batch of 2000)."""
     from lexgraph import LexGraph
+    from lexgraph.client import DEFAULT_BATCH
 
     started = time.perf_counter()
     if name in ("copy", "copy-keyset"):
-        batch = {}
+        batch = DEFAULT_BATCH
         if name == "copy-keyset":
             from lexgraph.store.base import GraphStore
             from lexgraph.store.embedded import EmbeddedStore
 
             EmbeddedStore.export_nodes = GraphStore.export_nodes  # type: ignore[method-assign]
             EmbeddedStore.export_relationships = GraphStore.export_relationships  # type: ignore[method-assign]
-            batch = {"batch": 2000}
+            batch = 2000
         with LexGraph.open(source, read_only=True) as lg:
-            copied = lg.copy_to(target, **batch)
+            copied = lg.copy_to(target, batch=batch)
         with LexGraph.open(target) as lg:
             counts = lg.stats()
         result: dict[str, Any] = {"copied": copied.to_json()}
@@ -315,7 +316,7 @@ def search(args: argparse.Namespace) -> dict[str, Any]:
     from lexgraph.retrieve.search import SearchOptions
 
     questions = [q.question for q in load_lawqa(args.dataset)]
-    report: dict[str, Any] = {"questions": len(questions), "rounds": args.rounds}
+    report: dict[str, Any] = {"questions": len(questions), "rounds": args.rounds, "loadavg_start": loadavg()}
     wipe(args.neo4j, allowed=args.wipe)
     os.environ["LEXGRAPH_CACHE_DIR"] = str(args.store / "cache")  # index Neo4j with the embedded store's vectors
     started = time.perf_counter()
@@ -356,7 +357,9 @@ def search(args: argparse.Namespace) -> dict[str, Any]:
                         lg.search(question, options=options, retriever=retriever)
                         times.append((time.perf_counter() - started) * 1000)
                 rows[mode] = _summary(times)
-            report[backend] = rows
+            report[backend] = rows | {"loadavg_end": loadavg()}
+    report["neo4j_over_embedded"] = {mode: {q: round(report["neo4j"][mode][q] / max(report["embedded"][mode][q], 0.1),
+                                                     2) for q in ("p50_ms", "p95_ms")} for mode in ("bm25", "hybrid")}
     report["server"] = server_memory()
     return report
 
