@@ -1,23 +1,37 @@
 """Neo4j against the embedded store on the same machine: loading the e-Gov corpus, and warm search latency.
 
-    python bench/neo4j_scale.py scale  [--archive A] [--laws N] [--neo4j URI] [--wipe] [--json]
+    python bench/neo4j_scale.py scale  [--archive A] [--laws N] [--embedded DIR] [--ways direct,copy,keyset]
+                                       [--restart-server] [--neo4j URI] [--wipe] [--json]
     python bench/neo4j_scale.py search --store DIR [--neo4j URI] [--wipe] [--rounds 2] [--json]
+    python bench/neo4j_scale.py export --store DIR [--pages 2] [--json]
 
-``scale`` ingests the 2020 e-Gov archive (or its first ``--laws N`` files) three ways and reports, for each, the wall
-time, lexgraph's peak RSS (each way runs in a child process of its own) and the store's size on disk:
-  1. into a new embedded store;
-  2. straight into Neo4j;
-  3. into Neo4j again, by `copy --to` from the embedded store of step 1.
-Statutes only, without linking (as bench/ingest_corpus.py times them). The server's memory is read from
-/proc/<pid>/status of the local server (`make neo4j`, its pid file): VmRSS after each step and VmHWM, the peak since
-the server started; its store size is its data folder's databases/neo4j (transactions/neo4j, the logs, apart).
-Each step's figures are also printed to stderr as soon as it ends.
+``scale`` loads the 2020 e-Gov archive (or its first ``--laws N`` files) into Neo4j two ways and reports, for each,
+the wall time, lexgraph's peak RSS (each way runs in a child process of its own), the server's peak RSS and the
+store's size on disk:
+  1. a new embedded store (skipped with ``--embedded DIR``: an embedded store of the same archive made before,
+     e.g. by ``lexgraph ingest statutes ARCHIVE --no-link --store DIR``, whose own figures this run then lacks);
+  2. straight into Neo4j (``lexgraph ingest statutes --store bolt://…``);
+  3. into Neo4j again, by `copy --to` from the embedded store (its bulk export: COPY TO Parquet, then UNWIND/MERGE
+     batches of 10,000 rows);
+  4. with ``--ways …,keyset``, the copy as it read before (a keyset walk, ``WHERE key > $after ORDER BY key``
+     ``LIMIT 2000``, which rescans the label for every page in LadybugDB): the copy fix's before/after, same run.
+Statutes only, linked only if the embedded store was (CITES edges are copied when present; the direct ingest
+never links here). ``--restart-server`` stops the local server (`make neo4j`, NEO4J_LOCAL_DIR / NEO4J_HEAP /
+NEO4J_PAGECACHE, ports from --neo4j), deletes its data and starts it again before each Neo4j step, so that each
+step's server peak (VmHWM of /proc/<pid>/status) and store size are its own; without it the database is wiped
+with DETACH DELETE and the server's VmHWM is the peak since it started. The store size is the data folder's
+databases/neo4j, with transactions/neo4j (the logs) apart. /proc/loadavg is printed beside every figure: other
+work on the machine makes absolute times upper bounds. Each step's figures go to stderr as soon as it ends.
 
 ``search`` times warm bm25 and hybrid search (p50 / p95 over lawqa_jp's questions, as bench/search_latency.py) on
 an embedded store built by ``bench/retrieval_lawqa.py --prepare`` and on the same graph copied into Neo4j and
 indexed there with the embedded store's cached vectors (nothing is embedded again).
 
-Both WIPE the Neo4j database (every node, and lexgraph's vector indexes): ``--wipe`` must say so unless it is empty.
+``export`` times the copy's read side alone on an embedded store, nothing written: the bulk export of every
+clause against a few pages of the keyset walk it replaced, and what that walk would take for them all.
+
+``scale`` and ``search`` WIPE the Neo4j database (every node, and lexgraph's vector indexes): ``--wipe``
+must say so unless it is empty.
 """
 
 from __future__ import annotations
@@ -35,6 +49,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import numpy as np
 
@@ -78,6 +93,22 @@ def neo4j_store_mb() -> dict[str, float] | None:
             "transaction_logs": size_mb(data / "transactions" / "neo4j")}
 
 
+def loadavg() -> str:
+    """The 1, 5 and 15-minute load averages: how busy the 2 cores were while a figure was taken."""
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def restart_server(uri: str) -> None:
+    """Stop the local server, delete its data and start it empty (`make neo4j-stop`, `make neo4j`)."""
+    port = urlsplit(uri).port or 7687
+    settings = [f"NEO4J_LOCAL_DIR={LOCAL_DIR}", f"NEO4J_BOLT_PORT={port}"] + [
+        f"{name}={os.environ[name]}" for name in ("NEO4J_HTTP_PORT", "NEO4J_GUIDE_PORT", "NEO4J_HEAP",
+                                                   "NEO4J_PAGECACHE") if name in os.environ]
+    subprocess.run(["make", "-s", "neo4j-stop", *settings], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    shutil.rmtree(LOCAL_DIR / "data", ignore_errors=True)
+    subprocess.run(["make", "-s", "neo4j", *settings], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+
+
 def wipe(uri: str, allowed: bool) -> None:
     """Empty the Neo4j database (batched), refusing a database that holds data unless ``--wipe`` was given."""
     from lexgraph.store.neo4j import Neo4jStore
@@ -97,27 +128,38 @@ def wipe(uri: str, allowed: bool) -> None:
 
 # -- one step in a child process, so that its peak RSS is its own -------------------------------------------------
 def run_step(*args: str) -> dict[str, Any]:
-    started = time.perf_counter()
+    started, load = time.perf_counter(), loadavg()
     done = subprocess.run([sys.executable, __file__, "_step", *args], stdout=subprocess.PIPE, text=True, cwd=ROOT,
                           check=False)
     if done.returncode:
         sys.exit(f"step {args[0]} failed (exit {done.returncode})")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     result["wall_s"] = round(time.perf_counter() - started, 1)  # with the child's start-up and imports
+    result["loadavg_start"], result["loadavg_end"] = load, loadavg()
     return result
 
 
 def step(name: str, source: str, target: str) -> dict[str, Any]:
-    """Runs in the child: ingest `source` into `target`, or copy the embedded store `source` to `target`."""
+    """Runs in the child: ingest `source` into `target`, or copy the embedded store `source` to `target`
+    (``copy``: its bulk export; ``copy-keyset``: the keyset walk the copy used before, at its batch of 2000)."""
     from lexgraph import LexGraph
+    from lexgraph.client import DEFAULT_BATCH
 
     started = time.perf_counter()
-    if name == "copy":
+    if name in ("copy", "copy-keyset"):
+        batch = DEFAULT_BATCH
+        if name == "copy-keyset":
+            from lexgraph.store.base import GraphStore
+            from lexgraph.store.embedded import EmbeddedStore
+
+            EmbeddedStore.export_nodes = GraphStore.export_nodes  # type: ignore[method-assign]
+            EmbeddedStore.export_relationships = GraphStore.export_relationships  # type: ignore[method-assign]
+            batch = 2000
         with LexGraph.open(source, read_only=True) as lg:
-            copied = lg.copy_to(target)
+            copied = lg.copy_to(target, batch=batch)
         with LexGraph.open(target) as lg:
             counts = lg.stats()
-        result: dict[str, Any] = {"copied": str(copied)[:200]}
+        result: dict[str, Any] = {"copied": copied.to_json()}
     else:
         with LexGraph.open(target) as lg:
             summary = lg.ingest_statutes([Path(source)], link=False)
@@ -128,6 +170,7 @@ def step(name: str, source: str, target: str) -> dict[str, Any]:
     result["nodes"] = sum(counts.nodes.values())
     result["relationships"] = sum(counts.relationships.values())
     result["provisions"] = counts.nodes.get("Provision", 0)
+    result["cites"] = counts.relationships.get("CITES", 0)
     result["lexgraph_peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     return result
 
@@ -155,21 +198,108 @@ def scale(args: argparse.Namespace) -> dict[str, Any]:
         source = args.archive if not args.laws else first_laws(args.archive, args.laws, work / "xml")
         report: dict[str, Any] = {"source": str(args.archive), "laws": args.laws or "all",
                                   "server_at_start": server_memory()}
-        embedded = work / "store"
-        report["embedded"] = run_step("ingest", str(source), str(embedded))
+        if args.embedded:
+            embedded = args.embedded
+            report["embedded"] = {"store": str(embedded), "built": "before this run (--embedded)"}
+        else:
+            embedded = work / "store"
+            report["embedded"] = run_step("ingest", str(source), str(embedded))
         report["embedded"]["store_mb"] = size_mb(embedded)
         print(json.dumps({"embedded": report["embedded"]}), file=sys.stderr, flush=True)
-        for name, step_args in (("neo4j_direct", ("ingest", str(source), args.neo4j)),
-                                ("neo4j_copy", ("copy", str(embedded), args.neo4j))):
-            wipe(args.neo4j, allowed=args.wipe or name == "neo4j_copy")
+        ways = {"direct": ("neo4j_direct", ("ingest", str(source), args.neo4j)),
+                "copy": ("neo4j_copy", ("copy", str(embedded), args.neo4j)),
+                "keyset": ("neo4j_copy_keyset", ("copy-keyset", str(embedded), args.neo4j))}
+        steps = [ways[way] for way in args.ways.split(",")]
+        for number, (name, step_args) in enumerate(steps):
+            if args.restart_server:
+                restart_server(args.neo4j)
+            else:
+                wipe(args.neo4j, allowed=args.wipe or number > 0)
             time.sleep(2)  # let the deletes' transaction logs settle before measuring the store
             report[name] = run_step(*step_args)
+            time.sleep(2)
             report[name]["store_mb"] = neo4j_store_mb()
             report[name]["server"] = server_memory()
+            report[name]["server_restarted"] = args.restart_server
             print(json.dumps({name: report[name]}), file=sys.stderr, flush=True)
+        report["table"] = scale_table(report)
         return report
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def scale_table(report: dict[str, Any]) -> list[str]:
+    """The figures side by side, one line per way, with the load average beside each."""
+    lines = ["way | wall s | lexgraph peak RSS MB | server peak RSS MB | store MB (+ tx logs) | provisions | "
+             "relationships | CITES | loadavg start → end"]
+    for name in ("embedded", "neo4j_direct", "neo4j_copy", "neo4j_copy_keyset"):
+        row = report.get(name)
+        if not row:
+            continue
+        store = row.get("store_mb")
+        store_text = (f"{store['store']} (+{store['transaction_logs']})" if isinstance(store, dict)
+                      else str(store))
+        server = (row.get("server") or {}).get("VmHWM", "")
+        lines.append(" | ".join(str(x) for x in (
+            name, row.get("wall_s", "-"), row.get("lexgraph_peak_rss_mb", "-"), server, store_text,
+            row.get("provisions", "-"), row.get("relationships", "-"), row.get("cites", "-"),
+            f"{row.get('loadavg_start', '-')} → {row.get('loadavg_end', '-')}")))
+    direct, copy = report.get("neo4j_direct", {}), report.get("neo4j_copy", {})
+    if direct.get("wall_s") and copy.get("wall_s"):
+        lines.append(f"copy / direct wall: {copy['wall_s'] / direct['wall_s']:.2f}")
+    keyset = report.get("neo4j_copy_keyset", {})
+    if keyset.get("wall_s") and copy.get("wall_s"):
+        lines.append(f"keyset copy (before) / bulk copy (after) wall: {keyset['wall_s'] / copy['wall_s']:.2f}")
+    return lines
+
+
+# -- the copy's read side alone -----------------------------------------------------------------------------------
+def export(args: argparse.Namespace) -> dict[str, Any]:
+    """How fast `copy` reads an embedded store, with nothing written: its bulk export of every Provision (COPY TO
+    Parquet, then batches of 10,000 rows) against the keyset walk it used before, of which only ``--pages``
+    pages are read at the start, middle and end of the key range (a whole walk of the corpus takes hours), to
+    show what one page costs and what the walk would take. The pages are the queries of the walk
+    (`lexgraph.store.base._keyset_pages`, the default `GraphStore.export_nodes`)."""
+    from lexgraph.store.embedded import EmbeddedStore
+
+    report: dict[str, Any] = {"store": str(args.store), "loadavg_start": loadavg()}
+    store = EmbeddedStore(args.store, read_only=True)
+    try:
+        started, cpu, rows = time.perf_counter(), time.process_time(), 0
+        for batch in store.export_nodes("Provision", 10_000):
+            rows += len(batch)
+        report["bulk"] = {"provisions": rows, "wall_s": round(time.perf_counter() - started, 1),
+                          "cpu_s": round(time.process_time() - cpu, 1), "loadavg_end": loadavg()}
+        keys = [row["k"] for row in store._execute("MATCH (n:Provision) RETURN n.uid AS k ORDER BY k")]
+        pages: list[dict[str, Any]] = []
+        for share in (0.0, 0.5, 0.9):
+            after = keys[int(share * (len(keys) - 1))] if share else None
+            for _ in range(args.pages):
+                started, cpu = time.perf_counter(), time.process_time()
+                found = store.run_read_only(
+                    "MATCH (n:Provision) " + ("WHERE n.uid > $after " if after is not None else "")
+                    + "RETURN n AS node ORDER BY n.uid LIMIT $limit",
+                    {"limit": 2000, **({"after": after} if after is not None else {})})
+                pages.append({"at": share, "rows": len(found), "seconds": round(time.perf_counter() - started, 2),
+                              "cpu_s": round(time.process_time() - cpu, 2)})
+                if len(found) < 2000:
+                    break
+                after = found[-1]["node"]["uid"]
+        per_page = float(np.mean([page["seconds"] for page in pages]))
+        cpu_per_page = float(np.mean([page["cpu_s"] for page in pages]))
+        count = -(-len(keys) // 2000)
+        report["keyset"] = {"pages_read": len(pages), "rows_per_page": 2000, "s_per_page": round(per_page, 2),
+                            "cpu_s_per_page": round(cpu_per_page, 2), "pages": pages, "pages_for_all": count,
+                            "projected_s_for_all_provisions": round(per_page * count),
+                            "projected_cpu_s_for_all_provisions": round(cpu_per_page * count),
+                            "loadavg_end": loadavg()}
+        # CPU seconds (all the process's threads) are what a loaded machine distorts least.
+        report["projected_keyset_over_bulk"] = {
+            "wall": round(per_page * count / max(report["bulk"]["wall_s"], 0.1), 1),
+            "cpu": round(cpu_per_page * count / max(report["bulk"]["cpu_s"], 0.1), 1)}
+    finally:
+        store.close()
+    return report
 
 
 # -- search latency -----------------------------------------------------------------------------------------------
@@ -186,7 +316,7 @@ def search(args: argparse.Namespace) -> dict[str, Any]:
     from lexgraph.retrieve.search import SearchOptions
 
     questions = [q.question for q in load_lawqa(args.dataset)]
-    report: dict[str, Any] = {"questions": len(questions), "rounds": args.rounds}
+    report: dict[str, Any] = {"questions": len(questions), "rounds": args.rounds, "loadavg_start": loadavg()}
     wipe(args.neo4j, allowed=args.wipe)
     os.environ["LEXGRAPH_CACHE_DIR"] = str(args.store / "cache")  # index Neo4j with the embedded store's vectors
     started = time.perf_counter()
@@ -227,7 +357,9 @@ def search(args: argparse.Namespace) -> dict[str, Any]:
                         lg.search(question, options=options, retriever=retriever)
                         times.append((time.perf_counter() - started) * 1000)
                 rows[mode] = _summary(times)
-            report[backend] = rows
+            report[backend] = rows | {"loadavg_end": loadavg()}
+    report["neo4j_over_embedded"] = {mode: {q: round(report["neo4j"][mode][q] / max(report["embedded"][mode][q], 0.1),
+                                                     2) for q in ("p50_ms", "p95_ms")} for mode in ("bm25", "hybrid")}
     report["server"] = server_memory()
     return report
 
@@ -238,20 +370,31 @@ def main() -> int:
         return 0
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in ("scale", "search"):
+    for name in ("scale", "search", "export"):
         command = sub.add_parser(name)
         command.add_argument("--neo4j", default=DEFAULT_URI, help=f"the Neo4j to load (default {DEFAULT_URI})")
         command.add_argument("--wipe", action="store_true", help="empty the Neo4j database even if it holds data")
         command.add_argument("--json", action="store_true")
     sub.choices["scale"].add_argument("--archive", type=Path, default=DEFAULT_ARCHIVE)
     sub.choices["scale"].add_argument("--laws", type=int, default=0, help="only the first N files (default: all)")
+    sub.choices["scale"].add_argument("--embedded", type=Path,
+                                      help="an embedded store of the same archive, made before: not rebuilt")
+    sub.choices["scale"].add_argument("--ways", default="direct,copy",
+                                      help="which loads into Neo4j, in this order: direct, copy, and keyset (the "
+                                           "copy as it read before: slow, quadratic); default direct,copy")
+    sub.choices["scale"].add_argument("--restart-server", action="store_true",
+                                      help="restart the local server on an empty data folder before each step")
     sub.choices["search"].add_argument("--store", type=Path, required=True,
                                        help="an embedded store made by bench/retrieval_lawqa.py --prepare")
     sub.choices["search"].add_argument("--dataset", type=Path, default=SHARED / "lawqa_jp" / "dev.json")
     sub.choices["search"].add_argument("--rounds", type=int, default=2)
+    sub.choices["export"].add_argument("--store", type=Path, required=True, help="an embedded store")
+    sub.choices["export"].add_argument("--pages", type=int, default=2, help="keyset pages read at each place")
     args = parser.parse_args()
-    report = scale(args) if args.command == "scale" else search(args)
+    report = {"scale": scale, "search": search, "export": export}[args.command](args)
     print(json.dumps(report, ensure_ascii=False, indent=None if args.json else 2))
+    if not args.json and report.get("table"):
+        print("\n".join(report["table"]))
     return 0
 
 

@@ -65,7 +65,7 @@ def migrate(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
 
 def copy(
     to: Annotated[str, typer.Option("--to", help="The target store: bolt://user:password@host:7687 or a directory.")],
-    batch: Annotated[int, typer.Option(help="Nodes per transaction.")] = DEFAULT_BATCH,
+    batch: Annotated[int, typer.Option(help="Rows (nodes or relationships) per transaction.")] = DEFAULT_BATCH,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:

@@ -252,6 +252,32 @@ class GraphStore(ABC):
     def counts(self) -> StoreCounts:
         """Node counts per label and relationship counts per type."""
 
+    # -- reading the whole graph out (`lexgraph copy`) ----------------------------------------------------------
+    def export_nodes(self, label: str, batch: int) -> Iterator[list[Row]]:
+        """Every `label` node as a dict of its properties, `batch` at a time, in no promised order: what
+        `lexgraph.store.copy` reads. Labels come from `NODE_SPECS` only.
+
+        This default walks the label in key order, a page at a time (``WHERE key > $after ORDER BY key LIMIT``).
+        Where the key is indexed in order, as Neo4j's uniqueness constraints are, each page is a range seek and
+        costs the same. A store whose keys are hashed (LadybugDB) scans and sorts the whole label for every page,
+        which is quadratic in its size: such a store overrides this with a bulk export."""
+        key = _key_of(label)
+        for rows in _keyset_pages(self, label, key, batch, "n AS node"):
+            yield [_properties(row["node"]) for row in rows]
+
+    def export_relationships(self, spec: RelSpec, batch: int) -> Iterator[list[Row]]:
+        """Every relationship of `spec` as ``{"from": key, "to": key, **properties}``, in batches of those
+        leaving `batch` source nodes (so a batch may hold more or fewer rows). See `export_nodes`."""
+        from_key, to_key = _key_of(spec.from_label), _key_of(spec.to_label)
+        for rows in _keyset_pages(self, spec.from_label, from_key, batch, f"n.{from_key} AS key"):
+            found = self.run_read_only(
+                f"UNWIND $keys AS k MATCH (a:{spec.from_label} {{{from_key}: k}})-[r:{spec.rel_type}]->"
+                f"(b:{spec.to_label}) RETURN a.{from_key} AS from_key, b.{to_key} AS to_key, r AS rel",
+                {"keys": [row["key"] for row in rows]},
+            )
+            if found:
+                yield [{"from": row["from_key"], "to": row["to_key"], **_properties(row["rel"])} for row in found]
+
     @abstractmethod
     def close(self) -> None: ...
 
@@ -260,6 +286,40 @@ class GraphStore(ABC):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _key_of(label: str) -> str:
+    for spec in NODE_SPECS:
+        if spec.label == label:
+            return spec.key
+    raise StoreError(f"unknown label {label!r}; the data model has {[s.label for s in NODE_SPECS]}")
+
+
+def _keyset_pages(store: GraphStore, label: str, key: str, batch: int, returns: str) -> Iterator[list[Row]]:
+    """Rows of `label`'s nodes in key order, `batch` at a time. `returns` is the RETURN expression, which must
+    yield the node's key as ``key`` or the node as ``node``."""
+    if batch <= 0:
+        raise ValueError("batch must be positive")
+    after: Any = None
+    while True:
+        where = f"WHERE n.{key} > $after " if after is not None else ""
+        rows = store.run_read_only(
+            f"MATCH (n:{label}) {where}RETURN {returns} ORDER BY n.{key} LIMIT $limit",
+            {"after": after, "limit": batch} if after is not None else {"limit": batch},
+        )
+        if not rows:
+            return
+        yield rows
+        last = rows[-1]
+        after = last["key"] if "key" in last else _properties(last["node"])[key]
+        if len(rows) < batch:
+            return
+
+
+def _properties(value: Any) -> Row:
+    """A node or relationship returned by `run_read_only` as a plain property dict: both backends return them as
+    dicts, with their own fields (``_ID``, ``_LABEL``, LadybugDB's ``_id`` …) under names that start with ``_``."""
+    return {k: v for k, v in dict(value).items() if not k.startswith("_")}
 
 
 def chunked(rows: Sequence[Row], size: int) -> Iterator[Sequence[Row]]:
