@@ -182,3 +182,24 @@ def test_japanese_text_in_any_encoding_comes_back_or_is_refused_never_misread(te
         assert encoding not in ("utf-8", "utf-8-sig") or "uncertain" in str(error)
         return
     assert decoded.text == text
+
+
+def test_the_utf8_tally_counts_every_character_as_the_full_scans_do() -> None:
+    """`Utf8Tally.add` takes its counts on the characters one scan picks out; over every code point (in one block
+    and block by block) they must equal the counts of the four scans of the whole text that define them."""
+    from lexgraph.documents import encoding
+
+    every = "".join(chr(cp) for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF)
+    expected = (len(every) - len(every.encode("ascii", "ignore")),
+                len(encoding._IMPLAUSIBLE_CHAR.findall(every)) + 0.5 * len(encoding._HALF_WIDTH_CHAR.findall(every)),
+                len(encoding._NARROW_CHAR.findall(every)))
+    whole, blocks = encoding.Utf8Tally(), encoding.Utf8Tally()
+    whole.add(every)
+    for start in range(0, len(every), 4096):
+        blocks.add(every[start:start + 4096])
+    for tally in (whole, blocks):
+        assert (tally.non_ascii, tally.implausible, tally.narrow) == expected
+        assert tally.damaged  # control characters and U+FFFD are among them
+    clean = encoding.Utf8Tally()
+    clean.add("民法７０９条（不法行為）§1 α\t\n")
+    assert (clean.narrow, clean.damaged, clean.certain) == (2, False, True)

@@ -11,6 +11,7 @@ Everything is a frozen dataclass so that mentions can be cached, compared in tes
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from operator import attrgetter
 from typing import Any, Literal
 
 Level = Literal["article", "paragraph", "item", "subitem"]
@@ -178,7 +179,7 @@ class Citation:
         """The entry of ``lexgraph cite --json`` (issue 3): exactly these keys, in this order. A contract: keys
         are only ever added (the range ends of issue 14), never renamed or removed; other fields go into
         `to_dict`."""
-        return {key: getattr(self, key) for key in CITE_JSON_KEYS}
+        return dict(zip(CITE_JSON_KEYS, _cite_json_values(self), strict=True))
 
     def to_dict(self) -> dict[str, Any]:
         """Every field, for debugging and for the store (which needs `path`, `part` and the pinned law)."""
@@ -191,3 +192,4 @@ CITE_JSON_KEYS = (
     "court", "date", "decision_type",
     "case_number", "reporter",
 )
+_cite_json_values = attrgetter(*CITE_JSON_KEYS)  # one C call for all the values of `Citation.to_json`

@@ -26,6 +26,7 @@ from lexgraph.citations.context import (
     GapLookup,
     LawTarget,
     ResolutionState,
+    offers,
 )
 from lexgraph.citations.lawnames import canonical_commas
 from lexgraph.citations.model import (
@@ -598,7 +599,7 @@ class _Resolver:
                 if exists is False:
                     status = "unresolved"
                     reasons.append(f"{path} does not exist in the version in force on {self.context.as_of}")
-                elif exists is None and isinstance(self.context.revisions, GapLookup) and self.context.as_of:
+                elif exists is None and offers(self.context.revisions, GapLookup) and self.context.as_of:
                     gap = self.context.revisions.gap_note(law.law_id, path, self.context.as_of)
                     if gap is not None:  # no stored revision holds the wording of that day
                         revision_id = None
@@ -622,7 +623,7 @@ class _Resolver:
         if revisions is None or law.law_id is None:
             return None, None
         if pin is not None:
-            if pin.amending_law_num is None or not isinstance(revisions, AmendmentLookup):
+            if pin.amending_law_num is None or not offers(revisions, AmendmentLookup):
                 return None, None
             amending = self.catalog.by_law_num(pin.amending_law_num)
             if amending is None:

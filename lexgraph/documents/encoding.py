@@ -68,6 +68,12 @@ def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
 _IMPLAUSIBLE_CHAR = re.compile(f"[^\\x00-\\x7f{_char_class((*_PLAUSIBLE_RANGES, _HALF_WIDTH_KANA))}]")
 _HALF_WIDTH_CHAR = re.compile(f"[{_char_class((_HALF_WIDTH_KANA,))}]")
 _NARROW_CHAR = re.compile("[\\u0080-\\u07ff]")  # what UTF-8 writes in two bytes
+# Every character any of the counts of `Utf8Tally` concerns (implausible, half-width, two-byte, control): the
+# complement of printable ASCII and of the plausible ranges UTF-8 writes in three or four bytes. One scan picks them
+# out, and the counts are taken on those few: four scans of every block were a twentieth of `lexgraph cite`.
+_SUSPECT_CHAR = re.compile(
+    "[^\\t\\n\\x0c\\r\\x20-\\x7e"
+    f"{_char_class(tuple((max(low, 0x800), high) for low, high in _PLAUSIBLE_RANGES if high >= 0x800))}]")
 _CONTROL_CHAR = re.compile("[\\x00-\\x08\\x0b\\x0e-\\x1f\\x7f]")  # tab, line feed, form feed and return are text
 
 
@@ -103,10 +109,11 @@ class Utf8Tally:
     damaged: bool = False
 
     def add(self, text: str) -> None:
+        suspects = "".join(_SUSPECT_CHAR.findall(text))  # the same counts as on `text`, taken on far fewer
         self.non_ascii += _non_ascii(text)
-        self.implausible += len(_IMPLAUSIBLE_CHAR.findall(text)) + 0.5 * len(_HALF_WIDTH_CHAR.findall(text))
-        self.narrow += len(_NARROW_CHAR.findall(text))
-        self.damaged = self.damaged or REPLACEMENT in text or _CONTROL_CHAR.search(text) is not None
+        self.implausible += len(_IMPLAUSIBLE_CHAR.findall(suspects)) + 0.5 * len(_HALF_WIDTH_CHAR.findall(suspects))
+        self.narrow += len(_NARROW_CHAR.findall(suspects))
+        self.damaged = self.damaged or REPLACEMENT in text or _CONTROL_CHAR.search(suspects) is not None
 
     @property
     def certain(self) -> bool:
