@@ -210,3 +210,23 @@ def test_cli_gap_exits_1_and_nothing_reads_now(tmp_path: Path) -> None:
     by_article = {c["article"]: c for c in cited.json()["citations"]}
     assert by_article["4"]["revision_id"] is None and "is not known" in by_article["4"]["reason"]
     assert by_article["709"]["revision_id"] == REVISIONS[1] and by_article["709"]["status"] == "resolved"
+
+
+def test_a_store_from_before_the_migration_read_only_says_how_to_migrate(tmp_path: Path) -> None:
+    """A store written before V007 and read by a read-only command (which cannot migrate) must say that it needs
+    `lexgraph migrate`, exit 3, not show the engine's binder error about `known_until`; migrating mends it."""
+    from lexgraph.store.embedded import EmbeddedStore
+
+    store = tmp_path / "store"
+    assert lexgraph("ingest", "statutes", *_files(), "--no-link", store=store).code == 0
+    old = EmbeddedStore(store)  # turn it into what the lexgraph before V007 wrote: no columns, no history record
+    for column in ("known_until", "gap", "amendments", "parser"):
+        old._execute(f"ALTER TABLE LawVersion DROP {column}")
+    old._execute("MATCH (m:_Migration {version: 7}) DELETE m")
+    old.close()
+    for command in (("law", "versions", "民法"), ("law", "show", "民法", "第七百九条", "--as-of", "2021-01-01")):
+        done = lexgraph(*command, store=store)
+        assert done.code == 3 and "Binder" not in done.stderr, done.stderr
+        assert "V007__honest_periods" in done.stderr and f"lexgraph migrate --store {store}" in done.stderr
+    assert lexgraph("migrate", store=store).code == 0
+    assert lexgraph("law", "show", "民法", "第七百九条", "--as-of", "2021-01-01", store=store).code == 0

@@ -202,7 +202,18 @@ class EmbeddedStore(GraphStore):
 
     # -- reading ------------------------------------------------------------------------------------------------
     def query(self, query_name: str, /, **params: Any) -> list[Row]:
-        return self._execute(load_named_query(query_name, self.backend), params)
+        try:
+            return self._execute(load_named_query(query_name, self.backend), params)
+        except StoreError as error:
+            if "Binder exception" in str(error) and (pending := self.pending_migrations()):
+                # A store written by an older lexgraph and opened read-only (or with migrate=False) lacks the
+                # properties newer queries read: say so and how to migrate, not the engine's binder message.
+                names = ", ".join(f"V{m.version:03d}__{m.name}" for m in pending)
+                raise StoreUnavailable(
+                    f"the store at {self.directory} was written by an older lexgraph and needs its schema migrated "
+                    f"({names}): run `lexgraph migrate --store {self.directory}` (or any write command) first"
+                ) from error
+            raise
 
     def run_read_only(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         """User Cypher, three locks deep, because ``BEGIN TRANSACTION READ ONLY`` alone let ``RETURN 1; COMMIT;
