@@ -91,9 +91,7 @@ class EmbeddedStore(GraphStore):
         except OSError as err:
             raise StoreUnavailable(f"cannot create the store folder {self.directory}: {err.strerror}") from None
         try:
-            self._db = ladybug.Database(
-                str(self._db_path), buffer_pool_size=buffer_pool_size, read_only=read_only
-            )
+            self._db = self._open_database(buffer_pool_size)
         except RuntimeError as err:
             raise StoreUnavailable(self._explain_open_failure(err)) from None
         self._conn = ladybug.Connection(self._db)
@@ -112,6 +110,19 @@ class EmbeddedStore(GraphStore):
                 raise StoreUnavailable(f"cannot write in the store folder {self.directory}: {err.strerror}"
                                        ) from None
             self._ensure_migration_table()
+
+    def _open_database(self, buffer_pool_size: int) -> ladybug.Database:
+        """The engine's database. A writer killed mid-transaction leaves a write-ahead log that only a read-write
+        open replays, and the engine refuses a read-only open until then; so a reader that finds no writer replays
+        it (every acknowledged transaction, nothing else: DESIGN.md §5) and then opens read-only, as `doctor`
+        after a crash must. A live writer holds the lock, and the read-write open fails with the usual message."""
+        try:
+            return ladybug.Database(str(self._db_path), buffer_pool_size=buffer_pool_size, read_only=self.read_only)
+        except RuntimeError as err:
+            if not (self.read_only and "recovery is pending" in str(err)):
+                raise
+        ladybug.Database(str(self._db_path), buffer_pool_size=buffer_pool_size).close()
+        return ladybug.Database(str(self._db_path), buffer_pool_size=buffer_pool_size, read_only=True)
 
     def _explain_open_failure(self, err: RuntimeError) -> str:
         message = str(err)
