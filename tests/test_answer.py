@@ -76,6 +76,9 @@ def test_without_a_model_the_answer_is_extractive_and_cited(store: Path, tmp_pat
     first = references[answer["sentences"][0]["citations"][0]]
     assert first["path"] == "a3/p1" and first["revision_id"].startswith("403AC0000000090")
     assert "三十年" in answer["sentences"][0]["text"]  # quoted, not paraphrased
+    # 借地借家法 is a snapshot whose end the store cannot know: its period never reads 「現在」 (honest periods)
+    assert first["valid_until"] is None and "現在" not in answer["sentences"][0]["text"]
+    assert "終期不明" in answer["sentences"][0]["text"]
     log = read_log(tmp_path / "turns.jsonl")
     assert [t["status"] for t in log] == ["extractive"] and log[0]["model"] is None
 
