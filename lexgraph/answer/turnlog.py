@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from lexgraph.answer.model import Answer, upgrade_answer_json
+from lexgraph.documents.jsonl import read_records
 from lexgraph.llm.guardrails import Attempt
 from lexgraph.store.base import GraphStore
 
@@ -135,17 +136,18 @@ def read_turns(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """Every turn of a JSONL turn log, in the current shape (`upgrade_turn`). Raises `TurnLogError` naming the
     file and line of one that is not JSON or not a turn."""
     turns = []
-    with open(path, encoding="utf-8") as handle:
-        for number, text in enumerate(handle, start=1):
-            if not text.strip():
-                continue
+    try:
+        for number, line in read_records(Path(path)):  # the project's one JSONL reader: FILE:LINE in every error
             try:
-                line = json.loads(text)
-                if not isinstance(line, dict) or "question" not in line:
+                if "question" not in line:
                     raise ValueError("not a turn (no question)")
                 turns.append(upgrade_turn(line))
             except ValueError as error:
                 raise TurnLogError(f"{path}:{number}: {error}") from None
+    except ValueError as error:
+        if isinstance(error, TurnLogError):
+            raise
+        raise TurnLogError(str(error)) from None
     return turns
 
 
