@@ -1,0 +1,261 @@
+"""The GiNZA extractor: the rule extractor, with the sentence's dependency parse deciding where the rules guess.
+
+The rules find every mention and resolve it as a reader would, but two of their decisions are guesses from the
+order of words (issue 14, class 1 and class 6):
+
+* **Which law a bare article, or 同法, belongs to.** The rules take the law named last. In 「平成２８年改正法は，
+  …区画審設置法の定める…の措置として，附則２条１項において…」 the clause is about the subject (は / が) of the
+  predicate that governs the article, not about a law named on the way in a modifier (「X法における…」「X法の
+  定める…」「X法に基づく…」). Here the parse decides: the nearest predicate above the reference that has a subject;
+  when that subject is (or is 「…の規定」 of) a law named earlier in the sentence, and every law named between
+  it and the reference sits in a modifier (its path up to the reference's clause crosses a noun modifier,
+  ``nmod`` / ``acl``), the reference belongs to the subject's law. For 同法 this applies only when the law named
+  last is itself in such a modifier: otherwise 同法 is the law named last, as the rules say. The resolver then
+  checks the article exists in that law when it can (a store's revisions), and keeps the rule's law otherwise.
+* **Whether 前項 / 前条 / 次条 in a judgment is a statute's or the judgment's own.** The rules read it from the
+  clause citation the sentence is about when one is followed by は / が / において (「同条２項は，前項の政令にお
+  いては…旨規定し」), else take it for the judgment's own section (「前項で述べたとおり」). Here the parse
+  decides: when the nearest predicate above the reference with a subject has a clause citation as that subject,
+  the reference is that clause's (statute); when it has some other subject (「原判決は」, 「上告人が」), it is
+  the judgment's own text. A reference inside a quotation 「…」 opened right after a clause citation is a quote of
+  that clause; the rules' reading of it is kept. Without a subject above the reference the rules' decision stands.
+
+Everything else is the rules' (`lexgraph.citations.extract`): the same mentions, the same resolver, the same
+`Citation` values. Only sentences holding such a reference are parsed, so the cost grows with the number of
+bare articles and relative references, not with the text. The model is ``ja_ginza`` (loaded once per process,
+on first use; never a download). SudachiPy, its tokenizer, refuses a text over 49,149 bytes: a sentence is at most
+`_MAX_SENTENCE_CHARS` characters around the reference, far below that.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from lexgraph.citations import CitationContext, precedent_citations
+from lexgraph.citations.lawnames import LawNames
+from lexgraph.citations.model import Citation, Mention, StatuteMention
+from lexgraph.citations.resolve import resolve
+from lexgraph.citations.statutes import find_statutes
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from spacy.tokens import Doc, Token
+
+MODEL = "ja_ginza"
+SUDACHI_MAX_BYTES = 49_149  # SudachiPy's limit on one input, in UTF-8 bytes
+_MAX_SENTENCE_CHARS = 600  # on each side of the reference: a sentence longer than this is cut (3 bytes a char)
+_SUBJECT_MARKERS = frozenset({"は", "が"})
+_MODIFIER_DEPS = frozenset({"nmod", "acl"})
+_RELATIVE = frozenset({"previous", "next", "all_previous"})
+
+
+@lru_cache(maxsize=1)
+def load_ginza() -> Language:
+    """The ``ja_ginza`` pipeline, loaded once. Raises OSError (the model is not installed) or ImportError."""
+    import spacy
+
+    return spacy.load(MODEL)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A sentence of the text with its whitespace taken out (judgments break lines anywhere, and the parser would
+    read a break as a word), parsed; `kept[i]` is the offset in the text of the parse's character `i`."""
+
+    start: int
+    end: int
+    kept: tuple[int, ...]
+    doc: Doc
+
+    def token_at(self, start: int, end: int) -> Token | None:
+        """The head token of the text's span `start`…`end` (None when the span is outside the sentence)."""
+        first, last = bisect_left(self.kept, start), bisect_left(self.kept, end)
+        if first >= last:
+            return None
+        span = self.doc.char_span(first, last, alignment_mode="expand")
+        return None if span is None else span.root
+
+    def offset_of(self, token: Token) -> int:
+        """The text offset of `token`'s first character."""
+        return self.kept[token.idx]
+
+
+class GinzaExtractor:
+    """`extract` with GiNZA's parse deciding the two weak decisions of the rules (see the module's docstring)."""
+
+    name = "ginza"
+
+    def __init__(self, nlp: Language | None = None) -> None:
+        self._nlp = nlp
+
+    @property
+    def nlp(self) -> Language:
+        if self._nlp is None:
+            self._nlp = load_ginza()
+        return self._nlp
+
+    def extract(self, text: str, context: CitationContext | None = None, *, precedents: bool = True
+                ) -> list[Citation]:
+        """Every statute and precedent citation in `text`, as `lexgraph.citations.extract` gives them, with the
+        parse's decisions applied."""
+        context = context if context is not None else CitationContext()
+        mentions = self.refine(text, find_statutes(text, LawNames.for_catalog(context.catalog)))
+        citations = resolve(mentions, context)
+        if precedents:
+            citations.extend(precedent_citations(text, context.citing_court))
+        citations.sort(key=lambda c: (c.start, c.end))
+        return citations
+
+    def refine(self, text: str, mentions: Sequence[Mention]) -> list[Mention]:
+        """`mentions` with `law_from` / `quoted_in` set where the parse decides otherwise than the rules."""
+        out = list(mentions)
+        laws = [m for m in out if isinstance(m, StatuteMention) and m.law is not None]
+        law_starts = [m.start for m in laws]
+        sentences: dict[tuple[int, int], Sentence] = {}
+        for index, mention in enumerate(out):
+            if not isinstance(mention, StatuteMention) or not _weak(mention):
+                continue
+            bounds = sentence_bounds(text, mention.start, mention.end)
+            sentence = sentences.get(bounds)
+            if sentence is None:
+                sentence = sentences[bounds] = self.parse(text, *bounds)
+            before = laws[bisect_left(law_starts, bounds[0]):bisect_left(law_starts, mention.start)]
+            clauses = [m for m in before if m.provision is not None and not m.bare]
+            if mention.provision is not None and mention.provision.steps[0].relation in _RELATIVE:
+                out[index] = _statute_or_own(text, sentence, mention, clauses)
+            else:
+                out[index] = _law_of_clause(sentence, mention, before)
+        return out
+
+    def parse(self, text: str, start: int, end: int) -> Sentence:
+        kept = tuple(i for i in range(start, end) if not text[i].isspace())
+        compact = "".join(text[i] for i in kept)
+        while len(compact.encode("utf-8")) > SUDACHI_MAX_BYTES:  # cannot happen with the caps above; kept safe
+            kept = kept[: len(kept) // 2]
+            compact = compact[: len(kept)]
+        return Sentence(start, end, kept, self.nlp(compact))
+
+
+def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """The sentence around `start`…`end`: from after the 。 before it to the 。 after it (included), at most
+    `_MAX_SENTENCE_CHARS` on each side."""
+    floor = max(0, start - _MAX_SENTENCE_CHARS)
+    first = text.rfind("。", floor, start)
+    first = floor if first < 0 else first + 1
+    ceiling = min(len(text), end + _MAX_SENTENCE_CHARS)
+    last = text.find("。", end, ceiling)
+    last = ceiling if last < 0 else last + 1
+    return first, last
+
+
+def _weak(mention: StatuteMention) -> bool:
+    """A reference whose law, or whose being a citation at all, the rules guess: a bare article (「（３条）」,
+    「附則２条１項」), 同法, or 前項 / 前条 / 次条 with no law."""
+    if mention.provision is None or mention.bare or mention.parallel or mention.inherited:
+        return False
+    first = mention.provision.steps[0]
+    if mention.law is None:
+        if first.relation in _RELATIVE:
+            return True
+        return first.relation is None and first.level == "article" and not mention.qualifies_previous
+    return mention.law.kind == "same" and mention.law.name == "同法"
+
+
+def _subject_of_clause(sentence: Sentence, reference: Token, lo: int, hi: int) -> Token | None:
+    """The subject (a dependent marked は or が) of the nearest predicate above `reference` that has one, not
+    inside the reference's own span `lo`…`hi` (parse offsets) and before it. None when no predicate above has
+    one."""
+    node = reference
+    seen = 0
+    while seen < 64:  # a parse is a tree; the bound only guards against a malformed one
+        for child in node.children:
+            if lo <= child.idx < hi or child.i >= reference.i:
+                continue
+            if any(c.dep_ == "case" and c.text in _SUBJECT_MARKERS for c in child.children):
+                return child
+        if node.head.i == node.i:
+            return None
+        node = node.head
+        seen += 1
+    return None
+
+
+def _mention_of(sentence: Sentence, token: Token, candidates: Iterable[StatuteMention]) -> StatuteMention | None:
+    """The mention that `token` is, or that it is 「…の規定」 of (a noun modifier or compound part of `token`)."""
+    heads = [token, *(c for c in token.children if c.dep_ in ("nmod", "compound"))]
+    offsets = [sentence.offset_of(t) for t in heads]
+    found = None
+    for mention in candidates:
+        if any(mention.start <= o < mention.end for o in offsets):
+            found = mention
+    return found
+
+
+def _in_modifier(token: Token, clause_head: Token) -> bool:
+    """Whether `token` reaches the reference's clause only through a noun modifier (「X法の定める手続」,
+    「X法における取扱い」): a ``nmod`` / ``acl`` edge on its path up to a node that is an ancestor of, or is,
+    `clause_head`."""
+    above = {clause_head.i, *(a.i for a in clause_head.ancestors)}
+    node = token
+    crossed = False
+    for _ in range(64):
+        if node.i in above:
+            return crossed
+        crossed = crossed or node.dep_ in _MODIFIER_DEPS
+        if node.head.i == node.i:
+            return crossed
+        node = node.head
+    return crossed
+
+
+def _law_of_clause(sentence: Sentence, mention: StatuteMention, before: list[StatuteMention]) -> StatuteMention:
+    """A bare article or 同法 given the law of its clause's subject, where the parse shows one (see the module)."""
+    if not before:
+        return mention
+    lo, hi = bisect_left(sentence.kept, mention.start), bisect_left(sentence.kept, mention.end)
+    reference = sentence.token_at(mention.start, mention.end)
+    if reference is None:
+        return mention
+    subject = _subject_of_clause(sentence, reference, lo, hi)
+    if subject is None:
+        return mention
+    owner = _mention_of(sentence, subject, before)
+    if owner is None or owner is before[-1]:
+        return mention  # the subject is not a law, or it is the law named last: the rules already agree
+    between = [m for m in before if m.start > owner.start]
+    if not between:
+        return mention
+    for law in between:
+        token = sentence.token_at(law.start, law.end)
+        if token is None or not _in_modifier(token, reference):
+            return mention  # a law named as an argument of the clause itself: no reason to skip it
+    return replace(mention, law_from=owner.start)
+
+
+def _statute_or_own(text: str, sentence: Sentence, mention: StatuteMention,
+                    clauses: list[StatuteMention]) -> StatuteMention:
+    """前項 / 前条 / 次条 with no law read as the subject clause's (statute) or as the judgment's own text."""
+    if mention.quoted_in is not None and _inside_quote_after(text, mention.quoted_in, clauses, mention.start):
+        return mention  # a quote of the clause's words: the rules read it from that clause
+    lo, hi = bisect_left(sentence.kept, mention.start), bisect_left(sentence.kept, mention.end)
+    reference = sentence.token_at(mention.start, mention.end)
+    if reference is None:
+        return mention
+    subject = _subject_of_clause(sentence, reference, lo, hi)
+    if subject is None:
+        return mention
+    owner = _mention_of(sentence, subject, clauses)
+    return replace(mention, quoted_in=owner.start if owner is not None else None)
+
+
+def _inside_quote_after(text: str, quoted: int, clauses: list[StatuteMention], position: int) -> bool:
+    """Whether `position` is inside a 「…」 opened after the clause citation starting at `quoted` ends."""
+    cited = next((m for m in clauses if m.start == quoted), None)
+    if cited is None:
+        return False
+    opening = text.rfind("「", cited.end, position)
+    return opening >= 0 and "」" not in text[opening:position]
