@@ -115,6 +115,8 @@ class GinzaExtractor:
         out = list(mentions)
         laws = [m for m in out if isinstance(m, StatuteMention) and m.law is not None]
         law_starts = [m.start for m in laws]
+        cited = [m for m in out if isinstance(m, StatuteMention) and m.provision is not None and not m.bare]
+        cited_starts = [m.start for m in cited]
         sentences: dict[tuple[int, int], Sentence] = {}
         for index, mention in enumerate(out):
             if not isinstance(mention, StatuteMention) or not _weak(mention):
@@ -124,7 +126,7 @@ class GinzaExtractor:
             if sentence is None:
                 sentence = sentences[bounds] = self.parse(text, *bounds)
             before = laws[bisect_left(law_starts, bounds[0]):bisect_left(law_starts, mention.start)]
-            clauses = [m for m in before if m.provision is not None and not m.bare]
+            clauses = cited[bisect_left(cited_starts, bounds[0]):bisect_left(cited_starts, mention.start)]
             if mention.provision is not None and mention.provision.steps[0].relation in _RELATIVE:
                 out[index] = _statute_or_own(text, sentence, mention, clauses)
             else:
