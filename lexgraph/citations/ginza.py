@@ -30,7 +30,7 @@ on first use; never a download). SudachiPy, its tokenizer, refuses a text over 4
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -91,6 +91,7 @@ class GinzaExtractor:
 
     def __init__(self, nlp: Language | None = None) -> None:
         self._nlp = nlp
+        self.parsed = 0  # sentences parsed so far, for benchmarks
 
     @property
     def nlp(self) -> Language:
@@ -115,7 +116,9 @@ class GinzaExtractor:
         out = list(mentions)
         laws = [m for m in out if isinstance(m, StatuteMention) and m.law is not None]
         law_starts = [m.start for m in laws]
-        cited = [m for m in out if isinstance(m, StatuteMention) and m.provision is not None and not m.bare]
+        # The clause citations a relative reference may be read from: not themselves relative (前２項の…前２項).
+        cited = [m for m in out if isinstance(m, StatuteMention) and m.provision is not None and not m.bare
+                 and m.provision.steps[0].relation not in _RELATIVE]
         cited_starts = [m.start for m in cited]
         sentences: dict[tuple[int, int], Sentence] = {}
         for index, mention in enumerate(out):
@@ -139,6 +142,7 @@ class GinzaExtractor:
         while len(compact.encode("utf-8")) > SUDACHI_MAX_BYTES:  # cannot happen with the caps above; kept safe
             kept = kept[: len(kept) // 2]
             compact = compact[: len(kept)]
+        self.parsed += 1
         return Sentence(start, end, kept, self.nlp(compact))
 
 
@@ -167,23 +171,19 @@ def _weak(mention: StatuteMention) -> bool:
     return mention.law.kind == "same" and mention.law.name == "同法"
 
 
-def _subject_of_clause(sentence: Sentence, reference: Token, lo: int, hi: int) -> Token | None:
-    """The subject (a dependent marked は or が) of the nearest predicate above `reference` that has one, not
-    inside the reference's own span `lo`…`hi` (parse offsets) and before it. None when no predicate above has
-    one."""
+def _dependents_above(reference: Token, lo: int, hi: int, subjects_only: bool) -> Iterator[Token]:
+    """The dependents of `reference` and of each of its ancestors, nearest predicate first, that come before the
+    reference and outside its own span `lo`…`hi` (parse offsets): with `subjects_only`, those marked は or が."""
     node = reference
-    seen = 0
-    while seen < 64:  # a parse is a tree; the bound only guards against a malformed one
-        for child in node.children:
+    for _ in range(64):  # a parse is a tree; the bound only guards against a malformed one
+        for child in reversed(list(node.children)):  # the nearest first: coordinated clauses share a head
             if lo <= child.idx < hi or child.i >= reference.i:
                 continue
-            if any(c.dep_ == "case" and c.text in _SUBJECT_MARKERS for c in child.children):
-                return child
+            if not subjects_only or any(c.dep_ == "case" and c.text in _SUBJECT_MARKERS for c in child.children):
+                yield child
         if node.head.i == node.i:
-            return None
+            return
         node = node.head
-        seen += 1
-    return None
 
 
 def _mention_of(sentence: Sentence, token: Token, candidates: Iterable[StatuteMention]) -> StatuteMention | None:
@@ -222,12 +222,10 @@ def _law_of_clause(sentence: Sentence, mention: StatuteMention, before: list[Sta
     reference = sentence.token_at(mention.start, mention.end)
     if reference is None:
         return mention
-    subject = _subject_of_clause(sentence, reference, lo, hi)
-    if subject is None:
-        return mention
-    owner = _mention_of(sentence, subject, before)
+    owner = next((found for subject in _dependents_above(reference, lo, hi, subjects_only=True)
+                  if (found := _mention_of(sentence, subject, before)) is not None), None)
     if owner is None or owner is before[-1]:
-        return mention  # the subject is not a law, or it is the law named last: the rules already agree
+        return mention  # no law is a subject above it, or it is the law named last: the rules already agree
     between = [m for m in before if m.start > owner.start]
     if not between:
         return mention
@@ -247,10 +245,10 @@ def _statute_or_own(text: str, sentence: Sentence, mention: StatuteMention,
     reference = sentence.token_at(mention.start, mention.end)
     if reference is None:
         return mention
-    subject = _subject_of_clause(sentence, reference, lo, hi)
-    if subject is None:
+    owner = next((found for dependent in _dependents_above(reference, lo, hi, subjects_only=False)
+                  if (found := _mention_of(sentence, dependent, clauses)) is not None), None)
+    if (owner.start if owner is not None else None) == mention.quoted_in:
         return mention
-    owner = _mention_of(sentence, subject, clauses)
     return replace(mention, quoted_in=owner.start if owner is not None else None)
 
 
