@@ -3,22 +3,24 @@
 The rules find every mention and resolve it as a reader would, but two of their decisions are guesses from the
 order of words (issue 14, class 1 and class 6):
 
-* **Which law a bare article, or 同法, belongs to.** The rules take the law named last. In 「平成２８年改正法は，
-  …区画審設置法の定める…の措置として，附則２条１項において…」 the clause is about the subject (は / が) of the
-  predicate that governs the article, not about a law named on the way in a modifier (「X法における…」「X法の
-  定める…」「X法に基づく…」). Here the parse decides: the nearest predicate above the reference that has a subject;
-  when that subject is (or is 「…の規定」 of) a law named earlier in the sentence, and every law named between
-  it and the reference sits in a modifier (its path up to the reference's clause crosses a noun modifier,
-  ``nmod`` / ``acl``), the reference belongs to the subject's law. For 同法 this applies only when the law named
-  last is itself in such a modifier: otherwise 同法 is the law named last, as the rules say. The resolver then
-  checks the article exists in that law when it can (a store's revisions), and keeps the rule's law otherwise.
+* **Which law a bare article, or 同法, belongs to.** The rules take the law named last. In 「改正前地方税法は，本件
+  条例が施行された平成１３年８月当時の…標準税率について，…旨を定めていた（７２条の２２第１項３号）」 the article
+  is of the subject of the predicate that governs it, not of the law named on the way in a modifier (「本件条例が施
+  行された…当時」, 「X法に基づく…」, 「X法の定める…」). Here the parse decides: going up from the reference, the
+  nearest dependent marked は / が (「…は」, 「…には」) that is, or is 「…の規定」 of, a law named earlier in the
+  same sentence; when every law named between it and the reference reaches the reference's clause only through a
+  noun modifier (an ``nmod`` / ``acl`` edge), the reference belongs to the subject's law. The resolver then keeps
+  the rules' law when the article does not exist in the subject's law (asked of a store's revisions, when there
+  is one) and, for 同法, when the subject is not an Act (「生活保護法施行規則１９条は，同法６２条３項…」: 同法 is
+  still 生活保護法).
 * **Whether 前項 / 前条 / 次条 in a judgment is a statute's or the judgment's own.** The rules read it from the
   clause citation the sentence is about when one is followed by は / が / において (「同条２項は，前項の政令にお
   いては…旨規定し」), else take it for the judgment's own section (「前項で述べたとおり」). Here the parse
-  decides: when the nearest predicate above the reference with a subject has a clause citation as that subject,
-  the reference is that clause's (statute); when it has some other subject (「原判決は」, 「上告人が」), it is
-  the judgment's own text. A reference inside a quotation 「…」 opened right after a clause citation is a quote of
-  that clause; the rules' reading of it is kept. Without a subject above the reference the rules' decision stands.
+  decides: the nearest dependent above the reference that is a clause citation (not itself relative) is the
+  clause it is read from; when there is none but a subject (``nsubj`` marked は / が) that is not a clause
+  citation (「原判決は」), the reference is the judgment's own; when the parse shows neither, the rules' reading
+  stands. A reference inside a quotation 「…」 opened right after a clause citation is a quote of that clause
+  (「同条二項においては、「前項の目的を達するため…」」); the rules' reading of it is kept.
 
 Everything else is the rules' (`lexgraph.citations.extract`): the same mentions, the same resolver, the same
 `Citation` values. Only sentences holding such a reference are parsed, so the cost grows with the number of
@@ -179,11 +181,16 @@ def _dependents_above(reference: Token, lo: int, hi: int, subjects_only: bool) -
         for child in reversed(list(node.children)):  # the nearest first: coordinated clauses share a head
             if lo <= child.idx < hi or child.i >= reference.i:
                 continue
-            if not subjects_only or any(c.dep_ == "case" and c.text in _SUBJECT_MARKERS for c in child.children):
+            if not subjects_only or _marked_subject(child):
                 yield child
         if node.head.i == node.i:
             return
         node = node.head
+
+
+def _marked_subject(token: Token) -> bool:
+    """Whether `token` is marked as a subject or topic: は or が among its case markers (「…には」 too)."""
+    return any(c.dep_ == "case" and c.text in _SUBJECT_MARKERS for c in token.children)
 
 
 def _mention_of(sentence: Sentence, token: Token, candidates: Iterable[StatuteMention]) -> StatuteMention | None:
@@ -245,8 +252,15 @@ def _statute_or_own(text: str, sentence: Sentence, mention: StatuteMention,
     reference = sentence.token_at(mention.start, mention.end)
     if reference is None:
         return mention
-    owner = next((found for dependent in _dependents_above(reference, lo, hi, subjects_only=False)
-                  if (found := _mention_of(sentence, dependent, clauses)) is not None), None)
+    owner = None
+    other_subject = False  # a subject above it that is not a clause citation (「原判決は」, 「上告人が」)
+    for dependent in _dependents_above(reference, lo, hi, subjects_only=False):
+        owner = _mention_of(sentence, dependent, clauses)
+        if owner is not None:
+            break
+        other_subject = other_subject or (dependent.dep_ == "nsubj" and _marked_subject(dependent))
+    if owner is None and not other_subject:
+        return mention  # the parse shows nothing the reference depends on: the rules' reading stands
     if (owner.start if owner is not None else None) == mention.quoted_in:
         return mention
     return replace(mention, quoted_in=owner.start if owner is not None else None)

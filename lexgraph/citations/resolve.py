@@ -399,7 +399,9 @@ class _Resolver:
         if mention.law_from is not None and (chosen := self.law_at.get(mention.law_from)) is not None:
             first_step = provision.steps[0]
             article = Clause(article=first_step.num, suppl=provision.suppl) if first_step.level == "article" else None
-            if article is None or self._exists(chosen, article) is not False:  # the article must be in that law
+            same_act = mention.law is not None and mention.law.kind == "same"
+            if (article is None or self._exists(chosen, article) is not False) and (not same_act or _is_act(chosen)):
+                # the article must be in that law, and 同法 names an Act (never the 施行規則 that is the subject)
                 return chosen, f"law taken from the subject of the clause ({chosen.title}), by the sentence's parse"
         if mention.law is not None:
             return self.law(mention.law, mention.pin), None
