@@ -8,8 +8,9 @@ order of words (issue 14, class 1 and class 6):
   is of the subject of the predicate that governs it, not of the law named on the way in a modifier (「本件条例が施
   行された…当時」, 「X法に基づく…」, 「X法の定める…」). Here the parse decides: going up from the reference, the
   nearest dependent marked は / が (「…は」, 「…には」) that is, or is 「…の規定」 of, a law named earlier in the
-  same sentence; when every law named between it and the reference reaches the reference's clause only through a
-  noun modifier (an ``nmod`` / ``acl`` edge), the reference belongs to the subject's law. The resolver then keeps
+  same sentence (for 同法, only the nearest subject: 「社債は，会社法の規定により…（同法２条２３号）」 is about 社債,
+  so 同法 stays 会社法); when every law named between it and the reference reaches the reference's clause only
+  through a noun modifier (an ``nmod`` / ``acl`` edge), the reference belongs to the subject's law. The resolver then keeps
   the rules' law when the article does not exist in the subject's law (asked of a store's revisions, when there
   is one) and, for 同法, when the subject is not an Act (「生活保護法施行規則１９条は，同法６２条３項…」: 同法 is
   still 生活保護法).
@@ -229,8 +230,14 @@ def _law_of_clause(sentence: Sentence, mention: StatuteMention, before: list[Sta
     reference = sentence.token_at(mention.start, mention.end)
     if reference is None:
         return mention
-    owner = next((found for subject in _dependents_above(reference, lo, hi, subjects_only=True)
-                  if (found := _mention_of(sentence, subject, before)) is not None), None)
+    subjects = _dependents_above(reference, lo, hi, subjects_only=True)
+    if mention.law is not None:  # 同法: only the subject of its own clause (「社債は，会社法の規定により…（同法２条）」)
+        subject = next(subjects, None)
+        owner = _mention_of(sentence, subject, before) if subject is not None else None
+    else:  # an article in brackets: the subject of the statement it documents, however deep (「戸籍法は，…意思表示は，
+        # …しなければならず（１０４条１項）」)
+        owner = next((found for subject in subjects
+                      if (found := _mention_of(sentence, subject, before)) is not None), None)
     if owner is None or owner is before[-1]:
         return mention  # no law is a subject above it, or it is the law named last: the rules already agree
     between = [m for m in before if m.start > owner.start]
