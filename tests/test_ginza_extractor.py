@@ -148,8 +148,9 @@ def test_the_parse_gives_a_bare_article_the_law_of_its_clause_subject(ginza: Gin
     assert by_rules.law_title == case.rules_law  # what the rules read: the law named last
     assert by_parse.law_title == case.ginza_law
     # decided by the parse, or carried on from the list member before it that the parse decided (（２条，３条１号）)
-    assert not case.decided_here or ("by the sentence's parse" in (by_parse.reason or "") or
-                                     f"law taken from the law named before ({case.ginza_law})" in (by_parse.reason or ""))
+    reason = by_parse.reason or ""
+    assert not case.decided_here or ("by the sentence's parse" in reason
+                                     or f"law taken from the law named before ({case.ginza_law})" in reason)
     # only the law changes: the clause is the one written
     assert (by_parse.article, by_parse.paragraph, by_parse.item) == (by_rules.article, by_rules.paragraph,
                                                                       by_rules.item)

@@ -10,10 +10,10 @@ order of words (issue 14, class 1 and class 6):
   nearest dependent marked は / が (「…は」, 「…には」) that is, or is 「…の規定」 of, a law named earlier in the
   same sentence (for 同法, only the nearest subject: 「社債は，会社法の規定により…（同法２条２３号）」 is about 社債,
   so 同法 stays 会社法); when every law named between it and the reference reaches the reference's clause only
-  through a noun modifier (an ``nmod`` / ``acl`` edge), the reference belongs to the subject's law. The resolver then keeps
-  the rules' law when the article does not exist in the subject's law (asked of a store's revisions, when there
-  is one) and, for 同法, when the subject is not an Act (「生活保護法施行規則１９条は，同法６２条３項…」: 同法 is
-  still 生活保護法).
+  through a noun modifier (an ``nmod`` / ``acl`` edge), the reference belongs to the subject's law. The resolver
+  then keeps the rules' law when the article does not exist in the subject's law (asked of a store's revisions,
+  when there is one) and, for 同法, when the subject is not an Act (「生活保護法施行規則１９条は，同法６２条３項…」:
+  同法 is still 生活保護法).
 * **Whether 前項 / 前条 / 次条 in a judgment is a statute's or the judgment's own.** The rules read it from the
   clause citation the sentence is about when one is followed by は / が / において (「同条２項は，前項の政令にお
   いては…旨規定し」), else take it for the judgment's own section (「前項で述べたとおり」). Here the parse
@@ -231,7 +231,7 @@ def _law_of_clause(sentence: Sentence, mention: StatuteMention, before: list[Sta
     if reference is None:
         return mention
     subjects = _dependents_above(reference, lo, hi, subjects_only=True)
-    if mention.law is not None:  # 同法: only the subject of its own clause (「社債は，会社法の規定により…（同法２条）」)
+    if mention.law is not None:  # 同法: only the subject of its own clause (「社債は，会社法の…（同法２条）」)
         subject = next(subjects, None)
         owner = _mention_of(sentence, subject, before) if subject is not None else None
     else:  # an article in brackets: the subject of the statement it documents, however deep (「戸籍法は，…意思表示は，
