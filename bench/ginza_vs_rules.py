@@ -10,6 +10,9 @@ best round, chars/s, and the ratio ginza/rules. Also how many sentences GiNZA pa
 differ. With `--golds`: statute and precedent target F1 of both on the dev and held-out golds, replayed in their
 judgments as ``lexgraph eval citations`` does, and the lawqa_jp bracketed references (a few minutes: GiNZA
 parses every sentence of those judgments that holds a bare article or a 前項).
+With `--diff`: every citation of the whole corpus (742 judgments, about ten minutes) whose law, article,
+paragraph or item the two extractors read differently, as JSON lines with the sentence, to be judged by hand
+(docs/citations.md gives the verdicts).
 """
 
 from __future__ import annotations
@@ -77,6 +80,29 @@ def speed(texts: list[str], rounds: int) -> dict[str, Any]:
     }
 
 
+def corpus_diff() -> None:
+    """Print, as JSON lines, each citation of the corpus the two extractors read differently."""
+    from lexgraph.citations import CitationContext
+    from lexgraph.citations.extractors import extractor_named
+    from lexgraph.documents.encoding import decode_text
+
+    context = CitationContext(citing_court="最高裁判所")
+    rules, ginza = extractor_named("rules"), extractor_named("ginza")
+    for path in sorted(CORPUS.glob("*.txt")):
+        text = decode_text(path.read_bytes(), str(path)).text
+        by_rules = {(c.start, c.end): c for c in rules.extract(text, context, precedents=False)}
+        by_parse = {(c.start, c.end): c for c in ginza.extract(text, context, precedents=False)}
+        for span in sorted(by_rules.keys() | by_parse.keys()):
+            read = [None if c is None else (c.law_title, c.article, c.paragraph, c.item)
+                    for c in (by_rules.get(span), by_parse.get(span))]
+            if read[0] != read[1]:
+                first = text.rfind("。", 0, span[0]) + 1
+                print(json.dumps({"doc": path.name, "start": span[0], "surface": text[span[0]:span[1]],
+                                  "rules": read[0], "ginza": read[1],
+                                  "sentence": text[first:text.find("。", span[1]) + 1]}, ensure_ascii=False),
+                      flush=True)
+
+
 def golds() -> dict[str, Any]:
     from lexgraph.client import load_citation_gold, score_citations, score_lawqa_citations
 
@@ -104,7 +130,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--golds", action="store_true", help="also score both extractors on the golds")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--diff", action="store_true", help="list the corpus's citations read differently")
     args = parser.parse_args()
+    if args.diff:
+        corpus_diff()
+        return
     report: dict[str, Any] = {"speed": speed(read_texts(args.kb), args.rounds)}
     if args.golds:
         report["golds"] = golds()
