@@ -152,6 +152,7 @@ __all__ = [
     "decode_text",
     "draw_neighbourhood",
     "experiment_settings",
+    "extractor_named",
     "is_neo4j_uri",
     "list_experiments",
     "load_citation_gold",
