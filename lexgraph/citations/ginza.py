@@ -128,18 +128,30 @@ class GinzaExtractor:
             if not isinstance(mention, StatuteMention) or not _weak(mention):
                 continue
             bounds = sentence_bounds(text, mention.start, mention.end)
+            before = laws[bisect_left(law_starts, bounds[0]):bisect_left(law_starts, mention.start)]
+            clauses = cited[bisect_left(cited_starts, bounds[0]):bisect_left(cited_starts, mention.start)]
+            relative = mention.provision is not None and mention.provision.steps[0].relation in _RELATIVE
+            # Parse only where the parse can change something: a law to choose other than the one named last; a
+            # clause to read 前項 from, or the rules' reading of it to undo (not a quote of the clause).
+            if relative:
+                if mention.quoted_in is None and not clauses:
+                    continue  # no clause to read it from, and the rules already read it as the text's own
+                if mention.quoted_in is not None and _inside_quote_after(text, mention.quoted_in, clauses,
+                                                                         mention.start):
+                    continue  # a quote of the clause's words: the rules read it from that clause
+            elif len(before) < 2:
+                continue  # no law to choose but the one named last
             sentence = sentences.get(bounds)
             if sentence is None:
                 sentence = sentences[bounds] = self.parse(text, *bounds)
-            before = laws[bisect_left(law_starts, bounds[0]):bisect_left(law_starts, mention.start)]
-            clauses = cited[bisect_left(cited_starts, bounds[0]):bisect_left(cited_starts, mention.start)]
-            if mention.provision is not None and mention.provision.steps[0].relation in _RELATIVE:
-                out[index] = _statute_or_own(text, sentence, mention, clauses)
+            if relative:
+                out[index] = _statute_or_own(sentence, mention, clauses)
             else:
                 out[index] = _law_of_clause(sentence, mention, before)
         return out
 
     def parse(self, text: str, start: int, end: int) -> Sentence:
+        """`text[start:end]` parsed, whitespace taken out."""
         kept = tuple(i for i in range(start, end) if not text[i].isspace())
         compact = "".join(text[i] for i in kept)
         while len(compact.encode("utf-8")) > SUDACHI_MAX_BYTES:  # cannot happen with the caps above; kept safe
@@ -250,11 +262,9 @@ def _law_of_clause(sentence: Sentence, mention: StatuteMention, before: list[Sta
     return replace(mention, law_from=owner.start)
 
 
-def _statute_or_own(text: str, sentence: Sentence, mention: StatuteMention,
-                    clauses: list[StatuteMention]) -> StatuteMention:
-    """前項 / 前条 / 次条 with no law read as the subject clause's (statute) or as the judgment's own text."""
-    if mention.quoted_in is not None and _inside_quote_after(text, mention.quoted_in, clauses, mention.start):
-        return mention  # a quote of the clause's words: the rules read it from that clause
+def _statute_or_own(sentence: Sentence, mention: StatuteMention, clauses: list[StatuteMention]) -> StatuteMention:
+    """前項 / 前条 / 次条 with no law read as the subject clause's (statute) or as the judgment's own text (a quote of
+    a clause's words is left to the rules before this is called)."""
     lo, hi = bisect_left(sentence.kept, mention.start), bisect_left(sentence.kept, mention.end)
     reference = sentence.token_at(mention.start, mention.end)
     if reference is None:
