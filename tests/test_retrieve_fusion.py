@@ -9,7 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lexgraph.index.query import IndexHit
+from lexgraph.index.units import IndexUnit
 from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_MEAN_WEIGHTS, Scored, mean_normalised, rrf
+from lexgraph.retrieve.retrievers import Retrieved, fuse
 
 
 def exact(ranks: tuple[int | None, ...], k: int, weights: tuple[float, ...] | None = None) -> float:
@@ -235,3 +238,18 @@ def test_a_cited_clause_comes_first_unless_both_searches_agree_on_another() -> N
 def test_mean_rejects_bad_weights(weights: tuple[float, ...]) -> None:
     with pytest.raises(ValueError, match="weights"):
         mean_normalised([BM25, DENSE], weights=weights)
+
+
+def test_a_weight_given_for_one_list_keeps_the_defaults_of_the_others() -> None:
+    """`--weight dense=0.5` must not drop the cited clauses' weight of 2 back to 1."""
+    def ranked(name: str, scored: list[tuple[str, float]]) -> list[Retrieved]:
+        unit = IndexUnit(uid="-", label="Provision", part="law:x", law_id="x", laws=("x",), path="a1", title="",
+                         text="", owner_uid="x", owner_kind="law", valid_from=None, valid_until=None)
+        return [Retrieved(IndexHit(uid, score, lambda: unit), score, rank, {name: rank})
+                for rank, (uid, score) in enumerate(scored, start=1)]
+
+    lists = {"bm25": ranked("bm25", BM25), "dense": ranked("dense", DENSE), "cited": ranked("cited", [("a435", 1.0)])}
+    scores = {r.uid: r.score for r in fuse(lists, 10, weights={"dense": 0.5})}
+    # weights bm25 1, dense 0.5, cited 2 (kept): a435 = 2 / 3.5; a405 = (1 + 0.5 x 5/6) / 3.5
+    assert scores["a435"] == pytest.approx(2 / 3.5) and scores["a405"] == pytest.approx((1 + 0.5 * 5 / 6) / 3.5)
+    assert [r.uid for r in fuse(lists, 1)] == ["a435"]

@@ -168,9 +168,10 @@ def paragraph_path(path: str) -> str:
 
 def fuse(lists: Mapping[str, Sequence[Retrieved]], k: int, *, rrf_k: float = DEFAULT_K,
          weights: Mapping[str, float] | None = None, fusion: str = DEFAULT_FUSION) -> list[Retrieved]:
-    """The weighted mean of min-max normalised scores (``fusion="mean"``; without ``weights``,
-    `DEFAULT_MEAN_WEIGHTS`) or RRF (``"rrf"``, ``rrf_k``; without ``weights`` every list 1.0) over named lists; a
-    list not named in ``weights`` weighs 1.0. Each result keeps its rank in every list it appeared in."""
+    """The weighted mean of min-max normalised scores (``fusion="mean"``; ``weights`` override
+    `DEFAULT_MEAN_WEIGHTS` list by list, so that ``{"dense": 0.5}`` keeps the cited clauses' weight) or RRF
+    (``"rrf"``, ``rrf_k``; a list not named in ``weights`` weighs 1.0) over named lists. Each result keeps its rank
+    in every list it appeared in."""
     if fusion not in FUSIONS:
         raise ValueError(f"fusion must be one of {', '.join(FUSIONS)}, not {fusion!r}")
     names = list(lists)
@@ -178,8 +179,8 @@ def fuse(lists: Mapping[str, Sequence[Retrieved]], k: int, *, rrf_k: float = DEF
     for ranked in lists.values():
         for item in ranked:
             hits.setdefault(item.uid, item.hit)
-    if weights is None and fusion == "mean":
-        weights = DEFAULT_MEAN_WEIGHTS
+    if fusion == "mean":
+        weights = {**DEFAULT_MEAN_WEIGHTS, **(weights or {})}
     factors = None if weights is None else [float(weights.get(name, 1.0)) for name in names]
     if fusion == "mean":
         fused = mean_normalised([[(item.uid, item.score) for item in lists[name]] for name in names],
