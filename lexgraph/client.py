@@ -56,6 +56,7 @@ from lexgraph.numerals import clause_label
 from lexgraph.read.documents import DOCUMENT_KINDS
 from lexgraph.read.laws import AmbiguousLaw, LawNotFound, LookupError_, to_path
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
+from lexgraph.retrieve.fusion import DEFAULT_FUSION
 from lexgraph.retrieve.fusion import DEFAULT_K as DEFAULT_RRF_K
 from lexgraph.retrieve.options import MODES as SEARCH_MODES
 from lexgraph.retrieve.options import SearchOptions
@@ -636,7 +637,7 @@ class LexGraph:
 
     def retriever(self, mode: str = "hybrid", *, embedder: Embedder | None = None, llm: LLMClient | None = None,
                   rrf_k: float = DEFAULT_RRF_K, weights: Mapping[str, float] | None = None,
-                  fusion: str = "rrf", options: SearchOptions | None = None) -> Retriever:
+                  fusion: str = DEFAULT_FUSION, options: SearchOptions | None = None) -> Retriever:
         """A retriever over this store's index; ``hyde`` (and ``tree`` with query extraction) uses `llm`, or the
         model configured in the environment. `options` gives the tree's scope, pool and query extraction. Raises
         `IndexMissing` without an index, `LLMUnavailable` for ``hyde`` without a model, ValueError for an unknown

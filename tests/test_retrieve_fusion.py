@@ -9,7 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lexgraph.retrieve.fusion import Scored, rrf
+from lexgraph.index.query import IndexHit
+from lexgraph.index.units import IndexUnit
+from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_MEAN_WEIGHTS, Scored, mean_normalised, rrf
+from lexgraph.retrieve.retrievers import Retrieved, fuse
 
 
 def exact(ranks: tuple[int | None, ...], k: int, weights: tuple[float, ...] | None = None) -> float:
@@ -185,3 +188,68 @@ def test_scored_is_a_frozen_value() -> None:
         s.score = 1.0  # type: ignore[misc]
     assert s.best_rank == 1
     assert Scored("z", 0.0, (None,)).best_rank is None
+
+
+# -- the weighted mean of normalised scores (the hybrid search's default fusion) ----------------------------------
+# Lists as the hybrid search gives them: BM25 scores, cosine similarities, and the clauses the question cites
+# (score 1 / rank). Ids are 刑事訴訟法 articles; the BM25 list has a clear winner (a405), dense another first hit.
+BM25 = [("a405", 30.0), ("a411", 12.0), ("a435", 6.0)]
+DENSE = [("a411", 0.86), ("a405", 0.85), ("a382", 0.84), ("a435", 0.80)]
+
+
+@pytest.mark.parametrize(("weights", "expected"), [
+    # a405: bm25 1.0, dense (0.85-0.80)/0.06 = 5/6; a411: bm25 0.25, dense 1.0; a382: dense 4/6; a435: 0, 0
+    (None, {"a405": (1 + 5 / 6) / 2, "a411": (0.25 + 1) / 2, "a382": (4 / 6) / 2, "a435": 0.0}),
+    ((1.0, 1.0), {"a405": (1 + 5 / 6) / 2, "a411": (0.25 + 1) / 2, "a382": (4 / 6) / 2, "a435": 0.0}),
+    ((3.0, 1.0), {"a405": (3 + 5 / 6) / 4, "a411": (0.75 + 1) / 4, "a382": (4 / 6) / 4, "a435": 0.0}),
+    ((1.0, 0.0), {"a405": 1.0, "a411": 0.25, "a382": 0.0, "a435": 0.0}),
+])
+def test_weighted_mean_hand_computed(weights: tuple[float, float] | None, expected: dict[str, float]) -> None:
+    fused = mean_normalised([BM25, DENSE], weights=weights)
+    assert {s.id: s.score for s in fused} == pytest.approx(expected, abs=1e-12)
+    assert fused[0].id == "a405"
+    assert {s.id: s.ranks for s in fused}["a382"] == (None, 3)  # a weight of 0 keeps the item and its ranks
+
+
+def test_normalised_scores_keep_a_clear_bm25_win_that_rrf_gives_away() -> None:
+    """Why the hybrid search fuses by scores: by rank, dense's first hit (a411, 0.86 against 0.85) counts as much
+    as BM25's clear winner (a405, 30 against 12), and the tie goes to a411 by id order only after rank ties; by
+    normalised scores the gap counts and a405 leads."""
+    by_rank = rrf([[i for i, _ in BM25], [i for i, _ in DENSE]])
+    assert by_rank[0].score == by_rank[1].score  # a405 (1, 2) and a411 (2, 1): RRF cannot tell them apart
+    assert mean_normalised([BM25, DENSE])[0].id == "a405"
+
+
+def test_a_cited_clause_comes_first_unless_both_searches_agree_on_another() -> None:
+    """With the default weights the clauses the question cites weigh as much as BM25 and dense together: a cited
+    clause (a435, found by neither search) leads over each search's own first hit, and only ties a clause both
+    rank first (2 x 1 against 1 + 1; the tie goes by best rank, then id)."""
+    weights = [DEFAULT_MEAN_WEIGHTS[name] for name in ("bm25", "dense", "cited")]
+    cited = [("a435", 1.0)]
+    fused = mean_normalised([BM25, DENSE, cited], weights=weights)
+    assert [s.id for s in fused][:3] == ["a435", "a405", "a411"]
+    agreeing = [("a405", 30.0), ("a411", 1.0)], [("a405", 0.9), ("a411", 0.1)]
+    tied = mean_normalised([*agreeing, cited], weights=weights)
+    assert [s.id for s in tied][:2] == ["a405", "a435"] and tied[0].score == tied[1].score
+    assert DEFAULT_FUSION == "mean"
+
+
+@pytest.mark.parametrize("weights", [(1.0,), (1.0, 1.0, 1.0), (1.0, -0.5), (1.0, math.inf), (math.nan, 1.0)])
+def test_mean_rejects_bad_weights(weights: tuple[float, ...]) -> None:
+    with pytest.raises(ValueError, match="weights"):
+        mean_normalised([BM25, DENSE], weights=weights)
+
+
+def test_a_weight_given_for_one_list_keeps_the_defaults_of_the_others() -> None:
+    """`--weight dense=0.5` must not drop the cited clauses' weight of 2 back to 1."""
+    def ranked(name: str, scored: list[tuple[str, float]]) -> list[Retrieved]:
+        unit = IndexUnit(uid="-", label="Provision", part="law:x", law_id="x", laws=("x",), path="a1", title="",
+                         text="", owner_uid="x", owner_kind="law", valid_from=None, valid_until=None)
+        return [Retrieved(IndexHit(uid, score, lambda: unit), score, rank, {name: rank})
+                for rank, (uid, score) in enumerate(scored, start=1)]
+
+    lists = {"bm25": ranked("bm25", BM25), "dense": ranked("dense", DENSE), "cited": ranked("cited", [("a435", 1.0)])}
+    scores = {r.uid: r.score for r in fuse(lists, 10, weights={"dense": 0.5})}
+    # weights bm25 1, dense 0.5, cited 2 (kept): a435 = 2 / 3.5; a405 = (1 + 0.5 x 5/6) / 3.5
+    assert scores["a435"] == pytest.approx(2 / 3.5) and scores["a405"] == pytest.approx((1 + 0.5 * 5 / 6) / 3.5)
+    assert [r.uid for r in fuse(lists, 1)] == ["a435"]

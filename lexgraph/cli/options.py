@@ -100,8 +100,8 @@ def parse_weights(values: Sequence[str] | None) -> dict[str, float] | None:
             weights[name.strip()] = float(number)
         except ValueError:
             fail(f"--weight {value!r}: write it as LIST=NUMBER, e.g. bm25=1.0 or dense=0.5", EXIT_USAGE)
-        if name.strip() not in ("bm25", "dense"):
-            fail(f"--weight {value!r}: the fused lists are bm25 and dense", EXIT_USAGE)
+        if name.strip() not in ("bm25", "dense", "cited"):
+            fail(f"--weight {value!r}: the fused lists are bm25, dense and cited", EXIT_USAGE)
     return weights
 
 

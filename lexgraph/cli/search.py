@@ -128,7 +128,7 @@ def search_command(
     day = parse_day(as_of)
     with opened(store, read_only=True) as lg, search_errors():
         retriever = lg.retriever(options.mode, embedder=make_embedder(embedder), rrf_k=options.rrf_k,
-                                 weights=options.weights)
+                                 weights=options.weights, fusion=options.fusion, options=options)
         result = lg.search(question, as_of=ANY_WORDING if day is None else day, laws=law or (),
                            kind=kind, options=options, retriever=retriever)  # type: ignore[arg-type]
     if as_json:

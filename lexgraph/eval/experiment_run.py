@@ -134,7 +134,9 @@ def run_citation_graph(lg: Any, params: Params, questions: Sequence[LawqaQuestio
     from lexgraph.retrieve.options import SearchOptions
 
     assert isinstance(params, CitationGraphParams)
-    base = SearchOptions(m=params.m, n=params.n, rrf_k=params.rrf_k, fusion=params.fusion,
+    # The appendix's Hybrid is the plain mean: every list weighs alike, not the search's default weights.
+    plain = {"bm25": 1.0, "dense": 1.0, "cited": 1.0} if params.fusion == "mean" else None
+    base = SearchOptions(m=params.m, n=params.n, rrf_k=params.rrf_k, fusion=params.fusion, weights=plain,
                          direct=params.direct_clauses)
     runs: list[tuple[str, Any, SearchOptions]] = []
     plan = [(mode, mode, base) for mode in params.modes]

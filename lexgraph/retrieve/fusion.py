@@ -5,6 +5,13 @@ ranks can. An item's fused score is ``sum_i w_i / (k + rank_i)`` over the lists 
 item found near the top of several lists beats one found at the top of a single list, and ``k`` (60 by default,
 the paper's value) damps the weight of the very first ranks.
 
+Why the hybrid search fuses by normalised scores by default (`DEFAULT_FUSION`): RRF gives the first item of every
+list the same credit, however weak the list. On the judgment benchmark dense search is far weaker than BM25, and
+its first hits, fused by rank, pushed BM25's right answers down (hybrid trailed BM25 at R@5 and MRR). The weighted
+mean of min-max normalised scores (`mean_normalised`) keeps BM25's clear wins and still lets dense lift what BM25
+ranks low; measured on both benchmarks in docs/search.md. RRF stays for the evidence selection and HyDE, whose
+lists (chunk ranks, hypothetical answers) have no comparable scores.
+
 Conventions, chosen so that the result is a pure function of its input:
 
 - a duplicate inside one list counts once, at its first occurrence, and takes no rank: ``[a, a, b]`` ranks ``b``
@@ -25,8 +32,17 @@ from dataclasses import dataclass
 from typing import Any
 
 DEFAULT_K = 60
-#: How lists are fused: Reciprocal Rank Fusion, or the mean of min-max normalised scores (`mean_normalised`).
+#: How lists are fused: Reciprocal Rank Fusion, or the weighted mean of min-max normalised scores (`mean_normalised`).
 FUSIONS = ("rrf", "mean")
+#: How the hybrid search fuses BM25, dense and the clauses the question cites. Chosen on the dev splits of both
+#: retrieval benchmarks together (lawqa_jp and the judgment benchmark; docs/search.md): with RRF, a clause ranked
+#: first by the weak list (dense, on judgments) counts as much as BM25's first, so hybrid trailed BM25 at R@5 and
+#: MRR there; the normalised scores let a clear score gap count, and hybrid then leads both lists on both dev sets.
+DEFAULT_FUSION = "mean"
+#: The lists' weights in the ``mean`` fusion when none are given: BM25 and dense alike, and the clauses the question
+#: itself cites (民法709条) as much as the two searches together, so that a clause the question names comes first
+#: unless the searches agree on another. RRF keeps 1.0 for every list unless told otherwise.
+DEFAULT_MEAN_WEIGHTS: dict[str, float] = {"bm25": 1.0, "dense": 1.0, "cited": 2.0}
 
 
 @dataclass(frozen=True)
@@ -90,15 +106,7 @@ def rrf(
     if isinstance(ranked_lists, str):
         raise ValueError("ranked_lists must be a sequence of lists of ids, not a string")
     lists = [first_occurrences(_ids(ranked, i)) for i, ranked in enumerate(ranked_lists)]
-    if weights is None:
-        factors = [1.0] * len(lists)
-    else:
-        factors = [float(w) for w in weights]
-        if len(factors) != len(lists):
-            raise ValueError(f"weights has {len(factors)} values for {len(lists)} ranked lists: give one per list")
-        for i, w in enumerate(factors):
-            if not (math.isfinite(w) and w >= 0):
-                raise ValueError(f"weights[{i}] is {weights[i]!r}: weights must be finite and >= 0")
+    factors = _weights(weights, len(lists))
 
     ranks: dict[str, list[int | None]] = {}
     for i, ranked in enumerate(lists):
@@ -111,6 +119,19 @@ def rrf(
     ]
     fused.sort(key=_order)
     return fused if limit is None else fused[:limit]
+
+
+def _weights(weights: Sequence[float] | None, n_lists: int) -> list[float]:
+    """One finite, non-negative factor per list (all 1.0 when ``weights`` is None)."""
+    if weights is None:
+        return [1.0] * n_lists
+    factors = [float(w) for w in weights]
+    if len(factors) != n_lists:
+        raise ValueError(f"weights has {len(factors)} values for {n_lists} ranked lists: give one per list")
+    for i, w in enumerate(factors):
+        if not (math.isfinite(w) and w >= 0):
+            raise ValueError(f"weights[{i}] is {weights[i]!r}: weights must be finite and >= 0")
+    return factors
 
 
 def _ids(ranked: Sequence[str], index: int) -> Sequence[str]:
@@ -134,16 +155,20 @@ def _order(item: Scored) -> tuple[float, float, str]:
 def mean_normalised(
     scored_lists: Sequence[Sequence[tuple[str, float]]],
     *,
+    weights: Sequence[float] | None = None,
     limit: int | None = None,
 ) -> list[Scored]:
     """The integrated-citation-graph paper's appendix Hybrid: each list's scores min-max normalised to [0, 1], and an
-    item's score the mean over all lists (0 where a list does not hold it).
+    item's score the mean over all lists (0 where a list does not hold it), weighted by ``weights`` (one
+    non-negative number per list, default all 1.0: the plain mean).
 
     Why beside RRF: the appendix reports this as the alternative to RRF; unlike RRF it lets a clear score gap
     count (a BM25 hit far above the rest), at the price of depending on each list's score scale. A list whose
-    scores are all equal normalises to 1 for every item. Ranks, ties and duplicates follow `rrf`'s conventions.
+    scores are all equal normalises to 1 for every item. Ranks, ties, duplicates and weights follow `rrf`'s
+    conventions (a weight of 0 keeps a list's items without letting it move them).
     """
     check_limit(limit)
+    factors = _weights(weights, len(scored_lists))
     lists = []
     for i, scored in enumerate(scored_lists):
         seen: dict[str, float] = {}
@@ -161,8 +186,9 @@ def mean_normalised(
         low, high = min(values), max(values)
         for position, (item, score) in enumerate(scored, start=1):
             ranks.setdefault(item, [None] * len(lists))[i] = position
-            sums.setdefault(item, []).append(1.0 if high == low else (score - low) / (high - low))
-    count = max(1, len(lists))
-    fused = [Scored(item, math.fsum(sums[item]) / count, tuple(item_ranks)) for item, item_ranks in ranks.items()]
+            normalised = 1.0 if high == low else (score - low) / (high - low)
+            sums.setdefault(item, []).append(factors[i] * normalised)
+    total = math.fsum(factors) or 1.0
+    fused = [Scored(item, math.fsum(sums[item]) / total, tuple(item_ranks)) for item, item_ranks in ranks.items()]
     fused.sort(key=_order)
     return fused if limit is None else fused[:limit]

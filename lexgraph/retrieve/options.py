@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
-from lexgraph.retrieve.fusion import DEFAULT_K, FUSIONS
+from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_K, FUSIONS
 
 MODES = ("bm25", "dense", "hybrid", "hyde", "hyde-bm25", "hyde-dense", "tree")
 
@@ -19,8 +19,9 @@ class SearchOptions:
     m: int = DEFAULT_M
     n: int = DEFAULT_N
     rrf_k: float = DEFAULT_K
-    weights: Mapping[str, float] | None = None  # per list: {"bm25": 1.0, "dense": 0.5}
-    fusion: str = "rrf"  # or "mean": the mean of min-max normalised scores (the paper's appendix Hybrid)
+    weights: Mapping[str, float] | None = None  # per list: {"bm25": 1.0, "dense": 0.5, "cited": 2.0}
+    # "mean": the weighted mean of min-max normalised scores (the paper's appendix Hybrid, weighted); or "rrf"
+    fusion: str = DEFAULT_FUSION
     direct: bool = True  # fuse the direct clause search into the evidence (False: the graph's selection alone)
     tree_scope: str = "pool"  # tree mode: one tree per question over a pool, or over the whole "collection"
     tree_pool: int = 200  # tree mode, scope "pool": the candidates clustered per question

@@ -5,7 +5,8 @@ Each retriever turns a question into a ranked list of `Retrieved` units under a 
 - `DenseRetriever`: cosine similarity of e5 embeddings (``query:`` prefix for the question);
 - `CitedRetriever`: the clauses the question itself cites (民法709条, 第六条の二第二項), found by lexgraph's citation
   extractor and resolver: a question that names its clause should find it whatever the wording around it;
-- `FusionRetriever`: Reciprocal Rank Fusion of other retrievers' lists (``hybrid`` = BM25 + dense + cited);
+- `FusionRetriever`: other retrievers' lists fused (``hybrid`` = BM25 + dense + cited, by the weighted mean of
+  their normalised scores, `fusion.DEFAULT_FUSION`; or by Reciprocal Rank Fusion);
 - `HydeRetriever`: the LLM writes hypothetical answers; each is searched by BM25 and as a dense passage, and all the
   lists are fused with the question's own (HyDE; the integrated-citation-graph paper pairs it with BM25);
 - `TreeRetriever`: the cluster-tree retrieval over a bounded candidate pool (see `tree`).
@@ -29,7 +30,7 @@ from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex
 from lexgraph.index.tokenize import tokenize
 from lexgraph.index.units import IndexUnit
 from lexgraph.llm.client import LLMClient
-from lexgraph.retrieve.fusion import DEFAULT_K, FUSIONS, mean_normalised, rrf
+from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_K, DEFAULT_MEAN_WEIGHTS, FUSIONS, mean_normalised, rrf
 from lexgraph.retrieve.tree import DEFAULT_MAX_COLLECTION, ClusterTree, build_tree
 from lexgraph.retrieve.tree import search as tree_search
 
@@ -166,9 +167,11 @@ def paragraph_path(path: str) -> str:
 
 
 def fuse(lists: Mapping[str, Sequence[Retrieved]], k: int, *, rrf_k: float = DEFAULT_K,
-         weights: Mapping[str, float] | None = None, fusion: str = "rrf") -> list[Retrieved]:
-    """RRF (or, with ``fusion="mean"``, the mean of min-max normalised scores; weights then do not apply) over named
-    lists; each result keeps its rank in every list it appeared in."""
+         weights: Mapping[str, float] | None = None, fusion: str = DEFAULT_FUSION) -> list[Retrieved]:
+    """The weighted mean of min-max normalised scores (``fusion="mean"``; ``weights`` override
+    `DEFAULT_MEAN_WEIGHTS` list by list, so that ``{"dense": 0.5}`` keeps the cited clauses' weight) or RRF
+    (``"rrf"``, ``rrf_k``; a list not named in ``weights`` weighs 1.0) over named lists. Each result keeps its rank
+    in every list it appeared in."""
     if fusion not in FUSIONS:
         raise ValueError(f"fusion must be one of {', '.join(FUSIONS)}, not {fusion!r}")
     names = list(lists)
@@ -176,9 +179,12 @@ def fuse(lists: Mapping[str, Sequence[Retrieved]], k: int, *, rrf_k: float = DEF
     for ranked in lists.values():
         for item in ranked:
             hits.setdefault(item.uid, item.hit)
+    if fusion == "mean":
+        weights = {**DEFAULT_MEAN_WEIGHTS, **(weights or {})}
     factors = None if weights is None else [float(weights.get(name, 1.0)) for name in names]
     if fusion == "mean":
-        fused = mean_normalised([[(item.uid, item.score) for item in lists[name]] for name in names], limit=k)
+        fused = mean_normalised([[(item.uid, item.score) for item in lists[name]] for name in names],
+                                weights=factors, limit=k)
     else:
         fused = rrf([[item.uid for item in lists[name]] for name in names], k=rrf_k, weights=factors, limit=k)
     return [
@@ -189,11 +195,11 @@ def fuse(lists: Mapping[str, Sequence[Retrieved]], k: int, *, rrf_k: float = DEF
 
 
 class FusionRetriever:
-    """RRF over several retrievers, each asked for `depth` results under the same filter."""
+    """Several retrievers fused (`fuse`), each asked for `depth` results under the same filter."""
 
     def __init__(self, retrievers: Sequence[Retriever], *, rrf_k: float = DEFAULT_K,
                  weights: Mapping[str, float] | None = None, depth: int = FUSION_DEPTH, name: str = "hybrid",
-                 fusion: str = "rrf") -> None:
+                 fusion: str = DEFAULT_FUSION) -> None:
         self.retrievers = list(retrievers)
         self.fusion = fusion
         self.rrf_k = rrf_k
@@ -264,7 +270,7 @@ class HydeRetriever:
             if self._answer_vectors is not None:
                 vector = self._answer_vectors[i - 1]
                 lists[f"hyde{i}-dense"] = _ranked(self.index.vector_search(vector, depth, where), "dense")
-        return fuse(lists, k, rrf_k=self.rrf_k)
+        return fuse(lists, k, rrf_k=self.rrf_k, fusion="rrf")  # HyDE fuses by rank, as its paper does
 
 
 QUERY_EXTRACTION_PROMPT = (

@@ -22,7 +22,7 @@ from lexgraph.index.query import SearchFilter, SearchIndex
 from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable
 from lexgraph.numerals import clause_label
 from lexgraph.retrieve.evidence import select_evidence
-from lexgraph.retrieve.fusion import DEFAULT_K
+from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_K
 from lexgraph.retrieve.options import MODES as MODES  # re-exported
 from lexgraph.retrieve.options import SearchOptions
 from lexgraph.retrieve.retrievers import (
@@ -90,7 +90,7 @@ class SearchResult:
 
 def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LLMClient | None = None,
                    cite: CiteFn | None = None, rrf_k: float = DEFAULT_K,
-                   weights: Mapping[str, float] | None = None, fusion: str = "rrf", tree_scope: str = "pool",
+                   weights: Mapping[str, float] | None = None, fusion: str = DEFAULT_FUSION, tree_scope: str = "pool",
                    tree_pool: int = TREE_POOL, query_extraction: bool = False) -> Retriever:
     """The retriever for a mode. ``hyde`` (and ``tree`` with `query_extraction`) without a model raises
     `LLMUnavailable` saying how to configure one.
