@@ -75,6 +75,7 @@ def test_list_names_every_papers_experiment_with_its_published_parameters() -> N
     assert (agents["sample"], agents["seed"], agents["temperature"], agents["eliminate"], agents["runoff"]) == (
         40, 42, 0.0, 2, "vote")
     assert "closebook" in listed["citalaw"]["parameters"]["modes"]
+    assert [s["what"] for s in listed["multi-agent"]["substitutes"]] == ["few-shot examples"]
     needs = {name: e["needs_model"] for name, e in listed.items()}
     assert needs == {"citation-graph": False, "citation-graph-answers": True, "cluster-tree": False,
                      "citalaw": True, "guardrails": True, "multi-agent": True}
@@ -195,11 +196,41 @@ def test_old_turn_logs_stay_readable_through_the_version_adapters(tmp_path: Path
     (turn,) = read_turns(log)
     assert turn["schema_version"] == TURN_SCHEMA_VERSION and turn["mode"] == "cgg"
     assert turn["attempts"][0]["structured"] is None and turn["question"] == v1["question"]
+    assert turn["interview"] is None  # before version 4 only answers were logged
     with pytest.raises(ValueError, match="schema_version 99"):
         upgrade_turn({**v1, "schema_version": 99})
     log.write_text(json.dumps(v1) + "\n{broken\n", encoding="utf-8")
     with pytest.raises(TurnLogError, match=r"turns\.jsonl:2:"):
         read_turns(log)
+
+
+def test_the_turn_log_schema_names_every_mode_and_refuses_an_unknown_one(tmp_path: Path) -> None:
+    """The schema's enum is the code's (answer modes and the interview's), and a line whose mode or interview part
+    is not a turn's is refused with the file, the line and the field."""
+    from lexgraph.answer.model import MODES
+    from lexgraph.answer.turnlog import INTERVIEW_MODE, TURN_MODES
+    from lexgraph.llm.guardrails import load_schema
+
+    schema = load_schema("turn_log")
+    assert tuple(schema["properties"]["mode"]["enum"]) == TURN_MODES == (*MODES, INTERVIEW_MODE)
+    assert schema["properties"]["schema_version"]["const"] == TURN_SCHEMA_VERSION
+    phases = load_schema("interview_turn")["properties"]["control"]["properties"]["phase"]["enum"]
+    assert schema["properties"]["interview"]["properties"]["phase"]["enum"] == phases
+    v3 = {"schema_version": 3, "uid": "q:1", "asked_at": "2025-01-01T00:00:00.000+00:00", "question": "借地権とは",
+          "as_of": "2025-01-01", "mode": "arg-qa", "prompt_style": "law", "model": "m", "status": "failed",
+          "seconds": 1.0, "prompts": [], "attempts": [], "retries": 0, "usage": {}, "error": "timeout",
+          "answer": None}
+    assert upgrade_turn(v3) == {**v3, "schema_version": TURN_SCHEMA_VERSION, "interview": None}
+    log = tmp_path / "turns.jsonl"
+    for bad, field in (({**v3, "mode": "debate"}, "mode"),
+                       ({**v3, "schema_version": 4, "mode": "interview", "status": "answered", "interview": None},
+                        "interview"),
+                       ({**v3, "schema_version": 4, "mode": "interview", "status": "answered",
+                         "interview": {"phase": "asking", "missing_info": [], "state": {},
+                                       "assistant_message": "はい", "knowledge_json": None}}, "interview.phase")):
+        log.write_text(json.dumps(v3) + "\n" + json.dumps(bad, ensure_ascii=False) + "\n", encoding="utf-8")
+        with pytest.raises(TurnLogError, match=rf"turns\.jsonl:2: not a turn of this lexgraph \({field}: "):
+            read_turns(log)
 
 
 def test_citalaw_attachment_as_published_by_embedding_similarity() -> None:
@@ -404,6 +435,27 @@ def test_guardrails_counts_repairs_from_the_turn_log(store: Path, tmp_path: Path
     assert all("not valid JSON" in " ".join(t["attempts"][0]["errors"]) for t in turns)
 
 
+def test_guardrails_counts_a_reply_that_never_came_as_a_failed_turn(store: Path, tmp_path: Path) -> None:
+    """The first question's reply comes after the timeout (SmolLM2 on a busy machine did this): that turn is
+    failed and logged with the timeout, and the run goes on to the others instead of losing its report."""
+    report = tmp_path / "slow"
+    with ScriptedOpenAI([Reply(scripted, delay=3.0), Reply(scripted)]) as server:
+        run = lexgraph("experiment", "run", "guardrails", "--dataset", LAWQA, "--limit", "3", "--report", report,
+                       "--json", store=store, env={**model_env(server), "LEXGRAPH_LLM_TIMEOUT": "1"})
+    assert run.code == 0, run.stderr
+    figures = check_report(report, {"guardrails"})["guardrails"]
+    assert (figures["turns"], figures["failed"], figures["valid_first_attempt"]) == (3.0, pytest.approx(1 / 3),
+                                                                                     pytest.approx(2 / 3))
+    first = read_turns(report / "guardrails" / "turns.jsonl")[0]
+    assert first["status"] == "failed" and "did not answer within 1 s" in first["error"]
+    assert "did not answer within 1 s" in (report / "guardrails" / "details.csv").read_text(encoding="utf-8")
+    with ScriptedOpenAI([Reply(scripted)]) as server:
+        down = server.url
+    run = lexgraph("experiment", "run", "guardrails", "--dataset", LAWQA, "--limit", "1", "--report", report,
+                   store=store, env={**model_env(server), "OPENAI_BASE_URL": down})
+    assert run.code == 3 and "cannot be reached" in run.stderr  # a dead endpoint still stops the run
+
+
 def test_multi_agent_runs_the_papers_sample_at_temperature_zero(store: Path, tmp_path: Path) -> None:
     report = tmp_path / "agents"
     with ScriptedOpenAI([Reply(scripted)]) as server:
@@ -418,6 +470,7 @@ def test_multi_agent_runs_the_papers_sample_at_temperature_zero(store: Path, tmp
     eliminations = [r for r in requests if r["response_format"]["json_schema"]["name"] == "mcqa_elimination"]
     assert len(eliminations) == 5 and all("ちょうど2つの選択肢を" in r["messages"][-1]["content"] for r in eliminations)
     config = read_json(report / "config.json")
+    assert config["llm"] == {"max_tokens": 1024, "timeout_s": 60.0, "retries": 0, "structured_output": True}
     sample = [q.qid for q in stratified_sample(load_lawqa(LAWQA), 5, 42)]
     assert config["questions"] == sample
     mcqa = read_json(report / "mcqa" / "config.json")
@@ -426,3 +479,9 @@ def test_multi_agent_runs_the_papers_sample_at_temperature_zero(store: Path, tmp
     found = differences(report)
     assert found["parameter sample"] == {"what": "parameter sample", "paper": "40", "here": "5"}
     assert "parameter seed" not in found and found["model"]["paper"] == "Qwen3-8B"
+    # The paper's few-shot examples are not public: the worked example given is lexgraph's, and the report says so.
+    assert found["few-shot examples"]["here"].startswith("SUBSTITUTE: lexgraph's one worked example")
+    assert "not published" in found["few-shot examples"]["paper"]
+    baselines = [r for r in requests if r["response_format"]["json_schema"]["name"] == "mcqa_answer"
+                 and "借地借家法第三条により存続期間は三十年" in r["messages"][-1]["content"]]
+    assert len(baselines) == 5  # the substitute example reaches the baseline agent, once per question

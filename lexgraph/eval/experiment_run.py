@@ -110,6 +110,9 @@ def run_experiment(lg: Any, exp: Experiment, params: Params, *, dataset: str, qu
               "parameters": parameters_json(params), "paper_parameters": parameters_json(exp.parameters),
               "paper_setting": dict(exp.paper_setting), "differs_from_paper": differences(exp, params, setting),
               "model": setting.model, "base_url": setting.base_url, "embedder": setting.embedder,
+              "llm": ({"max_tokens": llm.config.max_tokens, "timeout_s": llm.config.timeout,
+                       "retries": llm.config.max_retries, "structured_output": llm.config.structured_output}
+                      if llm is not None else None),
               "store": lg.store.location, "limit": limit}
     runner = RUNNERS[exp.kind]
     variants = runner(lg, params, chosen, folder, llm, embedder, config, say)
@@ -249,9 +252,12 @@ def embedding_similarity(embedder: Any, pairs: Sequence[tuple[str, str]]) -> flo
 def run_guardrails(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder: Path, llm: Any,
                    embedder: Any, config: dict[str, Any], say: Progress) -> list[Variant]:
     """Every question asked once through the guardrails, its turn logged to ``turns.jsonl``; the log is then read
-    back (through the turn log's version adapters) and counted."""
+    back (through the turn log's version adapters) and counted. A turn whose model gave no valid reply, or did not
+    answer in time (`LLMTimeout`), is a failed turn, logged with its error: one slow reply does not lose the run.
+    An endpoint that cannot be reached, or answers with an error, still stops it (exit 3)."""
     from lexgraph.answer.answerer import AskOptions
     from lexgraph.answer.turnlog import read_turns
+    from lexgraph.llm.client import LLMTimeout
     from lexgraph.llm.guardrails import RetriesExhausted
 
     assert isinstance(params, GuardrailParams)
@@ -262,16 +268,17 @@ def run_guardrails(lg: Any, params: Params, questions: Sequence[LawqaQuestion], 
     retriever = lg.retriever("hybrid", llm=llm)
     say("guardrails")
     for question in questions:
-        with contextlib.suppress(RetriesExhausted):  # a failed turn is logged with its attempts: counted below
+        # A failed turn (no valid reply, or none in time) is logged with its attempts and error: counted below.
+        with contextlib.suppress(RetriesExhausted, LLMTimeout):
             lg.ask(question.query, options=options, llm=llm, log=log, record=False, retriever=retriever)
     turns = read_turns(log) if log.exists() else []
     rows = []
     for question, turn in zip(questions, turns, strict=False):
         attempts = turn["attempts"]
         invalid = sum(1 for a in attempts if a["errors"])
+        errors = [e for a in attempts for e in a["errors"]] + ([turn["error"]] if turn["error"] else [])
         rows.append([question.qid, turn["status"], len(attempts), invalid,
-                     int(turn["status"] == "answered" and invalid == 0),
-                     " | ".join(e for a in attempts for e in a["errors"])[:500]])
+                     int(turn["status"] == "answered" and invalid == 0), " | ".join(errors)[:500]])
     write_csv(target / "details.csv", ["qid", "status", "attempts", "invalid_attempts", "valid_first", "errors"],
               rows)
     total = len(rows)
