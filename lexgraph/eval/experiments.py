@@ -190,6 +190,19 @@ Params = CitationGraphParams | TreeParams | CitaLawParams | AnswerStyleParams | 
 
 
 @dataclass(frozen=True)
+class Substitute:
+    """Something of the paper's that lexgraph does not have and replaces with its own, whatever the overrides: what
+    it is, what the paper used, and what stands in for it here (and where one looked for the original)."""
+
+    what: str
+    paper: str
+    here: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"what": self.what, "paper": self.paper, "here": self.here}
+
+
+@dataclass(frozen=True)
 class Experiment:
     """A paper's experiment: what it measured, the runner (`kind`), its parameters as published, and the setting
     the paper had (`paper_setting`: dataset, model, embedder, corpus), against which a run's own is compared."""
@@ -202,16 +215,27 @@ class Experiment:
     paper_setting: Mapping[str, str]
     dataset: str = "../shared/data/lawqa_jp/dev.json"
     notes: tuple[str, ...] = ()  # what lexgraph always does differently, whatever the overrides
+    substitutes: tuple[Substitute, ...] = ()  # the paper's material lexgraph does not have, and what stands in
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "paper": self.paper, "measures": self.measures, "kind": self.kind,
                 "parameters": parameters_json(self.parameters), "paper_setting": dict(self.paper_setting),
-                "dataset": self.dataset, "needs_model": self.parameters.model_needed(), "notes": list(self.notes)}
+                "dataset": self.dataset, "needs_model": self.parameters.model_needed(), "notes": list(self.notes),
+                "substitutes": [s.to_json() for s in self.substitutes]}
 
 
 CITATION_GRAPH = "Integrated legal citation graph for QA (statutes, precedents, books, guidelines)"
 LAWQA_PAPER_DATA = "lawqa_jp (Digital Agency 4-choice questions)"
 UNRECORDED = "as published (not recorded in lexgraph)"
+
+#: The multi-agent paper's few-shot examples are not public anywhere reachable from here (docs/experiments.md lists
+#: where we looked); lexgraph's own worked example stands in, and every run's report says so.
+FEW_SHOT_SUBSTITUTE = Substitute(
+    "few-shot examples",
+    "the paper's own few-shot examples (not published: not in its text as summarised, nor in digital-go-jp/lawqa_jp, "
+    "nor in any public repository or page found; see docs/experiments.md)",
+    "SUBSTITUTE: lexgraph's one worked example (lexgraph.answer.agents.EXAMPLE, written for lexgraph: a 借地借家法 "
+    "第三条 question, the article of lawqa_jp's 借地借家法 question 24), given to the baseline agent only")
 
 EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment(
@@ -264,7 +288,8 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "accuracy of single agent, syllogism, elimination, debate (τ), division of labour and majority vote",
         "mcqa", MultiAgentParams(),
         {"dataset": LAWQA_PAPER_DATA + ", 40 questions stratified, seed 42", "model": "Qwen3-8B"},
-        notes=("strata are the qid's first part (the source law), allocated in proportion",)),
+        notes=("strata are the qid's first part (the source law), allocated in proportion",),
+        substitutes=(FEW_SHOT_SUBSTITUTE,)),
 )
 
 
@@ -353,7 +378,8 @@ class RunSetting:
 
 def differences(exp: Experiment, params: Params, run: RunSetting) -> list[dict[str, str]]:
     """Every way this run differs from the paper, as ``{"what", "paper", "here"}`` records: the dataset, the model,
-    the embedder, each overridden parameter, a limit, and the experiment's standing notes."""
+    the embedder, each overridden parameter, a limit, the experiment's standing notes, and the paper's material
+    that a substitute stands in for."""
     paper = exp.paper_setting
     out = [{"what": "dataset", "paper": paper.get("dataset", UNRECORDED),
             "here": f"{run.dataset} ({run.questions} of {run.dataset_questions} questions)"}]
@@ -367,6 +393,7 @@ def differences(exp: Experiment, params: Params, run: RunSetting) -> list[dict[s
     for key, (used, published) in overridden(params, exp.parameters).items():
         out.append({"what": f"parameter {key}", "paper": str(published), "here": str(used)})
     out += [{"what": "method", "paper": "as published", "here": note} for note in exp.notes]
+    out += [substitute.to_json() for substitute in exp.substitutes]
     return out
 
 
