@@ -81,6 +81,7 @@ def test_list_names_every_papers_experiment_with_its_published_parameters() -> N
                      "citalaw": True, "guardrails": True, "multi-agent": True}
     text = lexgraph("experiment", "list")
     assert text.code == 0 and "cluster-tree" in text.stdout and "beta=4.0" in text.stdout
+    assert "substitute few-shot examples: SUBSTITUTE" in text.stdout
 
 
 @pytest.mark.parametrize(("name", "pairs", "expected"), [
