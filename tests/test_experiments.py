@@ -425,9 +425,15 @@ def test_guardrails_counts_repairs_from_the_turn_log(store: Path, tmp_path: Path
 
     report = tmp_path / "guardrails"
     with ScriptedOpenAI([Reply(broken_first)]) as server:
-        run = lexgraph("experiment", "run", "guardrails", "--dataset", LAWQA, "--limit", "3", "--report", report,
-                       "--json", store=store, env=model_env(server))
+        run = lexgraph("experiment", "run", "guardrails", "--dataset", LAWQA, "--limit", "3", "--set",
+                       "references=2", "--report", report, "--json", store=store, env=model_env(server))
+        prompts = [r["messages"][-1]["content"] for r in server.requests if len(r["messages"]) == 2]
     assert run.code == 0, run.stderr
+    # --set references=2: at most two of each kind reach the prompt (a small model's context window), recorded.
+    kinds = [re.findall(r'"id": "([A-Z]+) \d+"', p) for p in prompts]
+    assert kinds and all(ids.count("LAW") == 2 and ids.count("PRECEDENT") <= 2 for ids in kinds)
+    assert differences(report)["parameter references"] == {"what": "parameter references", "paper": "None",
+                                                           "here": "2"}
     figures = check_report(report, {"guardrails"})["guardrails"]
     assert figures == {"turns": 3.0, "valid_first_attempt": 0.0, "valid_after_repair": 1.0, "failed": 0.0,
                        "attempts_per_turn": 2.0}
@@ -484,5 +490,27 @@ def test_multi_agent_runs_the_papers_sample_at_temperature_zero(store: Path, tmp
     assert found["few-shot examples"]["here"].startswith("SUBSTITUTE: lexgraph's one worked example")
     assert "not published" in found["few-shot examples"]["paper"]
     baselines = [r for r in requests if r["response_format"]["json_schema"]["name"] == "mcqa_answer"
-                 and "借地借家法第三条により存続期間は三十年" in r["messages"][-1]["content"]]
+                 and "民法第二百六条により" in r["messages"][-1]["content"]]
     assert len(baselines) == 5  # the substitute example reaches the baseline agent, once per question
+
+
+# -- a real local model ------------------------------------------------------------------------------------------
+def test_multi_agent_runs_end_to_end_against_the_small_local_model(store: Path, tmp_path: Path) -> None:
+    """The paper's setting against a real model (SmolLM2-135M, whose Japanese is poor): whatever it answers, the
+    run ends with its report, and the report names the model as what it is, a substitute for the paper's."""
+    from tests.llm_server import smollm2_server
+
+    report = tmp_path / "local"
+    with smollm2_server() as url:
+        run = lexgraph("experiment", "run", "multi-agent", "--dataset", LAWQA, "--set", "sample=1", "--set",
+                       "methods=baseline", "--set", "max_repairs=1", "--report", report, "--json", store=store,
+                       timeout=900, env={"LEXGRAPH_LLM_MODEL": "smollm2", "OPENAI_BASE_URL": url,
+                                         "OPENAI_API_KEY": "none", "LEXGRAPH_LLM_MAX_TOKENS": "256",
+                                         "LEXGRAPH_LLM_TIMEOUT": "300", "LEXGRAPH_LLM_RETRIES": "0"})
+    assert run.code == 0, run.stderr
+    baseline = check_report(report, {"baseline"})["baseline"]
+    assert baseline["runs"] == 1 and baseline["accuracy"] in (0.0, 1.0, None)
+    found = differences(report)
+    assert found["model"]["here"] == f"smollm2 at {url}" and found["model"]["paper"] == "Qwen3-8B"
+    assert found["few-shot examples"]["here"].startswith("SUBSTITUTE")
+    assert read_json(report / "config.json")["llm"]["max_tokens"] == 256

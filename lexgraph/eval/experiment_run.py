@@ -204,14 +204,16 @@ def run_answers(lg: Any, params: Params, questions: Sequence[LawqaQuestion], fol
                 config: dict[str, Any], say: Progress) -> list[Variant]:
     """One `eval answers` per generation mode (CitaLaw) or prompt style (+ zero-shot)."""
     from lexgraph.answer.answerer import AskOptions
+    from lexgraph.answer.references import capped_limits
     from lexgraph.eval.answers import write_answers_report
     from lexgraph.retrieve.options import SearchOptions
 
     plan: list[tuple[str, AskOptions]]
     search = None
     if isinstance(params, CitaLawParams):
-        plan = [(mode, AskOptions(mode=mode, prompt_style=params.prompt, attachment=params.attachment))
-                for mode in params.modes]
+        capped = capped_limits(params.references) if params.references is not None else None
+        plan = [(mode, AskOptions(mode=mode, prompt_style=params.prompt, attachment=params.attachment,
+                                  limits=capped)) for mode in params.modes]
     else:
         assert isinstance(params, AnswerStyleParams)
         limits = ({"book": params.m, "guideline": params.m, "precedent": params.n, "law": params.n}
@@ -256,6 +258,7 @@ def run_guardrails(lg: Any, params: Params, questions: Sequence[LawqaQuestion], 
     answer in time (`LLMTimeout`), is a failed turn, logged with its error: one slow reply does not lose the run.
     An endpoint that cannot be reached, or answers with an error, still stops it (exit 3)."""
     from lexgraph.answer.answerer import AskOptions
+    from lexgraph.answer.references import capped_limits
     from lexgraph.answer.turnlog import read_turns
     from lexgraph.llm.client import LLMTimeout
     from lexgraph.llm.guardrails import RetriesExhausted
@@ -264,7 +267,8 @@ def run_guardrails(lg: Any, params: Params, questions: Sequence[LawqaQuestion], 
     target = report_folder(folder / "guardrails")
     log = target / "turns.jsonl"
     log.unlink(missing_ok=True)
-    options = AskOptions(mode=params.mode, prompt_style=params.prompt, max_repairs=params.max_repairs)
+    options = AskOptions(mode=params.mode, prompt_style=params.prompt, max_repairs=params.max_repairs,
+                         limits=capped_limits(params.references) if params.references is not None else None)
     retriever = lg.retriever("hybrid", llm=llm)
     say("guardrails")
     for question in questions:

@@ -99,12 +99,14 @@ class CitaLawParams:
     (references in the prompt), ARG-Q and ARG-QA (a closed-book draft refined with references retrieved by the
     question, or question + draft). Scored by ROUGE-L, evidence Recall@`ks` and an LLM judge. `attachment`
     ``citalaw`` is the paper's (embedding similarity, best of three precedents per sentence, each article to its
-    most similar sentence); ``lexgraph`` the default of `lexgraph ask`."""
+    most similar sentence); ``lexgraph`` the default of `lexgraph ask`. `references` caps the references of each
+    kind in the prompt (None: `lexgraph ask`'s defaults; a small model's context window may need fewer)."""
 
     modes: tuple[str, ...] = ("closebook", "cgg", "arg-q", "arg-qa")
     prompt: str = "text"
     ks: tuple[int, ...] = (5, 10, 20)
     attachment: str = "citalaw"
+    references: int | None = None
 
     def model_needed(self) -> bool:
         return True
@@ -114,6 +116,7 @@ class CitaLawParams:
         _members("attachment", (self.attachment,), ("citalaw", "lexgraph"))
         _members("prompt", (self.prompt,), STYLES)
         _positive("ks", self.ks)
+        _positive("references", (self.references,) if self.references is not None else ())
 
 
 @dataclass(frozen=True)
@@ -142,11 +145,13 @@ class AnswerStyleParams:
 class GuardrailParams:
     """LLM output guardrails: one JSON object per turn validated against its schema, a repair prompt quoting the
     error, at most `max_repairs` repairs, every turn logged. Measured: valid at the first attempt, after repairs,
-    failed, attempts per turn."""
+    failed, attempts per turn. `references` caps the references of each kind in the prompt (None: `lexgraph
+    ask`'s defaults)."""
 
     max_repairs: int = 2
     mode: str = "cgg"
     prompt: str = "text"
+    references: int | None = None
 
     def model_needed(self) -> bool:
         return True
@@ -154,6 +159,7 @@ class GuardrailParams:
     def check(self) -> None:
         _members("mode", (self.mode,), ANSWER_MODES)
         _members("prompt", (self.prompt,), STYLES)
+        _positive("references", (self.references,) if self.references is not None else ())
         if self.max_repairs < 0:
             raise ExperimentError(f"max_repairs must be >= 0, not {self.max_repairs}")
 
@@ -234,8 +240,8 @@ FEW_SHOT_SUBSTITUTE = Substitute(
     "few-shot examples",
     "the paper's own few-shot examples (not published: not in its text as summarised, nor in digital-go-jp/lawqa_jp, "
     "nor in any public repository or page found; see docs/experiments.md)",
-    "SUBSTITUTE: lexgraph's one worked example (lexgraph.answer.agents.EXAMPLE, written for lexgraph: a 借地借家法 "
-    "第三条 question, the article of lawqa_jp's 借地借家法 question 24), given to the baseline agent only")
+    "SUBSTITUTE: lexgraph's one worked example (lexgraph.answer.agents.EXAMPLE, written for lexgraph: a question on "
+    "民法 第二百六条, which no lawqa_jp question quotes), given to the baseline agent only")
 
 EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment(
