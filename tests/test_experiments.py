@@ -358,7 +358,7 @@ def test_citalaw_runs_closebook_and_the_three_generation_modes(store: Path, tmp_
     assert run.code == 0, run.stderr
     variants = check_report(report, {"closebook", "cgg", "arg-q", "arg-qa"})
     for name, figures in variants.items():
-        assert figures["answered"] == 2 and figures["judge"] == 4, name
+        assert figures["answered"] == 2 and figures["failed"] == 0 and figures["judge"] == 4, name
         assert 0 < figures["rouge_l"] < 1
     assert variants["closebook"]["evidence_recall@20"] == 0.0  # CloseBook cites nothing
     assert variants["cgg"]["evidence_recall@20"] > 0
@@ -374,6 +374,27 @@ def test_citalaw_runs_closebook_and_the_three_generation_modes(store: Path, tmp_
     rows = list(csv.DictReader((report / "cgg" / "details.csv").read_text(encoding="utf-8").splitlines()))
     # the model cites one law; the published attachment gives every law article to its most similar sentence
     assert all(len(row["cited"].split()) > 1 for row in rows)
+
+
+def test_a_question_whose_model_never_answers_is_counted_and_listed(store: Path, tmp_path: Path) -> None:
+    """SmolLM2 gave no valid CloseBook answer to either question, and the report said "0 answered" and nothing
+    else: a failed question is counted (``failed``) and listed with its error (``failed.csv``)."""
+    def broken_closebook(body: dict[str, Any]) -> str:
+        closebook = "<references>" not in body["messages"][-1]["content"] and body.get("response_format", {}).get(
+            "json_schema", {}).get("name") == "answer"
+        return '{"sentences": [' if closebook else scripted(body)
+
+    report = tmp_path / "broken"
+    with ScriptedOpenAI([Reply(broken_closebook)]) as server:
+        run = lexgraph("experiment", "run", "citalaw", "--dataset", LAWQA, "--limit", "2", "--set",
+                       "modes=closebook,cgg", "--report", report, "--json", store=store, env=model_env(server))
+    assert run.code == 0, run.stderr
+    variants = read_json(report / "metrics.json")["variants"]  # the details hold no closebook row: none answered
+    assert (variants["closebook"]["answered"], variants["closebook"]["failed"]) == (0, 2)
+    assert (variants["cgg"]["answered"], variants["cgg"]["failed"]) == (2, 0)
+    rows = list(csv.DictReader((report / "closebook" / "failed.csv").read_text(encoding="utf-8").splitlines()))
+    assert [r["qid"] for r in rows] == [q.qid for q in load_lawqa(LAWQA)[:2]]
+    assert all("no valid answer after 3 attempts" in r["error"] for r in rows)
 
 
 def test_citation_graph_answers_per_prompt_style_and_zero_shot(store: Path, tmp_path: Path) -> None:

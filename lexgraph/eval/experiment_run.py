@@ -202,7 +202,8 @@ def run_tree(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder
 
 def run_answers(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder: Path, llm: Any, embedder: Any,
                 config: dict[str, Any], say: Progress) -> list[Variant]:
-    """One `eval answers` per generation mode (CitaLaw) or prompt style (+ zero-shot)."""
+    """One `eval answers` per generation mode (CitaLaw) or prompt style (+ zero-shot); a question whose model gave
+    no valid answer is counted in ``failed`` and listed with its error in the variant's ``failed.csv``."""
     from lexgraph.answer.answerer import AskOptions
     from lexgraph.answer.references import capped_limits
     from lexgraph.eval.answers import write_answers_report
@@ -226,16 +227,28 @@ def run_answers(lg: Any, params: Params, questions: Sequence[LawqaQuestion], fol
     variants = []
     for name, options in plan:
         say(name)
-        scores = lg.eval_answers(questions, options, params.ks, llm=llm, search=search)
+        failed: list[list[str]] = []
+        scores = lg.eval_answers(questions, options, params.ks, llm=llm, search=search, on_error=_listing(failed))
         target = folder / name
         write_answers_report(target, {**config, "variant": name, "mode": options.mode,
                                       "prompt": options.prompt_style}, scores)
+        # The scores hold the answered questions only: the failed ones are counted and listed, never dropped.
+        write_csv(target / "failed.csv", ["qid", "error"], failed)
         payload = scores.to_json()
         headline = {key: payload[key] for key in ("rouge_l", "judge", *[f"evidence_recall@{k}" for k in params.ks])}
         headline["embedding_similarity"] = embedding_similarity(embedder, [(s.answer, s.reference)
                                                                            for s in scores.scores])
-        variants.append(Variant(name, headline | {"answered": float(payload["questions"])}, target))
+        variants.append(Variant(name, headline | {"answered": float(payload["questions"]),
+                                                  "failed": float(len(failed))}, target))
     return variants
+
+
+def _listing(rows: list[list[str]]) -> Callable[[LawqaQuestion, Exception], None]:
+    """An `on_error` that lists each failed question's qid and error in `rows`."""
+    def add(question: LawqaQuestion, error: Exception) -> None:
+        rows.append([question.qid, str(error)[:500]])
+
+    return add
 
 
 def embedding_similarity(embedder: Any, pairs: Sequence[tuple[str, str]]) -> float | None:
