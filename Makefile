@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STORE ?= demo-store
 DEMO_THREADS ?= 2
 
-.PHONY: demo test lint install clean
+.PHONY: demo test test-all lint install clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,12 @@ demo: install
 
 test: install
 	OMP_NUM_THREADS=1 $(BIN)/python -m pytest -q
+	$(BIN)/ruff check .
+	$(BIN)/mypy lexgraph
+
+# Everything `make test` runs plus the tests marked slow (a real local model answering, whole experiments): minutes more.
+test-all: install
+	OMP_NUM_THREADS=1 LEXGRAPH_SLOW=1 $(BIN)/python -m pytest -q
 	$(BIN)/ruff check .
 	$(BIN)/mypy lexgraph
 

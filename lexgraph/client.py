@@ -29,6 +29,7 @@ from lexgraph.answer.model import BASIS_LABELS, AnswerSentence
 from lexgraph.answer.model import MODES as ANSWER_MODES
 from lexgraph.answer.prompts import STYLES
 from lexgraph.answer.references import capped_limits
+from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, EXTRACTORS, extractor_named
 from lexgraph.config import ConfigError, store_location
 from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
@@ -67,7 +68,8 @@ if TYPE_CHECKING:
     from lexgraph.answer.interview import Interview, StoredKnowledge
     from lexgraph.answer.model import Answer
     from lexgraph.answer.turnlog import Turn
-    from lexgraph.citations import Citation
+    from lexgraph.citations import Citation, CitationContext
+    from lexgraph.citations.extractors import Extractor
     from lexgraph.eval.answers import AnswersReport
     from lexgraph.eval.citations import CitationScores
     from lexgraph.eval.experiment_run import ExperimentReport
@@ -97,6 +99,7 @@ __all__ = [
     "DATE_FORMS",
     "DEFAULT_BATCH",
     "DEFAULT_CHUNK_SIZE",
+    "DEFAULT_EXTRACTOR",
     "DEFAULT_M",
     "DEFAULT_MAX_REPAIRS",
     "DEFAULT_N",
@@ -104,6 +107,7 @@ __all__ = [
     "DEFAULT_RRF_K",
     "DEFAULT_TAU",
     "DOCUMENT_KINDS",
+    "EXTRACTORS",
     "METHODS",
     "NOT_CONFIGURED",
     "NOT_STORED_LABEL",
@@ -148,6 +152,7 @@ __all__ = [
     "decode_text",
     "draw_neighbourhood",
     "experiment_settings",
+    "extractor_named",
     "is_neo4j_uri",
     "list_experiments",
     "load_citation_gold",
@@ -203,36 +208,48 @@ def citation_day(text: str, as_of: date | None) -> tuple[date, str]:
     return (written, "the date in the text") if written else (as_of_day(None), "today")
 
 
-def cite_text(text: str, *, store: str | None, as_of: date, in_law: str | None = None, at: str | None = None
-              ) -> list[Citation]:
+def cite_text(text: str, *, store: str | None, as_of: date, in_law: str | None = None, at: str | None = None,
+              extractor: str = DEFAULT_EXTRACTOR) -> list[Citation]:
     """Citations in `text`: with a store at `store` (a location; see `config.store_location`), laws resolve to
     the revision in force on `as_of`; without one (a fresh machine), names still resolve through the bundled
     catalogue and revision ids stay empty. Raises ValueError for an unknown `in_law` or unreadable `at`, and what
-    `LexGraph.open` raises for a store that cannot be opened."""
-    from lexgraph.citations import extract
+    `LexGraph.open` raises for a store that cannot be opened. `extractor` is one of `EXTRACTORS`."""
     from lexgraph.read.citing import citation_context
 
+    chosen = extractor_named(extractor)
     location = store_location(store)
     if store_exists(location):
         with LexGraph.open(location, read_only=True) as lg:
-            return lg.cite(text, as_of=as_of, in_law=in_law, at=at)
-    return extract(text, citation_context(Catalog.bundled(), None, as_of=as_of, in_law=in_law, at=at))
+            return lg.cite(text, as_of=as_of, in_law=in_law, at=at, extractor=extractor)
+    return chosen.extract(text, citation_context(Catalog.bundled(), None, as_of=as_of, in_law=in_law, at=at))
 
 
 def cite_pieces(blocks: Iterable[str], *, store: str | None, as_of: date, in_law: str | None = None,
-                at: str | None = None) -> Iterator[Citation]:
+                at: str | None = None, extractor: str = DEFAULT_EXTRACTOR) -> Iterator[Citation]:
     """`cite_text` for a text of any length given as consecutive blocks (a file read in pieces): the same
     citations, yielded as each piece of the text is read, in memory bounded by the piece
-    (`lexgraph.citations.stream`). Raises what `cite_text` raises, before the first citation."""
-    from lexgraph.citations.stream import iter_citations
+    (`lexgraph.citations.stream`). Raises what `cite_text` raises, before the first citation. The ``ginza``
+    extractor reads the text whole (its parse is per sentence, but it is not streamed)."""
     from lexgraph.read.citing import citation_context
 
+    chosen = extractor_named(extractor)
     location = store_location(store)
     if store_exists(location):
         with LexGraph.open(location, read_only=True) as lg:
-            yield from lg.cite_pieces(blocks, as_of=as_of, in_law=in_law, at=at)
+            yield from lg.cite_pieces(blocks, as_of=as_of, in_law=in_law, at=at, extractor=extractor)
         return
-    yield from iter_citations(blocks, citation_context(Catalog.bundled(), None, as_of=as_of, in_law=in_law, at=at))
+    context = citation_context(Catalog.bundled(), None, as_of=as_of, in_law=in_law, at=at)
+    yield from _cite_blocks(chosen, blocks, context)
+
+
+def _cite_blocks(chosen: Extractor, blocks: Iterable[str], context: CitationContext,
+                 precedents: bool = True) -> Iterator[Citation]:
+    """The rule extractor streams the blocks (`lexgraph.citations.stream`); another reads them joined."""
+    if chosen.name == DEFAULT_EXTRACTOR:
+        from lexgraph.citations.stream import iter_citations
+
+        return iter_citations(blocks, context, precedents=precedents)
+    return iter(chosen.extract("".join(blocks), context, precedents=precedents))
 
 
 # -- evaluation without a store: each imports its module when called, so that the CLI starts fast ----------------
@@ -243,22 +260,25 @@ def load_citation_gold(path: str | Path) -> list[dict[str, Any]]:
     return load_gold(path)
 
 
-def score_citations(lines: list[dict[str, Any]]) -> CitationScores:
+def score_citations(lines: list[dict[str, Any]], extractor: str = DEFAULT_EXTRACTOR) -> CitationScores:
     """Precision, recall and F1 of the extractor on gold lines, on spans, overlaps and resolved targets. Each
     judgment the gold names is read whole from ../shared's Supreme Court corpus, as `lexgraph cite` reads it, so
     that 同法 and labels defined earlier resolve (issue 14); a judgment not found there is read sentence by
-    sentence (`lexgraph.eval.citations.replay_judgments`)."""
-    from lexgraph.citations import extract
+    sentence (`lexgraph.eval.citations.replay_judgments`). `extractor` is one of `EXTRACTORS`."""
     from lexgraph.eval.citations import DEFAULT_JUDGMENTS, evaluate_in_documents
 
-    return evaluate_in_documents(lines, lambda text: [c.to_json() for c in extract(text)], DEFAULT_JUDGMENTS)[0]
+    chosen = extractor_named(extractor)
+    return evaluate_in_documents(lines, lambda text: [c.to_json() for c in chosen.extract(text)],
+                                 DEFAULT_JUDGMENTS)[0]
 
 
-def score_lawqa_citations(lines: list[dict[str, Any]]) -> Evaluation:
-    """The resolver's accuracy on the lawqa_jp gold: every bracketed reference replayed in its clause."""
+def score_lawqa_citations(lines: list[dict[str, Any]], extractor: str = DEFAULT_EXTRACTOR) -> Evaluation:
+    """The resolver's accuracy on the lawqa_jp gold: every bracketed reference replayed in its clause, with the
+    mentions refined by `extractor`'s parse when it has one."""
     from lexgraph.eval.lawqa_gold import evaluate
 
-    return evaluate(lines, Catalog.bundled())
+    chosen = extractor_named(extractor)
+    return evaluate(lines, Catalog.bundled(), refine=getattr(chosen, "refine", None))
 
 
 def write_retrieval_report(directory: Path, config: dict[str, Any], runs: Sequence[LawqaRun],
@@ -501,28 +521,30 @@ class LexGraph:
         return link_laws(self.store, law_ids, catalog=self.catalog, follow_citing=bool(laws), on_law=on_law)
 
     def cite(self, text: str, *, as_of: date | None = None, in_law: str | None = None, at: str | None = None,
-             precedents: bool = True) -> list[Citation]:
+             precedents: bool = True, extractor: str = DEFAULT_EXTRACTOR) -> list[Citation]:
         """Citations in `text`, resolved against the catalogue and the laws in this store (revision ids) as of
-        `as_of` (None: today). Raises ValueError for an unknown `in_law` or an unreadable `at`."""
-        from lexgraph.citations import extract
+        `as_of` (None: today), by `extractor` (one of `EXTRACTORS`). Raises ValueError for an unknown `in_law`, an
+        unreadable `at` or an extractor that cannot run."""
         from lexgraph.read.citing import citation_context, store_catalog
         from lexgraph.read.revisions import StoreRevisions
 
+        chosen = extractor_named(extractor)
         context = citation_context(store_catalog(self.store, self.catalog), StoreRevisions(self.store),
                                    as_of=as_of_day(as_of), in_law=in_law, at=at)
-        return extract(text, context, precedents=precedents)
+        return chosen.extract(text, context, precedents=precedents)
 
     def cite_pieces(self, blocks: Iterable[str], *, as_of: date | None = None, in_law: str | None = None,
-                    at: str | None = None, precedents: bool = True) -> Iterator[Citation]:
+                    at: str | None = None, precedents: bool = True, extractor: str = DEFAULT_EXTRACTOR
+                    ) -> Iterator[Citation]:
         """`cite` for a long text given as consecutive blocks: the same citations, yielded piece by piece in
-        bounded memory (`lexgraph.citations.stream`)."""
-        from lexgraph.citations.stream import iter_citations
+        bounded memory (`lexgraph.citations.stream`; the ``ginza`` extractor reads the blocks joined)."""
         from lexgraph.read.citing import citation_context, store_catalog
         from lexgraph.read.revisions import StoreRevisions
 
+        chosen = extractor_named(extractor)
         context = citation_context(store_catalog(self.store, self.catalog), StoreRevisions(self.store),
                                    as_of=as_of_day(as_of), in_law=in_law, at=at)
-        return iter_citations(blocks, context, precedents=precedents)
+        return _cite_blocks(chosen, blocks, context, precedents)
 
     def versions(self, law: str) -> list[LawVersionInfo]:
         """The stored versions of `law`, oldest first, with their enforcement periods. Raises `LawNotFound` or

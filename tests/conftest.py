@@ -49,7 +49,10 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    """``@pytest.mark.requires(name, …)``: skip, or fail where ``LEXGRAPH_REQUIRE`` says the run has it."""
+    """``@pytest.mark.requires(name, …)``: skip, or fail where ``LEXGRAPH_REQUIRE`` says the run has it.
+    ``@pytest.mark.slow`` is the need "slow": skipped by `make test`, run by `make test-all` and CI."""
+    if item.get_closest_marker("slow") is not None:
+        require("slow")
     for mark in item.iter_markers("requires"):
         for name in mark.args:
             require(name)
@@ -126,14 +129,34 @@ def neo4j_store() -> Iterator[GraphStore]:
             store.close()
 
 
-@pytest.fixture(scope="module")
-def sample_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bundled sample corpus (民法 in two revisions, 借地借家法, 個人情報保護法) ingested through the real CLI."""
+@pytest.fixture(scope="session")
+def sample_store_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled sample corpus (民法 in two revisions, 借地借家法, 個人情報保護法) ingested through the real CLI,
+    once per run. Tests read copies of it (:func:`sample_store`), never this folder."""
     from tests.helpers import SAMPLE, lexgraph
 
-    store = tmp_path_factory.mktemp("sample") / "store"
+    store = tmp_path_factory.mktemp("sample-template") / "store"
     run = lexgraph("ingest", "statutes", SAMPLE, "--json", store=store)
     assert run.code == 0, run.stderr
     summary = run.json()
     assert summary["failures"] == [] and summary["versions_added"] == 4
+    return store
+
+
+@pytest.fixture(scope="module")
+def sample_store(sample_store_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A module's own copy of the ingested sample corpus: a test module may write to it without touching others."""
+    from tests.helpers import copy_store
+
+    return copy_store(sample_store_template, tmp_path_factory.mktemp("sample") / "store")
+
+
+@pytest.fixture(scope="session")
+def search_store_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample corpus with its 4 judgments, ingested and indexed (tests.helpers.build_search_store), once per run:
+    modules take copies (``copy_store``)."""
+    from tests.helpers import build_search_store
+
+    store = tmp_path_factory.mktemp("search-template") / "store"
+    build_search_store(store)
     return store

@@ -43,6 +43,15 @@ STALE_SEED = ("the seeded embedding cache no longer covers the indexed text (the
               "run `python scripts/build_test_embeddings.py`")
 
 
+def copy_store(template: Path, store: Path) -> Path:
+    """A copy of a closed embedded store folder (built once per run by a session fixture): building the same store
+    in every module cost the suite minutes."""
+    import shutil
+
+    shutil.copytree(template, store)
+    return store
+
+
 def build_search_store(store: Path, *literature: Path) -> None:
     """The sample corpus (民法 2020 & 2023, 借地借家法, 個人情報保護法, 4 judgments, and any `literature` files)
     ingested and indexed through the real CLI: 民法, 借地借家法 and every chunk, their vectors from the seeded

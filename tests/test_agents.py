@@ -166,6 +166,7 @@ def test_eval_mcqa_without_a_model_exits_3(tmp_path: Path) -> None:
     assert run.code == 3 and "LEXGRAPH_LLM_MODEL" in run.stderr
 
 
+@pytest.mark.slow
 def test_vote_with_smollm2_runs_end_to_end_and_writes_a_complete_report(tmp_path: Path) -> None:
     """The accuracy of a 135M model on Japanese law is poor; the point is that the run completes and is recorded."""
     dataset = SHARED_DEV if SHARED_DEV.is_file() else LAWQA

@@ -12,15 +12,15 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from lexgraph.llm.guardrails import load_schema
-from tests.helpers import build_search_store, lexgraph
+from tests.helpers import copy_store, lexgraph
 from tests.llm_server import smollm2_server
+
+pytestmark = pytest.mark.slow  # a real model writing answers: minutes on two cores
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("local-model") / "store"
-    build_search_store(folder)
-    return folder
+def store(search_store_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_store(search_store_template, tmp_path_factory.mktemp("local-model") / "store")
 
 
 @pytest.mark.parametrize("structured", ["1", "0"])

@@ -20,11 +20,10 @@ PATH = re.compile(r"(?<![A-Za-z0-9])(?:suppl\S*/)?a\d+(?:_\d+)*(?:/[pis]\d+)*(?!
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("output") / "store"
-    assert lexgraph("ingest", "statutes", SAMPLE, store=folder).code == 0
-    assert lexgraph("ingest", "precedents", SAMPLE / "precedents", store=folder).code == 0
-    return folder
+def store(sample_store: Path) -> Path:
+    """The sample's statutes (a copy of the run's ingested sample) and its judgments."""
+    assert lexgraph("ingest", "precedents", SAMPLE / "precedents", store=sample_store).code == 0
+    return sample_store
 
 
 def run(store: Path, *args: str) -> Run:

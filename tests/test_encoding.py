@@ -93,8 +93,8 @@ def test_literature_in_any_supported_encoding_is_read_as_its_text(name: str, enc
 
 
 @pytest.mark.parametrize(("name", "data", "says", "fix"), REFUSED, ids=[r[0] for r in REFUSED])
-def test_bytes_no_encoding_certainly_explains_are_refused_everywhere(name: str, data: bytes, says: str, fix: str,
-                                                                      tmp_path: Path) -> None:
+def test_bytes_no_encoding_certainly_explains_are_refused_by_the_decoder_and_cite(name: str, data: bytes, says: str,
+                                                                                   fix: str, tmp_path: Path) -> None:
     judgment = tmp_path / "77777.txt"
     judgment.write_bytes(data)
     with pytest.raises(EncodingError) as refused:
@@ -105,20 +105,28 @@ def test_bytes_no_encoding_certainly_explains_are_refused_everywhere(name: str, 
     cited = lexgraph("cite", judgment)
     assert cited.code == 1 and says in cited.stderr and "Traceback" not in cited.stderr
 
+
+def test_bytes_no_encoding_certainly_explains_are_refused_by_every_ingest_and_store_nothing(tmp_path: Path) -> None:
+    """Each kind of bad bytes, as a judgment and as literature, into one store that already holds a judgment: each
+    ingest exits 1 naming the file and the reason, and the store is exactly as it was."""
     store = tmp_path / "store"
     good = lexgraph("ingest", "precedents", JUDGMENT, store=store)
     assert good.code == 0, good.stderr
     before = lexgraph("stats", "--json", store=store).json()
-    run = lexgraph("ingest", "precedents", judgment, "--json", store=store)
-    assert run.code == 1, run.stderr
-    failures = run.json()["failures"]
-    assert len(failures) == 1 and str(judgment) in failures[0]["message"] and says in failures[0]["message"]
-    assert lexgraph("stats", "--json", store=store).json() == before
+    for name, data, says, _fix in REFUSED:
+        folder = tmp_path / name
+        folder.mkdir()
+        judgment = folder / "77777.txt"
+        judgment.write_bytes(data)
+        run = lexgraph("ingest", "precedents", judgment, "--json", store=store)
+        assert run.code == 1, (name, run.stderr)
+        failures = run.json()["failures"]
+        assert len(failures) == 1 and str(judgment) in failures[0]["message"] and says in failures[0]["message"]
 
-    page = tmp_path / "page.md"
-    page.write_bytes(data)
-    run = lexgraph("ingest", "literature", page, "--kind", "book", "--json", store=store)
-    assert run.code == 1 and says in run.json()["failures"][0]["message"]
+        page = folder / "page.md"
+        page.write_bytes(data)
+        run = lexgraph("ingest", "literature", page, "--kind", "book", "--json", store=store)
+        assert run.code == 1 and says in run.json()["failures"][0]["message"], (name, run.stdout)
     assert lexgraph("stats", "--json", store=store).json() == before
 
 

@@ -23,7 +23,7 @@ from lexgraph.eval.judgment_bench import (
     split_of,
 )
 from lexgraph.eval.lawqa import DatasetError
-from tests.helpers import build_search_store, lexgraph
+from tests.helpers import copy_store, lexgraph
 
 JUDGMENTS = Path(__file__).parent / "data" / "precedents"
 MINPO = "129AC0000000089"
@@ -119,10 +119,9 @@ def test_a_broken_benchmark_file_names_the_query_and_field(tmp_path: Path, entry
         load_questions(bad)
 
 
-def test_eval_retrieval_reads_a_benchmark_file(tmp_path_factory: pytest.TempPathFactory,
+def test_eval_retrieval_reads_a_benchmark_file(tmp_path_factory: pytest.TempPathFactory, search_store_template: Path,
                                                sentences: list) -> None:  # type: ignore[type-arg]
-    store = tmp_path_factory.mktemp("search") / "store"
-    build_search_store(store)
+    store = copy_store(search_store_template, tmp_path_factory.mktemp("search") / "store")
     dataset = tmp_path_factory.mktemp("bench") / "minpo.json"
     picked = write_benchmark(dataset, sentences, [MINPO])  # the sample store holds 民法 only of these laws
     run = lexgraph("eval", "retrieval", "--dataset", dataset, "--mode", "bm25", "--json", store=store)

@@ -25,7 +25,7 @@ from lexgraph.eval.experiments import (
 from lexgraph.eval.lawqa import load_lawqa
 from lexgraph.retrieve import tree as tree_module
 from lexgraph.retrieve.fusion import mean_normalised
-from tests.helpers import build_search_store, lexgraph
+from tests.helpers import copy_store, lexgraph
 from tests.openai_server import Reply, ScriptedOpenAI
 
 LAWQA = Path(__file__).parent / "data" / "lawqa" / "dev_sample.json"
@@ -34,10 +34,8 @@ NO_MODEL = {"LEXGRAPH_LLM_MODEL": ""}
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("experiments") / "store"
-    build_search_store(folder)
-    return folder
+def store(search_store_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_store(search_store_template, tmp_path_factory.mktemp("experiments") / "store")
 
 
 def read_json(path: Path) -> Any:
@@ -266,6 +264,7 @@ def test_citalaw_attachment_as_published_by_embedding_similarity() -> None:
 
 
 # -- the experiments without a model ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_citation_graph_runs_each_mode_and_the_m_sweep(store: Path, tmp_path: Path) -> None:
     report = tmp_path / "graph"
     run = lexgraph("experiment", "run", "citation-graph", "--dataset", LAWQA, "--report", report, "--set",
@@ -295,6 +294,7 @@ def test_citation_graph_runs_each_mode_and_the_m_sweep(store: Path, tmp_path: Pa
     assert direct.json()["report"] == []  # no --report: nothing left behind
 
 
+@pytest.mark.slow
 def test_cluster_tree_returns_every_leaf_under_the_node_and_scores_adjusted_f1(store: Path, tmp_path: Path) -> None:
     report = tmp_path / "tree"
     run = lexgraph("experiment", "run", "cluster-tree", "--dataset", LAWQA, "--report", report, "--json",
@@ -349,6 +349,7 @@ def model_env(server: ScriptedOpenAI) -> dict[str, str]:
             "LEXGRAPH_LLM_RETRIES": "0"}
 
 
+@pytest.mark.slow
 def test_citalaw_runs_closebook_and_the_three_generation_modes(store: Path, tmp_path: Path) -> None:
     report = tmp_path / "citalaw"
     with ScriptedOpenAI([Reply(scripted)]) as server:

@@ -23,7 +23,7 @@ from lexgraph.graph import Neighbourhood, NodeNotFound, neighbourhood, resolve_n
 from lexgraph.graph.neighbourhood import GraphEdge, GraphNode, article_path, era_date, precedent_caption
 from lexgraph.graph.render import STYLES, GraphvizMissing, render, to_dot
 from lexgraph.read.laws import LookupError_
-from tests.helpers import ROOT, SAMPLE, lexgraph
+from tests.helpers import ROOT, lexgraph
 
 PRECEDENTS = ROOT / "tests" / "data" / "precedents"
 LITERATURE = ROOT / "tests" / "data" / "literature" / "tax_demo"
@@ -33,13 +33,12 @@ A710 = "129AC0000000089/a710@20200401"
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("viz") / "store"
-    precedents = [PRECEDENTS, METADATA]
-    for args in (("statutes", SAMPLE), ("precedents", *precedents), ("literature", LITERATURE)):
-        run = lexgraph("ingest", *args, store=path)
+def store(sample_store: Path) -> Path:
+    """The sample's statutes (a copy of the run's ingested sample), judgments with their metadata, and literature."""
+    for args in (("precedents", PRECEDENTS, METADATA), ("literature", LITERATURE)):
+        run = lexgraph("ingest", *args, store=sample_store)
         assert run.code == 0, run.stderr
-    return path
+    return sample_store
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from lexgraph.index.embed import EmbeddingCache
 from lexgraph.index.query import SearchFilter
 from lexgraph.index.units import DENSE_MAX_CHARS, dense_text
 from lexgraph.retrieve.search import SearchOptions
-from tests.helpers import SAMPLE, SEED_CACHE, STALE_SEED, build_search_store, lexgraph
+from tests.helpers import SAMPLE, SEED_CACHE, STALE_SEED, copy_store, lexgraph
 from tests.openai_server import Reply, ScriptedOpenAI
 
 SEED = SEED_CACHE
@@ -24,10 +24,8 @@ MODES = ("bm25", "dense", "hybrid", "tree")
 
 
 @pytest.fixture(scope="module")
-def search_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    store = tmp_path_factory.mktemp("search") / "store"
-    build_search_store(store)
-    return store
+def search_store(search_store_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_store(search_store_template, tmp_path_factory.mktemp("search") / "store")
 
 
 @pytest.fixture(scope="module")

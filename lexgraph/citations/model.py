@@ -97,7 +97,9 @@ class StatuteMention:
     that a law is named in (「都道府県知事（地方自治法２５２条の１９第１項の…長。以下同じ。）」): after it, a bare
     article is not taken to be of that law. `parallel` marks a clause named in a version note after another
     citation (「１５条８項（平成６年法律第２号による改正前は７項）」): the same clause in another numbering, which
-    a later 同項 never means.
+    a later 同項 never means. `law_from` is set by a refiner that parsed the sentence (`lexgraph.citations.ginza`),
+    never by the scanner: the start of the earlier mention in the same sentence whose law this reference belongs
+    to (the subject of its clause), overriding "the law named last".
     """
 
     start: int
@@ -112,6 +114,7 @@ class StatuteMention:
     quoted_in: int | None = None
     scope_end: int | None = None
     parallel: bool = False
+    law_from: int | None = None
 
 
 @dataclass(frozen=True)

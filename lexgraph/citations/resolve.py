@@ -98,6 +98,9 @@ class PieceResolver:
         cited_at = self._resolver.cited_at
         for start in [start for start in cited_at if start < position]:
             del cited_at[start]
+        law_at = self._resolver.law_at
+        for start in [start for start in law_at if start < position]:
+            del law_at[start]
 
 
 class _Resolver:
@@ -119,6 +122,9 @@ class _Resolver:
         self.outer_law = state.last_law
         self.last_law_scope: int | None = None
         self.cited_at: dict[int, tuple[LawTarget, Clause]] = {}  # by the start of the citation
+        # The law each mention that names one resolved to, by the mention's start: what a parse-refined reference
+        # (`StatuteMention.law_from`) points back to.
+        self.law_at: dict[int, LawTarget] = {}
         if context.current_law_id:
             entry = self.catalog.by_id(context.current_law_id)
             self.current_law = (_target(entry) if entry is not None
@@ -133,7 +139,10 @@ class _Resolver:
             if isinstance(mention, AbbreviationDefinition):
                 self.define(mention)
             elif mention.bare:
-                self.remember_law(self.law(mention.law, mention.pin) if mention.law else None, mention.scope_end)
+                target = self.law(mention.law, mention.pin) if mention.law else None
+                if target is not None:
+                    self.law_at[mention.start] = target
+                self.remember_law(target, mention.scope_end)
             else:
                 citations.extend(self.cite(mention))
         return citations
@@ -324,6 +333,7 @@ class _Resolver:
             # 「昭和４４年法律第２号」) is not a citation (issue 14, class 6); it is the law a later 同法 or a bare
             # article means.
             target = self.law(mention.law, mention.pin) if mention.law else _unresolved("no law")
+            self.law_at[mention.start] = target
             self.remember_law(target, mention.scope_end)
             return []
         provision = mention.provision
@@ -342,6 +352,7 @@ class _Resolver:
                 # point at the text's own sections and paragraphs, not at a clause of a law.
                 return []
         law, law_note = self._law_of(mention, provision)
+        self.law_at[mention.start] = law
         try:
             targets = self._targets(provision, law, explicit_law=mention.law is not None,
                                     qualifies_previous=mention.qualifies_previous)
@@ -385,6 +396,13 @@ class _Resolver:
 
     def _law_of(self, mention: StatuteMention, provision: ProvisionRef) -> tuple[LawTarget, str | None]:
         """The law of a clause reference, and a note when it is inferred rather than written."""
+        if mention.law_from is not None and (chosen := self.law_at.get(mention.law_from)) is not None:
+            first_step = provision.steps[0]
+            article = Clause(article=first_step.num, suppl=provision.suppl) if first_step.level == "article" else None
+            same_act = mention.law is not None and mention.law.kind == "same"
+            if (article is None or self._exists(chosen, article) is not False) and (not same_act or _is_act(chosen)):
+                # the article must be in that law, and 同法 names an Act (never the 施行規則 that is the subject)
+                return chosen, f"law taken from the subject of the clause ({chosen.title}), by the sentence's parse"
         if mention.law is not None:
             return self.law(mention.law, mention.pin), None
         first = provision.steps[0]

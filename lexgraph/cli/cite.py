@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from lexgraph.cli.options import JsonOpt, StoreOpt, parse_day
+from lexgraph.cli.options import ExtractorOpt, JsonOpt, StoreOpt, parse_day
 from lexgraph.cli.output import (
     EXIT_BAD_INPUT,
+    EXIT_UNAVAILABLE,
     EXIT_USAGE,
     err,
     fail,
@@ -27,7 +28,14 @@ from lexgraph.cli.output import (
     read_blocks,
     table,
 )
-from lexgraph.client import citation_day, cite_pieces, clause_label
+from lexgraph.client import (
+    DEFAULT_EXTRACTOR,
+    EXTRACTORS,
+    citation_day,
+    cite_pieces,
+    clause_label,
+    extractor_named,
+)
 
 if TYPE_CHECKING:
     from lexgraph.client import Citation
@@ -53,10 +61,17 @@ def cite(
     as_json: JsonOpt = False,
     as_jsonl: Annotated[bool, typer.Option("--jsonl", help="Print one JSON object per citation and line "
                                            "(JSON Lines), for long texts.")] = False,
+    extractor: ExtractorOpt = DEFAULT_EXTRACTOR,
 ) -> None:
     """Find and resolve the statute and precedent citations in a text."""
     if at and not in_law:
         fail("--at names a clause of the law given by --in-law; give --in-law too", EXIT_USAGE)
+    if extractor not in EXTRACTORS:
+        fail(f"--extractor {extractor!r}: choose from {', '.join(EXTRACTORS)}", EXIT_USAGE)
+    try:
+        extractor_named(extractor)  # ginza: the model is loaded here (once per process), or its absence said
+    except ValueError as error:
+        fail(str(error), EXIT_UNAVAILABLE)
     if as_json and as_jsonl:
         fail("--json and --jsonl are two forms of the same output; give one", EXIT_USAGE)
     size = None if file == "-" else _size(file)
@@ -73,7 +88,8 @@ def cite(
         first = next(blocks, "")
         day, why = citation_day(first, parse_day(as_of))  # the date is in the header, in the first block
         err.print(f"as of {day} ({'--as-of' if why == 'given' else why})", style="dim", highlight=False)
-        citations = cite_pieces(chain([first], blocks), store=store, as_of=day, in_law=in_law, at=at)
+        citations = cite_pieces(chain([first], blocks), store=store, as_of=day, in_law=in_law, at=at,
+                                extractor=extractor)
         try:
             with library_errors():
                 if as_json or as_jsonl:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from lexgraph.cli.options import EmbedderOpt, JsonOpt, StoreOpt, make_embedder, parse_ks
+from lexgraph.cli.options import EmbedderOpt, ExtractorOpt, JsonOpt, StoreOpt, make_embedder, parse_ks
 from lexgraph.cli.output import (
     EXIT_BAD_INPUT,
     EXIT_UNAVAILABLE,
@@ -24,8 +24,10 @@ from lexgraph.cli.output import (
 )
 from lexgraph.client import (
     ANSWER_MODES,
+    DEFAULT_EXTRACTOR,
     DEFAULT_MAX_REPAIRS,
     DEFAULT_TAU,
+    EXTRACTORS,
     METHODS,
     NOT_CONFIGURED,
     SEARCH_MODES,
@@ -49,6 +51,9 @@ from lexgraph.client import (
     write_retrieval_report,
 )
 
+if TYPE_CHECKING:
+    from lexgraph.client import CitationScores
+
 app = typer.Typer(no_args_is_help=True, help="Measure extraction, retrieval and answers on gold data.")
 
 
@@ -56,18 +61,24 @@ app = typer.Typer(no_args_is_help=True, help="Measure extraction, retrieval and 
 def eval_citations(
     gold: Annotated[Path, typer.Option("--gold", help="Gold JSONL: one sentence per line (issue 3 format).")],
     misses: Annotated[int, typer.Option(help="How many misses to list (0: none).")] = 20,
+    extractor: ExtractorOpt = DEFAULT_EXTRACTOR,
     as_json: JsonOpt = False,
 ) -> None:
     """Precision, recall and F1 of the citation extractor on a gold file, for statutes and precedents, on spans,
     overlaps and resolved targets. Lines with a `context` (the lawqa_jp gold) are replayed as statute clauses."""
+    if extractor not in EXTRACTORS:
+        fail(f"--extractor {extractor!r}: choose from {', '.join(EXTRACTORS)}", EXIT_USAGE)
     try:
         lines = load_citation_gold(gold)
     except (OSError, ValueError) as error:
         fail(f"{gold}: {error}", EXIT_BAD_INPUT)
-    if not (lines and "context" in lines[0]):
-        _print_scores(gold, lines, misses, as_json)
-        return
-    result = score_lawqa_citations(lines)
+    try:
+        if not (lines and "context" in lines[0]):
+            _print_scores(gold, score_citations(lines, extractor), misses, as_json)
+            return
+        result = score_lawqa_citations(lines, extractor)
+    except ValueError as error:  # the extractor cannot run (ja_ginza missing)
+        fail(str(error), EXIT_UNAVAILABLE)
     payload = {"kind": "relative references in statutes", "brackets": result.total, "correct": result.correct,
                "accuracy": round(result.accuracy, 4),
                "misses": [{"gold": dict(g), "found": list(found)} for g, found in result.misses[:misses]]}
@@ -78,8 +89,7 @@ def eval_citations(
                   f"(accuracy {result.accuracy:.4f})", highlight=False)
 
 
-def _print_scores(gold: Path, lines: list[dict[str, Any]], misses: int, as_json: bool) -> None:
-    scores = score_citations(lines)
+def _print_scores(gold: Path, scores: CitationScores, misses: int, as_json: bool) -> None:
     if as_json:
         payload = scores.to_json(with_misses=misses > 0)
         if misses > 0:

@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 StoreOpt = Annotated[str | None, typer.Option("--store", help="Store directory or bolt:// URI "
                                              "(env LEXGRAPH_STORE; default ./lexgraph-store).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
+ExtractorOpt = Annotated[str, typer.Option("--extractor", help="Citation extractor: rules (default, fast) or ginza "
+                                           "(the rules, with GiNZA's parse deciding which law a bare article or "
+                                           "同法 belongs to and whether 前項 is a statute's; needs ja_ginza).")]
 LawArg = Annotated[str, typer.Argument(help="Title, law number, abbreviation or law id.")]
 AsOfOpt = Annotated[str | None, typer.Option("--as-of", help=f"Date ({DATE_FORMS}); default today.")]
 GraphAsOfOpt = Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD or 令和3年1月1日, R3.1.1): "

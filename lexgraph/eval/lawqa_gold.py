@@ -15,18 +15,20 @@ clause it belongs to under ``context``); `evaluate` replays them through the ext
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from lexgraph.citations.context import CitationContext, ResolutionState
 from lexgraph.citations.lawnames import LawNames
-from lexgraph.citations.model import CITE_JSON_KEYS, Citation
+from lexgraph.citations.model import CITE_JSON_KEYS, Citation, Mention
 from lexgraph.citations.resolve import resolve_with_state
 from lexgraph.citations.statutes import find_statutes
 from lexgraph.eval.lawqa import heading as lawqa_heading
 from lexgraph.numerals import IROHA, NUMERAL_CHARS, parse_clause
 from lexgraph.statutes.catalog import Catalog
+
+Refine = Callable[[str, list[Mention]], list[Mention]]
 
 SOURCE_NOTE = "出典：デジタル庁 日本の法令に関する多肢選択式QAデータセット (PDL 1.0); brackets turned into gold"
 
@@ -205,11 +207,13 @@ def _entry(start: int, end: int, surface: str, title: str, law_id: str | None, p
     return fields
 
 
-def evaluate(lines: Iterable[Mapping[str, Any]], catalog: Catalog, include_disputed: bool = True) -> Evaluation:
+def evaluate(lines: Iterable[Mapping[str, Any]], catalog: Catalog, include_disputed: bool = True,
+             refine: Refine | None = None) -> Evaluation:
     """Replay the gold lines in order, one document at a time, carrying what was cited from line to line (as a
     reader of the excerpt would), and count the brackets whose law and clause the resolver found on the span. A
     law heading is read as plain text with no current clause (「## 金融商品取引法」 names a law); clause headings
-    are skipped."""
+    are skipped. `refine` (text, mentions → mentions) is an extractor's pass over the mentions before they are
+    resolved (the GiNZA extractor's parse), so that extractors can be compared on this gold too."""
     names = LawNames.for_catalog(catalog)
     total = correct = 0
     misses: list[tuple[Mapping[str, Any], tuple[Mapping[str, Any], ...]]] = []
@@ -224,7 +228,10 @@ def evaluate(lines: Iterable[Mapping[str, Any]], catalog: Catalog, include_dispu
             continue  # 「### 第24条」 says where the text is, it cites nothing
         context = CitationContext(catalog=catalog, current_law_id=None if heading else where["in_law_id"],
                                   current_path=None if heading else where["at"], state=state)
-        citations, state = resolve_with_state(find_statutes(line["sentence"], names), context)
+        mentions = find_statutes(line["sentence"], names)
+        if refine is not None:
+            mentions = refine(line["sentence"], mentions)
+        citations, state = resolve_with_state(mentions, context)
         for gold in line["citations"]:
             if gold.get("disputed") and not include_disputed:
                 continue

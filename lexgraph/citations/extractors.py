@@ -1,0 +1,55 @@
+"""The citation extractors behind one interface, chosen by name (``lexgraph cite --extractor``, ``lexgraph eval
+citations --extractor``).
+
+* ``rules`` (the default): `lexgraph.citations.extract`, the rule grammar and resolver; fast, no model.
+* ``ginza``: the same, with GiNZA's dependency parse deciding the rules' weak decisions (`lexgraph.citations.ginza`):
+  which law a bare article or 同法 belongs to, and whether 前項 / 前条 is a statute's or the judgment's own.
+  Needs spaCy and ``ja_ginza``; imported only when asked for, so that no command pays for it otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from lexgraph.citations.context import CitationContext
+from lexgraph.citations.model import Citation
+
+EXTRACTORS = ("rules", "ginza")
+DEFAULT_EXTRACTOR = "rules"
+
+
+class Extractor(Protocol):
+    """``extract(text, context, precedents=…)``: every citation of `text`, resolved in `context`, by start."""
+
+    name: str
+
+    def extract(self, text: str, context: CitationContext | None = None, *, precedents: bool = True
+                ) -> list[Citation]: ...
+
+
+class RuleExtractor:
+    """The rule extractor, `lexgraph.citations.extract`, as an `Extractor`."""
+
+    name = "rules"
+
+    def extract(self, text: str, context: CitationContext | None = None, *, precedents: bool = True
+                ) -> list[Citation]:
+        from lexgraph.citations import extract
+
+        return extract(text, context, precedents=precedents)
+
+
+def extractor_named(name: str) -> Extractor:
+    """The extractor called `name`. Raises ValueError for a name not in `EXTRACTORS`, and for ``ginza`` when spaCy
+    or the ``ja_ginza`` model is not installed (what to install is in the message)."""
+    if name == "rules":
+        return RuleExtractor()
+    if name == "ginza":
+        from lexgraph.citations.ginza import GinzaExtractor, load_ginza
+
+        try:
+            return GinzaExtractor(load_ginza())
+        except (ImportError, OSError) as error:
+            raise ValueError(f"the ginza extractor needs spaCy and the ja_ginza model (pip install ja-ginza): "
+                             f"{error}") from error
+    raise ValueError(f"unknown extractor {name!r}: choose from {', '.join(EXTRACTORS)}")
