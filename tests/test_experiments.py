@@ -377,6 +377,7 @@ def test_citalaw_runs_closebook_and_the_three_generation_modes(store: Path, tmp_
     assert all(len(row["cited"].split()) > 1 for row in rows)
 
 
+@pytest.mark.slow
 def test_a_question_whose_model_never_answers_is_counted_and_listed(store: Path, tmp_path: Path) -> None:
     """SmolLM2 gave no valid CloseBook answer to either question, and the report said "0 answered" and nothing
     else: a failed question is counted (``failed``) and listed with its error (``failed.csv``)."""
@@ -517,6 +518,7 @@ def test_multi_agent_runs_the_papers_sample_at_temperature_zero(store: Path, tmp
 
 
 # -- a real local model ------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_multi_agent_runs_end_to_end_against_the_small_local_model(store: Path, tmp_path: Path) -> None:
     """The paper's setting against a real model (SmolLM2-135M, whose Japanese is poor): whatever it answers, the
     run ends with its report, and the report names the model as what it is, a substitute for the paper's."""
