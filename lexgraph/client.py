@@ -727,15 +727,18 @@ class LexGraph:
         return answer
 
     def interview(self, *, topic: str | None = None, llm: LLMClient | None = None,
-                  max_repairs: int = DEFAULT_MAX_REPAIRS) -> Interview:
-        """A contract-review knowledge interview with `llm` or the configured model. Raises `LLMUnavailable`
-        without one."""
+                  max_repairs: int = DEFAULT_MAX_REPAIRS, log: Path | None = None) -> Interview:
+        """A contract-review knowledge interview with `llm` or the configured model, every turn (valid or failed)
+        appended to the turn log (`log`, else `turn_log_path`) with mode ``interview``. Raises `LLMUnavailable`
+        without a model."""
         from lexgraph.answer.interview import Interview
+        from lexgraph.answer.turnlog import append_jsonl
 
         model = llm if llm is not None else configured_client()
         if model is None:
             raise LLMUnavailable(f"the knowledge interview needs a model; {NOT_CONFIGURED}")
-        return Interview(model, topic=topic, max_repairs=max_repairs)
+        target = log or self.turn_log_path()
+        return Interview(model, topic=topic, max_repairs=max_repairs, log=lambda turn: append_jsonl(target, turn))
 
     def save_knowledge(self, knowledge: dict[str, Any], *, day: date | None = None,
                        transcript: str = "") -> list[StoredKnowledge]:

@@ -347,10 +347,22 @@ def test_knowledge_interview_stores_entries_linked_to_clauses(store: Path, tmp_p
     answers.write_text("業務委託契約です\n損害賠償の条項で上限を設けます。根拠は民法415条です。\nはい\n",
                        encoding="utf-8")
     with ScriptedOpenAI([Reply(r) for r in replies]) as server:
-        run = lexgraph("knowledge", "interview", "--topic", "業務委託契約", "--answers", answers, store=store,
-                       env=model_env(server))
+        run = lexgraph("knowledge", "interview", "--topic", "業務委託契約", "--answers", answers, "--log",
+                       tmp_path / "turns.jsonl", store=store, env=model_env(server))
         repair = server.requests[3]["messages"][-1]["content"]
     assert run.code == 0, run.stderr
+    # Every turn is in the turn log with mode interview: what the user said, the model's phase and message, and
+    # the refused reply (completed without knowledge) beside its repair.
+    turns = read_turns(tmp_path / "turns.jsonl")
+    assert [(t["mode"], t["status"], t["interview"]["phase"], len(t["attempts"])) for t in turns] == [
+        ("interview", "answered", "hearing", 1), ("interview", "answered", "hearing", 1),
+        ("interview", "answered", "confirming", 2), ("interview", "answered", "completed", 1)]
+    assert [t["question"] for t in turns] == ["聞き取りを始めてください。", "業務委託契約です",
+                                              "損害賠償の条項で上限を設けます。根拠は民法415条です。", "はい"]
+    assert "knowledge_json: the phase is completed" in turns[2]["attempts"][0]["errors"][0]
+    assert [t["interview"]["state"]["contract_type"] for t in turns[:2]] == [None, "業務委託契約"]  # as given
+    assert turns[3]["interview"]["knowledge_json"] == {"entries": [entry]} and turns[0]["answer"] is None
+    assert turns[0]["interview"]["assistant_message"] == "どの契約類型についてのノウハウですか。"
     # Only the interviewer's messages are shown: no control, state or raw JSON.
     assert "どの契約類型についてのノウハウですか。" in run.stdout and "記録しました。" in run.stdout
     assert "missing_info" not in run.stdout and "knowledge_json" not in run.stdout
@@ -360,6 +372,20 @@ def test_knowledge_interview_stores_entries_linked_to_clauses(store: Path, tmp_p
                     "c.surface AS basis, p.law_id AS law, p.path AS path", "--json", store=store).json()
     assert rows == [{"title": "損害賠償の上限", "basis": "民法第四百十五条", "law": "129AC0000000089",
                      "path": "a415"}]
+
+
+def test_an_interview_turn_that_fails_is_logged_with_what_the_model_said(store: Path, tmp_path: Path) -> None:
+    answers = tmp_path / "answers.txt"
+    answers.write_text("業務委託契約です\n", encoding="utf-8")
+    broken = '{"control": {"phase": "asking", "missing_info": []}}'
+    with ScriptedOpenAI([Reply(broken)]) as server:
+        run = lexgraph("knowledge", "interview", "--answers", answers, "--max-repairs", "1", "--log",
+                       tmp_path / "turns.jsonl", store=store, env=model_env(server))
+    assert run.code == 3 and "turns.jsonl" in run.stderr
+    (turn,) = read_turns(tmp_path / "turns.jsonl")
+    assert (turn["mode"], turn["status"], turn["interview"], turn["answer"]) == ("interview", "failed", None, None)
+    assert [a["raw"] for a in turn["attempts"]] == [broken, broken] and "after 2 attempts" in turn["error"]
+    assert any("'asking' is not one of" in e for e in turn["attempts"][0]["errors"])
 
 
 def test_interview_that_stops_early_stores_nothing(store: Path, tmp_path: Path) -> None:

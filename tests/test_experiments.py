@@ -73,11 +73,13 @@ def test_list_names_every_papers_experiment_with_its_published_parameters() -> N
     assert (agents["sample"], agents["seed"], agents["temperature"], agents["eliminate"], agents["runoff"]) == (
         40, 42, 0.0, 2, "vote")
     assert "closebook" in listed["citalaw"]["parameters"]["modes"]
+    assert [s["what"] for s in listed["multi-agent"]["substitutes"]] == ["few-shot examples"]
     needs = {name: e["needs_model"] for name, e in listed.items()}
     assert needs == {"citation-graph": False, "citation-graph-answers": True, "cluster-tree": False,
                      "citalaw": True, "guardrails": True, "multi-agent": True}
     text = lexgraph("experiment", "list")
     assert text.code == 0 and "cluster-tree" in text.stdout and "beta=4.0" in text.stdout
+    assert "substitute few-shot examples: SUBSTITUTE" in text.stdout
 
 
 @pytest.mark.parametrize(("name", "pairs", "expected"), [
@@ -193,11 +195,41 @@ def test_old_turn_logs_stay_readable_through_the_version_adapters(tmp_path: Path
     (turn,) = read_turns(log)
     assert turn["schema_version"] == TURN_SCHEMA_VERSION and turn["mode"] == "cgg"
     assert turn["attempts"][0]["structured"] is None and turn["question"] == v1["question"]
+    assert turn["interview"] is None  # before version 4 only answers were logged
     with pytest.raises(ValueError, match="schema_version 99"):
         upgrade_turn({**v1, "schema_version": 99})
     log.write_text(json.dumps(v1) + "\n{broken\n", encoding="utf-8")
     with pytest.raises(TurnLogError, match=r"turns\.jsonl:2:"):
         read_turns(log)
+
+
+def test_the_turn_log_schema_names_every_mode_and_refuses_an_unknown_one(tmp_path: Path) -> None:
+    """The schema's enum is the code's (answer modes and the interview's), and a line whose mode or interview part
+    is not a turn's is refused with the file, the line and the field."""
+    from lexgraph.answer.model import MODES
+    from lexgraph.answer.turnlog import INTERVIEW_MODE, TURN_MODES
+    from lexgraph.llm.guardrails import load_schema
+
+    schema = load_schema("turn_log")
+    assert tuple(schema["properties"]["mode"]["enum"]) == TURN_MODES == (*MODES, INTERVIEW_MODE)
+    assert schema["properties"]["schema_version"]["const"] == TURN_SCHEMA_VERSION
+    phases = load_schema("interview_turn")["properties"]["control"]["properties"]["phase"]["enum"]
+    assert schema["properties"]["interview"]["properties"]["phase"]["enum"] == phases
+    v3 = {"schema_version": 3, "uid": "q:1", "asked_at": "2025-01-01T00:00:00.000+00:00", "question": "借地権とは",
+          "as_of": "2025-01-01", "mode": "arg-qa", "prompt_style": "law", "model": "m", "status": "failed",
+          "seconds": 1.0, "prompts": [], "attempts": [], "retries": 0, "usage": {}, "error": "timeout",
+          "answer": None}
+    assert upgrade_turn(v3) == {**v3, "schema_version": TURN_SCHEMA_VERSION, "interview": None}
+    log = tmp_path / "turns.jsonl"
+    for bad, field in (({**v3, "mode": "debate"}, "mode"),
+                       ({**v3, "schema_version": 4, "mode": "interview", "status": "answered", "interview": None},
+                        "interview"),
+                       ({**v3, "schema_version": 4, "mode": "interview", "status": "answered",
+                         "interview": {"phase": "asking", "missing_info": [], "state": {},
+                                       "assistant_message": "はい", "knowledge_json": None}}, "interview.phase")):
+        log.write_text(json.dumps(v3) + "\n" + json.dumps(bad, ensure_ascii=False) + "\n", encoding="utf-8")
+        with pytest.raises(TurnLogError, match=rf"turns\.jsonl:2: not a turn of this lexgraph \({field}: "):
+            read_turns(log)
 
 
 def test_citalaw_attachment_as_published_by_embedding_similarity() -> None:
@@ -327,7 +359,7 @@ def test_citalaw_runs_closebook_and_the_three_generation_modes(store: Path, tmp_
     assert run.code == 0, run.stderr
     variants = check_report(report, {"closebook", "cgg", "arg-q", "arg-qa"})
     for name, figures in variants.items():
-        assert figures["answered"] == 2 and figures["judge"] == 4, name
+        assert figures["answered"] == 2 and figures["failed"] == 0 and figures["judge"] == 4, name
         assert 0 < figures["rouge_l"] < 1
     assert variants["closebook"]["evidence_recall@20"] == 0.0  # CloseBook cites nothing
     assert variants["cgg"]["evidence_recall@20"] > 0
@@ -343,6 +375,28 @@ def test_citalaw_runs_closebook_and_the_three_generation_modes(store: Path, tmp_
     rows = list(csv.DictReader((report / "cgg" / "details.csv").read_text(encoding="utf-8").splitlines()))
     # the model cites one law; the published attachment gives every law article to its most similar sentence
     assert all(len(row["cited"].split()) > 1 for row in rows)
+
+
+@pytest.mark.slow
+def test_a_question_whose_model_never_answers_is_counted_and_listed(store: Path, tmp_path: Path) -> None:
+    """SmolLM2 gave no valid CloseBook answer to either question, and the report said "0 answered" and nothing
+    else: a failed question is counted (``failed``) and listed with its error (``failed.csv``)."""
+    def broken_closebook(body: dict[str, Any]) -> str:
+        closebook = "<references>" not in body["messages"][-1]["content"] and body.get("response_format", {}).get(
+            "json_schema", {}).get("name") == "answer"
+        return '{"sentences": [' if closebook else scripted(body)
+
+    report = tmp_path / "broken"
+    with ScriptedOpenAI([Reply(broken_closebook)]) as server:
+        run = lexgraph("experiment", "run", "citalaw", "--dataset", LAWQA, "--limit", "2", "--set",
+                       "modes=closebook,cgg", "--report", report, "--json", store=store, env=model_env(server))
+    assert run.code == 0, run.stderr
+    variants = read_json(report / "metrics.json")["variants"]  # the details hold no closebook row: none answered
+    assert (variants["closebook"]["answered"], variants["closebook"]["failed"]) == (0, 2)
+    assert (variants["cgg"]["answered"], variants["cgg"]["failed"]) == (2, 0)
+    rows = list(csv.DictReader((report / "closebook" / "failed.csv").read_text(encoding="utf-8").splitlines()))
+    assert [r["qid"] for r in rows] == [q.qid for q in load_lawqa(LAWQA)[:2]]
+    assert all("no valid answer after 3 attempts" in r["error"] for r in rows)
 
 
 def test_citation_graph_answers_per_prompt_style_and_zero_shot(store: Path, tmp_path: Path) -> None:
@@ -394,15 +448,42 @@ def test_guardrails_counts_repairs_from_the_turn_log(store: Path, tmp_path: Path
 
     report = tmp_path / "guardrails"
     with ScriptedOpenAI([Reply(broken_first)]) as server:
-        run = lexgraph("experiment", "run", "guardrails", "--dataset", LAWQA, "--limit", "3", "--report", report,
-                       "--json", store=store, env=model_env(server))
+        run = lexgraph("experiment", "run", "guardrails", "--dataset", LAWQA, "--limit", "3", "--set",
+                       "references=2", "--report", report, "--json", store=store, env=model_env(server))
+        prompts = [r["messages"][-1]["content"] for r in server.requests if len(r["messages"]) == 2]
     assert run.code == 0, run.stderr
+    # --set references=2: at most two of each kind reach the prompt (a small model's context window), recorded.
+    kinds = [re.findall(r'"id": "([A-Z]+) \d+"', p) for p in prompts]
+    assert kinds and all(ids.count("LAW") == 2 and ids.count("PRECEDENT") <= 2 for ids in kinds)
+    assert differences(report)["parameter references"] == {"what": "parameter references", "paper": "None",
+                                                           "here": "2"}
     figures = check_report(report, {"guardrails"})["guardrails"]
     assert figures == {"turns": 3.0, "valid_first_attempt": 0.0, "valid_after_repair": 1.0, "failed": 0.0,
                        "attempts_per_turn": 2.0}
     turns = read_turns(report / "guardrails" / "turns.jsonl")
     assert len(turns) == 3 and all(t["schema_version"] == TURN_SCHEMA_VERSION and t["mode"] == "cgg" for t in turns)
     assert all("not valid JSON" in " ".join(t["attempts"][0]["errors"]) for t in turns)
+
+
+def test_guardrails_counts_a_reply_that_never_came_as_a_failed_turn(store: Path, tmp_path: Path) -> None:
+    """The first question's reply comes after the timeout (SmolLM2 on a busy machine did this): that turn is
+    failed and logged with the timeout, and the run goes on to the others instead of losing its report."""
+    report = tmp_path / "slow"
+    with ScriptedOpenAI([Reply(scripted, delay=3.0), Reply(scripted)]) as server:
+        run = lexgraph("experiment", "run", "guardrails", "--dataset", LAWQA, "--limit", "3", "--report", report,
+                       "--json", store=store, env={**model_env(server), "LEXGRAPH_LLM_TIMEOUT": "1"})
+    assert run.code == 0, run.stderr
+    figures = check_report(report, {"guardrails"})["guardrails"]
+    assert (figures["turns"], figures["failed"], figures["valid_first_attempt"]) == (3.0, pytest.approx(1 / 3),
+                                                                                     pytest.approx(2 / 3))
+    first = read_turns(report / "guardrails" / "turns.jsonl")[0]
+    assert first["status"] == "failed" and "did not answer within 1 s" in first["error"]
+    assert "did not answer within 1 s" in (report / "guardrails" / "details.csv").read_text(encoding="utf-8")
+    with ScriptedOpenAI([Reply(scripted)]) as server:
+        down = server.url
+    run = lexgraph("experiment", "run", "guardrails", "--dataset", LAWQA, "--limit", "1", "--report", report,
+                   store=store, env={**model_env(server), "OPENAI_BASE_URL": down})
+    assert run.code == 3 and "cannot be reached" in run.stderr  # a dead endpoint still stops the run
 
 
 def test_multi_agent_runs_the_papers_sample_at_temperature_zero(store: Path, tmp_path: Path) -> None:
@@ -419,6 +500,7 @@ def test_multi_agent_runs_the_papers_sample_at_temperature_zero(store: Path, tmp
     eliminations = [r for r in requests if r["response_format"]["json_schema"]["name"] == "mcqa_elimination"]
     assert len(eliminations) == 5 and all("ちょうど2つの選択肢を" in r["messages"][-1]["content"] for r in eliminations)
     config = read_json(report / "config.json")
+    assert config["llm"] == {"max_tokens": 1024, "timeout_s": 60.0, "retries": 0, "structured_output": True}
     sample = [q.qid for q in stratified_sample(load_lawqa(LAWQA), 5, 42)]
     assert config["questions"] == sample
     mcqa = read_json(report / "mcqa" / "config.json")
@@ -427,3 +509,32 @@ def test_multi_agent_runs_the_papers_sample_at_temperature_zero(store: Path, tmp
     found = differences(report)
     assert found["parameter sample"] == {"what": "parameter sample", "paper": "40", "here": "5"}
     assert "parameter seed" not in found and found["model"]["paper"] == "Qwen3-8B"
+    # The paper's few-shot examples are not public: the worked example given is lexgraph's, and the report says so.
+    assert found["few-shot examples"]["here"].startswith("SUBSTITUTE: lexgraph's one worked example")
+    assert "not published" in found["few-shot examples"]["paper"]
+    baselines = [r for r in requests if r["response_format"]["json_schema"]["name"] == "mcqa_answer"
+                 and "民法第二百六条により" in r["messages"][-1]["content"]]
+    assert len(baselines) == 5  # the substitute example reaches the baseline agent, once per question
+
+
+# -- a real local model ------------------------------------------------------------------------------------------
+@pytest.mark.slow
+def test_multi_agent_runs_end_to_end_against_the_small_local_model(store: Path, tmp_path: Path) -> None:
+    """The paper's setting against a real model (SmolLM2-135M, whose Japanese is poor): whatever it answers, the
+    run ends with its report, and the report names the model as what it is, a substitute for the paper's."""
+    from tests.llm_server import smollm2_server
+
+    report = tmp_path / "local"
+    with smollm2_server() as url:
+        run = lexgraph("experiment", "run", "multi-agent", "--dataset", LAWQA, "--set", "sample=1", "--set",
+                       "methods=baseline", "--set", "max_repairs=1", "--report", report, "--json", store=store,
+                       timeout=900, env={"LEXGRAPH_LLM_MODEL": "smollm2", "OPENAI_BASE_URL": url,
+                                         "OPENAI_API_KEY": "none", "LEXGRAPH_LLM_MAX_TOKENS": "256",
+                                         "LEXGRAPH_LLM_TIMEOUT": "300", "LEXGRAPH_LLM_RETRIES": "0"})
+    assert run.code == 0, run.stderr
+    baseline = check_report(report, {"baseline"})["baseline"]
+    assert baseline["runs"] == 1 and baseline["accuracy"] in (0.0, 1.0, None)
+    found = differences(report)
+    assert found["model"]["here"] == f"smollm2 at {url}" and found["model"]["paper"] == "Qwen3-8B"
+    assert found["few-shot examples"]["here"].startswith("SUBSTITUTE")
+    assert read_json(report / "config.json")["llm"]["max_tokens"] == 256

@@ -4,27 +4,35 @@ Each model turn is one JSON object (``interview_turn`` schema): ``control`` (the
 completed — and the ``missing_info`` still to ask for), ``state`` (everything learnt so far), ``assistant_message``
 (the only part the user sees) and ``knowledge_json`` (the finished entries, exactly when the phase is completed).
 Every turn passes the guardrails: a reply that breaks the schema, or completes without knowledge, is repaired or
-refused, never shown. Finished entries are stored as ``(:Knowledge)`` linked to the clauses their legal basis
-names, in the wording in force on the day they were recorded.
+refused, never shown. Every turn, valid or failed, goes to the turn log (mode ``interview``,
+`turnlog.INTERVIEW_MODE`) with its attempts, so the log shows what the model said even where the user saw an error.
+Finished entries are stored as ``(:Knowledge)`` linked to the clauses their legal basis names, in the wording in
+force on the day they were recorded.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
 from lexgraph.answer.prompts import fill, template
-from lexgraph.answer.turnlog import now
+from lexgraph.answer.turnlog import INTERVIEW_MODE, Turn, now
 from lexgraph.citations.model import Citation
-from lexgraph.llm.client import LLMClient
-from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, Attempt, ReplyCheck, complete_json
+from lexgraph.llm.client import LLMClient, LLMUnavailable
+from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, Attempt, ReplyCheck, RetriesExhausted, complete_json
+from lexgraph.model import as_of_day
 from lexgraph.store.base import GraphStore
 
 MAX_TURNS = 20
+#: The template of the interviewer's instructions; it stands as the turn's prompt style in the log.
+SYSTEM_TEMPLATE = "interview_system"
+#: Where a turn goes once the model has replied (or failed): the turn log's writer, e.g. `turnlog.append_jsonl`.
+LogTurn = Callable[[Turn], None]
 
 
 def _phase_rules(value: dict[str, Any]) -> list[str]:
@@ -61,12 +69,13 @@ class Interview:
     llm: LLMClient
     topic: str | None = None
     max_repairs: int = DEFAULT_MAX_REPAIRS
+    log: LogTurn | None = None
     turns: list[InterviewTurn] = field(default_factory=list)
     messages: list[dict[str, str]] = field(default_factory=list)
 
     def start(self) -> InterviewTurn:
         note = f"- 今回の聞き取りのテーマ：{self.topic}" if self.topic else ""
-        self.messages = [{"role": "system", "content": fill(template("interview_system"), {"topic_note": note})},
+        self.messages = [{"role": "system", "content": fill(template(SYSTEM_TEMPLATE), {"topic_note": note})},
                          {"role": "user", "content": "聞き取りを始めてください。"}]
         return self._next()
 
@@ -81,14 +90,32 @@ class Interview:
         return self._next()
 
     def _next(self) -> InterviewTurn:
-        validated = complete_json(self.llm, self.messages, TURN_CHECK, max_repairs=self.max_repairs)
+        said, sent = self.messages[-1]["content"], [dict(m) for m in self.messages]
+        started, asked_at = time.perf_counter(), now()
+        try:
+            validated = complete_json(self.llm, self.messages, TURN_CHECK, max_repairs=self.max_repairs)
+        except (RetriesExhausted, LLMUnavailable) as error:
+            self._log(Turn(said, as_of_day(None), INTERVIEW_MODE, SYSTEM_TEMPLATE, self.llm.config.model, asked_at,
+                           time.perf_counter() - started, error=str(error), attempts=getattr(error, "attempts", ()),
+                           prompts=(sent,)))
+            raise
         value = validated.value
+        self._log(Turn(said, as_of_day(None), INTERVIEW_MODE, SYSTEM_TEMPLATE, self.llm.config.model, asked_at,
+                       time.perf_counter() - started, attempts=validated.attempts, prompts=(sent,),
+                       interview={"phase": value["control"]["phase"],
+                                  "missing_info": list(value["control"]["missing_info"]), "state": value["state"],
+                                  "assistant_message": value["assistant_message"],
+                                  "knowledge_json": value["knowledge_json"]}))
         # The history holds the valid turn only, as the model should have written it.
         self.messages.append({"role": "assistant", "content": json.dumps(value, ensure_ascii=False)})
         turn = InterviewTurn(value["control"]["phase"], tuple(value["control"]["missing_info"]), value["state"],
                              value["assistant_message"], value["knowledge_json"], validated.attempts)
         self.turns.append(turn)
         return turn
+
+    def _log(self, turn: Turn) -> None:
+        if self.log is not None:
+            self.log(turn)
 
 
 @dataclass(frozen=True)

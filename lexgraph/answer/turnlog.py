@@ -5,10 +5,13 @@ audited against the clauses and precedents it relied on.
 A turn that failed (retries exhausted, endpoint down) is logged too, with the error: the log is where one finds out
 what the model said when the user got an error.
 
-Each line carries ``schema_version`` (`TURN_SCHEMA_VERSION`) and ``mode`` (the generation mode). Logs outlive the
-code that wrote them, so `read_turns` reads every version through an adapter per version (`ADAPTERS`), each lifting
-a line one version up, and a reader only ever sees the current shape. Changes are additive: a new field gets a
-default in the adapter from the version before.
+Each line carries ``schema_version`` (`TURN_SCHEMA_VERSION`) and ``mode``: what kind of turn it was, an answer's
+generation mode (`ANSWER_MODES`) or ``interview`` (`INTERVIEW_MODE`) for a turn of the contract-review knowledge
+interview, whose control, state, message and knowledge are kept in ``interview``. The shape of a line is the
+``turn_log`` schema (``lexgraph/schemas/turn_log.schema.json``). Logs outlive the code that wrote them, so
+`read_turns` reads every version through an adapter per version (`ADAPTERS`), each lifting a line one version up,
+then checks it against the schema: a reader only ever sees the current shape. Changes are additive: a new field
+gets a default in the adapter from the version before.
 """
 
 from __future__ import annotations
@@ -22,14 +25,20 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
+from lexgraph.answer.model import MODES as ANSWER_MODES
 from lexgraph.answer.model import Answer, upgrade_answer_json
 from lexgraph.documents.jsonl import read_records
 from lexgraph.llm.guardrails import Attempt
 from lexgraph.store.base import GraphStore
 
 #: The version of a turn log line: 1 had no ``schema_version`` (nor ``structured`` on its attempts); 2 adds them;
-#: 3 writes the answer's conclusion and caveats as statements with citations and a basis (answer format 2).
-TURN_SCHEMA_VERSION = 3
+#: 3 writes the answer's conclusion and caveats as statements with citations and a basis (answer format 2); 4 logs
+#: the knowledge interview's turns too (mode ``interview``, their content in ``interview``; null on answer turns).
+TURN_SCHEMA_VERSION = 4
+#: The mode of a knowledge interview's turn; an answer's turn has one of `ANSWER_MODES`.
+INTERVIEW_MODE = "interview"
+#: Every ``mode`` a turn log line may have (the ``turn_log`` schema's enum; a test keeps the two equal).
+TURN_MODES = (*ANSWER_MODES, INTERVIEW_MODE)
 _TARGET_LABEL = {"law": "Provision", "precedent": "Precedent", "book": "Chunk", "guideline": "Chunk"}
 
 
@@ -46,8 +55,9 @@ class Turn:
     seconds: float
     answer: Answer | None = None
     error: str | None = None
-    attempts: tuple[Attempt, ...] = ()
-    prompts: Sequence[Sequence[Mapping[str, str]]] = ()  # of a failed turn; an answer carries its own
+    attempts: tuple[Attempt, ...] = ()  # of a failed turn or an interview turn; an answer carries its own
+    prompts: Sequence[Sequence[Mapping[str, str]]] = ()  # likewise
+    interview: Mapping[str, Any] | None = None  # an interview turn's phase, missing_info, state, message, knowledge
 
     @property
     def uid(self) -> str:
@@ -61,6 +71,8 @@ class Turn:
 
     @property
     def status(self) -> str:
+        if self.interview is not None:
+            return "answered"
         if self.answer is None:
             return "failed"
         return "extractive" if self.answer.extractive else "answered"
@@ -80,6 +92,7 @@ class Turn:
                         for messages in (self.answer.prompts if self.answer is not None else self.prompts)],
             "attempts": [a.to_json() for a in attempts], "retries": max(0, len(attempts) - 1), "usage": usage,
             "error": self.error, "answer": self.answer.to_json() if self.answer is not None else None,
+            "interview": dict(self.interview) if self.interview is not None else None,
         }
 
 
@@ -115,8 +128,14 @@ def _from_v2(line: dict[str, Any]) -> dict[str, Any]:
             "answer": upgrade_answer_json(answer) if isinstance(answer, dict) else answer}
 
 
+def _from_v3(line: dict[str, Any]) -> dict[str, Any]:
+    """Version 3 → 4: ``interview`` (null: the knowledge interview was not logged before 4, so every older line is
+    an answer's turn)."""
+    return {**line, "schema_version": 4, "interview": None}
+
+
 #: version → the adapter that lifts a line of that version to the next.
-ADAPTERS = {1: _from_v1, 2: _from_v2}
+ADAPTERS = {1: _from_v1, 2: _from_v2, 3: _from_v3}
 
 
 def upgrade_turn(line: dict[str, Any]) -> dict[str, Any]:
@@ -129,7 +148,17 @@ def upgrade_turn(line: dict[str, Any]) -> dict[str, Any]:
     while version < TURN_SCHEMA_VERSION:
         line = ADAPTERS[version](line)
         version = line["schema_version"]
+    _check_turn(line)
     return line
+
+
+def _check_turn(line: dict[str, Any]) -> None:
+    """The line against the ``turn_log`` schema; ValueError naming the field and what it holds."""
+    from lexgraph.llm.guardrails import schema_errors
+
+    errors = schema_errors("turn_log", line)
+    if errors:
+        raise ValueError(f"not a turn of this lexgraph ({'; '.join(errors[:3])})")
 
 
 def read_turns(path: str | os.PathLike[str]) -> list[dict[str, Any]]:

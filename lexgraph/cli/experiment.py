@@ -49,6 +49,8 @@ def list_command(as_json: JsonOpt = False) -> None:
         out.print(f"  paper: {e.paper}\n  measures: {e.measures}", highlight=False)
         out.print("  parameters: " + ", ".join(f"{k}={','.join(map(str, v)) if isinstance(v, list) else v}"
                                               for k, v in parameters.items()), highlight=False)
+        for substitute in e.substitutes:
+            out.print(f"  [yellow]substitute[/] {substitute.what}: {substitute.here}", highlight=False)
 
 
 @app.command("run")

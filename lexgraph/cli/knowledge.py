@@ -24,6 +24,8 @@ def interview_command(
                                                  "instead of the keyboard.")] = None,
     max_repairs: Annotated[int, typer.Option("--max-repairs", help="Repair prompts after an invalid turn.")
                            ] = DEFAULT_MAX_REPAIRS,
+    log: Annotated[Path | None, typer.Option("--log", help="Turn log (JSONL) for every turn, mode interview; "
+                                             "default <store>/turns.jsonl.")] = None,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -37,7 +39,7 @@ def interview_command(
             fail(f"--answers {answers}: cannot be read ({error.strerror})", EXIT_BAD_INPUT)
     with opened(store) as lg:
         try:
-            interview = lg.interview(topic=topic, max_repairs=max_repairs)
+            interview = lg.interview(topic=topic, max_repairs=max_repairs, log=log)
             turn = interview.start()
             while not turn.done:
                 if not as_json:
@@ -47,7 +49,8 @@ def interview_command(
                     fail("the interview ended before it was completed: nothing was stored", EXIT_BAD_INPUT)
                 turn = interview.reply(text)
         except (RetriesExhausted, LLMUnavailable) as error:
-            fail(str(error), EXIT_UNAVAILABLE)
+            fail(f"{error}. Every reply and its errors are in the turn log {log or lg.turn_log_path()}",
+                 EXIT_UNAVAILABLE)
         except RuntimeError as error:
             fail(str(error), EXIT_BAD_INPUT)
         transcript = json.dumps(interview.messages, ensure_ascii=False)

@@ -110,6 +110,9 @@ def run_experiment(lg: Any, exp: Experiment, params: Params, *, dataset: str, qu
               "parameters": parameters_json(params), "paper_parameters": parameters_json(exp.parameters),
               "paper_setting": dict(exp.paper_setting), "differs_from_paper": differences(exp, params, setting),
               "model": setting.model, "base_url": setting.base_url, "embedder": setting.embedder,
+              "llm": ({"max_tokens": llm.config.max_tokens, "timeout_s": llm.config.timeout,
+                       "retries": llm.config.max_retries, "structured_output": llm.config.structured_output}
+                      if llm is not None else None),
               "store": lg.store.location, "limit": limit}
     runner = RUNNERS[exp.kind]
     variants = runner(lg, params, chosen, folder, llm, embedder, config, say)
@@ -201,16 +204,19 @@ def run_tree(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder
 
 def run_answers(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder: Path, llm: Any, embedder: Any,
                 config: dict[str, Any], say: Progress) -> list[Variant]:
-    """One `eval answers` per generation mode (CitaLaw) or prompt style (+ zero-shot)."""
+    """One `eval answers` per generation mode (CitaLaw) or prompt style (+ zero-shot); a question whose model gave
+    no valid answer is counted in ``failed`` and listed with its error in the variant's ``failed.csv``."""
     from lexgraph.answer.answerer import AskOptions
+    from lexgraph.answer.references import capped_limits
     from lexgraph.eval.answers import write_answers_report
     from lexgraph.retrieve.options import SearchOptions
 
     plan: list[tuple[str, AskOptions]]
     search = None
     if isinstance(params, CitaLawParams):
-        plan = [(mode, AskOptions(mode=mode, prompt_style=params.prompt, attachment=params.attachment))
-                for mode in params.modes]
+        capped = capped_limits(params.references) if params.references is not None else None
+        plan = [(mode, AskOptions(mode=mode, prompt_style=params.prompt, attachment=params.attachment,
+                                  limits=capped)) for mode in params.modes]
     else:
         assert isinstance(params, AnswerStyleParams)
         limits = ({"book": params.m, "guideline": params.m, "precedent": params.n, "law": params.n}
@@ -223,16 +229,28 @@ def run_answers(lg: Any, params: Params, questions: Sequence[LawqaQuestion], fol
     variants = []
     for name, options in plan:
         say(name)
-        scores = lg.eval_answers(questions, options, params.ks, llm=llm, search=search)
+        failed: list[list[str]] = []
+        scores = lg.eval_answers(questions, options, params.ks, llm=llm, search=search, on_error=_listing(failed))
         target = folder / name
         write_answers_report(target, {**config, "variant": name, "mode": options.mode,
                                       "prompt": options.prompt_style}, scores)
+        # The scores hold the answered questions only: the failed ones are counted and listed, never dropped.
+        write_csv(target / "failed.csv", ["qid", "error"], failed)
         payload = scores.to_json()
         headline = {key: payload[key] for key in ("rouge_l", "judge", *[f"evidence_recall@{k}" for k in params.ks])}
         headline["embedding_similarity"] = embedding_similarity(embedder, [(s.answer, s.reference)
                                                                            for s in scores.scores])
-        variants.append(Variant(name, headline | {"answered": float(payload["questions"])}, target))
+        variants.append(Variant(name, headline | {"answered": float(payload["questions"]),
+                                                  "failed": float(len(failed))}, target))
     return variants
+
+
+def _listing(rows: list[list[str]]) -> Callable[[LawqaQuestion, Exception], None]:
+    """An `on_error` that lists each failed question's qid and error in `rows`."""
+    def add(question: LawqaQuestion, error: Exception) -> None:
+        rows.append([question.qid, str(error)[:500]])
+
+    return add
 
 
 def embedding_similarity(embedder: Any, pairs: Sequence[tuple[str, str]]) -> float | None:
@@ -251,29 +269,35 @@ def embedding_similarity(embedder: Any, pairs: Sequence[tuple[str, str]]) -> flo
 def run_guardrails(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder: Path, llm: Any,
                    embedder: Any, config: dict[str, Any], say: Progress) -> list[Variant]:
     """Every question asked once through the guardrails, its turn logged to ``turns.jsonl``; the log is then read
-    back (through the turn log's version adapters) and counted."""
+    back (through the turn log's version adapters) and counted. A turn whose model gave no valid reply, or did not
+    answer in time (`LLMTimeout`), is a failed turn, logged with its error: one slow reply does not lose the run.
+    An endpoint that cannot be reached, or answers with an error, still stops it (exit 3)."""
     from lexgraph.answer.answerer import AskOptions
+    from lexgraph.answer.references import capped_limits
     from lexgraph.answer.turnlog import read_turns
+    from lexgraph.llm.client import LLMTimeout
     from lexgraph.llm.guardrails import RetriesExhausted
 
     assert isinstance(params, GuardrailParams)
     target = report_folder(folder / "guardrails")
     log = target / "turns.jsonl"
     log.unlink(missing_ok=True)
-    options = AskOptions(mode=params.mode, prompt_style=params.prompt, max_repairs=params.max_repairs)
+    options = AskOptions(mode=params.mode, prompt_style=params.prompt, max_repairs=params.max_repairs,
+                         limits=capped_limits(params.references) if params.references is not None else None)
     retriever = lg.retriever("hybrid", llm=llm)
     say("guardrails")
     for question in questions:
-        with contextlib.suppress(RetriesExhausted):  # a failed turn is logged with its attempts: counted below
+        # A failed turn (no valid reply, or none in time) is logged with its attempts and error: counted below.
+        with contextlib.suppress(RetriesExhausted, LLMTimeout):
             lg.ask(question.query, options=options, llm=llm, log=log, record=False, retriever=retriever)
     turns = read_turns(log) if log.exists() else []
     rows = []
     for question, turn in zip(questions, turns, strict=False):
         attempts = turn["attempts"]
         invalid = sum(1 for a in attempts if a["errors"])
+        errors = [e for a in attempts for e in a["errors"]] + ([turn["error"]] if turn["error"] else [])
         rows.append([question.qid, turn["status"], len(attempts), invalid,
-                     int(turn["status"] == "answered" and invalid == 0),
-                     " | ".join(e for a in attempts for e in a["errors"])[:500]])
+                     int(turn["status"] == "answered" and invalid == 0), " | ".join(errors)[:500]])
     write_csv(target / "details.csv", ["qid", "status", "attempts", "invalid_attempts", "valid_first", "errors"],
               rows)
     total = len(rows)

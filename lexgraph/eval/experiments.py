@@ -99,12 +99,14 @@ class CitaLawParams:
     (references in the prompt), ARG-Q and ARG-QA (a closed-book draft refined with references retrieved by the
     question, or question + draft). Scored by ROUGE-L, evidence Recall@`ks` and an LLM judge. `attachment`
     ``citalaw`` is the paper's (embedding similarity, best of three precedents per sentence, each article to its
-    most similar sentence); ``lexgraph`` the default of `lexgraph ask`."""
+    most similar sentence); ``lexgraph`` the default of `lexgraph ask`. `references` caps the references of each
+    kind in the prompt (None: `lexgraph ask`'s defaults; a small model's context window may need fewer)."""
 
     modes: tuple[str, ...] = ("closebook", "cgg", "arg-q", "arg-qa")
     prompt: str = "text"
     ks: tuple[int, ...] = (5, 10, 20)
     attachment: str = "citalaw"
+    references: int | None = None
 
     def model_needed(self) -> bool:
         return True
@@ -114,6 +116,7 @@ class CitaLawParams:
         _members("attachment", (self.attachment,), ("citalaw", "lexgraph"))
         _members("prompt", (self.prompt,), STYLES)
         _positive("ks", self.ks)
+        _positive("references", (self.references,) if self.references is not None else ())
 
 
 @dataclass(frozen=True)
@@ -142,11 +145,13 @@ class AnswerStyleParams:
 class GuardrailParams:
     """LLM output guardrails: one JSON object per turn validated against its schema, a repair prompt quoting the
     error, at most `max_repairs` repairs, every turn logged. Measured: valid at the first attempt, after repairs,
-    failed, attempts per turn."""
+    failed, attempts per turn. `references` caps the references of each kind in the prompt (None: `lexgraph
+    ask`'s defaults)."""
 
     max_repairs: int = 2
     mode: str = "cgg"
     prompt: str = "text"
+    references: int | None = None
 
     def model_needed(self) -> bool:
         return True
@@ -154,6 +159,7 @@ class GuardrailParams:
     def check(self) -> None:
         _members("mode", (self.mode,), ANSWER_MODES)
         _members("prompt", (self.prompt,), STYLES)
+        _positive("references", (self.references,) if self.references is not None else ())
         if self.max_repairs < 0:
             raise ExperimentError(f"max_repairs must be >= 0, not {self.max_repairs}")
 
@@ -190,6 +196,19 @@ Params = CitationGraphParams | TreeParams | CitaLawParams | AnswerStyleParams | 
 
 
 @dataclass(frozen=True)
+class Substitute:
+    """Something of the paper's that lexgraph does not have and replaces with its own, whatever the overrides: what
+    it is, what the paper used, and what stands in for it here (and where one looked for the original)."""
+
+    what: str
+    paper: str
+    here: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"what": self.what, "paper": self.paper, "here": self.here}
+
+
+@dataclass(frozen=True)
 class Experiment:
     """A paper's experiment: what it measured, the runner (`kind`), its parameters as published, and the setting
     the paper had (`paper_setting`: dataset, model, embedder, corpus), against which a run's own is compared."""
@@ -202,16 +221,27 @@ class Experiment:
     paper_setting: Mapping[str, str]
     dataset: str = "../shared/data/lawqa_jp/dev.json"
     notes: tuple[str, ...] = ()  # what lexgraph always does differently, whatever the overrides
+    substitutes: tuple[Substitute, ...] = ()  # the paper's material lexgraph does not have, and what stands in
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "paper": self.paper, "measures": self.measures, "kind": self.kind,
                 "parameters": parameters_json(self.parameters), "paper_setting": dict(self.paper_setting),
-                "dataset": self.dataset, "needs_model": self.parameters.model_needed(), "notes": list(self.notes)}
+                "dataset": self.dataset, "needs_model": self.parameters.model_needed(), "notes": list(self.notes),
+                "substitutes": [s.to_json() for s in self.substitutes]}
 
 
 CITATION_GRAPH = "Integrated legal citation graph for QA (statutes, precedents, books, guidelines)"
 LAWQA_PAPER_DATA = "lawqa_jp (Digital Agency 4-choice questions)"
 UNRECORDED = "as published (not recorded in lexgraph)"
+
+#: The multi-agent paper's few-shot examples are not public anywhere reachable from here (docs/experiments.md lists
+#: where we looked); lexgraph's own worked example stands in, and every run's report says so.
+FEW_SHOT_SUBSTITUTE = Substitute(
+    "few-shot examples",
+    "the paper's own few-shot examples (not published: not in its text as summarised, nor in digital-go-jp/lawqa_jp, "
+    "nor in any public repository or page found; see docs/experiments.md)",
+    "SUBSTITUTE: lexgraph's one worked example (lexgraph.answer.agents.EXAMPLE, written for lexgraph: a question on "
+    "民法 第二百六条, which no lawqa_jp question quotes), given to the baseline agent only")
 
 EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment(
@@ -264,7 +294,8 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "accuracy of single agent, syllogism, elimination, debate (τ), division of labour and majority vote",
         "mcqa", MultiAgentParams(),
         {"dataset": LAWQA_PAPER_DATA + ", 40 questions stratified, seed 42", "model": "Qwen3-8B"},
-        notes=("strata are the qid's first part (the source law), allocated in proportion",)),
+        notes=("strata are the qid's first part (the source law), allocated in proportion",),
+        substitutes=(FEW_SHOT_SUBSTITUTE,)),
 )
 
 
@@ -353,7 +384,8 @@ class RunSetting:
 
 def differences(exp: Experiment, params: Params, run: RunSetting) -> list[dict[str, str]]:
     """Every way this run differs from the paper, as ``{"what", "paper", "here"}`` records: the dataset, the model,
-    the embedder, each overridden parameter, a limit, and the experiment's standing notes."""
+    the embedder, each overridden parameter, a limit, the experiment's standing notes, and the paper's material
+    that a substitute stands in for."""
     paper = exp.paper_setting
     out = [{"what": "dataset", "paper": paper.get("dataset", UNRECORDED),
             "here": f"{run.dataset} ({run.questions} of {run.dataset_questions} questions)"}]
@@ -367,6 +399,7 @@ def differences(exp: Experiment, params: Params, run: RunSetting) -> list[dict[s
     for key, (used, published) in overridden(params, exp.parameters).items():
         out.append({"what": f"parameter {key}", "paper": str(published), "here": str(used)})
     out += [{"what": "method", "paper": "as published", "here": note} for note in exp.notes]
+    out += [substitute.to_json() for substitute in exp.substitutes]
     return out
 
 

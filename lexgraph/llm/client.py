@@ -31,6 +31,11 @@ class LLMUnavailable(RuntimeError):
     """No model is configured, or the endpoint cannot be reached or keeps failing."""
 
 
+class LLMTimeout(LLMUnavailable):
+    """The endpoint gave no reply within the timeout (after its retries): one slow reply, which an evaluation may
+    count as a failed turn and go on, where an unreachable endpoint stops it."""
+
+
 @dataclass(frozen=True)
 class LLMConfig:
     model: str
@@ -111,7 +116,7 @@ class LLMClient:
                 kwargs.pop("response_format")
                 response = self._client.chat.completions.create(**kwargs)
         except openai.APITimeoutError:
-            raise LLMUnavailable(f"the model endpoint {self.config.endpoint} did not answer within "
+            raise LLMTimeout(f"the model endpoint {self.config.endpoint} did not answer within "
                                  f"{self.config.timeout:g} s (after {self.config.max_retries} retries); raise "
                                  "LEXGRAPH_LLM_TIMEOUT or check the server") from None
         except openai.APIConnectionError as err:

@@ -64,6 +64,13 @@ def parse_json_object(raw: str) -> tuple[dict[str, Any] | None, str | None]:
     return value, None
 
 
+def schema_errors(name: str, value: Any) -> list[str]:
+    """Every way `value` breaks the schema `name`, each as ``<where>: <message>``, in path order."""
+    validator = _validator(name)
+    return [f"{_where(e.absolute_path)}: {e.message}"
+            for e in sorted(validator.iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))]
+
+
 def _where(path: Sequence[Any]) -> str:
     out = ""
     for part in path:
@@ -87,9 +94,7 @@ class ReplyCheck:
         value, problem = parse_json_object(raw)
         if value is None:
             return None, [problem or "not a JSON object"]
-        validator = _validator(self.schema_name)
-        errors = [f"{_where(e.absolute_path)}: {e.message}"
-                  for e in sorted(validator.iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))]
+        errors = schema_errors(self.schema_name, value)
         if not errors and self.allowed_ids is not None:
             errors += citation_errors(value, self.allowed_ids)
         if not errors and self.extra is not None:
