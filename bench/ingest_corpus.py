@@ -2,6 +2,7 @@
 clauses, citations and CITES edges.
 
     python bench/ingest_corpus.py [ARCHIVE] [--store DIR] [--workers N] [--rerun] [--compare-workers 1]
+                                  [--range-convention]
 
 Default archive: ../shared/data/egov/lawhub-xml_2020-11-18_all.tar.xz (8,504 laws). Targets on a 2-core machine
 (issue 20): ingest with linking under 10 minutes and under 4 GB peak RSS (the main process and its workers
@@ -132,6 +133,7 @@ def ingest(archive: Path, store: Path, workers: int | None) -> dict[str, Any]:
         "clauses": counts.nodes.get("Provision", 0), "citations": links.citations if links else None,
         "clauses_read": links.clauses_read if links else None,
         "cites_edges": counts.relationships.get("CITES", 0), "counts": counts.to_json(),
+        "not_linked": links.to_json()["not_linked"] if links else None,
     }
 
 
@@ -143,7 +145,14 @@ def main() -> int:
     parser.add_argument("--rerun", action="store_true", help="ingest a second time to measure the no-op path")
     parser.add_argument("--compare-workers", type=int, default=None, metavar="N",
                         help="first ingest with N workers into another store, for a same-run ratio")
+    parser.add_argument("--range-convention", action="store_true",
+                        help="also count what the old range convention gives (bench/range_convention.py)")
     args = parser.parse_args()
+    if args.range_convention:
+        sys.path.insert(0, str(Path(__file__).parent))
+        import range_convention
+
+        range_convention.install()
     root = args.store or Path(tempfile.mkdtemp(prefix="lexgraph-bench-"))
     results: dict[str, Any] = {"archive": str(args.archive), "store": str(root),
                                "loadavg_start": Path("/proc/loadavg").read_text().split()[:3]}
