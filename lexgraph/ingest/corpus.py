@@ -5,7 +5,7 @@ Linking the whole e-Gov corpus resolves about two million citations against the 
 Reading texts and spans back from the store cost more than the resolution itself, so the ingest keeps them. Kept
 as Python objects (1.6 M spans, 1.2 M texts) they took about 1.5 GB, and every linking worker forked from the
 writer copied most of it, since merely reading a Python object writes its reference count into its page. Packed,
-a law is one `bytes` object (about 60 bytes a clause): a worker reading it touches one page, and decodes the few
+a law is two `bytes` objects (about 100 bytes a clause, its text and mentions included): a worker reading it touches one page, and decodes the few
 laws it needs at a time.
 
 Finding the mentions in a clause's text (`find_statutes`, as much work as resolving them) is done where the law
