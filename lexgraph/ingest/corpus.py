@@ -5,14 +5,14 @@ Linking the whole e-Gov corpus resolves about two million citations against the 
 Reading texts and spans back from the store cost more than the resolution itself, so the ingest keeps them. Kept
 as Python objects (1.6 M spans, 1.2 M texts) they took about 1.5 GB, and every linking worker forked from the
 writer copied most of it, since merely reading a Python object writes its reference count into its page. Packed,
-a law is two `bytes` objects (about 100 bytes a clause, its text and mentions included): a worker reading it touches one page, and decodes the few
-laws it needs at a time.
+a law is two `bytes` objects (about 100 bytes a clause, text and mentions included): a worker reading one touches
+a page, and decodes the few laws it needs at a time.
 
 Finding the mentions in a clause's text (`find_statutes`, as much work as resolving them) is done where the law
 is parsed, in the parse workers of a corpus ingest, so that linking only resolves. What is found depends on the
 law names a text is read with (the catalogue plus the stored laws it lacks): `FoundWith` records them, and a
 clause whose text contains a name that linking's catalogue has and the parse-time one had not (or the reverse) is
-read again (`LinkInputs.mentions`).
+read again (`mentions_for`).
 """
 
 from __future__ import annotations
