@@ -101,6 +101,19 @@ def tree_memory_kb(root: int) -> tuple[int, int]:
     return total, pss
 
 
+def cpu_split() -> tuple[float, float]:
+    """(CPU of this process, the writer; CPU of its finished children, the workers), user + system."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+def quiet_estimate(phase_cpu: dict[str, dict[str, float]], cores: int = 2) -> float:
+    """The wall time the phases would take on `cores` idle cores: each phase needs at least the writer's own CPU
+    (one process) and at least the tree's CPU shared out over the cores. A lower bound, for a shared machine
+    whose wall time says more about the others' load than about this job."""
+    return sum(max(p["writer"], (p["writer"] + p["workers"]) / cores) for p in phase_cpu.values())
+
+
 def cpu_seconds() -> float:
     """User + system CPU of this process and its finished children (the worker processes, once joined)."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -109,6 +122,7 @@ def cpu_seconds() -> float:
 
 def ingest(archive: Path, store: Path, workers: int | None) -> dict[str, Any]:
     cpu_before = cpu_seconds()
+    marks = [cpu_split()]  # at the start, when linking starts (the parse workers joined), at the end
     with LexGraph.open(store) as lg, TreeRss() as rss:
         files = 0
         start = time.perf_counter()
@@ -120,13 +134,18 @@ def ingest(archive: Path, store: Path, workers: int | None) -> dict[str, Any]:
                 print(f"  {files} files, {time.perf_counter() - start:.0f} s, tree RSS peak {rss.peak_mb} MB",
                       file=sys.stderr, flush=True)
 
-        summary = lg.ingest_statutes([archive], on_file=on_file, workers=workers)
+        summary = lg.ingest_statutes([archive], on_file=on_file, workers=workers,
+                                     on_link_start=lambda _: marks.append(cpu_split()))
         wall = time.perf_counter() - start
+        marks.append(cpu_split())
         counts = lg.stats()
     links = summary.links
+    phase_cpu = {phase: {"writer": round(end[0] - begin[0], 1), "workers": round(end[1] - begin[1], 1)}
+                 for phase, begin, end in zip(("ingest", "link"), marks, marks[1:], strict=False)}
     return {
         "workers": workers, "wall_s": round(wall, 1), "cpu_s": round(cpu_seconds() - cpu_before, 1),
-        "phases_s": summary.to_json()["seconds"],
+        "phases_s": summary.to_json()["seconds"], "phases_cpu_s": phase_cpu,
+        "quiet_2core_estimate_s": round(quiet_estimate(phase_cpu), 1),
         "peak_rss_sum_mb": rss.peak_mb, "peak_pss_sum_mb": rss.peak_pss_mb,
         "files": summary.files, "laws": len(summary.laws),
         "failures": len(summary.failures), "conflicts": len(summary.conflicts),
