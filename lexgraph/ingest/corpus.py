@@ -33,7 +33,7 @@ from lexgraph.store.base import GraphStore
 
 CITING_KINDS = frozenset({"paragraph", "item", "subitem"})  # articles repeat their paragraphs' text
 
-_VersionRow = tuple[str, date | None, date | None, str | None]
+_VersionRow = tuple[str, date | None, date | None, str | None, date | None]
 _SpanRow = tuple[str, str, str, int, date | None, date | None]
 # uid → (own text, the mentions found in it): only clauses of citing kinds with text
 Clauses = dict[str, tuple[str, list[Mention]]]
@@ -57,8 +57,9 @@ class PackedLaw:
 
     @classmethod
     def of(cls, timeline: LawTimeline, names: LawNames) -> PackedLaw:
-        versions: list[_VersionRow] = [(v.revision_id, v.enforced_from, v.enforced_until, v.amended_by)
-                                       for v in timeline.versions]
+        # known_until too, as the store gives it (`version_spans`): inside a gap a clause is unknown, not absent
+        versions: list[_VersionRow] = [(v.revision_id, v.enforced_from, v.enforced_until, v.amended_by,
+                                        v.known_until) for v in timeline.versions]
         provisions: list[_SpanRow] = [(p.uid, p.path, p.kind, p.seq, p.valid_from, p.valid_until)
                                       for p in timeline.provisions]
         clauses: Clauses = {}
