@@ -2,6 +2,7 @@
 clauses, citations and CITES edges.
 
     python bench/ingest_corpus.py [ARCHIVE] [--store DIR] [--workers N] [--rerun] [--compare-workers 1]
+                                  [--range-convention]
 
 Default archive: ../shared/data/egov/lawhub-xml_2020-11-18_all.tar.xz (8,504 laws). Targets on a 2-core machine
 (issue 20): ingest with linking under 10 minutes and under 4 GB peak RSS (the main process and its workers
@@ -100,6 +101,19 @@ def tree_memory_kb(root: int) -> tuple[int, int]:
     return total, pss
 
 
+def cpu_split() -> tuple[float, float]:
+    """(CPU of this process, the writer; CPU of its finished children, the workers), user + system."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+def quiet_estimate(phase_cpu: dict[str, dict[str, float]], cores: int = 2) -> float:
+    """The wall time the phases would take on `cores` idle cores: each phase needs at least the writer's own CPU
+    (one process) and at least the tree's CPU shared out over the cores. A lower bound, for a shared machine
+    whose wall time says more about the others' load than about this job."""
+    return sum(max(p["writer"], (p["writer"] + p["workers"]) / cores) for p in phase_cpu.values())
+
+
 def cpu_seconds() -> float:
     """User + system CPU of this process and its finished children (the worker processes, once joined)."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -108,6 +122,7 @@ def cpu_seconds() -> float:
 
 def ingest(archive: Path, store: Path, workers: int | None) -> dict[str, Any]:
     cpu_before = cpu_seconds()
+    marks = [cpu_split()]  # at the start, when linking starts (the parse workers joined), at the end
     with LexGraph.open(store) as lg, TreeRss() as rss:
         files = 0
         start = time.perf_counter()
@@ -119,19 +134,25 @@ def ingest(archive: Path, store: Path, workers: int | None) -> dict[str, Any]:
                 print(f"  {files} files, {time.perf_counter() - start:.0f} s, tree RSS peak {rss.peak_mb} MB",
                       file=sys.stderr, flush=True)
 
-        summary = lg.ingest_statutes([archive], on_file=on_file, workers=workers)
+        summary = lg.ingest_statutes([archive], on_file=on_file, workers=workers,
+                                     on_link_start=lambda _: marks.append(cpu_split()))
         wall = time.perf_counter() - start
+        marks.append(cpu_split())
         counts = lg.stats()
     links = summary.links
+    phase_cpu = {phase: {"writer": round(end[0] - begin[0], 1), "workers": round(end[1] - begin[1], 1)}
+                 for phase, begin, end in zip(("ingest", "link"), marks, marks[1:], strict=False)}
     return {
         "workers": workers, "wall_s": round(wall, 1), "cpu_s": round(cpu_seconds() - cpu_before, 1),
-        "phases_s": summary.to_json()["seconds"],
+        "phases_s": summary.to_json()["seconds"], "phases_cpu_s": phase_cpu,
+        "quiet_2core_estimate_s": round(quiet_estimate(phase_cpu), 1),
         "peak_rss_sum_mb": rss.peak_mb, "peak_pss_sum_mb": rss.peak_pss_mb,
         "files": summary.files, "laws": len(summary.laws),
         "failures": len(summary.failures), "conflicts": len(summary.conflicts),
         "clauses": counts.nodes.get("Provision", 0), "citations": links.citations if links else None,
         "clauses_read": links.clauses_read if links else None,
         "cites_edges": counts.relationships.get("CITES", 0), "counts": counts.to_json(),
+        "not_linked": links.to_json()["not_linked"] if links else None,
     }
 
 
@@ -143,7 +164,14 @@ def main() -> int:
     parser.add_argument("--rerun", action="store_true", help="ingest a second time to measure the no-op path")
     parser.add_argument("--compare-workers", type=int, default=None, metavar="N",
                         help="first ingest with N workers into another store, for a same-run ratio")
+    parser.add_argument("--range-convention", action="store_true",
+                        help="also count what the old range convention gives (bench/range_convention.py)")
     args = parser.parse_args()
+    if args.range_convention:
+        sys.path.insert(0, str(Path(__file__).parent))
+        import range_convention
+
+        range_convention.install()
     root = args.store or Path(tempfile.mkdtemp(prefix="lexgraph-bench-"))
     results: dict[str, Any] = {"archive": str(args.archive), "store": str(root),
                                "loadavg_start": Path("/proc/loadavg").read_text().split()[:3]}

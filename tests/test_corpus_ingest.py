@@ -17,6 +17,10 @@ from typing import Any
 import pytest
 
 from lexgraph import LexGraph
+from lexgraph.citations import find_statutes
+from lexgraph.citations.lawnames import LawNames
+from lexgraph.ingest.corpus import FoundWith, mentions_for
+from lexgraph.statutes.catalog import Catalog
 from lexgraph.store.base import NODE_SPECS
 from tests.helpers import SAMPLE
 
@@ -93,3 +97,46 @@ def test_parallel_reingest_changes_nothing(archive: Path, tmp_path: Path) -> Non
     again = ingest(archive, store, workers=2)
     assert again["versions_added"] == 0 and again["unchanged"] == 5 and again["links"] is None
     assert dump(store) == before
+
+
+def _cites(store: Path) -> list[Any]:
+    return [edge for edge in dump(store)["edges"] if edge[2] == "CITES"]
+
+
+def test_citations_found_while_parsing_link_as_read_from_the_store(archive: Path, tmp_path: Path) -> None:
+    """The parse workers find each clause's citations, linking only resolves them: linking every law again from
+    the clause texts the store holds (`lexgraph law link`) finds the same edges and changes none."""
+    store = tmp_path / "store"
+    ingest(archive, store, workers=2)
+    before = _cites(store)
+    with LexGraph.open(store) as lg:
+        again = lg.link()
+    assert again.laws == 4 and again.edges_total == len(before) > 500
+    assert again.edges_added == 0 and again.edges_removed == 0
+    assert _cites(store) == before
+
+
+TEXTS = [  # (clause text, whether a catalogue lacking the 内閣府令 finds other mentions in it)
+    ("金融商品取引法第二条に規定する定義に関する内閣府令第三条第一項に規定する者", True),
+    ("金融商品取引法第二条第一項に規定する有価証券", False),
+    ("前項の規定にかかわらず、同条第三項各号に掲げる者", False),
+]
+
+
+def test_clauses_naming_a_law_the_catalogue_lacked_are_read_again_at_linking() -> None:
+    """Mentions are found with the law names known when parsing starts. A law the catalogue lacks gets its names
+    once it is stored (as linking's catalogue has it), and a title may hold a clause reference (金融商品取引法第二条
+    に規定する定義に関する内閣府令): exactly the clauses whose text holds such a name are read again."""
+    full = Catalog.bundled()
+    ordinance = full.lookup("金融商品取引法第二条に規定する定義に関する内閣府令")[0]
+    payload = full.to_payload()
+    payload["laws"] = [row for row in payload["laws"] if row[0] != ordinance.law_id]
+    lacking = Catalog.from_payload(payload)
+    parse_names, link_names = LawNames.for_catalog(lacking), LawNames.for_catalog(full)
+    clauses = {f"c{i}": (text, find_statutes(text, parse_names)) for i, (text, _) in enumerate(TEXTS)}
+    stale = FoundWith(lacking).stale_pattern(full)
+    assert stale is not None and FoundWith(full).stale_pattern(full) is None
+    read = mentions_for(clauses, link_names, stale)
+    for i, (text, differs) in enumerate(TEXTS):
+        assert read[f"c{i}"] == find_statutes(text, link_names)
+        assert (clauses[f"c{i}"][1] != read[f"c{i}"]) is differs

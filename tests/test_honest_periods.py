@@ -230,3 +230,21 @@ def test_a_store_from_before_the_migration_read_only_says_how_to_migrate(tmp_pat
         assert "V007__honest_periods" in done.stderr and f"lexgraph migrate --store {store}" in done.stderr
     assert lexgraph("migrate", store=store).code == 0
     assert lexgraph("law", "show", "民法", "第七百九条", "--as-of", "2021-01-01", store=store).code == 0
+
+
+def test_linking_at_ingest_reads_gaps_as_the_store_does(tmp_path: Path) -> None:
+    """The ingest links three versions with a gap from what it kept in memory (versions with their known_until,
+    as the store gives them); linking again from the store (`lexgraph law link`) then changes nothing."""
+    from lexgraph.ingest.crossrefs import link_laws
+    from lexgraph.ingest.statutes import ingest_statutes
+
+    store = _open_embedded(tmp_path)
+    try:
+        store.migrate()
+        summary = ingest_statutes(store, _files(), workers=1)
+        assert summary.links is not None and summary.links.edges_total > 1000
+        again = link_laws(store, [CIVIL], follow_citing=False)
+        assert (again.edges_added, again.edges_removed) == (0, 0)
+        assert again.not_linked == summary.links.not_linked
+    finally:
+        store.close()

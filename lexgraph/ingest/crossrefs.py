@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from lexgraph.citations import Citation, CitationContext, ResolutionState, extract_with_state
-from lexgraph.ingest.corpus import CITING_KINDS, CorpusRevisions, IngestedLaws
+from lexgraph.citations import Citation, CitationContext, Mention, ResolutionState, find_statutes, resolve_with_state
+from lexgraph.citations.lawnames import LawNames
+from lexgraph.ingest.corpus import CITING_KINDS, CorpusRevisions, FoundWith, IngestedLaws, mentions_for
 from lexgraph.ingest.workers import ordered_map
 from lexgraph.read.citing import store_catalog
 from lexgraph.read.revisions import LawSpans, ProvisionSpan, StoreRevisions
@@ -102,7 +104,7 @@ def link_laws(
     if on_start is not None:
         on_start(len(wanted))
     catalog = store_catalog(store, catalog or Catalog.bundled())
-    ingested = ingested or IngestedLaws()
+    ingested = ingested if ingested is not None else IngestedLaws(FoundWith(catalog))
     # Laws cite the same big laws over and over (地方自治法, 民法 …); spans without text are small enough to keep
     # a thousand laws (about 150 bytes a clause) besides the ingested ones.
     revisions = CorpusRevisions(store, ingested, max_laws=1024)
@@ -151,8 +153,11 @@ def _computed(
     """Each wanted law's computed edges (None: the law is not stored), in order. In worker processes when every
     stored law is in memory (a corpus ingest): a worker cannot use the store, which has one connection and one
     writer, so it must not need it."""
+    stale = ingested.found_with.stale_pattern(catalog)
     if workers > 1 and all(row["law_id"] in ingested for row in store.query("laws_all")):
-        _LINK_STATE.update(catalog=catalog, revisions=CorpusRevisions(None, ingested), ingested=ingested)
+        LawNames.for_catalog(catalog)  # built once here, shared by the workers
+        _LINK_STATE.update(catalog=catalog, revisions=CorpusRevisions(None, ingested, max_laws=_WORKER_LAWS),
+                           ingested=ingested, stale=stale)
         gc.freeze()  # the forked workers share these objects; untracked by gc, their pages are not copied
         try:
             yield from ordered_map(_compute_in_worker, wanted, workers=workers)
@@ -161,30 +166,36 @@ def _computed(
             _LINK_STATE.clear()
         return
     for law_id in wanted:
-        yield law_id, _compute(store, law_id, catalog, revisions, ingested)
+        yield law_id, _compute(store, law_id, catalog, revisions, ingested, stale)
 
 
 _LINK_STATE: dict[str, Any] = {}
+# Laws whose spans a linking worker keeps decoded: the laws cited over and over (地方自治法, 民法 …) stay, and the
+# cache stays far below the whole corpus, which each worker would otherwise end up holding.
+_WORKER_LAWS = 512
 
 
 def _compute_in_worker(law_id: str) -> _Computed | None:
-    return _compute(None, law_id, _LINK_STATE["catalog"], _LINK_STATE["revisions"], _LINK_STATE["ingested"])
+    return _compute(None, law_id, _LINK_STATE["catalog"], _LINK_STATE["revisions"], _LINK_STATE["ingested"],
+                    _LINK_STATE["stale"])
 
 
 def _compute(store: GraphStore | None, law_id: str, catalog: Catalog, revisions: CorpusRevisions,
-             ingested: IngestedLaws) -> _Computed | None:
+             ingested: IngestedLaws, stale: re.Pattern[str] | None) -> _Computed | None:
     spans = revisions.law(law_id)
     if not spans.stored:
         return None
     known = ingested.get(law_id)
-    if known is not None:
-        texts = known.own_texts
+    names = LawNames.for_catalog(catalog)
+    if known is not None:  # found where the law was parsed; read again only where the names differ
+        mentions = mentions_for(known.packed.law_clauses(), names, stale)
     else:
         assert store is not None  # a law not ingested is read in the main process only
         texts = {row["uid"]: _own_text(row["kind"], row["sentences"])
                  for row in store.query("law_provision_sentences", law_id=law_id)}
+        mentions = {uid: find_statutes(text, names) for uid, text in texts.items() if text}
     counts = LinkSummary()
-    desired, cited, pending = _desired_edges(law_id, spans, texts, catalog, revisions, counts)
+    desired, cited, pending = _desired_edges(law_id, spans, mentions, catalog, revisions, counts)
     return _Computed(desired, cited, pending, counts)
 
 
@@ -242,10 +253,11 @@ def _write(store: GraphStore, batch: list[_LawLinks], summary: LinkSummary,
 
 
 def _desired_edges(
-    law_id: str, spans: LawSpans, texts: dict[str, str], catalog: Catalog, revisions: StoreRevisions,
-    summary: LinkSummary,
+    law_id: str, spans: LawSpans, mentions: dict[str, list[Mention]], catalog: Catalog,
+    revisions: StoreRevisions, summary: LinkSummary,
 ) -> tuple[dict[tuple[str, str], _Edge], set[str], set[str]]:
-    """The edges the law's clauses should have, the other laws they cite, and those of them not stored."""
+    """The edges the law's clauses should have, the other laws they cite, and those of them not stored.
+    `mentions`: what `find_statutes` found in each citing clause's own text (clauses without text absent)."""
     desired: dict[tuple[str, str], _Edge] = {}
     cited: set[str] = set()
     pending: set[str] = set()
@@ -253,12 +265,13 @@ def _desired_edges(
     for block in _blocks(spans):
         state = ResolutionState()
         for source in block:
-            text = texts.get(source.uid) if source.kind in CITING_KINDS else None
-            if not text:
+            read = mentions.get(source.uid) if source.kind in CITING_KINDS else None
+            if read is None:
                 continue
             summary.clauses_read += 1
             context = replace(base, as_of=source.valid_from, current_path=source.path, state=state)
-            citations, after = extract_with_state(text, context, precedents=False)
+            citations, after = resolve_with_state(read, context)
+            citations.sort(key=lambda c: (c.start, c.end))  # as `extract_with_state` gives them
             # Terms a clause defines (「以下「新法」という。」) hold for the rest of its block; what 同条 means
             # does not cross into the next clause.
             state = replace(after, last_clause=None)

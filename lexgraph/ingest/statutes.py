@@ -17,10 +17,12 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from lexgraph.ingest.corpus import IngestedLaws
+from lexgraph.citations.lawnames import LawNames
+from lexgraph.ingest.corpus import FoundWith, IngestedLaws, PackedLaw
 from lexgraph.ingest.crossrefs import LinkSummary, link_laws
 from lexgraph.ingest.workers import default_workers, ordered_map
 from lexgraph.model import LawMeta, ParsedLaw, ParsedProvision, RevisionId, SentenceText
+from lexgraph.read.citing import store_catalog
 from lexgraph.statutes.catalog import Catalog, derived_law_id
 from lexgraph.statutes.egov import PARSER_VERSION, StatuteXmlError, parse_law_xml
 from lexgraph.statutes.sources import (
@@ -109,11 +111,12 @@ class _Incoming:
 class _Alone:
     timeline: LawTimeline
     provision_rows: tuple[dict[str, Any], ...]
+    packed: PackedLaw  # what linking needs of the law, its clauses' mentions found
 
     @classmethod
-    def of(cls, law_id: str, content: VersionContent) -> _Alone:
+    def of(cls, law_id: str, content: VersionContent, names: LawNames) -> _Alone:
         timeline = build_timeline(law_id, [content])
-        return cls(timeline, tuple(_provision_row(p) for p in timeline.provisions))
+        return cls(timeline, tuple(_provision_row(p) for p in timeline.provisions), PackedLaw.of(timeline, names))
 
 
 ProgressCallback = Callable[[int, str], None]
@@ -144,10 +147,13 @@ def ingest_statutes(
         catalog = Catalog.bundled()
     flags = flags or DatingFlags()
     summary = IngestSummary()
-    ingested = IngestedLaws()
+    # The names the citing clauses' mentions are found with, where they are parsed: linking reads again only
+    # the clauses whose text holds a name that the laws written since add (see `FoundWith`).
+    ingested = IngestedLaws(FoundWith(store_catalog(store, catalog)))
     started = time.perf_counter()
     batch: list[_Incoming] = []
-    for name, size, prepared in _prepared(store, iter_documents(paths, only=only), flags, catalog, workers):
+    for name, size, prepared in _prepared(store, iter_documents(paths, only=only), flags, catalog, workers,
+                                          ingested.found_with.names):
         summary.files += 1
         if size is not None:  # an XML document (not an unreadable input)
             summary.xml_bytes += size
@@ -196,6 +202,7 @@ def workers_for(paths: Sequence[str | Path]) -> int:
 
 def _prepared(
     store: GraphStore, items: Iterable[XmlDocument | SourceError], flags: DatingFlags, catalog: Catalog, workers: int,
+    names: LawNames,
 ) -> Iterator[tuple[str, int | None, _Incoming | FileOutcome]]:
     """(name, bytes, parsed law or the reason it failed) for every input, in input order: parsed here, or with
     `workers` > 1 in that many processes (the order, and so the batches and the store, stay the same)."""
@@ -210,7 +217,7 @@ def _prepared(
     # re-ingest of an unchanged archive), since the writer then merges with the stored versions.
     stored = frozenset(row["law_id"] for row in store.query("laws_all"))
     for item, prepared in ordered_map(_prepare_in_worker, items, workers=workers, initializer=_init_worker,
-                                      initargs=(flags, catalog, stored)):
+                                      initargs=(flags, catalog, stored, names)):
         name = str(item).split(":")[0] if isinstance(item, SourceError) else item.name
         yield name, None if isinstance(item, SourceError) else len(item.data), prepared
 
@@ -218,22 +225,23 @@ def _prepared(
 _WORKER_STATE: dict[str, Any] = {}
 
 
-def _init_worker(flags: DatingFlags, catalog: Catalog, stored: frozenset[str]) -> None:
-    _WORKER_STATE.update(flags=flags, catalog=catalog, stored=stored)
+def _init_worker(flags: DatingFlags, catalog: Catalog, stored: frozenset[str], names: LawNames) -> None:
+    _WORKER_STATE.update(flags=flags, catalog=catalog, stored=stored, names=names)
 
 
 def _prepare_in_worker(item: XmlDocument | SourceError) -> _Incoming | FileOutcome:
     if isinstance(item, SourceError):
         return FileOutcome(str(item).split(":")[0], "failed", message=str(item))
     return prepare_document(item, _WORKER_STATE["flags"], _WORKER_STATE["catalog"],
-                            precompute_unless=_WORKER_STATE["stored"])
+                            precompute_unless=_WORKER_STATE["stored"], names=_WORKER_STATE["names"])
 
 
 def prepare_document(doc: XmlDocument, flags: DatingFlags, catalog: Catalog, *,
-                     precompute_unless: frozenset[str] | None = None) -> _Incoming | FileOutcome:
+                     precompute_unless: frozenset[str] | None = None, names: LawNames | None = None,
+                     ) -> _Incoming | FileOutcome:
     """Parse and date one file: the law ready to plan, or why it failed. Pure, so that it can run in a worker;
-    there (`precompute_unless` the stored law ids), it also computes what the writer would for a law with no
-    stored version (`_Alone`)."""
+    there (`precompute_unless` the stored law ids, and `names` to find citations with), it also computes what the
+    writer would for a law with no stored version (`_Alone`), its clauses' citation mentions included."""
     try:
         law = parse_law_xml(doc.data, doc.name)
     except StatuteXmlError as err:
@@ -252,8 +260,9 @@ def prepare_document(doc: XmlDocument, flags: DatingFlags, catalog: Catalog, *,
     if entry is None or entry.law_id != revision.law_id:
         entry = catalog.by_id(revision.law_id)
     aliases = tuple(dict.fromkeys([*law.meta.abbrev, *(entry.aliases if entry else ())]))
-    alone = _Alone.of(revision.law_id, VersionContent(revision, doc.name, law.meta.xml_format, law.provisions)) \
-        if precompute_unless is not None and revision.law_id not in precompute_unless else None
+    alone = _Alone.of(revision.law_id, VersionContent(revision, doc.name, law.meta.xml_format, law.provisions),
+                      names) if names is not None and precompute_unless is not None \
+        and revision.law_id not in precompute_unless else None
     return _Incoming(doc.name, law, revision, version_hash(law.provisions), aliases, alone)
 
 
@@ -344,6 +353,7 @@ class _LawPlan:
     reread: frozenset[str] = frozenset()  # revision ids stored by an older parser, read again now
     stored_parsers: dict[str, int | None] = field(default_factory=dict)
     timeline_contents: tuple[VersionContent, ...] = ()
+    packed: PackedLaw | None = None  # the timeline's linking input, when a worker built both
 
     def writes(self) -> _Writes:
         t = self.timeline
@@ -390,7 +400,7 @@ class _LawPlan:
 
     def succeed(self, summary: IngestSummary, ingested: IngestedLaws) -> None:
         summary.laws.add(self.law_id)
-        ingested.add(self.timeline, fresh=not self.existing_uids)
+        ingested.add(self.timeline, fresh=not self.existing_uids, packed=self.packed)
         summary.versions_added += sum(1 for a in self.added if a.revision.text not in self.reread)
         summary.provisions_written += self.provisions_written
         for incoming in self.added:
@@ -472,7 +482,7 @@ def _plan_law(
     return _LawPlan(law_id, law_row, timeline, accepted, existing_uids, existing_contains, has_part, next_links,
                     alone.provision_rows if alone is not None else None,
                     reread=frozenset(reread), stored_parsers={r["revision_id"]: r.get("parser") for r in stored},
-                    timeline_contents=tuple(contents))
+                    timeline_contents=tuple(contents), packed=alone.packed if alone is not None else None)
 
 
 def _version_in_force(
