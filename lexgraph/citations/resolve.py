@@ -529,13 +529,13 @@ class _Resolver:
                             target.reason)]
         if step.level == "article":
             return [replace(target, clause=_with(trunk, "article", step.num), article_to=step.num_to)]
-        first, last = _int_or_none(step.num), _int_or_none(step.num_to)
-        if first is None or last is None or not 0 < last - first <= _MAX_EXPANSION:
+        low, high = _int_or_none(step.num), _int_or_none(step.num_to)
+        if low is None or high is None or not 0 < high - low <= _MAX_EXPANSION:
             note = f"range {step.num}…{step.num_to} given as its first {step.level}"
             return [replace(target, clause=_with(trunk, step.level, step.num), reason=note)]
         if last:
             return [replace(target, clause=_with(trunk, step.level, step.num), member_to=step.num_to)]
-        return [replace(target, clause=_with(trunk, step.level, str(n))) for n in range(first, last + 1)]
+        return [replace(target, clause=_with(trunk, step.level, str(n))) for n in range(low, high + 1)]
 
     def _exists(self, law: LawTarget, clause: Clause) -> bool | None:
         revisions = self.context.revisions
