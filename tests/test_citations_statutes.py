@@ -201,6 +201,15 @@ def test_statute_citations_in_real_sentences(text: str, expected: list[dict[str,
     check(cite(text, catalog), expected)
 
 
+def test_steps_after_a_range_do_not_multiply_its_members(catalog: Catalog) -> None:
+    """医療法施行規則 第九条の二十五第一項第四号ニ(1) (e-Gov 2020 archive, 323MX805700050): the ホ and ヘ after
+    「第三号から第十号まで並びに」 are two references, not ホ and ヘ of each of items 3 to 10 (16 citations)."""
+    text = "（１）　第九条の二十の二第一項第一号及び第三号から第十号まで並びにホ及びヘに掲げる事項に関する事項"
+    found = cite(text, catalog)
+    assert [c["surface"] for c in found] == ["第九条の二十の二第一項第一号", "第三号から第十号まで", "ホ", "ヘ"]
+    assert (found[1]["item"], found[1]["item_to"]) == ("3", "10")
+
+
 HARD_NEGATIVES = [
     "判決及びその是認する第一審判決の",  # 50138
     "弁済しても，第三者異議の訴えを",  # 33686

@@ -442,7 +442,7 @@ class _Resolver:
             if step.relation == "same":  # the 項 of 同条項: the antecedent's paragraph
                 targets = [replace(t, clause=c.clause) for t in targets for c in self._relative(step, base, law, notes)]
                 continue
-            targets = [t2 for t in targets for t2 in self._absolute(step, t, last=index == len(steps) - 1)]
+            targets = [t2 for t in targets for t2 in self._absolute(step, t)]
         if notes:
             targets = [replace(t, reason="; ".join(dict.fromkeys([*notes, *([t.reason] if t.reason else [])])))
                        for t in targets]
@@ -517,10 +517,11 @@ class _Resolver:
             return [_Target(_with(trunk, level, numbers[0]), article_to=numbers[-1])]
         return [_Target(_with(trunk, level, n)) for n in numbers]
 
-    def _absolute(self, step: Step, target: _Target, last: bool = True) -> list[_Target]:
-        """The clause `step` names under `target`. A range of paragraphs, items or subitems that ends the
-        reference is one target with `member_to` (「２条２号から７号まで」); one with deeper steps after it
-        (「１項から３項まで各号」 read as steps) is expanded, since each member then has its own sub-clause."""
+    def _absolute(self, step: Step, target: _Target) -> list[_Target]:
+        """The clause `step` names under `target`. A range of paragraphs, items or subitems is one target with
+        `member_to` (「２条２号から７号まで」), also when more steps follow it: in 「第三号から第十号まで並びにホ
+        及びヘ」 the ホ is a sibling reference, not a sub-clause of each member, so members are never multiplied by
+        the steps after them (expanding them once made 16 citations of that one phrase)."""
         trunk = _truncate(target.clause, step.level)
         if step.num is None:
             raise _Failure(f"unreadable {step.level} number")
@@ -533,9 +534,7 @@ class _Resolver:
         if low is None or high is None or not 0 < high - low <= _MAX_EXPANSION:
             note = f"range {step.num}…{step.num_to} given as its first {step.level}"
             return [replace(target, clause=_with(trunk, step.level, step.num), reason=note)]
-        if last:
-            return [replace(target, clause=_with(trunk, step.level, step.num), member_to=step.num_to)]
-        return [replace(target, clause=_with(trunk, step.level, str(n))) for n in range(low, high + 1)]
+        return [replace(target, clause=_with(trunk, step.level, step.num), member_to=step.num_to)]
 
     def _exists(self, law: LawTarget, clause: Clause) -> bool | None:
         revisions = self.context.revisions
