@@ -4,6 +4,7 @@ hash; scripts/build_test_embeddings.py rebuilds it), so indexing costs seconds."
 
 from __future__ import annotations
 
+import re
 import shutil
 from datetime import date
 from pathlib import Path
@@ -136,6 +137,25 @@ def test_search_cli_prints_evidence_with_reasons(search_store: Path) -> None:
     assert all(e["direct_rank"] or e["cited_by"] for e in payload["evidence"])
     text = lexgraph("search", "不法行為による損害賠償", "--law", "民法", store=search_store)
     assert text.code == 0 and "found directly at #1" in text.stdout
+
+
+def test_clauses_found_by_search_are_named_as_a_lawyer_writes_them(search_store: Path) -> None:
+    """The indexed title keeps 第1項 in digits (what BM25 and the embeddings were built on); every output shows
+    第一項, the label the graph's evidence gets from numerals.clause_label (the demo's `ask` showed 第三条第1項)."""
+    run = lexgraph("search", "借地権の存続期間は何年か", "--law", "借地借家法", "--json", store=search_store)
+    assert run.code == 0, run.stderr
+    payload = run.json()
+    titles = [c["title"] for c in payload["clauses"]] + [e["title"] for e in payload["evidence"]
+                                                         if e["label"] == "Provision"]
+    assert titles and not any(re.search(r"第[0-9０-９]+項", t) for t in titles), titles
+    first = payload["clauses"][0]
+    assert (first["path"], first["title"]) == ("a3/p1", "借地借家法 第三条第一項（借地権の存続期間）")
+    shown = lexgraph("search", "借地権の存続期間は何年か", "--law", "借地借家法", store=search_store)
+    answer = lexgraph("ask", "借地権の存続期間は何年か", "--law", "借地借家法", store=search_store,
+                      env={"LEXGRAPH_LLM_MODEL": ""})
+    for run in (shown, answer):
+        assert run.code == 0, run.stderr
+        assert "第三条第一項" in run.stdout and not re.search(r"第[0-9]+項", run.stdout), run.stdout
 
 
 def test_hyde_without_a_model_explains_and_exits_3(search_store: Path) -> None:

@@ -163,7 +163,7 @@ def _print_result(result: SearchResult) -> None:
         grid = table("#", "score", name, "lists")
         for hit in hits:
             lists = ", ".join(f"{src} #{r}" for src, r in hit.sources.items())
-            grid.add_row(str(hit.rank), f"{hit.score:.4f}", f"{hit.unit.title}\n[dim]{snippet(hit.unit.text)}[/]",
+            grid.add_row(str(hit.rank), f"{hit.score:.4f}", f"{hit.unit.shown_title}\n[dim]{snippet(hit.unit.text)}[/]",
                           lists)
         out.print(grid)
     if not result.evidence and not result.clauses and not result.chunks:

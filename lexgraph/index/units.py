@@ -23,6 +23,7 @@ from datetime import date
 from typing import Any, Literal
 
 from lexgraph.index.tokenize import TOKENIZER_VERSION
+from lexgraph.numerals import int_to_kanji
 from lexgraph.statutes.timeline import parent_path
 from lexgraph.store.base import GraphStore, Row
 
@@ -40,6 +41,9 @@ UNIT_KINDS: tuple[UnitKind, ...] = ("provision", "chunk")
 """What is indexed and searched: clauses of laws, and chunks of judgments, books and guidelines."""
 
 
+_PARAGRAPH_IN_DIGITS = re.compile(r"第([0-9]+)項")  # the only digits `_clause_title` writes; e-Gov headings are kanji
+
+
 @dataclass(frozen=True)
 class IndexUnit:
     """One searchable passage: a clause wording or a chunk, with the fields searches filter on.
@@ -54,12 +58,21 @@ class IndexUnit:
     law_id: str  # a clause's law; "" for a chunk
     laws: tuple[str, ...]
     path: str  # a clause's path (a709/p1); a chunk's section
-    title: str  # how it is shown: 民法 第七百九条 第1項（不法行為による損害賠償）, or the judgment's case name
+    title: str  # as indexed: 民法 第七百九条第1項（不法行為による損害賠償）, or the judgment's case name
     text: str
     owner_uid: str  # the law id, or the precedent / document the chunk is part of
     owner_kind: str  # law, precedent, book, guideline, other
     valid_from: date | None
     valid_until: date | None
+
+    @property
+    def shown_title(self) -> str:
+        """The title as a lawyer writes it, for every human output: 民法 第七百九条第一項（不法行為による損害賠償）.
+        The indexed title keeps the paragraph number in digits: the BM25 documents, the embeddings and the
+        indexes' fingerprints were built on it, and changing it would re-embed every clause of every store."""
+        if self.label != "Provision":
+            return self.title
+        return _PARAGRAPH_IN_DIGITS.sub(lambda m: f"第{int_to_kanji(int(m[1]))}項", self.title, count=1)
 
     @property
     def search_text(self) -> str:

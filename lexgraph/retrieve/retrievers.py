@@ -64,7 +64,7 @@ class Retrieved:
     def to_json(self) -> dict[str, Any]:
         unit = self.unit
         return {"rank": self.rank, "score": round(self.score, 6), "uid": unit.uid, "label": unit.label,
-                "law_id": unit.law_id, "path": unit.path, "title": unit.title, "text": unit.text,
+                "law_id": unit.law_id, "path": unit.path, "title": unit.shown_title, "text": unit.text,
                 "owner": unit.owner_uid, "owner_kind": unit.owner_kind,
                 "valid_from": unit.valid_from.isoformat() if unit.valid_from else None,
                 "valid_until": unit.valid_until.isoformat() if unit.valid_until else None,

@@ -190,7 +190,7 @@ def _describe(store: GraphStore, ranked: Sequence[Any], labels: Mapping[str, str
                   "direct_rank": e.direct_rank}
         if e.id in direct:
             unit = direct[e.id].unit
-            items.append(EvidenceItem(label="Provision", title=unit.title, text=unit.text, law_id=unit.law_id,
+            items.append(EvidenceItem(label="Provision", title=unit.shown_title, text=unit.text, law_id=unit.law_id,
                                       path=unit.path, valid_from=unit.valid_from, valid_until=unit.valid_until,
                                       **common))
         elif e.id in provisions:
