@@ -210,6 +210,19 @@ def test_steps_after_a_range_do_not_multiply_its_members(catalog: Catalog) -> No
     assert (found[1]["item"], found[1]["item_to"]) == ("3", "10")
 
 
+def test_dojo_is_the_article_last_written_not_the_one_being_read(catalog: Catalog) -> None:
+    """小売商業調整特別措置法 第二十条第三項 (e-Gov 2020 archive; the same sentence is in 39 laws): 同項 is this article's
+    第一項, and 同条 is 行政不服審査法 第三十一条, the article last written, not the article being read."""
+    text = ("第一項に規定する審査請求については、行政不服審査法第三十一条の規定は適用せず、同項の意見の聴取については、"
+            "同条第二項から第五項までの規定を準用する。")
+    found = cite(text, catalog, current_law_id="334AC0000000155", current_path="a20/p3")
+    check(found, [dict(surface="第一項", law_id="334AC0000000155", path="a20/p1"),
+                  dict(surface="行政不服審査法第三十一条", law_id="426AC0000000068", path="a31"),
+                  dict(surface="同項", law_id="334AC0000000155", path="a20/p1"),
+                  dict(surface="同条第二項から第五項まで", law_id="426AC0000000068", path="a31/p2",
+                       paragraph_to="5")])
+
+
 HARD_NEGATIVES = [
     "判決及びその是認する第一審判決の",  # 50138
     "弁済しても，第三者異議の訴えを",  # 33686

@@ -382,6 +382,8 @@ class _Resolver:
             for level in ("paragraph", "item"):
                 if getattr(clause, level) is not None:
                     self.last_with[level] = self.last_clause
+            if first.level == "article":  # an article written (第三十一条, 前条, 同条), not implied by 第一項 / 同項
+                self.last_with["article"] = self.last_clause
         return out
 
     def _cite_quoted(self, mention: StatuteMention, quoted: tuple[LawTarget, Clause]) -> list[Citation]:
@@ -451,7 +453,10 @@ class _Resolver:
     def _same_clause(self, provision: ProvisionRef) -> tuple[LawTarget, Clause] | None:
         """What 同条 / 同項 / 同号 (and 同条項) refer back to: the clause cited last that has the deepest level the
         reference repeats. An intervening 同条, or a citation with no item, does not hide the item 同号 means
-        (issue 14, class 2)."""
+        (issue 14, class 2). For 同条 that is the article cited last *by its number or 前条 / 同条*: a reference to a
+        paragraph of the clause being read (第一項, or 同項 back to it) names no article, and a drafter never calls
+        the article being read 同条 (「第一項に規定する審査請求については、行政不服審査法第三十一条の規定は適用せず、
+        同項の意見の聴取については、同条第二項から第五項までの規定を準用する」: 同条 is 第三十一条)."""
         deepest = "article"
         for step in provision.steps:
             if step.relation == "same":
@@ -459,6 +464,8 @@ class _Resolver:
         last = self.last_clause
         if deepest in ("paragraph", "item") and (last is None or getattr(last[1], deepest) is None):
             return self.last_with.get(deepest, last)
+        if deepest == "article":
+            return self.last_with.get("article", last)
         return last
 
     def _base(self, first: Step, law: LawTarget, explicit_law: bool, suppl: bool,
