@@ -223,6 +223,14 @@ def test_dojo_is_the_article_last_written_not_the_one_being_read(catalog: Catalo
                        paragraph_to="5")])
 
 
+def test_a_bare_seirei_in_a_shikou_kisoku_is_its_acts_cabinet_order(catalog: Catalog) -> None:
+    """国有資産等所在市町村交付金法施行規則 第九条第一項 (e-Gov 2020 archive, 331M50000002031): 「政令」 was defined in
+    第一条, which linking does not read with this clause; no 政令 is named before it, so it is the Act's 施行令."""
+    text = "政令第十一条第一項第二号に規定する減価の価額は、次の各号に掲げる場合の区分に応じ、当該各号に定める額とする。"
+    found = cite(text, catalog, current_law_id="331M50000002031", current_path="a9/p1")
+    check(found, [dict(surface="政令第十一条第一項第二号", law_id="331CO0000000107", path="a11/p1/i2")])
+
+
 HARD_NEGATIVES = [
     "判決及びその是認する第一審判決の",  # 50138
     "弁済しても，第三者異議の訴えを",  # 33686

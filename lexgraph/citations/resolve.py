@@ -203,6 +203,11 @@ class _Resolver:
         if ref.kind == "same":
             if not ref.name.startswith("同"):  # 規則, 本件条例 not defined: the 規則 / 条例 named last, if any
                 found = self._same_law("同" + ref.name[-2:])
+                if found.title is None and ref.name.endswith("政令"):
+                    # 「政令第十一条」 in a 施行規則 that names no 政令 before: its Act's Cabinet Order, as 令 (class 5)
+                    order = self._bare_order()
+                    if order.law_id is not None:
+                        return order
                 if found.title is None:
                     return LawTarget(None, ref.name, status="unresolved",
                                      reason=f"law name '{ref.name}' not in catalogue")
