@@ -211,7 +211,7 @@ def test_steps_after_a_range_do_not_multiply_its_members(catalog: Catalog) -> No
 
 
 def test_dojo_is_the_article_last_written_not_the_one_being_read(catalog: Catalog) -> None:
-    """小売商業調整特別措置法 第二十条第三項 (e-Gov 2020 archive; the same sentence is in 39 laws): 同項 is this article's
+    """小売商業調整特別措置法 第二十条第三項 (e-Gov 2020 archive; the sentence is in 39 laws): 同項 is this article's
     第一項, and 同条 is 行政不服審査法 第三十一条, the article last written, not the article being read."""
     text = ("第一項に規定する審査請求については、行政不服審査法第三十一条の規定は適用せず、同項の意見の聴取については、"
             "同条第二項から第五項までの規定を準用する。")
@@ -226,7 +226,8 @@ def test_dojo_is_the_article_last_written_not_the_one_being_read(catalog: Catalo
 def test_a_bare_seirei_in_a_shikou_kisoku_is_its_acts_cabinet_order(catalog: Catalog) -> None:
     """国有資産等所在市町村交付金法施行規則 第九条第一項 (e-Gov 2020 archive, 331M50000002031): 「政令」 was defined in
     第一条, which linking does not read with this clause; no 政令 is named before it, so it is the Act's 施行令."""
-    text = "政令第十一条第一項第二号に規定する減価の価額は、次の各号に掲げる場合の区分に応じ、当該各号に定める額とする。"
+    text = ("政令第十一条第一項第二号に規定する減価の価額は、次の各号に掲げる場合の区分に応じ、"
+            "当該各号に定める額とする。")
     found = cite(text, catalog, current_law_id="331M50000002031", current_path="a9/p1")
     check(found, [dict(surface="政令第十一条第一項第二号", law_id="331CO0000000107", path="a11/p1/i2")])
 
