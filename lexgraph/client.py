@@ -69,8 +69,7 @@ if TYPE_CHECKING:
     from lexgraph.answer.interview import Interview, StoredKnowledge
     from lexgraph.answer.model import Answer
     from lexgraph.answer.turnlog import Turn
-    from lexgraph.citations import Citation, CitationContext
-    from lexgraph.citations.extractors import Extractor
+    from lexgraph.citations import Citation
     from lexgraph.eval.answers import AnswersReport
     from lexgraph.eval.citations import CitationScores
     from lexgraph.eval.experiment_run import ExperimentReport
@@ -239,18 +238,8 @@ def cite_pieces(blocks: Iterable[str], *, store: str | None, as_of: date, in_law
         with LexGraph.open(location, read_only=True) as lg:
             yield from lg.cite_pieces(blocks, as_of=as_of, in_law=in_law, at=at, extractor=extractor)
         return
-    context = citation_context(Catalog.bundled(), None, as_of=as_of, in_law=in_law, at=at)
-    yield from _cite_blocks(chosen, blocks, context)
-
-
-def _cite_blocks(chosen: Extractor, blocks: Iterable[str], context: CitationContext,
-                 precedents: bool = True) -> Iterator[Citation]:
-    """The rule extractor streams the blocks (`lexgraph.citations.stream`); another reads them joined."""
-    if chosen.name == DEFAULT_EXTRACTOR:
-        from lexgraph.citations.stream import iter_citations
-
-        return iter_citations(blocks, context, precedents=precedents)
-    return iter(chosen.extract("".join(blocks), context, precedents=precedents))
+    yield from chosen.extract_pieces(blocks, citation_context(Catalog.bundled(), None, as_of=as_of, in_law=in_law,
+                                                              at=at))
 
 
 # -- evaluation without a store: each imports its module when called, so that the CLI starts fast ----------------
@@ -545,7 +534,7 @@ class LexGraph:
         chosen = extractor_named(extractor)
         context = citation_context(store_catalog(self.store, self.catalog), StoreRevisions(self.store),
                                    as_of=as_of_day(as_of), in_law=in_law, at=at)
-        return _cite_blocks(chosen, blocks, context, precedents)
+        return chosen.extract_pieces(blocks, context, precedents=precedents)
 
     def versions(self, law: str) -> list[LawVersionInfo]:
         """The stored versions of `law`, oldest first, with their enforcement periods. Raises `LawNotFound` or

@@ -9,6 +9,7 @@ citations --extractor``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Protocol
 
 from lexgraph.citations.context import CitationContext
@@ -26,6 +27,11 @@ class Extractor(Protocol):
     def extract(self, text: str, context: CitationContext | None = None, *, precedents: bool = True
                 ) -> list[Citation]: ...
 
+    def extract_pieces(self, blocks: Iterable[str], context: CitationContext | None = None, *,
+                       precedents: bool = True) -> Iterator[Citation]:
+        """The citations of the text the consecutive `blocks` make up, as `extract` reads it whole."""
+        ...
+
 
 class RuleExtractor:
     """The rule extractor, `lexgraph.citations.extract`, as an `Extractor`."""
@@ -37,6 +43,13 @@ class RuleExtractor:
         from lexgraph.citations import extract
 
         return extract(text, context, precedents=precedents)
+
+    def extract_pieces(self, blocks: Iterable[str], context: CitationContext | None = None, *,
+                       precedents: bool = True) -> Iterator[Citation]:
+        """Streamed: each piece is read as it comes, in memory bounded by the piece (`lexgraph.citations.stream`)."""
+        from lexgraph.citations.stream import iter_citations
+
+        return iter_citations(blocks, context, precedents=precedents)
 
 
 def extractor_named(name: str) -> Extractor:

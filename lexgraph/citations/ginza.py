@@ -114,6 +114,12 @@ class GinzaExtractor:
         citations.sort(key=lambda c: (c.start, c.end))
         return citations
 
+    def extract_pieces(self, blocks: Iterable[str], context: CitationContext | None = None, *,
+                       precedents: bool = True) -> Iterator[Citation]:
+        """Not streamed: the blocks are joined and read whole (the parse is per sentence, the rules' state is not
+        carried across pieces here)."""
+        return iter(self.extract("".join(blocks), context, precedents=precedents))
+
     def refine(self, text: str, mentions: Sequence[Mention]) -> list[Mention]:
         """`mentions` with `law_from` / `quoted_in` set where the parse decides otherwise than the rules."""
         out = list(mentions)
