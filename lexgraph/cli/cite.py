@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from lexgraph.cli.options import ExtractorOpt, JsonOpt, StoreOpt, parse_day
+from lexgraph.cli.options import ExtractorOpt, JsonOpt, StoreOpt, load_extractor, parse_day
 from lexgraph.cli.output import (
     EXIT_BAD_INPUT,
-    EXIT_UNAVAILABLE,
     EXIT_USAGE,
     err,
     fail,
@@ -30,11 +29,9 @@ from lexgraph.cli.output import (
 )
 from lexgraph.client import (
     DEFAULT_EXTRACTOR,
-    EXTRACTORS,
     citation_day,
     cite_pieces,
     clause_label,
-    extractor_named,
 )
 
 if TYPE_CHECKING:
@@ -66,12 +63,7 @@ def cite(
     """Find and resolve the statute and precedent citations in a text."""
     if at and not in_law:
         fail("--at names a clause of the law given by --in-law; give --in-law too", EXIT_USAGE)
-    if extractor not in EXTRACTORS:
-        fail(f"--extractor {extractor!r}: choose from {', '.join(EXTRACTORS)}", EXIT_USAGE)
-    try:
-        extractor_named(extractor)  # ginza: the model is loaded here (once per process), or its absence said
-    except ValueError as error:
-        fail(str(error), EXIT_UNAVAILABLE)
+    load_extractor(extractor)
     if as_json and as_jsonl:
         fail("--json and --jsonl are two forms of the same output; give one", EXIT_USAGE)
     size = None if file == "-" else _size(file)

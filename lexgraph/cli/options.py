@@ -8,14 +8,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from lexgraph.cli.output import EXIT_USAGE, fail
+from lexgraph.cli.output import EXIT_UNAVAILABLE, EXIT_USAGE, fail
 from lexgraph.client import (
     DATE_FORMS,
+    EXTRACTORS,
     UNIT_KINDS,
     ConfigError,
     DateFormatError,
     LexGraph,
     as_of_day,
+    extractor_named,
     is_neo4j_uri,
     store_location,
 )
@@ -110,6 +112,17 @@ def make_embedder(name: str | None) -> Embedder:
         return LexGraph.embedder(name)
     except ValueError as error:
         fail(str(error), EXIT_USAGE)
+
+
+def load_extractor(name: str) -> None:
+    """`--extractor`: an unknown name is a usage error (exit 2), an extractor whose model is not installed cannot
+    run (exit 3). The model is loaded here, once per process, so that no command fails after it began reading."""
+    if name not in EXTRACTORS:
+        fail(f"--extractor {name!r}: choose from {', '.join(EXTRACTORS)}", EXIT_USAGE)
+    try:
+        extractor_named(name)
+    except ValueError as error:
+        fail(str(error), EXIT_UNAVAILABLE)
 
 
 def check_chunking(size: int, overlap: int) -> None:
