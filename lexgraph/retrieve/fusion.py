@@ -34,10 +34,8 @@ from typing import Any
 DEFAULT_K = 60
 #: How lists are fused: Reciprocal Rank Fusion, or the weighted mean of min-max normalised scores (`mean_normalised`).
 FUSIONS = ("rrf", "mean")
-#: How the hybrid search fuses BM25, dense and the clauses the question cites. Chosen on the dev splits of both
-#: retrieval benchmarks together (lawqa_jp and the judgment benchmark; docs/search.md): with RRF, a clause ranked
-#: first by the weak list (dense, on judgments) counts as much as BM25's first, so hybrid trailed BM25 at R@5 and
-#: MRR there; the normalised scores let a clear score gap count, and hybrid then leads both lists on both dev sets.
+#: How the hybrid search fuses BM25, dense and the clauses the question cites (why: this module's docstring),
+#: chosen on the dev splits of both retrieval benchmarks together (docs/search.md).
 DEFAULT_FUSION = "mean"
 #: The lists' weights in the ``mean`` fusion when none are given: BM25 and dense alike, and the clauses the question
 #: itself cites (民法709条) as much as the two searches together, so that a clause the question names comes first
