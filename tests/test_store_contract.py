@@ -404,19 +404,18 @@ def test_copy_into_this_backend_is_complete_and_idempotent(store: GraphStore, tm
     source.close()
 
 
-def test_bulk_inserts_store_every_row_and_roll_back_whole(store: GraphStore, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`create_nodes` / `create_relationships` of many rows (``COPY FROM`` on the embedded store, the thresholds
-    lowered so that 民法's real clauses take that path): every row and property lands, a property no row has is
-    null, duplicate pairs land once, and a transaction that fails after the COPY leaves nothing."""
+@pytest.mark.parametrize("bulk", [True, False], ids=["insert-transaction", "transaction"])
+def test_bulk_inserts_store_every_row_and_roll_back_whole(store: GraphStore, bulk: bool) -> None:
+    """`create_nodes` / `create_relationships` of 民法's real clauses, in an insert transaction (``COPY FROM`` on
+    the embedded store) and in an ordinary one (``UNWIND``): every row and property lands, a property no row has
+    is null, duplicate pairs land once, and a transaction that fails after the inserts leaves nothing."""
     from lexgraph.ingest.statutes import _provision_row
     from lexgraph.statutes.egov import parse_law_xml
     from lexgraph.statutes.sources import parse_revision_id
     from lexgraph.statutes.timeline import VersionContent, build_timeline
-    from lexgraph.store import embedded
     from tests.helpers import SAMPLE
 
-    monkeypatch.setattr(embedded, "COPY_MIN_NODES", 100)
-    monkeypatch.setattr(embedded, "COPY_MIN_RELATIONSHIPS", 100)
+    opener = store.insert_transaction if bulk else store.transaction
     source = SAMPLE / f"{V2020}.xml"
     revision = parse_revision_id(source.name)
     assert revision is not None
@@ -426,11 +425,11 @@ def test_bulk_inserts_store_every_row_and_roll_back_whole(store: GraphStore, mon
     clauses = [r for r in rows if r["kind"] == "paragraph"]
     cites = [{"from": a["uid"], "to": b["uid"], "surface": "前項", "char_start": 0, "char_end": 2, "status": "resolved",
               "extractor": "rules", "mentions": 1} for a, b in zip(clauses[1:], clauses[:-1], strict=True)]
-    with pytest.raises(RuntimeError, match="after the copy"), store.transaction() as tx:
+    with pytest.raises(RuntimeError, match="after the copy"), opener() as tx:
         tx.create_nodes("Provision", rows)
         raise RuntimeError("after the copy")
     assert store.counts().nodes.get("Provision", 0) == 0
-    with store.transaction() as tx:
+    with opener() as tx:
         tx.create_nodes("Provision", rows)
         tx.create_relationships("CITES", cites + cites[:5], from_label="Provision", to_label="Provision")
         tx.create_relationships("HAS_PART", [{"from": a, "to": b} for a, b in sorted(timeline.has_part)])
@@ -447,6 +446,29 @@ def test_bulk_inserts_store_every_row_and_roll_back_whole(store: GraphStore, mon
     edge = store.run_read_only("MATCH (a:Provision {uid: $uid})-[r:CITES]->(b) RETURN b.uid AS to, r.surface AS s, "
                                "r.mentions AS m, r.char_end AS e, r.part AS part", {"uid": cites[0]["from"]})
     assert edge == [{"to": cites[0]["to"], "s": "前項", "m": 1, "e": 2, "part": None}]  # no row gave a part
+
+
+def test_an_insert_transaction_refuses_every_write_but_inserts(store: GraphStore) -> None:
+    """The embedded store loads an insert transaction with COPY, which is atomic only when nothing else is
+    written beside it; so an update or delete there is a caller's bug, refused before it writes. On Neo4j an
+    insert transaction is an ordinary one."""
+    seed(store)
+    writes = [
+        ("upsert_nodes", lambda tx: tx.upsert_nodes("Law", [{"law_id": LAW_ID, "title": "x"}])),
+        ("upsert_relationships", lambda tx: tx.upsert_relationships("HAS_VERSION", [{"from": LAW_ID, "to": V2020}])),
+        ("delete_nodes", lambda tx: tx.delete_nodes("Provision", ["nothing"])),
+        ("delete_relationships", lambda tx: tx.delete_relationships("HAS_VERSION", [(LAW_ID, V2020)])),
+    ]
+    before = counts(store)
+    for name, write in writes:
+        if store.backend == "embedded":
+            with pytest.raises(TypeError, match=f"{name} in an insert transaction"), store.insert_transaction() as tx:
+                write(tx)
+        else:
+            with store.insert_transaction() as tx:
+                write(tx)
+            seed(store)
+    assert counts(store) == before
 
 
 def _set(row: dict[str, Any]) -> dict[str, Any]:

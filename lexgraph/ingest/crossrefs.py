@@ -29,7 +29,7 @@ from lexgraph.ingest.workers import ordered_map
 from lexgraph.read.citing import store_catalog
 from lexgraph.read.revisions import LawSpans, ProvisionSpan, StoreRevisions
 from lexgraph.statutes.catalog import Catalog
-from lexgraph.store.base import GraphStore, StoreError, Transaction
+from lexgraph.store.base import GraphStore, StoreError
 
 EXTRACTOR = "rules"
 
@@ -210,33 +210,41 @@ class _LawLinks:
     total: int
     pending: set[str]
 
-    def apply(self, tx: Transaction) -> None:
-        _apply(tx, [self])
+def _apply(store: GraphStore, batch: list[_LawLinks]) -> None:
+    """A batch's edge changes, one statement per operation rather than three per law, in up to three atomic
+    steps, because the new edges go in an insert transaction of their own (COPY on the embedded store, which is
+    atomic only with nothing else beside it):
 
+    1. the removed edges go, and every law whose edges change is marked unlinked (``cited_laws`` null);
+    2. the new edges are inserted;
+    3. each law records the laws it cites, which marks it linked.
 
-def _apply(tx: Transaction, batch: list[_LawLinks]) -> None:
-    """A batch's edge changes as one statement per operation (and one COPY for the new edges on the embedded
-    store), rather than three per law."""
+    A process stopped between two steps leaves each law either as it was or marked unlinked, and the next
+    `ingest statutes` links the unlinked laws again (`laws_unlinked`), which, being idempotent, completes them."""
     removed = [pair for links in batch for pair in links.removed]
     added = [row for links in batch for row in links.added]
-    if removed:
-        tx.delete_relationships("CITES", removed, from_label="Provision", to_label="Provision")
+    changing = [links.law_id for links in batch if links.removed or links.added]
+    if removed or changing:
+        with store.transaction() as tx:
+            if removed:
+                tx.delete_relationships("CITES", removed, from_label="Provision", to_label="Provision")
+            tx.upsert_nodes("Law", [{"law_id": law_id, "cited_laws": None} for law_id in changing])
     if added:
-        tx.create_relationships("CITES", added, from_label="Provision", to_label="Provision")
-    tx.upsert_nodes("Law", [{"law_id": links.law_id, "cited_laws": links.cited} for links in batch])
+        with store.insert_transaction() as tx:
+            tx.create_relationships("CITES", added, from_label="Provision", to_label="Provision")
+    with store.transaction() as tx:
+        tx.upsert_nodes("Law", [{"law_id": links.law_id, "cited_laws": links.cited} for links in batch])
 
 
 def _write(store: GraphStore, batch: list[_LawLinks], summary: LinkSummary,
            on_law: Callable[[str], None] | None) -> None:
     try:
-        with store.transaction() as tx:
-            _apply(tx, batch)
+        _apply(store, batch)
     except StoreError:
         written = []
         for links in batch:  # find the law that cannot be written; the others still land
             try:
-                with store.transaction() as tx:
-                    links.apply(tx)
+                _apply(store, [links])
             except StoreError as err:
                 summary.failed_laws[links.law_id] = str(err)
             else:

@@ -281,8 +281,12 @@ def _write_batch(store: GraphStore, batch: list[_Incoming], summary: IngestSumma
     combined = _Writes()
     for plan in plans:
         combined.extend(plan.writes())
+    # A batch of laws new to the store is all inserts: one insert transaction, which the embedded store loads
+    # with COPY. Any other batch is one ordinary transaction (never COPY beside other writes: see
+    # `EmbeddedStore.insert_transaction`).
+    bulk = all(plan.fresh for plan in plans)
     try:
-        with store.transaction() as tx:
+        with store.insert_transaction() if bulk else store.transaction() as tx:
             combined.apply(tx)
     except StoreError:
         for plan in plans:  # isolate the law that cannot be written; the others still land
@@ -307,7 +311,8 @@ def _stored_versions(store: GraphStore, law_ids: list[str]) -> dict[str, list[di
 
 # The order in which writes are applied: nodes before the edges that need them, deletes before creates.
 _WRITE_ORDER: tuple[tuple[str, str], ...] = (
-    ("upsert_nodes", "Law"), ("upsert_nodes", "LawVersion"), ("upsert_relationships", "HAS_VERSION"),
+    ("create_nodes", "Law"), ("upsert_nodes", "Law"), ("create_nodes", "LawVersion"), ("upsert_nodes", "LawVersion"),
+    ("create_relationships", "HAS_VERSION"), ("upsert_relationships", "HAS_VERSION"),
     ("delete_nodes", "Provision"), ("create_nodes", "Provision"), ("upsert_nodes", "Provision"),
     ("delete_relationships", "CONTAINS"), ("create_relationships", "CONTAINS"),
     ("delete_relationships", "HAS_PART"), ("create_relationships", "HAS_PART"),
@@ -354,12 +359,17 @@ class _LawPlan:
     stored_parsers: dict[str, int | None] = field(default_factory=dict)
     timeline_contents: tuple[VersionContent, ...] = ()
     packed: PackedLaw | None = None  # the timeline's linking input, when a worker built both
+    fresh: bool = False  # the store holds no version of the law: every write is an insert
 
     def writes(self) -> _Writes:
+        """Inserts (`create_*`) for what the store cannot hold yet, upserts and deletes for the rest; a fresh law
+        is all inserts, which an insert transaction loads in bulk."""
         t = self.timeline
         w = _Writes()
-        w.add("upsert_nodes", "Law", [self.law_row])
-        w.add("upsert_nodes", "LawVersion", [
+        node_write, edge_write = ("create_nodes", "create_relationships") if self.fresh else \
+            ("upsert_nodes", "upsert_relationships")
+        w.add(node_write, "Law", [self.law_row])
+        w.add(node_write, "LawVersion", [
             {"revision_id": v.revision_id, "law_id": v.law_id, "enforced_from": v.enforced_from,
              "enforced_until": v.enforced_until, "amended_by": v.amended_by, "source": v.source,
              "dated_by": v.dated_by, "known_in_force_on": v.known_in_force_on,
@@ -369,7 +379,7 @@ class _LawPlan:
              "parser": self._parser(v.revision_id)}
             for v in t.versions
         ])
-        w.add("upsert_relationships", "HAS_VERSION", [{"from": self.law_id, "to": v.revision_id} for v in t.versions])
+        w.add(edge_write, "HAS_VERSION", [{"from": self.law_id, "to": v.revision_id} for v in t.versions])
         target_uids = {p.uid for p in t.provisions}
         stale = {uid for uid in self.existing_uids if uid not in target_uids}
         w.add("delete_nodes", "Provision", sorted(stale))
@@ -482,7 +492,8 @@ def _plan_law(
     return _LawPlan(law_id, law_row, timeline, accepted, existing_uids, existing_contains, has_part, next_links,
                     alone.provision_rows if alone is not None else None,
                     reread=frozenset(reread), stored_parsers={r["revision_id"]: r.get("parser") for r in stored},
-                    timeline_contents=tuple(contents), packed=alone.packed if alone is not None else None)
+                    timeline_contents=tuple(contents), packed=alone.packed if alone is not None else None,
+                    fresh=not stored)
 
 
 def _version_in_force(

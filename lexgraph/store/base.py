@@ -244,6 +244,13 @@ class GraphStore(ABC):
     def transaction(self) -> AbstractContextManager[Transaction]:
         """An atomic write unit: committed on normal exit, rolled back on any exception."""
 
+    def insert_transaction(self) -> AbstractContextManager[Transaction]:
+        """An atomic write unit that only inserts nodes and relationships known to be absent (`create_nodes`,
+        `create_relationships`; reads are allowed). A backend may load these in bulk: the embedded store uses
+        ``COPY FROM``, which LadybugDB keeps atomic only in a transaction that writes nothing else, so it refuses
+        every other write here. An ordinary `transaction` never takes that path. Neo4j needs no such split."""
+        return self.transaction()
+
     @abstractmethod
     def run_read_only(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         """Run user-supplied Cypher so that it cannot write; a write raises `ReadOnlyViolation`."""
