@@ -5,9 +5,8 @@ then every fusion is replayed over the same lists and scored by `eval.retrieval.
 
 ``--lists FILE`` (JSON) holds the recorded lists: written on the first run (one search per list and question,
 `RECORD_DEPTH` deep), read on every later one. Each fusion reads the lists `FUSION_DEPTH` deep, as the live hybrid
-search does, so ``bm25``, ``dense`` and ``mean`` reproduce bench/retrieval_lawqa.py's bm25, dense and hybrid rows
-(on the judgment dev split and lawqa_jp dev exactly; where approximate nearest neighbours return another order at
-another depth, to a question or so).
+search does, and keeps that many fused clauses, so ``bm25``, ``dense`` and ``mean``
+reproduce bench/retrieval_lawqa.py's bm25, dense and hybrid rows to the last digit.
 
 Why it exists: a fusion is cheap and the searches are not, and on a machine shared with other jobs the searches
 of 676 questions would be repeated for every setting. The fusions below are what issue 17 tried against the one cell
@@ -198,7 +197,9 @@ def main() -> int:
             fuse = fusion(name)
 
             def rank(question, fuse=fuse):  # type: ignore[no-untyped-def]
-                return fuse({n: hits[:FUSION_DEPTH] for n, hits in lists[question.query].items()})
+                # the live search reads each list FUSION_DEPTH deep and keeps that many fused clauses (the
+                # evaluation's depth): deeper ones would add to MRR what the search never shows
+                return fuse({n: hits[:FUSION_DEPTH] for n, hits in lists[question.query].items()})[:FUSION_DEPTH]
 
             run = evaluate_lawqa(questions, rank, law_ids, mode=name, ks=KS, texts=texts)
             cells = [f"{run.levels[lvl].recall_at(k) or 0:.3f}" for lvl in ("article",) for k in KS]
