@@ -2,6 +2,7 @@
 then every fusion is replayed over the same lists and scored by `eval.retrieval.evaluate_lawqa`.
 
     python bench/fusion_replay.py --store DIR --lists FILE [--dataset D --split dev|test] [--fusions a,b,...]
+        [--gold LAW|aN]
 
 ``--lists FILE`` (JSON) holds the recorded lists: written on the first run (one search per list and question,
 `RECORD_DEPTH` deep), read on every later one. Each fusion reads the lists `FUSION_DEPTH` deep, as the live hybrid
@@ -180,9 +181,12 @@ def main() -> int:
     parser.add_argument("--lists", type=Path, required=True, help="recorded lists (JSON): written once, then read")
     parser.add_argument("--dataset", type=Path, default=LAWQA_DEV)
     parser.add_argument("--split", choices=("dev", "test"))
+    parser.add_argument("--gold", help="only the questions with this gold article (law id|path: 323ACX692D00131|a405)")
     parser.add_argument("--fusions", default="bm25,dense,mean,gap10,gap20,lawprior0.25,lawgate10,agree0.25")
     args = parser.parse_args()
     questions = load_questions(args.dataset, args.split)
+    if args.gold:
+        questions = [q for q in questions if args.gold in {f"{law}|{path}" for law, path in q.articles}]
     with LexGraph.open(args.store, read_only=True) as lg:
         if args.lists.exists():
             lists = json.loads(args.lists.read_text(encoding="utf-8"))
