@@ -161,3 +161,26 @@ def test_a_defined_ordinance_word_means_its_definition(
     """Class L5: 「…（以下「規則」という。）」 makes 規則 that law, before the rule named last or the citing law."""
     found = read(law_id, clauses)[at]
     assert [c for c in found if c in expected] == expected
+
+
+AMENDING_PLACES = [
+    # 雇用保険法等の一部を改正する法律 (平成十九年法律第三十号) 附則 as kept in 職業安定法 (322AC0000000141,
+    # suppl[平成19年6月8日法律第79号]/a1/p1/i1): 「第一条中」 says where the amendment is, the law is 雇用対策法.
+    ("322AC0000000141", "suppl[平成19年6月8日法律第79号]/a1/p1/i1",
+     "第一条中雇用対策法第十二条を削り、第十一条を第十二条とし、第十条を第十一条とする改正規定、同法第七条の改正規定",
+     [("雇用対策法第十二条", "雇用対策法", "a12"), ("同法第七条", "雇用対策法", "a7")]),
+    # 弁理士法 (412AC0000000049, suppl[平成18年3月31日法律第17号]/a1/p1/i5): 「同法第六章第四節第三款中」, then 同法.
+    ("412AC0000000049", "suppl[平成18年3月31日法律第17号]/a1/p1/i5",
+     "第七条中関税法目次の改正規定、同法第六十九条の十八の改正規定、同法第六章第四節第三款中同条を第六十九条の二十一と"
+     "する改正規定、同法第六十九条の十七の改正規定",
+     [("同法第六十九条の十八", "関税法", "a69_18"), ("同法第六十九条の十七", "関税法", "a69_17")]),
+]
+
+
+@pytest.mark.parametrize(("law_id", "path", "text", "expected"), AMENDING_PLACES)
+def test_a_law_name_starts_after_the_place_an_amendment_names(
+        law_id: str, path: str, text: str, expected: list[tuple[str, str, str]]) -> None:
+    """Class L2: 「第一条中」 / 「第三款中」 is not part of the law name after it (not 「一条中雇用対策法」,
+    「款中同法」)."""
+    found = read(law_id, [(path, "item", text)])[path]
+    assert [c for c in found if c in expected] == expected
