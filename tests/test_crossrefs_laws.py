@@ -64,13 +64,27 @@ DEFINED_IN_THE_MAIN_PROVISIONS = [
         ("suppl/a20/p1/i2", "item", "医療の効率的な提供の推進のために病床の転換（法附則第二条に規定する病床の転換をいう"
          "。）が必要と認められる病床")],
      "suppl/a20/p1/i2", "法附則第二条", "高齢者の医療の確保に関する法律", "suppl/a2"),
+
+
+    # 出入国管理及び難民認定法第二十条の二第二項の基準を定める省令 (平成二十一年法務省令第五十一号): 法 is never
+    # defined; the title says which Act the 省令 is made under.
+    ("421M60000010051", [
+        ("p1", "paragraph", "出入国管理及び難民認定法第二十条の二第二項の基準は、同条の申請を行った者が出入国管理及び難"
+         "民認定法別表第一の二の表の高度専門職の項の下欄の基準を定める省令（平成二十六年法務省令第三十七号）第二条第一"
+         "項に掲げる基準に適合することのほか、その者が本邦において行おうとする活動が我が国の産業及び国民生活に与える影"
+         "響等の観点から相当でないと認める場合でないこととする。"),
+        ("suppl/a2/p1", "paragraph", "この省令の定める基準は、申請人がこの省令の施行前に法第二十条第二項の申請を行った"
+         "場合であって、法第六条第二項又は第七条の二第一項の申請の際提出した研修計画上の研修の終期がこの省令の施行前で"
+         "あるときに限り、この省令の施行後においても、適用しない。")],
+     "suppl/a2/p1", "法第二十条第二項", "出入国管理及び難民認定法", "a20/p2"),
 ]
 
 
 @pytest.mark.parametrize(("law_id", "clauses", "at", "surface", "title", "path"), DEFINED_IN_THE_MAIN_PROVISIONS)
 def test_a_term_the_main_provisions_define_holds_in_the_suppl(law_id: str, clauses: Clauses, at: str, surface: str,
                                                               title: str, path: str) -> None:
-    """Class L4: 「以下「法」という。」 in the main provisions is what 法 means in the 附則 too."""
+    """Class L4: 「以下「法」という。」 in the main provisions is what 法 means in the 附則 too; where the law never
+    defines it, its title says which Act it is made under."""
     assert (surface, title, path) in read(law_id, clauses)[at]
 
 
@@ -172,8 +186,8 @@ AMENDING_PLACES = [
     # 国際機関等に派遣される一般職の国家公務員の処遇等に関する法律 (345AC0000000117,
     # suppl[昭和45年12月17日法律第119号]/p1): 「第一条中同法」 is 同法.
     ("345AC0000000117", "suppl[昭和45年12月17日法律第119号]/p1",
-     "この法律は、公布の日から施行する。ただし、第一条中一般職の職員の給与に関する法律第十九条の二第一項及び第二項の改正規"
-     "定は昭和四十六年一月一日から、第一条中同法第八条第六項及び第八項の改正規定は同年四月一日から施行する。",
+     "この法律は、公布の日から施行する。ただし、第一条中一般職の職員の給与に関する法律第十九条の二第一項及び第二項の改"
+     "正規定は昭和四十六年一月一日から、第一条中同法第八条第六項及び第八項の改正規定は同年四月一日から施行する。",
      [("一般職の職員の給与に関する法律第十九条の二第一項", "一般職の職員の給与に関する法律", "a19_2/p1"),
       ("同法第八条第六項", "一般職の職員の給与に関する法律", "a8/p6")]),
 ]
