@@ -200,3 +200,22 @@ def test_a_law_name_starts_after_the_place_an_amendment_names(
     「款中同法」)."""
     found = read(law_id, [(path, "item", text)])[path]
     assert [c for c in found if c in expected] == expected
+
+
+def test_a_relative_reference_at_the_end_of_a_list_of_another_law_is_the_statutes_own() -> None:
+    """前二項 ends a list that began with 同令 (another law) but is this 政令's own 第三条第四項 and 第五項:
+    平成二十二年四月以降において発生が確認された口蹄疫に起因して生じた事態に対処するための…臨時特例に関する政令
+    (423CO0000000244) 第三条第六項, end of the clause."""
+    text = ("口蹄疫特例措置対象国共済組合員が国家公務員共済組合法施行令第十一条の三の六の二第一項第一号に規定する計算期"
+    "間にお"
+            "いてその資格を喪失した場合その他同令第十一条の三の六の四第一項の財務省令で定める場合における高額介護合算療"
+            "養費の"
+            "支給については、当該日の前日を基準日とみなして、同令第十一条の三の六の二及び第十一条の三の六の三並びに前二"
+            "項の規"
+            "定を適用する。")
+    found = read("423CO0000000244", [("a3/p6", "paragraph", text)])["a3/p6"]
+    assert [(title, path) for surface, title, path in found if surface != "前二項"][-2:] == [
+        ("国家公務員共済組合法施行令", "a11_3_6_2"), ("国家公務員共済組合法施行令", "a11_3_6_3")]
+    own = ("平成二十二年四月以降において発生が確認された口蹄疫に起因して生じた事態に対処するための手当金等についての"
+           "健康保険法施行令等の臨時特例に関する政令")
+    assert [(title, path) for surface, title, path in found if surface == "前二項"] == [(own, "a3/p4"), (own, "a3/p5")]

@@ -409,6 +409,11 @@ class _Resolver:
 
     def _law_of(self, mention: StatuteMention, provision: ProvisionRef) -> tuple[LawTarget, str | None]:
         """The law of a clause reference, and a note when it is inferred rather than written."""
+        if (provision.steps[0].relation in ("previous", "next", "this", "all_previous")
+                and self.current_clause is not None and self.current_law is not None):
+            # 前項 / 次条 in a statute are its own clauses, also at the end of a list that began with another law
+            # (「同令第十一条の三の六の二及び第十一条の三の六の三並びに前二項の規定を適用する」).
+            return self.current_law, None
         if mention.law_from is not None and (chosen := self.law_at.get(mention.law_from)) is not None:
             first_step = provision.steps[0]
             article = Clause(article=first_step.num, suppl=provision.suppl) if first_step.level == "article" else None
