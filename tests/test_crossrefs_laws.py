@@ -11,6 +11,7 @@ from itertools import count
 import pytest
 
 from lexgraph.citations import LawNames, find_statutes
+from lexgraph.ingest.corpus import clause_text
 from lexgraph.ingest.crossrefs import law_citations
 from lexgraph.read.revisions import LawSpans, ProvisionSpan
 from lexgraph.statutes.catalog import Catalog
@@ -219,3 +220,18 @@ def test_a_relative_reference_at_the_end_of_a_list_of_another_law_is_the_statute
     own = ("平成二十二年四月以降において発生が確認された口蹄疫に起因して生じた事態に対処するための手当金等についての"
            "健康保険法施行令等の臨時特例に関する政令")
     assert [(title, path) for surface, title, path in found if surface == "前二項"] == [(own, "a3/p4"), (own, "a3/p5")]
+
+
+def test_a_term_in_a_definition_table_is_not_part_of_the_law_name() -> None:
+    """不動産登記規則 (417M60000010018) 第一条第三号 is a row of two columns, 「電子申請」 and
+    「不動産登記法（以下「法」という。）…」 (as e-Gov stores it); read glued, the law was 「電子申請不動産登記法」
+    and 法 in 附則第十五条 unknown."""
+    definition = clause_text([
+        ("列1", "電子申請"),
+        ("列2", "不動産登記法（以下「法」という。）第十八条第一号の規定による電子情報処理組織を使用する方法による"
+                "申請をいう。")])
+    use = ("新規則中電子申請に関する規定は、法附則第六条の指定（以下「第六条指定」という。）の日からその第六条指定に"
+           "係る登記手続について適用する。")
+    found = read("417M60000010018", [("a1/p1/i3", "item", definition), ("suppl/a15/p1", "paragraph", use)])
+    assert found["a1/p1/i3"][0] == ("不動産登記法（以下「法」という。）第十八条第一号", "不動産登記法", "a18/p1/i1")
+    assert found["suppl/a15/p1"][0] == ("法附則第六条", "不動産登記法", "suppl/a6")

@@ -32,7 +32,14 @@ from lexgraph.citations import (
     resolve_with_state,
 )
 from lexgraph.citations.lawnames import LawNames
-from lexgraph.ingest.corpus import CITING_KINDS, CorpusRevisions, FoundWith, IngestedLaws, mentions_for
+from lexgraph.ingest.corpus import (
+    CITING_KINDS,
+    CorpusRevisions,
+    FoundWith,
+    IngestedLaws,
+    clause_text,
+    mentions_for,
+)
 from lexgraph.ingest.workers import ordered_map
 from lexgraph.read.citing import store_catalog
 from lexgraph.read.revisions import LawSpans, ProvisionSpan, StoreRevisions
@@ -365,4 +372,4 @@ def _own_text(kind: str, stored_sentences: str | None) -> str:
         sentences = json.loads(stored_sentences)
     except ValueError:
         return ""
-    return "".join(text for _, text in sentences)
+    return clause_text((role, text) for role, text in sentences)
