@@ -146,6 +146,23 @@ def test_parent_of_implementing_ordinance(catalog: Catalog, child: str, parent: 
     assert found is not None and found.title == parent and found.law_type == "Act"
 
 
+@pytest.mark.parametrize(("ordinance", "act"), [
+    # An ordinance whose title begins with the Act it is made under: its bare 法 is that Act (issue 14, class 5).
+    ("出入国管理及び難民認定法第二十条の二第二項の基準を定める省令", "出入国管理及び難民認定法"),
+    ("高齢者の医療の確保に関する法律による保険者の前期高齢者交付金等の額の算定等に関する省令",
+     "高齢者の医療の確保に関する法律"),
+    ("電波法による旅費等の額を定める政令", "電波法"),
+    ("労働基準法第十八条第四項の規定に基づき使用者が労働者の預金を受け入れる場合の利率を定める省令", "労働基準法"),
+    # 行政執行法人 is no law, and an Act named later in a title is no parent.
+    ("行政執行法人の役員の退職管理に関する政令", None),
+    ("国立研究開発法人日本原子力研究開発機構の業務運営に関する命令", None),
+])
+def test_parent_named_by_an_ordinance_title(catalog: Catalog, ordinance: str, act: str | None) -> None:
+    [entry] = catalog.lookup(ordinance)
+    found = catalog.parent_of(entry.law_id)
+    assert (found.title if found is not None else None) == act
+
+
 def test_shakuchi_shakuya_seirei(catalog: Catalog) -> None:
     # 借地借家法 is in the list; a 借地借家法施行令 is not (neither in 2020-05 nor in the 2020-11 index).
     [act] = catalog.lookup("借地借家法")

@@ -201,6 +201,8 @@ class _Resolver:
         if ref.kind == "number":
             return self._numbered(ref.name, ref.name)
         if ref.kind == "same":
+            if ref.name in self.abbreviations:  # 「自動車登録規則（…以下「規則」という。）」, then 規則第六条の九
+                return self.abbreviations[ref.name]
             if not ref.name.startswith("同"):  # 規則, 本件条例 not defined: the 規則 / 条例 named last, if any
                 found = self._same_law("同" + ref.name[-2:])
                 if found.title is None and ref.name.endswith("政令"):
@@ -369,12 +371,16 @@ class _Resolver:
         out = [self._citation(mention, law, t, law_note) for t in targets]
         if mention.parallel:
             return out  # 「（…改正前は７項）」: the clause in another numbering; 同項 still means the one before
-        scope = self.last_law_scope
-        if mention.law is not None:
-            scope = mention.scope_end
-        elif scope is not None and mention.start >= scope:
-            scope = None
-        self.remember_law(law, scope)
+        if mention.law is not None or (first.relation != "same" and self.current_law is None):
+            # 同条 / 同項 / 同号 name no law, nor does a bare 第四十六条 in a statute (its own article): 同法 after
+            # them still means the law named before (「予防接種法第二十五条の規定により…同項の規定により読み替えて
+            # 適用する同法第六条第一項」 is 予防接種法), never the citing law unless that was named last.
+            scope = self.last_law_scope
+            if mention.law is not None:
+                scope = mention.scope_end
+            elif scope is not None and mention.start >= scope:
+                scope = None
+            self.remember_law(law, scope)
         last = targets[-1]
         if last.clause.article is not None or last.clause.paragraph is not None:
             known = last.clause  # not dataclasses.replace, which costs more than the rest of this step
@@ -403,6 +409,11 @@ class _Resolver:
 
     def _law_of(self, mention: StatuteMention, provision: ProvisionRef) -> tuple[LawTarget, str | None]:
         """The law of a clause reference, and a note when it is inferred rather than written."""
+        if (provision.steps[0].relation in ("previous", "next", "this", "all_previous")
+                and self.current_clause is not None and self.current_law is not None):
+            # 前項 / 次条 in a statute are its own clauses, also at the end of a list that began with another law
+            # (「同令第十一条の三の六の二及び第十一条の三の六の三並びに前二項の規定を適用する」).
+            return self.current_law, None
         if mention.law_from is not None and (chosen := self.law_at.get(mention.law_from)) is not None:
             first_step = provision.steps[0]
             article = Clause(article=first_step.num, suppl=provision.suppl) if first_step.level == "article" else None

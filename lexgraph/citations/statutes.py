@@ -115,9 +115,17 @@ _PARTICLES = "はがのにをでともへや、，,"
 # or conjunctions written without a comma (当然刑法３５条, それ故憲法３５条, 又憲法９８条).
 _DETERMINERS = ("右", "上記", "前記", "前掲", "前示", "所論", "当該", "現行", "直接", "当然", "全然", "故", "又", "且",
                 "以後")
-# An amending law's 附則 names the article that amends another law: 「第一条中民法第八百二十二条を削り」. The name
-# starts after 中.
-_AMENDING_ARTICLE = re.compile(r"[条項号](?:の[〇一二三四五六七八九十百千]+)*中\Z")
+# An amending law's 附則 names the article that amends another law: 「第一条中民法第八百二十二条を削り」,
+# 「第六章中同法第百七十九条」. The name starts after 中.
+_AMENDING_ARTICLE = re.compile(r"[条項号章節款](?:の[〇一二三四五六七八九十百千]+)*中\Z")
+
+
+def _amends_at(text: str, position: int) -> bool:
+    """Does `text` before `position` end an amending act's 「第一条中」 / 「第六章中」 (the words that say where the
+    amendment applies), so that what follows is a law name of its own (「第七条中同法第三十条」)?"""
+    return _AMENDING_ARTICLE.search(text, max(0, position - 12), position) is not None
+
+
 # Words glued to 同法 / 同令 that are not part of a name: 以上同法１９７条ノ４, 各同法, その他同法.
 _WORDS_BEFORE_SAME = ("以上", "各", "他", "及", "並", "又", "右")
 # Words glued to a law name that pick a version of it: (word, before the amendment?).
@@ -248,7 +256,8 @@ class _Scan:
             return number.start(), "number", _law_num(number.group()), None
         word = _LAW_WORDS.search(t, max(0, end - 6), end)
         if word is not None and (word.start() == 0 or not _is_word_char(t[word.start() - 1])
-                                 or t.endswith(_WORDS_BEFORE_SAME, max(0, word.start() - 2), word.start())):
+                                 or t.endswith(_WORDS_BEFORE_SAME, max(0, word.start() - 2), word.start())
+                                 or _amends_at(t, word.start())):
             return word.start(), _law_word_kind(word.group()), word.group(), None
         run = self._run_start(end)
         name = t[run:end]
@@ -328,6 +337,8 @@ class _Scan:
         while start > limit and (_is_word_char(t[start - 1]) or t[start - 1] == "・"):
             ch = t[start - 1]
             if ch in _RUN_STOP or (ch == "年" and start >= 2 and t[start - 2] in _NUMERAL_OR_ERA):
+                break
+            if ch == "中" and _amends_at(t, start):  # 「第一条中雇用対策法第三十条」: the name starts after 中
                 break
             if start in breaks and start < end and self._ends_heading(start):
                 break

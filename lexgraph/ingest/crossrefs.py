@@ -22,9 +22,24 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from lexgraph.citations import Citation, CitationContext, Mention, ResolutionState, find_statutes, resolve_with_state
+from lexgraph.citations import (
+    Citation,
+    CitationContext,
+    LawTarget,
+    Mention,
+    ResolutionState,
+    find_statutes,
+    resolve_with_state,
+)
 from lexgraph.citations.lawnames import LawNames
-from lexgraph.ingest.corpus import CITING_KINDS, CorpusRevisions, FoundWith, IngestedLaws, mentions_for
+from lexgraph.ingest.corpus import (
+    CITING_KINDS,
+    CorpusRevisions,
+    FoundWith,
+    IngestedLaws,
+    clause_text,
+    mentions_for,
+)
 from lexgraph.ingest.workers import ordered_map
 from lexgraph.read.citing import store_catalog
 from lexgraph.read.revisions import LawSpans, ProvisionSpan, StoreRevisions
@@ -269,33 +284,49 @@ def _desired_edges(
     desired: dict[tuple[str, str], _Edge] = {}
     cited: set[str] = set()
     pending: set[str] = set()
+    for source, citations in law_citations(law_id, spans, mentions, catalog, revisions):
+        summary.clauses_read += 1
+        for citation in citations:
+            summary.citations += 1
+            if citation.law_id and citation.law_id != law_id:
+                cited.add(citation.law_id)
+            for target in _targets(citation, law_id, spans, revisions, source, summary, pending):
+                if target.uid == source.uid:
+                    continue  # この項 read inside that very clause
+                key = (source.uid, target.uid)
+                found = desired.get(key)
+                desired[key] = (replace(found, mentions=found.mentions + 1) if found else
+                                _Edge(citation.surface, citation.start, citation.end, citation.part,
+                                      citation.status))
+    return desired, cited, pending
+
+
+def law_citations(
+    law_id: str, spans: LawSpans, mentions: dict[str, list[Mention]], catalog: Catalog,
+    revisions: StoreRevisions | None,
+) -> Iterator[tuple[ProvisionSpan, list[Citation]]]:
+    """Each citing clause of the law with its citations, in reading order, block by block (`_blocks`).
+
+    Terms a clause defines (「以下「新法」という。」) hold for the rest of its block; what 同条 means does not cross
+    into the next clause. A 附則 starts from the terms the main provisions defined (「公認会計士法（以下「法」と
+    いう。）」 in 第一条 is what 法 means in the 附則 too; its own definitions override them), and from no law
+    named before: 同法 at the start of a 附則 does not reach back into the main provisions."""
     base = CitationContext(catalog=catalog, revisions=revisions, current_law_id=law_id)
+    defined: tuple[tuple[str, LawTarget], ...] = ()
     for block in _blocks(spans):
-        state = ResolutionState()
+        suppl = block[0].path.startswith("suppl")
+        state = ResolutionState(abbreviations=defined) if suppl else ResolutionState()
         for source in block:
             read = mentions.get(source.uid) if source.kind in CITING_KINDS else None
             if read is None:
                 continue
-            summary.clauses_read += 1
             context = replace(base, as_of=source.valid_from, current_path=source.path, state=state)
             citations, after = resolve_with_state(read, context)
             citations.sort(key=lambda c: (c.start, c.end))  # as `extract_with_state` gives them
-            # Terms a clause defines (「以下「新法」という。」) hold for the rest of its block; what 同条 means
-            # does not cross into the next clause.
             state = replace(after, last_clause=None)
-            for citation in citations:
-                summary.citations += 1
-                if citation.law_id and citation.law_id != law_id:
-                    cited.add(citation.law_id)
-                for target in _targets(citation, law_id, spans, revisions, source, summary, pending):
-                    if target.uid == source.uid:
-                        continue  # この項 read inside that very clause
-                    key = (source.uid, target.uid)
-                    found = desired.get(key)
-                    desired[key] = (replace(found, mentions=found.mentions + 1) if found else
-                                    _Edge(citation.surface, citation.start, citation.end, citation.part,
-                                          citation.status))
-    return desired, cited, pending
+            yield source, citations
+        if not suppl:
+            defined = state.abbreviations
 
 
 def _targets(
@@ -349,4 +380,4 @@ def _own_text(kind: str, stored_sentences: str | None) -> str:
         sentences = json.loads(stored_sentences)
     except ValueError:
         return ""
-    return "".join(text for _, text in sentences)
+    return clause_text((role, text) for role, text in sentences)

@@ -44,6 +44,8 @@ _SHO = re.compile(r"(?:抄|（抄）)$")
 _TRAILING_PAREN = re.compile(r"^(.+?)（([^（）]+)）$")
 _NUMBER_AS_TITLE = re.compile(r"^(明治|大正|昭和|平成|令和).+号$")
 _PARENT_SUFFIXES = ("施行規則", "施行令", "施行法")
+# What follows an Act's title at the start of an ordinance's title made under it: a clause of it, or its word.
+_MADE_UNDER = ("第", "の規定", "に基づ", "による", "に規定")
 
 # Most likely first: a bare name in a judgment or a book usually means the Act, not an ordinance of the same
 # name.
@@ -66,7 +68,7 @@ class LawEntry:
     law_num: str  # e.g. "明治二十九年法律第八十九号"
     law_type: str  # e-Gov LawType: Act, CabinetOrder, MinisterialOrdinance, ImperialOrder, Rule, ...
     aliases: tuple[str, ...] = ()
-    parent_law_id: str | None = None  # for 施行令/施行規則/施行法: the law they implement
+    parent_law_id: str | None = None  # for 施行令/施行規則/施行法, and an ordinance its title says is made under an Act
 
 
 def kanji_number(n: int) -> str:
@@ -252,8 +254,11 @@ class Catalog:
             changes: dict[str, Any] = {}
             if entry.law_id in extra:
                 changes["aliases"] = tuple(dict.fromkeys((*entry.aliases, *extra[entry.law_id])))
-            if entry.parent_law_id is None and "施行" in entry.title:
-                parent = self._find_parent(entry.law_id, titles[entry.law_id], claims, winners)
+            if entry.parent_law_id is None:
+                parent = (self._find_parent(entry.law_id, titles[entry.law_id], claims, winners)
+                          if "施行" in entry.title else None)
+                if parent is None and entry.law_type not in ("Act", "Constitution"):
+                    parent = self._act_in_title(entry.law_id, titles[entry.law_id][0], claims, winners)
                 if parent is not None:
                     changes["parent_law_id"] = parent
             if changes:
@@ -306,6 +311,30 @@ class Catalog:
             )
             if len(found) == 1 or (found and found[0][0] < found[1][0]):
                 return found[0][1]
+        return None
+
+    def _act_in_title(self, law_id: str, title: str, claims: dict[str, dict[str, int]],
+                      winners: dict[str, list[str]]) -> str | None:
+        """The Act an ordinance's title says it was made under, which is what its bare 法 means (issue 14, class
+        5): 「出入国管理及び難民認定法第二十条の二第二項の基準を定める省令」, 「高齢者の医療の確保に関する法律による
+        保険者の前期高齢者交付金等の額の算定等に関する省令」. The title must begin with the Act's title (or bare
+        title), followed by a clause of it or by による / に基づく / に規定する; a title that mentions an Act later
+        (「…の特例等に関する命令」) names none. The longest such title wins; a tie leaves the parent unknown."""
+        for end in range(len(title) - 1, 1, -1):
+            if title[end - 1] != "法" and title[end - 2:end] != "法律":
+                continue
+            if not title.startswith(_MADE_UNDER, end):
+                continue
+            name = title[:end]
+            if name not in claims:
+                continue
+            # An Act, or a Potsdam order that reads as one (出入国管理及び難民認定法 is 昭和二十六年政令第三百十九号).
+            found = [i for i in winners[name] if i != law_id and claims[name][i] <= _BARE
+                     and self._given[i].law_type in ("Act", "CabinetOrder", "ImperialOrder")]
+            if len(found) == 1:
+                return found[0]
+            if found:
+                return None
         return None
 
     @classmethod
