@@ -152,3 +152,65 @@ def test_a_law_whose_links_cannot_be_written_does_not_stop_the_others(tmp_path: 
     assert again.code == 0, again.stderr
     with LexGraph.open(store, read_only=True) as lg:
         assert len(lg.store.query("law_cites_out", law_id=LEASE)) > 0
+
+
+class _Stopped(Exception):
+    """Stands for the process being killed: not a StoreError, so nothing in linking catches it."""
+
+
+class _StoppingStore:
+    """The real embedded store, stopped at the last of linking's three steps (recording `cited_laws`), after the
+    removed edges went and the new ones were inserted: what a kill between the steps leaves."""
+
+    def __init__(self, store: object) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._store, name)
+
+    @contextmanager
+    def transaction(self) -> Iterator[object]:
+        with self._store.transaction() as tx:  # type: ignore[attr-defined]
+
+            class Stopping:
+                def __getattr__(self, name: str) -> object:
+                    return getattr(tx, name)
+
+                def upsert_nodes(self, label: str, rows: list[dict]) -> None:
+                    if label == "Law" and any(row.get("cited_laws") is not None for row in rows):
+                        raise _Stopped("killed before the laws were marked linked")
+                    tx.upsert_nodes(label, rows)
+
+            yield Stopping()
+
+
+def _edges(store: Path, law_id: str) -> list[tuple[str, str]]:
+    with LexGraph.open(store, read_only=True) as lg:
+        return sorted((r["from_uid"], r["to_uid"]) for r in lg.store.run_read_only(
+            "MATCH (v:LawVersion {law_id: $law})-[:CONTAINS]->(p:Provision)-[:CITES]->(t:Provision) "
+            "RETURN DISTINCT p.uid AS from_uid, t.uid AS to_uid", {"law": law_id}))
+
+
+def test_linking_stopped_between_its_steps_leaves_laws_marked_unlinked_and_the_next_run_completes(
+        tmp_path: Path) -> None:
+    """Linking writes in three atomic steps (the new edges in an insert transaction of their own: COPY on the
+    embedded store). Stopped before the last, every law it touched is marked unlinked; the next `law link` gives
+    exactly the edges of a link never stopped."""
+    reference = tmp_path / "reference"
+    assert lexgraph("ingest", "statutes", CIVIL_2020, LEASE_SNAPSHOT, store=reference).code == 0
+    store = tmp_path / "store"
+    assert lexgraph("ingest", "statutes", CIVIL_2020, LEASE_SNAPSHOT, "--no-link", store=store).code == 0
+    with LexGraph.open(store) as lg:
+        with pytest.raises(_Stopped):
+            link_laws(_StoppingStore(lg.store), [CIVIL, LEASE])  # type: ignore[arg-type]
+        assert [row["law_id"] for row in lg.store.query("laws_unlinked")] == [CIVIL, LEASE]
+    assert _edges(store, CIVIL)  # step 2 landed: the new edges are there, their laws still to be linked
+    doctor = lexgraph("doctor", "--json", store=store)
+    assert doctor.code == 0, doctor.stdout
+    again = lexgraph("law", "link", store=store)
+    assert again.code == 0, again.stderr
+    with LexGraph.open(store, read_only=True) as lg:
+        assert lg.store.query("laws_unlinked") == []
+    for law_id in (CIVIL, LEASE):
+        assert _edges(store, law_id) == _edges(reference, law_id)
+
