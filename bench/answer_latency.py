@@ -71,10 +71,11 @@ def main() -> int:
             config = LLMConfig(model="smollm2", base_url=url, api_key="none", timeout=300, max_retries=0,
                                max_tokens=args.max_tokens)
         else:
-            config = LLMConfig.from_env()
-            if config is None:
+            from_env = LLMConfig.from_env()
+            if from_env is None:
                 print("no model configured (LEXGRAPH_LLM_MODEL)", file=sys.stderr)
                 return 3
+            config = from_env
         llm = LLMClient(config)
         rows = []
         with LexGraph.open(store, read_only=True) as lg:

@@ -224,13 +224,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"input {result['input_bytes']:,} bytes, {result['repeats']} repeats, medians (start-up excluded)")
     for name in ("lexgraph", "jlawcite"):
-        row = result.get(name)
-        if row is None:
+        measured = result.get(name)
+        if measured is None:
             print(f"{name:9} ABSENT (see above): no comparison")
             continue
-        print(f"{name:9} {row['mb_per_s']:7.3f} MB/s  {row['median_s']:.3f} s wall   "
-              f"{row['mb_per_cpu_s']:7.3f} MB/s  {row['median_cpu_s']:.3f} s CPU   found {row['found']}  "
-              f"wall runs {row['all_s']}")
+        print(f"{name:9} {measured['mb_per_s']:7.3f} MB/s  {measured['median_s']:.3f} s wall   "
+              f"{measured['mb_per_cpu_s']:7.3f} MB/s  {measured['median_cpu_s']:.3f} s CPU   "
+              f"found {measured['found']}  wall runs {measured['all_s']}")
     if "ratio" in result:
         verdict = "lexgraph at least as fast" if result["ratio"] >= 1.0 else "lexgraph SLOWER"
         print(f"ratio lexgraph/jlawcite throughput: {result['ratio']:.3f} wall ({verdict}), "

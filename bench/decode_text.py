@@ -89,7 +89,9 @@ def main() -> None:
         assert isinstance(row, dict)
         print(f"{codec:7} {row['files']:4} files {row['mb']:6.2f} MB  decode_text {row['decode_text_mb_s']:6.1f} MB/s  "
               f"bytes.decode {row['bytes_decode_mb_s']:6.1f} MB/s  ({row['ratio']}x the time)")
-    print("short texts (1-16 characters):", ", ".join(f"{k} {v}" for k, v in result["short_texts"].items()))  # type: ignore[union-attr]
+    short_texts = result["short_texts"]
+    assert isinstance(short_texts, dict)
+    print("short texts (1-16 characters):", ", ".join(f"{k} {v}" for k, v in short_texts.items()))
 
 
 if __name__ == "__main__":

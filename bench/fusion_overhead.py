@@ -45,8 +45,9 @@ def main() -> int:
                     started = time.perf_counter()
                     lg.search(question, options=options[name], retriever=retriever)  # the vector remembered
                     times[name].append((time.perf_counter() - started) * 1000)
-    report = {name: {"p50_ms": round(float(np.percentile(t, 50)), 2), "p95_ms": round(float(np.percentile(t, 95)), 2),
-                     "n": len(t)} for name, t in times.items()}
+    report: dict[str, object] = {
+        name: {"p50_ms": round(float(np.percentile(t, 50)), 2), "p95_ms": round(float(np.percentile(t, 95)), 2),
+               "n": len(t)} for name, t in times.items()}
     report["load_average"] = list(os.getloadavg())
     print(json.dumps(report, indent=1))
     return 0

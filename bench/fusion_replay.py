@@ -34,7 +34,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from lexgraph import LexGraph
-from lexgraph.eval.benchmark import load_questions
+from lexgraph.eval.benchmark import BenchmarkQuery, load_questions
+from lexgraph.eval.lawqa import LawqaQuestion
 from lexgraph.eval.retrieval import evaluate_lawqa, store_clause_texts, stored_law_ids
 from lexgraph.index.query import SearchFilter
 from lexgraph.retrieve.fusion import DEFAULT_MEAN_WEIGHTS, mean_normalised
@@ -184,7 +185,7 @@ def main() -> int:
     parser.add_argument("--gold", help="only the questions with this gold article (law id|path: 323ACX692D00131|a405)")
     parser.add_argument("--fusions", default="bm25,dense,mean,gap10,gap20,lawprior0.25,lawgate10,agree0.25")
     args = parser.parse_args()
-    questions = load_questions(args.dataset, args.split)
+    questions: Sequence[LawqaQuestion | BenchmarkQuery] = load_questions(args.dataset, args.split)
     if args.gold:
         questions = [q for q in questions if args.gold in {f"{law}|{path}" for law, path in q.articles}]
     with LexGraph.open(args.store, read_only=True) as lg:
