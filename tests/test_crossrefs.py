@@ -3,7 +3,7 @@ across laws, whatever order the laws arrive in, and idempotent."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -110,13 +110,14 @@ def test_an_ingest_that_stopped_before_linking_links_when_run_again(tmp_path: Pa
     assert lexgraph("ingest", "statutes", CIVIL_2020, "--json", store=store).json()["links"] is None
 
 
-class _RefusingStore:
-    """The real embedded store, except that a transaction writing one law's link record fails, as a write the
-    database refuses would (a constraint, a full disk): the failure linking must survive."""
+class _LawWriteCheckingStore:
+    """The real embedded store, except that each write of Law rows in an ordinary transaction first passes through
+    `check`, which may raise: how a test makes one step of linking fail (a write the database refuses) or stop (a
+    kill)."""
 
-    def __init__(self, store: object, refused_law: str) -> None:
+    def __init__(self, store: object, check: Callable[[list[dict]], None]) -> None:
         self._store = store
-        self._refused = refused_law
+        self._check = check
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._store, name)
@@ -124,25 +125,34 @@ class _RefusingStore:
     @contextmanager
     def transaction(self) -> Iterator[object]:
         with self._store.transaction() as tx:  # type: ignore[attr-defined]
-            refused = self._refused
+            check = self._check
 
-            class Refusing:
+            class Checking:
                 def __getattr__(self, name: str) -> object:
                     return getattr(tx, name)
 
                 def upsert_nodes(self, label: str, rows: list[dict]) -> None:
-                    if label == "Law" and any(row["law_id"] == refused for row in rows):
-                        raise StoreError(f"refused to write {refused}")
+                    if label == "Law":
+                        check(rows)
                     tx.upsert_nodes(label, rows)
 
-            yield Refusing()
+            yield Checking()
+
+
+def _refusing(law_id: str) -> Callable[[list[dict]], None]:
+    """Fails a write of one law's link record, as a write the database refuses would (a constraint, a full disk):
+    the failure linking must survive."""
+    def check(rows: list[dict]) -> None:
+        if any(row["law_id"] == law_id for row in rows):
+            raise StoreError(f"refused to write {law_id}")
+    return check
 
 
 def test_a_law_whose_links_cannot_be_written_does_not_stop_the_others(tmp_path: Path) -> None:
     store = tmp_path / "store"
     assert lexgraph("ingest", "statutes", CIVIL_2020, LEASE_SNAPSHOT, "--no-link", store=store).code == 0
     with LexGraph.open(store) as lg:
-        summary = link_laws(_RefusingStore(lg.store, LEASE), [CIVIL, LEASE])  # type: ignore[arg-type]
+        summary = link_laws(_LawWriteCheckingStore(lg.store, _refusing(LEASE)), [CIVIL, LEASE])  # type: ignore[arg-type]
         assert list(summary.failed_laws) == [LEASE] and "refused" in summary.failed_laws[LEASE]
         assert summary.laws == 1 and summary.edges_added > 1000
         assert [row["law_id"] for row in lg.store.query("laws_unlinked")] == [LEASE]  # tried again next time
@@ -158,30 +168,11 @@ class _Stopped(Exception):
     """Stands for the process being killed: not a StoreError, so nothing in linking catches it."""
 
 
-class _StoppingStore:
-    """The real embedded store, stopped at the last of linking's three steps (recording `cited_laws`), after the
-    removed edges went and the new ones were inserted: what a kill between the steps leaves."""
-
-    def __init__(self, store: object) -> None:
-        self._store = store
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._store, name)
-
-    @contextmanager
-    def transaction(self) -> Iterator[object]:
-        with self._store.transaction() as tx:  # type: ignore[attr-defined]
-
-            class Stopping:
-                def __getattr__(self, name: str) -> object:
-                    return getattr(tx, name)
-
-                def upsert_nodes(self, label: str, rows: list[dict]) -> None:
-                    if label == "Law" and any(row.get("cited_laws") is not None for row in rows):
-                        raise _Stopped("killed before the laws were marked linked")
-                    tx.upsert_nodes(label, rows)
-
-            yield Stopping()
+def _stop_before_recording_links(rows: list[dict]) -> None:
+    """Stops linking at the last of its three steps (recording `cited_laws`), after the removed edges went and the
+    new ones were inserted: what a kill between the steps leaves."""
+    if any(row.get("cited_laws") is not None for row in rows):
+        raise _Stopped("killed before the laws were marked linked")
 
 
 def _edges(store: Path, law_id: str) -> list[tuple[str, str]]:
@@ -202,7 +193,7 @@ def test_linking_stopped_between_its_steps_leaves_laws_marked_unlinked_and_the_n
     assert lexgraph("ingest", "statutes", CIVIL_2020, LEASE_SNAPSHOT, "--no-link", store=store).code == 0
     with LexGraph.open(store) as lg:
         with pytest.raises(_Stopped):
-            link_laws(_StoppingStore(lg.store), [CIVIL, LEASE])  # type: ignore[arg-type]
+            link_laws(_LawWriteCheckingStore(lg.store, _stop_before_recording_links), [CIVIL, LEASE])  # type: ignore[arg-type]
         assert [row["law_id"] for row in lg.store.query("laws_unlinked")] == [CIVIL, LEASE]
     assert _edges(store, CIVIL)  # step 2 landed: the new edges are there, their laws still to be linked
     doctor = lexgraph("doctor", "--json", store=store)
