@@ -13,7 +13,9 @@ Why it exists: a fusion is cheap and the searches are not, and on a machine shar
 of 676 questions would be repeated for every setting. The fusions below are what issue 17 tried against the one cell
 hybrid does not win (judgments test, article MRR) and did not keep; docs/search.md gives the figures:
 
-- ``mean``: the default (`fusion.mean_normalised`, weights `DEFAULT_MEAN_WEIGHTS`);
+- ``mean``: the default, the live search's own `retrievers.fuse` (weights `DEFAULT_MEAN_WEIGHTS`, and the law-level
+  evidence of `law_prior` read from the store's index, weight `DEFAULT_LAW_PRIOR`);
+- ``mean-lists``: the same without the law-level evidence (the default before it, weight "law" 0);
 - ``gapK``: each search list's weight scaled per question by its confidence, ``1 - `` its min-max normalised score
   at rank K (how far its best hit clears its K-th: a flat list, such as e5's cosines over two procedure codes,
   counts less);
@@ -37,9 +39,13 @@ from lexgraph import LexGraph
 from lexgraph.eval.benchmark import BenchmarkQuery, load_questions
 from lexgraph.eval.lawqa import LawqaQuestion
 from lexgraph.eval.retrieval import evaluate_lawqa, store_clause_texts, stored_law_ids
-from lexgraph.index.query import SearchFilter
-from lexgraph.retrieve.fusion import DEFAULT_MEAN_WEIGHTS, mean_normalised
-from lexgraph.retrieve.retrievers import FUSION_DEPTH
+from lexgraph.index.build import open_index
+from lexgraph.index.query import IndexHit, SearchFilter
+from lexgraph.index.tokenize import tokenize
+from lexgraph.index.units import IndexUnit
+from lexgraph.retrieve.fusion import DEFAULT_MEAN_WEIGHTS
+from lexgraph.retrieve.law_prior import law_affinity
+from lexgraph.retrieve.retrievers import FUSION_DEPTH, Retrieved, fuse
 
 ROOT = Path(__file__).resolve().parents[1]
 LAWQA_DEV = ROOT.parent / "shared" / "data" / "lawqa_jp" / "dev.json"
@@ -50,6 +56,8 @@ KS = (5, 10, 20)
 Hit = tuple[str, float, str, str]
 Lists = Mapping[str, Sequence[Hit]]
 Fusion = Callable[[Lists], list[tuple[str, str]]]
+#: The candidate laws' affinity with a question (`law_prior.law_affinity` over the store's index).
+Affinity = Callable[[str, set[str]], Mapping[str, float]]
 
 
 def record(lg: LexGraph, queries: Sequence[str]) -> dict[str, dict[str, list[Hit]]]:
@@ -78,13 +86,23 @@ def single(name: str) -> Fusion:
     return lambda lists: [(law, path) for _, _, law, path in lists[name]]
 
 
-def default_mean(lists: Lists) -> list[tuple[str, str]]:
-    """The live hybrid search's fusion, through the library's own function."""
-    where = {uid: (law, path) for hits in lists.values() for uid, _, law, path in hits}
-    names = list(lists)
-    fused = mean_normalised([[(uid, score) for uid, score, _, _ in lists[n]] for n in names],
-                            weights=[DEFAULT_MEAN_WEIGHTS.get(n, 1.0) for n in names])
-    return [where[s.id] for s in fused]
+def library_mean(question: str, affinity: Affinity | None) -> Fusion:
+    """The live hybrid search's fusion, through the library's own `fuse`: with the law-level evidence when
+    ``affinity`` is given, as the search does by default."""
+    def fused(lists: Lists) -> list[tuple[str, str]]:
+        retrieved = {name: [Retrieved(IndexHit.of(_unit(uid, law, path), score), score, rank, {name: rank})
+                            for rank, (uid, score, law, path) in enumerate(hits, start=1)]
+                     for name, hits in lists.items()}
+        laws = {law for hits in lists.values() for _, _, law, _ in hits}
+        found = fuse(retrieved, sum(len(h) for h in lists.values()),
+                     affinity=affinity(question, laws) if affinity else None)
+        return [(r.unit.law_id, r.unit.path) for r in found]
+    return fused
+
+
+def _unit(uid: str, law: str, path: str) -> IndexUnit:
+    return IndexUnit(uid=uid, label="Provision", part=f"law:{law}", law_id=law, laws=(law,), path=path, title="",
+                     text="", owner_uid=law, owner_kind="law", valid_from=None, valid_until=None)
 
 
 def weighted(lists: Lists, factor: Callable[[str, str, list[float]], float],
@@ -164,16 +182,18 @@ def agree_plan(weight: float) -> Plan:
     return plan
 
 
-def fusion(name: str) -> Fusion:
+def fusion(name: str, question: str = "", affinity: Affinity | None = None) -> Fusion:
     if name in ("bm25", "dense"):
         return single(name)
     if name == "mean":
-        return default_mean
+        return library_mean(question, affinity)
+    if name == "mean-lists":
+        return library_mean(question, None)
     for prefix, make in (("gap", lambda v: gap_plan(int(v))), ("lawprior", lambda v: law_prior_plan(float(v))),
                          ("lawgate", lambda v: law_gate_plan(int(v))), ("agree", lambda v: agree_plan(float(v)))):
         if name.startswith(prefix):
             return planned(make(name[len(prefix):]))
-    raise SystemExit(f"unknown fusion {name!r}: bm25, dense, mean, gapK, lawpriorL, lawgateK, agreeL")
+    raise SystemExit(f"unknown fusion {name!r}: bm25, dense, mean, mean-lists, gapK, lawpriorL, lawgateK, agreeL")
 
 
 def main() -> int:
@@ -183,7 +203,7 @@ def main() -> int:
     parser.add_argument("--dataset", type=Path, default=LAWQA_DEV)
     parser.add_argument("--split", choices=("dev", "test"))
     parser.add_argument("--gold", help="only the questions with this gold article (law id|path: 323ACX692D00131|a405)")
-    parser.add_argument("--fusions", default="bm25,dense,mean,gap10,gap20,lawprior0.25,lawgate10,agree0.25")
+    parser.add_argument("--fusions", default="bm25,dense,mean,mean-lists,gap10,gap20,lawprior0.25,lawgate10,agree0.25")
     args = parser.parse_args()
     questions: Sequence[LawqaQuestion | BenchmarkQuery] = load_questions(args.dataset, args.split)
     if args.gold:
@@ -198,12 +218,19 @@ def main() -> int:
         texts = store_clause_texts(lg.store.query)
         print(f"{args.dataset}{' [' + args.split + ']' if args.split else ''}: article R@5/R@10/R@20/MRR | "
               "paragraph R@5/R@10/R@20/MRR")
-        for name in args.fusions.split(","):
-            fuse = fusion(name)
+        index = open_index(lg.store)
 
-            def rank(question, fuse=fuse):  # type: ignore[no-untyped-def]
+        def affinity(question: str, laws: set[str]) -> Mapping[str, float]:
+            terms = tokenize(question)
+            return law_affinity(terms, index.law_vocabulary(terms, laws), laws)
+
+        for name in args.fusions.split(","):
+            fusion(name)  # an unknown name stops here, before any question
+
+            def rank(question, name=name):  # type: ignore[no-untyped-def]
                 # the live search reads each list FUSION_DEPTH deep and keeps that many fused clauses (the
                 # evaluation's depth): deeper ones would add to MRR what the search never shows
+                fuse = fusion(name, question.query, affinity)
                 return fuse({n: hits[:FUSION_DEPTH] for n, hits in lists[question.query].items()})[:FUSION_DEPTH]
 
             run = evaluate_lawqa(questions, rank, law_ids, mode=name, ks=KS, texts=texts)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import shutil
+from collections import Counter
 from datetime import date
 from pathlib import Path
 
@@ -15,14 +16,16 @@ from hypothesis import strategies as st
 from lexgraph.client import LexGraph
 from lexgraph.index.build import index_status, open_index, refresh_index
 from lexgraph.index.embed import EmbeddingCache, get_embedder
+from lexgraph.index.law_terms import TermCounts
 from lexgraph.index.neo4j_index import lucene_query
 from lexgraph.index.query import SearchFilter
 from lexgraph.index.tokenize import tokenize
+from lexgraph.index.units import law_units
 from lexgraph.store.base import GraphStore
 from tests.helpers import SAMPLE
 
 SEED = Path(__file__).parent / "data" / "index" / EmbeddingCache.FILENAME
-SHAKUCHI = "403AC0000000090"
+SHAKUCHI, MINPO = "403AC0000000090", "129AC0000000089"
 
 
 def index_shakuchi(store: GraphStore, folder: Path) -> None:
@@ -78,6 +81,30 @@ def test_filters_apply_inside_the_ranking(indexed: GraphStore) -> None:
 ])
 def test_lucene_query_escapes_every_special_character(tokens: list[str], query: str) -> None:
     assert lucene_query(tokens) == query
+
+
+def test_each_law_part_stores_the_term_counts_of_its_indexed_tokens(store: GraphStore, tmp_path: Path) -> None:
+    """The law-level evidence of the hybrid search reads each law's term counts from its index part; they must be
+    the counts of the very tokens BM25 indexes, on both backends, and the collection their sum. Indexing a second
+    law adds it and leaves the first law's counts as they were."""
+    index_shakuchi(store, tmp_path)
+    terms = tokenize("借地権の存続期間は建物の所有を目的とする")
+    expected = Counter(t for u in law_units(store, SHAKUCHI, "借地借家法") for t in tokenize(u.search_text))
+    vocabulary = open_index(store).law_vocabulary([*terms, "存在しない語"], [SHAKUCHI, MINPO])
+    assert list(vocabulary.laws) == [SHAKUCHI]  # 民法 is not indexed: left out
+    assert vocabulary.laws[SHAKUCHI] == TermCounts({t: expected[t] for t in terms if expected[t]},
+                                                   sum(expected.values()))
+    assert vocabulary.collection == vocabulary.laws[SHAKUCHI] and vocabulary.laws[SHAKUCHI].counts["借地権"] > 50
+
+    LexGraph(store).ingest_statutes([SAMPLE / "129AC0000000089_20200401_501AC0000000034.xml"], link=False)
+    with EmbeddingCache(tmp_path / "cache") as cache:
+        assert refresh_index(store, get_embedder(), cache=cache).built == [f"law:{MINPO}"]
+    both = open_index(store).law_vocabulary(terms, [SHAKUCHI, MINPO])
+    assert both.laws[SHAKUCHI] == vocabulary.laws[SHAKUCHI] and set(both.laws) == {SHAKUCHI, MINPO}
+    assert both.collection.total == both.laws[SHAKUCHI].total + both.laws[MINPO].total
+    assert all(both.collection.counts[t] == sum(both.laws[law].counts.get(t, 0) for law in both.laws)
+               for t in both.collection.counts)
+    assert both.laws[MINPO].counts["所有"] > both.laws[SHAKUCHI].counts["所有"]
 
 
 @pytest.fixture(scope="module")

@@ -253,3 +253,32 @@ def test_a_weight_given_for_one_list_keeps_the_defaults_of_the_others() -> None:
     # weights bm25 1, dense 0.5, cited 2 (kept): a435 = 2 / 3.5; a405 = (1 + 0.5 x 5/6) / 3.5
     assert scores["a435"] == pytest.approx(2 / 3.5) and scores["a405"] == pytest.approx((1 + 0.5 * 5 / 6) / 3.5)
     assert [r.uid for r in fuse(lists, 1)] == ["a435"]
+
+
+# -- the law-level evidence: a prior that re-weighs what the lists found ---------------------------------------------
+@pytest.mark.parametrize(("prior", "weight", "expected"), [
+    # a405 and a411 of 刑事訴訟法 (prior 1), a382 of 民事訴訟法 (prior 0.2): each score is
+    # (bm25 + dense + weight * prior) / (2 + weight); a435 has no prior and gains nothing
+    ({"a405": 1.0, "a411": 1.0, "a382": 0.2}, 0.5,
+     {"a405": (1 + 5 / 6 + 0.5) / 2.5, "a411": (0.25 + 1 + 0.5) / 2.5, "a382": (4 / 6 + 0.1) / 2.5, "a435": 0.0}),
+    ({"a382": 1.0, "a435": 1.0}, 1.0,
+     {"a405": (1 + 5 / 6) / 3, "a411": (0.25 + 1) / 3, "a382": (4 / 6 + 1) / 3, "a435": 1 / 3}),
+    ({"a405": 1.0}, 0.0, {"a405": (1 + 5 / 6) / 2, "a411": (0.25 + 1) / 2, "a382": (4 / 6) / 2, "a435": 0.0}),
+])
+def test_a_prior_counts_as_one_more_unnormalised_list(prior: dict[str, float], weight: float,
+                                                      expected: dict[str, float]) -> None:
+    fused = mean_normalised([BM25, DENSE], prior=prior, prior_weight=weight)
+    assert {s.id: s.score for s in fused} == pytest.approx(expected, abs=1e-12)
+
+
+def test_a_prior_adds_no_item_and_turns_the_order_only_where_it_differs() -> None:
+    fused = mean_normalised([BM25, DENSE], prior={"a411": 1.0, "a999": 1.0}, prior_weight=2.0)
+    assert [s.id for s in fused] == ["a411", "a405", "a382", "a435"]  # a999 is in no list: not added
+    assert [s.id for s in mean_normalised([BM25, DENSE], prior={i: 0.7 for i, _ in DENSE}, prior_weight=2.0)] == \
+        [s.id for s in mean_normalised([BM25, DENSE])]  # the same prior for every item changes no order
+
+
+@pytest.mark.parametrize("weight", [-0.1, math.inf, math.nan])
+def test_a_prior_weight_must_be_finite_and_not_negative(weight: float) -> None:
+    with pytest.raises(ValueError, match="prior_weight"):
+        mean_normalised([BM25, DENSE], prior={"a405": 1.0}, prior_weight=weight)

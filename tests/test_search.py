@@ -14,7 +14,11 @@ import pytest
 from lexgraph.client import LexGraph
 from lexgraph.index.embed import EmbeddingCache
 from lexgraph.index.query import SearchFilter
+from lexgraph.index.tokenize import tokenize
 from lexgraph.index.units import DENSE_MAX_CHARS, dense_text
+from lexgraph.retrieve.fusion import DEFAULT_LAW_PRIOR, DEFAULT_MEAN_WEIGHTS, mean_normalised
+from lexgraph.retrieve.law_prior import law_affinity
+from lexgraph.retrieve.retrievers import FUSION_DEPTH, fuse
 from lexgraph.retrieve.search import SearchOptions
 from tests.helpers import SAMPLE, SEED_CACHE, STALE_SEED, copy_store, lexgraph
 from tests.openai_server import Reply, ScriptedOpenAI
@@ -98,6 +102,40 @@ def test_hybrid_fuses_both_lists_and_says_where_each_hit_came_from(lg: LexGraph)
     assert top.unit.path == "a3/p1" and set(top.sources) == {"bm25", "dense"}
     assert [h.rank for h in result.clauses] == [1, 2, 3, 4, 5]
     assert all(a.score >= b.score for a, b in zip(result.clauses, result.clauses[1:], strict=False))
+
+
+@pytest.mark.parametrize("question", ["土地の賃借人が建物を所有する場合の対抗要件",
+                                      "売買契約の目的物に契約不適合があるとき、買主は代金の減額を請求できるか"])
+def test_hybrid_weighs_each_clause_by_its_laws_affinity_with_the_question(lg: LexGraph, question: str) -> None:
+    """The hybrid search's law-level evidence, on the real index: each candidate clause gains 0.35 times its law's
+    affinity with the question (the best law's 1), and nothing else changes; the weight "law" 0 turns it off, and
+    a search for chunks (which belong to no one law) never has it. The first question is 借地借家法 第十条 (the
+    対抗力 of a 借地権 through a registered building), which the lists alone rank below 民法 第六百五条の四."""
+    hybrid = lg.retriever("hybrid")
+    where = SearchFilter(kind="provision")
+    lists = {r.name: r.retrieve(question, FUSION_DEPTH, where) for r in hybrid.retrievers}  # type: ignore[attr-defined]
+    laws = {item.unit.law_id for ranked in lists.values() for item in ranked}
+    terms = tokenize(question)
+    affinity = law_affinity(terms, lg._open_search_index().law_vocabulary(terms, laws), laws)
+    assert laws == {MINPO, SHAKUCHI} and max(affinity.values()) == 1.0
+    assert max(affinity, key=lambda law: affinity[law]) == (SHAKUCHI if "土地" in question else MINPO)
+    names = list(lists)
+    expected = mean_normalised([[(i.uid, i.score) for i in lists[n]] for n in names],
+                               weights=[DEFAULT_MEAN_WEIGHTS[n] for n in names], limit=20,
+                               prior={i.uid: affinity[i.unit.law_id] for n in names for i in lists[n]},
+                               prior_weight=DEFAULT_LAW_PRIOR)
+    got = hybrid.retrieve(question, 20, where)
+    assert [(r.uid, r.score) for r in got] == [(s.id, pytest.approx(s.score, abs=1e-12)) for s in expected]
+    off = lg.retriever("hybrid", weights={"law": 0.0}).retrieve(question, 20, where)
+    assert [r.uid for r in off] == [r.uid for r in fuse(lists, 20)]
+    if "土地" in question:
+        paths = [(r.unit.law_id, r.unit.path) for r in got]
+        without = [(r.unit.law_id, r.unit.path) for r in off]
+        law10, civil = (SHAKUCHI, "a10/p1"), (MINPO, "a605_4/p1")
+        assert paths.index(law10) < paths.index(civil) and without.index(law10) > without.index(civil)
+    chunks = SearchFilter(kind="chunk")
+    chunk_lists = {r.name: r.retrieve(question, FUSION_DEPTH, chunks) for r in hybrid.retrievers}  # type: ignore[attr-defined]
+    assert [r.uid for r in hybrid.retrieve(question, 10, chunks)] == [r.uid for r in fuse(chunk_lists, 10)]
 
 
 def test_evidence_comes_from_the_clauses_the_chunks_cite(lg: LexGraph) -> None:

@@ -21,6 +21,7 @@ import numpy as np
 
 from lexgraph.index import local
 from lexgraph.index.embed import Embedder, EmbeddingCache, embed_cached
+from lexgraph.index.law_terms import count_terms
 from lexgraph.index.query import UNIT_KINDS, IndexMissing, SearchIndex, UnitKind
 from lexgraph.index.tokenize import TOKENIZER_VERSION, get_tokenizer
 from lexgraph.index.units import (
@@ -342,9 +343,13 @@ def _refresh_neo4j(store: GraphStore, embedder: Embedder, cache: EmbeddingCache,
         for start in range(0, len(rows), _NEO4J_BATCH):
             with store.transaction() as tx:
                 tx.query(f"index_write_{kind}s", rows=rows[start:start + _NEO4J_BATCH], index_key=key)
+        counted = count_terms(tokens) if part_law_id(part) is not None else None
         with store.transaction() as tx:
             tx.query("index_part_record", name=part, fingerprint=current[part], rows=len(units),
-                     built_at=local.now(), embedder=embedder.name, tokenizer=TOKENIZER_VERSION, dim=embedder.dim)
+                     built_at=local.now(), embedder=embedder.name, tokenizer=TOKENIZER_VERSION, dim=embedder.dim,
+                     terms=list(counted.counts) if counted else None,
+                     term_counts=list(counted.counts.values()) if counted else None,
+                     token_count=counted.total if counted else None)
         summary.seconds["write"] += time.perf_counter() - started
 
 

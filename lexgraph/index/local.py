@@ -32,6 +32,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from lexgraph.index.law_terms import LawVocabulary, TermCounts, collection_of, count_terms, vocabulary_of
 from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.index.units import IndexUnit, law_part, natural_path, part_law_id, unit_from_row, unit_row
@@ -136,6 +137,10 @@ def write_part(directory: Path, part: str, units: Sequence[IndexUnit], tokens: S
     with open(parts / f"{stem}.npy.tmp", "wb") as handle:
         np.save(handle, np.ascontiguousarray(vectors, dtype=np.float32))
     os.replace(parts / f"{stem}.npy.tmp", parts / f"{stem}.npy")
+    if part_law_id(part) is not None:
+        counted = count_terms(tokens)
+        _atomic_write(parts / f"{stem}.terms.json",
+                      json.dumps({"total": counted.total, "counts": counted.counts}, ensure_ascii=False).encode())
 
 
 def read_part_units(directory: Path, part: str, columns: Sequence[str] | None = None) -> pa.Table:
@@ -155,7 +160,7 @@ def read_part_vectors(directory: Path, part: str) -> np.ndarray:
 
 
 def remove_part(directory: Path, part: str) -> None:
-    for suffix in (".parquet", ".npy"):
+    for suffix in (".parquet", ".npy", ".terms.json"):
         (directory / "parts" / f"{part_file_stem(part)}{suffix}").unlink(missing_ok=True)
 
 
@@ -314,6 +319,8 @@ class LocalIndex:
             offset += table.num_rows
         self._part_by_name = {part.name: part for part in self._parts}
         self._row_of: dict[str, tuple[int, int]] | None = None  # built on first use: only the tree needs it
+        self._law_terms: dict[str, TermCounts] | None = None  # read on first use: only the hybrid search needs it
+        self._collection_terms = TermCounts()
         self._hnsw: Any = None
         if (directory / "vectors.usearch").is_file():
             from usearch.index import Index
@@ -484,6 +491,19 @@ class LocalIndex:
                 part = self._parts[where[0]]
                 out[uid] = np.asarray(self._vectors[part.name][where[1]], dtype=np.float32)
         return out
+
+    def law_vocabulary(self, terms: Sequence[str], laws: Iterable[str]) -> LawVocabulary:
+        if self._law_terms is None:
+            self._law_terms = {}
+            for part in self._parts:
+                law_id = part_law_id(part.name)
+                path = self.directory / "parts" / f"{part_file_stem(part.name)}.terms.json"
+                if law_id is None or not path.is_file():  # a part built before the counts: `lexgraph index`
+                    continue
+                data = json.loads(path.read_text(encoding="utf-8"))
+                self._law_terms[law_id] = TermCounts(data["counts"], int(data["total"]))
+            self._collection_terms = collection_of(self._law_terms)
+        return vocabulary_of(self._law_terms, self._collection_terms, terms, laws)
 
     def close(self) -> None:
         self._vectors.clear()

@@ -15,14 +15,15 @@ and when the filter is narrower than that the exact query (cosine over the allow
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
+from lexgraph.index.law_terms import LawVocabulary, TermCounts, collection_of, vocabulary_of
 from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter, UnitKind
 from lexgraph.index.tokenize import TOKENIZER_VERSION
-from lexgraph.index.units import IndexUnit, natural_path, unit_from_row
+from lexgraph.index.units import IndexUnit, natural_path, part_law_id, unit_from_row
 from lexgraph.store.base import GraphStore
 
 #: Lucene's default limit on the clauses of one query.
@@ -91,6 +92,8 @@ class Neo4jIndex:
         self.store = store
         self.embedder_name = str(parts[0]["embedder"])
         self.dim = int(parts[0]["dim"])
+        self._law_terms: dict[str, TermCounts] | None = None
+        self._collection_terms = TermCounts()
 
     def text_search(self, tokens: Sequence[str], k: int, where: SearchFilter) -> list[IndexHit]:
         lucene = lucene_query(tokens)
@@ -136,6 +139,17 @@ class Neo4jIndex:
     def vectors_of(self, uids: Sequence[str]) -> dict[str, np.ndarray]:
         return {row["uid"]: np.asarray(row["embedding"], dtype=np.float32)
                 for row in self.store.query("index_vectors_by_uid", uids=list(uids))}
+
+    def law_vocabulary(self, terms: Sequence[str], laws: Iterable[str]) -> LawVocabulary:
+        if self._law_terms is None:  # read once: a refresh through another connection is seen on reopening
+            self._law_terms = {}
+            for row in self.store.query("index_law_terms"):
+                law_id = part_law_id(row["name"])
+                if law_id is not None:
+                    counts = dict(zip(row["terms"], (int(c) for c in row["term_counts"]), strict=True))
+                    self._law_terms[law_id] = TermCounts(counts, int(row["token_count"]))
+            self._collection_terms = collection_of(self._law_terms)
+        return vocabulary_of(self._law_terms, self._collection_terms, terms, laws)
 
     def units_under(self, law_id: str, path: str, where: SearchFilter) -> list[IndexUnit]:
         if where.kind == "chunk" or (where.laws and law_id not in where.laws):

@@ -10,7 +10,7 @@ best among those clauses, never the survivors of a global top 10.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from lexgraph.index.law_terms import LawVocabulary
 from lexgraph.index.units import UNIT_KINDS as UNIT_KINDS  # re-exported: what can be searched
 from lexgraph.index.units import IndexUnit, UnitKind
 from lexgraph.model import ANY_WORDING, AsOf, day_filter
@@ -88,6 +89,11 @@ class SearchIndex(Protocol):
 
     def vectors_of(self, uids: Sequence[str]) -> dict[str, np.ndarray]:
         """The stored embeddings of some units (the cluster tree needs them)."""
+        ...
+
+    def law_vocabulary(self, terms: Sequence[str], laws: Iterable[str]) -> LawVocabulary:
+        """The counts of ``terms`` in each of ``laws`` and in all indexed laws (`law_terms`); a law whose part has
+        no counts (built before them) is left out."""
         ...
 
     def units_under(self, law_id: str, path: str, where: SearchFilter) -> list[IndexUnit]:

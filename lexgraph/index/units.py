@@ -27,8 +27,9 @@ from lexgraph.numerals import int_to_kanji
 from lexgraph.statutes.timeline import parent_path
 from lexgraph.store.base import GraphStore, Row
 
-#: Bump when what a unit holds, or the text it is searched by, changes: every part becomes stale.
-UNIT_FORMAT = 2
+#: Bump when what a unit holds, or the text it is searched by, or what a part stores with it changes: every part
+#: becomes stale. 3: a law's part stores its term counts (`law_terms`).
+UNIT_FORMAT = 3
 CHUNKS_PART = "chunks"
 LAW_PART_PREFIX = "law:"
 #: Characters of a unit's text the dense model sees. e5-small reads 512 tokens at most and embeds longer text in

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +41,11 @@ DEFAULT_FUSION = "mean"
 #: itself cites (民法709条) as much as the two searches together, so that a clause the question names comes first
 #: unless the searches agree on another. RRF keeps 1.0 for every list unless told otherwise.
 DEFAULT_MEAN_WEIGHTS: dict[str, float] = {"bm25": 1.0, "dense": 1.0, "cited": 2.0}
+#: The weight of the law-level evidence (`law_prior`) in the ``mean`` fusion of clauses, beside the lists' weights:
+#: every candidate clause gains this times its law's affinity with the question (1 for the best law). Named "law"
+#: in a search's weights (``{"law": 0}`` turns it off). Chosen on the dev splits of both benchmarks (docs/search.md).
+DEFAULT_LAW_PRIOR = 0.35
+LAW_PRIOR = "law"
 
 
 @dataclass(frozen=True)
@@ -155,6 +160,8 @@ def mean_normalised(
     *,
     weights: Sequence[float] | None = None,
     limit: int | None = None,
+    prior: Mapping[str, float] | None = None,
+    prior_weight: float = 0.0,
 ) -> list[Scored]:
     """The integrated-citation-graph paper's appendix Hybrid: each list's scores min-max normalised to [0, 1], and an
     item's score the mean over all lists (0 where a list does not hold it), weighted by ``weights`` (one
@@ -164,9 +171,16 @@ def mean_normalised(
     count (a BM25 hit far above the rest), at the price of depending on each list's score scale. A list whose
     scores are all equal normalises to 1 for every item. Ranks, ties, duplicates and weights follow `rrf`'s
     conventions (a weight of 0 keeps a list's items without letting it move them).
+
+    ``prior`` gives some items a value in [0, 1] that counts like one more list's normalised score, with
+    ``prior_weight``, but is taken as it is (not min-max normalised) and adds no item: it re-weighs what the lists
+    found (the hybrid search's law-level evidence, `law_prior`).
     """
     check_limit(limit)
     factors = _weights(weights, len(scored_lists))
+    if not (math.isfinite(prior_weight) and prior_weight >= 0):
+        raise ValueError(f"prior_weight is {prior_weight!r}: it must be finite and >= 0")
+    prior = prior if prior is not None and prior_weight > 0 else {}
     lists = []
     for i, scored in enumerate(scored_lists):
         seen: dict[str, float] = {}
@@ -186,7 +200,10 @@ def mean_normalised(
             ranks.setdefault(item, [None] * len(lists))[i] = position
             normalised = 1.0 if high == low else (score - low) / (high - low)
             sums.setdefault(item, []).append(factors[i] * normalised)
-    total = math.fsum(factors) or 1.0
+    for item, values in sums.items():
+        if item in prior:
+            values.append(prior_weight * prior[item])
+    total = math.fsum(factors) + (prior_weight if prior else 0.0) or 1.0
     fused = [Scored(item, math.fsum(sums[item]) / total, tuple(item_ranks)) for item, item_ranks in ranks.items()]
     fused.sort(key=_order)
     return fused if limit is None else fused[:limit]

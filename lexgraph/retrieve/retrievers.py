@@ -30,7 +30,17 @@ from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex
 from lexgraph.index.tokenize import tokenize
 from lexgraph.index.units import IndexUnit
 from lexgraph.llm.client import LLMClient
-from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_K, DEFAULT_MEAN_WEIGHTS, FUSIONS, mean_normalised, rrf
+from lexgraph.retrieve.fusion import (
+    DEFAULT_FUSION,
+    DEFAULT_K,
+    DEFAULT_LAW_PRIOR,
+    DEFAULT_MEAN_WEIGHTS,
+    FUSIONS,
+    LAW_PRIOR,
+    mean_normalised,
+    rrf,
+)
+from lexgraph.retrieve.law_prior import law_affinity
 from lexgraph.retrieve.tree import DEFAULT_MAX_COLLECTION, ClusterTree, build_tree
 from lexgraph.retrieve.tree import search as tree_search
 
@@ -167,11 +177,16 @@ def paragraph_path(path: str) -> str:
 
 
 def fuse(lists: Mapping[str, Sequence[Retrieved]], k: int, *, rrf_k: float = DEFAULT_K,
-         weights: Mapping[str, float] | None = None, fusion: str = DEFAULT_FUSION) -> list[Retrieved]:
+         weights: Mapping[str, float] | None = None, fusion: str = DEFAULT_FUSION,
+         affinity: Mapping[str, float] | None = None) -> list[Retrieved]:
     """The weighted mean of min-max normalised scores (``fusion="mean"``; ``weights`` override
     `DEFAULT_MEAN_WEIGHTS` list by list, so that ``{"dense": 0.5}`` keeps the cited clauses' weight) or RRF
     (``"rrf"``, ``rrf_k``; a list not named in ``weights`` weighs 1.0) over named lists. Each result keeps its rank
-    in every list it appeared in."""
+    in every list it appeared in.
+
+    ``affinity`` (law id → value in [0, 1], `law_prior.law_affinity`) adds law-level evidence to the ``mean``
+    fusion: each item of a law gains ``weights["law"]`` (`DEFAULT_LAW_PRIOR`) times its law's value. RRF ignores
+    it."""
     if fusion not in FUSIONS:
         raise ValueError(f"fusion must be one of {', '.join(FUSIONS)}, not {fusion!r}")
     names = list(lists)
@@ -183,8 +198,12 @@ def fuse(lists: Mapping[str, Sequence[Retrieved]], k: int, *, rrf_k: float = DEF
         weights = {**DEFAULT_MEAN_WEIGHTS, **(weights or {})}
     factors = None if weights is None else [float(weights.get(name, 1.0)) for name in names]
     if fusion == "mean":
+        prior = None
+        if affinity:
+            prior = {uid: affinity.get(hit.unit.law_id, 0.0) for uid, hit in hits.items()}
         fused = mean_normalised([[(item.uid, item.score) for item in lists[name]] for name in names],
-                                weights=factors, limit=k)
+                                weights=factors, limit=k, prior=prior,
+                                prior_weight=(weights or {}).get(LAW_PRIOR, DEFAULT_LAW_PRIOR))
     else:
         fused = rrf([[item.uid for item in lists[name]] for name in names], k=rrf_k, weights=factors, limit=k)
     return [
@@ -195,12 +214,16 @@ def fuse(lists: Mapping[str, Sequence[Retrieved]], k: int, *, rrf_k: float = DEF
 
 
 class FusionRetriever:
-    """Several retrievers fused (`fuse`), each asked for `depth` results under the same filter."""
+    """Several retrievers fused (`fuse`), each asked for `depth` results under the same filter.
+
+    With ``index``, a ``mean`` fusion of clauses adds law-level evidence: how well each candidate law's vocabulary
+    explains the question (`law_prior`), read from the index's per-law term counts."""
 
     def __init__(self, retrievers: Sequence[Retriever], *, rrf_k: float = DEFAULT_K,
                  weights: Mapping[str, float] | None = None, depth: int = FUSION_DEPTH, name: str = "hybrid",
-                 fusion: str = DEFAULT_FUSION) -> None:
+                 fusion: str = DEFAULT_FUSION, index: SearchIndex | None = None) -> None:
         self.retrievers = list(retrievers)
+        self.index = index
         self.fusion = fusion
         self.rrf_k = rrf_k
         self.weights = weights
@@ -210,7 +233,19 @@ class FusionRetriever:
     def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
         depth = max(k, self.depth)
         lists = {r.name: r.retrieve(question, depth, where) for r in self.retrievers}
-        return fuse(lists, k, rrf_k=self.rrf_k, weights=self.weights, fusion=self.fusion)
+        return fuse(lists, k, rrf_k=self.rrf_k, weights=self.weights, fusion=self.fusion,
+                    affinity=self._law_affinity(question, lists, where))
+
+    def _law_affinity(self, question: str, lists: Mapping[str, Sequence[Retrieved]],
+                      where: SearchFilter) -> dict[str, float] | None:
+        """The candidate laws' affinity with the question, when it counts: a ``mean`` fusion of clauses (a chunk
+        belongs to no one law), an index to read the laws' vocabulary from, and a law weight above 0."""
+        weight = (self.weights or {}).get(LAW_PRIOR, DEFAULT_LAW_PRIOR)
+        if self.index is None or self.fusion != "mean" or where.kind != "provision" or weight <= 0:
+            return None
+        terms = tokenize(question)
+        laws = {item.unit.law_id for ranked in lists.values() for item in ranked}
+        return law_affinity(terms, self.index.law_vocabulary(terms, laws), laws)
 
 
 HYDE_PROMPT = (

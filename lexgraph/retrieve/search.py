@@ -107,7 +107,7 @@ def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LL
         return HydeRetriever(index, embedder, llm, rrf_k=rrf_k, extra=cited, searches=HYDE_SEARCHES[mode])
     query_vector = QueryVectors(embedder)
     hybrid = FusionRetriever([Bm25Retriever(index), DenseRetriever(index, embedder, query_vector=query_vector),
-                              *cited], rrf_k=rrf_k, weights=weights, fusion=fusion)
+                              *cited], rrf_k=rrf_k, weights=weights, fusion=fusion, index=index)
     if mode == "hybrid":
         return hybrid
     if mode == "tree":
