@@ -241,14 +241,14 @@ def test_bad_options_are_usage_errors(search_store: Path) -> None:
     assert unknown.code == 2 and "bm25, dense and cited" in unknown.stderr
 
 
-@pytest.mark.parametrize("weights", [(), ("--weight", "cited=0", "--weight", "dense=0.5")])
+@pytest.mark.parametrize("weights", [(), ("--weight", "cited=0", "--weight", "dense=0.5"), ("--weight", "law=0")])
 def test_cli_search_ranks_as_the_python_search(search_store: Path, lg: LexGraph, weights: tuple[str, ...]) -> None:
     """The command and `LexGraph.search` fuse alike (the command once built its retriever with RRF whatever the
     search's default fusion was), with and without weights for each fused list."""
     question = "民法第七百九条の損害賠償と借地権の存続期間"
     run = lexgraph("search", question, "--kind", "provision", "--k", "8", "--json", *weights, store=search_store)
     assert run.code == 0, run.stderr
-    chosen = {"cited": 0.0, "dense": 0.5} if weights else None
+    chosen = ({"law": 0.0} if "law=0" in weights else {"cited": 0.0, "dense": 0.5}) if weights else None
     expected = lg.search(question, kind="provision", options=SearchOptions(k=8, weights=chosen))
     assert [c["uid"] for c in run.json()["clauses"]] == [h.uid for h in expected.clauses]
     assert [c["sources"] for c in run.json()["clauses"]] == [dict(h.sources) for h in expected.clauses]

@@ -22,6 +22,7 @@ from lexgraph.client import (
     store_location,
 )
 from lexgraph.client import parse_day as read_day
+from lexgraph.retrieve.fusion import LAW_PRIOR
 
 if TYPE_CHECKING:
     from lexgraph.client import Embedder
@@ -102,8 +103,9 @@ def parse_weights(values: Sequence[str] | None) -> dict[str, float] | None:
             weights[name.strip()] = float(number)
         except ValueError:
             fail(f"--weight {value!r}: write it as LIST=NUMBER, e.g. bm25=1.0 or dense=0.5", EXIT_USAGE)
-        if name.strip() not in ("bm25", "dense", "cited"):
-            fail(f"--weight {value!r}: the fused lists are bm25, dense and cited", EXIT_USAGE)
+        if name.strip() not in ("bm25", "dense", "cited", LAW_PRIOR):
+            fail(f"--weight {value!r}: the fused lists are bm25, dense and cited, and law weighs the law-level "
+                 f"evidence", EXIT_USAGE)
     return weights
 
 

@@ -116,8 +116,8 @@ def search_command(
     m: Annotated[int, typer.Option("--m", help="Chunks whose citations select evidence.")] = DEFAULT_M,
     n: Annotated[int, typer.Option("--n", help="Evidence items.")] = DEFAULT_N,
     rrf_k: Annotated[float, typer.Option("--rrf-k", help="Reciprocal Rank Fusion constant.")] = DEFAULT_RRF_K,
-    weight: Annotated[list[str] | None, typer.Option("--weight", help="A fused list's weight, e.g. dense=0.5.")
-                      ] = None,
+    weight: Annotated[list[str] | None, typer.Option(
+        "--weight", help="A fused list's weight, e.g. dense=0.5; law=0: no law-level evidence.")] = None,
     embedder: EmbedderOpt = None,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
