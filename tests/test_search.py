@@ -138,6 +138,29 @@ def test_hybrid_weighs_each_clause_by_its_laws_affinity_with_the_question(lg: Le
     assert [r.uid for r in hybrid.retrieve(question, 10, chunks)] == [r.uid for r in fuse(chunk_lists, 10)]
 
 
+def test_a_law_part_without_term_counts_weighs_no_law_against_it(search_store_template: Path,
+                                                                  tmp_path: Path) -> None:
+    """An index part built before parts stored their term counts: the hybrid search adds no law-level evidence
+    while such a law is among its candidates, rather than rank the other laws' clauses above it."""
+    store = copy_store(search_store_template, tmp_path / "store")
+    (store / "index" / "parts" / f"law_{SHAKUCHI}.terms.json").unlink()
+    question, where = "土地の賃借人が建物を所有する場合の対抗要件", SearchFilter(kind="provision")
+    with LexGraph.open(store, read_only=True) as handle:
+        hybrid = handle.retriever("hybrid")
+        lists = {r.name: r.retrieve(question, FUSION_DEPTH, where) for r in hybrid.retrievers}  # type: ignore[attr-defined]
+        assert [r.uid for r in hybrid.retrieve(question, 20, where)] == [r.uid for r in fuse(lists, 20)]
+        assert not law_evidence_used(handle, question, where)
+        civil_only = SearchFilter(kind="provision", laws=(MINPO,))  # 民法's counts are there: it is weighed
+        assert law_evidence_used(handle, "賃料の減額", civil_only)
+
+
+def law_evidence_used(handle: LexGraph, question: str, where: SearchFilter) -> bool:
+    """Whether the hybrid search weighs the candidate laws for this question (`FusionRetriever._law_affinity`)."""
+    hybrid = handle.retriever("hybrid")
+    return hybrid._law_affinity(question, {r.name: r.retrieve(question, FUSION_DEPTH, where)  # type: ignore[attr-defined]
+                                           for r in hybrid.retrievers}, where) is not None  # type: ignore[attr-defined]
+
+
 def test_evidence_comes_from_the_clauses_the_chunks_cite(lg: LexGraph) -> None:
     result = lg.search("不法行為による損害賠償と過失", options=SearchOptions(k=5, m=10, n=20))
     assert result.chunks, "the judgments' chunks are indexed"

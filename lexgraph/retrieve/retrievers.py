@@ -245,7 +245,10 @@ class FusionRetriever:
             return None
         terms = tokenize(question)
         laws = {item.unit.law_id for ranked in lists.values() for item in ranked}
-        return law_affinity(terms, self.index.law_vocabulary(terms, laws), laws)
+        vocabulary = self.index.law_vocabulary(terms, laws)
+        if not laws <= set(vocabulary.laws):  # a part built before the counts: weigh no law against it
+            return None
+        return law_affinity(terms, vocabulary, laws)
 
 
 HYDE_PROMPT = (
