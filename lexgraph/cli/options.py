@@ -13,6 +13,7 @@ from lexgraph.client import (
     DATE_FORMS,
     EXTRACTORS,
     UNIT_KINDS,
+    WEIGHT_NAMES,
     ConfigError,
     DateFormatError,
     LexGraph,
@@ -22,7 +23,6 @@ from lexgraph.client import (
     store_location,
 )
 from lexgraph.client import parse_day as read_day
-from lexgraph.retrieve.fusion import LAW_PRIOR
 
 if TYPE_CHECKING:
     from lexgraph.client import Embedder
@@ -103,7 +103,7 @@ def parse_weights(values: Sequence[str] | None) -> dict[str, float] | None:
             weights[name.strip()] = float(number)
         except ValueError:
             fail(f"--weight {value!r}: write it as LIST=NUMBER, e.g. bm25=1.0 or dense=0.5", EXIT_USAGE)
-        if name.strip() not in ("bm25", "dense", "cited", LAW_PRIOR):
+        if name.strip() not in WEIGHT_NAMES:
             fail(f"--weight {value!r}: the fused lists are bm25, dense and cited, and law weighs the law-level "
                  f"evidence", EXIT_USAGE)
     return weights
