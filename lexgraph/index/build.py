@@ -21,7 +21,7 @@ import numpy as np
 
 from lexgraph.index import local
 from lexgraph.index.embed import Embedder, EmbeddingCache, embed_cached
-from lexgraph.index.law_terms import count_terms
+from lexgraph.index.law_terms import collection_of, count_terms
 from lexgraph.index.query import UNIT_KINDS, IndexMissing, SearchIndex, UnitKind
 from lexgraph.index.tokenize import TOKENIZER_VERSION, get_tokenizer
 from lexgraph.index.units import (
@@ -308,11 +308,13 @@ def _refresh_local(store: GraphStore, embedder: Embedder, cache: EmbeddingCache,
             for part in list(parts):
                 if part not in to_build:
                     parts.pop(part)
-        if to_build or orphaned or manifest is None or not (directory / "bm25").is_dir():
+        if (to_build or orphaned or manifest is None or not (directory / "bm25").is_dir()
+                or not (directory / "terms.json").is_file()):
             started = time.perf_counter()
             names = sorted(parts)
             local.build_bm25(directory, names)
             local.build_hnsw(directory, names, embedder.dim)
+            local.build_collection_terms(directory, names)
             summary.seconds["bm25"] += time.perf_counter() - started
         local.Manifest(TOKENIZER_VERSION, embedder.name, embedder.dim, parts).write(directory)
 
@@ -323,7 +325,7 @@ _NEO4J_BATCH = 2_000
 def _refresh_neo4j(store: GraphStore, embedder: Embedder, cache: EmbeddingCache, current: dict[str, str],
                    to_build: Sequence[str], orphaned: Sequence[str], summary: IndexSummary,
                    progress: IndexProgress | None) -> None:
-    from lexgraph.index.neo4j_index import ensure_vector_indexes, index_key
+    from lexgraph.index.neo4j_index import ensure_vector_indexes, index_key, neo4j_term_counts
 
     ensure_vector_indexes(store, embedder.dim)
     key = index_key(embedder.name)
@@ -351,6 +353,11 @@ def _refresh_neo4j(store: GraphStore, embedder: Embedder, cache: EmbeddingCache,
                      term_counts=list(counted.counts.values()) if counted else None,
                      token_count=counted.total if counted else None)
         summary.seconds["write"] += time.perf_counter() - started
+    if to_build or orphaned or not store.query("index_collection_terms"):
+        collection = collection_of({row["name"]: neo4j_term_counts(row) for row in store.query("index_all_law_terms")})
+        with store.transaction() as tx:
+            tx.query("index_collection_terms_record", token_count=collection.total, terms=list(collection.counts),
+                     term_counts=list(collection.counts.values()))
 
 
 def _neo4j_row(unit: IndexUnit, tokens: str, vector: np.ndarray) -> dict[str, Any]:

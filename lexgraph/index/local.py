@@ -139,7 +139,7 @@ def write_part(directory: Path, part: str, units: Sequence[IndexUnit], tokens: S
     os.replace(parts / f"{stem}.npy.tmp", parts / f"{stem}.npy")
     if part_law_id(part) is not None:
         counted = count_terms(tokens)
-        _atomic_write(parts / f"{stem}.terms.json",
+        _atomic_write(law_terms_path(directory, part),
                       json.dumps({"total": counted.total, "counts": counted.counts}, ensure_ascii=False).encode())
 
 
@@ -226,6 +226,31 @@ def build_bm25(directory: Path, parts: Iterable[str]) -> None:
         os.replace(target, old)
     os.replace(fresh, target)
     shutil.rmtree(old, ignore_errors=True)
+
+
+def law_terms_path(directory: Path, part: str) -> Path:
+    return directory / "parts" / f"{part_file_stem(part)}.terms.json"
+
+
+def read_law_terms(path: Path) -> TermCounts | None:
+    """A law part's term counts, or None when the part has none (built before them)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as err:
+        raise IndexMissing(f"{path} is damaged ({err}); run `lexgraph index --rebuild`") from None
+    return TermCounts(data["counts"], int(data["total"]))
+
+
+def build_collection_terms(directory: Path, parts: Iterable[str]) -> None:
+    """``terms.json``: every law part's term counts summed, the background of the law-level evidence. Written
+    whenever the parts change, so a search reads one file, and each candidate law's own file, not every law's."""
+    by_law = {part: counted for part in parts if part_law_id(part) is not None
+              and (counted := read_law_terms(law_terms_path(directory, part))) is not None}
+    collection = collection_of(by_law)
+    _atomic_write(directory / "terms.json", json.dumps({"total": collection.total, "counts": collection.counts},
+                                                       ensure_ascii=False).encode())
 
 
 def build_hnsw(directory: Path, parts: Sequence[str], dim: int) -> None:
@@ -319,8 +344,9 @@ class LocalIndex:
             offset += table.num_rows
         self._part_by_name = {part.name: part for part in self._parts}
         self._row_of: dict[str, tuple[int, int]] | None = None  # built on first use: only the tree needs it
-        self._law_terms: dict[str, TermCounts] | None = None  # read on first use: only the hybrid search needs it
-        self._collection_terms = TermCounts()
+        # read on first use, a law when it is first a candidate: only the hybrid search needs them
+        self._law_terms: dict[str, TermCounts | None] = {}
+        self._collection_terms: TermCounts | None = None
         self._hnsw: Any = None
         if (directory / "vectors.usearch").is_file():
             from usearch.index import Index
@@ -493,17 +519,15 @@ class LocalIndex:
         return out
 
     def law_vocabulary(self, terms: Sequence[str], laws: Iterable[str]) -> LawVocabulary:
-        if self._law_terms is None:
-            self._law_terms = {}
-            for part in self._parts:
-                law_id = part_law_id(part.name)
-                path = self.directory / "parts" / f"{part_file_stem(part.name)}.terms.json"
-                if law_id is None or not path.is_file():  # a part built before the counts: `lexgraph index`
-                    continue
-                data = json.loads(path.read_text(encoding="utf-8"))
-                self._law_terms[law_id] = TermCounts(data["counts"], int(data["total"]))
-            self._collection_terms = collection_of(self._law_terms)
-        return vocabulary_of(self._law_terms, self._collection_terms, terms, laws)
+        if self._collection_terms is None:
+            self._collection_terms = read_law_terms(self.directory / "terms.json") or TermCounts()
+        for law in laws:
+            if law not in self._law_terms:
+                part = law_part(law)
+                self._law_terms[law] = (read_law_terms(law_terms_path(self.directory, part))
+                                        if part in self._part_by_name else None)
+        known = {law: counted for law, counted in self._law_terms.items() if counted is not None}
+        return vocabulary_of(known, self._collection_terms, terms, laws)
 
     def close(self) -> None:
         self._vectors.clear()

@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from lexgraph.index.law_terms import LawVocabulary, TermCounts, collection_of, vocabulary_of
+from lexgraph.index.law_terms import LawVocabulary, TermCounts, vocabulary_of
 from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter, UnitKind
 from lexgraph.index.tokenize import TOKENIZER_VERSION
-from lexgraph.index.units import IndexUnit, natural_path, part_law_id, unit_from_row
+from lexgraph.index.units import IndexUnit, law_part, natural_path, part_law_id, unit_from_row
 from lexgraph.store.base import GraphStore
 
 #: Lucene's default limit on the clauses of one query.
@@ -92,8 +92,8 @@ class Neo4jIndex:
         self.store = store
         self.embedder_name = str(parts[0]["embedder"])
         self.dim = int(parts[0]["dim"])
-        self._law_terms: dict[str, TermCounts] | None = None
-        self._collection_terms = TermCounts()
+        self._law_terms: dict[str, TermCounts | None] = {}  # a law's counts, read when it is first a candidate
+        self._collection_terms: TermCounts | None = None
 
     def text_search(self, tokens: Sequence[str], k: int, where: SearchFilter) -> list[IndexHit]:
         lucene = lucene_query(tokens)
@@ -141,15 +141,16 @@ class Neo4jIndex:
                 for row in self.store.query("index_vectors_by_uid", uids=list(uids))}
 
     def law_vocabulary(self, terms: Sequence[str], laws: Iterable[str]) -> LawVocabulary:
-        if self._law_terms is None:  # read once: a refresh through another connection is seen on reopening
-            self._law_terms = {}
-            for row in self.store.query("index_law_terms"):
-                law_id = part_law_id(row["name"])
-                if law_id is not None:
-                    counts = dict(zip(row["terms"], (int(c) for c in row["term_counts"]), strict=True))
-                    self._law_terms[law_id] = TermCounts(counts, int(row["token_count"]))
-            self._collection_terms = collection_of(self._law_terms)
-        return vocabulary_of(self._law_terms, self._collection_terms, terms, laws)
+        if self._collection_terms is None:  # read once: a refresh through another connection is seen on reopening
+            rows = self.store.query("index_collection_terms")
+            self._collection_terms = neo4j_term_counts(rows[0]) if rows else TermCounts()
+        wanted = [law for law in dict.fromkeys(laws) if law not in self._law_terms]
+        if wanted:
+            found = {part_law_id(row["name"]): neo4j_term_counts(row)
+                     for row in self.store.query("index_law_terms", names=[law_part(law) for law in wanted])}
+            self._law_terms.update({law: found.get(law) for law in wanted})
+        known = {law: counted for law, counted in self._law_terms.items() if counted is not None}
+        return vocabulary_of(known, self._collection_terms, terms, laws)
 
     def units_under(self, law_id: str, path: str, where: SearchFilter) -> list[IndexUnit]:
         if where.kind == "chunk" or (where.laws and law_id not in where.laws):
@@ -159,6 +160,12 @@ class Neo4jIndex:
 
     def close(self) -> None:
         """The store owns the connection."""
+
+
+def neo4j_term_counts(row: dict[str, Any]) -> TermCounts:
+    """Term counts stored as two parallel lists and a total (an ``IndexPart`` of a law, or ``IndexTerms``)."""
+    return TermCounts(dict(zip(row["terms"], (int(c) for c in row["term_counts"]), strict=True)),
+                      int(row["token_count"]))
 
 
 def _unit(row: dict[str, Any]) -> IndexUnit:
