@@ -5,7 +5,8 @@
 On a shared machine the query embedding (e5-small on the CPU) waits for a core and makes p95 say more about the
 load than about the search. Each question is searched once untimed (which embeds it; the retriever remembers the
 last vectors, `QueryVectors`), then the whole `lexgraph search` path (clause and chunk lists, fusion, evidence) is
-timed, for each fusion and for BM25, interleaved question by question so that all see the same load. Add the embedding's
+timed, for each fusion (the default ``mean`` with its law-level evidence, ``mean-lists`` without it, ``rrf``) and
+for BM25, interleaved question by question so that all see the same load. Add the embedding's
 own time (bench/search_latency.py's ``(embed)`` row) for the search's latency.
 """
 
@@ -33,11 +34,13 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     questions = [q.question for q in load_lawqa(args.dataset)]
-    fusions = ("rrf", "mean")
-    times: dict[str, list[float]] = {f: [] for f in (*fusions, "bm25")}
+    # the default (mean, with the law-level evidence), the same without it, RRF, and BM25 as the baseline
+    options = {"mean": SearchOptions(), "mean-lists": SearchOptions(weights={"law": 0.0}),
+               "rrf": SearchOptions(fusion="rrf"), "bm25": SearchOptions(mode="bm25")}
+    times: dict[str, list[float]] = {name: [] for name in options}
     with LexGraph.open(args.store, read_only=True) as lg:
-        options = {f: SearchOptions(fusion=f) for f in fusions} | {"bm25": SearchOptions(mode="bm25")}
-        retrievers = {name: lg.retriever(o.mode, fusion=o.fusion, options=o) for name, o in options.items()}
+        retrievers = {name: lg.retriever(o.mode, fusion=o.fusion, weights=o.weights, options=o)
+                      for name, o in options.items()}
         for _ in range(args.rounds):
             for question in questions:
                 for name, retriever in retrievers.items():
