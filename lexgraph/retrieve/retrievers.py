@@ -43,6 +43,7 @@ from lexgraph.retrieve.fusion import (
 from lexgraph.retrieve.law_prior import law_affinity
 from lexgraph.retrieve.tree import DEFAULT_MAX_COLLECTION, ClusterTree, build_tree
 from lexgraph.retrieve.tree import search as tree_search
+from lexgraph.statutes.timeline import provision_law_id
 
 FUSION_DEPTH = 100
 HYDE_ANSWERS = 3
@@ -199,8 +200,8 @@ def fuse(lists: Mapping[str, Sequence[Retrieved]], k: int, *, rrf_k: float = DEF
     factors = None if weights is None else [float(weights.get(name, 1.0)) for name in names]
     if fusion == "mean":
         prior = None
-        if affinity:
-            prior = {uid: affinity.get(hit.unit.law_id, 0.0) for uid, hit in hits.items()}
+        if affinity:  # only a search for clauses has one: a clause's law is in its uid
+            prior = {uid: affinity.get(provision_law_id(uid), 0.0) for uid in hits}
         fused = mean_normalised([[(item.uid, item.score) for item in lists[name]] for name in names],
                                 weights=factors, limit=k, prior=prior,
                                 prior_weight=(weights or {}).get(LAW_PRIOR, DEFAULT_LAW_PRIOR))
@@ -244,7 +245,7 @@ class FusionRetriever:
         if self.index is None or self.fusion != "mean" or where.kind != "provision" or weight <= 0:
             return None
         terms = tokenize(question)
-        laws = {item.unit.law_id for ranked in lists.values() for item in ranked}
+        laws = {provision_law_id(item.uid) for ranked in lists.values() for item in ranked}
         vocabulary = self.index.law_vocabulary(terms, laws)
         if not laws <= set(vocabulary.laws):  # a part built before the counts: weigh no law against it
             return None

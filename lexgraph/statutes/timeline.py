@@ -80,6 +80,12 @@ def provision_uid(law_id: str, path: str, valid_from: date | None) -> str:
     return f"{law_id}/{path}@{start}"
 
 
+def provision_law_id(uid: str) -> str:
+    """The law of a provision's uid (`provision_uid`): ``129AC0000000089/a709/p1@20200401`` → ``129AC0000000089``.
+    What the hybrid search reads to weigh a candidate clause by its law, without loading the clause."""
+    return uid.split("/", 1)[0]
+
+
 def parent_path(path: str) -> str | None:
     head, _, _ = path.rpartition("/")
     return head or None
