@@ -262,6 +262,9 @@ def test_bad_options_are_usage_errors(search_store: Path) -> None:
     assert lexgraph("search", "借地権", "--weight", "bm25", store=search_store).code == 2
     unknown = lexgraph("search", "借地権", "--weight", "graph=1", store=search_store)
     assert unknown.code == 2 and "bm25, dense and cited" in unknown.stderr
+    for weight in ("dense=-1", "law=-0.5", "bm25=nan", "law=inf"):
+        refused = lexgraph("search", "借地権", "--weight", weight, store=search_store)
+        assert refused.code == 2 and "finite number >= 0" in refused.stderr and "Traceback" not in refused.stderr
 
 
 @pytest.mark.parametrize("weights", [(), ("--weight", "cited=0", "--weight", "dense=0.5"), ("--weight", "law=0")])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Annotated, Any
@@ -106,6 +107,8 @@ def parse_weights(values: Sequence[str] | None) -> dict[str, float] | None:
         if name.strip() not in WEIGHT_NAMES:
             fail(f"--weight {value!r}: the fused lists are bm25, dense and cited, and law weighs the law-level "
                  f"evidence", EXIT_USAGE)
+        if not (math.isfinite(weights[name.strip()]) and weights[name.strip()] >= 0):
+            fail(f"--weight {value!r}: a weight is a finite number >= 0 (0 turns it off)", EXIT_USAGE)
     return weights
 
 

@@ -137,8 +137,9 @@ def run_citation_graph(lg: Any, params: Params, questions: Sequence[LawqaQuestio
     from lexgraph.retrieve.options import SearchOptions
 
     assert isinstance(params, CitationGraphParams)
-    # The appendix's Hybrid is the plain mean: every list weighs alike, not the search's default weights.
-    plain = {"bm25": 1.0, "dense": 1.0, "cited": 1.0} if params.fusion == "mean" else None
+    # The appendix's Hybrid is the plain mean: every list weighs alike, not the search's default weights, and no
+    # law-level evidence (lexgraph's own addition, retrieve/law_prior.py).
+    plain = {"bm25": 1.0, "dense": 1.0, "cited": 1.0, "law": 0.0} if params.fusion == "mean" else None
     base = SearchOptions(m=params.m, n=params.n, rrf_k=params.rrf_k, fusion=params.fusion, weights=plain,
                          direct=params.direct_clauses)
     runs: list[tuple[str, Any, SearchOptions]] = []

@@ -519,6 +519,7 @@ class LocalIndex:
         return out
 
     def law_vocabulary(self, terms: Sequence[str], laws: Iterable[str]) -> LawVocabulary:
+        laws = list(dict.fromkeys(laws))
         if self._collection_terms is None:
             self._collection_terms = read_law_terms(self.directory / "terms.json") or TermCounts()
         for law in laws:

@@ -141,10 +141,11 @@ class Neo4jIndex:
                 for row in self.store.query("index_vectors_by_uid", uids=list(uids))}
 
     def law_vocabulary(self, terms: Sequence[str], laws: Iterable[str]) -> LawVocabulary:
+        laws = list(dict.fromkeys(laws))
         if self._collection_terms is None:  # read once: a refresh through another connection is seen on reopening
             rows = self.store.query("index_collection_terms")
             self._collection_terms = neo4j_term_counts(rows[0]) if rows else TermCounts()
-        wanted = [law for law in dict.fromkeys(laws) if law not in self._law_terms]
+        wanted = [law for law in laws if law not in self._law_terms]
         if wanted:
             found = {part_law_id(row["name"]): neo4j_term_counts(row)
                      for row in self.store.query("index_law_terms", names=[law_part(law) for law in wanted])}

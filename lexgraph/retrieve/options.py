@@ -3,11 +3,12 @@ that the CLI can offer them without loading the index engines (numpy, tantivy, u
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
-from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_K, FUSIONS
+from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_K, FUSIONS, WEIGHT_NAMES
 
 MODES = ("bm25", "dense", "hybrid", "hyde", "hyde-bm25", "hyde-dense", "tree")
 
@@ -35,3 +36,9 @@ class SearchOptions:
         for name in ("k", "m", "n"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
+        for name, weight in (self.weights or {}).items():
+            if name not in WEIGHT_NAMES:
+                raise ValueError(f"weights names {name!r}: the fused lists are bm25, dense and cited, and law weighs "
+                                 f"the law-level evidence")
+            if not (math.isfinite(weight) and weight >= 0):
+                raise ValueError(f"weights[{name!r}] is {weight!r}: a weight is a finite number >= 0 (0 turns it off)")
