@@ -56,7 +56,7 @@ from lexgraph.numerals import clause_label
 from lexgraph.read.documents import DOCUMENT_KINDS
 from lexgraph.read.laws import AmbiguousLaw, LawNotFound, LookupError_, to_path
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
-from lexgraph.retrieve.fusion import DEFAULT_FUSION, WEIGHT_NAMES
+from lexgraph.retrieve.fusion import DEFAULT_FUSION
 from lexgraph.retrieve.fusion import DEFAULT_K as DEFAULT_RRF_K
 from lexgraph.retrieve.options import MODES as SEARCH_MODES
 from lexgraph.retrieve.options import SearchOptions
@@ -115,7 +115,6 @@ __all__ = [
     "SEARCH_MODES",
     "STYLES",
     "UNIT_KINDS",
-    "WEIGHT_NAMES",
     "AmbiguousLaw",
     "AnswerSentence",
     "AnyWording",

@@ -38,7 +38,7 @@ class SearchOptions:
                 raise ValueError(f"{name} must be at least 1")
         for name, weight in (self.weights or {}).items():
             if name not in WEIGHT_NAMES:
-                raise ValueError(f"weights names {name!r}: the fused lists are bm25, dense and cited, and law weighs "
+                raise ValueError(f"a weight for {name!r}: the fused lists are bm25, dense and cited, and law weighs "
                                  f"the law-level evidence")
             if not (math.isfinite(weight) and weight >= 0):
-                raise ValueError(f"weights[{name!r}] is {weight!r}: a weight is a finite number >= 0 (0 turns it off)")
+                raise ValueError(f"the weight of {name} is {weight!r}: a weight is a finite number >= 0 (0 turns it off)")
