@@ -354,7 +354,8 @@ def _refresh_neo4j(store: GraphStore, embedder: Embedder, cache: EmbeddingCache,
                      token_count=counted.total if counted else None)
         summary.seconds["write"] += time.perf_counter() - started
     if to_build or orphaned or not store.query("index_collection_terms"):
-        collection = collection_of({row["name"]: neo4j_term_counts(row) for row in store.query("index_all_law_terms")})
+        every_law = store.query("index_law_terms", names=None)
+        collection = collection_of({row["name"]: neo4j_term_counts(row) for row in every_law})
         with store.transaction() as tx:
             tx.query("index_collection_terms_record", token_count=collection.total, terms=list(collection.counts),
                      term_counts=list(collection.counts.values()))

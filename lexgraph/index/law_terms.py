@@ -11,7 +11,7 @@ embedded index, properties of its ``IndexPart`` node in Neo4j.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 
@@ -57,3 +57,27 @@ def vocabulary_of(by_law: Mapping[str, TermCounts], collection: TermCounts, term
         {law: TermCounts({t: c for t in wanted if (c := by_law[law].counts.get(t, 0))}, by_law[law].total)
          for law in dict.fromkeys(laws) if law in by_law},
         TermCounts({t: c for t in wanted if (c := collection.counts.get(t, 0))}, collection.total))
+
+
+class LawTermsReader:
+    """An open index's law term counts, read lazily and kept: the collection's once, a law's the first time it is
+    asked for. Each backend gives the two readers (`read_laws` returns the counts of the laws it has, leaving out
+    a law whose part has none)."""
+
+    def __init__(self, read_collection: Callable[[], TermCounts],
+                 read_laws: Callable[[Sequence[str]], Mapping[str, TermCounts]]) -> None:
+        self._read_collection = read_collection
+        self._read_laws = read_laws
+        self._collection: TermCounts | None = None
+        self._laws: dict[str, TermCounts] = {}
+        self._asked: set[str] = set()
+
+    def vocabulary(self, terms: Sequence[str], laws: Iterable[str]) -> LawVocabulary:
+        laws = list(dict.fromkeys(laws))
+        if self._collection is None:
+            self._collection = self._read_collection()
+        wanted = [law for law in laws if law not in self._asked]
+        if wanted:
+            self._laws.update(self._read_laws(wanted))
+            self._asked.update(wanted)
+        return vocabulary_of(self._laws, self._collection, terms, laws)

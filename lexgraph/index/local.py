@@ -32,7 +32,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from lexgraph.index.law_terms import LawVocabulary, TermCounts, collection_of, count_terms, vocabulary_of
+from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts, collection_of, count_terms
 from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.index.units import IndexUnit, law_part, natural_path, part_law_id, unit_from_row, unit_row
@@ -344,9 +344,8 @@ class LocalIndex:
             offset += table.num_rows
         self._part_by_name = {part.name: part for part in self._parts}
         self._row_of: dict[str, tuple[int, int]] | None = None  # built on first use: only the tree needs it
-        # read on first use, a law when it is first a candidate: only the hybrid search needs them
-        self._law_terms: dict[str, TermCounts | None] = {}
-        self._collection_terms: TermCounts | None = None
+        self._law_terms = LawTermsReader(  # only the hybrid search needs them
+            lambda: read_law_terms(directory / "terms.json") or TermCounts(), self._read_laws_terms)
         self._hnsw: Any = None
         if (directory / "vectors.usearch").is_file():
             from usearch.index import Index
@@ -519,16 +518,12 @@ class LocalIndex:
         return out
 
     def law_vocabulary(self, terms: Sequence[str], laws: Iterable[str]) -> LawVocabulary:
-        laws = list(dict.fromkeys(laws))
-        if self._collection_terms is None:
-            self._collection_terms = read_law_terms(self.directory / "terms.json") or TermCounts()
-        for law in laws:
-            if law not in self._law_terms:
-                part = law_part(law)
-                self._law_terms[law] = (read_law_terms(law_terms_path(self.directory, part))
-                                        if part in self._part_by_name else None)
-        known = {law: counted for law, counted in self._law_terms.items() if counted is not None}
-        return vocabulary_of(known, self._collection_terms, terms, laws)
+        return self._law_terms.vocabulary(terms, laws)
+
+    def _read_laws_terms(self, laws: Sequence[str]) -> dict[str, TermCounts]:
+        found = {law: read_law_terms(law_terms_path(self.directory, law_part(law)))
+                 for law in laws if law_part(law) in self._part_by_name}
+        return {law: counted for law, counted in found.items() if counted is not None}
 
     def close(self) -> None:
         self._vectors.clear()

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from lexgraph.index.law_terms import LawVocabulary, TermCounts, vocabulary_of
+from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts
 from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter, UnitKind
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.index.units import IndexUnit, law_part, natural_path, part_law_id, unit_from_row
@@ -92,8 +92,7 @@ class Neo4jIndex:
         self.store = store
         self.embedder_name = str(parts[0]["embedder"])
         self.dim = int(parts[0]["dim"])
-        self._law_terms: dict[str, TermCounts | None] = {}  # a law's counts, read when it is first a candidate
-        self._collection_terms: TermCounts | None = None
+        self._law_terms = LawTermsReader(self._read_collection_terms, self._read_laws_terms)
 
     def text_search(self, tokens: Sequence[str], k: int, where: SearchFilter) -> list[IndexHit]:
         lucene = lucene_query(tokens)
@@ -141,17 +140,15 @@ class Neo4jIndex:
                 for row in self.store.query("index_vectors_by_uid", uids=list(uids))}
 
     def law_vocabulary(self, terms: Sequence[str], laws: Iterable[str]) -> LawVocabulary:
-        laws = list(dict.fromkeys(laws))
-        if self._collection_terms is None:  # read once: a refresh through another connection is seen on reopening
-            rows = self.store.query("index_collection_terms")
-            self._collection_terms = neo4j_term_counts(rows[0]) if rows else TermCounts()
-        wanted = [law for law in laws if law not in self._law_terms]
-        if wanted:
-            found = {part_law_id(row["name"]): neo4j_term_counts(row)
-                     for row in self.store.query("index_law_terms", names=[law_part(law) for law in wanted])}
-            self._law_terms.update({law: found.get(law) for law in wanted})
-        known = {law: counted for law, counted in self._law_terms.items() if counted is not None}
-        return vocabulary_of(known, self._collection_terms, terms, laws)
+        return self._law_terms.vocabulary(terms, laws)  # read once: a refresh elsewhere is seen on reopening
+
+    def _read_collection_terms(self) -> TermCounts:
+        rows = self.store.query("index_collection_terms")
+        return neo4j_term_counts(rows[0]) if rows else TermCounts()
+
+    def _read_laws_terms(self, laws: Sequence[str]) -> dict[str, TermCounts]:
+        rows = self.store.query("index_law_terms", names=[law_part(law) for law in laws])
+        return {law_id: neo4j_term_counts(row) for row in rows if (law_id := part_law_id(row["name"])) is not None}
 
     def units_under(self, law_id: str, path: str, where: SearchFilter) -> list[IndexUnit]:
         if where.kind == "chunk" or (where.laws and law_id not in where.laws):

@@ -41,4 +41,5 @@ class SearchOptions:
                 raise ValueError(f"a weight for {name!r}: the fused lists are bm25, dense and cited, and law weighs "
                                  f"the law-level evidence")
             if not (math.isfinite(weight) and weight >= 0):
-                raise ValueError(f"the weight of {name} is {weight!r}: a weight is a finite number >= 0 (0 turns it off)")
+                raise ValueError(f"the weight of {name} is {weight!r}: a weight is a finite number >= 0 "
+                                 f"(0 turns it off)")

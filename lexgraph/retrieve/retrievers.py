@@ -33,10 +33,9 @@ from lexgraph.llm.client import LLMClient
 from lexgraph.retrieve.fusion import (
     DEFAULT_FUSION,
     DEFAULT_K,
-    DEFAULT_LAW_PRIOR,
     DEFAULT_MEAN_WEIGHTS,
     FUSIONS,
-    LAW_PRIOR,
+    law_prior_weight,
     mean_normalised,
     rrf,
 )
@@ -204,7 +203,7 @@ def fuse(lists: Mapping[str, Sequence[Retrieved]], k: int, *, rrf_k: float = DEF
             prior = {uid: affinity.get(provision_law_id(uid), 0.0) for uid in hits}
         fused = mean_normalised([[(item.uid, item.score) for item in lists[name]] for name in names],
                                 weights=factors, limit=k, prior=prior,
-                                prior_weight=(weights or {}).get(LAW_PRIOR, DEFAULT_LAW_PRIOR))
+                                prior_weight=law_prior_weight(weights))
     else:
         fused = rrf([[item.uid for item in lists[name]] for name in names], k=rrf_k, weights=factors, limit=k)
     return [
@@ -241,7 +240,7 @@ class FusionRetriever:
                       where: SearchFilter) -> dict[str, float] | None:
         """The candidate laws' affinity with the question, when it counts: a ``mean`` fusion of clauses (a chunk
         belongs to no one law), an index to read the laws' vocabulary from, and a law weight above 0."""
-        weight = (self.weights or {}).get(LAW_PRIOR, DEFAULT_LAW_PRIOR)
+        weight = law_prior_weight(self.weights)
         if self.index is None or self.fusion != "mean" or where.kind != "provision" or weight <= 0:
             return None
         terms = tokenize(question)
