@@ -4,8 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STORE ?= demo-store
 DEMO_THREADS ?= 2
+# Test processes (pytest-xdist): one per core, at most 4 (each loads GiNZA and e5). The Neo4j tests share one
+# database, so they all run in one of them (tests/conftest.py groups them).
+TEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print(min(4, len(os.sched_getaffinity(0))))')
+PYTEST := OMP_NUM_THREADS=1 $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
-.PHONY: demo test test-all lint install clean
+.PHONY: demo test test-all lint install clean print-test-workers
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,13 +46,16 @@ demo: install
 	$(BIN)/lexgraph doctor --store $(STORE)
 
 test: install
-	OMP_NUM_THREADS=1 $(BIN)/python -m pytest -q
+	$(PYTEST)
 	$(BIN)/ruff check .
 	$(BIN)/mypy lexgraph
 
 # Everything `make test` runs plus the tests marked slow (a real local model answering, whole experiments): minutes more.
+print-test-workers:
+	@echo $(TEST_WORKERS)
+
 test-all: install
-	OMP_NUM_THREADS=1 LEXGRAPH_SLOW=1 $(BIN)/python -m pytest -q
+	LEXGRAPH_SLOW=1 $(PYTEST)
 	$(BIN)/ruff check .
 	$(BIN)/mypy lexgraph
 

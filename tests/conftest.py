@@ -24,6 +24,9 @@ SKIPPED_LOG_ENV = "LEXGRAPH_SKIPPED_LOG"
 _WIPE_LIMIT = 10_000
 
 NEO4J_MARKS = [pytest.mark.neo4j, pytest.mark.requires("neo4j")]
+#: The pytest-xdist group of the Neo4j tests, and the suffix it gives their ids (`pytest_collection_modifyitems`).
+NEO4J_GROUP = "neo4j"
+GROUP_SUFFIX = f"@{NEO4J_GROUP}"
 """``pytestmark = NEO4J_MARKS`` in a module whose every test needs the Neo4j test server."""
 
 BACKENDS = [
@@ -36,16 +39,36 @@ def pytest_configure(config: pytest.Config) -> None:
     names = unknown(required())
     if names:
         raise pytest.UsageError(f"{REQUIRE_ENV} names unknown needs {sorted(names)}; see tests/capabilities.py")
+    # The Neo4j tests share one database: on pytest-xdist's workers only --dist loadgroup keeps them on one worker,
+    # and pytest-xdist 3.8 does that by rewriting test ids, which pytest 9.2 no longer allows (pyproject pins <9.2).
+    workers = config.getoption("numprocesses", None) if not os.environ.get("PYTEST_XDIST_WORKER") else None
+    if workers and os.environ.get(NEO4J_URI_ENV) and (config.getoption("dist", "no") != "loadgroup"
+                                                       or pytest.version_tuple[:2] >= (9, 2)):
+        raise pytest.UsageError(f"the Neo4j tests would run side by side on pytest-xdist's workers: run them with "
+                                f"--dist loadgroup (as `make test` does) on pytest<9.2 (this is {pytest.__version__}),"
+                                f" or without -n")
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads the group into each test's id
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`make test` runs ``-n N --dist loadgroup``), every Neo4j test goes to one worker: they
+    share the one test database and wipe it, so two at once would see each other's nodes. The rest spread out."""
+    for item in items:
+        if item.get_closest_marker("neo4j") is not None:
+            item.add_marker(pytest.mark.xdist_group(NEO4J_GROUP))
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """With ``LEXGRAPH_SKIPPED_LOG=FILE``, append ``<test id> TAB <reason>`` for every skipped test to FILE: CI
     reruns them with everything installed (.ci/run)."""
     log = os.environ.get(SKIPPED_LOG_ENV)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # under pytest-xdist the controller receives every worker's report and logs it once
     if log and report.skipped and not hasattr(report, "wasxfail"):
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        test_id = report.nodeid.removesuffix(GROUP_SUFFIX)  # the id pytest takes back (.ci/run reruns it)
         with open(log, "a", encoding="utf-8") as out:
-            out.write(f"{report.nodeid}\t{' '.join(reason.split())}\n")
+            out.write(f"{test_id}\t{' '.join(reason.split())}\n")
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
