@@ -126,6 +126,19 @@ def test_any_question_text_is_searchable(fuzz_index: object, text: str) -> None:
     assert len(hits) <= 3 and all(h.unit.law_id == SHAKUCHI for h in hits)
 
 
+def test_tied_vector_scores_rank_by_uid_whatever_part_holds_them(fuzz_index: object) -> None:
+    """Each part keeps its best k rows and every row tied with its k-th, then ties go by uid (as on Neo4j): a
+    query vector of zeros ties every clause at 0, so any k of them must be the k smallest uids of all parts."""
+    import numpy as np
+
+    zeros = np.zeros(get_embedder().dim, dtype=np.float32)
+    everything = [h.uid for h in fuzz_index.vector_search(zeros, 100_000, SearchFilter())]  # type: ignore[attr-defined]
+    assert len(everything) > 40 and everything == sorted(everything)
+    for k in (1, 7, 40):
+        found = fuzz_index.vector_search(zeros, k, SearchFilter())  # type: ignore[attr-defined]
+        assert [h.uid for h in found] == everything[:k] and {h.score for h in found} == {0.0}
+
+
 def test_hnsw_path_agrees_with_exact_search(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Collections above EXACT_LIMIT get a usearch HNSW graph; filtered searches over-fetch from it and fall back to
     the exact scan. Lowering the limit sends this small real collection down that path."""

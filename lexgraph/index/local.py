@@ -429,7 +429,7 @@ class LocalIndex:
         """The k best rows over all parts: each part's best k by numpy, then the best k of those (ties by uid, so
         that a search is repeatable and ranks as on Neo4j)."""
         best_scores: list[np.ndarray] = []
-        best_uids: list[str] = []
+        best_rows: list[tuple[_PartRows, np.ndarray]] = []
         for part, mask in candidates:
             rows = np.flatnonzero(mask)
             if not len(rows):
@@ -438,15 +438,20 @@ class LocalIndex:
             # einsum, not `@`: a matrix-vector product through BLAS wakes OpenBLAS's thread pool, which then fights
             # the embedder's OpenMP threads for the cores (measured: a dense search 2.5x slower on two cores).
             scores = np.einsum("ij,j->i", vectors if len(rows) == len(part.uids) else vectors[rows], query)
-            top = np.argpartition(-scores, k - 1)[:k] if len(scores) > k else np.arange(len(scores))
-            top = np.sort(top)
+            top = _best_with_ties(scores, k)
             best_scores.append(scores[top])
-            best_uids.extend(part.uids[rows[i]] for i in top)
+            best_rows.append((part, rows[top]))
         if not best_scores:
             return []
         scores = np.concatenate(best_scores)
-        order = sorted(range(len(scores)), key=lambda i: (-scores[i], best_uids[i]))[:k]  # ties by uid, as Neo4j
-        return [(best_uids[i], float(scores[i])) for i in order]
+        starts = np.cumsum([0] + [len(rows) for _, rows in best_rows])
+        uids: dict[int, str] = {}
+        for i in _best_with_ties(scores, k).tolist():  # then ties by uid, as Neo4j: over k rows and their ties only
+            j = int(np.searchsorted(starts, i, side="right")) - 1
+            part, rows = best_rows[j]
+            uids[i] = part.uids[rows[i - starts[j]]]
+        order = sorted(uids, key=lambda i: (-scores[i], uids[i]))[:k]
+        return [(uids[i], float(scores[i])) for i in order]
 
     def _approximate(self, query: np.ndarray, k: int, candidates: Sequence[tuple[_PartRows, np.ndarray]]
                      ) -> list[tuple[str, float]] | None:
@@ -529,3 +534,12 @@ class LocalIndex:
         self._vectors.clear()
         self._hnsw = None
 
+
+
+def _best_with_ties(scores: np.ndarray, k: int) -> np.ndarray:
+    """The positions of the `k` best scores and of every score tied with the k-th, so that a tie-break after it
+    (by uid) sees all the rows it must choose among; all positions when there are no more than `k`."""
+    if len(scores) <= k:
+        return np.arange(len(scores))
+    kth = np.partition(scores, len(scores) - k)[len(scores) - k]
+    return np.flatnonzero(scores >= kth)
