@@ -51,13 +51,14 @@ test: install
 	$(BIN)/mypy lexgraph
 
 # Everything `make test` runs plus the tests marked slow (a real local model answering, whole experiments): minutes more.
-print-test-workers:
-	@echo $(TEST_WORKERS)
-
 test-all: install
 	LEXGRAPH_SLOW=1 $(PYTEST)
 	$(BIN)/ruff check .
 	$(BIN)/mypy lexgraph
+
+# How many test processes `make test` runs (.ci/run asks, for its second pass).
+print-test-workers:
+	@echo $(TEST_WORKERS)
 
 lint: install
 	$(BIN)/ruff check .

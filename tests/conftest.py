@@ -24,10 +24,10 @@ SKIPPED_LOG_ENV = "LEXGRAPH_SKIPPED_LOG"
 _WIPE_LIMIT = 10_000
 
 NEO4J_MARKS = [pytest.mark.neo4j, pytest.mark.requires("neo4j")]
+"""``pytestmark = NEO4J_MARKS`` in a module whose every test needs the Neo4j test server."""
 #: The pytest-xdist group of the Neo4j tests, and the suffix it gives their ids (`pytest_collection_modifyitems`).
 NEO4J_GROUP = "neo4j"
 GROUP_SUFFIX = f"@{NEO4J_GROUP}"
-"""``pytestmark = NEO4J_MARKS`` in a module whose every test needs the Neo4j test server."""
 
 BACKENDS = [
     pytest.param("embedded", id="embedded"),

@@ -535,7 +535,6 @@ class LocalIndex:
         self._hnsw = None
 
 
-
 def _best_with_ties(scores: np.ndarray, k: int) -> np.ndarray:
     """The positions of the `k` best scores and of every score tied with the k-th, so that a tie-break after it
     (by uid) sees all the rows it must choose among; all positions when there are no more than `k`."""
