@@ -110,11 +110,11 @@ def article_pull(question: str, affinity: Affinity | None, pull: float) -> Fusio
     """The default fusion, then each clause's score moved `pull` of the way to its article's best."""
     def fused(lists: Lists) -> list[tuple[str, str]]:
         found = _library_fused(question, affinity, lists)
+        article = {r.uid: (r.unit.law_id, article_path(r.unit.path)) for r in found}
         best: dict[tuple[str, str], float] = {}
         for r in found:
-            key = (r.unit.law_id, article_path(r.unit.path))
-            best[key] = max(best.get(key, -math.inf), r.score)
-        moved = {r.uid: r.score + pull * (best[(r.unit.law_id, article_path(r.unit.path))] - r.score) for r in found}
+            best[article[r.uid]] = max(best.get(article[r.uid], -math.inf), r.score)
+        moved = {r.uid: r.score + pull * (best[article[r.uid]] - r.score) for r in found}
         return [(r.unit.law_id, r.unit.path) for r in sorted(found, key=lambda r: (-moved[r.uid], r.uid))]
     return fused
 

@@ -41,7 +41,7 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"{REQUIRE_ENV} names unknown needs {sorted(names)}; see tests/capabilities.py")
     # The Neo4j tests share one database: on pytest-xdist's workers only --dist loadgroup keeps them on one worker,
     # and pytest-xdist 3.8 does that by rewriting test ids, which pytest 9.2 no longer allows (pyproject pins <9.2).
-    workers = config.getoption("numprocesses", None) if not os.environ.get("PYTEST_XDIST_WORKER") else None
+    workers = config.getoption("numprocesses", None)  # None on the workers themselves: xdist resets it there
     if workers and os.environ.get(NEO4J_URI_ENV) and (config.getoption("dist", "no") != "loadgroup"
                                                        or pytest.version_tuple[:2] >= (9, 2)):
         raise pytest.UsageError(f"the Neo4j tests would run side by side on pytest-xdist's workers: run them with "

@@ -444,12 +444,10 @@ class LocalIndex:
         if not best_scores:
             return []
         scores = np.concatenate(best_scores)
-        starts = np.cumsum([0] + [len(rows) for _, rows in best_rows])
-        uids: dict[int, str] = {}
-        for i in _best_with_ties(scores, k).tolist():  # then ties by uid, as Neo4j: over k rows and their ties only
-            j = int(np.searchsorted(starts, i, side="right")) - 1
-            part, rows = best_rows[j]
-            uids[i] = part.uids[rows[i - starts[j]]]
+        part_of = np.concatenate([np.full(len(rows), j) for j, (_, rows) in enumerate(best_rows)])
+        row_of = np.concatenate([rows for _, rows in best_rows])
+        # then ties by uid, as Neo4j: only the k best rows and their ties are looked up and sorted in Python
+        uids = {i: best_rows[part_of[i]][0].uids[row_of[i]] for i in _best_with_ties(scores, k).tolist()}
         order = sorted(uids, key=lambda i: (-scores[i], uids[i]))[:k]
         return [(uids[i], float(scores[i])) for i in order]
 
@@ -526,8 +524,9 @@ class LocalIndex:
         return self._law_terms.vocabulary(terms, laws)
 
     def _read_laws_terms(self, laws: Sequence[str]) -> dict[str, TermCounts]:
-        found = {law: read_law_terms(law_terms_path(self.directory, law_part(law)))
-                 for law in laws if law_part(law) in self._part_by_name}
+        parts = {law: law_part(law) for law in laws}
+        found = {law: read_law_terms(law_terms_path(self.directory, part))
+                 for law, part in parts.items() if part in self._part_by_name}
         return {law: counted for law, counted in found.items() if counted is not None}
 
     def close(self) -> None:

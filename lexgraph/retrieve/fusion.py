@@ -46,13 +46,13 @@ DEFAULT_MEAN_WEIGHTS: dict[str, float] = {"bm25": 1.0, "dense": 1.0, "cited": 2.
 #: in a search's weights (``{"law": 0}`` turns it off). Chosen on the dev splits of both benchmarks (docs/search.md).
 DEFAULT_LAW_PRIOR = 0.35
 LAW_PRIOR = "law"
+#: What a search's weights may name: the fused lists, and the law-level evidence.
+WEIGHT_NAMES = (*DEFAULT_MEAN_WEIGHTS, LAW_PRIOR)
+
+
 def law_prior_weight(weights: Mapping[str, float] | None) -> float:
     """The law-level evidence's weight in a search's weights (the default when they do not name it)."""
     return (weights or {}).get(LAW_PRIOR, DEFAULT_LAW_PRIOR)
-
-
-#: What a search's weights may name: the fused lists, and the law-level evidence.
-WEIGHT_NAMES = (*DEFAULT_MEAN_WEIGHTS, LAW_PRIOR)
 
 
 @dataclass(frozen=True)
