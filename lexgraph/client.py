@@ -77,6 +77,7 @@ if TYPE_CHECKING:
     from lexgraph.eval.lawqa_gold import Evaluation
     from lexgraph.eval.mcqa import MCQAConfig, MethodRun
     from lexgraph.eval.retrieval import GoldQuestion, LawqaRun, RetrievalProgress
+    from lexgraph.eval.significance import RunComparison
     from lexgraph.graph.neighbourhood import Neighbourhood
     from lexgraph.index.build import IndexProgress, IndexStatus, IndexSummary
     from lexgraph.index.embed import Embedder
@@ -147,6 +148,7 @@ __all__ = [
     "cite_text",
     "clause_label",
     "clause_path",
+    "compare_retrieval_modes",
     "configured_client",
     "dataset_changed",
     "decode_text",
@@ -271,12 +273,21 @@ def score_lawqa_citations(lines: list[dict[str, Any]], extractor: str = DEFAULT_
     return evaluate(lines, Catalog.bundled(), refine=getattr(chosen, "refine", None))
 
 
+def compare_retrieval_modes(runs: Sequence[LawqaRun], reference: str) -> list[RunComparison]:
+    """`reference`'s run of `LexGraph.eval_retrieval` against each other one, metric by metric: the difference,
+    its 95% bootstrap interval and the paired randomization test's p (`lexgraph.eval.significance`)."""
+    from lexgraph.eval.retrieval import compare_modes
+
+    return compare_modes(runs, reference)
+
+
 def write_retrieval_report(directory: Path, config: dict[str, Any], runs: Sequence[LawqaRun],
-                           ks: Sequence[int]) -> list[Path]:
-    """metrics.json, details.csv, config.json and recall.png of `LexGraph.eval_retrieval`'s runs."""
+                           ks: Sequence[int], comparisons: Sequence[RunComparison] = ()) -> list[Path]:
+    """metrics.json, comparisons.json, details.csv, config.json and recall.png of `LexGraph.eval_retrieval`'s
+    runs."""
     from lexgraph.eval.retrieval import write_retrieval_report as write
 
-    return write(directory, config, runs, ks)
+    return write(directory, config, runs, ks, comparisons)
 
 
 def mcqa_settings(dataset: Path, methods: Sequence[str], llm: LLMClient, *, use_context: bool, randomized: bool,

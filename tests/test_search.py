@@ -4,6 +4,7 @@ hash; scripts/build_test_embeddings.py rebuilds it), so indexing costs seconds."
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from datetime import date
@@ -333,8 +334,8 @@ def test_eval_retrieval_on_lawqa_questions(search_store: Path, tmp_path: Path) -
     run = lexgraph("eval", "retrieval", "--dataset", LAWQA_SAMPLE, "--mode", "bm25", "--mode", "hybrid", "--json",
                    "--report", tmp_path / "report", store=search_store)
     assert run.code == 0, run.stderr
-    assert {p.name for p in (tmp_path / "report").iterdir()} == {"config.json", "metrics.json", "details.csv",
-                                                                  "recall.png"}
+    assert {p.name for p in (tmp_path / "report").iterdir()} == {"config.json", "metrics.json", "comparisons.json",
+                                                                  "details.csv", "recall.png"}
     details = (tmp_path / "report" / "details.csv").read_text(encoding="utf-8").splitlines()
     # header; 2 modes × (7 article + 6 paragraph questions), scored on all gold and on the reachable gold
     assert len(details) == 1 + 2 * 2 * (7 + 6)
@@ -353,8 +354,25 @@ def test_eval_retrieval_on_lawqa_questions(search_store: Path, tmp_path: Path) -
     # Measured 0.81 (article) / 0.96 (paragraph): a regression in tokenising, fusion or filtering shows here.
     assert runs["hybrid"]["levels"]["article"]["recall@10"] >= 0.7
     assert runs["hybrid"]["levels"]["paragraph"]["recall@10"] >= 0.8
+    # hybrid against bm25, question by question: each level's difference is the difference of the two means
+    comparisons = run.json()["comparisons"]
+    assert [(c["mode"], c["against"], c["level"]) for c in comparisons] == [
+        ("hybrid", "bm25", level) for level in runs["hybrid"]["levels"]]
+    assert comparisons == json.loads((tmp_path / "report" / "comparisons.json").read_text(encoding="utf-8"))
+    for comparison in comparisons:
+        ours, theirs = (runs[m]["levels"][comparison["level"]] for m in ("hybrid", "bm25"))
+        rows = {d["metric"]: d for d in comparison["differences"]}
+        assert list(rows) == ["R@5", "R@10", "R@20", "MRR"]
+        assert rows["MRR"]["difference"] == pytest.approx(ours["mrr"] - theirs["mrr"], abs=1e-4)
+        assert rows["R@10"]["difference"] == pytest.approx(ours["recall@10"] - theirs["recall@10"], abs=1e-4)
+        for row in rows.values():
+            assert row["ci_low"] <= row["difference"] <= row["ci_high"] and 0 < row["p_value"] <= 1
+            assert row["clusters"] == row["n"] == ours["n_scored"]  # lawqa_jp's questions each stand alone
     table = lexgraph("eval", "retrieval", "--dataset", LAWQA_SAMPLE, "--mode", "bm25", store=search_store)
     assert table.code == 0 and "laws not in the store: 金融商品取引法" in table.stdout and "R@10" in table.stdout
+    assert "minus each other mode" not in table.stdout  # hybrid did not run: nothing to compare
+    wrong = lexgraph("eval", "retrieval", "--dataset", LAWQA_SAMPLE, "--reference", "best", store=search_store)
+    assert wrong.code == 2 and "--reference 'best': choose from bm25" in wrong.stderr
 
 
 def test_eval_retrieval_rejects_a_file_that_is_not_lawqa(tmp_path: Path, search_store: Path) -> None:

@@ -34,6 +34,8 @@ from lexgraph.client import (
     AskOptions,
     DatasetError,
     LLMUnavailable,
+    SearchOptions,
+    compare_retrieval_modes,
     configured_client,
     dataset_changed,
     load_citation_gold,
@@ -52,6 +54,7 @@ from lexgraph.client import (
 
 if TYPE_CHECKING:
     from lexgraph.client import CitationScores
+    from lexgraph.eval.significance import RunComparison
 
 app = typer.Typer(no_args_is_help=True, help="Measure extraction, retrieval and answers on gold data.")
 
@@ -115,23 +118,30 @@ def eval_retrieval(
     mode: Annotated[list[str] | None, typer.Option("--mode", help=f"Modes to compare ({', '.join(SEARCH_MODES)}); "
                                                    "repeatable. Default: bm25, dense and hybrid.")] = None,
     k: Annotated[str, typer.Option("--k", help="Cut-offs for Recall@k.")] = "5,10,20",
-    report: Annotated[Path | None, typer.Option("--report", help="Write metrics.json, details.csv, config.json "
-                                                "and recall.png (Recall@k curves) here.")] = None,
+    report: Annotated[Path | None, typer.Option("--report", help="Write metrics.json, comparisons.json, "
+                                                "details.csv, config.json and recall.png (Recall@k curves) here.")
+                      ] = None,
+    reference: Annotated[str, typer.Option("--reference", help="Test this mode against each other one, question "
+                                           "by question (paired randomization test, bootstrap interval).")
+                         ] = SearchOptions().mode,
     embedder: EmbedderOpt = None,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Recall@k and MRR, at article and paragraph level, of the clauses found for lawqa_jp's questions or a
     benchmark file's queries; gold that no stored wording holds, or holds as another provision (renumbered), is
-    listed apart and left out of the "reachable" rows."""
+    listed apart and left out of the "reachable" rows. Then the --reference mode against each other mode: the
+    difference of each metric, its 95% interval and whether it is more than chance (p < 0.05), with the queries of
+    one judgment resampled together."""
     ks = parse_ks(k)
     if depth < max(ks):
         fail(f"--depth {depth} is less than the largest k ({max(ks)}): search at least as deep as you score",
              EXIT_USAGE)
     modes = mode or ["bm25", "dense", "hybrid"]
-    for name in modes:
+    for name in [*modes, reference]:
         if name not in SEARCH_MODES:
-            fail(f"--mode {name!r}: choose from {', '.join(SEARCH_MODES)}", EXIT_USAGE)
+            fail(f"--mode {name!r}: choose from {', '.join(SEARCH_MODES)}" if name in modes else
+                 f"--reference {name!r}: choose from {', '.join(SEARCH_MODES)}", EXIT_USAGE)
     try:
         questions = load_questions(dataset, split)
     except DatasetError as error:
@@ -146,14 +156,16 @@ def eval_retrieval(
 
         model = make_embedder(embedder)
         runs = lg.eval_retrieval(questions, modes, ks, embedder=model, progress=advance, depth=depth)
+    comparisons = compare_retrieval_modes(runs, reference)
     files = []
     if report is not None:
         config = {"dataset": str(dataset), "split": split, "depth": depth, "modes": modes, "ks": list(ks),
-                  "store": store_location(store), "embedder": model.name}
-        files = write_retrieval_report(report, config, runs, ks)
+                  "reference": reference, "store": store_location(store), "embedder": model.name}
+        files = write_retrieval_report(report, config, runs, ks, comparisons)
     if as_json:
         emit_json({"dataset": str(dataset), "split": split, "depth": depth, "ks": list(ks),
-                   "runs": [run.to_json() for run in runs], "report": [str(f) for f in files]})
+                   "runs": [run.to_json() for run in runs], "comparisons": [c.to_json() for c in comparisons],
+                   "report": [str(f) for f in files]})
         return
     first = runs[0]
     out.print(f"{dataset}: {first.n_questions} questions; {len(first.scored)} scored (every gold law in the store), "
@@ -178,8 +190,29 @@ def eval_retrieval(
             grid.add_row(run.mode, level, str(scored.n_scored),
                           *[fmt(scored.recall_at(cut)) for cut in ks], fmt(scored.mrr))
     out.print(grid)
+    if comparisons:
+        print_comparisons(comparisons)
     for path in files:
         out.print(f"wrote {path}", highlight=False)
+
+
+def print_comparisons(comparisons: list[RunComparison]) -> None:
+    """One row per mode, level and metric: the reference's difference, its 95% interval, p and the verdict, in
+    80 columns (a level's "(reachable)" becomes a star)."""
+    first = comparisons[0].differences[0]
+    grouped = (f" from {first.clusters} documents (a document's queries are resampled together)"
+               if first.clusters < first.n else "")
+    out.print(f"{comparisons[0].mode} minus each other mode, question by question: {first.n} questions{grouped}, "
+              f"paired randomization test and 95% bootstrap interval over {first.resamples:,} resamples. "
+              f"better / worse: p < {first.alpha}; —: the gap may be chance. * reachable gold only.", highlight=False)
+    grid = table("against", "level", "metric", "diff", "95% interval", "p", "verdict")
+    for comparison in comparisons:
+        level = comparison.level.replace(" (reachable)", "*")
+        for d in comparison.differences:
+            verdict = d.verdict if d.verdict != "no difference" else "—"
+            grid.add_row(comparison.against, level, d.metric, f"{d.difference:+.3f}",
+                         f"{d.low:+.3f}..{d.high:+.3f}", f"{d.p_value:.3f}", verdict)
+    out.print(grid)
 
 
 @app.command("mcqa")

@@ -28,6 +28,13 @@ class BenchmarkQuery:
     split: str
     articles: tuple[tuple[str, str], ...]  # (law_id, a76)
     paragraphs: tuple[tuple[str, str], ...]  # (law_id, a8/p1)
+    doc: str = ""  # the document the query was drawn from (a judgment), if the file names it
+
+    @property
+    def cluster(self) -> str:
+        """Queries drawn from one document share its case and statutes: significance tests
+        (`eval.significance`) resample them together."""
+        return self.doc or self.qid
 
     @property
     def gold_laws(self) -> tuple[str, ...]:
@@ -71,6 +78,8 @@ def _query(path: str | Path, position: int, entry: Any) -> BenchmarkQuery:
             raise DatasetError(f"{where} needs a non-empty string {key!r}")
     if entry["split"] not in SPLITS:
         raise DatasetError(f"{where}: split {entry['split']!r} is not one of {', '.join(SPLITS)}")
+    if not isinstance(entry.get("doc", ""), str):
+        raise DatasetError(f"{where}: 'doc' must be a string (the document the query comes from)")
 
     def clauses(key: str) -> tuple[tuple[str, str], ...]:
         items = entry.get(key, [])
@@ -80,4 +89,5 @@ def _query(path: str | Path, position: int, entry: Any) -> BenchmarkQuery:
             raise DatasetError(f"{where}: {key!r} must be a list of {{\"law_id\", \"path\"}} objects")
         return tuple((i["law_id"], i["path"]) for i in items)
 
-    return BenchmarkQuery(entry["qid"], entry["query"], entry["split"], clauses("articles"), clauses("paragraphs"))
+    return BenchmarkQuery(entry["qid"], entry["query"], entry["split"], clauses("articles"), clauses("paragraphs"),
+                          entry.get("doc", ""))

@@ -51,6 +51,11 @@ class LawqaQuestion:
         """What is searched: the question with its choices (the choices carry most of the legal terms)."""
         return f"{self.question}\n{self.choices}"
 
+    @property
+    def cluster(self) -> str:
+        """Each question stands alone (`eval.significance` resamples it by itself)."""
+        return self.qid
+
     def quoted_texts(self) -> dict[tuple[str, str], str]:
         """The statute text the context quotes under each gold heading: ``(law title, a4)`` and ``(law title,
         a4/p1)`` → the text lines under it (its paragraphs and items, for an article), headings left out. What a

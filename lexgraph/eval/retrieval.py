@@ -40,6 +40,7 @@ from typing import Any, Protocol
 
 from lexgraph.eval.metrics import DEFAULT_KS, RetrievalReport, evaluate_retrieval
 from lexgraph.eval.report import pyplot, report_folder, save_figure, write_csv, write_json
+from lexgraph.eval.significance import DEFAULT_RESAMPLES, RunComparison, compare_runs
 from lexgraph.retrieve.options import SearchOptions
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.timeline import article_path
@@ -49,6 +50,7 @@ _PARAGRAPH = re.compile(r"^第(.+?)項$")
 _ITEM = re.compile(r"^第(.+?)号$")
 LEVELS = ("article", "paragraph")
 DEFAULT_DEPTH = 100  # clauses searched per question: enough to hold 20 distinct articles
+DEFAULT_REFERENCE = SearchOptions().mode  # what `compare_modes` tests against the others: the fusion (hybrid)
 MATCH_THRESHOLD = 0.5  # share of the quoted text's bigrams a stored wording must hold to be the same provision
 
 
@@ -65,6 +67,8 @@ class GoldQuestion(Protocol):
     def articles(self) -> tuple[tuple[str, str], ...]: ...
     @property
     def paragraphs(self) -> tuple[tuple[str, str], ...]: ...
+    @property
+    def cluster(self) -> str: ...
     def quoted_texts(self) -> dict[tuple[str, str], str]: ...
 
 
@@ -99,6 +103,8 @@ class LawqaRun:
     ceiling: dict[str, float | None] = field(default_factory=dict)  # level → mean share of reachable gold
     #: level → (qid, gold id, share of the quoted text's bigrams the best stored wording holds)
     mismatched: dict[str, tuple[tuple[str, str, float], ...]] = field(default_factory=dict)
+    #: qid → the cluster it is resampled with (`eval.significance`): its judgment, or itself
+    clusters: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -218,7 +224,19 @@ def evaluate_lawqa(questions: Sequence[GoldQuestion], rank: Ranker, law_ids: dic
         if texts is not None:
             levels[f"{level} (reachable)"] = evaluate_retrieval(reachable, predicted, ks=ks, qids=qids)
     return LawqaRun(mode, levels, tuple(q.qid for q in scored), tuple(absent), tuple(no_gold), len(questions),
-                    not_in_store, ceiling, mismatched)
+                    not_in_store, ceiling, mismatched, {q.qid: q.cluster for q in scored})
+
+
+def compare_modes(runs: Sequence[LawqaRun], reference: str = DEFAULT_REFERENCE, *,
+                  resamples: int = DEFAULT_RESAMPLES) -> list[RunComparison]:
+    """`reference`'s run against each other run, level by level and metric by metric, question by question
+    (`eval.significance`: paired randomization test and bootstrap interval, resampling each query's cluster
+    together). Empty when `reference` did not run or ran alone."""
+    clusters: dict[str, str] = {}
+    for run in runs:
+        clusters.update(run.clusters)
+    return compare_runs({run.mode: run.levels for run in runs}, reference, lambda qid: clusters.get(qid, qid),
+                        resamples=resamples)
 
 
 def store_clause_texts(query: Callable[..., list[dict[str, Any]]]) -> ClauseTexts:
@@ -245,18 +263,21 @@ def store_clause_texts(query: Callable[..., list[dict[str, Any]]]) -> ClauseText
 
 
 def write_retrieval_report(directory: str | Path, config: dict[str, Any], runs: Sequence[LawqaRun],
-                           ks: Sequence[int]) -> list[Path]:
-    """metrics.json, details.csv (per question, mode and level), config.json and recall.png (Recall@k curves)."""
+                           ks: Sequence[int], comparisons: Sequence[RunComparison] = ()) -> list[Path]:
+    """metrics.json, comparisons.json (`compare_modes`), details.csv (per question, mode and level), config.json
+    and recall.png (Recall@k curves)."""
     folder = report_folder(directory)
     write_json(folder / "config.json", config)
     write_json(folder / "metrics.json", [run.to_json() for run in runs])
+    write_json(folder / "comparisons.json", [c.to_json() for c in comparisons])
     write_csv(folder / "details.csv",
               ["qid", "mode", "level", "gold", "found", "missed", *[f"recall@{k}" for k in ks], "reciprocal_rank"],
               ([q.qid, run.mode, level, " ".join(q.gold), " ".join(f"{g}@{r}" for g, r in q.found),
                 " ".join(q.missed), *[f"{q.recall_at(k):.4f}" for k in ks], f"{q.reciprocal_rank:.4f}"]
                for run in runs for level, report in run.levels.items() for q in report.questions))
     plot_recall(folder / "recall.png", runs, max(ks))
-    return [folder / name for name in ("config.json", "metrics.json", "details.csv", "recall.png")]
+    return [folder / name for name in ("config.json", "metrics.json", "comparisons.json", "details.csv",
+                                       "recall.png")]
 
 
 def plot_recall(path: Path, runs: Sequence[LawqaRun], max_k: int) -> None:
