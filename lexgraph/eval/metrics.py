@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numbers
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,6 +107,16 @@ class RetrievalReport:
         if not self.questions:
             return None
         return sum(q.reciprocal_rank for q in self.questions) / len(self.questions)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RetrievalReport:
+        """The report `to_json` wrote (a ``--report`` folder's metrics.json), to compare runs after the fact."""
+        ks = tuple(sorted(int(key.split("@", 1)[1]) for key in data if key.startswith("recall@")))
+        questions = tuple(
+            QuestionResult(q["qid"], tuple(q["gold"]), tuple((f["id"], int(f["rank"])) for f in q["found"]),
+                           tuple(q["missed"]), int(q["n_predicted"]))
+            for q in data["questions"])
+        return cls(ks, questions, tuple(data.get("no_gold", ())))
 
     def to_json(self) -> dict[str, Any]:
         return {

