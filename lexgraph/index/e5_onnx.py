@@ -39,7 +39,9 @@ def threads_from_environment() -> int:
 
 
 class _GraphBuilder:
-    """Nodes and initializers of the encoder, named in order."""
+    """Nodes and initializers of the encoder, named in order. The weight matrices stay numpy arrays
+    (`matrices`): the graph declares them as external data and the session is handed the arrays
+    (``SessionOptions.add_external_initializers``), so 85 MB are neither copied into the graph nor serialised."""
 
     def __init__(self, weights: E5Weights) -> None:
         from onnx import helper, numpy_helper
@@ -48,6 +50,7 @@ class _GraphBuilder:
         self.weights = weights
         self.nodes: list[Any] = []
         self.initializers: list[Any] = []
+        self.matrices: dict[str, np.ndarray] = {}
         self.count = 0
 
     def name(self, stem: str) -> str:
@@ -59,16 +62,29 @@ class _GraphBuilder:
         self.initializers.append(self.numpy_helper.from_array(np.ascontiguousarray(value), name))
         return name
 
+    def matrix(self, value: np.ndarray, stem: str) -> str:
+        """A weight matrix, declared in the graph (type and shape) and kept in `matrices` for the session."""
+        from onnx import TensorProto
+
+        name = self.name(stem)
+        declared = TensorProto(name=name, data_type=TensorProto.FLOAT, dims=list(value.shape),
+                               data_location=TensorProto.EXTERNAL)
+        for key, text in (("location", f"{name}.bin"), ("offset", "0"), ("length", str(value.size * 4))):
+            declared.external_data.add(key=key, value=text)  # never read: the session is handed the array
+        self.initializers.append(declared)
+        self.matrices[name] = np.ascontiguousarray(value, dtype=np.float32)
+        return name
+
     def node(self, op: str, inputs: list[str], domain: str = "", **attributes: Any) -> str:
         out = self.name(op.lower())
         self.nodes.append(self.helper.make_node(op, inputs, [out], domain=domain, **attributes))
         return out
 
     def linear(self, x: str, layer: int, part: str, rows: int, columns: int) -> str:
-        """``x · Wᵀ + b`` with W the file's ``l{layer}.{part}.w`` (rows = outputs), dequantised."""
-        weight = self.weights.matrix(f"l{layer}.{part}.w", rows, columns).T
-        product = self.node("MatMul", [x, self.constant(weight, f"l{layer}.{part}.w")])
-        return self.node("Add", [product, self.constant(np.array(self.weights.vector(f"l{layer}.{part}.b")))])
+        """``x · Wᵀ + b`` with W the file's ``l{layer}.{part}.w`` (rows = outputs), dequantised as it is stored."""
+        weight = self.matrix(self.weights.matrix(f"l{layer}.{part}.w", rows, columns), f"l{layer}.{part}.w")
+        bias = self.constant(np.array(self.weights.vector(f"l{layer}.{part}.b")))
+        return self.node("Gemm", [x, weight, bias], transB=1)
 
     def layer_norm(self, x: str, layer: int, part: str) -> str:
         return self.node("LayerNormalization", [x, self.constant(np.array(self.weights.vector(f"l{layer}.{part}.w"))),
@@ -76,21 +92,22 @@ class _GraphBuilder:
                          axis=-1, epsilon=self.weights.config.eps)
 
     def heads(self, x: str, order: list[int]) -> str:
+        """(T, hidden) → (heads, T, head size), or (heads, head size, T) for the keys."""
         config = self.weights.config
-        shape = self.constant(np.array([1, -1, config.heads, config.hidden // config.heads], np.int64))
+        shape = self.constant(np.array([-1, config.heads, config.hidden // config.heads], np.int64))
         return self.node("Transpose", [self.node("Reshape", [x, shape])], perm=order)
 
     def encoder_layer(self, x: str, layer: int) -> str:
         config = self.weights.config
         hidden, ff = config.hidden, config.ff
-        query = self.heads(self.linear(x, layer, "q", hidden, hidden), [0, 2, 1, 3])
-        key = self.heads(self.linear(x, layer, "k", hidden, hidden), [0, 2, 3, 1])
-        value = self.heads(self.linear(x, layer, "v", hidden, hidden), [0, 2, 1, 3])
+        query = self.heads(self.linear(x, layer, "q", hidden, hidden), [1, 0, 2])
+        key = self.heads(self.linear(x, layer, "k", hidden, hidden), [1, 2, 0])
+        value = self.heads(self.linear(x, layer, "v", hidden, hidden), [1, 0, 2])
         scale = np.array(1.0 / np.sqrt(np.float32(hidden // config.heads)), np.float32)
         scores = self.node("Mul", [self.node("MatMul", [query, key]), self.constant(scale)])
         context = self.node("MatMul", [self.node("Softmax", [scores], axis=-1), value])
-        context = self.node("Reshape", [self.node("Transpose", [context], perm=[0, 2, 1, 3]),
-                                        self.constant(np.array([1, -1, hidden], np.int64))])
+        context = self.node("Reshape", [self.node("Transpose", [context], perm=[1, 0, 2]),
+                                        self.constant(np.array([-1, hidden], np.int64))])
         attended = self.linear(context, layer, "ao", hidden, hidden)
         x = self.layer_norm(self.node("Add", [x, attended]), layer, "aln")
         middle = self.node("Gelu", [self.linear(x, layer, "fi", ff, hidden)], domain=MS_DOMAIN)
@@ -105,8 +122,8 @@ class _GraphBuilder:
         for layer in range(self.weights.config.layers):
             x = self.encoder_layer(x, layer)
         graph = self.helper.make_graph(
-            self.nodes, "e5", [self.helper.make_tensor_value_info("embedded", TensorProto.FLOAT, [1, None, hidden])],
-            [self.helper.make_tensor_value_info(x, TensorProto.FLOAT, [1, None, hidden])], self.initializers)
+            self.nodes, "e5", [self.helper.make_tensor_value_info("embedded", TensorProto.FLOAT, [None, hidden])],
+            [self.helper.make_tensor_value_info(x, TensorProto.FLOAT, [None, hidden])], self.initializers)
         model = self.helper.make_model(graph, opset_imports=[self.helper.make_opsetid("", OPSET),
                                                              self.helper.make_opsetid(MS_DOMAIN, 1)])
         return bytes(model.SerializeToString())
@@ -121,6 +138,7 @@ class E5OnnxEncoder:
         self.model_file = Path(model_file)
         self.threads = threads_from_environment() if threads is None else threads
         self._weights: E5Weights | None = None
+        self._matrices: dict[str, np.ndarray] = {}  # the session reads these arrays: they live as long as it
         self._session: Any = None
         self._lock = threading.Lock()
 
@@ -130,14 +148,18 @@ class E5OnnxEncoder:
                 import onnxruntime
 
                 weights = E5Weights.read(self.model_file)
+                builder = _GraphBuilder(weights)
+                graph = builder.model()
                 options = onnxruntime.SessionOptions()
                 options.intra_op_num_threads = self.threads
                 options.inter_op_num_threads = 1
                 options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
                 # idle threads sleep instead of spinning: the search's own work follows on the same cores
                 options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-                self._session = onnxruntime.InferenceSession(_GraphBuilder(weights).model(), options,
-                                                             providers=["CPUExecutionProvider"])
+                values = [onnxruntime.OrtValue.ortvalue_from_numpy(a) for a in builder.matrices.values()]
+                options.add_external_initializers(list(builder.matrices), values)
+                self._session = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
+                self._matrices = builder.matrices
                 self._weights = weights
         assert self._weights is not None
         return self._weights, self._session
@@ -160,7 +182,7 @@ class E5OnnxEncoder:
             for start in range(0, max(len(ids), 1), window):
                 chunk = ids[start:start + window]
                 tokens = np.array([weights.tokenizer.bos, *chunk, weights.tokenizer.eos])
-                hidden = session.run(None, {"embedded": self._embedded(weights, tokens)[None]})[0][0]
+                hidden = session.run(None, {"embedded": self._embedded(weights, tokens)})[0]
                 size = max(len(chunk), 1)
                 total += np.float32(size) * hidden.mean(axis=0, dtype=np.float32)
                 weight_sum += size

