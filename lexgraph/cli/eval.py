@@ -53,8 +53,7 @@ from lexgraph.client import (
 )
 
 if TYPE_CHECKING:
-    from lexgraph.client import CitationScores
-    from lexgraph.eval.significance import RunComparison
+    from lexgraph.client import CitationScores, RunComparison
 
 app = typer.Typer(no_args_is_help=True, help="Measure extraction, retrieval and answers on gold data.")
 
