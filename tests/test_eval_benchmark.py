@@ -111,6 +111,7 @@ def test_a_benchmark_file_loads_with_its_split(tmp_path: Path, sentences: list) 
     ({"qid": "x", "query": "q", "split": "dev", "articles": [{"law_id": MINPO}]}, r"queries\[0\]: 'articles'"),
     ({"qid": "x", "query": "", "split": "dev"}, r"queries\[0\] needs a non-empty string 'query'"),
     ({"qid": "x", "query": "q", "split": "train"}, r"queries\[0\]: split 'train'"),
+    ({"qid": "x", "query": "q", "split": "dev", "doc": 7}, r"queries\[0\]: 'doc' must be a string"),
 ])
 def test_a_broken_benchmark_file_names_the_query_and_field(tmp_path: Path, entry: dict, message: str) -> None:  # type: ignore[type-arg]
     bad = tmp_path / "bad.json"
