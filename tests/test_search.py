@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
+import sys
 from datetime import date
 from pathlib import Path
 
@@ -373,6 +375,17 @@ def test_eval_retrieval_on_lawqa_questions(search_store: Path, tmp_path: Path) -
     assert "minus each other mode" not in table.stdout  # hybrid did not run: nothing to compare
     wrong = lexgraph("eval", "retrieval", "--dataset", LAWQA_SAMPLE, "--reference", "best", store=search_store)
     assert wrong.code == 2 and "--reference 'best': choose from bm25" in wrong.stderr
+    # bench/compare_reports.py: a report against itself moved nothing; a folder without a report is named
+    script = Path(__file__).parents[1] / "bench" / "compare_reports.py"
+    same = subprocess.run([sys.executable, script, tmp_path / "report", tmp_path / "report"], capture_output=True,
+                          text=True, timeout=120)
+    lines = [line for line in same.stdout.splitlines() if line.startswith(("bm25", "hybrid"))]
+    assert same.returncode == 0 and len(lines) == 2 * 4, same.stdout + same.stderr
+    assert all(line.endswith("no change beyond chance") and "(+0.000 [+0.000, +0.000] p 1.00)" in line
+               for line in lines)
+    missing = subprocess.run([sys.executable, script, tmp_path / "report", tmp_path / "none"], capture_output=True,
+                             text=True, timeout=120)
+    assert missing.returncode == 1 and "metrics.json" in missing.stderr
 
 
 def test_eval_retrieval_rejects_a_file_that_is_not_lawqa(tmp_path: Path, search_store: Path) -> None:
