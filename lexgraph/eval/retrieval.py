@@ -237,8 +237,7 @@ def compare_modes(runs: Sequence[LawqaRun], reference: str = DEFAULT_REFERENCE, 
     clusters: dict[str, str] = {}
     for run in runs:
         clusters.update(run.clusters)
-    return compare_runs({run.mode: run.levels for run in runs}, reference, lambda qid: clusters.get(qid, qid),
-                        resamples=resamples)
+    return compare_runs({run.mode: run.levels for run in runs}, reference, clusters, resamples=resamples)
 
 
 def store_clause_texts(query: Callable[..., list[dict[str, Any]]]) -> ClauseTexts:

@@ -101,10 +101,10 @@ def paired_difference(metric: str, a: Sequence[float], b: Sequence[float], clust
                             float(p_value), len(diffs), len(names), resamples, alpha)
 
 
-def compare_reports(a: RetrievalReport, b: RetrievalReport, cluster_of: Callable[[str], str] | None = None, *,
+def compare_reports(a: RetrievalReport, b: RetrievalReport, clusters: Mapping[str, str] | None = None, *,
                     resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> list[PairedDifference]:
     """Report `a` against `b`, metric by metric (Recall@k for `a`'s cut-offs, then MRR). Both must score the same
-    questions (by qid, in any order); `cluster_of` maps a qid to its cluster (default: each its own)."""
+    questions (by qid, in any order); `clusters` maps a qid to its cluster (a qid it does not name is its own)."""
     by_qid = {q.qid: q for q in b.questions}
     if set(by_qid) != {q.qid for q in a.questions}:
         only_a = sorted({q.qid for q in a.questions} - set(by_qid))
@@ -112,10 +112,10 @@ def compare_reports(a: RetrievalReport, b: RetrievalReport, cluster_of: Callable
         raise ValueError(f"the runs score different questions (only in A: {only_a[:3]}, only in B: {only_b[:3]}): "
                          "compare runs over the same questions")
     pairs = [(q, by_qid[q.qid]) for q in a.questions]
-    clusters = [cluster_of(q.qid) if cluster_of else q.qid for q, _ in pairs]
+    cluster_names = [(clusters or {}).get(q.qid, q.qid) for q, _ in pairs]
     metrics: list[tuple[str, Callable[[QuestionResult], float]]] = [
         *[(f"R@{k}", lambda q, k=k: q.recall_at(k)) for k in a.ks], ("MRR", lambda q: q.reciprocal_rank)]
-    return [paired_difference(name, [score(x) for x, _ in pairs], [score(y) for _, y in pairs], clusters,
+    return [paired_difference(name, [score(x) for x, _ in pairs], [score(y) for _, y in pairs], cluster_names,
                               resamples=resamples, seed=seed)
             for name, score in metrics]
 
@@ -135,7 +135,7 @@ class RunComparison:
 
 
 def compare_runs(levels_by_mode: Mapping[str, Mapping[str, RetrievalReport]], reference: str,
-                 cluster_of: Callable[[str], str] | None = None, *, resamples: int = DEFAULT_RESAMPLES,
+                 clusters: Mapping[str, str] | None = None, *, resamples: int = DEFAULT_RESAMPLES,
                  seed: int = DEFAULT_SEED) -> list[RunComparison]:
     """`reference`'s reports against every other mode's, level by level (levels both hold). Empty when
     `reference` is not among the modes or is the only one."""
@@ -149,5 +149,5 @@ def compare_runs(levels_by_mode: Mapping[str, Mapping[str, RetrievalReport]], re
         for level, report in ours.items():
             if level in theirs and report.questions:
                 out.append(RunComparison(reference, mode, level, tuple(
-                    compare_reports(report, theirs[level], cluster_of, resamples=resamples, seed=seed))))
+                    compare_reports(report, theirs[level], clusters, resamples=resamples, seed=seed))))
     return out
