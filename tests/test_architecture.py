@@ -35,6 +35,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer) for layer in (
     {"llm"},
     {"model", "config", "version", "dates"},
     {"numerals"},
+    {"errors"},
 ))
 RANK = {name: depth for depth, layer in enumerate(LAYERS) for name in layer}
 
