@@ -583,6 +583,14 @@ class LexGraph:
         uid = resolve_node(self.store, node, as_of=day, catalog=self.catalog)
         return neighbourhood(self.store, uid, depth, as_of=as_of, max_nodes=max_nodes)
 
+    def neighbourhood_turtle(self, node: str, depth: int = 1, *, as_of: AsOf = ANY_WORDING,
+                             max_nodes: int = 150) -> str:
+        """`neighbourhood` as RDF (Turtle; IRIs from e-Gov law ids, clause paths and lawsuit ids: see
+        lexgraph.graph.rdf). Raises what `neighbourhood` raises."""
+        from lexgraph.graph.rdf import neighbourhood_turtle
+
+        return neighbourhood_turtle(self.neighbourhood(node, depth, as_of=as_of, max_nodes=max_nodes))
+
     # -- search -------------------------------------------------------------------------------------------------
     def law_ids(self, names: Sequence[str]) -> tuple[str, ...]:
         """Stored laws by any name (title, 略称, number, id). Raises `LawNotFound` or `AmbiguousLaw`."""

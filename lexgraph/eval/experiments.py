@@ -262,7 +262,10 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         {"dataset": "the paper's QA set", "model": UNRECORDED, "embedder": "multilingual-e5-large"},
         notes=("ROUGE-L over Sudachi tokens against the correct choice's text; the judge is the configured model",
                "embedding_similarity is the cosine of the offline embedder's passage vectors of answer and "
-               "reference: BERTScore-style, not BERTScore (no token alignment, not the paper's model)")),
+               "reference: BERTScore-style, not BERTScore (no token alignment, not the paper's model)",
+               "RDF triples: the paper shows its RDF prompt only as a figure (図 4-5, not in its text); lexgraph gives "
+               "Turtle with declared prefixes and IRIs from e-Gov law ids, clause paths and courts.go.jp lawsuit ids "
+               "(docs/answering.md, \"RDF\"), its own small vocabulary (lg:)")),
     Experiment(
         "cluster-tree", "Tree-based retrieval via hierarchical clustering (Yu and Tsai, arXiv:2506.13607)",
         "adjusted F1 (β = 4), Recall@k and result size of the leaves under the node nearest the question, beside a "
