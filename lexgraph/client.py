@@ -734,6 +734,13 @@ class LexGraph:
                             time.perf_counter() - started, answer=answer), log, record)
         return answer
 
+    @staticmethod
+    def require_model(purpose: str) -> None:
+        """Raise `LLMUnavailable` naming `purpose` when no model is configured: a command that cannot run without
+        one says so before it opens a store or asks anything."""
+        if configured_client() is None:
+            raise LLMUnavailable(f"{purpose} needs a model; {NOT_CONFIGURED}")
+
     def interview(self, *, topic: str | None = None, llm: LLMClient | None = None,
                   max_repairs: int = DEFAULT_MAX_REPAIRS, log: Path | None = None) -> Interview:
         """A contract-review knowledge interview with `llm` or the configured model, every turn (valid or failed)
@@ -742,9 +749,10 @@ class LexGraph:
         from lexgraph.answer.interview import Interview
         from lexgraph.answer.turnlog import append_jsonl
 
+        if llm is None:
+            self.require_model("the knowledge interview")
         model = llm if llm is not None else configured_client()
-        if model is None:
-            raise LLMUnavailable(f"the knowledge interview needs a model; {NOT_CONFIGURED}")
+        assert model is not None
         target = log or self.turn_log_path()
         return Interview(model, topic=topic, max_repairs=max_repairs, log=lambda turn: append_jsonl(target, turn))
 

@@ -434,6 +434,15 @@ def test_interview_that_stops_early_stores_nothing(store: Path, tmp_path: Path) 
     assert run.code == 1 and "nothing was stored" in run.stderr
 
 
+def test_interview_without_a_model_says_so_before_it_starts(tmp_path: Path) -> None:
+    new_store = tmp_path / "never-created"
+    run = lexgraph("knowledge", "interview", "--topic", "業務委託契約", store=new_store,
+                   env={"LEXGRAPH_LLM_MODEL": ""})
+    assert run.code == 3 and "needs a model" in run.stderr and "LEXGRAPH_LLM_MODEL" in run.stderr
+    assert "turn log" not in run.stderr and "聞き手" not in run.stdout  # nothing was asked, nothing was logged
+    assert not new_store.exists()  # and no store was created for an interview that cannot run
+
+
 @pytest.mark.parametrize(("candidate", "reference", "expected"), [
     ("借地権の存続期間は三十年です。", "借地権の存続期間は三十年です。", 1.0),
     ("借地権の存続期間は30年", "借地権の存続期間は三十年", 1.0),  # numerals unified

@@ -11,7 +11,7 @@ import typer
 
 from lexgraph.cli.options import JsonOpt, StoreOpt
 from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_UNAVAILABLE, emit_json, err, fail, opened, out
-from lexgraph.client import DEFAULT_MAX_REPAIRS, LLMUnavailable, RetriesExhausted
+from lexgraph.client import DEFAULT_MAX_REPAIRS, LexGraph, LLMUnavailable, RetriesExhausted
 
 app = typer.Typer(no_args_is_help=True, help="Capture contract-review knowledge linked to clauses.")
 
@@ -31,6 +31,10 @@ def interview_command(
 ) -> None:
     """Interview a lawyer (a model asks, you answer) and store the knowledge, linked to the clauses it cites.
     Only the interviewer's messages are shown; the turn's control and state stay in the log."""
+    try:
+        LexGraph.require_model("the knowledge interview")  # said before a store is opened or a question asked
+    except LLMUnavailable as error:
+        fail(str(error), EXIT_UNAVAILABLE)
     scripted = None
     if answers is not None:
         try:
