@@ -270,12 +270,15 @@ def test_citation_graph_runs_each_mode_and_the_m_sweep(store: Path, tmp_path: Pa
     run = lexgraph("experiment", "run", "citation-graph", "--dataset", LAWQA, "--report", report, "--set",
                    "modes=bm25,hybrid", "--set", "m_sweep=10", "--json", store=store, env=NO_MODEL)
     assert run.code == 0, run.stderr
-    variants = check_report(report, {"bm25", "hybrid", "bm25-m10"})
+    # The hybrid mode with the paper's fusion (the appendix's normalised-score mean) and with RRF, side by side.
+    variants = check_report(report, {"bm25", "hybrid", "hybrid-rrf", "bm25-m10"})
     assert variants["bm25-m10"]["m"] == 10 and variants["hybrid"]["m"] == 30
     for name in variants:
         assert (report / name / "recall.png").exists()
     config = read_json(report / "config.json")
-    assert config["parameters"]["modes"] == ["bm25", "hybrid"] and config["paper_parameters"]["m_sweep"] == []
+    assert config["parameters"]["modes"] == ["bm25", "hybrid"]
+    assert config["paper_parameters"]["m_sweep"] == [10, 30, 100, 300] and config["paper_parameters"]["fusion"] == "mean"
+    assert "no book or guideline is stored" in config["material_missing"] and "ingest literature" in run.stderr
     found = differences(report)
     assert found["parameter modes"]["here"] == "['bm25', 'hybrid']"
     assert found["parameter modes"]["paper"] == "['bm25', 'dense', 'hybrid']"
@@ -292,6 +295,14 @@ def test_citation_graph_runs_each_mode_and_the_m_sweep(store: Path, tmp_path: Pa
     fused = direct.json()["metrics"]["hybrid"]
     assert fused["article_recall@10"] >= 0.7 and fused["paragraph_recall@10"] >= 0.8
     assert direct.json()["report"] == []  # no --report: nothing left behind
+
+
+def test_citation_graph_on_a_store_without_chunks_says_what_to_ingest(sample_store: Path) -> None:
+    run = lexgraph("experiment", "run", "citation-graph", "--dataset", LAWQA, "--limit", "1", store=sample_store,
+                   env=NO_MODEL)
+    assert run.code == 1 and "Traceback" not in run.stderr, run.stderr
+    assert "lexgraph ingest precedents" in run.stderr and "lexgraph ingest literature" in run.stderr
+    assert "direct_clauses=true" in run.stderr and "0.000" not in run.stdout
 
 
 @pytest.mark.slow

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from lexgraph.eval.experiments import (
     CitaLawParams,
     CitationGraphParams,
     Experiment,
+    ExperimentError,
     GuardrailParams,
     MultiAgentParams,
     Params,
@@ -137,13 +138,16 @@ def run_citation_graph(lg: Any, params: Params, questions: Sequence[LawqaQuestio
     from lexgraph.retrieve.options import SearchOptions
 
     assert isinstance(params, CitationGraphParams)
-    # The appendix's Hybrid is the plain mean: every list weighs alike, not the search's default weights, and no
-    # law-level evidence (lexgraph's own addition, retrieve/law_prior.py).
-    plain = {"bm25": 1.0, "dense": 1.0, "cited": 1.0, "law": 0.0} if params.fusion == "mean" else None
-    base = SearchOptions(m=params.m, n=params.n, rrf_k=params.rrf_k, fusion=params.fusion, weights=plain,
-                         direct=params.direct_clauses)
+    missing = missing_material(lg.stats().nodes, direct=params.direct_clauses)
+    if missing:
+        say(missing)
+        config["material_missing"] = missing
+    base = _fused_options(params, params.fusion)
     runs: list[tuple[str, Any, SearchOptions]] = []
     plan = [(mode, mode, base) for mode in params.modes]
+    if params.compare_fusion and "hybrid" in params.modes:  # the other fusion of the hybrid lists, side by side
+        other = "rrf" if params.fusion == "mean" else "mean"
+        plan.append((f"hybrid-{other}", "hybrid", _fused_options(params, other)))
     plan += [(f"{params.modes[0]}-m{m}", params.modes[0], replace(base, m=m)) for m in params.m_sweep]
     variants = []
     for name, mode, options in plan:
@@ -155,6 +159,38 @@ def run_citation_graph(lg: Any, params: Params, questions: Sequence[LawqaQuestio
         write_retrieval_report(target, {**config, "variant": name, "mode": mode, "m": options.m}, [run], params.ks)
         variants.append(Variant(name, {**_retrieval_headline(run, params.ks), "m": float(options.m)}, target))
     return variants
+
+
+def _fused_options(params: CitationGraphParams, fusion: str) -> Any:
+    """The search options of one citation-graph variant. The appendix's Hybrid is the plain mean: every list
+    weighs alike, not the search's default weights, and no law-level evidence (lexgraph's own addition,
+    retrieve/law_prior.py)."""
+    from lexgraph.retrieve.options import SearchOptions
+
+    plain = {"bm25": 1.0, "dense": 1.0, "cited": 1.0, "law": 0.0} if fusion == "mean" else None
+    return SearchOptions(m=params.m, n=params.n, rrf_k=params.rrf_k, fusion=fusion, weights=plain,
+                         direct=params.direct_clauses)
+
+
+def missing_material(nodes: Mapping[str, int], *, direct: bool) -> str:
+    """What the store lacks for the paper's evidence selection (clauses and precedents cited by related chunks),
+    and how to ingest it; "" when nothing is missing. No chunk at all: the graph can select nothing, and the
+    experiment refuses to print zeros (ExperimentError) unless a direct clause search is fused in."""
+    how = ("ingest judgments (lexgraph ingest precedents DIR) and books or guidelines (lexgraph ingest literature "
+           "DIR), then run lexgraph index")
+    if not nodes.get("Chunk", 0):
+        if direct:
+            return (f"no judgment, book or guideline is stored: the evidence comes from the direct clause search "
+                    f"alone; to run the paper's selection, {how}")
+        raise ExperimentError(
+            "the citation-graph experiment selects the clauses and precedents cited by the related chunks (books, "
+            f"guidelines, judgments), and this store holds none: {how}; or run on the statutes alone with --set "
+            "direct_clauses=true")
+    if not nodes.get("Document", 0):
+        return ("no book or guideline is stored: the related chunks are the judgments' alone (the paper also "
+                "retrieves books and guidelines); ingest them with lexgraph ingest literature DIR, then lexgraph "
+                "index")
+    return ""
 
 
 def f_beta(found: int, predicted: int, gold: int, beta: float) -> float:
@@ -383,5 +419,6 @@ def _plot_summary(path: Path, title: str, variants: Sequence[Variant]) -> None:
     axis.set_xticks([x + width * (len(variants) - 1) / 2 for x in range(len(keys))], keys, rotation=25, fontsize=7)
     axis.set_ylim(0, 1)
     axis.set_title(title, fontsize=9)
-    axis.legend(fontsize=7)
+    if keys and variants:  # a legend of nothing is a matplotlib warning, not a picture
+        axis.legend(fontsize=7)
     save_figure(figure, path)

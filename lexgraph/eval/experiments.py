@@ -41,8 +41,10 @@ class CitationGraphParams:
     """Integrated citation graph for QA: evidence = clauses and precedents cited by the top `m` related chunks,
     ranked by RRF over the chunks' ranks (k = `rrf_k`), top `n` kept; Recall@`ks` of the evidence, per retrieval
     mode. `direct_clauses` fuses a direct clause search into the evidence (lexgraph's default for collections
-    without literature; the paper does not). `m_sweep` reruns the first mode at each M. `fusion` ``mean`` is the
-    appendix's Hybrid (mean of min-max normalised scores) instead of RRF."""
+    without literature; the paper does not). `m_sweep` reruns the first mode at each M (the paper: 10, 30, 100,
+    300 with N = 20). `fusion` is how the hybrid mode fuses its lists: ``mean`` (the paper's appendix: the mean of
+    min-max normalised scores) or ``rrf`` (lexgraph's search default); with `compare_fusion` the hybrid mode also
+    runs with the other one (variant ``hybrid-rrf`` or ``hybrid-mean``), so that the report shows both."""
 
     modes: tuple[str, ...] = ("bm25", "dense", "hybrid")
     ks: tuple[int, ...] = (5, 10, 20)
@@ -50,8 +52,9 @@ class CitationGraphParams:
     n: int = 20
     rrf_k: float = 60.0
     direct_clauses: bool = False
-    m_sweep: tuple[int, ...] = ()
-    fusion: str = "rrf"
+    m_sweep: tuple[int, ...] = (10, 30, 100, 300)
+    fusion: str = "mean"
+    compare_fusion: bool = True
 
     def model_needed(self) -> bool:
         return any(mode.startswith("hyde") for mode in self.modes)
