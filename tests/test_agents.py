@@ -85,7 +85,7 @@ def test_vote_counts_in_dataset_labels_and_breaks_a_tie_with_a_run_off(server: S
                                                                         item: MCQAItem) -> None:
     wanted = ["a", "a", "c", "c", "b"]  # dataset labels: a 2-2-1 tie between a and c
     shown = [LABELS[order.index(label)] for order, label in zip(VOTER_ORDERS, wanted, strict=True)]
-    result = solve(script(server, *[answer(s) for s in shown], answer("c")), item, "vote", "条文")
+    result = solve(script(server, *[answer(s) for s in shown], answer("c")), item, "vote", "条文", runoff="judge")
     assert result.label == "c"
     assert [s.agent for s in result.trace][-1] == "runoff"
     runoff = prompts(server)[-1]
@@ -99,7 +99,8 @@ def test_vote_counts_in_dataset_labels_and_breaks_a_tie_with_a_run_off(server: S
 def test_a_runoff_choosing_outside_the_two_is_refused(server: ScriptedOpenAI, item: MCQAItem) -> None:
     wanted = ["a", "a", "c", "c", "b"]
     shown = [LABELS[order.index(label)] for order, label in zip(VOTER_ORDERS, wanted, strict=True)]
-    result = solve(script(server, *[answer(s) for s in shown], answer("d"), answer("a")), item, "vote", "条文")
+    result = solve(script(server, *[answer(s) for s in shown], answer("d"), answer("a")), item, "vote", "条文",
+                   runoff="judge")
     assert result.label == "a" and result.trace[-1].attempts == 2
     assert "'d' must be one of a, c" in result.trace[-1].errors[0]
 

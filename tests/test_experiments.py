@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import json
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -15,14 +16,14 @@ import numpy as np
 import pytest
 
 from lexgraph.answer.turnlog import TURN_SCHEMA_VERSION, TurnLogError, read_turns, upgrade_turn
-from lexgraph.eval.experiment_run import f_beta, stratified_sample
+from lexgraph.eval.experiment_run import f_beta, law_of, stratified_sample
 from lexgraph.eval.experiments import (
     ExperimentError,
     experiment,
     parse_settings,
     with_overrides,
 )
-from lexgraph.eval.lawqa import load_lawqa
+from lexgraph.eval.lawqa import load_law_list, load_lawqa, question_type
 from lexgraph.retrieve import tree as tree_module
 from lexgraph.retrieve.fusion import mean_normalised
 from tests.helpers import copy_store, lexgraph
@@ -134,8 +135,8 @@ def test_without_a_model_an_experiment_that_needs_one_exits_3(store: Path, name:
 
 
 def test_the_stratified_sample_keeps_each_sources_share_and_is_seeded() -> None:
-    questions = load_lawqa(LAWQA)  # 8 借地借家法, 2 金商法
-    sample = stratified_sample(questions, 5, 42)
+    questions = load_lawqa(LAWQA)  # by qid: 8 借地借家法, 2 金商法
+    sample = stratified_sample(questions, 5, 42)  # no law list: the qid's first part is the law
     sources = [q.qid.split("_")[0] for q in sample]
     assert sorted(sources) == ["借地借家法"] * 4 + ["金商法"]
     assert sample == stratified_sample(questions, 5, 42)
@@ -144,6 +145,23 @@ def test_the_stratified_sample_keeps_each_sources_share_and_is_seeded() -> None:
     assert {tuple(q.qid for q in stratified_sample(questions, 5, seed)) for seed in range(10)} != {
         tuple(q.qid for q in sample)}
     assert stratified_sample(questions, 40, 42) == questions  # fewer than asked: all of them
+
+
+def test_the_stratified_sample_is_the_papers_law_by_law_and_type_by_type() -> None:
+    """The multi-agent paper's §4.1: the law from law_list.json (the e-Gov URL), at least one question per law,
+    the rest in proportion, and within a law the question types taken in turn."""
+    questions = load_lawqa(LAWQA)
+    titles = load_law_list(LAWQA.parent / "law_list.json")
+    laws = {law_of(q, titles) for q in questions}  # 借地借家法, 金融商品取引法 and the 原状回復 guideline (by URL)
+    assert len(laws) == 3 and "金融商品取引法" in laws
+    for seed in range(20):
+        sample = stratified_sample(questions, 5, seed, titles)
+        counts = Counter(law_of(q, titles) for q in sample)
+        assert set(counts) == laws and counts["借地借家法"] == 3  # each law once, then 2 of 6 + 1 → 借地借家法
+        types = Counter(question_type(q.question) for q in sample if law_of(q, titles) == "借地借家法")
+        assert sorted(types.values()) == [1, 1, 1]  # 誤り選択, 正しい選択, その他: one of each, not 3 正しい
+    assert question_type("次のうち、正しいものの組み合わせを教えてください。") == "組み合わせ"
+    assert question_type("次のうち、誤っているものを教えてください。") == "誤り選択"
 
 
 # -- the pieces the papers publish --------------------------------------------------------------------------------
@@ -277,7 +295,8 @@ def test_citation_graph_runs_each_mode_and_the_m_sweep(store: Path, tmp_path: Pa
         assert (report / name / "recall.png").exists()
     config = read_json(report / "config.json")
     assert config["parameters"]["modes"] == ["bm25", "hybrid"]
-    assert config["paper_parameters"]["m_sweep"] == [10, 30, 100, 300] and config["paper_parameters"]["fusion"] == "mean"
+    paper = config["paper_parameters"]
+    assert paper["m_sweep"] == [10, 30, 100, 300] and paper["fusion"] == "mean"
     assert "no book or guideline is stored" in config["material_missing"] and "ingest literature" in run.stderr
     found = differences(report)
     assert found["parameter modes"]["here"] == "['bm25', 'hybrid']"
@@ -349,6 +368,8 @@ def scripted(body: dict[str, Any]) -> str:
                            "conclusion": {"text": "原則として三十年です。", "citations": cited}, "caveats": []},
                           ensure_ascii=False)
     labels = shown_labels(body)
+    if name == "mcqa_moderator":  # the debaters agree at 0.9: enough for τ = 0.8, not for τ = 0.98
+        return json.dumps({"agreement": 0.9, "summary": "ほぼ一致", "answer": labels[0]}, ensure_ascii=False)
     if name == "mcqa_elimination":
         return json.dumps({"excluded": [{"label": x, "reason": "条文に反する"} for x in labels[-2:]],
                            "remaining": labels[:-2], "answer": labels[0], "reason": "残り"}, ensure_ascii=False)
@@ -497,6 +518,21 @@ def test_guardrails_counts_a_reply_that_never_came_as_a_failed_turn(store: Path,
     assert run.code == 3 and "cannot be reached" in run.stderr  # a dead endpoint still stops the run
 
 
+def test_multi_agent_runs_the_debate_at_both_of_the_papers_thresholds(store: Path, tmp_path: Path) -> None:
+    report = tmp_path / "debate"
+    with ScriptedOpenAI([Reply(scripted)]) as server:
+        run = lexgraph("experiment", "run", "multi-agent", "--dataset", LAWQA, "--set", "sample=2", "--set",
+                       "methods=baseline,debate", "--report", report, "--json", store=store, env=model_env(server))
+        requests = list(server.requests)
+    assert run.code == 0, run.stderr
+    variants = check_report(report, {"baseline", "debate-0.8", "debate-0.98"})
+    assert all(v["runs"] == 2 and v["failed"] == 0 for v in variants.values())
+    assert read_json(report / "mcqa-debate-0.98" / "config.json")["tau"] == 0.98
+    moderators = [r for r in requests if r["response_format"]["json_schema"]["name"] == "mcqa_moderator"]
+    # agreement 0.9 ends the τ = 0.8 debate after its first round, and never the τ = 0.98 one (three rounds)
+    assert len(moderators) == 2 * 1 + 2 * 3
+
+
 def test_multi_agent_runs_the_papers_sample_at_temperature_zero(store: Path, tmp_path: Path) -> None:
     report = tmp_path / "agents"
     with ScriptedOpenAI([Reply(scripted)]) as server:
@@ -512,7 +548,7 @@ def test_multi_agent_runs_the_papers_sample_at_temperature_zero(store: Path, tmp
     assert len(eliminations) == 5 and all("ちょうど2つの選択肢を" in r["messages"][-1]["content"] for r in eliminations)
     config = read_json(report / "config.json")
     assert config["llm"] == {"max_tokens": 1024, "timeout_s": 60.0, "retries": 0, "structured_output": True}
-    sample = [q.qid for q in stratified_sample(load_lawqa(LAWQA), 5, 42)]
+    sample = [q.qid for q in stratified_sample(load_lawqa(LAWQA), 5, 42, load_law_list(LAWQA.parent / "law_list.json"))]
     assert config["questions"] == sample
     mcqa = read_json(report / "mcqa" / "config.json")
     assert mcqa["qids"] == sample and mcqa["temperature"] == 0.0 and mcqa["eliminate"] == 2

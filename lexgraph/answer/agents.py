@@ -142,7 +142,7 @@ class Session:
     tau: float = DEFAULT_TAU  # the debate's agreement threshold
     temperature: float | None = None  # every agent's temperature (None: each its own)
     eliminate: int | None = None  # choices the elimination methods must remove (None: as many as they see fit)
-    runoff: str = "judge"  # a vote's tie: "judge" (one run-off agent) or "vote" (the five vote again on the two)
+    runoff: str = "vote"  # a vote's tie: "judge" (one run-off agent) or "vote" (the five vote again on the two)
 
     def shown(self, labels: Sequence[str] | None = None) -> str:
         keep = set(labels or LABELS)
@@ -333,7 +333,7 @@ RUNOFFS = ("judge", "vote")
 
 def solve(llm: LLMClient, item: MCQAItem, method: str, context: str, *, order: tuple[str, ...] = LABELS,
           tau: float = DEFAULT_TAU, max_repairs: int = DEFAULT_MAX_REPAIRS, temperature: float | None = None,
-          eliminate: int | None = None, runoff: str = "judge") -> MCQAResult:
+          eliminate: int | None = None, runoff: str = "vote") -> MCQAResult:
     """Run one method on one question, in one choice order; a failed agent ends the question with its error."""
     if method not in METHOD_FUNCTIONS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")

@@ -36,7 +36,7 @@ from lexgraph.eval.experiments import (
     differences,
     parameters_json,
 )
-from lexgraph.eval.lawqa import LawqaQuestion
+from lexgraph.eval.lawqa import LawqaQuestion, load_law_list, question_type
 from lexgraph.eval.report import pyplot, report_folder, save_figure, write_csv, write_json
 
 #: Called with a line of progress ("citation-graph: bm25").
@@ -64,31 +64,77 @@ class ExperimentReport:
                 "metrics": {v.name: v.headline for v in self.variants}, "report": [str(f) for f in self.files]}
 
 
-def stratified_sample(questions: Sequence[LawqaQuestion], size: int, seed: int) -> list[LawqaQuestion]:
-    """`size` questions drawn with `random.Random(seed)`, stratified by source (the qid's first part, e.g.
-    ``金商法``), each stratum given its share of `size` by largest remainder; returned in the dataset's order.
-    A dataset of at most `size` questions is returned whole."""
+def stratified_sample(questions: Sequence[LawqaQuestion], size: int, seed: int,
+                      law_titles: Mapping[str, str] | None = None) -> list[LawqaQuestion]:
+    """The multi-agent paper's sample (its §4.1): (i) each question's law is the title `law_titles` (lawqa_jp's
+    law_list.json, URL → title) gives its first e-Gov URL — the qid's first part where the list does not know it;
+    (ii) every law gets at least one question (when `size` allows) and the rest in proportion to its questions, by
+    largest remainder; (iii) within a law, questions are taken greedily from a seeded shuffle, each time of the
+    question type (正しい選択 / 誤り選択 / 組み合わせ / その他) taken least so far. `random.Random(seed)` does not
+    depend on Python's hash. Returned in the dataset's order; a dataset of at most `size` questions whole."""
     if size >= len(questions):
         return list(questions)
     strata: dict[str, list[int]] = {}
     for position, question in enumerate(questions):
-        strata.setdefault(question.qid.split("_")[0], []).append(position)
+        strata.setdefault(law_of(question, law_titles or {}), []).append(position)
     names = sorted(strata)
-    exact = {name: size * len(strata[name]) / len(questions) for name in names}
-    counts = {name: int(exact[name]) for name in names}
-    for name in sorted(names, key=lambda n: (-(exact[n] - counts[n]), n))[: size - sum(counts.values())]:
-        counts[name] += 1
+    counts = _allocate(size, {name: len(strata[name]) for name in names})
     rng = random.Random(seed)
-    chosen = sorted(p for name in names for p in rng.sample(strata[name], counts[name]))
-    return [questions[p] for p in chosen]
+    chosen: list[int] = []
+    for name in names:
+        chosen += _balanced_types(strata[name], counts[name], questions, rng)
+    return [questions[p] for p in sorted(chosen)]
+
+
+def law_of(question: LawqaQuestion, law_titles: Mapping[str, str]) -> str:
+    """The law a question is about, for stratifying: its first reference's title, else its qid's first part."""
+    for url in question.references:
+        if (title := law_titles.get(url.rstrip("/"))) is not None:
+            return title
+    return question.qid.split("_")[0]
+
+
+def _allocate(size: int, sizes: Mapping[str, int]) -> dict[str, int]:
+    """One question per stratum first (while `size` lasts, largest strata first), the rest in proportion to each
+    stratum's remaining questions by largest remainder."""
+    names = sorted(sizes, key=lambda n: (-sizes[n], n))
+    counts = {name: 0 for name in names}
+    for name in names[:size]:
+        counts[name] = 1
+    left = size - sum(counts.values())
+    spare = {name: sizes[name] - counts[name] for name in names}
+    total = sum(spare.values())
+    if left and total:
+        exact = {name: left * spare[name] / total for name in names}
+        extra = {name: int(exact[name]) for name in names}
+        for name in sorted(names, key=lambda n: (-(exact[n] - extra[n]), n))[: left - sum(extra.values())]:
+            extra[name] += 1
+        counts = {name: counts[name] + extra[name] for name in names}
+    return counts
+
+
+def _balanced_types(positions: Sequence[int], count: int, questions: Sequence[LawqaQuestion],
+                    rng: random.Random) -> list[int]:
+    order = list(positions)
+    rng.shuffle(order)
+    by_type: dict[str, list[int]] = {}
+    for position in order:
+        by_type.setdefault(question_type(questions[position].question), []).append(position)
+    taken: dict[str, int] = {name: 0 for name in by_type}
+    out: list[int] = []
+    while len(out) < count and any(by_type.values()):
+        name = min((n for n in by_type if by_type[n]), key=lambda n: (taken[n], n))
+        out.append(by_type[name].pop(0))
+        taken[name] += 1
+    return out
 
 
 def select_questions(exp: Experiment, params: Params, questions: Sequence[LawqaQuestion],
-                     limit: int | None) -> list[LawqaQuestion]:
-    """The paper's sample (multi-agent: stratified, seeded), then the first `limit`."""
+                     limit: int | None, law_titles: Mapping[str, str] | None = None) -> list[LawqaQuestion]:
+    """The paper's sample (multi-agent: stratified by law and question type, seeded), then the first `limit`."""
     chosen = list(questions)
     if isinstance(params, MultiAgentParams):
-        chosen = stratified_sample(chosen, params.sample, params.seed)
+        chosen = stratified_sample(chosen, params.sample, params.seed, law_titles)
     return chosen[:limit] if limit is not None else chosen
 
 
@@ -98,7 +144,7 @@ def run_experiment(lg: Any, exp: Experiment, params: Params, *, dataset: str, qu
     """Run `exp` with `params` on `questions` (read from `dataset`) over `lg` (a `LexGraph`), with `llm` where the
     experiment needs a model and `embedder` for dense search, and write its report into `folder`. Raises what the
     evaluations raise (`IndexMissing`, `EmbedderMismatch`, `LLMUnavailable`)."""
-    chosen = select_questions(exp, params, questions, limit)
+    chosen = select_questions(exp, params, questions, limit, load_law_list(Path(dataset).parent / "law_list.json"))
     folder = report_folder(folder)
     say = progress or (lambda _: None)
     uses_embedder = (any(mode != "bm25" for mode in params.modes) if isinstance(params, CitationGraphParams)
@@ -352,22 +398,31 @@ def run_guardrails(lg: Any, params: Params, questions: Sequence[LawqaQuestion], 
 
 def run_multi_agent(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder: Path, llm: Any,
                     embedder: Any, config: dict[str, Any], say: Progress) -> list[Variant]:
-    """`eval mcqa` over the sample with the paper's settings; one variant per method."""
+    """`eval mcqa` over the sample with the paper's settings; one variant per method, the debate once per τ
+    (``debate-0.8``, ``debate-0.98``: the paper's table lists them as two methods)."""
     from lexgraph.eval.mcqa import MCQAConfig, file_sha256, write_report
 
     assert isinstance(params, MultiAgentParams)
-    settings = MCQAConfig(config["dataset"], file_sha256(config["dataset"]), params.methods, llm.config.model,
-                          llm.config.base_url, params.use_context, params.randomized, None, params.tau,
-                          params.max_repairs, store=str(lg.store.location), temperature=params.temperature,
-                          eliminate=params.eliminate, runoff=params.runoff,
-                          qids=tuple(q.qid for q in questions))
-    say("multi-agent")
-    runs = lg.eval_mcqa(llm, questions, settings)
-    target = folder / "mcqa"
-    write_report(target, settings, runs)
-    return [Variant(run.method, {"accuracy": run.accuracy, "consistency": run.consistency,
-                                 "failed": float(run.failed), "runs": float(len(run.results))}, target)
-            for run in runs]
+    plain = tuple(m for m in params.methods if m != "debate")
+    plan: list[tuple[str, tuple[str, ...], float]] = [("mcqa", plain, params.taus[0])] if plain else []
+    if "debate" in params.methods:
+        plan += [(f"mcqa-debate-{tau:g}", ("debate",), tau) for tau in params.taus]
+    variants = []
+    for folder_name, methods, tau in plan:
+        settings = MCQAConfig(config["dataset"], file_sha256(config["dataset"]), methods, llm.config.model,
+                              llm.config.base_url, params.use_context, params.randomized, None, tau,
+                              params.max_repairs, store=str(lg.store.location), temperature=params.temperature,
+                              eliminate=params.eliminate, runoff=params.runoff,
+                              qids=tuple(q.qid for q in questions))
+        say(folder_name.removeprefix("mcqa-") if methods == ("debate",) else "multi-agent")
+        runs = lg.eval_mcqa(llm, questions, settings)
+        target = folder / folder_name
+        write_report(target, settings, runs)
+        variants += [Variant(f"debate-{tau:g}" if run.method == "debate" else run.method,
+                             {"accuracy": run.accuracy, "consistency": run.consistency,
+                              "failed": float(run.failed), "runs": float(len(run.results))}, target)
+                     for run in runs]
+    return variants
 
 
 Runner = Callable[[Any, Params, Sequence[LawqaQuestion], Path, Any, Any, dict[str, Any], Progress], list[Variant]]

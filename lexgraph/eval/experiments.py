@@ -169,15 +169,17 @@ class GuardrailParams:
 
 @dataclass(frozen=True)
 class MultiAgentParams:
-    """Multi-agent statute application on lawqa_jp: `sample` questions stratified by source (the qid's first part)
-    with `seed`; temperature 0; elimination removes `eliminate` choices; the debate stops at agreement ≥ `tau`; the
-    vote's tie goes to a new vote between the top two (`runoff` ``vote``; ``judge`` is one run-off agent)."""
+    """Multi-agent statute application on lawqa_jp: `sample` questions stratified as the paper does (by law from
+    law_list.json, at least one per law, question types balanced within a law) with `seed`; temperature 0;
+    elimination removes `eliminate` choices; the debate runs once per agreement threshold in `taus` (the paper
+    reports 0.8 and 0.98 as two methods); the vote's tie goes to a new vote between the top two (`runoff`
+    ``vote``; ``judge`` is one run-off agent)."""
 
     methods: tuple[str, ...] = METHODS
     sample: int = 40
     seed: int = 42
     temperature: float = 0.0
-    tau: float = 0.8
+    taus: tuple[float, ...] = (0.8, 0.98)
     eliminate: int = 2
     runoff: str = "vote"
     use_context: bool = True
@@ -191,6 +193,8 @@ class MultiAgentParams:
         _members("methods", self.methods, METHODS)
         _members("runoff", (self.runoff,), ("vote", "judge"))
         _positive("sample", (self.sample,))
+        if not self.taus or not all(0 < tau <= 1 for tau in self.taus):
+            raise ExperimentError(f"taus must be agreement thresholds in (0, 1], not {list(self.taus)}")
         if not 0 <= self.eliminate <= 3:
             raise ExperimentError(f"eliminate must be 0 to 3 choices, not {self.eliminate}")
 
@@ -300,7 +304,8 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "accuracy of single agent, syllogism, elimination, debate (τ), division of labour and majority vote",
         "mcqa", MultiAgentParams(),
         {"dataset": LAWQA_PAPER_DATA + ", 40 questions stratified, seed 42", "model": "Qwen3-8B"},
-        notes=("strata are the qid's first part (the source law), allocated in proportion",),
+        notes=("a question's law is its first e-Gov URL's title in law_list.json beside the dataset (the qid's first "
+               "part where the list is absent or does not know the URL); question types are read from 問題文",),
         substitutes=(FEW_SHOT_SUBSTITUTE,)),
 )
 

@@ -43,7 +43,7 @@ class MCQAConfig:
     store: str = ""
     temperature: float | None = None  # every agent's (None: each its own)
     eliminate: int | None = None  # choices the elimination methods remove (None: as they see fit)
-    runoff: str = "judge"  # a vote's tie: one run-off agent, or a new vote between the top two ("vote")
+    runoff: str = "vote"  # a vote's tie: one run-off agent, or a new vote between the top two ("vote")
     qids: tuple[str, ...] | None = None  # the questions run (a sample), None: the first `limit`
 
     def to_json(self) -> dict[str, Any]:
@@ -54,7 +54,9 @@ class MCQAConfig:
     def read(cls, path: str | Path) -> MCQAConfig:
         raw = json.loads(Path(path).read_text(encoding="utf-8"))
         qids = raw.get("qids")
-        return cls(**{**raw, "methods": tuple(raw["methods"]), "qids": None if qids is None else tuple(qids)})
+        # A report written before the run-off followed the paper recorded no runoff: it was the judge then.
+        return cls(**{"runoff": "judge", **raw, "methods": tuple(raw["methods"]),
+                      "qids": None if qids is None else tuple(qids)})
 
 
 def file_sha256(path: str | Path) -> str:
