@@ -367,6 +367,9 @@ def scripted(body: dict[str, Any]) -> str:
         return json.dumps({"sentences": [{"text": "借地権の存続期間は三十年です。", "citations": cited}],
                            "conclusion": {"text": "原則として三十年です。", "citations": cited}, "caveats": []},
                           ensure_ascii=False)
+    if name == "zero_shot_evidence":  # one law by title, one by number, one that names no stored clause
+        return json.dumps({"laws": ["借地借家法第三条", "平成三年法律第九十号第四条第一項", "民法第九千条"],
+                           "precedents": ["平成23年(受)第1234号"]}, ensure_ascii=False)
     labels = shown_labels(body)
     if name == "mcqa_moderator":  # the debaters agree at 0.9: enough for τ = 0.8, not for τ = 0.98
         return json.dumps({"agreement": 0.9, "summary": "ほぼ一致", "answer": labels[0]}, ensure_ascii=False)
@@ -516,6 +519,35 @@ def test_guardrails_counts_a_reply_that_never_came_as_a_failed_turn(store: Path,
     run = lexgraph("experiment", "run", "guardrails", "--dataset", LAWQA, "--limit", "1", "--report", report,
                    store=store, env={**model_env(server), "OPENAI_BASE_URL": down})
     assert run.code == 3 and "cannot be reached" in run.stderr  # a dead endpoint still stops the run
+
+
+def test_citation_graph_runs_the_papers_zero_shot_baseline_where_a_model_is_configured(store: Path,
+                                                                                       tmp_path: Path) -> None:
+    report = tmp_path / "zero"
+    settings = ["modes=bm25", "m_sweep=", "compare_fusion=false", "direct_clauses=true"]
+    with ScriptedOpenAI([Reply(scripted)]) as server:
+        run = lexgraph("experiment", "run", "citation-graph", "--dataset", LAWQA, "--limit", "3", "--report", report,
+                       *[a for pair in settings for a in ("--set", pair)], "--json", store=store, env=model_env(server))
+        asked = [r for r in server.requests if r["response_format"]["json_schema"]["name"] == "zero_shot_evidence"]
+    assert run.code == 0, run.stderr
+    variants = check_report(report, {"bm25", "zero-shot"})
+    assert len(asked) == 3 and all("<question>" in r["messages"][-1]["content"] for r in asked)
+    assert all("20件まで" in r["messages"][-1]["content"] for r in asked)  # the paper's instruction: 20 of each
+    listed = read_json(report / "zero-shot" / "config.json")["listed"]
+    first = listed["借地借家法_第2章_選択式_関連法令_問題番号24"]
+    # read back by the citation extractor: 第三条 by title, 第四条第一項 by law number; 第九千条 names nothing stored
+    assert first["ranked"] == ["403AC0000000090|a3", "403AC0000000090|a4/p1"] and first["error"] is None
+    # question 24's gold is 借地借家法 第三条, 第四条 and 第九条: two of three articles within the first 5
+    assert variants["zero-shot"]["article_recall@5"] > 0 and variants["zero-shot"]["failed"] == 0
+
+
+def test_citation_graph_without_a_model_says_the_zero_shot_baseline_was_not_run(store: Path, tmp_path: Path) -> None:
+    report = tmp_path / "nozero"
+    run = lexgraph("experiment", "run", "citation-graph", "--dataset", LAWQA, "--limit", "1", "--report", report,
+                   "--set", "modes=bm25", "--set", "m_sweep=", "--set", "compare_fusion=false", store=store,
+                   env=NO_MODEL)
+    assert run.code == 0, run.stderr
+    assert "not run" in read_json(report / "config.json")["zero_shot"] and "LEXGRAPH_LLM_MODEL" in run.stderr
 
 
 def test_multi_agent_runs_the_debate_at_both_of_the_papers_thresholds(store: Path, tmp_path: Path) -> None:

@@ -204,7 +204,30 @@ def run_citation_graph(lg: Any, params: Params, questions: Sequence[LawqaQuestio
         target = folder / name
         write_retrieval_report(target, {**config, "variant": name, "mode": mode, "m": options.m}, [run], params.ks)
         variants.append(Variant(name, {**_retrieval_headline(run, params.ks), "m": float(options.m)}, target))
+    if params.zero_shot:
+        variants += _zero_shot(lg, params, questions, folder, llm, config, say)
     return variants
+
+
+def _zero_shot(lg: Any, params: CitationGraphParams, questions: Sequence[LawqaQuestion], folder: Path, llm: Any,
+               config: dict[str, Any], say: Progress) -> list[Variant]:
+    """The paper's Zero-Shot baseline (eval.zero_shot): the model lists the laws it thinks apply, no retrieval.
+    Without a model it is not run, and the report says so (the other variants need none)."""
+    from lexgraph.eval.retrieval import evaluate_lawqa, store_clause_texts, stored_law_ids, write_retrieval_report
+    from lexgraph.eval.zero_shot import ZeroShotRanker
+
+    if llm is None:
+        config["zero_shot"] = "not run: the zero-shot baseline asks a model (set LEXGRAPH_LLM_MODEL)"
+        say(config["zero_shot"])
+        return []
+    say("zero-shot")
+    ranker = ZeroShotRanker(lg, llm)
+    run = evaluate_lawqa(questions, ranker, stored_law_ids(questions, lg.catalog, lg.store), mode="zero-shot",
+                         ks=params.ks, texts=store_clause_texts(lg.store.query))
+    target = folder / "zero-shot"
+    write_retrieval_report(target, {**config, "variant": "zero-shot", "listed": ranker.listed}, [run], params.ks)
+    failed = sum(1 for item in ranker.listed.values() if item["error"])
+    return [Variant("zero-shot", {**_retrieval_headline(run, params.ks), "failed": float(failed)}, target)]
 
 
 def _fused_options(params: CitationGraphParams, fusion: str) -> Any:

@@ -44,7 +44,9 @@ class CitationGraphParams:
     without literature; the paper does not). `m_sweep` reruns the first mode at each M (the paper: 10, 30, 100,
     300 with N = 20). `fusion` is how the hybrid mode fuses its lists: ``mean`` (the paper's appendix: the mean of
     min-max normalised scores) or ``rrf`` (lexgraph's search default); with `compare_fusion` the hybrid mode also
-    runs with the other one (variant ``hybrid-rrf`` or ``hybrid-mean``), so that the report shows both."""
+    runs with the other one (variant ``hybrid-rrf`` or ``hybrid-mean``), so that the report shows both.
+    `zero_shot` adds the paper's Zero-Shot baseline (the model lists the laws it thinks apply; eval.zero_shot)
+    where a model is configured."""
 
     modes: tuple[str, ...] = ("bm25", "dense", "hybrid")
     ks: tuple[int, ...] = (5, 10, 20)
@@ -55,6 +57,7 @@ class CitationGraphParams:
     m_sweep: tuple[int, ...] = (10, 30, 100, 300)
     fusion: str = "mean"
     compare_fusion: bool = True
+    zero_shot: bool = True
 
     def model_needed(self) -> bool:
         return any(mode.startswith("hyde") for mode in self.modes)
