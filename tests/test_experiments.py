@@ -74,13 +74,13 @@ def test_list_names_every_papers_experiment_with_its_published_parameters() -> N
     assert (agents["sample"], agents["seed"], agents["temperature"], agents["eliminate"], agents["runoff"]) == (
         40, 42, 0.0, 2, "vote")
     assert "closebook" in listed["citalaw"]["parameters"]["modes"]
-    assert [s["what"] for s in listed["multi-agent"]["substitutes"]] == ["few-shot examples"]
+    assert listed["multi-agent"]["substitutes"] == []  # the paper's worked examples are its figures 1-3, used
+    assert listed["multi-agent"]["parameters"]["examples"] == "paper"
     needs = {name: e["needs_model"] for name, e in listed.items()}
     assert needs == {"citation-graph": False, "citation-graph-answers": True, "cluster-tree": False,
                      "citalaw": True, "guardrails": True, "multi-agent": True}
     text = lexgraph("experiment", "list")
     assert text.code == 0 and "cluster-tree" in text.stdout and "beta=4.0" in text.stdout
-    assert "substitute few-shot examples: SUBSTITUTE" in text.stdout
 
 
 @pytest.mark.parametrize(("name", "pairs", "expected"), [
@@ -588,12 +588,14 @@ def test_multi_agent_runs_the_papers_sample_at_temperature_zero(store: Path, tmp
     found = differences(report)
     assert found["parameter sample"] == {"what": "parameter sample", "paper": "40", "here": "5"}
     assert "parameter seed" not in found and found["model"]["paper"] == "Qwen3-8B"
-    # The paper's few-shot examples are not public: the worked example given is lexgraph's, and the report says so.
-    assert found["few-shot examples"]["here"].startswith("SUBSTITUTE: lexgraph's one worked example")
-    assert "not published" in found["few-shot examples"]["paper"]
+    # The worked examples are the paper's figures: figure 1 to the baseline, figure 3 to the eliminator.
     baselines = [r for r in requests if r["response_format"]["json_schema"]["name"] == "mcqa_answer"
-                 and "民法第二百六条により" in r["messages"][-1]["content"]]
-    assert len(baselines) == 5  # the substitute example reaches the baseline agent, once per question
+                 and "外国会社が有価証券報告書を提出する場合の期限として" in r["messages"][-1]["content"]]
+    assert len(baselines) == 5  # once per question
+    assert all("除外理由：" in r["messages"][-1]["content"] for r in eliminations)
+    notes = [d["here"] for d in read_json(report / "config.json")["differs_from_paper"] if d["what"] == "method"]
+    assert any("figures 2-3 are lawqa_jp dev question 金商法 61" in note for note in notes)
+    assert all("accuracy_without_example_questions" in v for v in variants.values())
 
 
 # -- a real local model ------------------------------------------------------------------------------------------
@@ -615,5 +617,5 @@ def test_multi_agent_runs_end_to_end_against_the_small_local_model(store: Path, 
     assert baseline["runs"] == 1 and baseline["accuracy"] in (0.0, 1.0, None)
     found = differences(report)
     assert found["model"]["here"] == f"smollm2 at {url}" and found["model"]["paper"] == "Qwen3-8B"
-    assert found["few-shot examples"]["here"].startswith("SUBSTITUTE")
+    assert "few-shot examples" not in found  # the paper's own figures are given, not a substitute
     assert read_json(report / "config.json")["llm"]["max_tokens"] == 256

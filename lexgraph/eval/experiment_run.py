@@ -423,6 +423,7 @@ def run_multi_agent(lg: Any, params: Params, questions: Sequence[LawqaQuestion],
                     embedder: Any, config: dict[str, Any], say: Progress) -> list[Variant]:
     """`eval mcqa` over the sample with the paper's settings; one variant per method, the debate once per τ
     (``debate-0.8``, ``debate-0.98``: the paper's table lists them as two methods)."""
+    from lexgraph.answer.agents import PAPER_EXAMPLE_QIDS
     from lexgraph.eval.mcqa import MCQAConfig, file_sha256, write_report
 
     assert isinstance(params, MultiAgentParams)
@@ -435,14 +436,16 @@ def run_multi_agent(lg: Any, params: Params, questions: Sequence[LawqaQuestion],
         settings = MCQAConfig(config["dataset"], file_sha256(config["dataset"]), methods, llm.config.model,
                               llm.config.base_url, params.use_context, params.randomized, None, tau,
                               params.max_repairs, store=str(lg.store.location), temperature=params.temperature,
-                              eliminate=params.eliminate, runoff=params.runoff,
+                              eliminate=params.eliminate, runoff=params.runoff, examples=params.examples,
                               qids=tuple(q.qid for q in questions))
         say(folder_name.removeprefix("mcqa-") if methods == ("debate",) else "multi-agent")
         runs = lg.eval_mcqa(llm, questions, settings)
         target = folder / folder_name
         write_report(target, settings, runs)
+        given_away = PAPER_EXAMPLE_QIDS if params.examples == "paper" else ()
         variants += [Variant(f"debate-{tau:g}" if run.method == "debate" else run.method,
                              {"accuracy": run.accuracy, "consistency": run.consistency,
+                              "accuracy_without_example_questions": run.accuracy_excluding(given_away),
                               "failed": float(run.failed), "runs": float(len(run.results))}, target)
                      for run in runs]
     return variants

@@ -176,13 +176,15 @@ class MultiAgentParams:
     law_list.json, at least one per law, question types balanced within a law) with `seed`; temperature 0;
     elimination removes `eliminate` choices; the debate runs once per agreement threshold in `taus` (the paper
     reports 0.8 and 0.98 as two methods); the vote's tie goes to a new vote between the top two (`runoff`
-    ``vote``; ``judge`` is one run-off agent)."""
+    ``vote``; ``judge`` is one run-off agent); `examples` ``paper`` gives the single agents the paper's worked
+    examples (its figures 1-3), ``lexgraph`` lexgraph's own, which give no lawqa_jp question away."""
 
     methods: tuple[str, ...] = METHODS
     sample: int = 40
     seed: int = 42
     temperature: float = 0.0
     taus: tuple[float, ...] = (0.8, 0.98)
+    examples: str = "paper"
     eliminate: int = 2
     runoff: str = "vote"
     use_context: bool = True
@@ -195,6 +197,7 @@ class MultiAgentParams:
     def check(self) -> None:
         _members("methods", self.methods, METHODS)
         _members("runoff", (self.runoff,), ("vote", "judge"))
+        _members("examples", (self.examples,), ("paper", "lexgraph"))
         _positive("sample", (self.sample,))
         if not self.taus or not all(0 < tau <= 1 for tau in self.taus):
             raise ExperimentError(f"taus must be agreement thresholds in (0, 1], not {list(self.taus)}")
@@ -243,15 +246,6 @@ class Experiment:
 CITATION_GRAPH = "Integrated legal citation graph for QA (statutes, precedents, books, guidelines)"
 LAWQA_PAPER_DATA = "lawqa_jp (Digital Agency 4-choice questions)"
 UNRECORDED = "as published (not recorded in lexgraph)"
-
-#: The multi-agent paper's few-shot examples are not public anywhere reachable from here (docs/experiments.md lists
-#: where we looked); lexgraph's own worked example stands in, and every run's report says so.
-FEW_SHOT_SUBSTITUTE = Substitute(
-    "few-shot examples",
-    "the paper's own few-shot examples (not published: not in its text as summarised, nor in digital-go-jp/lawqa_jp, "
-    "nor in any public repository or page found; see docs/experiments.md)",
-    "SUBSTITUTE: lexgraph's one worked example (lexgraph.answer.agents.EXAMPLE, written for lexgraph: a question on "
-    "民法 第二百六条, which no lawqa_jp question quotes), given to the baseline agent only")
 
 EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment(
@@ -308,8 +302,10 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "mcqa", MultiAgentParams(),
         {"dataset": LAWQA_PAPER_DATA + ", 40 questions stratified, seed 42", "model": "Qwen3-8B"},
         notes=("a question's law is its first e-Gov URL's title in law_list.json beside the dataset (the qid's first "
-               "part where the list is absent or does not know the URL); question types are read from 問題文",),
-        substitutes=(FEW_SHOT_SUBSTITUTE,)),
+               "part where the list is absent or does not know the URL); question types are read from 問題文",
+               "the worked examples are the paper's figures 1-3 as printed (excerpts); figures 2-3 are lawqa_jp dev "
+               "question 金商法 61 with its answer and figure 1 is close to question 58, so every method's accuracy "
+               "is also given without those two (accuracy_without_example_questions)")),
 )
 
 
