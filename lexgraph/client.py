@@ -66,7 +66,8 @@ from lexgraph.store.base import InvalidQuery, Row, StoreCounts
 from lexgraph.store.copy import DEFAULT_BATCH
 
 if TYPE_CHECKING:
-    from lexgraph.answer.interview import Interview, StoredKnowledge
+    from lexgraph.answer.interview import Interview
+    from lexgraph.answer.knowledge import KnowledgeEntry, StoredKnowledge
     from lexgraph.answer.model import Answer
     from lexgraph.answer.turnlog import Turn
     from lexgraph.citations import Citation
@@ -760,10 +761,17 @@ class LexGraph:
                        transcript: str = "") -> list[StoredKnowledge]:
         """Finished interview entries as (:Knowledge), linked to the clauses their legal basis names as of `day`
         (None: today); returns each entry with the clauses it was linked to and the bases left unresolved."""
-        from lexgraph.answer.interview import clause_resolver, store_knowledge
+        from lexgraph.answer.knowledge import clause_resolver, store_knowledge
 
         resolve = clause_resolver(self.store, self._statute_citations)
         return store_knowledge(self.store, knowledge, resolve, day=as_of_day(day), interview_log=transcript)
+
+    def knowledge(self, uid: str | None = None) -> list[KnowledgeEntry]:
+        """The stored contract-review knowledge (or the entry `uid` names), oldest first, each in the entry shape
+        1.0 whatever version recorded it, with the clauses it is linked to."""
+        from lexgraph.answer.knowledge import read_knowledge
+
+        return read_knowledge(self.store, uid)
 
     def _log_turn(self, turn: Turn, log: Path | None, record: bool) -> None:
         from lexgraph.answer.turnlog import append_jsonl, record_turn

@@ -221,6 +221,30 @@ def test_old_turn_logs_stay_readable_through_the_version_adapters(tmp_path: Path
         read_turns(log)
 
 
+def test_an_interview_turn_of_format_0_is_read_in_the_design_documents_1_0() -> None:
+    """Turn log version 4 logged lexgraph's format 0 of the interview; version 5 the design document's 1.0."""
+    entry = {"title": "損害賠償の上限", "contract_type": "業務委託契約", "issue": "受託者の責任の範囲",
+             "recommendation": "上限を委託料の総額とする。", "legal_basis": ["民法第四百十五条"]}
+    v4 = {"schema_version": 4, "uid": "q:1", "asked_at": "2025-01-01T00:00:00.000+00:00", "question": "はい",
+          "as_of": "2025-01-01", "mode": "interview", "prompt_style": "interview_system", "model": "m",
+          "status": "answered", "seconds": 1.0, "prompts": [], "attempts": [], "retries": 0, "usage": {},
+          "error": None, "answer": None,
+          "interview": {"phase": "completed", "missing_info": [], "assistant_message": "記録しました。",
+                        "state": {"contract_type": "業務委託契約", "clause": "損害賠償", "issue": None,
+                                  "position": None, "rationale": None}, "knowledge_json": {"entries": [entry]}}}
+    turn = upgrade_turn(v4)["interview"]
+    assert turn["control"] == {"schema_version": "1.0", "mode": "finalize"}
+    assert turn["state"] == {"phase": "review_knowledge", "missing_info": []}
+    assert turn["knowledge_json"] == {"title": "損害賠償の上限", "contract_types": ["業務委託契約"],
+                                      "problem_pattern": "受託者の責任の範囲",
+                                      "recommended_clause": "上限を委託料の総額とする。",
+                                      "legal_basis": ["民法第四百十五条"]}
+    assert turn["upgraded_from"]["state"]["clause"] == "損害賠償"  # what 1.0 has no place for is kept
+    from lexgraph.llm.guardrails import schema_errors
+
+    assert schema_errors("knowledge_entry", turn["knowledge_json"]) == []
+
+
 def test_the_turn_log_schema_names_every_mode_and_refuses_an_unknown_one(tmp_path: Path) -> None:
     """The schema's enum is the code's (answer modes and the interview's), and a line whose mode or interview part
     is not a turn's is refused with the file, the line and the field."""
@@ -231,8 +255,10 @@ def test_the_turn_log_schema_names_every_mode_and_refuses_an_unknown_one(tmp_pat
     schema = load_schema("turn_log")
     assert tuple(schema["properties"]["mode"]["enum"]) == TURN_MODES == (*MODES, INTERVIEW_MODE)
     assert schema["properties"]["schema_version"]["const"] == TURN_SCHEMA_VERSION
-    phases = load_schema("interview_turn")["properties"]["control"]["properties"]["phase"]["enum"]
-    assert schema["properties"]["interview"]["properties"]["phase"]["enum"] == phases
+    phases = load_schema("interview_turn")["properties"]["state"]["properties"]["phase"]["enum"]
+    assert schema["properties"]["interview"]["properties"]["state"]["properties"]["phase"]["enum"] == phases
+    modes = load_schema("interview_turn")["properties"]["control"]["properties"]["mode"]["enum"]
+    assert schema["properties"]["interview"]["properties"]["control"]["properties"]["mode"]["enum"] == modes
     v3 = {"schema_version": 3, "uid": "q:1", "asked_at": "2025-01-01T00:00:00.000+00:00", "question": "借地権とは",
           "as_of": "2025-01-01", "mode": "arg-qa", "prompt_style": "law", "model": "m", "status": "failed",
           "seconds": 1.0, "prompts": [], "attempts": [], "retries": 0, "usage": {}, "error": "timeout",
@@ -244,7 +270,8 @@ def test_the_turn_log_schema_names_every_mode_and_refuses_an_unknown_one(tmp_pat
                         "interview"),
                        ({**v3, "schema_version": 4, "mode": "interview", "status": "answered",
                          "interview": {"phase": "asking", "missing_info": [], "state": {},
-                                       "assistant_message": "はい", "knowledge_json": None}}, "interview.phase")):
+                                       "assistant_message": "はい", "knowledge_json": None}},
+                        "interview.state.phase")):
         log.write_text(json.dumps(v3) + "\n" + json.dumps(bad, ensure_ascii=False) + "\n", encoding="utf-8")
         with pytest.raises(TurnLogError, match=rf"turns\.jsonl:2: not a turn of this lexgraph \({field}: "):
             read_turns(log)
