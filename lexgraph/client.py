@@ -66,7 +66,8 @@ from lexgraph.store.base import InvalidQuery, Row, StoreCounts
 from lexgraph.store.copy import DEFAULT_BATCH
 
 if TYPE_CHECKING:
-    from lexgraph.answer.interview import Interview, StoredKnowledge
+    from lexgraph.answer.interview import Interview
+    from lexgraph.answer.knowledge import KnowledgeEntry, StoredKnowledge
     from lexgraph.answer.model import Answer
     from lexgraph.answer.turnlog import Turn
     from lexgraph.citations import Citation
@@ -583,6 +584,14 @@ class LexGraph:
         uid = resolve_node(self.store, node, as_of=day, catalog=self.catalog)
         return neighbourhood(self.store, uid, depth, as_of=as_of, max_nodes=max_nodes)
 
+    def neighbourhood_turtle(self, node: str, depth: int = 1, *, as_of: AsOf = ANY_WORDING,
+                             max_nodes: int = 150) -> str:
+        """`neighbourhood` as RDF (Turtle; IRIs from e-Gov law ids, clause paths and lawsuit ids: see
+        lexgraph.graph.rdf). Raises what `neighbourhood` raises."""
+        from lexgraph.graph.rdf import neighbourhood_turtle
+
+        return neighbourhood_turtle(self.neighbourhood(node, depth, as_of=as_of, max_nodes=max_nodes))
+
     # -- search -------------------------------------------------------------------------------------------------
     def law_ids(self, names: Sequence[str]) -> tuple[str, ...]:
         """Stored laws by any name (title, 略称, number, id). Raises `LawNotFound` or `AmbiguousLaw`."""
@@ -726,6 +735,13 @@ class LexGraph:
                             time.perf_counter() - started, answer=answer), log, record)
         return answer
 
+    @staticmethod
+    def require_model(purpose: str) -> None:
+        """Raise `LLMUnavailable` naming `purpose` when no model is configured: a command that cannot run without
+        one says so before it opens a store or asks anything."""
+        if configured_client() is None:
+            raise LLMUnavailable(f"{purpose} needs a model; {NOT_CONFIGURED}")
+
     def interview(self, *, topic: str | None = None, llm: LLMClient | None = None,
                   max_repairs: int = DEFAULT_MAX_REPAIRS, log: Path | None = None) -> Interview:
         """A contract-review knowledge interview with `llm` or the configured model, every turn (valid or failed)
@@ -734,9 +750,10 @@ class LexGraph:
         from lexgraph.answer.interview import Interview
         from lexgraph.answer.turnlog import append_jsonl
 
+        if llm is None:
+            self.require_model("the knowledge interview")
         model = llm if llm is not None else configured_client()
-        if model is None:
-            raise LLMUnavailable(f"the knowledge interview needs a model; {NOT_CONFIGURED}")
+        assert model is not None
         target = log or self.turn_log_path()
         return Interview(model, topic=topic, max_repairs=max_repairs, log=lambda turn: append_jsonl(target, turn))
 
@@ -744,10 +761,17 @@ class LexGraph:
                        transcript: str = "") -> list[StoredKnowledge]:
         """Finished interview entries as (:Knowledge), linked to the clauses their legal basis names as of `day`
         (None: today); returns each entry with the clauses it was linked to and the bases left unresolved."""
-        from lexgraph.answer.interview import clause_resolver, store_knowledge
+        from lexgraph.answer.knowledge import clause_resolver, store_knowledge
 
         resolve = clause_resolver(self.store, self._statute_citations)
         return store_knowledge(self.store, knowledge, resolve, day=as_of_day(day), interview_log=transcript)
+
+    def knowledge(self, uid: str | None = None) -> list[KnowledgeEntry]:
+        """The stored contract-review knowledge (or the entry `uid` names), oldest first, each in the entry shape
+        1.0 whatever version recorded it, with the clauses it is linked to."""
+        from lexgraph.answer.knowledge import read_knowledge
+
+        return read_knowledge(self.store, uid)
 
     def _log_turn(self, turn: Turn, log: Path | None, record: bool) -> None:
         from lexgraph.answer.turnlog import append_jsonl, record_turn

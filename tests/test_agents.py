@@ -85,7 +85,7 @@ def test_vote_counts_in_dataset_labels_and_breaks_a_tie_with_a_run_off(server: S
                                                                         item: MCQAItem) -> None:
     wanted = ["a", "a", "c", "c", "b"]  # dataset labels: a 2-2-1 tie between a and c
     shown = [LABELS[order.index(label)] for order, label in zip(VOTER_ORDERS, wanted, strict=True)]
-    result = solve(script(server, *[answer(s) for s in shown], answer("c")), item, "vote", "条文")
+    result = solve(script(server, *[answer(s) for s in shown], answer("c")), item, "vote", "条文", runoff="judge")
     assert result.label == "c"
     assert [s.agent for s in result.trace][-1] == "runoff"
     runoff = prompts(server)[-1]
@@ -99,7 +99,8 @@ def test_vote_counts_in_dataset_labels_and_breaks_a_tie_with_a_run_off(server: S
 def test_a_runoff_choosing_outside_the_two_is_refused(server: ScriptedOpenAI, item: MCQAItem) -> None:
     wanted = ["a", "a", "c", "c", "b"]
     shown = [LABELS[order.index(label)] for order, label in zip(VOTER_ORDERS, wanted, strict=True)]
-    result = solve(script(server, *[answer(s) for s in shown], answer("d"), answer("a")), item, "vote", "条文")
+    result = solve(script(server, *[answer(s) for s in shown], answer("d"), answer("a")), item, "vote", "条文",
+                   runoff="judge")
     assert result.label == "a" and result.trace[-1].attempts == 2
     assert "'d' must be one of a, c" in result.trace[-1].errors[0]
 
@@ -215,3 +216,25 @@ def test_elimination_must_remove_exactly_the_number_asked(server: ScriptedOpenAI
     assert result.label == "c" and result.trace[0].attempts == 2
     assert "exclude exactly 2 choices, not 1" in result.trace[0].errors[0]
     assert "ちょうど2つの選択肢を" in prompts(server)[0]
+
+
+def test_the_single_agents_get_the_papers_worked_examples_word_for_word() -> None:
+    """Figures 1-3 of the multi-agent paper, as its text prints them (../shared/seeds when present)."""
+    from lexgraph.answer.agents import EXAMPLE, worked_example
+
+    baseline, syllogism, elimination = (worked_example(m, "paper") for m in ("baseline", "syllogism", "elimination"))
+    assert "外国会社が有価証券報告書を提出する場合の期限として、正しいものを教えてください。" in baseline
+    assert "【Answer】 b" in baseline and "■ 事実のあてはめ:" in syllogism and "二択： c vs d" in elimination
+    assert worked_example("debate", "paper") == "" and worked_example("syllogism", "lexgraph") == ""
+    assert worked_example("baseline", "lexgraph") == EXAMPLE
+    seed = Path(__file__).parents[2] / "shared" / "seeds" / "004_525ae72b640621b8.txt"
+    if seed.exists():
+        text = seed.read_text(encoding="utf-8")
+        for shown in (baseline, syllogism, elimination):
+            figure = shown.split("<example>\n")[1].split("\n</example>")[0]
+            assert figure in text
+
+
+def test_an_unknown_example_source_is_refused(server: ScriptedOpenAI, item: MCQAItem) -> None:
+    with pytest.raises(ValueError, match="examples must be one of paper, lexgraph"):
+        solve(script(server), item, "baseline", "条文", examples="mine")

@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lexgraph.answer.prompts import escape_tags
+from lexgraph.answer.prompts import escape_tags, template
 from lexgraph.llm.client import LLMClient
 from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, Attempt, ReplyCheck, RetriesExhausted, complete_json
 
@@ -53,6 +53,28 @@ EXAMPLE = ("例：問題「次のうち、正しいものを教えてくださ�
            "制限されることはない。条文「所有者は、法令の制限内において、自由にその所有物の使用、収益及び処分をする"
            '権利を有する。」→ {"answer": "b", "reason": "民法第二百六条により、所有者は法令の制限内で使用、収益及び'
            '処分ができるため。"}')
+#: Whose worked examples the single agents get: the paper's own (its figures 1-3, word for word from
+#: ../shared/seeds, in answer/templates/mcqa_example_*.txt: the baseline's example, the syllogism's and the
+#: elimination's answer process) or lexgraph's one example (`EXAMPLE`, baseline only), which no lawqa_jp question
+#: quotes. The paper's figures 2-3 are lawqa_jp dev 金商法 question 61 with its answer, and figure 1 is close to
+#: question 58: `eval.mcqa` reports accuracy without those questions beside the whole.
+EXAMPLE_SOURCES = ("paper", "lexgraph")
+#: The lawqa_jp dev questions the paper's figures give away: 61 is figures 2-3 (金融商品取引法 第八条, answer c),
+#: 58 is figure 1's article and answer (第二十四条, 外国会社の提出期限, b).
+PAPER_EXAMPLE_QIDS = ("金商法_第2章_選択式_関連法令_問題番号61", "金商法_第2章_選択式_関連法令_問題番号58")
+
+
+def worked_example(method: str, source: str) -> str:
+    """The worked example `method`'s agent is shown (the paper's figure for baseline, syllogism and elimination;
+    lexgraph's own for baseline only), as a section that tells the model its output is still the schema's JSON."""
+    if source == "lexgraph":
+        return EXAMPLE if method == "baseline" else ""
+    if method not in ("baseline", "syllogism", "elimination"):
+        return ""
+    figure = template(f"mcqa_example_{method}").strip()
+    return f"<example>\n{figure}\n</example>\n上の例は考え方と手順の例です。出力は指定の JSON で書いてください。"
+
+
 VOTERS = (
     ("literal", "条文の文言に書かれていることだけを根拠に、文字どおりに読んで判断してください。", 0.2),
     ("exceptions", "ただし書・例外規定・数値（期間、金額、人数）の違いに特に注意して判断してください。", 0.3),
@@ -142,7 +164,8 @@ class Session:
     tau: float = DEFAULT_TAU  # the debate's agreement threshold
     temperature: float | None = None  # every agent's temperature (None: each its own)
     eliminate: int | None = None  # choices the elimination methods must remove (None: as many as they see fit)
-    runoff: str = "judge"  # a vote's tie: "judge" (one run-off agent) or "vote" (the five vote again on the two)
+    runoff: str = "vote"  # a vote's tie: "judge" (one run-off agent) or "vote" (the five vote again on the two)
+    examples: str = "paper"  # whose worked examples the single agents see (EXAMPLE_SOURCES)
 
     def shown(self, labels: Sequence[str] | None = None) -> str:
         keep = set(labels or LABELS)
@@ -219,14 +242,14 @@ def _task(text: str, schema: str) -> str:
 
 # -- the seven methods -------------------------------------------------------------------------------------------
 def baseline(s: Session) -> str:
-    out = s.ask("agent", "mcqa_answer", s.prompt("", _task(f"{EXAMPLE}\n選択肢の記号だけでなく、短い理由も書いてくだ"
-                                                            "さい。", "mcqa_answer")))
+    out = s.ask("agent", "mcqa_answer", s.prompt("", _task(f"{worked_example('baseline', s.examples)}\n選択肢の記号"
+                                                            "だけでなく、短い理由も書いてください。", "mcqa_answer")))
     return out["answer"]
 
 
 def syllogism(s: Session) -> str:
-    task = _task("法的三段論法で答えてください。まず規範（適用される条文とその内容）を示し、次に各選択肢へのあてはめを"
-                 "行い、最後に結論を述べてください。", "mcqa_syllogism")
+    task = _task(f"{worked_example('syllogism', s.examples)}\n法的三段論法で答えてください。まず規範（適用される条文と"
+                 "その内容）を示し、次に各選択肢へのあてはめを行い、最後に結論を述べてください。", "mcqa_syllogism")
     return s.ask("syllogist", "mcqa_syllogism", s.prompt("", task))["answer"]
 
 
@@ -239,7 +262,8 @@ def _rules(s: Session) -> Callable[[dict[str, Any]], list[str]]:
 
 
 def elimination(s: Session) -> str:
-    task = _task(f"消去法で答えてください。条文に照らして{_exclude(s.eliminate)}理由とともに除外し、残った選択肢"
+    task = _task(f"{worked_example('elimination', s.examples)}\n消去法で答えてください。条文に照らして"
+                 f"{_exclude(s.eliminate)}理由とともに除外し、残った選択肢"
                  "の中から一つを選んでください。", "mcqa_elimination")
     return s.ask("eliminator", "mcqa_elimination", s.prompt("", task), extra=_rules(s))["answer"]
 
@@ -333,14 +357,16 @@ RUNOFFS = ("judge", "vote")
 
 def solve(llm: LLMClient, item: MCQAItem, method: str, context: str, *, order: tuple[str, ...] = LABELS,
           tau: float = DEFAULT_TAU, max_repairs: int = DEFAULT_MAX_REPAIRS, temperature: float | None = None,
-          eliminate: int | None = None, runoff: str = "judge") -> MCQAResult:
+          eliminate: int | None = None, runoff: str = "vote", examples: str = "paper") -> MCQAResult:
     """Run one method on one question, in one choice order; a failed agent ends the question with its error."""
     if method not in METHOD_FUNCTIONS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     if runoff not in RUNOFFS:
         raise ValueError(f"runoff must be one of {', '.join(RUNOFFS)}, not {runoff!r}")
+    if examples not in EXAMPLE_SOURCES:
+        raise ValueError(f"examples must be one of {', '.join(EXAMPLE_SOURCES)}, not {examples!r}")
     session = Session(llm, item, context, order, max_repairs, tau=tau, temperature=temperature, eliminate=eliminate,
-                      runoff=runoff)
+                      runoff=runoff, examples=examples)
     try:
         shown = METHOD_FUNCTIONS[method](session)
     except MCQAError as error:

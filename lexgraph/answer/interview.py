@@ -1,47 +1,64 @@
-"""The contract-review knowledge interview of the JSON-response design.
+"""The contract-review knowledge interview of the JSON-response design (../shared/seeds/003), schema 1.0.
 
-Each model turn is one JSON object (``interview_turn`` schema): ``control`` (the phase — hearing, confirming,
-completed — and the ``missing_info`` still to ask for), ``state`` (everything learnt so far), ``assistant_message``
-(the only part the user sees) and ``knowledge_json`` (the finished entries, exactly when the phase is completed).
-Every turn passes the guardrails: a reply that breaks the schema, or completes without knowledge, is repaired or
-refused, never shown. Every turn, valid or failed, goes to the turn log (mode ``interview``,
-`turnlog.INTERVIEW_MODE`) with its attempts, so the log shows what the model said even where the user saw an error.
-Finished entries are stored as ``(:Knowledge)`` linked to the clauses their legal basis names, in the wording in
-force on the day they were recorded.
+Each model turn is one JSON object (``interview_turn`` schema, the document's 1.0 as written): ``control``
+(``schema_version`` "1.0" and the ``mode`` — interview, clarify, finalize), ``state`` (the ``phase`` — collect_case,
+organize_risks, draft_knowledge, review_knowledge — and the ``missing_info`` still to ask for),
+``assistant_message`` (the only part the user sees) and ``knowledge_json`` (null while the case is collected and
+the risks organised; the draft, then the final entry, from draft_knowledge on). The interview is finished when the
+model reviews the knowledge in mode finalize with nothing missing; the entry must then be a whole
+``knowledge_entry`` (answer/knowledge.py). Every turn passes the guardrails: a reply that breaks the schema or
+these rules is repaired or refused, never shown. Every turn, valid or failed, goes to the turn log (mode
+``interview``, `turnlog.INTERVIEW_MODE`) with its attempts. The finished entry is stored as ``(:Knowledge)``
+linked to the clauses its legal basis names, in the wording in force on the day it was recorded.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Any
 
+from lexgraph.answer.knowledge import KNOWLEDGE_SCHEMA
 from lexgraph.answer.prompts import fill, template
 from lexgraph.answer.turnlog import INTERVIEW_MODE, Turn, now
-from lexgraph.citations.model import Citation
 from lexgraph.llm.client import LLMClient, LLMUnavailable
-from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, Attempt, ReplyCheck, RetriesExhausted, complete_json
+from lexgraph.llm.guardrails import (
+    DEFAULT_MAX_REPAIRS,
+    Attempt,
+    ReplyCheck,
+    RetriesExhausted,
+    complete_json,
+    schema_errors,
+)
 from lexgraph.model import as_of_day
-from lexgraph.store.base import GraphStore
 
 MAX_TURNS = 20
 #: The template of the interviewer's instructions; it stands as the turn's prompt style in the log.
 SYSTEM_TEMPLATE = "interview_system"
 #: Where a turn goes once the model has replied (or failed): the turn log's writer, e.g. `turnlog.append_jsonl`.
 LogTurn = Callable[[Turn], None]
+#: The phases before any knowledge is drafted: knowledge_json is null in them.
+COLLECTING = ("collect_case", "organize_risks")
+
+
+def finished(value: dict[str, Any]) -> bool:
+    """The model reviews the knowledge in mode finalize and has nothing left to ask: the interview is over."""
+    return (value["control"]["mode"] == "finalize" and value["state"]["phase"] == "review_knowledge"
+            and not value["state"]["missing_info"])
 
 
 def _phase_rules(value: dict[str, Any]) -> list[str]:
-    phase = value["control"]["phase"]
+    phase = value["state"]["phase"]
     knowledge = value["knowledge_json"]
-    if phase == "completed" and knowledge is None:
-        return ["knowledge_json: the phase is completed, so knowledge_json must hold the entries"]
-    if phase != "completed" and knowledge is not None:
-        return [f"knowledge_json: must be null while the phase is {phase}; give the entries when completed"]
+    if phase in COLLECTING and knowledge is not None:
+        return [f"knowledge_json: must be null while the phase is {phase}; draft the knowledge from draft_knowledge on"]
+    if phase not in COLLECTING and knowledge is None:
+        return [f"knowledge_json: the phase is {phase}, so knowledge_json must hold the draft (or final) entry"]
+    if finished(value):  # the final entry must be whole; a draft may still be partial
+        return [f"knowledge_json: {e.removeprefix('(the whole reply): ')}" if e.startswith("(the whole reply)")
+                else f"knowledge_json.{e}" for e in schema_errors(KNOWLEDGE_SCHEMA, knowledge)]
     return []
 
 
@@ -50,16 +67,13 @@ TURN_CHECK = ReplyCheck("interview_turn", extra=_phase_rules)
 
 @dataclass(frozen=True)
 class InterviewTurn:
+    mode: str
     phase: str
     missing_info: tuple[str, ...]
-    state: dict[str, Any]
     assistant_message: str
     knowledge: dict[str, Any] | None
     attempts: tuple[Attempt, ...]
-
-    @property
-    def done(self) -> bool:
-        return self.phase == "completed"
+    done: bool
 
 
 @dataclass
@@ -102,70 +116,14 @@ class Interview:
         value = validated.value
         self._log(Turn(said, as_of_day(None), INTERVIEW_MODE, SYSTEM_TEMPLATE, self.llm.config.model, asked_at,
                        time.perf_counter() - started, attempts=validated.attempts, prompts=(sent,),
-                       interview={"phase": value["control"]["phase"],
-                                  "missing_info": list(value["control"]["missing_info"]), "state": value["state"],
-                                  "assistant_message": value["assistant_message"],
-                                  "knowledge_json": value["knowledge_json"]}))
+                       interview=value))
         # The history holds the valid turn only, as the model should have written it.
         self.messages.append({"role": "assistant", "content": json.dumps(value, ensure_ascii=False)})
-        turn = InterviewTurn(value["control"]["phase"], tuple(value["control"]["missing_info"]), value["state"],
-                             value["assistant_message"], value["knowledge_json"], validated.attempts)
+        turn = InterviewTurn(value["control"]["mode"], value["state"]["phase"], tuple(value["state"]["missing_info"]),
+                             value["assistant_message"], value["knowledge_json"], validated.attempts, finished(value))
         self.turns.append(turn)
         return turn
 
     def _log(self, turn: Turn) -> None:
         if self.log is not None:
             self.log(turn)
-
-
-@dataclass(frozen=True)
-class StoredKnowledge:
-    uid: str
-    title: str
-    linked: tuple[tuple[str, str], ...]  # (legal basis as written, provision uid)
-    unresolved: tuple[str, ...]  # legal bases that name no stored clause
-
-    def to_json(self) -> dict[str, Any]:
-        return {"uid": self.uid, "title": self.title,
-                "linked": [{"basis": basis, "provision": uid} for basis, uid in self.linked],
-                "unresolved": list(self.unresolved)}
-
-
-#: Resolves a legal basis (民法第四百十五条) to the stored clause uid in force on a day, or None.
-ResolveClause = Callable[[str, date], str | None]
-
-
-def clause_resolver(store: GraphStore, cite: Callable[[str, date], Sequence[Citation]]) -> ResolveClause:
-    def resolve(text: str, day: date) -> str | None:
-        for citation in cite(text, day):
-            if citation.kind == "statute" and citation.law_id and citation.path:
-                rows = store.query("provision_as_of", law_id=citation.law_id, path=citation.path, day=day)
-                if rows:
-                    return str(rows[0]["uid"])
-        return None
-
-    return resolve
-
-
-def store_knowledge(store: GraphStore, knowledge: dict[str, Any], resolve: ResolveClause, *, day: date,
-                    interview_log: str = "") -> list[StoredKnowledge]:
-    """The completed entries as (:Knowledge) nodes with CITES to the clauses of their legal basis; idempotent."""
-    stored = []
-    with store.transaction() as tx:
-        for entry in knowledge["entries"]:
-            digest = hashlib.sha256(f"{entry['title']}\x00{entry['issue']}".encode()).hexdigest()[:16]
-            uid = f"k:{digest}"
-            linked, unresolved = [], []
-            for basis in entry["legal_basis"]:
-                provision = resolve(basis, day)
-                (linked.append((basis, provision)) if provision else unresolved.append(basis))
-            tx.upsert_nodes("Knowledge", [{
-                "uid": uid, "title": entry["title"], "contract_type": entry["contract_type"],
-                "issue": entry["issue"], "recommendation": entry["recommendation"],
-                "legal_basis": list(entry["legal_basis"]), "created_at": now(), "interview": interview_log}])
-            if linked:
-                tx.upsert_relationships("CITES", [{"from": uid, "to": p, "surface": basis, "extractor": "interview",
-                                                   "status": "resolved"} for basis, p in linked],
-                                        from_label="Knowledge", to_label="Provision")
-            stored.append(StoredKnowledge(uid, entry["title"], tuple(linked), tuple(unresolved)))
-    return stored

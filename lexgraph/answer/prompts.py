@@ -7,7 +7,9 @@ what the references carry:
 - ``text``: the references as they are;
 - ``focus-literature``: each book or guideline chunk gets ``cites``, the text of the clauses and precedents it cites;
 - ``focus-law``: each clause gets ``cited``, the chunks and precedents citing it;
-- ``rdf``: Text-only, plus the citation relations as triples in ``<relations>``.
+- ``rdf``: Text-only, plus the references and their citation relations as RDF (Turtle, lexgraph.graph.rdf) in
+  ``<relations>``: each reference an IRI (e-Gov law id and clause path, courts.go.jp lawsuit id) tied to its prompt
+  id by ``lg:promptId``, each citation a ``lg:cites`` triple.
 
 Documents are data. Reference text is JSON-encoded with ``<``, ``>`` and ``&`` escaped, so nothing inside a
 judgment or a book can close a tag and speak outside ``<references>``; the instruction tells the model that text
@@ -25,6 +27,7 @@ from importlib import resources
 from typing import Any
 
 from lexgraph.answer.references import KINDS, Reference, References
+from lexgraph.graph.rdf import Triple, document_iri, literal, precedent_iri, turtle, wording_iri, wording_triples
 
 STYLES = ("text", "focus-literature", "focus-law", "rdf")
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
@@ -79,8 +82,7 @@ def render(question: str, references: References, style: str = "text") -> Prompt
             entry["cited"] = [_entry(citing) for cid in ref.cited_by if (citing := references.by_id(cid))]
     relations = ""
     if style == "rdf":
-        triples = "\n".join(f"{a} cites {b} ." for a, b in references.relations)
-        relations = f"<relations>\n{escape_tags(triples)}\n</relations>\n"
+        relations = f"<relations>\n{references_turtle(references)}</relations>\n"
     note = template(f"style_{style.replace('-', '_')}").strip()
     instruction = fill(template("instruction"), {"style_note": note}).strip()
     user = fill(template("frame"), {
@@ -89,6 +91,35 @@ def render(question: str, references: References, style: str = "text") -> Prompt
         "precedents": data_json(lists["precedent"]), "laws": data_json(lists["law"]), "relations": relations,
     })
     return Prompt(style, template("system").strip(), user)
+
+
+def reference_iri(ref: Reference) -> str:
+    if ref.kind == "law":
+        return wording_iri(ref.law_id, ref.path, ref.valid_from)
+    return precedent_iri(ref.uid) if ref.kind == "precedent" else document_iri(ref.uid)
+
+
+_CLASSES = {"book": "lg:Book", "guideline": "lg:Guideline", "precedent": "lg:Precedent"}
+
+
+def references_turtle(references: References) -> str:
+    """The references and the citations between them as Turtle: each reference's IRI with its class, label and
+    ``lg:promptId`` (the id the reply cites), a clause's wording with its law, period and revision; then one
+    ``lg:cites`` triple per relation. Safe between tags by construction (lexgraph.graph.rdf)."""
+    iris = {ref.id: reference_iri(ref) for ref in references.items}
+    triples: list[Triple] = []
+    for ref in references.items:
+        subject = iris[ref.id]
+        if ref.kind == "law":
+            triples += wording_triples(subject, law_id=ref.law_id, clause_path=ref.path, label=ref.title,
+                                       valid_from=ref.valid_from, valid_until=ref.valid_until,
+                                       revision_id=ref.revision_id)
+        else:
+            triples += [Triple(subject, "rdf:type", _CLASSES[ref.kind]),
+                        Triple(subject, "rdfs:label", literal(ref.title))]
+        triples.append(Triple(subject, "lg:promptId", literal(ref.id)))
+    triples += [Triple(iris[a], "lg:cites", iris[b]) for a, b in references.relations if a in iris and b in iris]
+    return turtle(triples)
 
 
 def escape_tags(text: str) -> str:

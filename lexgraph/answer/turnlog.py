@@ -33,8 +33,9 @@ from lexgraph.store.base import GraphStore
 
 #: The version of a turn log line: 1 had no ``schema_version`` (nor ``structured`` on its attempts); 2 adds them;
 #: 3 writes the answer's conclusion and caveats as statements with citations and a basis (answer format 2); 4 logs
-#: the knowledge interview's turns too (mode ``interview``, their content in ``interview``; null on answer turns).
-TURN_SCHEMA_VERSION = 4
+#: the knowledge interview's turns too (mode ``interview``, their content in ``interview``; null on answer turns);
+#: 5 writes an interview turn in the design document's schema 1.0 (control, state, message, knowledge_json).
+TURN_SCHEMA_VERSION = 5
 #: The mode of a knowledge interview's turn; an answer's turn has one of `ANSWER_MODES`.
 INTERVIEW_MODE = "interview"
 #: Every ``mode`` a turn log line may have (the ``turn_log`` schema's enum; a test keeps the two equal).
@@ -57,7 +58,7 @@ class Turn:
     error: str | None = None
     attempts: tuple[Attempt, ...] = ()  # of a failed turn or an interview turn; an answer carries its own
     prompts: Sequence[Sequence[Mapping[str, str]]] = ()  # likewise
-    interview: Mapping[str, Any] | None = None  # an interview turn's phase, missing_info, state, message, knowledge
+    interview: Mapping[str, Any] | None = None  # an interview turn as the model wrote it (interview_turn 1.0)
 
     @property
     def uid(self) -> str:
@@ -134,8 +135,38 @@ def _from_v3(line: dict[str, Any]) -> dict[str, Any]:
     return {**line, "schema_version": 4, "interview": None}
 
 
+_MODE_OF_PHASE_0 = {"hearing": ("interview", "collect_case"), "confirming": ("clarify", "draft_knowledge"),
+                    "completed": ("finalize", "review_knowledge")}
+
+
+def upgrade_interview_turn(turn: Mapping[str, Any]) -> dict[str, Any]:
+    """An interview turn of lexgraph's format 0 (control: phase hearing / confirming / completed and missing_info;
+    state: contract_type, clause, issue, position, rationale; knowledge_json: {"entries": [...]}) in the design
+    document's 1.0: the phase gives the mode and the 1.0 phase, missing_info moves to state, the one entry becomes
+    knowledge_json (answer.knowledge.upgrade_entry), and what 1.0 has no place for is kept in upgraded_from."""
+    from lexgraph.answer.knowledge import upgrade_entry
+
+    # A phase format 0 did not have stays as it was, for the turn_log schema to name.
+    old_phase = str(turn.get("phase"))
+    mode, phase = _MODE_OF_PHASE_0.get(old_phase, ("interview", old_phase))
+    knowledge = turn.get("knowledge_json")
+    entries = knowledge.get("entries", []) if isinstance(knowledge, Mapping) else []
+    return {"control": {"schema_version": "1.0", "mode": mode},
+            "state": {"phase": phase, "missing_info": list(turn.get("missing_info", []))},
+            "assistant_message": turn.get("assistant_message"),
+            "knowledge_json": upgrade_entry(entries[0]) if entries else None,
+            "upgraded_from": {"format": 0, "state": turn.get("state"), "entries": entries[1:]}}
+
+
+def _from_v4(line: dict[str, Any]) -> dict[str, Any]:
+    """Version 4 → 5: an interview turn in the design document's schema 1.0 (`upgrade_interview_turn`)."""
+    interview = line.get("interview")
+    return {**line, "schema_version": 5,
+            "interview": upgrade_interview_turn(interview) if isinstance(interview, dict) else interview}
+
+
 #: version → the adapter that lifts a line of that version to the next.
-ADAPTERS = {1: _from_v1, 2: _from_v2, 3: _from_v3}
+ADAPTERS = {1: _from_v1, 2: _from_v2, 3: _from_v3, 4: _from_v4}
 
 
 def upgrade_turn(line: dict[str, Any]) -> dict[str, Any]:

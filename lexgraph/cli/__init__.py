@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import typer
 
-from lexgraph.cli import ask, cite, eval, experiment, graph, ingest, knowledge, law, precedent, search, store
+from lexgraph.cli import ask, cite, eval, experiment, export, graph, ingest, knowledge, law, precedent, search, store
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Japanese law as a versioned citation graph.")
 app.add_typer(ingest.app, name="ingest")
@@ -19,6 +19,7 @@ app.add_typer(eval.app, name="eval")
 app.add_typer(experiment.app, name="experiment")
 app.add_typer(precedent.app, name="precedent")
 app.add_typer(graph.app, name="graph")
+app.add_typer(export.app, name="export")
 app.command()(cite.cite)
 app.command()(store.stats)
 app.command()(store.doctor)

@@ -94,6 +94,8 @@ def run_command(
                                                                            highlight=False))
             except LLMUnavailable as error:
                 fail(str(error), EXIT_UNAVAILABLE)
+            except ExperimentError as error:  # the store lacks what the experiment reads: says what to ingest
+                fail(str(error), EXIT_BAD_INPUT)
         payload = result.to_json()
         if report is None:
             payload["report"] = []

@@ -17,14 +17,26 @@ if TYPE_CHECKING:
 app = typer.Typer(no_args_is_help=True, help="The citation graph around a node (see also `lexgraph viz`).")
 
 
-def load_neighbourhood(node: str, depth: int, as_of: str | None, max_nodes: int, store: str | None) -> Neighbourhood:
+def _checked(depth: int, max_nodes: int) -> None:
     if depth < 0:
         fail("--depth must be 0 or more", EXIT_USAGE)
     if max_nodes < 1:
         fail("--max-nodes must be at least 1", EXIT_USAGE)
+
+
+def load_neighbourhood(node: str, depth: int, as_of: str | None, max_nodes: int, store: str | None) -> Neighbourhood:
+    _checked(depth, max_nodes)
     day = parse_day(as_of)
     with opened(store, read_only=True) as lg:
         return lg.neighbourhood(node, depth, as_of=ANY_WORDING if day is None else day, max_nodes=max_nodes)
+
+
+def load_neighbourhood_turtle(node: str, depth: int, as_of: str | None, max_nodes: int, store: str | None) -> str:
+    """The same neighbourhood as `load_neighbourhood`, as Turtle (`lexgraph export rdf`)."""
+    _checked(depth, max_nodes)
+    day = parse_day(as_of)
+    with opened(store, read_only=True) as lg:
+        return lg.neighbourhood_turtle(node, depth, as_of=ANY_WORDING if day is None else day, max_nodes=max_nodes)
 
 
 @app.command("neighbourhood")

@@ -1,4 +1,5 @@
-"""`lexgraph knowledge interview`: contract-review knowledge from a lawyer, linked to the clauses it cites."""
+"""`lexgraph knowledge interview | list | show | export`: contract-review knowledge from a lawyer, linked to the
+clauses it cites, and the knowledge stored."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import typer
 
 from lexgraph.cli.options import JsonOpt, StoreOpt
 from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_UNAVAILABLE, emit_json, err, fail, opened, out
-from lexgraph.client import DEFAULT_MAX_REPAIRS, LLMUnavailable, RetriesExhausted
+from lexgraph.client import DEFAULT_MAX_REPAIRS, LexGraph, LLMUnavailable, RetriesExhausted
 
 app = typer.Typer(no_args_is_help=True, help="Capture contract-review knowledge linked to clauses.")
 
@@ -31,6 +32,10 @@ def interview_command(
 ) -> None:
     """Interview a lawyer (a model asks, you answer) and store the knowledge, linked to the clauses it cites.
     Only the interviewer's messages are shown; the turn's control and state stay in the log."""
+    try:
+        LexGraph.require_model("the knowledge interview")  # said before a store is opened or a question asked
+    except LLMUnavailable as error:
+        fail(str(error), EXIT_UNAVAILABLE)
     scripted = None
     if answers is not None:
         try:
@@ -54,7 +59,8 @@ def interview_command(
         except RuntimeError as error:
             fail(str(error), EXIT_BAD_INPUT)
         transcript = json.dumps(interview.messages, ensure_ascii=False)
-        stored = lg.save_knowledge(turn.knowledge or {"entries": []}, transcript=transcript)
+        assert turn.knowledge is not None  # a finished turn holds the whole entry (the guardrails' rule)
+        stored = lg.save_knowledge(turn.knowledge, transcript=transcript)
     if as_json:
         emit_json({"turns": len(interview.turns), "entries": [s.to_json() for s in stored],
                     "knowledge": turn.knowledge})
@@ -74,3 +80,57 @@ def _next_answer(scripted: Iterator[str] | None) -> str | None:
         return input("あなた> ")
     except EOFError:
         return None
+
+
+@app.command("list")
+def list_command(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
+    """The stored knowledge entries, oldest first: uid, title, contract types and the clauses linked."""
+    with opened(store, read_only=True) as lg:
+        entries = lg.knowledge()
+    if as_json:
+        emit_json([e.to_json() for e in entries])
+        return
+    if not entries:
+        err.print("no knowledge stored: record some with lexgraph knowledge interview", highlight=False)
+        return
+    for e in entries:
+        kinds = "、".join(e.entry.get("contract_types", [])) or "（契約類型なし）"
+        clauses = ", ".join(f"{c['law_id']} {c['path']}" for c in e.clauses) or "no clause linked"
+        out.print(f"{e.uid}  {e.entry['title']}  [{kinds}]  {clauses}", highlight=False)
+
+
+@app.command("show")
+def show_command(uid: Annotated[str, typer.Argument(help="The entry's uid (k:…), as `knowledge list` prints it.")],
+                 store: StoreOpt = None, as_json: JsonOpt = False) -> None:
+    """One stored entry in full (the entry shape 1.0), with the clauses it is linked to."""
+    with opened(store, read_only=True) as lg:
+        found = lg.knowledge(uid)
+    if not found:
+        fail(f"no knowledge entry {uid!r} is stored; `lexgraph knowledge list` shows the uids", EXIT_BAD_INPUT)
+    entry = found[0]
+    if as_json:
+        emit_json(entry.to_json())
+        return
+    for name, value in entry.to_json().items():
+        if name != "clauses" and value not in (None, "", []):
+            out.print(f"{name}: {'、'.join(value) if isinstance(value, list) else value}", highlight=False)
+    for c in entry.clauses:
+        out.print(f"clause: {c['basis']} → {c['law_id']} {c['path']} ({c['uid']})", highlight=False)
+
+
+@app.command("export")
+def export_command(out_file: Annotated[Path | None, typer.Option("--out", help="Write JSONL here (default: "
+                                                                  "stdout).")] = None,
+                   store: StoreOpt = None) -> None:
+    """Every stored entry as JSON Lines (one entry per line, shape 1.0 with schema_version and linked clauses)."""
+    with opened(store, read_only=True) as lg:
+        lines = [json.dumps(e.to_json(), ensure_ascii=False) for e in lg.knowledge()]
+    text = "".join(f"{line}\n" for line in lines)
+    if out_file is None:
+        out.file.write(text)
+        return
+    try:
+        out_file.write_text(text, encoding="utf-8")
+    except OSError as error:
+        fail(f"cannot write {out_file}: {error.strerror}", EXIT_BAD_INPUT)
+    err.print(f"wrote {len(lines)} entries to {out_file}", highlight=False)

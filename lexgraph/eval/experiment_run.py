@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from lexgraph.eval.experiments import (
     CitaLawParams,
     CitationGraphParams,
     Experiment,
+    ExperimentError,
     GuardrailParams,
     MultiAgentParams,
     Params,
@@ -35,7 +36,7 @@ from lexgraph.eval.experiments import (
     differences,
     parameters_json,
 )
-from lexgraph.eval.lawqa import LawqaQuestion
+from lexgraph.eval.lawqa import LawqaQuestion, load_law_list, question_type
 from lexgraph.eval.report import pyplot, report_folder, save_figure, write_csv, write_json
 
 #: Called with a line of progress ("citation-graph: bm25").
@@ -63,31 +64,77 @@ class ExperimentReport:
                 "metrics": {v.name: v.headline for v in self.variants}, "report": [str(f) for f in self.files]}
 
 
-def stratified_sample(questions: Sequence[LawqaQuestion], size: int, seed: int) -> list[LawqaQuestion]:
-    """`size` questions drawn with `random.Random(seed)`, stratified by source (the qid's first part, e.g.
-    ``金商法``), each stratum given its share of `size` by largest remainder; returned in the dataset's order.
-    A dataset of at most `size` questions is returned whole."""
+def stratified_sample(questions: Sequence[LawqaQuestion], size: int, seed: int,
+                      law_titles: Mapping[str, str] | None = None) -> list[LawqaQuestion]:
+    """The multi-agent paper's sample (its §4.1): (i) each question's law is the title `law_titles` (lawqa_jp's
+    law_list.json, URL → title) gives its first e-Gov URL — the qid's first part where the list does not know it;
+    (ii) every law gets at least one question (when `size` allows) and the rest in proportion to its questions, by
+    largest remainder; (iii) within a law, questions are taken greedily from a seeded shuffle, each time of the
+    question type (正しい選択 / 誤り選択 / 組み合わせ / その他) taken least so far. `random.Random(seed)` does not
+    depend on Python's hash. Returned in the dataset's order; a dataset of at most `size` questions whole."""
     if size >= len(questions):
         return list(questions)
     strata: dict[str, list[int]] = {}
     for position, question in enumerate(questions):
-        strata.setdefault(question.qid.split("_")[0], []).append(position)
+        strata.setdefault(law_of(question, law_titles or {}), []).append(position)
     names = sorted(strata)
-    exact = {name: size * len(strata[name]) / len(questions) for name in names}
-    counts = {name: int(exact[name]) for name in names}
-    for name in sorted(names, key=lambda n: (-(exact[n] - counts[n]), n))[: size - sum(counts.values())]:
-        counts[name] += 1
+    counts = _allocate(size, {name: len(strata[name]) for name in names})
     rng = random.Random(seed)
-    chosen = sorted(p for name in names for p in rng.sample(strata[name], counts[name]))
-    return [questions[p] for p in chosen]
+    chosen: list[int] = []
+    for name in names:
+        chosen += _balanced_types(strata[name], counts[name], questions, rng)
+    return [questions[p] for p in sorted(chosen)]
+
+
+def law_of(question: LawqaQuestion, law_titles: Mapping[str, str]) -> str:
+    """The law a question is about, for stratifying: its first reference's title, else its qid's first part."""
+    for url in question.references:
+        if (title := law_titles.get(url.rstrip("/"))) is not None:
+            return title
+    return question.qid.split("_")[0]
+
+
+def _allocate(size: int, sizes: Mapping[str, int]) -> dict[str, int]:
+    """One question per stratum first (while `size` lasts, largest strata first), the rest in proportion to each
+    stratum's remaining questions by largest remainder."""
+    names = sorted(sizes, key=lambda n: (-sizes[n], n))
+    counts = {name: 0 for name in names}
+    for name in names[:size]:
+        counts[name] = 1
+    left = size - sum(counts.values())
+    spare = {name: sizes[name] - counts[name] for name in names}
+    total = sum(spare.values())
+    if left and total:
+        exact = {name: left * spare[name] / total for name in names}
+        extra = {name: int(exact[name]) for name in names}
+        for name in sorted(names, key=lambda n: (-(exact[n] - extra[n]), n))[: left - sum(extra.values())]:
+            extra[name] += 1
+        counts = {name: counts[name] + extra[name] for name in names}
+    return counts
+
+
+def _balanced_types(positions: Sequence[int], count: int, questions: Sequence[LawqaQuestion],
+                    rng: random.Random) -> list[int]:
+    order = list(positions)
+    rng.shuffle(order)
+    by_type: dict[str, list[int]] = {}
+    for position in order:
+        by_type.setdefault(question_type(questions[position].question), []).append(position)
+    taken: dict[str, int] = {name: 0 for name in by_type}
+    out: list[int] = []
+    while len(out) < count and any(by_type.values()):
+        name = min((n for n in by_type if by_type[n]), key=lambda n: (taken[n], n))
+        out.append(by_type[name].pop(0))
+        taken[name] += 1
+    return out
 
 
 def select_questions(exp: Experiment, params: Params, questions: Sequence[LawqaQuestion],
-                     limit: int | None) -> list[LawqaQuestion]:
-    """The paper's sample (multi-agent: stratified, seeded), then the first `limit`."""
+                     limit: int | None, law_titles: Mapping[str, str] | None = None) -> list[LawqaQuestion]:
+    """The paper's sample (multi-agent: stratified by law and question type, seeded), then the first `limit`."""
     chosen = list(questions)
     if isinstance(params, MultiAgentParams):
-        chosen = stratified_sample(chosen, params.sample, params.seed)
+        chosen = stratified_sample(chosen, params.sample, params.seed, law_titles)
     return chosen[:limit] if limit is not None else chosen
 
 
@@ -97,7 +144,7 @@ def run_experiment(lg: Any, exp: Experiment, params: Params, *, dataset: str, qu
     """Run `exp` with `params` on `questions` (read from `dataset`) over `lg` (a `LexGraph`), with `llm` where the
     experiment needs a model and `embedder` for dense search, and write its report into `folder`. Raises what the
     evaluations raise (`IndexMissing`, `EmbedderMismatch`, `LLMUnavailable`)."""
-    chosen = select_questions(exp, params, questions, limit)
+    chosen = select_questions(exp, params, questions, limit, load_law_list(Path(dataset).parent / "law_list.json"))
     folder = report_folder(folder)
     say = progress or (lambda _: None)
     uses_embedder = (any(mode != "bm25" for mode in params.modes) if isinstance(params, CitationGraphParams)
@@ -137,13 +184,16 @@ def run_citation_graph(lg: Any, params: Params, questions: Sequence[LawqaQuestio
     from lexgraph.retrieve.options import SearchOptions
 
     assert isinstance(params, CitationGraphParams)
-    # The appendix's Hybrid is the plain mean: every list weighs alike, not the search's default weights, and no
-    # law-level evidence (lexgraph's own addition, retrieve/law_prior.py).
-    plain = {"bm25": 1.0, "dense": 1.0, "cited": 1.0, "law": 0.0} if params.fusion == "mean" else None
-    base = SearchOptions(m=params.m, n=params.n, rrf_k=params.rrf_k, fusion=params.fusion, weights=plain,
-                         direct=params.direct_clauses)
+    missing = missing_material(lg.stats().nodes, direct=params.direct_clauses)
+    if missing:
+        say(missing)
+        config["material_missing"] = missing
+    base = _fused_options(params, params.fusion)
     runs: list[tuple[str, Any, SearchOptions]] = []
     plan = [(mode, mode, base) for mode in params.modes]
+    if params.compare_fusion and "hybrid" in params.modes:  # the other fusion of the hybrid lists, side by side
+        other = "rrf" if params.fusion == "mean" else "mean"
+        plan.append((f"hybrid-{other}", "hybrid", _fused_options(params, other)))
     plan += [(f"{params.modes[0]}-m{m}", params.modes[0], replace(base, m=m)) for m in params.m_sweep]
     variants = []
     for name, mode, options in plan:
@@ -154,7 +204,62 @@ def run_citation_graph(lg: Any, params: Params, questions: Sequence[LawqaQuestio
         target = folder / name
         write_retrieval_report(target, {**config, "variant": name, "mode": mode, "m": options.m}, [run], params.ks)
         variants.append(Variant(name, {**_retrieval_headline(run, params.ks), "m": float(options.m)}, target))
+    if params.zero_shot:
+        variants += _zero_shot(lg, params, questions, folder, llm, config, say)
     return variants
+
+
+def _zero_shot(lg: Any, params: CitationGraphParams, questions: Sequence[LawqaQuestion], folder: Path, llm: Any,
+               config: dict[str, Any], say: Progress) -> list[Variant]:
+    """The paper's Zero-Shot baseline (eval.zero_shot): the model lists the laws it thinks apply, no retrieval.
+    Without a model it is not run, and the report says so (the other variants need none)."""
+    from lexgraph.eval.retrieval import evaluate_lawqa, store_clause_texts, stored_law_ids, write_retrieval_report
+    from lexgraph.eval.zero_shot import ZeroShotRanker
+
+    if llm is None:
+        config["zero_shot"] = "not run: the zero-shot baseline asks a model (set LEXGRAPH_LLM_MODEL)"
+        say(config["zero_shot"])
+        return []
+    say("zero-shot")
+    ranker = ZeroShotRanker(lg, llm)
+    run = evaluate_lawqa(questions, ranker, stored_law_ids(questions, lg.catalog, lg.store), mode="zero-shot",
+                         ks=params.ks, texts=store_clause_texts(lg.store.query))
+    target = folder / "zero-shot"
+    write_retrieval_report(target, {**config, "variant": "zero-shot", "listed": ranker.listed}, [run], params.ks)
+    failed = sum(1 for item in ranker.listed.values() if item["error"])
+    return [Variant("zero-shot", {**_retrieval_headline(run, params.ks), "failed": float(failed)}, target)]
+
+
+def _fused_options(params: CitationGraphParams, fusion: str) -> Any:
+    """The search options of one citation-graph variant. The appendix's Hybrid is the plain mean: every list
+    weighs alike, not the search's default weights, and no law-level evidence (lexgraph's own addition,
+    retrieve/law_prior.py)."""
+    from lexgraph.retrieve.options import SearchOptions
+
+    plain = {"bm25": 1.0, "dense": 1.0, "cited": 1.0, "law": 0.0} if fusion == "mean" else None
+    return SearchOptions(m=params.m, n=params.n, rrf_k=params.rrf_k, fusion=fusion, weights=plain,
+                         direct=params.direct_clauses)
+
+
+def missing_material(nodes: Mapping[str, int], *, direct: bool) -> str:
+    """What the store lacks for the paper's evidence selection (clauses and precedents cited by related chunks),
+    and how to ingest it; "" when nothing is missing. No chunk at all: the graph can select nothing, and the
+    experiment refuses to print zeros (ExperimentError) unless a direct clause search is fused in."""
+    how = ("ingest judgments (lexgraph ingest precedents DIR) and books or guidelines (lexgraph ingest literature "
+           "DIR), then run lexgraph index")
+    if not nodes.get("Chunk", 0):
+        if direct:
+            return (f"no judgment, book or guideline is stored: the evidence comes from the direct clause search "
+                    f"alone; to run the paper's selection, {how}")
+        raise ExperimentError(
+            "the citation-graph experiment selects the clauses and precedents cited by the related chunks (books, "
+            f"guidelines, judgments), and this store holds none: {how}; or run on the statutes alone with --set "
+            "direct_clauses=true")
+    if not nodes.get("Document", 0):
+        return ("no book or guideline is stored: the related chunks are the judgments' alone (the paper also "
+                "retrieves books and guidelines); ingest them with lexgraph ingest literature DIR, then lexgraph "
+                "index")
+    return ""
 
 
 def f_beta(found: int, predicted: int, gold: int, beta: float) -> float:
@@ -316,22 +421,34 @@ def run_guardrails(lg: Any, params: Params, questions: Sequence[LawqaQuestion], 
 
 def run_multi_agent(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder: Path, llm: Any,
                     embedder: Any, config: dict[str, Any], say: Progress) -> list[Variant]:
-    """`eval mcqa` over the sample with the paper's settings; one variant per method."""
+    """`eval mcqa` over the sample with the paper's settings; one variant per method, the debate once per τ
+    (``debate-0.8``, ``debate-0.98``: the paper's table lists them as two methods)."""
+    from lexgraph.answer.agents import PAPER_EXAMPLE_QIDS
     from lexgraph.eval.mcqa import MCQAConfig, file_sha256, write_report
 
     assert isinstance(params, MultiAgentParams)
-    settings = MCQAConfig(config["dataset"], file_sha256(config["dataset"]), params.methods, llm.config.model,
-                          llm.config.base_url, params.use_context, params.randomized, None, params.tau,
-                          params.max_repairs, store=str(lg.store.location), temperature=params.temperature,
-                          eliminate=params.eliminate, runoff=params.runoff,
-                          qids=tuple(q.qid for q in questions))
-    say("multi-agent")
-    runs = lg.eval_mcqa(llm, questions, settings)
-    target = folder / "mcqa"
-    write_report(target, settings, runs)
-    return [Variant(run.method, {"accuracy": run.accuracy, "consistency": run.consistency,
-                                 "failed": float(run.failed), "runs": float(len(run.results))}, target)
-            for run in runs]
+    plain = tuple(m for m in params.methods if m != "debate")
+    plan: list[tuple[str, tuple[str, ...], float]] = [("mcqa", plain, params.taus[0])] if plain else []
+    if "debate" in params.methods:
+        plan += [(f"mcqa-debate-{tau:g}", ("debate",), tau) for tau in params.taus]
+    variants = []
+    for folder_name, methods, tau in plan:
+        settings = MCQAConfig(config["dataset"], file_sha256(config["dataset"]), methods, llm.config.model,
+                              llm.config.base_url, params.use_context, params.randomized, None, tau,
+                              params.max_repairs, store=str(lg.store.location), temperature=params.temperature,
+                              eliminate=params.eliminate, runoff=params.runoff, examples=params.examples,
+                              qids=tuple(q.qid for q in questions))
+        say(folder_name.removeprefix("mcqa-") if methods == ("debate",) else "multi-agent")
+        runs = lg.eval_mcqa(llm, questions, settings)
+        target = folder / folder_name
+        write_report(target, settings, runs)
+        given_away = PAPER_EXAMPLE_QIDS if params.examples == "paper" else ()
+        variants += [Variant(f"debate-{tau:g}" if run.method == "debate" else run.method,
+                             {"accuracy": run.accuracy, "consistency": run.consistency,
+                              "accuracy_without_example_questions": run.accuracy_excluding(given_away),
+                              "failed": float(run.failed), "runs": float(len(run.results))}, target)
+                     for run in runs]
+    return variants
 
 
 Runner = Callable[[Any, Params, Sequence[LawqaQuestion], Path, Any, Any, dict[str, Any], Progress], list[Variant]]
@@ -383,5 +500,6 @@ def _plot_summary(path: Path, title: str, variants: Sequence[Variant]) -> None:
     axis.set_xticks([x + width * (len(variants) - 1) / 2 for x in range(len(keys))], keys, rotation=25, fontsize=7)
     axis.set_ylim(0, 1)
     axis.set_title(title, fontsize=9)
-    axis.legend(fontsize=7)
+    if keys and variants:  # a legend of nothing is a matplotlib warning, not a picture
+        axis.legend(fontsize=7)
     save_figure(figure, path)

@@ -41,8 +41,12 @@ class CitationGraphParams:
     """Integrated citation graph for QA: evidence = clauses and precedents cited by the top `m` related chunks,
     ranked by RRF over the chunks' ranks (k = `rrf_k`), top `n` kept; Recall@`ks` of the evidence, per retrieval
     mode. `direct_clauses` fuses a direct clause search into the evidence (lexgraph's default for collections
-    without literature; the paper does not). `m_sweep` reruns the first mode at each M. `fusion` ``mean`` is the
-    appendix's Hybrid (mean of min-max normalised scores) instead of RRF."""
+    without literature; the paper does not). `m_sweep` reruns the first mode at each M (the paper: 10, 30, 100,
+    300 with N = 20). `fusion` is how the hybrid mode fuses its lists: ``mean`` (the paper's appendix: the mean of
+    min-max normalised scores) or ``rrf`` (lexgraph's search default); with `compare_fusion` the hybrid mode also
+    runs with the other one (variant ``hybrid-rrf`` or ``hybrid-mean``), so that the report shows both.
+    `zero_shot` adds the paper's Zero-Shot baseline (the model lists the laws it thinks apply; eval.zero_shot)
+    where a model is configured."""
 
     modes: tuple[str, ...] = ("bm25", "dense", "hybrid")
     ks: tuple[int, ...] = (5, 10, 20)
@@ -50,8 +54,10 @@ class CitationGraphParams:
     n: int = 20
     rrf_k: float = 60.0
     direct_clauses: bool = False
-    m_sweep: tuple[int, ...] = ()
-    fusion: str = "rrf"
+    m_sweep: tuple[int, ...] = (10, 30, 100, 300)
+    fusion: str = "mean"
+    compare_fusion: bool = True
+    zero_shot: bool = True
 
     def model_needed(self) -> bool:
         return any(mode.startswith("hyde") for mode in self.modes)
@@ -166,15 +172,19 @@ class GuardrailParams:
 
 @dataclass(frozen=True)
 class MultiAgentParams:
-    """Multi-agent statute application on lawqa_jp: `sample` questions stratified by source (the qid's first part)
-    with `seed`; temperature 0; elimination removes `eliminate` choices; the debate stops at agreement ≥ `tau`; the
-    vote's tie goes to a new vote between the top two (`runoff` ``vote``; ``judge`` is one run-off agent)."""
+    """Multi-agent statute application on lawqa_jp: `sample` questions stratified as the paper does (by law from
+    law_list.json, at least one per law, question types balanced within a law) with `seed`; temperature 0;
+    elimination removes `eliminate` choices; the debate runs once per agreement threshold in `taus` (the paper
+    reports 0.8 and 0.98 as two methods); the vote's tie goes to a new vote between the top two (`runoff`
+    ``vote``; ``judge`` is one run-off agent); `examples` ``paper`` gives the single agents the paper's worked
+    examples (its figures 1-3), ``lexgraph`` lexgraph's own, which give no lawqa_jp question away."""
 
     methods: tuple[str, ...] = METHODS
     sample: int = 40
     seed: int = 42
     temperature: float = 0.0
-    tau: float = 0.8
+    taus: tuple[float, ...] = (0.8, 0.98)
+    examples: str = "paper"
     eliminate: int = 2
     runoff: str = "vote"
     use_context: bool = True
@@ -187,7 +197,10 @@ class MultiAgentParams:
     def check(self) -> None:
         _members("methods", self.methods, METHODS)
         _members("runoff", (self.runoff,), ("vote", "judge"))
+        _members("examples", (self.examples,), ("paper", "lexgraph"))
         _positive("sample", (self.sample,))
+        if not self.taus or not all(0 < tau <= 1 for tau in self.taus):
+            raise ExperimentError(f"taus must be agreement thresholds in (0, 1], not {list(self.taus)}")
         if not 0 <= self.eliminate <= 3:
             raise ExperimentError(f"eliminate must be 0 to 3 choices, not {self.eliminate}")
 
@@ -234,15 +247,6 @@ CITATION_GRAPH = "Integrated legal citation graph for QA (statutes, precedents, 
 LAWQA_PAPER_DATA = "lawqa_jp (Digital Agency 4-choice questions)"
 UNRECORDED = "as published (not recorded in lexgraph)"
 
-#: The multi-agent paper's few-shot examples are not public anywhere reachable from here (docs/experiments.md lists
-#: where we looked); lexgraph's own worked example stands in, and every run's report says so.
-FEW_SHOT_SUBSTITUTE = Substitute(
-    "few-shot examples",
-    "the paper's own few-shot examples (not published: not in its text as summarised, nor in digital-go-jp/lawqa_jp, "
-    "nor in any public repository or page found; see docs/experiments.md)",
-    "SUBSTITUTE: lexgraph's one worked example (lexgraph.answer.agents.EXAMPLE, written for lexgraph: a question on "
-    "民法 第二百六条, which no lawqa_jp question quotes), given to the baseline agent only")
-
 EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment(
         "citation-graph", CITATION_GRAPH,
@@ -262,7 +266,10 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         {"dataset": "the paper's QA set", "model": UNRECORDED, "embedder": "multilingual-e5-large"},
         notes=("ROUGE-L over Sudachi tokens against the correct choice's text; the judge is the configured model",
                "embedding_similarity is the cosine of the offline embedder's passage vectors of answer and "
-               "reference: BERTScore-style, not BERTScore (no token alignment, not the paper's model)")),
+               "reference: BERTScore-style, not BERTScore (no token alignment, not the paper's model)",
+               "RDF triples: the paper shows its RDF prompt only as a figure (図 4-5, not in its text); lexgraph gives "
+               "Turtle with declared prefixes and IRIs from e-Gov law ids, clause paths and courts.go.jp lawsuit ids "
+               "(docs/answering.md, \"RDF\"), its own small vocabulary (lg:)")),
     Experiment(
         "cluster-tree", "Tree-based retrieval via hierarchical clustering (Yu and Tsai, arXiv:2506.13607)",
         "adjusted F1 (β = 4), Recall@k and result size of the leaves under the node nearest the question, beside a "
@@ -294,8 +301,11 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "accuracy of single agent, syllogism, elimination, debate (τ), division of labour and majority vote",
         "mcqa", MultiAgentParams(),
         {"dataset": LAWQA_PAPER_DATA + ", 40 questions stratified, seed 42", "model": "Qwen3-8B"},
-        notes=("strata are the qid's first part (the source law), allocated in proportion",),
-        substitutes=(FEW_SHOT_SUBSTITUTE,)),
+        notes=("a question's law is its first e-Gov URL's title in law_list.json beside the dataset (the qid's first "
+               "part where the list is absent or does not know the URL); question types are read from 問題文",
+               "the worked examples are the paper's figures 1-3 as printed (excerpts); figures 2-3 are lawqa_jp dev "
+               "question 金商法 61 with its answer and figure 1 is close to question 58, so every method's accuracy "
+               "is also given without those two (accuracy_without_example_questions)")),
 )
 
 

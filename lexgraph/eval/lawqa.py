@@ -45,6 +45,7 @@ class LawqaQuestion:
     gold_laws: tuple[str, ...]  # law titles as the headings give them
     articles: tuple[tuple[str, str], ...]  # (law title, article path)
     paragraphs: tuple[tuple[str, str], ...]  # (law title, article/paragraph path)
+    references: tuple[str, ...] = ()  # the sample's e-Gov law URLs (references)
 
     @property
     def query(self) -> str:
@@ -134,4 +135,31 @@ def parse_sample(sample: dict[str, Any], position: int = 0) -> LawqaQuestion:
         qid=str(sample.get("ファイル名") or position), question=str(sample["問題文"]),
         choices=str(sample.get("選択肢", "")), answer=str(sample.get("output", "")), context=context,
         gold_laws=tuple(laws), articles=tuple(dict.fromkeys(articles)), paragraphs=tuple(dict.fromkeys(paragraphs)),
+        references=tuple(str(url) for url in sample.get("references") or () if isinstance(url, str)),
     )
+
+
+def load_law_list(path: str | Path) -> dict[str, str]:
+    """lawqa_jp's ``law_list.json`` (``[{"title", "url"}]``) as e-Gov URL → law title; {} when the file is absent
+    (a dataset copied without it). Raises `DatasetError` for a file that is there but not such a list."""
+    file = Path(path)
+    if not file.exists():
+        return {}
+    try:
+        rows = json.loads(file.read_text(encoding="utf-8"))
+        return {str(row["url"]).rstrip("/"): str(row["title"]) for row in rows}
+    except (OSError, ValueError, TypeError, KeyError) as err:
+        raise DatasetError(f"{path}: not lawqa_jp's law_list.json, a list of {{\"title\", \"url\"}} ({err})") from None
+
+
+#: The paper's question types (誤り選択 first: "誤っているもの" also contains "もの"), matched on 問題文.
+QUESTION_TYPES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("組み合わせ", ("組み合わせ", "組合せ")),
+    ("誤り選択", ("誤っている", "誤り", "適切でない", "正しくない", "不適切")),
+    ("正しい選択", ("正しい", "適切な", "適切である", "妥当な")),
+)
+
+
+def question_type(question: str) -> str:
+    """The multi-agent paper's question type of a 問題文: 正しい選択, 誤り選択, 組み合わせ or その他."""
+    return next((name for name, words in QUESTION_TYPES if any(w in question for w in words)), "その他")

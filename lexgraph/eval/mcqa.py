@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,7 +43,8 @@ class MCQAConfig:
     store: str = ""
     temperature: float | None = None  # every agent's (None: each its own)
     eliminate: int | None = None  # choices the elimination methods remove (None: as they see fit)
-    runoff: str = "judge"  # a vote's tie: one run-off agent, or a new vote between the top two ("vote")
+    runoff: str = "vote"  # a vote's tie: one run-off agent, or a new vote between the top two ("vote")
+    examples: str = "paper"  # the single agents' worked examples: the paper's figures, or lexgraph's own
     qids: tuple[str, ...] | None = None  # the questions run (a sample), None: the first `limit`
 
     def to_json(self) -> dict[str, Any]:
@@ -54,7 +55,9 @@ class MCQAConfig:
     def read(cls, path: str | Path) -> MCQAConfig:
         raw = json.loads(Path(path).read_text(encoding="utf-8"))
         qids = raw.get("qids")
-        return cls(**{**raw, "methods": tuple(raw["methods"]), "qids": None if qids is None else tuple(qids)})
+        # A report written before the run-off followed the paper recorded no runoff: it was the judge then.
+        return cls(**{"runoff": "judge", "examples": "lexgraph", **raw, "methods": tuple(raw["methods"]),
+                      "qids": None if qids is None else tuple(qids)})
 
 
 def file_sha256(path: str | Path) -> str:
@@ -74,7 +77,11 @@ class MethodRun:
 
     @property
     def accuracy(self) -> float | None:
-        scored = [r for r in self.results if self.gold.get(r.qid)]
+        return self.accuracy_excluding(())
+
+    def accuracy_excluding(self, qids: Collection[str]) -> float | None:
+        """Accuracy over the questions not in `qids` (e.g. those a worked example gives away)."""
+        scored = [r for r in self.results if self.gold.get(r.qid) and r.qid not in qids]
         return sum(r.label == self.gold[r.qid] for r in scored) / len(scored) if scored else None
 
     @property
@@ -112,7 +119,7 @@ def run_mcqa(llm: LLMClient, items: Sequence[MCQAItem], config: MCQAConfig, cont
             for order in orders:
                 result = solve(llm, item, method, contexts[item.qid], order=order, tau=config.tau,
                                max_repairs=config.max_repairs, temperature=config.temperature,
-                               eliminate=config.eliminate, runoff=config.runoff)
+                               eliminate=config.eliminate, runoff=config.runoff, examples=config.examples)
                 run.results.append(result)
                 if on_result is not None:
                     on_result(result)
