@@ -54,7 +54,8 @@ from lexgraph.model import (
 )
 from lexgraph.numerals import clause_label
 from lexgraph.read.documents import DOCUMENT_KINDS
-from lexgraph.read.laws import AmbiguousLaw, LawNotFound, LookupError_, to_path
+from lexgraph.errors import LexGraphError
+from lexgraph.read.laws import AmbiguousLaw, LawNotFound, LookupError_, NotInForce, UnknownInGap, to_path
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
 from lexgraph.retrieve.fusion import DEFAULT_FUSION
 from lexgraph.retrieve.fusion import DEFAULT_K as DEFAULT_RRF_K
@@ -133,13 +134,16 @@ __all__ = [
     "LawNotFound",
     "LawqaQuestion",
     "LexGraph",
+    "LexGraphError",
     "LookupError_",
+    "NotInForce",
     "ReadOnlyViolation",
     "RetriesExhausted",
     "SearchOptions",
     "StoreError",
     "StoreUnavailable",
     "UnitKind",
+    "UnknownInGap",
     "Utf8Tally",
     "as_of_day",
     "capped_limits",
@@ -471,6 +475,10 @@ class LexGraph:
         from lexgraph.read.laws import resolve_law
 
         return resolve_law(self.store, name, self.catalog)
+
+    def laws(self) -> list[LawInfo]:
+        """Every stored law, by law id: what a caller (the MCP server's resource list) can ask about."""
+        return [self.law(row["law_id"]) for row in self.store.query("laws_all")]
 
     def show(self, law: str, clause: str, *, as_of: date | None = None) -> ProvisionAsOf:
         """The text of `clause` of `law` in force on `as_of` (None: today), with the version it comes from.
