@@ -17,7 +17,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from lexgraph.cli.law import version_period
+from lexgraph.cli.law import beyond_knowledge_note, version_period
 from lexgraph.cli.mcp_server import shapes
 from lexgraph.cli.mcp_server.uris import clause_uri, law_uri
 from lexgraph.cli.output import iso
@@ -84,8 +84,7 @@ class Tools:
         common["clause"] = clause_label(p.path)
         common["path"] = p.path
         last_known = found.beyond_knowledge
-        message = (f"the store knows this wording in force up to {found.known_up_to}, not whether it still was on "
-                   f"{day}") if last_known else None
+        message = beyond_knowledge_note(found) if last_known else None
         return shapes.ClauseAsOf(
             status="last_known" if last_known else "in_force", message=message, **common,
             revision_id=found.version.revision_id, uri=clause_uri(info.law_id, p.path, found.version.revision_id),
