@@ -116,12 +116,13 @@ class Tools:
         info = self.lg.law(law)
         versions = []
         for v in self.lg.versions(law):
-            versions.append(shapes.LawVersion(
-                revision_id=v.revision_id, enforced_from=iso(v.enforced_from), enforced_until=iso(v.enforced_until),
-                known_up_to=iso(v.known_up_to), known_until=iso(v.known_until), period=version_period(v),
-                dated_by=v.dated_by, gap=[a.describe() for a in v.gap]))
-        return shapes.LawVersions(law_id=info.law_id, title=info.title, law_num=info.law_num, versions=versions,
-                                  uri=law_uri(info.law_id))
+            versions.append(shapes.LawVersion.model_validate({
+                "revision_id": v.revision_id, "enforced_from": iso(v.enforced_from),
+                "enforced_until": iso(v.enforced_until), "known_up_to": iso(v.known_up_to),
+                "known_until": iso(v.known_until), "period": version_period(v), "dated_by": v.dated_by,
+                "gap": [a.describe() for a in v.gap]}))
+        return shapes.LawVersions.model_validate({"law_id": info.law_id, "title": info.title, "law_num": info.law_num,
+                                                  "versions": versions, "uri": law_uri(info.law_id)})
 
     def law_diff(
         self, law: Law,
@@ -145,8 +146,8 @@ class Tools:
         text: Annotated[str, Field(description="引用を探す文章（判決文、契約書、条文など）。")],
         as_of: Annotated[str | None, Field(description=f"法令を読む基準日（{DATE_FORMS}）。省略時は文中の判決日、"
                                                        "なければ今日。")] = None,
-        in_law: Annotated[str | None, Field(description="文章がこの法令の条文であるとき、その法令（前条・同法の解決用）。"
-                                            )] = None,
+        in_law: Annotated[str | None, Field(description="文章がこの法令の条文であるとき、その法令"
+                                                        "（前条・同法の解決用）。")] = None,
         at: Annotated[str | None, Field(description="文章がその条文であるとき、その条（例: 第二十一条第二項）。")]
         = None,
     ) -> shapes.Citations:
@@ -223,7 +224,8 @@ class Tools:
         laws: Laws = None,
         as_of: Annotated[str | None, Field(description=f"この日に施行中の文言だけを探す（{DATE_FORMS}）。省略時は"
                                                        "すべての版。")] = None,
-        kind: Annotated[str | None, Field(description="provision（条文）または chunk（判例・文献の断片）。省略時は両方。",
+        kind: Annotated[str | None, Field(description="provision（条文）または chunk（判例・文献の断片）。"
+                                                      "省略時は両方。",
                                           json_schema_extra={"enum": list(UNIT_KINDS)})] = None,
         k: Annotated[int, Field(description="返す条文・断片の数。", ge=1, le=50)] = 10,
     ) -> shapes.SearchResult:
@@ -251,7 +253,8 @@ class Tools:
         return shapes.StoredLaws(laws=[shapes.StoredLaw(law_id=i.law_id, title=i.title, law_num=i.law_num,
                                                         uri=law_uri(i.law_id)) for i in self.lg.laws()])
 
-    def cypher(self, query: Annotated[str, Field(description="読み取り専用の Cypher 文（1 文）。書き込みは拒否される。")],
+    def cypher(self, query: Annotated[str, Field(description="読み取り専用の Cypher 文（1 文）。"
+                                                             "書き込みは拒否される。")],
                params: Annotated[dict[str, Any] | None, Field(description="クエリのパラメータ（$name で参照）。")]
                = None) -> shapes.QueryRows:
         """`lexgraph query CYPHER --json`: one read-only statement; a write is refused (ReadOnlyViolation)."""
