@@ -222,16 +222,38 @@ def test_what_cites_article_709_is_what_law_cited_by_says(mcp: Callable[[Body], 
     assert found["clause"] == "第七百九条" and found["documents"]
 
 
-def test_a_precedent_by_lawsuit_id_and_by_case_name_is_what_precedent_show_says(mcp: Callable[[Body], Any],
-                                                                                 mcp_store: Path) -> None:
-    async def body(session: ClientSession) -> list[dict[str, Any]]:
-        return [structured(await session.call_tool("precedent", {"case": case}))
-                for case in ("91244", "原状回復等請求事件")]
-
-    by_id, by_name = mcp(body)
+def test_a_precedent_by_lawsuit_id_case_number_and_case_name_is_what_precedent_show_says(
+        mcp: Callable[[Body], Any], mcp_store: Path) -> None:
     run = lexgraph("precedent", "show", "91244", "--json", store=mcp_store, env=clean_env())
     assert run.code == 0, run.stderr
-    assert by_id == run.json() == by_name
+    shown = run.json()
+    assert shown["case_number"] and shown["case_name"] == "原状回復等請求事件"
+
+    async def body(session: ClientSession) -> list[dict[str, Any]]:
+        return [structured(await session.call_tool("precedent", {"case": case}))
+                for case in ("91244", shown["case_number"], shown["case_name"])]
+
+    assert mcp(body) == [shown] * 3
+
+
+def test_a_law_s_versions_and_diff_are_what_law_versions_and_law_diff_say(mcp: Callable[[Body], Any],
+                                                                            mcp_store: Path) -> None:
+    async def body(session: ClientSession) -> list[dict[str, Any]]:
+        return [structured(await session.call_tool("law_versions", {"law": "民法"})),
+                structured(await session.call_tool("law_diff", {"law": "民法", "from_day": "2020-04-01",
+                                                                 "to_day": "2023-06-14", "level": "all"}))]
+
+    versions, diff = mcp(body)
+    cli_versions = lexgraph("law", "versions", "民法", "--json", store=mcp_store, env=clean_env())
+    cli_diff = lexgraph("law", "diff", "民法", "--from", "2020-04-01", "--to", "2023-06-14", "--level", "all",
+                        "--json", store=mcp_store, env=clean_env())
+    assert cli_versions.code == cli_diff.code == 0, cli_versions.stderr + cli_diff.stderr
+    assert versions["versions"] == cli_versions.json()["versions"] and len(versions["versions"]) == 2
+    assert versions["uri"] == f"lexgraph://law/{versions['law_id']}"
+    assert [{k: v for k, v in c.items() if k != "clause"} for c in diff["changes"]] == cli_diff.json()["changes"]
+    assert {k: v for k, v in diff.items() if k != "changes"} == {
+        k: v for k, v in cli_diff.json().items() if k != "changes"}
+    assert diff["changed"] > 0 and "a4" in {c["path"] for c in diff["changes"] if c["status"] == "changed"}
 
 
 def test_a_write_is_refused_with_the_cli_s_message_and_no_tool_changes_the_store(
@@ -358,6 +380,19 @@ def test_ask_with_a_model_configured_is_the_model_s_answer_and_records_nothing_i
     assert answer["sentences"][0]["citations"] and answer["references"]
     assert [json.loads(line)["status"] for line in log.read_text(encoding="utf-8").splitlines()] == ["answered"]
     assert snapshot(mcp_store) == files
+
+
+def test_the_http_server_refuses_a_request_for_another_host(http_url: str) -> None:
+    """DNS rebinding: a page on another site that resolves its name to 127.0.0.1 must not reach the server."""
+    import httpx
+
+    request = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+               "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                          "clientInfo": {"name": "test", "version": "0"}}}
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    refused = httpx.post(http_url, json=request, headers={**headers, "Host": "attacker.example"}, timeout=30)
+    accepted = httpx.post(http_url, json=request, headers=headers, timeout=30)
+    assert refused.status_code in (400, 403, 421) and accepted.status_code == 200
 
 
 def test_http_refuses_an_address_other_than_loopback(tmp_path: Path) -> None:

@@ -17,7 +17,8 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from lexgraph.cli.law import beyond_knowledge_note, version_period
+from lexgraph.cli.law import _version_json as version_json
+from lexgraph.cli.law import beyond_knowledge_note
 from lexgraph.cli.mcp_server import shapes
 from lexgraph.cli.mcp_server.uris import clause_uri, law_uri
 from lexgraph.cli.output import iso
@@ -112,15 +113,9 @@ class Tools:
         return found
 
     def law_versions(self, law: Law) -> shapes.LawVersions:
-        """`lexgraph law versions LAW --json`."""
+        """`lexgraph law versions LAW --json`, each version as that command writes it."""
         info = self.lg.law(law)
-        versions = []
-        for v in self.lg.versions(law):
-            versions.append(shapes.LawVersion.model_validate({
-                "revision_id": v.revision_id, "enforced_from": iso(v.enforced_from),
-                "enforced_until": iso(v.enforced_until), "known_up_to": iso(v.known_up_to),
-                "known_until": iso(v.known_until), "period": version_period(v), "dated_by": v.dated_by,
-                "gap": [a.describe() for a in v.gap]}))
+        versions = [shapes.LawVersion.model_validate(version_json(v)) for v in self.lg.versions(law)]
         return shapes.LawVersions.model_validate({"law_id": info.law_id, "title": info.title, "law_num": info.law_num,
                                                   "versions": versions, "uri": law_uri(info.law_id)})
 
