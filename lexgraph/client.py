@@ -35,6 +35,7 @@ from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
 from lexgraph.documents.encoding import DecodedText, EncodingError, Utf8Tally, decode_text
+from lexgraph.errors import LexGraphError
 from lexgraph.eval.benchmark import load_questions
 from lexgraph.eval.experiments import ExperimentError
 from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
@@ -54,7 +55,7 @@ from lexgraph.model import (
 )
 from lexgraph.numerals import clause_label
 from lexgraph.read.documents import DOCUMENT_KINDS
-from lexgraph.read.laws import AmbiguousLaw, LawNotFound, LookupError_, to_path
+from lexgraph.read.laws import AmbiguousLaw, LawNotFound, LookupError_, NotInForce, UnknownInGap, to_path
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
 from lexgraph.retrieve.fusion import DEFAULT_FUSION
 from lexgraph.retrieve.fusion import DEFAULT_K as DEFAULT_RRF_K
@@ -134,13 +135,16 @@ __all__ = [
     "LawNotFound",
     "LawqaQuestion",
     "LexGraph",
+    "LexGraphError",
     "LookupError_",
+    "NotInForce",
     "ReadOnlyViolation",
     "RetriesExhausted",
     "SearchOptions",
     "StoreError",
     "StoreUnavailable",
     "UnitKind",
+    "UnknownInGap",
     "Utf8Tally",
     "as_of_day",
     "capped_limits",
@@ -472,6 +476,10 @@ class LexGraph:
         from lexgraph.read.laws import resolve_law
 
         return resolve_law(self.store, name, self.catalog)
+
+    def laws(self) -> list[LawInfo]:
+        """Every stored law, by law id: what a caller (the MCP server's resource list) can ask about."""
+        return [self.law(row["law_id"]) for row in self.store.query("laws_all")]
 
     def show(self, law: str, clause: str, *, as_of: date | None = None) -> ProvisionAsOf:
         """The text of `clause` of `law` in force on `as_of` (None: today), with the version it comes from.

@@ -61,9 +61,15 @@ def law_show(
     out.print(f"as of {display_day(day)}  revision {result.version.revision_id}", style="dim", highlight=False)
     out.print(f"in force {result.period}", style="dim", highlight=False)
     if result.beyond_knowledge:
-        out.print(f"the store knows this wording in force up to {result.known_up_to}, not whether it still was on "
-                  f"{display_day(day)}", style="yellow", highlight=False)
+        out.print(beyond_knowledge_note(result), style="yellow", highlight=False)
     out.print(p.text, highlight=False)
+
+
+def beyond_knowledge_note(result: Any) -> str:
+    """What `law show` says of a wording shown for a day past the last day the store knows it in force (the MCP
+    server says the same)."""
+    return (f"the store knows this wording in force up to {result.known_up_to}, not whether it still was on "
+            f"{result.as_of}")
 
 
 def _print_law(payload: dict[str, Any]) -> None:

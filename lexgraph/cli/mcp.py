@@ -1,0 +1,69 @@
+"""`lexgraph mcp`: serve a store to AI assistants over the Model Context Protocol, read-only (docs/mcp.md).
+
+Standard input and output by default (what a desktop assistant starts as a subprocess), or streamable HTTP with
+``--http HOST:PORT`` at ``http://HOST:PORT/mcp``. The HTTP server listens on loopback unless ``--allow-remote`` is
+given: it has no authentication of its own, and what it serves (a store's laws and turns) is the operator's.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import Annotated
+
+import typer
+
+from lexgraph.cli.options import StoreOpt
+from lexgraph.cli.output import EXIT_UNAVAILABLE, EXIT_USAGE, err, fail, opened
+
+LOOPBACK_NAMES = ("localhost",)
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:8000`` for IPv6) → (host, port); a usage error saying the form otherwise."""
+    host, sep, port_text = text.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not sep or not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        fail(f"--http {text!r}: give HOST:PORT, e.g. 127.0.0.1:8765 (or [::1]:8765)", EXIT_USAGE)
+    return host, int(port_text)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` is a loopback address or ``localhost`` (a name is not resolved: only these are trusted)."""
+    if host.lower() in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def mcp_command(
+    store: StoreOpt = None,
+    http: Annotated[str | None, typer.Option("--http", help="Serve streamable HTTP on HOST:PORT (at /mcp) "
+                                             "instead of standard input/output.")] = None,
+    allow_remote: Annotated[bool, typer.Option("--allow-remote", help="Let --http listen on an address other than "
+                                               "loopback. The server has no authentication: put it behind one.")]
+    = False,
+) -> None:
+    """Serve the store to AI assistants (MCP), read-only: clauses as of a day, versions, diffs, citations,
+    precedents, search and answers."""
+    host, port = parse_address(http) if http else ("127.0.0.1", 0)
+    if http and not allow_remote and not is_loopback(host):
+        fail(f"--http {http}: {host} is not a loopback address, and the server has no authentication; listen on "
+             "127.0.0.1 (the default) or give --allow-remote to serve other machines", EXIT_USAGE)
+    try:
+        from lexgraph.cli.mcp_server import build_server
+    except ImportError as error:
+        fail(f"lexgraph mcp needs the MCP SDK ({error.name} is not installed): pip install 'lexgraph[mcp]'",
+             EXIT_UNAVAILABLE)
+    with opened(store, read_only=True) as lg:
+        server = build_server(lg, host=host, port=port)
+        if http:
+            err.print(f"lexgraph MCP server (read-only) at http://{_url_host(host)}:{port}/mcp", highlight=False)
+            server.run("streamable-http")
+        else:
+            server.run("stdio")
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host

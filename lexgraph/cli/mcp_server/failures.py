@@ -1,0 +1,71 @@
+"""Library errors as MCP errors, with the one-line message the CLI prints for them.
+
+A tool that fails returns a result with ``isError`` (the protocol's way to tell the model what went wrong, so that
+it can correct its call); a resource that cannot be read raises `McpError`. Either carries ``str(error)``, the
+message `lexgraph` prints after ``error:``, and the exit code the CLI would end with.
+
+Issue 36 is moving every error under `LexGraphError` (lexgraph/errors.py); until then some still stand apart, and
+`known_errors` names them too, so that a refusal is never reported as a crash.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_UNAVAILABLE, EXIT_USAGE
+from lexgraph.client import (
+    ConfigError,
+    DateFormatError,
+    InvalidQuery,
+    LexGraphError,
+    LookupError_,
+    RetriesExhausted,
+    StoreError,
+    StoreUnavailable,
+    unavailable_errors,
+)
+
+
+def known_errors() -> tuple[type[Exception], ...]:
+    """Every exception the library raises on purpose (a refusal, a missing store, an unknown name), as opposed to a
+    bug. ValueError is one: the client's methods document it for bad arguments (an unknown law in `cite`, a
+    mode), and the CLI prints it the same way."""
+    return (LexGraphError, LookupError_, StoreError, ConfigError, DateFormatError, RetriesExhausted, ValueError,
+            *unavailable_errors())
+
+
+def exit_code(error: BaseException) -> int:
+    """The exit code the CLI ends with for `error`: the error tree's own, else the CLI's current mapping."""
+    code = getattr(error, "exit_code", None)
+    if isinstance(code, int):
+        return code
+    if isinstance(error, (ConfigError, DateFormatError)):
+        return EXIT_USAGE
+    if isinstance(error, (StoreUnavailable, RetriesExhausted, *unavailable_errors())):
+        return EXIT_UNAVAILABLE
+    if isinstance(error, StoreError) and not isinstance(error, InvalidQuery):
+        return EXIT_UNAVAILABLE
+    return EXIT_BAD_INPUT
+
+
+def error_payload(error: BaseException) -> dict[str, Any]:
+    """The structured side of an error result: the message, the CLI's exit code and the error's class name."""
+    return {"error": str(error), "exit_code": exit_code(error), "kind": type(error).__name__}
+
+
+def error_result(error: BaseException) -> Any:
+    """A tool result with ``isError`` whose text is exactly the CLI's message."""
+    from mcp.types import CallToolResult, TextContent
+
+    return CallToolResult(content=[TextContent(type="text", text=str(error))], structuredContent=error_payload(error),
+                          isError=True)
+
+
+def mcp_error(error: BaseException) -> Exception:
+    """`McpError` for a resource read that failed: ``invalid params`` for bad input (exit 1 or 2), ``internal
+    error`` for what is unavailable (exit 3); the data carries the exit code."""
+    from mcp.shared.exceptions import McpError
+    from mcp.types import INTERNAL_ERROR, INVALID_PARAMS, ErrorData
+
+    code = INTERNAL_ERROR if exit_code(error) == EXIT_UNAVAILABLE else INVALID_PARAMS
+    return McpError(ErrorData(code=code, message=str(error), data=error_payload(error)))

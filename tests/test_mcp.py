@@ -1,0 +1,403 @@
+"""`lexgraph mcp` driven by the MCP SDK's own client (`ClientSession`) over both transports, as an assistant would:
+standard input/output (the server spawned as ``python -m lexgraph mcp --store …``) and streamable HTTP (the server
+in a subprocess on a free loopback port). The store is the real sample corpus with its judgments and index
+(tests.helpers.build_search_store), and every answer is checked against what the CLI prints for the same store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import McpError
+from mcp.types import CallToolResult
+
+from tests.helpers import ROOT, SAMPLE, copy_store, lexgraph
+from tests.openai_server import Reply, ScriptedOpenAI
+
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+TOOLS = {"clause_as_of", "law_versions", "law_diff", "cite", "cites", "cited_by", "precedent", "search", "ask",
+         "laws", "cypher", "stats"}
+JUDGMENT = SAMPLE / "precedents" / "91244.txt"
+#: Settings that would change an answer (a model for `ask`, another store, a turn log): the server runs without.
+UNSET = ("LEXGRAPH_STORE", "LEXGRAPH_LLM_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "LEXGRAPH_TURN_LOG")
+
+Body = Callable[[ClientSession], Awaitable[Any]]
+
+
+def server_env() -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if key not in UNSET}
+    env["PYTHONIOENCODING"] = "utf-8"
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))
+    return env
+
+
+def clean_env() -> dict[str, str]:
+    """For the CLI runs the answers are compared with: the same settings blanked."""
+    return {key: "" for key in UNSET if key != "LEXGRAPH_STORE"}
+
+
+@pytest.fixture(scope="module")
+def mcp_store(search_store_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_store(search_store_template, tmp_path_factory.mktemp("mcp") / "store")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def http_url(mcp_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`lexgraph mcp --http 127.0.0.1:PORT` in a subprocess for the module; its URL once it accepts connections."""
+    port = free_port()
+    log = tmp_path_factory.mktemp("mcp-http") / "stderr.txt"
+    with log.open("w") as stderr:
+        server = subprocess.Popen([sys.executable, "-m", "lexgraph", "mcp", "--store", str(mcp_store), "--http",
+                                   f"127.0.0.1:{port}"], env=server_env(), cwd=ROOT, stdout=subprocess.DEVNULL,
+                                  stderr=stderr)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None, f"the server ended: {log.read_text()}"
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, f"no server on port {port}: {log.read_text()}"
+                time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@asynccontextmanager
+async def opened_session(transport: str, store: Path, url: str | None,
+                         env: dict[str, str] | None = None) -> AsyncIterator[ClientSession]:
+    if transport == "stdio":
+        params = StdioServerParameters(command=sys.executable, args=["-m", "lexgraph", "mcp", "--store", str(store)],
+                                       env={**server_env(), **(env or {})}, cwd=ROOT)
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            yield session
+    else:
+        assert url is not None
+        async with streamable_http_client(url) as (read, write, _), ClientSession(read, write) as session:
+            await session.initialize()
+            yield session
+
+
+@pytest.fixture(params=["stdio", "http"])
+def mcp(request: pytest.FixtureRequest, mcp_store: Path) -> Callable[[Body], Any]:
+    """Runs a body in one real client session over the transport of the test's parameter."""
+    url = request.getfixturevalue("http_url") if request.param == "http" else None
+
+    def run(body: Body) -> Any:
+        async def main() -> Any:
+            async with opened_session(request.param, mcp_store, url) as session:
+                return await body(session)
+
+        return asyncio.run(main())
+
+    return run
+
+
+def structured(result: CallToolResult) -> dict[str, Any]:
+    assert not result.isError, result.content
+    assert result.structuredContent is not None
+    return result.structuredContent
+
+
+def error_text(result: CallToolResult) -> str:
+    assert result.isError
+    return result.content[0].text  # type: ignore[union-attr]
+
+
+def cli_error(*args: str | Path, store: Path) -> str:
+    """The one-line message the CLI prints for a refused command (exit 1), without its ``error:`` mark."""
+    run = lexgraph(*args, store=store, env=clean_env())
+    assert run.code == 1, run.stdout
+    assert run.stderr.startswith("error: ") and run.stderr.count("\n") == 1, run.stderr
+    return run.stderr.removeprefix("error: ").rstrip("\n")
+
+
+def test_the_tools_are_listed_with_their_schemas_and_japanese_descriptions(mcp: Callable[[Body], Any]) -> None:
+    listed = mcp(lambda session: session.list_tools()).tools
+    assert {tool.name for tool in listed} == TOOLS
+    for tool in listed:
+        assert JAPANESE.search(tool.description or ""), tool.name
+        assert tool.inputSchema["type"] == "object"
+        assert tool.outputSchema is not None and tool.outputSchema["type"] == "object", tool.name
+        assert tool.annotations is not None and tool.annotations.readOnlyHint is True
+    show = next(tool for tool in listed if tool.name == "clause_as_of")
+    assert show.inputSchema["required"] == ["law", "clause"]
+    assert JAPANESE.search(show.inputSchema["properties"]["as_of"]["description"])
+    assert set(show.outputSchema["properties"]["status"]["enum"]) == {"in_force", "last_known", "unknown",
+                                                                       "not_in_force"}
+
+
+def test_article_4_of_the_civil_code_on_two_days_is_what_law_show_says(mcp: Callable[[Body], Any],
+                                                                         mcp_store: Path) -> None:
+    async def body(session: ClientSession) -> list[dict[str, Any]]:
+        return [structured(await session.call_tool("clause_as_of", {"law": "民法", "clause": "第四条", "as_of": day}))
+                for day in ("2021-01-01", "2023-07-01")]
+
+    before, after = mcp(body)
+    # 2021-01-01 falls between the two stored revisions, after amendments the store does not hold: unknown, said
+    # in the CLI's words and with no wording given.
+    assert before["status"] == "unknown"
+    assert before["message"] == cli_error("law", "show", "民法", "第四条", "--as-of", "2021-01-01", store=mcp_store)
+    assert before["text"] is None and before["revision_id"] is None
+    # 2023-07-01: the 2023 wording, from the revision the CLI names, with its period and caveat.
+    shown = lexgraph("law", "show", "民法", "第四条", "--as-of", "2023-07-01", "--json", store=mcp_store,
+                     env=clean_env())
+    assert shown.code == 0, shown.stderr
+    expected = shown.json()
+    for key in ("law_id", "law_title", "revision_id", "path", "text", "valid_from", "valid_until", "known_up_to"):
+        assert after[key] == expected[key], key
+    assert "十八歳" in after["text"]
+    text = lexgraph("law", "show", "民法", "第四条", "--as-of", "2023-07-01", store=mcp_store, env=clean_env())
+    assert f"in force {after['period']}" in text.stdout
+    if expected["known_up_to"] and expected["known_up_to"] < "2023-07-01":
+        assert after["status"] == "last_known"
+        assert after["message"] in text.stdout  # the CLI's caveat, word for word
+    else:
+        assert after["status"] == "in_force" and after["message"] is None
+    assert after["uri"] == f"lexgraph://law/{expected['law_id']}/a4@{expected['revision_id']}"
+
+
+def test_a_judgment_s_citations_are_those_lexgraph_cite_finds(mcp: Callable[[Body], Any], mcp_store: Path) -> None:
+    text = JUDGMENT.read_text(encoding="utf-8")
+
+    async def body(session: ClientSession) -> tuple[dict[str, Any], list[str]]:
+        cited = structured(await session.call_tool("cite", {"text": text}))
+        wordings = []
+        for citation in cited["citations"]:
+            if citation.get("uri"):
+                contents = (await session.read_resource(citation["uri"])).contents
+                wordings.append(json.loads(contents[0].text)["text"])  # type: ignore[union-attr]
+        return cited, wordings
+
+    cited, wordings = mcp(body)
+    run = lexgraph("cite", JUDGMENT, "--json", store=mcp_store, env=clean_env())
+    assert run.code == 0, run.stderr
+    assert [{k: v for k, v in c.items() if k != "uri"} for c in cited["citations"]] == run.json()["citations"]
+    assert f"as of {cited['as_of']} (the date in the text)" in run.stderr
+    assert cited["as_of_source"] == "the date in the text"
+    resolved = [c for c in cited["citations"] if c.get("uri")]
+    assert resolved and all(c["kind"] == "statute" and c["revision_id"] for c in resolved)
+    assert len(wordings) == len(resolved) and all(wordings)
+
+
+def test_what_cites_article_709_is_what_law_cited_by_says(mcp: Callable[[Body], Any], mcp_store: Path) -> None:
+    async def body(session: ClientSession) -> dict[str, Any]:
+        return structured(await session.call_tool("cited_by", {"law": "民法", "clause": "第七百九条",
+                                                                "as_of": "2023-06-14"}))
+
+    found = mcp(body)
+    clauses = lexgraph("law", "cited-by", "民法", "第七百九条", "--as-of", "2023-06-14", "--json", store=mcp_store,
+                       env=clean_env())
+    documents = lexgraph("law", "cited-by", "民法", "第七百九条", "--kind", "document", "--as-of", "2023-06-14",
+                         "--json", store=mcp_store, env=clean_env())
+    assert clauses.code == 0 and documents.code == 0, clauses.stderr + documents.stderr
+    assert [{k: v for k, v in link.items() if k != "uri"} for link in found["clauses"]] == clauses.json()["links"]
+    assert found["documents"] == documents.json()["cited_by"]
+    assert "a710/p1" in {link["path"] for link in found["clauses"]}  # 第七百十条第一項 「前条」
+    assert found["clause"] == "第七百九条" and found["documents"]
+
+
+def test_a_precedent_by_lawsuit_id_case_number_and_case_name_is_what_precedent_show_says(
+        mcp: Callable[[Body], Any], mcp_store: Path) -> None:
+    run = lexgraph("precedent", "show", "91244", "--json", store=mcp_store, env=clean_env())
+    assert run.code == 0, run.stderr
+    shown = run.json()
+    assert shown["case_number"] and shown["case_name"] == "原状回復等請求事件"
+
+    async def body(session: ClientSession) -> list[dict[str, Any]]:
+        return [structured(await session.call_tool("precedent", {"case": case}))
+                for case in ("91244", shown["case_number"], shown["case_name"])]
+
+    assert mcp(body) == [shown] * 3
+
+
+def test_a_law_s_versions_and_diff_are_what_law_versions_and_law_diff_say(mcp: Callable[[Body], Any],
+                                                                            mcp_store: Path) -> None:
+    async def body(session: ClientSession) -> list[dict[str, Any]]:
+        return [structured(await session.call_tool("law_versions", {"law": "民法"})),
+                structured(await session.call_tool("law_diff", {"law": "民法", "from_day": "2020-04-01",
+                                                                 "to_day": "2023-06-14", "level": "all"}))]
+
+    versions, diff = mcp(body)
+    cli_versions = lexgraph("law", "versions", "民法", "--json", store=mcp_store, env=clean_env())
+    cli_diff = lexgraph("law", "diff", "民法", "--from", "2020-04-01", "--to", "2023-06-14", "--level", "all",
+                        "--json", store=mcp_store, env=clean_env())
+    assert cli_versions.code == cli_diff.code == 0, cli_versions.stderr + cli_diff.stderr
+    assert versions["versions"] == cli_versions.json()["versions"] and len(versions["versions"]) == 2
+    assert versions["uri"] == f"lexgraph://law/{versions['law_id']}"
+    assert [{k: v for k, v in c.items() if k != "clause"} for c in diff["changes"]] == cli_diff.json()["changes"]
+    assert {k: v for k, v in diff.items() if k != "changes"} == {
+        k: v for k, v in cli_diff.json().items() if k != "changes"}
+    assert diff["changed"] > 0 and "a4" in {c["path"] for c in diff["changes"] if c["status"] == "changed"}
+
+
+def test_a_write_is_refused_with_the_cli_s_message_and_no_tool_changes_the_store(
+        mcp: Callable[[Body], Any], mcp_store: Path) -> None:
+    writes = ["CREATE (n:Law {law_id: 'x'}) RETURN n", "MATCH (l:Law) SET l.title = 'x' RETURN l",
+              "MATCH (n) DETACH DELETE n", "MERGE (n:Law {law_id: 'y'})"]
+    stats = lexgraph("stats", "--json", store=mcp_store, env=clean_env())
+    files = snapshot(mcp_store)
+
+    async def body(session: ClientSession) -> tuple[list[str], dict[str, bool]]:
+        refusals = [error_text(await session.call_tool("cypher", {"query": q})) for q in writes]
+        calls = {  # every tool once, with arguments that succeed
+            "clause_as_of": {"law": "民法", "clause": "第七百九条", "as_of": "2023-06-14"},
+            "law_versions": {"law": "民法"},
+            "law_diff": {"law": "民法", "from_day": "2020-04-01", "to_day": "2023-06-14"},
+            "cite": {"text": "民法第七百九条の規定により"},
+            "cites": {"law": "民法", "clause": "第七百十条", "as_of": "2023-06-14"},
+            "cited_by": {"law": "民法", "clause": "第七百九条", "as_of": "2023-06-14"},
+            "precedent": {"case": "91244"},
+            "search": {"question": "不法行為による損害賠償", "mode": "bm25", "k": 3},
+            "ask": {"question": "不法行為による損害賠償の要件は？", "as_of": "2023-06-14"},
+            "laws": {}, "cypher": {"query": "MATCH (l:Law) RETURN l.law_id AS id ORDER BY id"}, "stats": {},
+        }
+        assert set(calls) == TOOLS
+        ok = {name: not (await session.call_tool(name, arguments)).isError for name, arguments in calls.items()}
+        return refusals, ok
+
+    refusals, ok = mcp(body)
+    assert ok == dict.fromkeys(TOOLS, True)
+    assert refusals == [cli_error("query", q, store=mcp_store) for q in writes]
+    after = lexgraph("stats", "--json", store=mcp_store, env=clean_env())
+    assert stats.code == after.code == 0 and after.json() == stats.json()
+    assert snapshot(mcp_store) == files  # no file of the store written, no turn log beside it
+
+
+def snapshot(store: Path) -> dict[str, tuple[int, int]]:
+    """Every file under the store with its size and modification time."""
+    return {str(p.relative_to(store)): (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in sorted(store.rglob("*")) if p.is_file()}
+
+
+def test_errors_are_error_results_with_the_cli_s_message(mcp: Callable[[Body], Any], mcp_store: Path) -> None:
+    async def body(session: ClientSession) -> list[CallToolResult]:
+        return [await session.call_tool("clause_as_of", {"law": "刑法", "clause": "第四条"}),
+                await session.call_tool("clause_as_of", {"law": "民法", "clause": "第四百条の百"}),
+                await session.call_tool("precedent", {"case": "99999"})]
+
+    unknown_law, unknown_clause, unknown_case = mcp(body)
+    assert error_text(unknown_law) == cli_error("law", "show", "刑法", "第四条", store=mcp_store)
+    assert unknown_law.structuredContent == {"error": error_text(unknown_law), "exit_code": 1, "kind": "LawNotFound"}
+    # A clause no version holds is an answer about the law, and the CLI's message says why.
+    no_clause = structured(unknown_clause)
+    assert no_clause["status"] == "not_in_force"
+    assert no_clause["message"] == cli_error("law", "show", "民法", "第四百条の百", store=mcp_store)
+    assert error_text(unknown_case) == cli_error("precedent", "show", "99999", store=mcp_store)
+
+
+def test_clauses_are_resources_by_revision_and_by_day(mcp: Callable[[Body], Any]) -> None:
+    async def body(session: ClientSession) -> dict[str, Any]:
+        templates = (await session.list_resource_templates()).resourceTemplates
+        laws = (await session.list_resources()).resources
+        shown = structured(await session.call_tool("clause_as_of", {"law": "民法", "clause": "第七百十条第一項",
+                                                                     "as_of": "2023-06-14"}))
+        by_revision = json.loads((await session.read_resource(shown["uri"])).contents[0].text)  # type: ignore[union-attr]
+        by_day = json.loads((await session.read_resource(  # type: ignore[union-attr]
+            f"lexgraph://law/{shown['law_id']}/a710/p1?as_of=2023-06-14")).contents[0].text)
+        law = json.loads((await session.read_resource(str(laws[0].uri))).contents[0].text)  # type: ignore[union-attr]
+        try:
+            await session.read_resource(f"lexgraph://law/{shown['law_id']}/a710/p1@no-such-revision")
+            refused = ""
+        except McpError as error:
+            refused = error.error.message
+        return {"templates": {t.uriTemplate for t in templates}, "laws": laws, "shown": shown,
+                "by_revision": by_revision, "by_day": by_day, "law": law, "refused": refused}
+
+    got = mcp(body)
+    assert got["templates"] == {"lexgraph://law/{law_id}/{+clause_path}@{revision_id}",
+                                "lexgraph://law/{law_id}/{+clause_path}?as_of={as_of}", "lexgraph://law/{law_id}"}
+    assert {str(r.uri) for r in got["laws"]} >= {f"lexgraph://law/{got['shown']['law_id']}"}
+    assert got["by_day"] == got["shown"]
+    assert got["by_revision"]["text"] == got["shown"]["text"]
+    assert got["by_revision"]["revision_id"] == got["shown"]["revision_id"]
+    assert got["shown"]["uri"].endswith(f"/a710/p1@{got['shown']['revision_id']}")
+    assert got["law"]["versions"] and got["law"]["law_id"]
+    assert "no stored revision 'no-such-revision'" in got["refused"]
+
+
+def test_ask_without_a_model_is_extractive_and_says_so(mcp: Callable[[Body], Any]) -> None:
+    async def body(session: ClientSession) -> dict[str, Any]:
+        return structured(await session.call_tool("ask", {"question": "不法行為による損害賠償の要件は？",
+                                                           "as_of": "2023-06-14"}))
+
+    answer = mcp(body)
+    assert answer["extractive"] is True and answer["model"] is None
+    assert answer["label"] and JAPANESE.search(answer["label"] + answer["conclusion"]["text"])
+    assert answer["references"]
+
+
+def cited_answer(body: dict[str, Any]) -> str:
+    """A model's valid answer citing the first law reference of the prompt (tests/openai_server.py replies it)."""
+    prompt = next(m["content"] for m in body["messages"] if "<laws>" in m["content"])
+    law = json.loads(re.search(r"<laws>\n(.*?)\n</laws>", prompt, re.DOTALL).group(1))[0]["id"]  # type: ignore[union-attr]
+    return json.dumps({"sentences": [{"text": "故意又は過失による権利侵害が要件です。", "citations": [law]}],
+                       "conclusion": {"text": "損害賠償の責任を負います。", "citations": [law]}, "caveats": []},
+                      ensure_ascii=False)
+
+
+def test_ask_with_a_model_configured_is_the_model_s_answer_and_records_nothing_in_the_store(
+        mcp_store: Path, tmp_path: Path) -> None:
+    files = snapshot(mcp_store)
+    log = tmp_path / "turns.jsonl"
+    with ScriptedOpenAI([Reply(cited_answer)]) as model:
+        env = {"LEXGRAPH_LLM_MODEL": "scripted", "OPENAI_BASE_URL": model.url, "OPENAI_API_KEY": "test",
+               "LEXGRAPH_LLM_RETRIES": "0", "LEXGRAPH_TURN_LOG": str(log)}
+
+        async def main() -> dict[str, Any]:
+            async with opened_session("stdio", mcp_store, None, env) as session:
+                return structured(await session.call_tool("ask", {"question": "不法行為による損害賠償の要件は？",
+                                                                   "as_of": "2023-06-14", "laws": ["民法"]}))
+
+        answer = asyncio.run(main())
+    assert answer["extractive"] is False and answer["model"] == "scripted"
+    assert answer["label"].startswith("generated by scripted")
+    assert answer["sentences"][0]["citations"] and answer["references"]
+    assert [json.loads(line)["status"] for line in log.read_text(encoding="utf-8").splitlines()] == ["answered"]
+    assert snapshot(mcp_store) == files
+
+
+def test_the_http_server_refuses_a_request_for_another_host(http_url: str) -> None:
+    """DNS rebinding: a page on another site that resolves its name to 127.0.0.1 must not reach the server."""
+    import httpx
+
+    request = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+               "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                          "clientInfo": {"name": "test", "version": "0"}}}
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    refused = httpx.post(http_url, json=request, headers={**headers, "Host": "attacker.example"}, timeout=30)
+    accepted = httpx.post(http_url, json=request, headers=headers, timeout=30)
+    assert refused.status_code in (400, 403, 421) and accepted.status_code == 200
+
+
+def test_http_refuses_an_address_other_than_loopback(tmp_path: Path) -> None:
+    run = lexgraph("mcp", "--http", "0.0.0.0:8765", store=tmp_path / "none")
+    assert run.code == 2
+    assert "0.0.0.0 is not a loopback address" in run.stderr and "--allow-remote" in run.stderr
+    run = lexgraph("mcp", "--http", "localhost", store=tmp_path / "none")
+    assert run.code == 2 and "give HOST:PORT" in run.stderr
