@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from lexgraph.statutes.catalog import Catalog, LawEntry
-from lexgraph.statutes.enact import laws_named, title_candidates
+from lexgraph.statutes.catalog import Catalog
+from lexgraph.statutes.enact import ACT_TYPES, ORDER_TYPES, formula_laws, formula_parent, law_named
 
 _LAW_TYPE = re.compile(rb'<Law\b[^>]*\bLawType="([A-Za-z]+)"')
 _LAW_NUM = re.compile(r"<LawNum>(.*?)</LawNum>", re.S)
@@ -97,23 +97,8 @@ class Basis:
     defined_parent: str | None
 
 
-def _law_of(catalog: Catalog, name: str, law_num: str | None, types: tuple[str, ...]) -> LawEntry | None:
-    """The law a formula or a definition names: by its number when given (titles change: 証券取引法 is now
-    金融商品取引法 under the same number), else by the longest catalogue name ending the run (「並びに同法及び不動産
-    登記法」 → 不動産登記法); one law of the wanted types, or none."""
-    if law_num:
-        entry = catalog.by_law_num(law_num)
-        return entry if entry is not None and entry.law_type in types else None
-    for candidate in title_candidates(name):
-        for start in range(len(candidate) - 1):
-            found = [e for e in catalog.lookup(candidate[start:]) if e.law_type in types]
-            if found:
-                return found[0] if len(found) == 1 else None
-    return None
-
-
-_ACTS = ("Act", "Constitution", "CabinetOrder", "ImperialOrder")  # Potsdam orders read as Acts (入管法 is a 政令)
-_ORDERS = ("CabinetOrder", "ImperialOrder")
+_law_of = law_named
+_ORDERS = ORDER_TYPES
 
 
 def basis_of(catalog: Catalog, ordinance: OrdinanceText) -> Basis | None:
@@ -123,23 +108,13 @@ def basis_of(catalog: Catalog, ordinance: OrdinanceText) -> Basis | None:
     entry = catalog.by_law_num(ordinance.law_num)
     if entry is None:
         return None
-    named = [n for n in laws_named(ordinance.enact_statement) if n.basis]
-    laws = [_law_of(catalog, n.title, n.law_num, (*_ACTS, "MinisterialOrdinance", "Rule")) for n in named]
-    laws = [law for law in laws if law is not None and law.law_id != entry.law_id]
-    formula_parent = next((law.law_id for law in laws if law.law_type in ("Act", "Constitution")), None)
-    if formula_parent is None:
-        for law in laws:
-            parent = catalog.parent_of(law.law_id) if law.law_type in _ORDERS else None
-            if parent is not None and parent.law_type == "Act":
-                formula_parent = parent.law_id
-                break
-    if formula_parent is None and entry.law_type == "CabinetOrder":
-        formula_parent = next((law.law_id for law in laws if law.law_type in _ORDERS
-                               and law.title.endswith("法")), None)  # 入管法 (a Potsdam 政令) as an Act
+    laws = formula_laws(catalog, ordinance.enact_statement, entry.law_id)
+    found_parent = formula_parent(catalog, ordinance.enact_statement, entry.law_id, entry.law_type)
+    formula_parent_id = found_parent.law_id if found_parent is not None else None
     defined = ordinance.defines.get("法")
-    defined_law = _law_of(catalog, *defined, types=_ACTS) if defined else None
+    defined_law = _law_of(catalog, *defined, types=ACT_TYPES) if defined else None
     defined_parent = defined_law.law_id if defined_law is not None and defined_law.law_id != entry.law_id else None
-    parent, source = (formula_parent, "formula") if formula_parent else (defined_parent, "definition")
+    parent, source = (formula_parent_id, "formula") if formula_parent_id else (defined_parent, "definition")
     order: str | None = None
     defined_order = ordinance.defines.get("令")
     if defined_order:
@@ -148,4 +123,4 @@ def basis_of(catalog: Catalog, ordinance: OrdinanceText) -> Basis | None:
     if order is None and parent is not None:
         order = next((law.law_id for law in laws if law.law_type == "CabinetOrder"
                       and law.parent_law_id == parent and law.law_id != entry.law_id), None)
-    return Basis(entry.law_id, parent, source if parent else "", order, formula_parent, defined_parent)
+    return Basis(entry.law_id, parent, source if parent else "", order, formula_parent_id, defined_parent)

@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from ordinance_basis import _ORDERS, _law_of, read_ordinance  # noqa: E402
 
+from lexgraph.ingest.corpus import CITING_KINDS, clause_text  # noqa: E402
 from lexgraph.numerals import egov_num  # noqa: E402
 from lexgraph.statutes.catalog import Catalog  # noqa: E402
 from lexgraph.statutes.egov import parse_law_xml  # noqa: E402
@@ -50,10 +51,16 @@ CLASSES: dict[str, re.Pattern[str]] = {
     "paragraph_range": re.compile(rf"(?P<art>{_ART})第(?P<p>{_N})項から第(?P<p_to>{_N})項まで"),
     "item_range": re.compile(rf"(?P<art>{_ART})第(?P<p>{_N})項第(?P<i>{_N})号から第(?P<i_to>{_N})号まで"),
     "range_to_previous": re.compile(rf"(?<!条)(?<!項)第(?P<n>{_N})(?P<unit>[項号])から前(?P=unit)まで"),
-    "list_after_aside": re.compile(rf"(?P<art>{_ART})第(?P<p>{_N})項{_ASIDE}(?:、|及び|並びに|又は|若しくは)第(?P<p2>{_N})項"),
+    "list_after_aside": re.compile(
+        rf"(?P<art>{_ART})第(?P<p>{_N})項{_ASIDE}(?:、|及び|並びに|又は|若しくは)第(?P<p2>{_N})項"),
 }
-_QUICK = {name: re.compile(pattern.pattern.encode()) for name, pattern in CLASSES.items()
-          if name not in ("ordinance_act", "ordinance_order")}
+# Cheap tests on a file's bytes, before a law is parsed and the patterns above are tried on its clauses.
+_QUICK: dict[str, tuple[bytes, ...]] = {
+    "paragraph_range": ("項から第".encode(),),
+    "item_range": ("号から第".encode(),),
+    "range_to_previous": ("から前項まで".encode(), "から前号まで".encode()),
+    "list_after_aside": ("項（".encode(),),
+}
 _ORDINANCE_TERMS = {"ordinance_act": "法", "ordinance_order": "令"}
 
 
@@ -93,9 +100,19 @@ def expected(name: str, match: re.Match[str], path: str,
 
 
 def sentence_at(text: str, start: int, end: int) -> tuple[str, int]:
-    first = text.rfind("。", 0, start) + 1
-    last = text.find("。", end)
-    last = len(text) if last < 0 else last + 1
+    """The sentence around text[start:end] and where the match starts in it: cut at a 。 outside brackets (a 。
+    inside one, 「（…をいう。以下同じ。）」, ends no sentence)."""
+    ends = []
+    depth = 0
+    for position, ch in enumerate(text):
+        if ch in "（(":
+            depth += 1
+        elif ch in "）)":
+            depth = max(0, depth - 1)
+        elif ch == "。" and depth == 0:
+            ends.append(position)
+    first = max((e for e in ends if e < start), default=-1) + 1
+    last = min((e for e in ends if e >= end), default=len(text) - 1) + 1
     return text[first:last], start - first
 
 
@@ -112,8 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     candidates: dict[str, list[tuple[Path, object]]] = defaultdict(list)
     for path in files:
         raw = path.read_bytes()
-        for name, quick in _QUICK.items():
-            if quick.search(raw):
+        for name, needles in _QUICK.items():
+            if any(needle in raw for needle in needles):
                 candidates[name].append((path, None))
         if b"\xe4\xbb\xa5\xe4\xb8\x8b\xe3\x80\x8c" not in raw:  # 以下「
             continue
@@ -164,10 +181,11 @@ def pick(name: str, pattern: re.Pattern[str], path: Path, ordinance: object, cat
             siblings[f"{'/'.join(parts[:-1])}|{parts[-1][:1]}"].append(parts[-1])
     found = []
     for provision in law.provisions:
-        if provision.path.startswith(("suppl", "appdx", "preamble")) or not provision.text:
+        if provision.path.startswith(("suppl", "appdx", "preamble")) or provision.kind not in CITING_KINDS:
             continue
-        for match in pattern.finditer(provision.text):
-            sentence, start = sentence_at(provision.text, match.start(), match.end())
+        text = clause_text((s.role, s.text) for s in provision.sentences)  # as the linker reads a clause
+        for match in pattern.finditer(text):
+            sentence, start = sentence_at(text, match.start(), match.end())
             if "以下「" in sentence and ordinance is not None:
                 continue  # the definition itself: the row must need the catalogue, not the text's own words
             found.append((provision.path, sentence, start, match))

@@ -316,8 +316,8 @@ class _Resolver:
             return self.abbreviations["令"]
         current = self.current_law
         if current is not None and current.law_id is not None:
-            # what the ordinance itself says 令 is, or its parent Act's 施行令 (issue 31: 企業内容等の開示に関する内閣府令's
-            # 令 is 金融商品取引法施行令, which its title does not name)
+            # what the ordinance itself says 令 is, or its parent Act's 施行令 (issue 31: the 令 of
+            # 企業内容等の開示に関する内閣府令 is 金融商品取引法施行令, which its title does not name)
             stated = self.catalog.order_of(current.law_id)
             parent = self.catalog.parent_of(current.law_id) if stated is None else None
             if parent is not None and parent.law_type == "Act":

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from lexgraph.statutes.catalog import Catalog, LawEntry
+
 _NUMERALS = "〇一二三四五六七八九十百千"
 _LAW_NUM = rf"(?:明治|大正|昭和|平成|令和)(?:元|[{_NUMERALS}]+)年[^（）、。]{{0,20}}?第[{_NUMERALS}]+号"
 # A law named in the formula: the name after a delimiter, up to its number in brackets, a clause of it, or the
@@ -28,6 +30,11 @@ _NAMED = re.compile(
 _JOINERS = re.compile(r"並びに|及び|又は|若しくは")
 
 
+# What follows a law the ordinance is not made under: one whose coming into force it follows, or the ordinance it
+# replaces or amends (「…省令（昭和四十六年大蔵省令第三十二号）の全部を改正する省令を次のように定める」).
+_NOT_BASIS = ("の施行", "の全部を改正", "の一部を改正")
+
+
 @dataclass(frozen=True)
 class NamedLaw:
     """A law as the formula names it: the title as written (as of the ordinance's making) and its number, when
@@ -35,7 +42,7 @@ class NamedLaw:
 
     title: str
     law_num: str | None = None
-    basis: bool = True  # False for a law whose coming into force the ordinance follows (「…法律の施行に伴い」)
+    basis: bool = True  # False for a law whose coming into force it follows (「…法律の施行に伴い」) or that it amends
 
 
 def laws_named(statement: str) -> tuple[NamedLaw, ...]:
@@ -49,7 +56,7 @@ def laws_named(statement: str) -> tuple[NamedLaw, ...]:
         title = match["title"]
         if title in found:
             continue
-        found[title] = NamedLaw(title, match["num"], basis=not text.startswith("の施行", match.end()))
+        found[title] = NamedLaw(title, match["num"], basis=not text.startswith(_NOT_BASIS, match.end()))
     return tuple(law for law in found.values() if not _refers_back(law.title))
 
 
@@ -64,3 +71,46 @@ def title_candidates(title: str) -> tuple[str, ...]:
     first candidate its catalogue knows."""
     cuts = [0, *(m.end() for m in _JOINERS.finditer(title))]
     return tuple(dict.fromkeys(title[cut:] for cut in cuts if title[cut:]))
+
+
+ACT_TYPES = ("Act", "Constitution", "CabinetOrder", "ImperialOrder")  # Potsdam orders read as Acts (入管法 is a 政令)
+ORDER_TYPES = ("CabinetOrder", "ImperialOrder")
+
+
+def law_named(catalog: Catalog, name: str, law_num: str | None, types: tuple[str, ...]) -> LawEntry | None:
+    """The law a formula or a definition names: by its number when given (titles change: 証券取引法 is now
+    金融商品取引法 under the same number), else by the longest catalogue name ending the run (「並びに同法及び不動産
+    登記法」 → 不動産登記法); one law of the wanted types, or none."""
+    if law_num:
+        entry = catalog.by_law_num(law_num)
+        return entry if entry is not None and entry.law_type in types else None
+    for candidate in title_candidates(name):
+        for start in range(len(candidate) - 1):
+            found = [e for e in catalog.lookup(candidate[start:]) if e.law_type in types]
+            if found:
+                return found[0] if len(found) == 1 else None
+    return None
+
+
+def formula_laws(catalog: Catalog, statement: str, own_law_id: str) -> list[LawEntry]:
+    """The laws the formula says the ordinance is made under, as catalogue entries, in order."""
+    named = [n for n in laws_named(statement) if n.basis]
+    laws = [law_named(catalog, n.title, n.law_num, (*ACT_TYPES, "MinisterialOrdinance", "Rule")) for n in named]
+    return [law for law in laws if law is not None and law.law_id != own_law_id]
+
+
+def formula_parent(catalog: Catalog, statement: str, own_law_id: str, own_type: str) -> LawEntry | None:
+    """The Act an enacting formula says the ordinance is made under: the first Act it names, else the Act of the
+    first Cabinet Order it names (a 施行規則 made under a 施行令 only), else, for a Cabinet Order, a Potsdam order
+    named like an Act."""
+    laws = formula_laws(catalog, statement, own_law_id)
+    for law in laws:
+        if law.law_type in ("Act", "Constitution"):
+            return law
+    for law in laws:
+        parent = catalog.parent_of(law.law_id) if law.law_type in ORDER_TYPES else None
+        if parent is not None and parent.law_type == "Act":
+            return parent
+    if own_type == "CabinetOrder":
+        return next((law for law in laws if law.law_type in ORDER_TYPES and law.title.endswith("法")), None)
+    return None
