@@ -87,6 +87,9 @@ class LawMeta:
     abbrev: tuple[str, ...] = ()
     promulgated: date | None = None
     xml_format: str = "bulk2020"  # "bulk2020" (Num="89", DataInfo) or "api_v2" (Num="089", PromulgateMonth)
+    # The enacting formula of an ordinance (e-Gov EnactStatement: 「…法（…）第…条の規定に基づき、…を次のように
+    # 定める。」), which says the Act its bare 法 means (lexgraph.statutes.enact); "" for a law without one.
+    enact_statement: str = ""
 
 
 @dataclass(frozen=True)

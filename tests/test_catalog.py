@@ -153,14 +153,37 @@ def test_parent_of_implementing_ordinance(catalog: Catalog, child: str, parent: 
      "高齢者の医療の確保に関する法律"),
     ("電波法による旅費等の額を定める政令", "電波法"),
     ("労働基準法第十八条第四項の規定に基づき使用者が労働者の預金を受け入れる場合の利率を定める省令", "労働基準法"),
-    # 行政執行法人 is no law, and an Act named later in a title is no parent.
+    # 行政執行法人 is no law, and an Act named later in a title is no parent (by the title; their formulas name one).
     ("行政執行法人の役員の退職管理に関する政令", None),
     ("国立研究開発法人日本原子力研究開発機構の業務運営に関する命令", None),
 ])
 def test_parent_named_by_an_ordinance_title(catalog: Catalog, ordinance: str, act: str | None) -> None:
+    # The title alone: the catalogue without the parents the ordinances state (their enacting formulas, issue 31).
+    payload = {**catalog.to_payload(), "parents": {}, "orders": {}}
+    by_title = Catalog.from_payload(payload)
+    [entry] = by_title.lookup(ordinance)
+    found = by_title.parent_of(entry.law_id)
+    assert (found.title if found is not None else None) == act
+
+
+@pytest.mark.parametrize(("ordinance", "act", "order"), [
+    # Titles that name no Act; each ordinance's enacting formula or definitions do (issue 31). From the 2020 e-Gov
+    # archive: 昭和四十八年大蔵省令第五号 defines 「金融商品取引法（昭和二十三年法律第二十五号。以下「法」と
+    # いう。）」 and 「金融商品取引法施行令（…。以下「令」という。）」; 平成二十年政令第三百九十号's formula opens
+    # 「内閣は、独立行政法人通則法（平成十一年法律第百三号）第五十四条の二第一項において準用する国家公務員法…」,
+    # whose first Act it takes.
+    ("企業内容等の開示に関する内閣府令", "金融商品取引法", "金融商品取引法施行令"),
+    ("行政執行法人の役員の退職管理に関する政令", "独立行政法人通則法", None),
+    # 「財務省設置法（以下「法」という。）」 (平成十二年政令第二百五十号): the definition wins over the
+    # formula's first Act, 国家行政組織法.
+    ("財務省組織令", "財務省設置法", None),
+])
+def test_parent_an_ordinance_states(catalog: Catalog, ordinance: str, act: str, order: str | None) -> None:
     [entry] = catalog.lookup(ordinance)
     found = catalog.parent_of(entry.law_id)
-    assert (found.title if found is not None else None) == act
+    assert found is not None and found.title == act
+    stated = catalog.order_of(entry.law_id)
+    assert (stated.title if stated is not None else None) == order
 
 
 def test_shakuchi_shakuya_seirei(catalog: Catalog) -> None:

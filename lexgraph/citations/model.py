@@ -31,7 +31,9 @@ class Step:
     """One level of a clause reference: 第七百九条 (absolute), 前項 (relative), 第一号から第五号まで (a range).
 
     `num` and `num_to` are e-Gov Nums ("709", "3_2"; "1" for イ). A relative step has `relation` instead of a
-    number; `count` is N in 前N項 (前二項 = the two paragraphs before this one).
+    number; `count` is N in 前N項 (前二項 = the two paragraphs before this one). `to_relation` is "previous" for a
+    range that ends at the clause before the one being read (第二項から前項まで: `num` "2", `num_to` None), whose
+    end only the resolver can number.
     """
 
     level: Level
@@ -39,6 +41,7 @@ class Step:
     num_to: str | None = None
     relation: Relation | None = None
     count: int = 1
+    to_relation: Relation | None = None
 
 
 @dataclass(frozen=True)

@@ -315,6 +315,16 @@ class _Resolver:
         if "令" in self.abbreviations:
             return self.abbreviations["令"]
         current = self.current_law
+        if current is not None and current.law_id is not None:
+            # what the ordinance itself says 令 is, or its parent Act's 施行令 (issue 31: the 令 of
+            # 企業内容等の開示に関する内閣府令 is 金融商品取引法施行令, which its title does not name)
+            stated = self.catalog.order_of(current.law_id)
+            parent = self.catalog.parent_of(current.law_id) if stated is None else None
+            if parent is not None and parent.law_type == "Act":
+                found = self.catalog.lookup(parent.title + "施行令")
+                stated = found[0] if len(found) == 1 and found[0].law_id != current.law_id else None
+            if stated is not None:
+                return _target(stated)
         if current is not None and current.title:
             act = parent_title(current.title) or (current.title if current.law_type == "Act" else None)
             if act is not None:
@@ -460,6 +470,9 @@ class _Resolver:
             if step.relation == "same":  # the 項 of 同条項: the antecedent's paragraph
                 targets = [replace(t, clause=c.clause) for t in targets for c in self._relative(step, base, law, notes)]
                 continue
+            if step.to_relation is not None:
+                targets = [self._range_to_previous(step, t, law, notes) for t in targets]
+                continue
             targets = [t2 for t in targets for t2 in self._absolute(step, t)]
         if notes:
             targets = [replace(t, reason="; ".join(dict.fromkeys([*notes, *([t.reason] if t.reason else [])])))
@@ -558,6 +571,27 @@ class _Resolver:
             note = f"range {step.num}…{step.num_to} given as its first {step.level}"
             return [replace(target, clause=_with(trunk, step.level, step.num), reason=note)]
         return [replace(target, clause=_with(trunk, step.level, step.num), member_to=step.num_to)]
+
+    def _range_to_previous(self, step: Step, target: _Target, law: LawTarget, notes: list[str]) -> _Target:
+        """第二項から前項まで read in 第十条第五項: 第十条 paragraphs 2 to 4, one target with `member_to`. The range
+        must lie in the clause being read (its article, for paragraphs); otherwise its end cannot be placed, and
+        the range is given as its first member with the reason."""
+        trunk = _truncate(target.clause, step.level)
+        first = _with(trunk, step.level, step.num) if step.num is not None else trunk
+        current = self.current_clause
+        own = _num_at(current, step.level) if current is not None else None
+        if (current is None or own is None or self.current_law is None or law.law_id != self.current_law.law_id
+                or _truncate(current, step.level) != trunk):
+            return replace(target, clause=first, reason=f"range {_written(Step(step.level, step.num))}から前"
+                           f"{_WORD[step.level]}まで: no current {step.level} to count back from")
+        end = self._previous(law, current, step.level, own, notes)
+        low, high = _int_or_none(step.num or ""), _int_or_none(end or "")
+        if end is None or low is None or high is None or not 0 < high - low <= _MAX_EXPANSION:
+            if end == step.num:
+                return replace(target, clause=first)
+            return replace(target, clause=first, reason=f"range {step.num}…前{_WORD[step.level]} ({end}) given as "
+                                                         f"its first {step.level}")
+        return replace(target, clause=first, member_to=end)
 
     def _exists(self, law: LawTarget, clause: Clause) -> bool | None:
         revisions = self.context.revisions

@@ -200,6 +200,7 @@ class _Scan:
     last_chain_end: int = -1  # compact end of the last clause chain read as a citation
     compact: CompactText | None = None  # the original text, for the layout around a line break
     chains: list[tuple[int, int]] = field(default_factory=list)  # (compact end, start of its last element), in order
+    _chain_law: tuple[_LawBefore | None, bool] = (None, False)  # the law and 附則 mark of the chain read last
 
     # --- law names ---------------------------------------------------------------------------------------------
 
@@ -406,12 +407,12 @@ class _Scan:
 
     # --- clause chains -----------------------------------------------------------------------------------------
 
-    def chain(self, start: int) -> list[_Element]:
+    def chain(self, start: int, previous: tuple[Step, ...] = ()) -> list[_Element]:
         """The elements of the chain starting at `start`: 第五条及び第六条 → two; 第三条から第五条まで → one (a
-        range); 第四条第一項本文、第二項本文 → two, the second inheriting 第四条."""
+        range); 第四条第一項本文、第二項本文 → two, the second inheriting 第四条. `previous` are the steps of the
+        element a chain continues after a bracketed aside (`_continuation`)."""
         elements: list[_Element] = []
         position = start
-        previous: tuple[Step, ...] = ()
         while True:
             element = self._element(position, previous)
             if element is None:
@@ -524,6 +525,12 @@ class _Scan:
             if end_step.level == last.level:
                 end_num = end_step.num
                 after = unit.end()
+        elif unit is not None and unit["rw"] == "前" and _step(unit).level == last.level:
+            # 第二項から前項まで: a range to the clause before the one being read, numbered by the resolver
+            until = _RANGE_END.match(t, unit.end())
+            if until is not None:
+                steps[-1] = Step(last.level, last.num, to_relation="previous")
+                return until.end()
         if end_num is None:
             return position
         steps[-1] = Step(last.level, last.num, end_num)
@@ -561,6 +568,7 @@ class _Scan:
         consumed = 0
         blocks = iter(blocked)
         block = next(blocks, None)
+        continuations: dict[int, tuple[tuple[Step, ...], _LawBefore | None, bool]] = {}
         for anchor in _anchors(t):
             begin = anchor.start()
             if begin < consumed:
@@ -569,11 +577,56 @@ class _Scan:
                 block = next(blocks, None)
             if block is not None and block[0] <= begin:
                 continue
-            elements = self.chain(begin)
+            continued = continuations.pop(begin, None) if continuations else None
+            elements = self.chain(begin, continued[0]) if continued is not None else self.chain(begin)
             if not elements:
                 continue
             consumed = elements[-1].end
-            yield from self._chain_mentions(begin, anchor, elements)
+            if continued is not None:
+                yield from self._continued_mentions(elements, continued[1], continued[2])
+            else:
+                yield from self._chain_mentions(begin, anchor, elements)
+            following = self._continuation(elements)
+            if following is not None and (continued is not None or self.last_chain_end == elements[-1].end):
+                law_and_suppl = continued[1:] if continued is not None else self._chain_law
+                continuations[following] = (elements[-1].provision.steps, *law_and_suppl)
+
+    def _continuation(self, elements: list[_Element]) -> int | None:
+        """Where the list of a chain goes on after a bracketed aside: in 「第七条第一項（第九条において準用する場合を
+        含む。）、第四項（…）及び第五項」 the 第四項 and 第五項 are 第七条's, not the citing article's (issue 31). The
+        element after the bracket must name a level below the first level of the one before it, so that it has
+        something to inherit; the bracket itself is read as usual."""
+        t = self.text
+        end = elements[-1].end
+        if end >= len(t) or t[end] not in "（(":
+            return None
+        closing = _closing_bracket(t, end)
+        if closing is None:
+            return None
+        separator = _LIST_SEPARATOR.match(t, closing + 1)
+        if separator is None:
+            return None
+        unit = _UNIT.match(t, separator.end())
+        if unit is None or unit["abs"] is None:
+            return None
+        steps = elements[-1].provision.steps
+        if _LEVEL_ORDER[_step(unit).level] <= _LEVEL_ORDER[steps[0].level]:
+            return None
+        return separator.end()
+
+    def _continued_mentions(self, elements: list[_Element], law: _LawBefore | None,
+                            suppl: bool) -> Iterator[tuple[int, int, StatuteMention | None]]:
+        """The mentions of a chain that continues a list after a bracketed aside: the law of the list's first
+        element, each element with the steps it inherits (`chain` gave them)."""
+        for element in elements:
+            provision = element.provision
+            if suppl:
+                provision = ProvisionRef(provision.steps, provision.part, suppl=True)
+            yield element.start, element.end, StatuteMention(
+                start=element.start, end=element.end, surface="", law=law.law if law is not None else None,
+                provision=provision, pin=law.pin if law is not None else None, inherited=law is not None)
+        self.chains.append((elements[-1].end, elements[-1].start))
+        self.last_chain_end = elements[-1].end
 
     def _chain_mentions(
         self, begin: int, anchor: re.Match[str], elements: list[_Element]
@@ -641,6 +694,7 @@ class _Scan:
             yield start, element.end, mention
         self.chains.append((chain_end, start))
         self.last_chain_end = chain_end
+        self._chain_law = (law, suppl)
 
     def _topic_clause(self, position: int) -> int | None:
         """The start of the clause citation whose words the relative reference at `position` repeats: the clause

@@ -487,7 +487,8 @@ def _plan_law(
     if law_row is None:
         rows = store.query("law_by_id", law_id=law_id)
         law_row = _law_row(law_id, newest.law.meta, newest.aliases) if not rows else {
-            k: rows[0][k] for k in ("law_id", "title", "law_num", "law_type", "aliases", "kana", "promulgated")
+            k: rows[0][k] for k in ("law_id", "title", "law_num", "law_type", "aliases", "kana", "promulgated",
+                                    "enact_statement")
         }
     return _LawPlan(law_id, law_row, timeline, accepted, existing_uids, existing_contains, has_part, next_links,
                     alone.provision_rows if alone is not None else None,
@@ -546,6 +547,7 @@ def _law_row(law_id: str, meta: LawMeta, aliases: tuple[str, ...]) -> dict[str, 
     return {
         "law_id": law_id, "title": meta.title, "law_num": meta.law_num, "law_type": meta.law_type,
         "aliases": list(aliases), "kana": meta.kana, "promulgated": meta.promulgated,
+        "enact_statement": meta.enact_statement,
     }
 
 

@@ -216,15 +216,22 @@ class Catalog:
     Immutable, so one catalogue can be shared by threads; ``with_entries`` returns a new one."""
 
     def __init__(self, entries: Iterable[LawEntry], duplicates: Mapping[str, str] | None = None,
-                 aliases: Mapping[str, str] | None = None) -> None:
+                 aliases: Mapping[str, str] | None = None, parents: Mapping[str, str] | None = None,
+                 orders: Mapping[str, str] | None = None) -> None:
         """``duplicates`` maps a law id e-Gov lists twice for one law number (430AC0000000074 beside
         430AC1000000074) to the id that stands for the law: the duplicate stays reachable by id but takes no
         name, so that it cannot make a citation ambiguous.
 
         ``aliases`` is a 略称 dictionary (略称 → official title). It is applied here, not baked into the
         entries, so that a law added later by ``with_entries`` (刑事訴訟法, say) picks up its 略称 (刑訴法)
-        too."""
+        too.
+
+        ``parents`` and ``orders`` map an ordinance to the Act and the Cabinet Order its bare 法 and 令 mean, as
+        the build read them from the ordinance itself (its definitions 「以下「法」という」, its enacting formula;
+        issue 31): a stated parent wins over the one derived from the title."""
         self._given = {entry.law_id: entry for entry in entries}
+        self._parents = dict(parents or {})
+        self._orders = dict(orders or {})
         self._lookups: dict[str, tuple[LawEntry, ...]] = {}  # lookup's answers: a text names few laws, often
         known = self._given.keys()
         self._duplicates = {
@@ -254,7 +261,9 @@ class Catalog:
             changes: dict[str, Any] = {}
             if entry.law_id in extra:
                 changes["aliases"] = tuple(dict.fromkeys((*entry.aliases, *extra[entry.law_id])))
-            if entry.parent_law_id is None:
+            if entry.parent_law_id is None and self._parents.get(entry.law_id) in known:
+                changes["parent_law_id"] = self._parents[entry.law_id]
+            elif entry.parent_law_id is None:
                 parent = (self._find_parent(entry.law_id, titles[entry.law_id], claims, winners)
                           if "施行" in entry.title else None)
                 if parent is None and entry.law_type not in ("Act", "Constitution"):
@@ -363,7 +372,8 @@ class Catalog:
         duplicates: dict[str, str] = payload.get("duplicates", {})
         for duplicate, primary in duplicates.items():
             entries[duplicate] = replace(entries[primary], law_id=duplicate, aliases=())
-        return cls(entries.values(), duplicates, payload.get("aliases", {}))
+        return cls(entries.values(), duplicates, payload.get("aliases", {}), payload.get("parents", {}),
+                   payload.get("orders", {}))
 
     def __len__(self) -> int:
         """Every law id known, duplicates included."""
@@ -413,6 +423,13 @@ class Catalog:
             return None
         return self.by_id(entry.parent_law_id)
 
+    def order_of(self, law_id: str) -> LawEntry | None:
+        """The Cabinet Order an ordinance's bare 令 means when the ordinance says so (「…施行令（…。以下「令」
+        という。）」, or the Order of its Act that its enacting formula names); None when it does not, in which case
+        the Order is its Act's 施行令, found by title."""
+        order = self._orders.get(law_id.strip())
+        return self.by_id(order) if order is not None else None
+
     def with_entries(self, entries: Iterable[LawEntry]) -> Catalog:
         """A new catalogue with these entries added, replacing any of the same law id (laws found in the store
         know better than a bundled list). 略称 and parents are derived again, so an added Act gets its 略称
@@ -426,13 +443,14 @@ class Catalog:
                 del given[law_id]
         given.update(added)
         duplicates = {d: p for d, p in self._duplicates.items() if d not in added}
-        return Catalog(given.values(), duplicates, self._aliases)
+        return Catalog(given.values(), duplicates, self._aliases, self._parents, self._orders)
 
     def to_payload(self) -> dict[str, Any]:
         """The JSON layout of a catalogue file: ``laws``, rows ``[law_id, title, law_num, law_type,
         aliases?]`` sorted by id (aliases only where an entry carries its own); ``duplicates``, {duplicate id:
-        id that stands for the law}; ``aliases``, the 略称 dictionary. Parents are not stored: they are
-        derived on load, so that entries added later find theirs too."""
+        id that stands for the law}; ``aliases``, the 略称 dictionary; ``parents`` and ``orders``, {ordinance
+        id: Act id / Cabinet Order id} that the ordinances themselves state. Parents a title implies are not
+        stored: they are derived on load, so that entries added later find theirs too."""
         rows: list[list[Any]] = []
         for law_id in sorted(self._given):
             if law_id in self._duplicates:
@@ -447,6 +465,8 @@ class Catalog:
             "laws": rows,
             "duplicates": dict(sorted(self._duplicates.items())),
             "aliases": dict(sorted(self._aliases.items())),
+            "parents": dict(sorted(self._parents.items())),
+            "orders": dict(sorted(self._orders.items())),
         }
 
 

@@ -146,6 +146,7 @@ def _read_meta(root: etree._Element, source: str) -> LawMeta:
         abbrev=abbrev,
         promulgated=promulgated,
         xml_format="api_v2" if api_v2 else "bulk2020",
+        enact_statement="".join(_text(e).strip() for e in root.iterfind("LawBody/EnactStatement")),
     )
 
 
