@@ -1,11 +1,21 @@
-"""Shared test helpers: run the real CLI in a subprocess, as a user would."""
+"""Shared test helpers: run the real CLI as a user would, in this process (fast) or in a subprocess.
+
+`lexgraph()` runs the command in-process through Typer's CliRunner: the same `lexgraph.cli.app`, its output
+captured from the same consoles, the exit code the `lexgraph` script would return. It saves the 1-2.5 s that a
+fresh interpreter takes to import lexgraph, which ~250 CLI tests paid each. What a subprocess gave for free is
+restored around each call: the working folder (the repository's root), the environment (`env` added, the user's
+LEXGRAPH_STORE removed) and a traceback on stderr for an unexpected exception (a subprocess would print one; tests
+that assert there is none keep their meaning). ``subprocess=True`` (or ``LEXGRAPH_TEST_SUBPROCESS=1`` for the
+whole run) starts ``python -m lexgraph`` instead: the smoke tests of the entry point and its exit codes do.
+"""
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
+import threading
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,16 +36,47 @@ class Run:
         return json.loads(self.stdout)
 
 
+SUBPROCESS_ENV = "LEXGRAPH_TEST_SUBPROCESS"
+_IN_PROCESS = threading.Lock()  # one command at a time: the working folder and the environment are the process's
+
+
 def lexgraph(*args: str | Path, store: Path | None = None, timeout: float = 300,
-             env: dict[str, str] | None = None) -> Run:
-    """`env` adds to (or, with "", blanks) variables of the test's environment."""
-    command = [sys.executable, "-m", "lexgraph", *map(str, args)]
-    if store is not None:
-        command += ["--store", str(store)]
+             env: dict[str, str] | None = None, subprocess: bool = False) -> Run:
+    """`env` adds to (or, with "", blanks) variables of the test's environment. In-process unless `subprocess`
+    (or LEXGRAPH_TEST_SUBPROCESS=1); `timeout` bounds a subprocess only."""
+    arguments = [*map(str, args)] + (["--store", str(store)] if store is not None else [])
+    if subprocess or os.environ.get(SUBPROCESS_ENV) == "1":
+        return _in_subprocess(arguments, timeout, env)
+    return _in_process(arguments, env)
+
+
+def _in_subprocess(arguments: list[str], timeout: float, env: dict[str, str] | None) -> Run:
+    import subprocess as processes
+
     variables = {**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})}
     variables.pop("LEXGRAPH_STORE", None)
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=variables, cwd=ROOT)
+    done = processes.run([sys.executable, "-m", "lexgraph", *arguments], capture_output=True, text=True,
+                         timeout=timeout, env=variables, cwd=ROOT)
     return Run(done.returncode, done.stdout, done.stderr)
+
+
+def _in_process(arguments: list[str], env: dict[str, str] | None) -> Run:
+    from typer.testing import CliRunner
+
+    from lexgraph.cli import app
+
+    variables: dict[str, str | None] = {**(env or {}), "LEXGRAPH_STORE": None}
+    with _IN_PROCESS:
+        before = os.getcwd()
+        os.chdir(ROOT)
+        try:
+            result = CliRunner().invoke(app, arguments, env=variables, prog_name="lexgraph")
+        finally:
+            os.chdir(before)
+    stderr = result.stderr
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        stderr += "".join(traceback.format_exception(result.exception))  # what the interpreter would print
+    return Run(result.exit_code, result.stdout, stderr)
 
 
 SEED_CACHE = Path(__file__).parent / "data" / "index" / "embeddings.sqlite3"

