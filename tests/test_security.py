@@ -24,9 +24,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lexgraph.client import LexGraph
+from lexgraph.errors import ConfigurationError, QueryRefused
 from lexgraph.store.base import GraphStore, InvalidQuery, ReadOnlyViolation
 from lexgraph.store.embedded import EmbeddedStore
-from lexgraph.store.readonly import LADYBUG, NEO4J, ReadStatement, RefusedStatement, check_read_statement
+from lexgraph.store.readonly import (
+    LADYBUG,
+    NEO4J,
+    QUERY_LIMITS,
+    ReadStatement,
+    RefusedStatement,
+    check_read_statement,
+)
 from tests.conftest import NEO4J_MARKS
 from tests.helpers import SAMPLE, lexgraph
 
@@ -98,6 +106,21 @@ HOSTILE = [
             "CALL { … } IN TRANSACTIONS"),
     Hostile("apoc-run-cypher", "RETURN apoc.cypher.runFirstColumnSingle('MATCH (l) DETACH DELETE l', {}) AS x",
             "apoc.cypher.runFirstColumnSingle"),
+    # plugin functions named the other ways Cypher resolves (issue 37, item 2): backquoted parts, spaces and comments
+    # around the dots, another case; an un-namespaced name that is no built-in function
+    Hostile("apoc-backquoted", "RETURN `apoc`.`cypher`.`runFirstColumnSingle`('MATCH (l) DETACH DELETE l', {}) AS x",
+            "apoc.cypher.runFirstColumnSingle"),
+    Hostile("apoc-partly-backquoted", "RETURN apoc.`cypher`.runFirstColumnSingle('MATCH (l) DELETE l', {}) AS x",
+            "apoc.cypher.runFirstColumnSingle"),
+    Hostile("apoc-spaced-dots", "RETURN apoc . cypher /* c */ . runFirstColumnSingle('MATCH (l) DELETE l', {}) AS x",
+            "apoc.cypher.runFirstColumnSingle"),
+    Hostile("apoc-one-backquoted-name", "RETURN `apoc.cypher.runFirstColumnSingle`('MATCH (l) DELETE l', {}) AS x",
+            "apoc.cypher.runFirstColumnSingle"),
+    Hostile("apoc-in-a-map", "RETURN {a: `apoc`.`cypher`.`run`('MATCH (l) DELETE l', {})} AS x", "apoc.cypher.run"),
+    Hostile("apoc-as-a-map-value", "RETURN {a: apoc.cypher.run('MATCH (l) DELETE l', {})} AS x", "apoc.cypher.run"),
+    Hostile("plugin-without-namespace", "RETURN `runFirstColumnSingle`('MATCH (l) DELETE l') AS x",
+            "runFirstColumnSingle"),
+    Hostile("sequence-nextval", "RETURN nextval('seq') AS x", "nextval"),
     # administration (Neo4j system database)
     Hostile("show-users", "SHOW USERS", "SHOW"),
     Hostile("create-user", "CREATE USER eve SET PASSWORD 'secret'", "CREATE"),
@@ -399,3 +422,95 @@ def test_neo4j_reads_and_real_errors(neo4j_seeded: GraphStore) -> None:
     assert "Law" in {r["label"] for r in labels}
     with pytest.raises(InvalidQuery, match=re.escape("Neo.ClientError.Statement.SyntaxError")):
         neo4j_seeded.run_read_only("MATCH (l:Law RETURN l")
+
+
+# -- functions: an allow-list, names normalised as Cypher does (issue 37, item 2) ---------------------------
+@pytest.mark.parametrize("dialect", [LADYBUG, NEO4J], ids=["ladybug", "neo4j"])
+@pytest.mark.parametrize("cypher", [
+    "RETURN toUpper('a') AS a, TOUPPER('b') AS b, `toUpper`('c') AS c, abs (-1) AS d",
+    "MATCH (l:Law) RETURN count(l) AS n, collect(l.title)[0] AS t, size(l.title) AS s",
+    "MATCH (l:Law) WHERE NOT (l.title IS NULL) AND (l.law_id <> '') RETURN l.title ORDER BY (l.title) SKIP (0)",
+    "RETURN all(x IN [1, 2] WHERE x > 0) AS a, any(x IN [1] WHERE x > 0) AS b, coalesce(null, 1) AS c",
+    "MATCH (l:Law) RETURN l {.title, n: size(l.law_id)} AS m",
+])
+def test_built_in_functions_are_allowed(cypher: str, dialect: Any) -> None:
+    assert check_read_statement(cypher, dialect).text == cypher
+
+
+def test_the_function_lists_hold_each_engine_s_built_ins() -> None:
+    for name in ("date.truncate", "vector.similarity.cosine", "toUpper", "elementId", "shortestPath"):
+        assert NEO4J.allows_function(name), name
+    for name in ("list_transform", "to_int64", "regexp_matches", "count_star", "date_part"):
+        assert LADYBUG.allows_function(name), name
+    for name in ("apoc.cypher.run", "apoc.load.json", "gds.pageRank", "file", "linenumber"):
+        assert not NEO4J.allows_function(name), name
+    for name in ("nextval", "setseed", "read_csv", "apoc.cypher.run"):
+        assert not LADYBUG.allows_function(name), name
+
+
+# -- bounds on the statement's size (issue 37, item 1) -------------------------------------------------------
+def _nested(depth: int, opening: str = "(", closing: str = ")") -> str:
+    return "RETURN " + opening * depth + "1" + closing * depth + " AS x"
+
+
+@pytest.mark.parametrize("dialect", [LADYBUG, NEO4J], ids=["ladybug", "neo4j"])
+@pytest.mark.parametrize(("cypher", "bound"), [
+    (_nested(4000), "nests"),
+    (_nested(QUERY_LIMITS.max_depth + 1, "[", "]"), "nests"),
+    (_nested(QUERY_LIMITS.max_depth + 1, "{a: ", "}"), "nests"),
+    ("RETURN " + "CASE WHEN true THEN " * (QUERY_LIMITS.max_depth + 1) + "1" + " END" * (QUERY_LIMITS.max_depth + 1)
+     + " AS x", "nests"),
+    ("RETURN " + "+".join(["1"] * QUERY_LIMITS.max_tokens) + " AS x", "tokens"),
+    ("RETURN '" + "a" * QUERY_LIMITS.max_chars + "' AS x", "characters"),
+], ids=["parens-4000", "lists", "maps", "case", "tokens", "characters"])
+def test_a_statement_too_deep_or_too_long_is_refused_before_any_parser(cypher: str, bound: str, dialect: Any) -> None:
+    with pytest.raises(QueryRefused) as refused:
+        check_read_statement(cypher, dialect)
+    message = str(refused.value)
+    assert bound in message and "LEXGRAPH_QUERY_MAX_" in message and "docs/security.md" in message, message
+    assert isinstance(refused.value, ReadOnlyViolation)
+
+
+def test_the_bounds_leave_room_for_real_queries() -> None:
+    depth = QUERY_LIMITS.max_depth
+    assert check_read_statement(_nested(depth)).text == _nested(depth)
+    assert check_read_statement("UNWIND $ids AS id " + "RETURN id AS x").text
+
+
+def test_the_bounds_are_raised_by_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    cypher = _nested(QUERY_LIMITS.max_depth + 10)
+    with pytest.raises(QueryRefused):
+        check_read_statement(cypher)
+    monkeypatch.setenv("LEXGRAPH_QUERY_MAX_DEPTH", str(QUERY_LIMITS.max_depth + 10))
+    assert check_read_statement(cypher).text == cypher
+    monkeypatch.setenv("LEXGRAPH_QUERY_MAX_DEPTH", "many")
+    with pytest.raises(ConfigurationError, match="LEXGRAPH_QUERY_MAX_DEPTH"):
+        check_read_statement(cypher)
+
+
+def test_the_cli_refuses_a_deep_statement_fast_with_exit_1(sample_store: Path) -> None:
+    """Before: 4,000 levels killed the process with SIGSEGV after 26–60 s (and the host process through the
+    library)."""
+    run = lexgraph("query", _nested(4000), store=sample_store, timeout=60)
+    assert run.code == 1, (run.code, run.stderr[-500:])
+    assert "nests" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_the_library_refuses_a_deep_statement(writer_copy: LexGraph) -> None:
+    with pytest.raises(QueryRefused, match="nests"):
+        writer_copy.query(_nested(4000))
+    assert writer_copy.query("RETURN 1 AS one") == [{"one": 1}]
+
+
+@_neo4j
+def test_neo4j_refuses_a_deep_statement_and_runs_allowed_functions(neo4j_seeded: GraphStore) -> None:
+    with pytest.raises(QueryRefused, match="nests"):
+        neo4j_seeded.run_read_only(_nested(4000))
+    rows = neo4j_seeded.run_read_only("RETURN toUpper('a') AS a, TOUPPER('b') AS b, `toUpper`('c') AS c, "
+                                      "date.truncate('year', date('2024-05-06')) AS d")
+    assert rows[0]["a"] == "A" and rows[0]["b"] == "B" and rows[0]["c"] == "C" and str(rows[0]["d"]) == "2024-01-01"
+    # what Neo4j itself resolves: a backquoted namespaced name is the same function as the plain one, so the
+    # checker must read it as such (here a built-in, so that it runs without APOC)
+    rows = neo4j_seeded.run_read_only("RETURN `date`.`truncate`('year', date('2024-05-06')) AS d, "
+                                      "date . /* c */ truncate('year', date('2024-05-06')) AS e")
+    assert str(rows[0]["d"]) == "2024-01-01" and str(rows[0]["e"]) == "2024-01-01"
