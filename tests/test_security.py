@@ -514,3 +514,67 @@ def test_neo4j_refuses_a_deep_statement_and_runs_allowed_functions(neo4j_seeded:
     rows = neo4j_seeded.run_read_only("RETURN `date`.`truncate`('year', date('2024-05-06')) AS d, "
                                       "date . /* c */ truncate('year', date('2024-05-06')) AS e")
     assert str(rows[0]["d"]) == "2024-01-01" and str(rows[0]["e"]) == "2024-01-01"
+
+
+# -- store locations: one reading everywhere a store is named (issue 37, item 4) -----------------------------
+NOT_A_STORE = ["http://127.0.0.1:7474", "https://example.org/db", "file:///tmp/store", "bolt://", "bolt://:7687",
+               "neo4j://localhost:70000", "bolt://127.0.0.1:0"]
+
+
+def _run_in(cwd: Path, *args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+    import os
+    import subprocess
+    import sys
+
+    variables = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(Path(__file__).parents[1]),
+                 **(env or {})}
+    if env is None or "LEXGRAPH_STORE" not in env:
+        variables.pop("LEXGRAPH_STORE", None)
+    done = subprocess.run([sys.executable, "-m", "lexgraph", *args], capture_output=True, text=True, timeout=120,
+                          env=variables, cwd=cwd)
+    return done.returncode, done.stderr
+
+
+@pytest.mark.parametrize("location", NOT_A_STORE)
+def test_a_location_that_names_no_store_is_a_usage_error_everywhere(location: str, sample_store: Path,
+                                                                    tmp_path: Path) -> None:
+    """Before: `copy --to http://127.0.0.1:7474` reported success and wrote an embedded store at
+    ./http:/127.0.0.1:7474/; a port above 65535 wrapped to another port."""
+    (tmp_path / "toml").mkdir()
+    (tmp_path / "toml" / "lexgraph.toml").write_text(f'store = "{location}"\n', encoding="utf-8")
+    runs = {
+        "copy --to": _run_in(tmp_path, "copy", "--to", location, "--store", str(sample_store)),
+        "--store": _run_in(tmp_path, "stats", "--store", location),
+        "--store (write)": _run_in(tmp_path, "ingest", "statutes", str(SAMPLE), "--store", location),
+        "LEXGRAPH_STORE": _run_in(tmp_path, "stats", env={"LEXGRAPH_STORE": location}),
+        "lexgraph.toml": _run_in(tmp_path / "toml", "stats"),
+    }
+    for where, (code, stderr) in runs.items():
+        assert code == 2, (where, code, stderr)
+        assert len(stderr.strip().splitlines()) == 1 and "Traceback" not in stderr, (where, stderr)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["toml"]  # nothing created
+    assert sorted(p.name for p in (tmp_path / "toml").iterdir()) == ["lexgraph.toml"]
+
+
+@pytest.mark.parametrize("location", NOT_A_STORE)
+def test_the_library_refuses_a_location_that_names_no_store(location: str, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigurationError):
+        LexGraph.open(location)
+    assert list(tmp_path.iterdir()) == []
+
+
+@_neo4j
+def test_a_bolt_port_above_65535_does_not_wrap_to_the_server(neo4j_seeded: GraphStore, tmp_path: Path) -> None:
+    """Port 7731 + 65536 would reach the test server (the driver wraps the port); it is refused instead."""
+    import os
+    from urllib.parse import urlsplit
+
+    uri = urlsplit(os.environ["LEXGRAPH_TEST_NEO4J_URI"])
+    assert uri.port is not None
+    wrapped = f"{uri.scheme}://{uri.hostname}:{uri.port + 65536}"
+    code, stderr = _run_in(tmp_path, "stats", "--store", wrapped)
+    assert code == 2 and "outside 1–65535" in stderr, (code, stderr)
+    code, stderr = _run_in(tmp_path, "stats", "--store", f"{uri.scheme}://{uri.hostname}:{uri.port}")
+    assert code == 0, stderr
