@@ -578,3 +578,95 @@ def test_a_bolt_port_above_65535_does_not_wrap_to_the_server(neo4j_seeded: Graph
     assert code == 2 and "outside 1–65535" in stderr, (code, stderr)
     code, stderr = _run_in(tmp_path, "stats", "--store", f"{uri.scheme}://{uri.hostname}:{uri.port}")
     assert code == 0, stderr
+
+
+# -- poor errors: an empty question, a full disk (issue 37, item 7) ------------------------------------------
+@pytest.mark.parametrize("question", ["", "   ", "\u3000", " \u3000\n"], ids=["empty", "spaces", "full-width", "mixed"])
+def test_an_empty_question_is_one_line_and_exit_1(sample_store: Path, question: str) -> None:
+    run = lexgraph("search", question, store=sample_store)
+    assert run.code == 1, (run.code, run.stderr[-800:])
+    assert "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr
+    assert "question is empty" in run.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("command", [("stats", "--json"), ("stats",), ("doctor", "--json"), ("query", "RETURN 1 AS x"),
+                                     ("law", "show", "民法", "第七百九条"), ("cite", str(SAMPLE / "precedents"))],
+                         ids=["stats-json", "stats", "doctor-json", "query", "law-show", "cite"])
+def test_a_result_that_cannot_be_written_is_one_line_and_exit_1(sample_store: Path, command: tuple[str, ...]) -> None:
+    """Before: `stats --json > /dev/full` ended in a traceback."""
+    import os
+    import subprocess
+    import sys
+
+    if command[0] == "cite":
+        command = ("cite", str(next((SAMPLE / "precedents").glob("*.txt"))))
+    variables = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    variables.pop("LEXGRAPH_STORE", None)
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "lexgraph", *command, "--store", str(sample_store)],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=300, env=variables)
+    assert done.returncode == 1, (done.returncode, done.stderr[-800:])
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, done.stderr[-800:]
+    errors = [line for line in done.stderr.splitlines() if "error" in line]
+    assert len(errors) == 1 and "cannot be written" in errors[0], done.stderr  # (cite notes its date first)
+
+
+# -- ingest: nothing created before input is found; no input is exit 1 (issue 37, item 8) --------------------
+@pytest.mark.parametrize("kind", ["statutes", "precedents", "literature"])
+def test_ingest_without_input_creates_nothing_and_exits_1(kind: str, tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "notes.csv").write_text("not an input\n", encoding="utf-8")
+    for no_input in (tmp_path / "no" / "such.xml", empty):
+        store = tmp_path / "new-store"
+        run = lexgraph("ingest", kind, no_input, store=store)
+        assert run.code == 1, (kind, no_input, run.code, run.stdout, run.stderr)
+        assert "Traceback" not in run.stderr and str(no_input.name) in run.stderr, run.stderr
+        assert not store.exists(), (kind, no_input, sorted(p.name for p in store.rglob("*")))
+
+
+# -- doctor: a problem is a non-zero exit (issue 37, item 9) -------------------------------------------------
+def test_doctor_exits_1_when_it_prints_a_problem(sample_store: Path, search_store_template: Path,
+                                                  tmp_path: Path) -> None:
+    from tests.helpers import copy_store
+
+    healthy = lexgraph("doctor", store=sample_store)
+    assert healthy.code == 0 and "PROBLEM" not in healthy.stdout, healthy.stdout + healthy.stderr
+    store = copy_store(search_store_template, tmp_path / "store")
+    next((store / "index" / "parts").glob("law_*.npy")).unlink()
+    for args in (("doctor",), ("doctor", "--json")):
+        broken = lexgraph(*args, store=store)
+        assert "PROBLEM" in broken.stdout or '"ok": false' in broken.stdout, broken.stdout
+        assert broken.code == 1, (args, broken.code, broken.stdout)
+
+
+# -- a damaged search index is not reported fresh (issue 37, item 5) -----------------------------------------
+@pytest.mark.parametrize("damage", ["delete-vectors", "delete-units", "truncate-units"])
+def test_a_deleted_or_damaged_index_part_is_reported_and_rebuilt(search_store_template: Path, tmp_path: Path,
+                                                                 damage: str) -> None:
+    """Before: after one part file was removed, `index --status` said fresh, `doctor` was silent and `index --law`
+    said "already up to date"; only `search` noticed."""
+    from tests.helpers import copy_store
+
+    store = copy_store(search_store_template, tmp_path / "store")
+    part, stem = "law:129AC0000000089", store / "index" / "parts" / "law_129AC0000000089"  # 民法
+    if damage == "delete-vectors":
+        stem.with_suffix(".npy").unlink()
+    elif damage == "delete-units":
+        stem.with_suffix(".parquet").unlink()
+    else:
+        data = stem.with_suffix(".parquet").read_bytes()
+        stem.with_suffix(".parquet").write_bytes(data[: len(data) // 2])
+    status = lexgraph("index", "--status", "--json", store=store)
+    states = {p["part"]: p["status"] for p in status.json()["parts"]}
+    assert states[part] != "fresh", states
+    doctor = lexgraph("doctor", store=store)
+    assert doctor.code == 1 and "PROBLEM" in doctor.stdout and part in " ".join(doctor.stdout.split()), doctor.stdout
+    built = lexgraph("index", "--law", "民法", "--json", store=store)
+    assert built.code == 0, built.stderr
+    assert built.json()["built"] == [part], built.stdout
+    status = lexgraph("index", "--status", "--json", store=store)
+    assert {p["part"]: p["status"] for p in status.json()["parts"]}[part] == "fresh"
+    found = lexgraph("search", "不法行為による損害賠償", "--json", store=store)
+    assert found.code == 0, found.stderr
