@@ -36,7 +36,7 @@ from lexgraph.store.readonly import (
     check_read_statement,
 )
 from tests.conftest import NEO4J_MARKS
-from tests.helpers import SAMPLE, lexgraph
+from tests.helpers import EGOV_DATA, SAMPLE, lexgraph
 
 # {out} is replaced by a fresh directory per run, so that a statement that did write a file is seen doing it.
 _PASSWD = "/etc/passwd"
@@ -670,3 +670,74 @@ def test_a_deleted_or_damaged_index_part_is_reported_and_rebuilt(search_store_te
     assert {p["part"]: p["status"] for p in status.json()["parts"]}[part] == "fresh"
     found = lexgraph("search", "不法行為による損害賠償", "--json", store=store)
     assert found.code == 0, found.stderr
+
+
+# -- archive bombs (issue 37, item 3) --------------------------------------------------------------------------
+def _zip_bomb(path: Path, size: int) -> Path:
+    """A zip holding one member of `size` zero bytes (about 1,000 times smaller compressed)."""
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive, \
+            archive.open("bomb/999AC0000000001_20200101_000000000000000.xml", "w", force_zip64=True) as member:
+        block = b"\0" * (1 << 20)
+        for _ in range(size // len(block)):
+            member.write(block)
+    return path
+
+
+def test_a_zip_member_of_a_compression_ratio_no_statute_has_is_refused(tmp_path: Path) -> None:
+    """Before: a 1 GB member of 1 MB compressed was read whole (2.2 GB of memory)."""
+    from lexgraph.statutes.sources import SourceError, iter_documents
+
+    bomb = _zip_bomb(tmp_path / "bomb.zip", 64 << 20)
+    results = list(iter_documents([bomb]))
+    assert len(results) == 1 and isinstance(results[0], SourceError), results
+    assert "compression ratio" in str(results[0]) and "LEXGRAPH_ARCHIVE_MAX_RATIO" in str(results[0])
+
+
+@pytest.mark.parametrize("kind", ["zip", "tar.xz"])
+def test_an_archive_member_above_the_size_limit_is_refused(tmp_path: Path, kind: str,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import tarfile
+    import zipfile
+
+    from lexgraph.statutes.sources import SourceError, XmlDocument, iter_documents
+
+    real = sorted(EGOV_DATA.glob("*.xml"), key=lambda p: p.stat().st_size)
+    small = real[0]
+    archive = tmp_path / f"laws.{kind}"
+    filler = os.urandom(3 << 20)  # 3 MB that do not compress: only the size limit can refuse it
+    if kind == "zip":
+        with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as out:
+            out.write(small, small.name)
+            out.writestr("big/999AC0000000001_20200101_000000000000000.xml", filler)
+    else:
+        with tarfile.open(archive, "w:xz") as out:
+            out.add(small, small.name)
+            big = tmp_path / "999AC0000000001_20200101_000000000000000.xml"
+            big.write_bytes(filler)
+            out.add(big, "big/" + big.name)
+    monkeypatch.setenv("LEXGRAPH_ARCHIVE_MAX_MEMBER_MB", "2")
+    results = list(iter_documents([archive]))
+    documents = [r for r in results if isinstance(r, XmlDocument)]
+    errors = [r for r in results if isinstance(r, SourceError)]
+    assert [Path(d.name.split("!")[1]).name for d in documents] == [small.name]
+    assert documents[0].data == small.read_bytes()
+    assert len(errors) == 1 and "LEXGRAPH_ARCHIVE_MAX_MEMBER_MB" in str(errors[0]) and "big/" in str(errors[0])
+    monkeypatch.setenv("LEXGRAPH_ARCHIVE_MAX_MEMBER_MB", "4")
+    assert all(isinstance(r, XmlDocument) for r in iter_documents([archive]))
+
+
+def test_real_statutes_pass_the_archive_limits(tmp_path: Path) -> None:
+    import zipfile
+
+    from lexgraph.statutes.sources import XmlDocument, iter_documents
+
+    files = sorted(EGOV_DATA.glob("*.xml")) + sorted(SAMPLE.glob("*.xml"))
+    archive = tmp_path / "real.zip"
+    with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as out:
+        for path in files:
+            out.write(path, path.name)
+    results = list(iter_documents([archive]))
+    assert len(results) == len(files) and all(isinstance(r, XmlDocument) for r in results), results
