@@ -35,7 +35,7 @@ from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
 from lexgraph.documents.encoding import DecodedText, EncodingError, Utf8Tally, decode_text
-from lexgraph.errors import LexGraphError
+from lexgraph.errors import InputError, LexGraphError
 from lexgraph.eval.benchmark import load_questions
 from lexgraph.eval.experiments import ExperimentError
 from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
@@ -127,6 +127,7 @@ __all__ = [
     "DatasetError",
     "DateFormatError",
     "DecodedText",
+    "EmptyQuestion",
     "EncodingError",
     "ExperimentError",
     "InvalidQuery",
@@ -180,6 +181,10 @@ __all__ = [
     "write_mcqa_report",
     "write_retrieval_report",
 ]
+
+
+class EmptyQuestion(InputError):
+    """A search or a question with nothing in it but spaces (full-width ones included)."""
 
 
 def store_exists(location: str) -> bool:
@@ -690,6 +695,9 @@ class LexGraph:
         from lexgraph.index.query import SearchFilter
         from lexgraph.retrieve.search import search
 
+        if not question.strip():
+            raise EmptyQuestion("the question is empty; give a question in words, e.g. lexgraph search "
+                                "'不法行為による損害賠償'")
         options = options or SearchOptions(mode=mode)
         where = SearchFilter(as_of=as_of, laws=self.law_ids(laws), kind=kind)
         retriever = retriever or self.retriever(options.mode, rrf_k=options.rrf_k, weights=options.weights,

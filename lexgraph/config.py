@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
+
+from lexgraph.errors import ConfigurationError
 
 DEFAULT_STORE = "lexgraph-store"
 CONFIG_FILE = "lexgraph.toml"
@@ -12,6 +17,56 @@ CONFIG_FILE = "lexgraph.toml"
 
 class ConfigError(ValueError):
     pass
+
+
+class StoreLocationError(ConfigError, ConfigurationError):
+    """A store location that names no store: a scheme that is not a store's (``http://``), a Neo4j URI without a
+    host or with a port out of range. A usage error (exit 2), raised before anything is opened or created."""
+
+
+NEO4J_URI_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+"""Locations with these schemes are Neo4j servers (``+s``: TLS; ``+ssc``: TLS, self-signed certificate accepted);
+a location without a scheme is a directory holding an embedded store."""
+
+_SCHEME = re.compile(r"^\s*([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+@dataclass(frozen=True)
+class StoreLocation:
+    """A parsed store location: `text` as given (stripped), and the backend it names."""
+
+    text: str
+    backend: str  # "neo4j" or "embedded"
+
+
+def parse_store_location(location: str, *, named_by: str = "the store location") -> StoreLocation:
+    """The one reading of a store location, for --store, LEXGRAPH_STORE, lexgraph.toml and ``copy --to`` alike:
+    a Neo4j URI (a host, a port within 1–65535) or a directory. Anything else with a ``scheme://`` is refused
+    (`StoreLocationError`), so that ``http://127.0.0.1:7474`` is not taken for a folder ``./http:/127.0.0.1:7474``.
+    `named_by` says where the location came from, for the message."""
+    text = location.strip()
+    if not text:
+        raise StoreLocationError(f"{named_by} is empty; give a directory or a bolt:// URI")
+    scheme = _SCHEME.match(text)
+    if scheme is None:
+        return StoreLocation(text if text == location else location, "embedded")
+    name = scheme.group(1).lower()
+    if name not in NEO4J_URI_SCHEMES:
+        raise StoreLocationError(
+            f"{named_by} {text!r} is not a store: {name}:// names no store; give a directory, or a Neo4j URI "
+            f"({', '.join(s + '://' for s in NEO4J_URI_SCHEMES)}) with the Bolt port (7687 by default, not the "
+            f"HTTP port 7474 of Neo4j Browser)")
+    parts = urlsplit(text)
+    if not parts.hostname:
+        raise StoreLocationError(f"{named_by} {text!r} names no host; write it as {name}://HOST:7687")
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if port is not None and not 1 <= port <= 65535:
+        raise StoreLocationError(f"{named_by} {text!r} has a port outside 1–65535; the Bolt port is 7687 by "
+                                 f"default")
+    return StoreLocation(text, "neo4j")
 
 
 def _file_settings(directory: Path | None = None) -> dict[str, object]:
@@ -27,10 +82,13 @@ def _file_settings(directory: Path | None = None) -> dict[str, object]:
 def store_location(flag: str | None) -> str:
     """The store: ``--store`` > ``LEXGRAPH_STORE`` > ``store = "…"`` in lexgraph.toml > ./lexgraph-store."""
     if flag:
+        parse_store_location(flag, named_by="--store")
         return flag
     if os.environ.get("LEXGRAPH_STORE"):
+        parse_store_location(os.environ["LEXGRAPH_STORE"], named_by="LEXGRAPH_STORE")
         return os.environ["LEXGRAPH_STORE"]
     configured = _file_settings().get("store")
     if isinstance(configured, str) and configured:
+        parse_store_location(configured, named_by=f"store in {CONFIG_FILE}")
         return configured
     return DEFAULT_STORE

@@ -24,11 +24,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lexgraph.client import LexGraph
+from lexgraph.errors import ConfigurationError, QueryRefused
 from lexgraph.store.base import GraphStore, InvalidQuery, ReadOnlyViolation
 from lexgraph.store.embedded import EmbeddedStore
-from lexgraph.store.readonly import LADYBUG, NEO4J, ReadStatement, RefusedStatement, check_read_statement
+from lexgraph.store.readonly import (
+    LADYBUG,
+    NEO4J,
+    QUERY_LIMITS,
+    ReadStatement,
+    RefusedStatement,
+    check_read_statement,
+)
 from tests.conftest import NEO4J_MARKS
-from tests.helpers import SAMPLE, lexgraph
+from tests.helpers import EGOV_DATA, SAMPLE, lexgraph
 
 # {out} is replaced by a fresh directory per run, so that a statement that did write a file is seen doing it.
 _PASSWD = "/etc/passwd"
@@ -98,6 +106,21 @@ HOSTILE = [
             "CALL { … } IN TRANSACTIONS"),
     Hostile("apoc-run-cypher", "RETURN apoc.cypher.runFirstColumnSingle('MATCH (l) DETACH DELETE l', {}) AS x",
             "apoc.cypher.runFirstColumnSingle"),
+    # plugin functions named the other ways Cypher resolves (issue 37, item 2): backquoted parts, spaces and comments
+    # around the dots, another case; an un-namespaced name that is no built-in function
+    Hostile("apoc-backquoted", "RETURN `apoc`.`cypher`.`runFirstColumnSingle`('MATCH (l) DETACH DELETE l', {}) AS x",
+            "apoc.cypher.runFirstColumnSingle"),
+    Hostile("apoc-partly-backquoted", "RETURN apoc.`cypher`.runFirstColumnSingle('MATCH (l) DELETE l', {}) AS x",
+            "apoc.cypher.runFirstColumnSingle"),
+    Hostile("apoc-spaced-dots", "RETURN apoc . cypher /* c */ . runFirstColumnSingle('MATCH (l) DELETE l', {}) AS x",
+            "apoc.cypher.runFirstColumnSingle"),
+    Hostile("apoc-one-backquoted-name", "RETURN `apoc.cypher.runFirstColumnSingle`('MATCH (l) DELETE l', {}) AS x",
+            "apoc.cypher.runFirstColumnSingle"),
+    Hostile("apoc-in-a-map", "RETURN {a: `apoc`.`cypher`.`run`('MATCH (l) DELETE l', {})} AS x", "apoc.cypher.run"),
+    Hostile("apoc-as-a-map-value", "RETURN {a: apoc.cypher.run('MATCH (l) DELETE l', {})} AS x", "apoc.cypher.run"),
+    Hostile("plugin-without-namespace", "RETURN `runFirstColumnSingle`('MATCH (l) DELETE l') AS x",
+            "runFirstColumnSingle"),
+    Hostile("sequence-nextval", "RETURN nextval('seq') AS x", "nextval"),
     # administration (Neo4j system database)
     Hostile("show-users", "SHOW USERS", "SHOW"),
     Hostile("create-user", "CREATE USER eve SET PASSWORD 'secret'", "CREATE"),
@@ -399,3 +422,322 @@ def test_neo4j_reads_and_real_errors(neo4j_seeded: GraphStore) -> None:
     assert "Law" in {r["label"] for r in labels}
     with pytest.raises(InvalidQuery, match=re.escape("Neo.ClientError.Statement.SyntaxError")):
         neo4j_seeded.run_read_only("MATCH (l:Law RETURN l")
+
+
+# -- functions: an allow-list, names normalised as Cypher does (issue 37, item 2) ---------------------------
+@pytest.mark.parametrize("dialect", [LADYBUG, NEO4J], ids=["ladybug", "neo4j"])
+@pytest.mark.parametrize("cypher", [
+    "RETURN toUpper('a') AS a, TOUPPER('b') AS b, `toUpper`('c') AS c, abs (-1) AS d",
+    "MATCH (l:Law) RETURN count(l) AS n, collect(l.title)[0] AS t, size(l.title) AS s",
+    "MATCH (l:Law) WHERE NOT (l.title IS NULL) AND (l.law_id <> '') RETURN l.title ORDER BY (l.title) SKIP (0)",
+    "RETURN all(x IN [1, 2] WHERE x > 0) AS a, any(x IN [1] WHERE x > 0) AS b, coalesce(null, 1) AS c",
+    "MATCH (l:Law) RETURN l {.title, n: size(l.law_id)} AS m",
+])
+def test_built_in_functions_are_allowed(cypher: str, dialect: Any) -> None:
+    assert check_read_statement(cypher, dialect).text == cypher
+
+
+def test_the_function_lists_hold_each_engine_s_built_ins() -> None:
+    for name in ("date.truncate", "vector.similarity.cosine", "toUpper", "elementId", "shortestPath"):
+        assert NEO4J.allows_function(name), name
+    for name in ("list_transform", "to_int64", "regexp_matches", "count_star", "date_part"):
+        assert LADYBUG.allows_function(name), name
+    for name in ("apoc.cypher.run", "apoc.load.json", "gds.pageRank", "file", "linenumber"):
+        assert not NEO4J.allows_function(name), name
+    for name in ("nextval", "setseed", "read_csv", "apoc.cypher.run"):
+        assert not LADYBUG.allows_function(name), name
+
+
+# -- bounds on the statement's size (issue 37, item 1) -------------------------------------------------------
+def _nested(depth: int, opening: str = "(", closing: str = ")") -> str:
+    return "RETURN " + opening * depth + "1" + closing * depth + " AS x"
+
+
+@pytest.mark.parametrize("dialect", [LADYBUG, NEO4J], ids=["ladybug", "neo4j"])
+@pytest.mark.parametrize(("cypher", "bound"), [
+    (_nested(4000), "nests"),
+    (_nested(QUERY_LIMITS.max_depth + 1, "[", "]"), "nests"),
+    (_nested(QUERY_LIMITS.max_depth + 1, "{a: ", "}"), "nests"),
+    ("RETURN " + "CASE WHEN true THEN " * (QUERY_LIMITS.max_depth + 1) + "1" + " END" * (QUERY_LIMITS.max_depth + 1)
+     + " AS x", "nests"),
+    ("RETURN " + "+".join(["1"] * QUERY_LIMITS.max_tokens) + " AS x", "tokens"),
+    ("RETURN '" + "a" * QUERY_LIMITS.max_chars + "' AS x", "characters"),
+], ids=["parens-4000", "lists", "maps", "case", "tokens", "characters"])
+def test_a_statement_too_deep_or_too_long_is_refused_before_any_parser(cypher: str, bound: str, dialect: Any) -> None:
+    with pytest.raises(QueryRefused) as refused:
+        check_read_statement(cypher, dialect)
+    message = str(refused.value)
+    assert bound in message and "LEXGRAPH_QUERY_MAX_" in message and "docs/security.md" in message, message
+    assert isinstance(refused.value, ReadOnlyViolation)
+
+
+def test_the_bounds_leave_room_for_real_queries() -> None:
+    depth = QUERY_LIMITS.max_depth
+    assert check_read_statement(_nested(depth)).text == _nested(depth)
+    assert check_read_statement("UNWIND $ids AS id " + "RETURN id AS x").text
+
+
+def test_the_bounds_are_raised_by_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    cypher = _nested(QUERY_LIMITS.max_depth + 10)
+    with pytest.raises(QueryRefused):
+        check_read_statement(cypher)
+    monkeypatch.setenv("LEXGRAPH_QUERY_MAX_DEPTH", str(QUERY_LIMITS.max_depth + 10))
+    assert check_read_statement(cypher).text == cypher
+    monkeypatch.setenv("LEXGRAPH_QUERY_MAX_DEPTH", "many")
+    with pytest.raises(ConfigurationError, match="LEXGRAPH_QUERY_MAX_DEPTH"):
+        check_read_statement(cypher)
+
+
+def test_the_cli_refuses_a_deep_statement_fast_with_exit_1(sample_store: Path) -> None:
+    """Before: 4,000 levels killed the process with SIGSEGV after 26–60 s (and the host process through the
+    library)."""
+    run = lexgraph("query", _nested(4000), store=sample_store, timeout=60)
+    assert run.code == 1, (run.code, run.stderr[-500:])
+    assert "nests" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_the_library_refuses_a_deep_statement(writer_copy: LexGraph) -> None:
+    with pytest.raises(QueryRefused, match="nests"):
+        writer_copy.query(_nested(4000))
+    assert writer_copy.query("RETURN 1 AS one") == [{"one": 1}]
+
+
+@_neo4j
+def test_neo4j_refuses_a_deep_statement_and_runs_allowed_functions(neo4j_seeded: GraphStore) -> None:
+    with pytest.raises(QueryRefused, match="nests"):
+        neo4j_seeded.run_read_only(_nested(4000))
+    rows = neo4j_seeded.run_read_only("RETURN toUpper('a') AS a, TOUPPER('b') AS b, `toUpper`('c') AS c, "
+                                      "date.truncate('year', date('2024-05-06')) AS d")
+    assert rows[0]["a"] == "A" and rows[0]["b"] == "B" and rows[0]["c"] == "C" and str(rows[0]["d"]) == "2024-01-01"
+    # what Neo4j itself resolves: a backquoted namespaced name is the same function as the plain one, so the
+    # checker must read it as such (here a built-in, so that it runs without APOC)
+    rows = neo4j_seeded.run_read_only("RETURN `date`.`truncate`('year', date('2024-05-06')) AS d, "
+                                      "date . /* c */ truncate('year', date('2024-05-06')) AS e")
+    assert str(rows[0]["d"]) == "2024-01-01" and str(rows[0]["e"]) == "2024-01-01"
+
+
+# -- store locations: one reading everywhere a store is named (issue 37, item 4) -----------------------------
+NOT_A_STORE = ["http://127.0.0.1:7474", "https://example.org/db", "file:///tmp/store", "bolt://", "bolt://:7687",
+               "neo4j://localhost:70000", "bolt://127.0.0.1:0"]
+
+
+def _run_in(cwd: Path, *args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+    import os
+    import subprocess
+    import sys
+
+    variables = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(Path(__file__).parents[1]),
+                 **(env or {})}
+    if env is None or "LEXGRAPH_STORE" not in env:
+        variables.pop("LEXGRAPH_STORE", None)
+    done = subprocess.run([sys.executable, "-m", "lexgraph", *args], capture_output=True, text=True, timeout=120,
+                          env=variables, cwd=cwd)
+    return done.returncode, done.stderr
+
+
+@pytest.mark.parametrize("location", NOT_A_STORE)
+def test_a_location_that_names_no_store_is_a_usage_error_everywhere(location: str, sample_store: Path,
+                                                                    tmp_path: Path) -> None:
+    """Before: `copy --to http://127.0.0.1:7474` reported success and wrote an embedded store at
+    ./http:/127.0.0.1:7474/; a port above 65535 wrapped to another port."""
+    (tmp_path / "toml").mkdir()
+    (tmp_path / "toml" / "lexgraph.toml").write_text(f'store = "{location}"\n', encoding="utf-8")
+    runs = {
+        "copy --to": _run_in(tmp_path, "copy", "--to", location, "--store", str(sample_store)),
+        "--store": _run_in(tmp_path, "stats", "--store", location),
+        "--store (write)": _run_in(tmp_path, "ingest", "statutes", str(SAMPLE), "--store", location),
+        "LEXGRAPH_STORE": _run_in(tmp_path, "stats", env={"LEXGRAPH_STORE": location}),
+        "lexgraph.toml": _run_in(tmp_path / "toml", "stats"),
+    }
+    for where, (code, stderr) in runs.items():
+        assert code == 2, (where, code, stderr)
+        assert len(stderr.strip().splitlines()) == 1 and "Traceback" not in stderr, (where, stderr)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["toml"]  # nothing created
+    assert sorted(p.name for p in (tmp_path / "toml").iterdir()) == ["lexgraph.toml"]
+
+
+@pytest.mark.parametrize("location", NOT_A_STORE)
+def test_the_library_refuses_a_location_that_names_no_store(location: str, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigurationError):
+        LexGraph.open(location)
+    assert list(tmp_path.iterdir()) == []
+
+
+@_neo4j
+def test_a_bolt_port_above_65535_does_not_wrap_to_the_server(neo4j_seeded: GraphStore, tmp_path: Path) -> None:
+    """Port 7731 + 65536 would reach the test server (the driver wraps the port); it is refused instead."""
+    import os
+    from urllib.parse import urlsplit
+
+    uri = urlsplit(os.environ["LEXGRAPH_TEST_NEO4J_URI"])
+    assert uri.port is not None
+    wrapped = f"{uri.scheme}://{uri.hostname}:{uri.port + 65536}"
+    code, stderr = _run_in(tmp_path, "stats", "--store", wrapped)
+    assert code == 2 and "outside 1–65535" in stderr, (code, stderr)
+    code, stderr = _run_in(tmp_path, "stats", "--store", f"{uri.scheme}://{uri.hostname}:{uri.port}")
+    assert code == 0, stderr
+
+
+# -- poor errors: an empty question, a full disk (issue 37, item 7) ------------------------------------------
+@pytest.mark.parametrize("question", ["", "   ", "\u3000", " \u3000\n"], ids=["empty", "spaces", "full-width", "mixed"])
+def test_an_empty_question_is_one_line_and_exit_1(sample_store: Path, question: str) -> None:
+    run = lexgraph("search", question, store=sample_store)
+    assert run.code == 1, (run.code, run.stderr[-800:])
+    assert "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr
+    assert "question is empty" in run.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("command", [("stats", "--json"), ("stats",), ("doctor", "--json"), ("query", "RETURN 1 AS x"),
+                                     ("law", "show", "民法", "第七百九条"), ("cite", str(SAMPLE / "precedents"))],
+                         ids=["stats-json", "stats", "doctor-json", "query", "law-show", "cite"])
+def test_a_result_that_cannot_be_written_is_one_line_and_exit_1(sample_store: Path, command: tuple[str, ...]) -> None:
+    """Before: `stats --json > /dev/full` ended in a traceback."""
+    import os
+    import subprocess
+    import sys
+
+    if command[0] == "cite":
+        command = ("cite", str(next((SAMPLE / "precedents").glob("*.txt"))))
+    variables = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    variables.pop("LEXGRAPH_STORE", None)
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "lexgraph", *command, "--store", str(sample_store)],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=300, env=variables)
+    assert done.returncode == 1, (done.returncode, done.stderr[-800:])
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, done.stderr[-800:]
+    errors = [line for line in done.stderr.splitlines() if "error" in line]
+    assert len(errors) == 1 and "cannot be written" in errors[0], done.stderr  # (cite notes its date first)
+
+
+# -- ingest: nothing created before input is found; no input is exit 1 (issue 37, item 8) --------------------
+@pytest.mark.parametrize("kind", ["statutes", "precedents", "literature"])
+def test_ingest_without_input_creates_nothing_and_exits_1(kind: str, tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "notes.csv").write_text("not an input\n", encoding="utf-8")
+    for no_input in (tmp_path / "no" / "such.xml", empty):
+        store = tmp_path / "new-store"
+        run = lexgraph("ingest", kind, no_input, store=store)
+        assert run.code == 1, (kind, no_input, run.code, run.stdout, run.stderr)
+        assert "Traceback" not in run.stderr and str(no_input.name) in run.stderr, run.stderr
+        assert not store.exists(), (kind, no_input, sorted(p.name for p in store.rglob("*")))
+
+
+# -- doctor: a problem is a non-zero exit (issue 37, item 9) -------------------------------------------------
+def test_doctor_exits_1_when_it_prints_a_problem(sample_store: Path, search_store_template: Path,
+                                                  tmp_path: Path) -> None:
+    from tests.helpers import copy_store
+
+    healthy = lexgraph("doctor", store=sample_store)
+    assert healthy.code == 0 and "PROBLEM" not in healthy.stdout, healthy.stdout + healthy.stderr
+    store = copy_store(search_store_template, tmp_path / "store")
+    next((store / "index" / "parts").glob("law_*.npy")).unlink()
+    for args in (("doctor",), ("doctor", "--json")):
+        broken = lexgraph(*args, store=store)
+        assert "PROBLEM" in broken.stdout or '"ok": false' in broken.stdout, broken.stdout
+        assert broken.code == 1, (args, broken.code, broken.stdout)
+
+
+# -- a damaged search index is not reported fresh (issue 37, item 5) -----------------------------------------
+@pytest.mark.parametrize("damage", ["delete-vectors", "delete-units", "truncate-units"])
+def test_a_deleted_or_damaged_index_part_is_reported_and_rebuilt(search_store_template: Path, tmp_path: Path,
+                                                                 damage: str) -> None:
+    """Before: after one part file was removed, `index --status` said fresh, `doctor` was silent and `index --law`
+    said "already up to date"; only `search` noticed."""
+    from tests.helpers import copy_store
+
+    store = copy_store(search_store_template, tmp_path / "store")
+    part, stem = "law:129AC0000000089", store / "index" / "parts" / "law_129AC0000000089"  # 民法
+    if damage == "delete-vectors":
+        stem.with_suffix(".npy").unlink()
+    elif damage == "delete-units":
+        stem.with_suffix(".parquet").unlink()
+    else:
+        data = stem.with_suffix(".parquet").read_bytes()
+        stem.with_suffix(".parquet").write_bytes(data[: len(data) // 2])
+    status = lexgraph("index", "--status", "--json", store=store)
+    states = {p["part"]: p["status"] for p in status.json()["parts"]}
+    assert states[part] != "fresh", states
+    doctor = lexgraph("doctor", store=store)
+    assert doctor.code == 1 and "PROBLEM" in doctor.stdout and part in " ".join(doctor.stdout.split()), doctor.stdout
+    built = lexgraph("index", "--law", "民法", "--json", store=store)
+    assert built.code == 0, built.stderr
+    assert built.json()["built"] == [part], built.stdout
+    status = lexgraph("index", "--status", "--json", store=store)
+    assert {p["part"]: p["status"] for p in status.json()["parts"]}[part] == "fresh"
+    found = lexgraph("search", "不法行為による損害賠償", "--json", store=store)
+    assert found.code == 0, found.stderr
+
+
+# -- archive bombs (issue 37, item 3) --------------------------------------------------------------------------
+def _zip_bomb(path: Path, size: int) -> Path:
+    """A zip holding one member of `size` zero bytes (about 1,000 times smaller compressed)."""
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive, \
+            archive.open("bomb/999AC0000000001_20200101_000000000000000.xml", "w", force_zip64=True) as member:
+        block = b"\0" * (1 << 20)
+        for _ in range(size // len(block)):
+            member.write(block)
+    return path
+
+
+def test_a_zip_member_of_a_compression_ratio_no_statute_has_is_refused(tmp_path: Path) -> None:
+    """Before: a 1 GB member of 1 MB compressed was read whole (2.2 GB of memory)."""
+    from lexgraph.statutes.sources import SourceError, iter_documents
+
+    bomb = _zip_bomb(tmp_path / "bomb.zip", 64 << 20)
+    results = list(iter_documents([bomb]))
+    assert len(results) == 1 and isinstance(results[0], SourceError), results
+    assert "compression ratio" in str(results[0]) and "LEXGRAPH_ARCHIVE_MAX_RATIO" in str(results[0])
+
+
+@pytest.mark.parametrize("kind", ["zip", "tar.xz"])
+def test_an_archive_member_above_the_size_limit_is_refused(tmp_path: Path, kind: str,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import tarfile
+    import zipfile
+
+    from lexgraph.statutes.sources import SourceError, XmlDocument, iter_documents
+
+    real = sorted(EGOV_DATA.glob("*.xml"), key=lambda p: p.stat().st_size)
+    small = real[0]
+    archive = tmp_path / f"laws.{kind}"
+    filler = os.urandom(3 << 20)  # 3 MB that do not compress: only the size limit can refuse it
+    if kind == "zip":
+        with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as out:
+            out.write(small, small.name)
+            out.writestr("big/999AC0000000001_20200101_000000000000000.xml", filler)
+    else:
+        with tarfile.open(archive, "w:xz") as out:
+            out.add(small, small.name)
+            big = tmp_path / "999AC0000000001_20200101_000000000000000.xml"
+            big.write_bytes(filler)
+            out.add(big, "big/" + big.name)
+    monkeypatch.setenv("LEXGRAPH_ARCHIVE_MAX_MEMBER_MB", "2")
+    results = list(iter_documents([archive]))
+    documents = [r for r in results if isinstance(r, XmlDocument)]
+    errors = [r for r in results if isinstance(r, SourceError)]
+    assert [Path(d.name.split("!")[1]).name for d in documents] == [small.name]
+    assert documents[0].data == small.read_bytes()
+    assert len(errors) == 1 and "LEXGRAPH_ARCHIVE_MAX_MEMBER_MB" in str(errors[0]) and "big/" in str(errors[0])
+    monkeypatch.setenv("LEXGRAPH_ARCHIVE_MAX_MEMBER_MB", "4")
+    assert all(isinstance(r, XmlDocument) for r in iter_documents([archive]))
+
+
+def test_real_statutes_pass_the_archive_limits(tmp_path: Path) -> None:
+    import zipfile
+
+    from lexgraph.statutes.sources import XmlDocument, iter_documents
+
+    files = sorted(EGOV_DATA.glob("*.xml")) + sorted(SAMPLE.glob("*.xml"))
+    archive = tmp_path / "real.zip"
+    with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as out:
+        for path in files:
+            out.write(path, path.name)
+    results = list(iter_documents([archive]))
+    assert len(results) == len(files) and all(isinstance(r, XmlDocument) for r in results), results

@@ -8,6 +8,8 @@ package's `options` and `output` only (tests/test_architecture.py), and nothing 
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 
 from lexgraph.cli import (
@@ -21,12 +23,22 @@ from lexgraph.cli import (
     knowledge,
     law,
     mcp,
+    output,
     precedent,
     search,
     store,
 )
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="Japanese law as a versioned citation graph.")
+
+class _App(typer.Typer):
+    """The command, whose result that cannot be written (stdout on a full disk) ends in one line and exit 1
+    (`output.guard_stdout`)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return output.guard_stdout(lambda: super(_App, self).__call__(*args, **kwargs))
+
+
+app = _App(no_args_is_help=True, add_completion=False, help="Japanese law as a versioned citation graph.")
 app.add_typer(ingest.app, name="ingest")
 app.add_typer(law.app, name="law")
 app.add_typer(eval.app, name="eval")

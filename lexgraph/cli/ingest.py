@@ -40,6 +40,7 @@ def ingest_statutes(
     if revision and len(paths) != 1:
         fail("--revision names the revision of one file; give exactly one PATH", EXIT_USAGE)
     known_day = parse_day(in_force_on, "--in-force-on")
+    _require_input(paths, (".xml", ".zip", ".tar.xz", ".txz", ".tar.gz", ".tgz", ".tar"), "e-Gov XML")
     with opened(store) as lg, progress_bar("laws", quiet=as_json) as progress:
         task = progress.add_task("ingesting", total=_xml_files(paths))
 
@@ -82,6 +83,7 @@ def ingest_precedents(
     """Ingest judgments: the precedent, its chunks, and edges to the clauses (in force on the decision date) and
     precedents it cites. Re-running the same files changes nothing."""
     check_chunking(chunk_size, overlap)
+    _require_input(paths, (".txt", ".jsonl"), "judgment texts or metadata")
     with opened(store) as lg, progress_bar(quiet=as_json) as progress:
         task = progress.add_task("ingesting", total=None)
         summary = lg.ingest_precedents(paths, size=chunk_size, overlap=overlap,
@@ -110,6 +112,7 @@ def ingest_literature(
         fail("--title names one document; give exactly one PATH", EXIT_USAGE)
     check_chunking(chunk_size, overlap)
     when = parse_day(day, "--date")
+    _require_input(paths, (".md", ".markdown", ".txt", ".pdf", ".jsonl"), "documents")
     with opened(store) as lg, progress_bar(quiet=as_json) as progress:
         task = progress.add_task("ingesting", total=None)
         summary = lg.ingest_literature(paths, kind=kind, title=title, day=when, source=source, size=chunk_size,
@@ -117,6 +120,16 @@ def ingest_literature(
                                            task, advance=1, description=Path(name).name[:40]))
     _print_document_summary(summary, as_json)
 
+
+
+def _require_input(paths: list[Path], suffixes: tuple[str, ...], what: str) -> None:
+    """Exit 1, before the store is opened (and so created), when a path does not exist or a folder holds no file
+    an ingest reads: an ingest of nothing must neither leave an empty store behind nor report success."""
+    for path in paths:
+        if not path.exists():
+            fail(f"{path}: no such file or directory; nothing was ingested", EXIT_BAD_INPUT)
+        if path.is_dir() and not any(p.is_file() and p.name.lower().endswith(suffixes) for p in path.rglob("*")):
+            fail(f"{path}: holds no {what} ({', '.join(suffixes)}); nothing was ingested", EXIT_BAD_INPUT)
 
 
 def _xml_files(paths: list[Path]) -> int | None:

@@ -10,7 +10,7 @@ import codecs
 import json
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import date
 from pathlib import Path
 from typing import Any, BinaryIO, NoReturn
@@ -38,6 +38,7 @@ from lexgraph.client import (
     EncodingError,
     InvalidQuery,
     LexGraph,
+    LexGraphError,
     LookupError_,
     StoreError,
     StoreUnavailable,
@@ -75,6 +76,63 @@ def library_errors() -> Iterator[None]:
         fail(str(error), EXIT_BAD_INPUT)
     except StoreError as error:
         fail(str(error), EXIT_UNAVAILABLE)
+    except LexGraphError as error:  # the error tree (lexgraph/errors.py): each error knows its exit code
+        fail(str(error), error.exit_code)
+
+
+class _StdoutFailed(Exception):
+    """Writing to standard output failed: raised by `_GuardedStdout` in place of the OSError, so that it is told
+    apart from every other OSError (a file that cannot be read) and from Rich's own handling of a broken pipe."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class _GuardedStdout:
+    """Standard output, with a failing write or flush raised as `_StdoutFailed`."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except OSError as error:
+            raise _StdoutFailed(error) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as error:
+            raise _StdoutFailed(error) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def guard_stdout(run: Callable[[], Any]) -> Any:
+    """Run a command; a result that cannot be written to standard output (a full disk, a closed pipe) ends in one
+    line on stderr and exit 1, not a traceback. Standard output is then pointed at /dev/null, so that Python's own
+    flush at exit does not fail a second time."""
+    import errno
+    import os
+
+    original = sys.stdout
+    sys.stdout = _GuardedStdout(original)  # type: ignore[assignment]
+    try:
+        result = run()
+        sys.stdout.flush()
+        return result
+    except _StdoutFailed as failed:
+        with suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), original.fileno())
+        if failed.error.errno != errno.EPIPE:  # a reader that went away (`| head`) wants no message
+            err.print(f"[bold red]error:[/] the result cannot be written to standard output "
+                      f"({escape(failed.error.strerror or str(failed.error))})", highlight=False)
+        raise SystemExit(EXIT_BAD_INPUT) from None
+    finally:
+        sys.stdout = original
 
 
 @contextmanager

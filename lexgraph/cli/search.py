@@ -128,6 +128,9 @@ def search_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Rank clauses and chunks for a question, and select evidence through the citation graph."""
+    if not question.strip():  # before the index is opened: an empty question is bad input, whatever the index
+        fail("the question is empty; give a question in words, e.g. lexgraph search '不法行為による損害賠償'",
+             EXIT_BAD_INPUT)
     options = _options(mode, k, m, n, rrf_k, weight)
     parse_kinds(kind)
     day = parse_day(as_of)

@@ -130,7 +130,8 @@ def _recorded_parts(store: GraphStore) -> tuple[dict[str, tuple[str, int]], str 
         if not manifest.compatible():
             problem = (f"the index was built by another version (tokenizer {manifest.tokenizer}); "
                        "rebuild it with `lexgraph index --rebuild`")
-        parts = {name: (info.fingerprint, info.rows) for name, info in manifest.parts.items()}
+        damaged = local.damaged_parts(directory, manifest)  # files gone or short: as good as missing
+        parts = {name: (info.fingerprint, info.rows) for name, info in manifest.parts.items() if name not in damaged}
         return parts, manifest.embedder, problem
     rows = store.query("index_parts")
     if not rows:

@@ -541,3 +541,22 @@ def _best_with_ties(scores: np.ndarray, k: int) -> np.ndarray:
         return np.arange(len(scores))
     kth = np.partition(scores, len(scores) - k)[len(scores) - k]
     return np.flatnonzero(scores >= kth)
+
+
+def damaged_parts(directory: Path, manifest: Manifest) -> set[str]:
+    """The manifest's parts whose files are gone or do not hold the rows it records (a deleted ``.npy``, a
+    truncated ``.parquet``): read from the files' headers and footers only, so that `index --status` and
+    `doctor` stay fast. Such a part is as good as missing, and `lexgraph index` builds it again."""
+    damaged = set()
+    for part, info in manifest.parts.items():
+        stem = directory / "parts" / part_file_stem(part)
+        try:
+            units = pq.read_metadata(stem.with_name(stem.name + ".parquet")).num_rows
+            vectors = np.load(stem.with_name(stem.name + ".npy"), mmap_mode="r").shape[0]
+        except (OSError, ValueError, pa.ArrowException):
+            damaged.add(part)
+            continue
+        terms_missing = part_law_id(part) is not None and not law_terms_path(directory, part).is_file()
+        if units != info.rows or vectors != info.rows or terms_missing:
+            damaged.add(part)
+    return damaged

@@ -7,6 +7,7 @@ the driver is an optional extra (``pip install 'lexgraph[neo4j]'``).
 
 from __future__ import annotations
 
+from lexgraph.config import NEO4J_URI_SCHEMES, parse_store_location
 from lexgraph.store.base import GraphStore, ReadOnlyViolation, StoreError, StoreUnavailable
 
 __all__ = [
@@ -14,13 +15,11 @@ __all__ = [
     "open_store",
 ]
 
-NEO4J_URI_SCHEMES = ("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://", "neo4j+ssc://")
-"""Locations with these prefixes are Neo4j servers (``+s``: TLS; ``+ssc``: TLS, self-signed certificate
-accepted); anything else is a directory holding an embedded store."""
 
 
 def is_neo4j_uri(location: str) -> bool:
-    return location.strip().lower().startswith(NEO4J_URI_SCHEMES)
+    """Whether `location` is a Neo4j URI; raises `StoreLocationError` (exit 2) for one that is no store's."""
+    return parse_store_location(location).backend == "neo4j"
 
 
 def open_store(location: str, *, read_only: bool = False) -> GraphStore:

@@ -24,10 +24,46 @@ stores run the checked statement in a read-only transaction as well (defence in 
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 
+from lexgraph.errors import ConfigurationError, QueryRefused
 from lexgraph.store.base import ReadOnlyViolation
+from lexgraph.store.cypher_functions import LADYBUG_FUNCTIONS, NEO4J_FUNCTIONS
+
+
+@dataclass(frozen=True)
+class QueryLimits:
+    """How large a user statement may be, checked before any parser sees it: LadybugDB's parser takes time that
+    grows much faster than the nesting (500 levels of brackets 1.3 s, 2,000 levels 40 s) and dies with SIGSEGV,
+    taking the host process with it, at about 4,000. Real queries nest a few levels; values belong in
+    ``$parameters``. Each bound is raised by its environment variable (docs/security.md)."""
+
+    max_chars: int = 20_000
+    max_tokens: int = 2_000
+    max_depth: int = 32
+
+    @staticmethod
+    def from_env() -> QueryLimits:
+        """The defaults, each replaced by ``LEXGRAPH_QUERY_MAX_CHARS`` / ``_TOKENS`` / ``_DEPTH`` when set."""
+        values = {}
+        for field, default in (("max_chars", QUERY_LIMITS.max_chars), ("max_tokens", QUERY_LIMITS.max_tokens),
+                               ("max_depth", QUERY_LIMITS.max_depth)):
+            variable = "LEXGRAPH_QUERY_" + field.upper()
+            text = os.environ.get(variable, "").strip()
+            if not text:
+                values[field] = default
+                continue
+            if not text.isdecimal() or int(text) <= 0:
+                raise ConfigurationError(f"{variable}={text!r} is not a positive whole number; unset it to use "
+                                         f"{default}")
+            values[field] = int(text)
+        return QueryLimits(**values)
+
+
+QUERY_LIMITS = QueryLimits()
+"""The default bounds (see `QueryLimits`)."""
 
 
 @dataclass(frozen=True)
@@ -44,10 +80,9 @@ class Dialect:
         return (name if self.names_case_sensitive else name.lower()) in self.procedures
 
     def allows_function(self, name: str) -> bool:
-        if (name if self.names_case_sensitive else name.lower()) in self.functions:
-            return True
-        namespace = name.rsplit(".", 1)[0]
-        return f"{namespace}.*" in self.functions
+        """Whether ``name`` (dotted, backquotes removed) is a built-in function of the allow-list: both engines
+        resolve built-in function names whatever their case."""
+        return name.lower() in self.functions
 
 
 LADYBUG = Dialect(
@@ -56,7 +91,7 @@ LADYBUG = Dialect(
     # drop_projected_graph (change connection state), current_setting (configuration), and `CALL name=value`.
     procedures=frozenset({"show_tables", "table_info", "show_connection", "show_indexes", "show_functions",
                           "db_version"}),
-    functions=frozenset(),
+    functions=LADYBUG_FUNCTIONS,
     names_case_sensitive=False,
     call_subqueries=False,
 )
@@ -69,12 +104,9 @@ NEO4J = Dialect(
         "db.index.fulltext.queryRelationships", "db.index.vector.queryNodes",
         "db.index.vector.queryRelationships",
     }),
-    # Core Neo4j 5 namespaced functions; plugin functions (apoc.*) are refused because some read files or run
-    # Cypher of their own.
-    functions=frozenset({
-        "point.*", "vector.similarity.*", "date.*", "datetime.*", "localdatetime.*", "localtime.*", "time.*",
-        "duration.*", "db.nameFromElementId",
-    }),
+    # Built-in functions only (lexgraph/store/cypher_functions.py): plugin functions (apoc.*) are refused because
+    # some read files or run Cypher of their own.
+    functions=NEO4J_FUNCTIONS,
     names_case_sensitive=True,
     call_subqueries=True,
 )
@@ -147,7 +179,7 @@ class ReadStatement:
     dialect: str
 
 
-class RefusedStatement(ReadOnlyViolation):
+class RefusedStatement(ReadOnlyViolation, QueryRefused):
     """User Cypher that is not one read statement. ``clause`` names what was refused (``LOAD FROM``, ``;``)."""
 
     def __init__(self, message: str, *, clause: str, offset: int) -> None:
@@ -180,10 +212,17 @@ def check_read_statement(text: str, dialect: Dialect | str = LADYBUG) -> ReadSta
     """The one read statement in ``text``, or `RefusedStatement` naming the first clause that is not a read."""
     if isinstance(dialect, str):
         dialect = DIALECTS[dialect]
+    limits = QueryLimits.from_env()
+    if len(text) > limits.max_chars:
+        raise RefusedStatement(
+            f"refused the query: it holds {len(text):,} characters, more than the {limits.max_chars:,} a query may "
+            f"hold; pass long values as $parameters, or raise LEXGRAPH_QUERY_MAX_CHARS (docs/security.md)",
+            clause="query size", offset=limits.max_chars)
     if "\x00" in text:
         # The engines' C interfaces may end the text at a NUL, so it would not be the text checked here.
         raise _refuse(text, text.index("\x00"), "NUL", "is not a character a query may contain")
     tokens = [t for t in tokenize(text) if t.kind != "comment"]
+    _check_size(text, tokens, limits)
     if not tokens:
         raise RefusedStatement("the query is empty; give one read-only statement, e.g. MATCH (l:Law) RETURN "
                                "l.title", clause="", offset=0)
@@ -202,6 +241,31 @@ def check_read_statement(text: str, dialect: Dialect | str = LADYBUG) -> ReadSta
     return ReadStatement(text[:end].strip(), dialect.name)
 
 
+def _check_size(text: str, tokens: list[Token], limits: QueryLimits) -> None:
+    """Refuse a statement with more tokens or deeper nesting than `limits` allow: the engines' parsers recurse on
+    brackets and CASE, in time that grows much faster than the depth, and overflow their stack (SIGSEGV)."""
+    depth = 0
+    for index, token in enumerate(tokens):
+        after_name = index > 0 and _is_symbol(tokens[index - 1], ".:")
+        if _is_symbol(token, "([{") or (token.kind == "word" and token.text.upper() == "CASE" and not after_name):
+            depth += 1
+            if depth > limits.max_depth:
+                line = text.count("\n", 0, token.offset) + 1
+                column = token.offset - (text.rfind("\n", 0, token.offset) + 1) + 1
+                raise RefusedStatement(
+                    f"refused the query (line {line}, column {column}): it nests brackets and CASE more than "
+                    f"{limits.max_depth} levels deep, more than a query may; simplify it, pass values as "
+                    f"$parameters, or raise LEXGRAPH_QUERY_MAX_DEPTH (docs/security.md)",
+                    clause="query depth", offset=token.offset)
+        elif _is_symbol(token, ")]}") or (token.kind == "word" and token.text.upper() == "END" and not after_name):
+            depth = max(depth - 1, 0)
+    if len(tokens) > limits.max_tokens:
+        raise RefusedStatement(
+            f"refused the query: it holds {len(tokens):,} tokens, more than the {limits.max_tokens:,} a query may "
+            f"hold; pass lists and long values as $parameters, or raise LEXGRAPH_QUERY_MAX_TOKENS "
+            f"(docs/security.md)", clause="query size", offset=tokens[limits.max_tokens].offset)
+
+
 class _Walker:
     """One pass over the tokens, tracking whether the next word stands where a clause/operator may go."""
 
@@ -218,8 +282,10 @@ class _Walker:
             if token.kind == "word":
                 upper = token.text.upper()
                 if _is_symbol(previous, ".:"):
-                    state = "term"  # a property, label or relationship type: a name, never a clause
-                    i += 1
+                    # a property, label or relationship type: a name, never a clause; or, after a map key's `:`,
+                    # a function call
+                    after = self._function(i) if _is_symbol(previous, ":") else None
+                    i, state = (after, "operand") if after is not None else (i + 1, "term")
                     continue
                 following = tokens[i + 1] if i + 1 < len(tokens) else None
                 if _is_symbol(following, ":") and _is_symbol(previous, "{,(["):
@@ -244,14 +310,17 @@ class _Walker:
                     state = "term"
                     continue
                 if state != "term":
-                    dotted, after = self._dotted(i)
-                    if after < len(tokens) and _is_symbol(tokens[after], "(") and "." in dotted:
-                        if not self.dialect.allows_function(dotted):
-                            raise _refuse(self.text, token.offset, dotted,
-                                          f"is not a function a read may call on {self.dialect.name}")
+                    after = self._function(i)
+                    if after is not None:
                         i, state = after, "operand"
                         continue
                 state = "operand" if upper in _EXPECT_OPERAND else "term"
+            elif token.kind == "quoted" and not _is_symbol(previous, "."):
+                after = self._function(i)
+                if after is not None:
+                    i, state = after, "operand"
+                    continue
+                state = "term"
             elif token.kind in ("string", "quoted", "param", "number") or _is_symbol(token, ")]}"):
                 state = "term"
             elif _is_symbol(token, "{"):
@@ -279,12 +348,30 @@ class _Walker:
             reason = "loads an extension"
         raise _refuse(self.text, token.offset, clause, reason)
 
+    def _function(self, i: int) -> int | None:
+        """When token ``i`` begins a function call (a name, maybe dotted, then ``(``): the index of the ``(``, once
+        the function is found in the dialect's allow-list; None when it is no call (or a keyword before a
+        bracket, such as ``WHERE (…)``)."""
+        name, after = self._dotted(i)
+        if after >= len(self.tokens) or not _is_symbol(self.tokens[after], "("):
+            return None
+        token = self.tokens[i]
+        if after == i + 1 and token.kind == "word" and token.text.upper() in _KEYWORDS | _STARTERS:
+            return None
+        if not self.dialect.allows_function(name):
+            raise _refuse(self.text, token.offset, name,
+                          f"is not a built-in function a read may call on {self.dialect.name} (plugin functions "
+                          f"and those that write or read files are refused)")
+        return after
+
     def _dotted(self, i: int) -> tuple[str, int]:
-        """``a.b.c`` from token ``i``: the name and the index after it."""
-        parts = [self.tokens[i].text]
+        """``a.b.c`` from token ``i``, the way Cypher resolves a name: backquotes removed (`` `a`.`b` `` and
+        `` a . /* */ b `` are ``a.b``; comments and spaces are already gone); the name and the index after it."""
+        parts = [_unquoted(self.tokens[i])]
         j = i + 1
-        while j + 1 < len(self.tokens) and _is_symbol(self.tokens[j], ".") and self.tokens[j + 1].kind == "word":
-            parts.append(self.tokens[j + 1].text)
+        while j + 1 < len(self.tokens) and _is_symbol(self.tokens[j], ".") \
+                and self.tokens[j + 1].kind in ("word", "quoted"):
+            parts.append(_unquoted(self.tokens[j + 1]))
             j += 2
         return ".".join(parts), j
 
@@ -298,13 +385,17 @@ class _Walker:
             raise _refuse(self.text, token.offset, "CALL",
                           f"must name a read-only procedure: {', '.join(sorted(self.dialect.procedures))}")
         name, after = self._dotted(i + 1)
-        if nxt.kind == "quoted" or not self.dialect.allows_procedure(name):
+        if not self.dialect.allows_procedure(name):
             raise _refuse(self.text, token.offset, f"CALL {name}",
                           f"is not a read-only procedure this query may call on {self.dialect.name}; allowed: "
                           f"{', '.join(sorted(self.dialect.procedures))}")
         if after >= len(self.tokens) or not _is_symbol(self.tokens[after], "("):
             raise _refuse(self.text, token.offset, f"CALL {name}", "must be called with (…)")
         return after
+
+
+def _unquoted(token: Token) -> str:
+    return token.text[1:-1].replace("``", "`") if token.kind == "quoted" else token.text
 
 
 def _is_symbol(token: Token | None, chars: str) -> bool:
