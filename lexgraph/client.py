@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from datetime import date
 from importlib import resources
 from pathlib import Path
@@ -233,25 +234,34 @@ def cite_text(text: str, *, store: str | None, as_of: date, in_law: str | None =
     if store_exists(location):
         with LexGraph.open(location, read_only=True) as lg:
             return lg.cite(text, as_of=as_of, in_law=in_law, at=at, extractor=extractor)
-    return chosen.extract(text, citation_context(Catalog.bundled(), None, as_of=as_of, in_law=in_law, at=at))
+    found = chosen.extract(text, citation_context(Catalog.bundled(), None, as_of=as_of, in_law=in_law, at=at))
+    return [replace(c, as_of=as_of.isoformat()) for c in found]
 
 
 def cite_pieces(blocks: Iterable[str], *, store: str | None, as_of: date, in_law: str | None = None,
-                at: str | None = None, extractor: str = DEFAULT_EXTRACTOR) -> Iterator[Citation]:
+                at: str | None = None, extractor: str = DEFAULT_EXTRACTOR,
+                judgment_days: list[date] | None = None) -> Iterator[Citation]:
     """`cite_text` for a text of any length given as consecutive blocks (a file read in pieces): the same
     citations, yielded as each piece of the text is read, in memory bounded by the piece
     (`lexgraph.citations.stream`). Raises what `cite_text` raises, before the first citation. The ``ginza``
-    extractor reads the text whole (its parse is per sentence, but it is not streamed)."""
+    extractor reads the text whole (its parse is per sentence, but it is not streamed). With `judgment_days` (a
+    list to fill) each judgment of the text is read as of the date in its own header, `as_of` being the day of
+    text before the first header (`LexGraph.cite_pieces`)."""
+    from lexgraph.citations.document import citations_by_document
     from lexgraph.read.citing import citation_context
 
     chosen = extractor_named(extractor)
     location = store_location(store)
     if store_exists(location):
         with LexGraph.open(location, read_only=True) as lg:
-            yield from lg.cite_pieces(blocks, as_of=as_of, in_law=in_law, at=at, extractor=extractor)
+            yield from lg.cite_pieces(blocks, as_of=as_of, in_law=in_law, at=at, extractor=extractor,
+                                      judgment_days=judgment_days)
         return
-    yield from chosen.extract_pieces(blocks, citation_context(Catalog.bundled(), None, as_of=as_of, in_law=in_law,
-                                                              at=at))
+    context = citation_context(Catalog.bundled(), None, as_of=as_of, in_law=in_law, at=at)
+    if judgment_days is None or in_law is not None:
+        yield from (replace(c, as_of=as_of.isoformat()) for c in chosen.extract_pieces(blocks, context))
+        return
+    yield from citations_by_document(blocks, context, chosen.extract_pieces, judgment_days)
 
 
 # -- evaluation without a store: each imports its module when called, so that the CLI starts fast ----------------
@@ -538,28 +548,40 @@ class LexGraph:
     def cite(self, text: str, *, as_of: date | None = None, in_law: str | None = None, at: str | None = None,
              precedents: bool = True, extractor: str = DEFAULT_EXTRACTOR) -> list[Citation]:
         """Citations in `text`, resolved against the catalogue and the laws in this store (revision ids) as of
-        `as_of` (None: today), by `extractor` (one of `EXTRACTORS`). Raises ValueError for an unknown `in_law`, an
-        unreadable `at` or an extractor that cannot run."""
+        `as_of` (None: today), by `extractor` (one of `EXTRACTORS`); each carries that day (`as_of`). Raises
+        ValueError for an unknown `in_law`, an unreadable `at` or an extractor that cannot run."""
         from lexgraph.read.citing import citation_context, store_catalog
         from lexgraph.read.revisions import StoreRevisions
 
         chosen = extractor_named(extractor)
+        day = as_of_day(as_of)
         context = citation_context(store_catalog(self.store, self.catalog), StoreRevisions(self.store),
-                                   as_of=as_of_day(as_of), in_law=in_law, at=at)
-        return chosen.extract(text, context, precedents=precedents)
+                                   as_of=day, in_law=in_law, at=at)
+        return [replace(c, as_of=day.isoformat()) for c in chosen.extract(text, context, precedents=precedents)]
 
     def cite_pieces(self, blocks: Iterable[str], *, as_of: date | None = None, in_law: str | None = None,
-                    at: str | None = None, precedents: bool = True, extractor: str = DEFAULT_EXTRACTOR
-                    ) -> Iterator[Citation]:
+                    at: str | None = None, precedents: bool = True, extractor: str = DEFAULT_EXTRACTOR,
+                    judgment_days: list[date] | None = None) -> Iterator[Citation]:
         """`cite` for a long text given as consecutive blocks: the same citations, yielded piece by piece in
-        bounded memory (`lexgraph.citations.stream`; the ``ginza`` extractor reads the blocks joined)."""
+        bounded memory (`lexgraph.citations.stream`; the ``ginza`` extractor reads the blocks joined). Each
+        citation carries the day it was read as of (`as_of`). With `judgment_days` (a list this fills with each
+        judgment's day), a text of several judgments (a year of them) has each judgment read as of the date in
+        its own header, and the text before the first header as of `as_of`
+        (`lexgraph.citations.document.citations_by_document`); not with `in_law`, whose text is one clause."""
+        from lexgraph.citations.document import citations_by_document
         from lexgraph.read.citing import citation_context, store_catalog
         from lexgraph.read.revisions import StoreRevisions
 
         chosen = extractor_named(extractor)
+        day = as_of_day(as_of)
         context = citation_context(store_catalog(self.store, self.catalog), StoreRevisions(self.store),
-                                   as_of=as_of_day(as_of), in_law=in_law, at=at)
-        return chosen.extract_pieces(blocks, context, precedents=precedents)
+                                   as_of=day, in_law=in_law, at=at)
+        if judgment_days is None or in_law is not None:
+            return (replace(c, as_of=day.isoformat())
+                    for c in chosen.extract_pieces(blocks, context, precedents=precedents))
+        return citations_by_document(
+            blocks, context, lambda text, own: chosen.extract_pieces(text, own, precedents=precedents),
+            judgment_days)
 
     def versions(self, law: str) -> list[LawVersionInfo]:
         """The stored versions of `law`, oldest first, with their enforcement periods. Raises `LawNotFound` or

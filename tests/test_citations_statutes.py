@@ -340,7 +340,7 @@ def test_to_json_is_the_cite_contract(catalog: Catalog) -> None:
         "revision_id": None, "article": "715", "article_to": None, "paragraph": None, "paragraph_to": None,
         "item": None, "item_to": None, "subitem": None, "subitem_to": None, "version_note": None,
         "status": "resolved", "reason": None, "court": None, "date": None,
-        "decision_type": None, "case_number": None, "reporter": None,
+        "decision_type": None, "case_number": None, "reporter": None, "as_of": None,
     }
 
 

@@ -180,6 +180,7 @@ class Citation:
     decision_type: str | None = None
     case_number: str | None = None
     reporter: str | None = None
+    as_of: str | None = None  # the day (ISO) the text was read as of: its statutes' revisions are those in force
 
     def to_json(self) -> dict[str, Any]:
         """The entry of ``lexgraph cite --json`` (issue 3): exactly these keys, in this order. A contract: keys
@@ -196,6 +197,6 @@ CITE_JSON_KEYS = (
     "start", "end", "surface", "kind", "law_title", "law_id", "revision_id", "article", "article_to",
     "paragraph", "paragraph_to", "item", "item_to", "subitem", "subitem_to", "version_note", "status", "reason",
     "court", "date", "decision_type",
-    "case_number", "reporter",
+    "case_number", "reporter", "as_of",
 )
 _cite_json_values = attrgetter(*CITE_JSON_KEYS)  # one C call for all the values of `Citation.to_json`

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Iterator
+from datetime import date
 from itertools import chain, islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -78,10 +79,13 @@ def cite(
 
         blocks = read_blocks(file, on_bytes=advance)
         first = next(blocks, "")
-        day, why = citation_day(first, parse_day(as_of))  # the date is in the header, in the first block
+        given = parse_day(as_of)
+        day, why = citation_day(first, given)  # the date is in the header, in the first block
         err.print(f"as of {day} ({'--as-of' if why == 'given' else why})", style="dim", highlight=False)
+        # Without --as-of, each judgment of the text is read as of its own header's date (a year of judgments).
+        days: list[date] | None = [] if given is None and in_law is None else None
         citations = cite_pieces(chain([first], blocks), store=store, as_of=day, in_law=in_law, at=at,
-                                extractor=extractor)
+                                extractor=extractor, judgment_days=days)
         try:
             with library_errors():
                 if as_json or as_jsonl:
@@ -90,6 +94,10 @@ def cite(
                     _print_tables(citations)
         except ValueError as error:
             fail(str(error), EXIT_BAD_INPUT)
+        if days is not None and len(days) > 1:
+            shown = ", ".join(d.isoformat() for d in days[:5]) + (" …" if len(days) > 5 else "")
+            err.print(f"{len(days)} judgments in the text, each read as of the date in its own header ({shown}); "
+                      "each citation's as_of says which", style="dim", highlight=False)
 
 
 def _size(file: str) -> int | None:
@@ -129,13 +137,13 @@ def _print_tables(citations: Iterable[Citation]) -> None:
     for index, part in enumerate(chain(_parts(iter(citations), _TABLE_ROWS), [[]])):
         if index and not part:
             return  # the empty part only stands for a text that cites nothing
-        grid = table("span", "surface", "cites", "status")
+        grid = table("span", "surface", "cites", "status", "as of")
         grid.show_header = index == 0
         for c in part:
             target = (f"{c.law_title or '?'} {clause_label(c.path) if c.path else ''}" if c.kind == "statute"
                       else f"{c.court or '?'} {c.date or ''} {c.decision_type or ''} {c.reporter or ''}")
             grid.add_row(f"{c.start}–{c.end}", c.surface.replace("\n", "⏎"), target.strip(),
-                         c.status + (f" ({c.reason})" if c.reason else ""))
+                         c.status + (f" ({c.reason})" if c.reason else ""), c.as_of or "")
         out.print(grid)
 
 
