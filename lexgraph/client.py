@@ -35,6 +35,7 @@ from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
 from lexgraph.documents.encoding import DecodedText, EncodingError, Utf8Tally, decode_text
+from lexgraph.errors import NotFound
 from lexgraph.eval.benchmark import load_questions
 from lexgraph.eval.experiments import ExperimentError
 from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
@@ -54,7 +55,7 @@ from lexgraph.model import (
 )
 from lexgraph.numerals import clause_label
 from lexgraph.read.documents import DOCUMENT_KINDS
-from lexgraph.read.laws import AmbiguousLaw, LawNotFound, LookupError_, to_path
+from lexgraph.read.laws import AmbiguousLaw, LawNotFound, to_path
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
 from lexgraph.retrieve.fusion import DEFAULT_FUSION
 from lexgraph.retrieve.fusion import DEFAULT_K as DEFAULT_RRF_K
@@ -133,7 +134,7 @@ __all__ = [
     "LawNotFound",
     "LawqaQuestion",
     "LexGraph",
-    "LookupError_",
+    "NotFound",
     "ReadOnlyViolation",
     "RetriesExhausted",
     "SearchOptions",
@@ -195,7 +196,7 @@ def unavailable_errors() -> tuple[type[Exception], ...]:
 
 def clause_path(clause: str) -> str:
     """第七百九条, 709条 or a709 → the provision path a709 (`clause_label` turns it back into 第七百九条). Raises
-    `LookupError_` for text that names no clause, saying how to write one."""
+    `NotFound` for text that names no clause, saying how to write one."""
     return to_path(clause)
 
 
@@ -481,14 +482,14 @@ class LexGraph:
 
     def cites(self, law: str, clause: str, *, as_of: date | None = None) -> ClauseLinks:
         """The clauses that `clause` of `law` (or a clause inside it) cites, both as worded on `as_of` (None:
-        today). Raises `LookupError_` (law or clause unknown, or not in force then)."""
+        today). Raises `NotFound` (law or clause unknown, or not in force then)."""
         from lexgraph.read.laws import clause_links
 
         return clause_links(self.store, self.law(law), clause, as_of_day(as_of), "cites")
 
     def cited_by(self, law: str, clause: str, *, as_of: date | None = None) -> ClauseLinks:
         """The clauses that cite `clause` of `law` (or a clause inside it), both as worded on `as_of` (None:
-        today). Raises `LookupError_` (law or clause unknown, or not in force then)."""
+        today). Raises `NotFound` (law or clause unknown, or not in force then)."""
         from lexgraph.read.laws import clause_links
 
         return clause_links(self.store, self.law(law), clause, as_of_day(as_of), "cited_by")
@@ -496,7 +497,7 @@ class LexGraph:
     def documents_citing(self, law: str, clause: str, *, as_of: AsOf = ANY_WORDING,
                          kinds: tuple[str, ...] = DOCUMENT_KINDS) -> list[CitingDocument]:
         """Precedents, books and guidelines (of `kinds`) citing `clause` of `law`: any wording (`ANY_WORDING`, the
-        default), or the one in force on `as_of` (None: today). Raises `LookupError_` when there is no such
+        default), or the one in force on `as_of` (None: today). Raises `NotFound` when there is no such
         clause (then or ever), so that an empty list means "cited by none"."""
         from lexgraph.read.documents import documents_citing
 
@@ -504,7 +505,7 @@ class LexGraph:
 
     def precedent(self, case: str) -> PrecedentView:
         """A precedent by lawsuit id, uid, case number or landmark name, with what it cites and who cites it.
-        Raises `LookupError_` when no precedent matches."""
+        Raises `NotFound` when no precedent matches."""
         from lexgraph.documents.judgment import load_landmarks
         from lexgraph.read.documents import find_precedent, precedent_view
 
@@ -514,7 +515,7 @@ class LexGraph:
     def link(self, laws: Sequence[str] | None = None, *, on_law: Callable[[str], None] | None = None
              ) -> LinkSummary:
         """(Re)compute clause cross-references for these laws (names or ids), or for every stored law; returns the
-        counts, and the laws that failed with why. Raises `LookupError_` for an unknown name."""
+        counts, and the laws that failed with why. Raises `NotFound` for an unknown name."""
         from lexgraph.ingest.crossrefs import link_laws
 
         law_ids = ([self.law(name).law_id for name in laws] if laws
@@ -556,7 +557,7 @@ class LexGraph:
 
     def diff(self, law: str, from_day: date, to_day: date, *, level: str = "article") -> LawDiff:
         """Clauses added, changed and removed between the versions of `law` in force on two days, at `level`
-        ``article`` (top-level units) or ``all``. Raises `LookupError_` (unknown law, no version in force)."""
+        ``article`` (top-level units) or ``all``. Raises `NotFound` (unknown law, no version in force)."""
         from lexgraph.read.laws import law_diff
 
         return law_diff(self.store, self.law(law), from_day, to_day, level)
@@ -576,7 +577,7 @@ class LexGraph:
         """The document-level citation neighbourhood of `node` (a uid, a lawsuit id, 「民法 第七百九条」, a case
         number or a landmark's name), `depth` steps both ways, at most `max_nodes` nodes: the graph as it stood
         on `as_of`, or all of it (`ANY_WORDING`, the default; a clause named in `node` is then the one in force
-        today). Raises `LookupError_` when `node` names nothing, ValueError for a negative depth or max_nodes < 1."""
+        today). Raises `NotFound` when `node` names nothing, ValueError for a negative depth or max_nodes < 1."""
         from lexgraph.graph.neighbourhood import neighbourhood, resolve_node
 
         day = None if isinstance(as_of, AnyWording) else as_of
@@ -591,7 +592,7 @@ class LexGraph:
     def index(self, *, laws: Sequence[str] = (), kinds: Sequence[UnitKind] = UNIT_KINDS, rebuild: bool = False,
               embedder: Embedder | None = None, progress: IndexProgress | None = None) -> IndexSummary:
         """Build or refresh the BM25 and vector indexes from the graph (only stale parts unless `rebuild`);
-        returns what was built and how long it took. Raises `LookupError_` for an unknown law, ValueError for an
+        returns what was built and how long it took. Raises `NotFound` for an unknown law, ValueError for an
         unknown kind, `StoreError` when the store fails."""
         from lexgraph.index.build import refresh_index
 
@@ -669,7 +670,7 @@ class LexGraph:
                retriever: Retriever | None = None) -> SearchResult:
         """Ranked clauses and chunks for a question, and the evidence the citation graph selects from them: over
         every wording (`ANY_WORDING`, the default) or the one in force on `as_of` (None: today). Raises what
-        `retriever` raises (`IndexMissing`, `EmbedderMismatch`, `LLMUnavailable`) and `LookupError_` for `laws`."""
+        `retriever` raises (`IndexMissing`, `EmbedderMismatch`, `LLMUnavailable`) and `NotFound` for `laws`."""
         from lexgraph.index.query import SearchFilter
         from lexgraph.retrieve.search import search
 

@@ -6,12 +6,13 @@ import os
 import tomllib
 from pathlib import Path
 
+from lexgraph.errors import ConfigurationError
+
 DEFAULT_STORE = "lexgraph-store"
 CONFIG_FILE = "lexgraph.toml"
 
 
-class ConfigError(ValueError):
-    pass
+ConfigError = ConfigurationError  # its name before the error tree (issue 36)
 
 
 def _file_settings(directory: Path | None = None) -> dict[str, object]:
@@ -21,7 +22,7 @@ def _file_settings(directory: Path | None = None) -> dict[str, object]:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as err:
-        raise ConfigError(f"{path}: cannot be read as TOML ({err}); fix or remove it") from None
+        raise ConfigurationError(f"{path}: cannot be read as TOML ({err}); fix or remove it") from None
 
 
 def store_location(flag: str | None) -> str:

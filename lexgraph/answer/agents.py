@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lexgraph.answer.prompts import escape_tags
+from lexgraph.errors import ModelUnavailable
 from lexgraph.llm.client import LLMClient
 from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, Attempt, ReplyCheck, RetriesExhausted, complete_json
 
@@ -66,7 +67,7 @@ CYCLIC_ORDERS: tuple[tuple[str, ...], ...] = tuple(tuple(LABELS[(i + j) % 4] for
 VOTER_ORDERS = (*CYCLIC_ORDERS, tuple(reversed(LABELS)))
 
 
-class MCQAError(RuntimeError):
+class MCQAError(ModelUnavailable):
     """A method could not finish a question: an agent's output stayed invalid after its repairs."""
 
 

@@ -28,6 +28,7 @@ from typing import Any
 from lexgraph.answer.model import MODES as ANSWER_MODES
 from lexgraph.answer.model import Answer, upgrade_answer_json
 from lexgraph.documents.jsonl import read_records
+from lexgraph.errors import InputError
 from lexgraph.llm.guardrails import Attempt
 from lexgraph.store.base import GraphStore
 
@@ -109,7 +110,7 @@ def append_jsonl(path: str | os.PathLike[str], turn: Turn) -> None:
         handle.flush()
 
 
-class TurnLogError(ValueError):
+class TurnLogError(InputError):
     """A turn log line that cannot be read: the message names the file and line."""
 
 

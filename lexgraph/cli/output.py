@@ -38,7 +38,7 @@ from lexgraph.client import (
     EncodingError,
     InvalidQuery,
     LexGraph,
-    LookupError_,
+    NotFound,
     StoreError,
     StoreUnavailable,
     Utf8Tally,
@@ -71,7 +71,7 @@ def library_errors() -> Iterator[None]:
         fail(str(error), EXIT_BAD_INPUT)
     except StoreUnavailable as error:
         fail(str(error), EXIT_UNAVAILABLE)
-    except LookupError_ as error:
+    except NotFound as error:
         fail(str(error), EXIT_BAD_INPUT)
     except StoreError as error:
         fail(str(error), EXIT_UNAVAILABLE)

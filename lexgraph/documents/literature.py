@@ -24,6 +24,7 @@ from lexgraph.dates import DateFormatError, parse_day
 from lexgraph.documents.chunking import Span
 from lexgraph.documents.encoding import check_clean, decode_text
 from lexgraph.documents.jsonl import BadLine, line_where, read_records
+from lexgraph.errors import ToolMissing
 
 KINDS = ("book", "guideline", "other")
 _TOP_LINES = 10  # a date further down is a date the text talks about
@@ -38,7 +39,7 @@ _HEADING_LINE_RE = re.compile(r"(?m)^#{1,6}[ \t]+(.+?)[ \t#]*$")
 _FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*(?:\n|\Z)", re.S)
 
 
-class MissingToolError(RuntimeError):
+class MissingToolError(ToolMissing):
     """An external program this reader needs is not installed."""
 
 

@@ -27,8 +27,9 @@ from importlib import resources
 from typing import Any
 
 from lexgraph.citations.dates import EraDate
+from lexgraph.errors import NotFound
 from lexgraph.model import ANY_WORDING, AsOf, as_of_day, day_filter
-from lexgraph.read.laws import LawNotFound, LookupError_, provision_as_of, resolve_law
+from lexgraph.read.laws import LawNotFound, provision_as_of, resolve_law
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.timeline import article_path
 from lexgraph.store.base import GraphStore
@@ -44,7 +45,7 @@ DEFAULT_MAX_NODES = 150
 EDGE_TYPES = ("CITES_ARTICLE", "REFERS_TO", "CITES")
 
 
-class NodeNotFound(LookupError_):
+class NodeNotFound(NotFound):
     """No node matches the text given (CLI exit 1)."""
 
 
@@ -389,7 +390,7 @@ _UID_PREFIXES = ("hanrei:", "cite:", "doc:")
 def resolve_node(store: GraphStore, text: str, *, as_of: date | None = None, catalog: Catalog | None = None) -> str:
     """The uid a user's NODE string means: a uid (hanrei:91244, cite:…, doc:…, a clause uid), a lawsuit id
     (91244), a law and clause in force on `as_of` (default today: 民法 第七百九条, 民法709条), a case number or a
-    landmark's name. Raises a LookupError_ saying what was tried."""
+    landmark's name. Raises a `NotFound` saying what was tried."""
     key = text.strip()
     if not key:
         raise NodeNotFound("give a node: a uid (hanrei:91244, doc:…), a lawsuit id (91244) or a law and clause "
@@ -406,7 +407,7 @@ def resolve_node(store: GraphStore, text: str, *, as_of: date | None = None, cat
         if store.query("graph_precedents", uids=[uid]):
             return uid
         raise NodeNotFound(f"no precedent with lawsuit id {key} ({uid}) in the store")
-    law_error: LookupError_ | None = None
+    law_error: NotFound | None = None
     for law_name, clause in _law_and_clause(key):
         try:
             law = resolve_law(store, law_name, catalog)

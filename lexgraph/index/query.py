@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from lexgraph.errors import IndexUnavailable
 from lexgraph.index.law_terms import LawVocabulary
 from lexgraph.index.units import UNIT_KINDS as UNIT_KINDS  # re-exported: what can be searched
 from lexgraph.index.units import IndexUnit, UnitKind
@@ -26,8 +27,7 @@ from lexgraph.model import ANY_WORDING, AsOf, day_filter
 LABELS: dict[UnitKind, str] = {"provision": "Provision", "chunk": "Chunk"}
 
 
-class IndexMissing(RuntimeError):
-    """The store has no search index yet, or not one this version can read; `lexgraph index` builds it."""
+IndexMissing = IndexUnavailable  # its name before the error tree (issue 36): no index, or one this version cannot read
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
+from lexgraph.errors import ModelUnavailable
 from lexgraph.llm.client import ChatReply, LLMClient
 
 DEFAULT_MAX_REPAIRS = 2
@@ -149,7 +150,7 @@ class ValidatedReply:
     attempts: tuple[Attempt, ...]
 
 
-class RetriesExhausted(RuntimeError):
+class RetriesExhausted(ModelUnavailable):
     """The model never produced a valid reply; the attempts say what it produced and why each was refused."""
 
     def __init__(self, message: str, attempts: Sequence[Attempt], prompts: Sequence[Messages] = ()) -> None:

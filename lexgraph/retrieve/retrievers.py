@@ -25,6 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from lexgraph.citations.model import Citation
+from lexgraph.errors import IndexUnavailable
 from lexgraph.index.embed import Embedder
 from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex
 from lexgraph.index.tokenize import tokenize
@@ -49,8 +50,9 @@ HYDE_ANSWERS = 3
 TREE_POOL = 200
 
 
-class EmbedderMismatch(ValueError):
-    """The index was built with another embedder than the one asked to embed the query."""
+class EmbedderMismatch(IndexUnavailable, ValueError):
+    """The index was built with another embedder than the one asked to embed the query (still a ValueError, as
+    it was before the error tree)."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -540,7 +540,7 @@ _USER_ERRORS = ("parser exception", "binder exception", "catalog exception", "co
 _WRITE_REFUSED = ("write query inside a read-only transaction", "write operations in a read-only database")
 
 
-def _user_query_error(err: RuntimeError, cypher: str) -> StoreError:
+def _user_query_error(err: RuntimeError, cypher: str) -> StoreError | InvalidQuery:
     """The engine's message, typed: a write the engine refused, bad input (syntax, binding, a value that does not
     convert, a missing parameter), or else a store failure."""
     message = str(err).strip()
