@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lexgraph.answer.prompts import escape_tags
-from lexgraph.errors import ModelUnavailable
+from lexgraph.errors import ConfigurationError, ModelUnavailable
 from lexgraph.llm.client import LLMClient
 from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, Attempt, ReplyCheck, RetriesExhausted, complete_json
 
@@ -337,9 +337,9 @@ def solve(llm: LLMClient, item: MCQAItem, method: str, context: str, *, order: t
           eliminate: int | None = None, runoff: str = "judge") -> MCQAResult:
     """Run one method on one question, in one choice order; a failed agent ends the question with its error."""
     if method not in METHOD_FUNCTIONS:
-        raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+        raise ConfigurationError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     if runoff not in RUNOFFS:
-        raise ValueError(f"runoff must be one of {', '.join(RUNOFFS)}, not {runoff!r}")
+        raise ConfigurationError(f"runoff must be one of {', '.join(RUNOFFS)}, not {runoff!r}")
     session = Session(llm, item, context, order, max_repairs, tau=tau, temperature=temperature, eliminate=eliminate,
                       runoff=runoff)
     try:

@@ -144,7 +144,7 @@ def upgrade_turn(line: dict[str, Any]) -> dict[str, Any]:
     this code reads (upgrade lexgraph) or one it does not know."""
     version = line.get("schema_version", 1)
     if not isinstance(version, int) or version > TURN_SCHEMA_VERSION or version < 1:
-        raise ValueError(f"schema_version {version!r} is not one this lexgraph reads (1 to {TURN_SCHEMA_VERSION}); "
+        raise InputError(f"schema_version {version!r} is not one this lexgraph reads (1 to {TURN_SCHEMA_VERSION}); "
                          f"read the log with the lexgraph that wrote it, or upgrade")
     while version < TURN_SCHEMA_VERSION:
         line = ADAPTERS[version](line)
@@ -159,7 +159,7 @@ def _check_turn(line: dict[str, Any]) -> None:
 
     errors = schema_errors("turn_log", line)
     if errors:
-        raise ValueError(f"not a turn of this lexgraph ({'; '.join(errors[:3])})")
+        raise InputError(f"not a turn of this lexgraph ({'; '.join(errors[:3])})")
 
 
 def read_turns(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
@@ -170,7 +170,7 @@ def read_turns(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         for number, line in read_records(Path(path)):  # the project's one JSONL reader: FILE:LINE in every error
             try:
                 if "question" not in line:
-                    raise ValueError("not a turn (no question)")
+                    raise InputError("not a turn (no question)")
                 turns.append(upgrade_turn(line))
             except ValueError as error:
                 raise TurnLogError(f"{path}:{number}: {error}") from None

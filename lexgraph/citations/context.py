@@ -13,6 +13,7 @@ from datetime import date
 from typing import Protocol, TypeGuard, TypeVar, runtime_checkable
 
 from lexgraph.citations.model import Status, VersionPin
+from lexgraph.errors import InputError
 from lexgraph.numerals import parse_clause
 from lexgraph.statutes.catalog import Catalog
 
@@ -137,15 +138,15 @@ class CitationContext:
         if entry is None:
             found = catalog.lookup(law)
             if not found:
-                raise ValueError(f"no law called {law!r} in the catalogue; give its title, law number or law id")
+                raise InputError(f"no law called {law!r} in the catalogue; give its title, law number or law id")
             if len(found) > 1:
                 options = ", ".join(f"{e.title} ({e.law_id})" for e in found[:5])
-                raise ValueError(f"{law!r} could mean {options}; give the law id instead")
+                raise InputError(f"{law!r} could mean {options}; give the law id instead")
             entry = found[0]
         path = None
         if clause:
             path = parse_clause(clause)
             if path is None:
-                raise ValueError(f"cannot read the clause {clause!r}; write it as 第二十一条第二項 or a21/p2")
+                raise InputError(f"cannot read the clause {clause!r}; write it as 第二十一条第二項 or a21/p2")
         return cls(catalog=catalog, as_of=as_of, revisions=revisions, current_law_id=entry.law_id,
                    current_path=path)

@@ -52,6 +52,7 @@ from spacy.tokens import Doc, Span
 
 from lexgraph.citations import Citation, CitationContext, RevisionLookup, extract
 from lexgraph.citations.document import document_date
+from lexgraph.errors import ConfigurationError
 from lexgraph.statutes.catalog import Catalog
 
 FACTORY = "lexgraph_citations"
@@ -72,7 +73,7 @@ class CitationComponent:
         try:
             self.as_of = date.fromisoformat(as_of) if as_of else None
         except ValueError:
-            raise ValueError(f"{name}: as_of must be an ISO date such as 2021-04-01, not {as_of!r}") from None
+            raise ConfigurationError(f"{name}: as_of must be an ISO date such as 2021-04-01, not {as_of!r}") from None
         self.date_from_text = date_from_text
         self.citing_court = citing_court
         self.spans_key = spans_key

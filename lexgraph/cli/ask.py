@@ -23,6 +23,7 @@ from lexgraph.client import (
     SearchOptions,
     capped_limits,
 )
+from lexgraph.errors import ConfigurationError
 
 if TYPE_CHECKING:
     from lexgraph.client import Answer, AnswerSentence
@@ -52,7 +53,7 @@ def ask_command(
     try:
         limits = None if references is None else capped_limits(references)
         if references is not None and references < 1:
-            raise ValueError("--references must be at least 1")
+            raise ConfigurationError("--references must be at least 1")
         options = AskOptions(mode=mode, prompt_style=prompt, max_repairs=max_repairs, limits=limits)
         search = SearchOptions(mode=search_mode)
     except ValueError as error:

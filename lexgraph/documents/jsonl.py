@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from lexgraph.errors import InputError
+
 #: Told about each line that cannot be read, with a message that names the file and the line.
 BadLine = Callable[[str], None]
 
@@ -50,7 +52,7 @@ def read_records(path: Path, *, on_bad_line: BadLine | None = None) -> Iterator[
             if problem is not None:
                 message = f"{line_where(path, number)}: {problem}"
                 if on_bad_line is None:
-                    raise ValueError(message)
+                    raise InputError(message)
                 on_bad_line(message)
                 continue
             yield number, data

@@ -24,7 +24,7 @@ from lexgraph.dates import DateFormatError, parse_day
 from lexgraph.documents.chunking import Span
 from lexgraph.documents.encoding import check_clean, decode_text
 from lexgraph.documents.jsonl import BadLine, line_where, read_records
-from lexgraph.errors import ToolMissing
+from lexgraph.errors import ConfigurationError, InputError, ToolMissing
 
 KINDS = ("book", "guideline", "other")
 _TOP_LINES = 10  # a date further down is a date the text talks about
@@ -139,14 +139,14 @@ def _title(lines: list[str], markdown: bool) -> str | None:
 
 def _check_kind(kind: str) -> str:
     if kind not in KINDS:
-        raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        raise ConfigurationError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
     return kind
 
 
 def _check_date(value: str, where: str) -> str:
     parsed = parse_date(value)
     if parsed is None:
-        raise ValueError(f"{where}: {value!r} is not a date (write 2023-06-01 or 令和5年6月1日)")
+        raise InputError(f"{where}: {value!r} is not a date (write 2023-06-01 or 令和5年6月1日)")
     return parsed
 
 
@@ -173,14 +173,14 @@ def pdf_to_text(path: str | Path, *, pdftotext: str = "pdftotext", timeout: floa
             [exe, "-layout", "-enc", "UTF-8", str(path), "-"], capture_output=True, timeout=timeout, check=False,
         )
     except subprocess.TimeoutExpired:
-        raise ValueError(f"{path}: pdftotext took longer than {timeout:g} s; is the file a PDF?") from None
+        raise InputError(f"{path}: pdftotext took longer than {timeout:g} s; is the file a PDF?") from None
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", errors="replace").strip() or f"exit status {done.returncode}"
-        raise ValueError(f"{path}: pdftotext could not read it: {message}")
+        raise InputError(f"{path}: pdftotext could not read it: {message}")
     try:
         text = done.stdout.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise ValueError(f"{path}: pdftotext gave bytes that are not UTF-8 (at byte {error.start})") from None
+        raise InputError(f"{path}: pdftotext gave bytes that are not UTF-8 (at byte {error.start})") from None
     check_clean(text, str(path))  # a glyph without a Unicode map comes out as U+FFFD
     return text
 
@@ -222,7 +222,7 @@ def read_literature(
         if not text.strip():
             problems.append(f"{path.name}: pdftotext found no text (a scanned PDF needs OCR first)")
     else:
-        raise ValueError(f"{path}: cannot read {suffix or 'files without an extension'}; "
+        raise InputError(f"{path}: cannot read {suffix or 'files without an extension'}; "
                          "expected .md, .markdown, .txt or .pdf")
 
     lines = text.splitlines()
@@ -298,7 +298,7 @@ def _registry_dir(path: Path) -> Path:
 
 def _jsonl(path: Path, on_bad_line: BadLine | None) -> list[tuple[int, dict[str, Any]]]:
     if not path.is_file():
-        raise ValueError(f"{path}: missing; a registry holds documents.jsonl and texts.jsonl")
+        raise InputError(f"{path}: missing; a registry holds documents.jsonl and texts.jsonl")
     return list(read_records(path, on_bad_line=on_bad_line))
 
 
@@ -306,10 +306,10 @@ def _field(data: dict[str, Any], key: str, where: str, *, required: bool = False
     value = data.get(key)
     if value is None or value == "":
         if required:
-            raise ValueError(f"{where}: field {key!r} is missing or empty")
+            raise InputError(f"{where}: field {key!r} is missing or empty")
         return None
     if not isinstance(value, str):
-        raise ValueError(f"{where}: field {key!r} must be a string, got {type(value).__name__}")
+        raise InputError(f"{where}: field {key!r} must be a string, got {type(value).__name__}")
     return value
 
 
@@ -353,7 +353,7 @@ def _registry_entry(data: dict[str, Any], where: str) -> RegistryEntry:
         if raw:
             day = parse_date(raw)
             if day is None:
-                raise ValueError(f"{where}: field {key!r} is not a date: {raw!r}")
+                raise InputError(f"{where}: field {key!r} is not a date: {raw!r}")
             break
     law_name = _field(data, "law_name_ja", where)
     article = _field(data, "article_number", where)
@@ -394,9 +394,9 @@ def read_registry(path: str | Path, *, on_bad_line: BadLine | None = None) -> li
             doc_id = _field(data, "juri_id", where, required=True)
             text = data.get("text")
             if not isinstance(text, str):
-                raise ValueError(f"{where}: field 'text' must be a string")
+                raise InputError(f"{where}: field 'text' must be a string")
             if doc_id not in known:
-                raise ValueError(f"{where}: text for {doc_id!r}, which documents.jsonl does not list")
+                raise InputError(f"{where}: text for {doc_id!r}, which documents.jsonl does not list")
         except ValueError as err:
             if report is None:
                 raise

@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lexgraph.errors import InputError
+
 Entry = Mapping[str, Any]
 Predict = Callable[[str], list[dict[str, Any]]]
 PredictLine = Callable[[Entry], list[dict[str, Any]]]
@@ -164,9 +166,9 @@ def load_gold(path: str | Path) -> list[dict[str, Any]]:
             try:
                 line = json.loads(raw)
             except json.JSONDecodeError as err:
-                raise ValueError(f"{path}:{number}: not a JSON object: {err}") from err
+                raise InputError(f"{path}:{number}: not a JSON object: {err}") from err
             if not isinstance(line, dict) or "sentence" not in line:
-                raise ValueError(f"{path}:{number}: a gold line needs a 'sentence' and 'citations'")
+                raise InputError(f"{path}:{number}: a gold line needs a 'sentence' and 'citations'")
             lines.append(line)
     return lines
 

@@ -27,7 +27,7 @@ from importlib import resources
 from typing import Any
 
 from lexgraph.citations.dates import EraDate
-from lexgraph.errors import NotFound
+from lexgraph.errors import ConfigurationError, NotFound
 from lexgraph.model import ANY_WORDING, AsOf, as_of_day, day_filter
 from lexgraph.read.laws import LawNotFound, provision_as_of, resolve_law
 from lexgraph.statutes.catalog import Catalog
@@ -208,9 +208,9 @@ def neighbourhood(store: GraphStore, start_uid: str, depth: int, *, as_of: AsOf 
     stands for its article), `depth` steps in both directions, at most `max_nodes` nodes."""
     day = day_filter(as_of)  # None from here on: the whole graph
     if depth < 0:
-        raise ValueError(f"depth must be 0 or more, not {depth}")
+        raise ConfigurationError(f"depth must be 0 or more, not {depth}")
     if max_nodes < 1:
-        raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
+        raise ConfigurationError(f"max_nodes must be at least 1, not {max_nodes}")
     start, pinned = _locate(store, start_uid)
     walker = _Walker(store, day)
     distance: dict[Key, int] = {start: 0}

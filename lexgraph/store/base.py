@@ -308,7 +308,7 @@ def _keyset_pages(store: GraphStore, label: str, key: str, batch: int, returns: 
     """Rows of `label`'s nodes in key order, `batch` at a time. `returns` is the RETURN expression, which must
     yield the node's key as ``key`` or the node as ``node``."""
     if batch <= 0:
-        raise ValueError("batch must be positive")
+        raise errors.ConfigurationError("batch must be positive")
     after: Any = None
     while True:
         where = f"WHERE n.{key} > $after " if after is not None else ""

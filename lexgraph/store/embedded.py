@@ -27,6 +27,7 @@ from typing import Any
 
 import ladybug
 
+from lexgraph.errors import ConfigurationError
 from lexgraph.store.base import (
     NODE_SPECS,
     REL_TYPES,
@@ -326,7 +327,7 @@ class EmbeddedStore(GraphStore):
         import pyarrow.parquet as pq
 
         if batch <= 0:
-            raise ValueError("batch must be positive")
+            raise ConfigurationError("batch must be positive")
         if self._in_transaction:
             raise StoreError("cannot export the graph inside an open write transaction")
         with tempfile.TemporaryDirectory(prefix="lexgraph-export-") as folder:
