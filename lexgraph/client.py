@@ -722,6 +722,11 @@ class LexGraph:
                                 model.config.model if model else None, asked_at, time.perf_counter() - started,
                                 error=str(error), attempts=getattr(error, "attempts", ()),
                                 prompts=getattr(error, "prompts", ())), log, record)
+            if isinstance(error, RetriesExhausted):
+                raise RetriesExhausted(f"{error}. Every reply and its errors are in the turn log "
+                                       f"{log or self.turn_log_path()}; try again, raise max_repairs "
+                                       "(--max-repairs), or use a stronger model", error.attempts,
+                                       error.prompts) from error
             raise
         self._log_turn(Turn(question, day, options.mode, options.prompt_style, answer.model, asked_at,
                             time.perf_counter() - started, answer=answer), log, record)

