@@ -36,7 +36,7 @@ from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
 from lexgraph.documents.encoding import DecodedText, EncodingError, Utf8Tally, decode_text
-from lexgraph.errors import NotFound
+from lexgraph.errors import ConfigurationError, NotFound
 from lexgraph.eval.benchmark import load_questions
 from lexgraph.eval.experiments import ExperimentError
 from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
@@ -361,6 +361,17 @@ def draw_neighbourhood(hood: Neighbourhood, path: Path) -> Path:
     return render(hood, path)
 
 
+def _one_mode(mode: str | None, options: SearchOptions | None) -> str:
+    """The search mode given once: `mode`, or `options.mode`, or ``hybrid``; a `mode` that contradicts
+    `options.mode` is refused rather than one of them silently ignored."""
+    if options is None:
+        return mode or "hybrid"
+    if mode is not None and mode != options.mode:
+        raise ConfigurationError(f"mode={mode!r} contradicts options.mode={options.mode!r}: give the mode once "
+                                 "(in the options)")
+    return options.mode
+
+
 class LexGraph:
     """A handle on one store. Open it read-only for queries alongside a running ingest."""
 
@@ -621,15 +632,17 @@ class LexGraph:
 
         return index_status(self.store)
 
-    def retriever(self, mode: str = "hybrid", *, embedder: Embedder | None = None, llm: LLMClient | None = None,
+    def retriever(self, mode: str | None = None, *, embedder: Embedder | None = None, llm: LLMClient | None = None,
                   rrf_k: float = DEFAULT_RRF_K, weights: Mapping[str, float] | None = None,
                   fusion: str = DEFAULT_FUSION, options: SearchOptions | None = None) -> Retriever:
-        """A retriever over this store's index; ``hyde`` (and ``tree`` with query extraction) uses `llm`, or the
-        model configured in the environment. `options` gives the tree's scope, pool and query extraction. Raises
-        `IndexUnavailable` without an index, `ModelUnavailable` for ``hyde`` without a model, `ConfigurationError`
-        for an unknown mode."""
+        """A retriever over this store's index, for `mode` or `options.mode` (None and None: ``hybrid``); ``hyde``
+        (and ``tree`` with query extraction) uses `llm`, or the model configured in the environment. `options`
+        gives the tree's scope, pool and query extraction. Raises `IndexUnavailable` without an index,
+        `ModelUnavailable` for ``hyde`` without a model, `ConfigurationError` for an unknown mode or for a `mode`
+        that differs from `options.mode`."""
         from lexgraph.retrieve.search import make_retriever
 
+        mode = _one_mode(mode, options)
         tree = options or SearchOptions(mode=mode)
         if (mode.startswith("hyde") or (mode == "tree" and tree.query_extraction)) and llm is None:
             llm = configured_client()
@@ -650,16 +663,19 @@ class LexGraph:
         catalog, revisions = self._question_context
         return extract(text, citation_context(catalog, revisions, as_of=as_of), precedents=False)
 
-    def search(self, question: str, *, mode: str = "hybrid", as_of: AsOf = ANY_WORDING, laws: Sequence[str] = (),
-               kind: UnitKind | None = None, options: SearchOptions | None = None,
+    def search(self, question: str, *, mode: str | None = None, as_of: AsOf = ANY_WORDING,
+               laws: Sequence[str] = (), kind: UnitKind | None = None, options: SearchOptions | None = None,
                retriever: Retriever | None = None) -> SearchResult:
         """Ranked clauses and chunks for a question, and the evidence the citation graph selects from them: over
-        every wording (`ANY_WORDING`, the default) or the one in force on `as_of` (None: today). Raises what
-        `retriever` raises (`IndexUnavailable`, `EmbedderMismatch`, `ModelUnavailable`) and `NotFound` for `laws`."""
+        every wording (`ANY_WORDING`, the default) or the one in force on `as_of` (None: today). The mode is
+        `mode` or `options.mode` (neither: ``hybrid``); both, and different, is a `ConfigurationError`, never one
+        silently ignored. Raises what `retriever` raises (`IndexUnavailable`, `EmbedderMismatch`,
+        `ModelUnavailable`) and `NotFound` for `laws`."""
         from lexgraph.index.query import SearchFilter
         from lexgraph.retrieve.search import search
 
-        options = options or SearchOptions(mode=mode)
+        options = options or SearchOptions(mode=_one_mode(mode, None))
+        _one_mode(mode, options)
         where = SearchFilter(as_of=as_of, laws=self.law_ids(laws), kind=kind)
         retriever = retriever or self.retriever(options.mode, rrf_k=options.rrf_k, weights=options.weights,
                                                 fusion=options.fusion, options=options)
