@@ -471,7 +471,7 @@ def test_a_mode_given_twice_must_agree(tmp_path: Path) -> None:
     from lexgraph.errors import ConfigurationError, IndexUnavailable
 
     with LexGraph.open(tmp_path / "store") as empty:
-        with pytest.raises(ConfigurationError, match="mode='bm25' contradicts options.mode='dense'"):
+        with pytest.raises(ConfigurationError, match=re.escape("mode='bm25' contradicts options.mode='dense'")):
             empty.search("不法行為", mode="bm25", options=SearchOptions(mode="dense"))
         with pytest.raises(ConfigurationError, match="contradicts"):
             empty.retriever("tree", options=SearchOptions(mode="hybrid"))
