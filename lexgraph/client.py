@@ -355,7 +355,8 @@ def check_graphviz() -> None:
 
 def draw_neighbourhood(hood: Neighbourhood, path: Path) -> Path:
     """`hood` drawn with Graphviz into `path` (.png, .svg, or .html with the SVG inline); returns the file written.
-    Raises what `picture_errors` names, and OSError when the file cannot be written."""
+    Raises `GraphvizMissing` (a `ToolMissing`) or `RenderError` (an `Unavailable`), and OSError when the file
+    cannot be written."""
     from lexgraph.graph.render import render
 
     return render(hood, path)

@@ -140,7 +140,7 @@ ADAPTERS = {1: _from_v1, 2: _from_v2, 3: _from_v3}
 
 
 def upgrade_turn(line: dict[str, Any]) -> dict[str, Any]:
-    """A logged turn in the current shape, whatever version wrote it. Raises ValueError for a version newer than
+    """A logged turn in the current shape, whatever version wrote it. Raises `InputError` for a version newer than
     this code reads (upgrade lexgraph) or one it does not know."""
     version = line.get("schema_version", 1)
     if not isinstance(version, int) or version > TURN_SCHEMA_VERSION or version < 1:

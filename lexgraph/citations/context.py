@@ -132,7 +132,7 @@ class CitationContext:
     def in_law(cls, law: str, clause: str | None = None, *, catalog: Catalog | None = None,
                as_of: date | None = None, revisions: RevisionLookup | None = None) -> CitationContext:
         """The context for reading `clause` of `law` (``--in-law 金融商品取引法 --at 第二十一条第二項``). `law` is a
-        title, 略称, law number or law id; raises ValueError naming the problem when either cannot be read."""
+        title, 略称, law number or law id; raises `InputError` naming the problem when either cannot be read."""
         catalog = catalog or Catalog.bundled()
         entry = catalog.by_id(law)
         if entry is None:

@@ -54,8 +54,8 @@ class RuleExtractor:
 
 
 def extractor_named(name: str) -> Extractor:
-    """The extractor called `name`. Raises ValueError for a name not in `EXTRACTORS`, and for ``ginza`` when spaCy
-    or the ``ja_ginza`` model is not installed (what to install is in the message)."""
+    """The extractor called `name`. Raises `ConfigurationError` for a name not in `EXTRACTORS`, and `ToolMissing`
+    for ``ginza`` when spaCy or the ``ja_ginza`` model is not installed (what to install is in the message)."""
     if name == "rules":
         return RuleExtractor()
     if name == "ginza":

@@ -23,7 +23,7 @@ from lexgraph.cli.output import err, library_errors
 class Commands(TyperGroup):
     """The command group: every command (of every sub-app) runs inside the one error handler."""
 
-    def invoke(self, ctx: typer.Context) -> Any:
+    def invoke(self, ctx: Any) -> Any:  # Typer's own click Context
         with library_errors():
             return super().invoke(ctx)
 

@@ -394,7 +394,7 @@ def chunk_text(
     A chunk's ``text`` is at most ``size`` characters long: a sentence longer than that is the only thing
     ever cut, after the last 、 or ， that keeps the piece within ``size``, or at ``size`` exactly when there
     is none. ``line_width`` overrides :func:`typical_line_width` (0: keep every line break).
-    Raises ValueError unless 0 <= overlap < size.
+    Raises `ConfigurationError` unless 0 <= overlap < size.
     """
     _check_sizes(size, overlap)
     width = typical_line_width(text) if line_width is None else (line_width or None)

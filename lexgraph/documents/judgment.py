@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from lexgraph.citations.dates import ERAS, parse_japanese_date
 from lexgraph.documents.chunking import PAGE_MARKER_RE
@@ -629,7 +629,7 @@ class _Record:
         parts = [value.get(k) for k in ("year", "month", "day")]
         if not all(isinstance(p, int) and not isinstance(p, bool) for p in parts):
             raise InputError(f"{self.where}: field {key!r} needs whole numbers for year, month and day, got {value}")
-        year, month, day = parts
+        year, month, day = (cast(int, p) for p in parts)
         try:
             return date(ERAS[era][0] + year, month, day).isoformat()
         except ValueError as exc:
@@ -641,7 +641,7 @@ def parse_metadata_record(data: Any, *, where: str = "record") -> JudgmentMetada
     """One metadata record (a parsed JSON object) as a :class:`JudgmentMetadata`.
 
     ``lawsuit_id``, ``date`` and ``court_name`` are required; the other fields may be missing or empty.
-    Raises ValueError naming ``where`` (e.g. 「metadata.jsonl line 3」) and the field.
+    Raises `InputError` naming ``where`` (e.g. 「metadata.jsonl line 3」) and the field.
     """
     record = _Record(data, where)
     lawsuit_id = record.text("lawsuit_id", required=True)
@@ -682,7 +682,7 @@ def parse_metadata_record(data: Any, *, where: str = "record") -> JudgmentMetada
 
 def load_metadata(path: str | Path, *, on_bad_line: BadLine | None = None) -> list[JudgmentMetadata]:
     """Every record of a metadata JSONL file; blank lines are skipped. A line that cannot be read or is not a
-    valid record raises ValueError naming the file and the line (「metadata.jsonl:3: field 'court_name' is
+    valid record raises `InputError` naming the file and the line (「metadata.jsonl:3: field 'court_name' is
     missing or empty」), or, with `on_bad_line`, is reported to it while the other records are kept."""
     path = Path(path)
     records = []
@@ -723,7 +723,7 @@ _LANDMARK_COLUMNS = ("id", "date", "court", "type", "name")
 def load_landmarks(path: str | Path) -> list[Landmark]:
     """The landmark cases listed in a CSV with columns id, date, court, type, name (cells may carry spaces).
 
-    Raises ValueError naming the file, line and column for a missing column, an empty id or name, or a date
+    Raises `InputError` naming the file, line and column for a missing column, an empty id or name, or a date
     that is not a full era date (「昭和44年12月24日」).
     """
     path = Path(path)

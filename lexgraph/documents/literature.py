@@ -202,7 +202,7 @@ def read_literature(
 
     Arguments override what the file says. Otherwise: Markdown front matter (title, date, kind, source or url,
     licence or license) first; then the title from the first heading or the first line, and the date from a
-    date line near the top. ``kind`` defaults to book. Raises ValueError for an unknown file type, an invalid
+    date line near the top. ``kind`` defaults to book. Raises `InputError` for an unknown file type, an invalid
     ``kind`` or ``date`` argument, or an unreadable file; MissingToolError for a PDF without pdftotext.
     """
     path = Path(path)
@@ -328,7 +328,7 @@ def _registry_title(doc_id: str, layer: str, law_name: str | None, article: str 
 def load_registry(path: str | Path, *, on_bad_line: BadLine | None = None) -> list[RegistryEntry]:
     """The documents of a registry: ``path`` is the snapshot folder, its ``registry`` folder or documents.jsonl.
 
-    Raises ValueError naming the file, line and field for a malformed record, or, with `on_bad_line`, reports
+    Raises `InputError` naming the file, line and field for a malformed record, or, with `on_bad_line`, reports
     it there and keeps the other records.
     """
     folder = _registry_dir(Path(path))

@@ -257,8 +257,8 @@ def evaluate_lines(gold_lines: Iterable[Entry | str], predict_line: PredictLine)
         gold = list(line.get("citations") or [])
         predicted = list(predict_line(line))
         for kind in KINDS:
-            g = [c for c in gold if c.get("kind") == kind]
-            p = [c for c in predicted if c.get("kind") == kind]
+            g: list[Entry] = [c for c in gold if c.get("kind") == kind]
+            p: list[Entry] = [c for c in predicted if c.get("kind") == kind]
             scores, unmatched_gold, unmatched_pred = _score_sentence(g, p)
             totals[kind] = totals[kind] + scores
             where = (str(line.get("doc", "")), int(line.get("sentence_start", 0)))

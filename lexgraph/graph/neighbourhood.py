@@ -190,7 +190,7 @@ class _Walker:
             counts[(("article", row["law_id"], article_path(row["path"])), row["rel"])] += int(row["count"] or 1)
         steps = [_Step(other, key, other, rel, n) for (other, rel), n in counts.items()]
         for row in self.store.query(cites_precedents, uid=uid):
-            other = ("precedent", row["uid"])
+            other: Key = ("precedent", row["uid"])
             if other != key and self._dated_ok(row["date"]):
                 steps.append(_Step(other, key, other, "CITES", int(row["count"])))
         if cited_by is not None:
@@ -280,7 +280,7 @@ def _describe(store: GraphStore, distance: dict[Key, int], pinned: str | None,
     nodes: dict[Key, GraphNode] = {}
     precedents = [k[1] for k in distance if k[0] == "precedent"]
     for row in store.query("graph_precedents", uids=precedents) if precedents else []:
-        key = ("precedent", row["uid"])
+        key: Key = ("precedent", row["uid"])
         props = {k: v for k, v in row.items() if v is not None and k != "uid"}
         nodes[key] = GraphNode(row["uid"], "stub" if row["stub"] else "precedent", precedent_caption(row),
                                distance[key], props)
@@ -419,7 +419,7 @@ def resolve_node(store: GraphStore, text: str, *, as_of: date | None = None, cat
     from lexgraph.documents.judgment import load_landmarks
     from lexgraph.read.documents import PrecedentNotFound, find_precedent
 
-    landmarks = {m.name: m for m in load_landmarks(resources.files("lexgraph") / "data" / "landmarks.csv")}
+    landmarks = {m.name: m for m in load_landmarks(str(resources.files("lexgraph") / "data" / "landmarks.csv"))}
     try:
         return str(find_precedent(store, key, landmarks)["uid"])
     except PrecedentNotFound:

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -372,7 +373,7 @@ class LocalIndex:
         for score, address in result.hits:
             stored = self._searcher.doc(address)
             raw: bytes = stored["unit"][0]
-            hits.append(IndexHit(stored["uid"][0], float(score), lambda raw=raw: _unit_from_json(raw)))
+            hits.append(IndexHit(stored["uid"][0], float(score), partial(_unit_from_json, raw)))
         hits.sort(key=lambda hit: (-hit.score, hit.uid))
         return hits[:k]
 
@@ -481,7 +482,7 @@ class LocalIndex:
     def _hits(self, found: Sequence[tuple[str, float]]) -> list[IndexHit]:
         """Hits whose unit is read from tantivy when first used (the uids come from the part files, which the
         bm25 folder is built from, so every one of them is there)."""
-        return [IndexHit(uid, score, lambda uid=uid: self._unit(uid)) for uid, score in found]
+        return [IndexHit(uid, score, partial(self._unit, uid)) for uid, score in found]
 
     def _unit(self, uid: str) -> IndexUnit:
         unit = self.units_by_uid([uid]).get(uid)

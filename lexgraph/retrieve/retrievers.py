@@ -326,10 +326,10 @@ class TreeRetriever:
 
     ``scope="collection"`` (the paper's setting) builds one tree over every unit that passes the filter, once per
     filter for the retriever's life, with linear memory beyond `tree.DENSE_LIMIT` units and at most
-    ``max_collection`` (`tree.DEFAULT_MAX_COLLECTION`) units: a larger collection raises ValueError saying to narrow
-    the filter (``--law``, ``--as-of``). ``scope="pool"`` builds a tree per question over the `pool` best units of
-    ``pool_from`` (hybrid by default): a ``pool × pool`` matrix whatever the collection's size. The leaves come
-    best first by cosine similarity (the paper's optional inner-product re-ranking inside the result).
+    ``max_collection`` (`tree.DEFAULT_MAX_COLLECTION`) units: a larger collection raises `ConfigurationError`
+    saying to narrow the filter (``--law``, ``--as-of``). ``scope="pool"`` builds a tree per question over the
+    `pool` best units of ``pool_from`` (hybrid by default): a ``pool × pool`` matrix whatever the collection's size.
+    The leaves come best first by cosine similarity (the paper's optional inner-product re-ranking inside the result).
 
     With ``llm`` (Tree+QE), the model first extracts a search query from the question, and that is embedded.
     """

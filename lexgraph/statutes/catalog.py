@@ -293,7 +293,7 @@ class Catalog:
             target = _SPACE.sub("", target)
             if _SPACE.sub("", alias) == target:
                 continue
-            for law_id in official.get(target) or bare.get(target, ()):
+            for law_id in official.get(target) or bare.get(target) or ():
                 extra.setdefault(law_id, []).append(alias)
         return extra
 
