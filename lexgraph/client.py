@@ -363,8 +363,8 @@ def draw_neighbourhood(hood: Neighbourhood, path: Path) -> Path:
 
 
 def _one_mode(mode: str | None, options: SearchOptions | None) -> str:
-    """The search mode given once: `mode`, or `options.mode`, or ``hybrid``; a `mode` that contradicts
-    `options.mode` is refused rather than one of them silently ignored."""
+    """The mode of a search given once: `mode`, or `options.mode`, or ``hybrid``; a `mode` that contradicts
+    `options.mode` is refused rather than one of them silently ignored (`LexGraph.search`)."""
     if options is None:
         return mode or "hybrid"
     if mode is not None and mode != options.mode:
@@ -636,14 +636,14 @@ class LexGraph:
     def retriever(self, mode: str | None = None, *, embedder: Embedder | None = None, llm: LLMClient | None = None,
                   rrf_k: float = DEFAULT_RRF_K, weights: Mapping[str, float] | None = None,
                   fusion: str = DEFAULT_FUSION, options: SearchOptions | None = None) -> Retriever:
-        """A retriever over this store's index, for `mode` or `options.mode` (None and None: ``hybrid``); ``hyde``
-        (and ``tree`` with query extraction) uses `llm`, or the model configured in the environment. `options`
-        gives the tree's scope, pool and query extraction. Raises `IndexUnavailable` without an index,
-        `ModelUnavailable` for ``hyde`` without a model, `ConfigurationError` for an unknown mode or for a `mode`
-        that differs from `options.mode`."""
+        """A retriever over this store's index, for `mode` (None: `options.mode`, else ``hybrid``); ``hyde`` (and
+        ``tree`` with query extraction) uses `llm`, or the model configured in the environment. `options` gives
+        only the tree's scope, pool and query extraction: a `mode` given wins over `options.mode`, so that one set
+        of options serves a retriever per mode (`LexGraph.eval_retrieval`). Raises `IndexUnavailable` without an
+        index, `ModelUnavailable` for ``hyde`` without a model, `ConfigurationError` for an unknown mode."""
         from lexgraph.retrieve.search import make_retriever
 
-        mode = _one_mode(mode, options)
+        mode = mode or (options.mode if options is not None else "hybrid")
         tree = options or SearchOptions(mode=mode)
         if (mode.startswith("hyde") or (mode == "tree" and tree.query_extraction)) and llm is None:
             llm = configured_client()
