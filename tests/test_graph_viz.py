@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 
 from lexgraph import LexGraph
+from lexgraph.errors import NotFound
 from lexgraph.graph import Neighbourhood, NodeNotFound, neighbourhood, resolve_node
 from lexgraph.graph.neighbourhood import GraphEdge, GraphNode, article_path, era_date, precedent_caption
 from lexgraph.graph.render import STYLES, GraphvizMissing, render, to_dot
-from lexgraph.read.laws import LookupError_
 from tests.helpers import ROOT, lexgraph
 
 PRECEDENTS = ROOT / "tests" / "data" / "precedents"
@@ -118,7 +118,7 @@ def test_resolve_node(lg: LexGraph) -> None:
     assert resolve_node(store, "令和3年(オ)第293号の2") == "hanrei:91244"
     assert resolve_node(store, "doc:shotoku-kihon-tsutatsu-36-1") == "doc:shotoku-kihon-tsutatsu-36-1"
     for text in ("hanrei:1", "1", "民法典 第一条", "nothing at all", "民法 第九千条", "  "):
-        with pytest.raises(LookupError_):
+        with pytest.raises(NotFound):
             resolve_node(store, text)
     with pytest.raises(NodeNotFound, match="hanrei:1"):
         resolve_node(store, "hanrei:1")

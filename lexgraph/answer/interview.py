@@ -23,6 +23,7 @@ from typing import Any
 from lexgraph.answer.knowledge import KNOWLEDGE_SCHEMA
 from lexgraph.answer.prompts import fill, template
 from lexgraph.answer.turnlog import INTERVIEW_MODE, Turn, now
+from lexgraph.errors import InputError
 from lexgraph.llm.client import LLMClient, LLMUnavailable
 from lexgraph.llm.guardrails import (
     DEFAULT_MAX_REPAIRS,
@@ -76,6 +77,11 @@ class InterviewTurn:
     done: bool
 
 
+class InterviewStopped(InputError, RuntimeError):
+    """The interview cannot take a reply: not started, already completed, or out of turns (exit 1; still a
+    RuntimeError, as before the error tree)."""
+
+
 @dataclass
 class Interview:
     """The conversation so far; `start` and `reply` each return the model's next (validated) turn."""
@@ -95,11 +101,11 @@ class Interview:
 
     def reply(self, text: str) -> InterviewTurn:
         if not self.turns:
-            raise RuntimeError("start the interview first")
+            raise InterviewStopped("start the interview first")
         if self.turns[-1].done:
-            raise RuntimeError("the interview is completed")
+            raise InterviewStopped("the interview is completed")
         if len(self.turns) >= MAX_TURNS:
-            raise RuntimeError(f"the interview stopped after {MAX_TURNS} turns without completing")
+            raise InterviewStopped(f"the interview stopped after {MAX_TURNS} turns without completing")
         self.messages.append({"role": "user", "content": text})
         return self._next()
 

@@ -27,6 +27,7 @@ from importlib import resources
 from typing import Any
 
 from lexgraph.answer.references import KINDS, Reference, References
+from lexgraph.errors import ConfigurationError
 from lexgraph.graph.rdf import Triple, document_iri, literal, precedent_iri, turtle, wording_iri, wording_triples
 
 STYLES = ("text", "focus-literature", "focus-law", "rdf")
@@ -71,7 +72,7 @@ def _entry(ref: Reference) -> dict[str, Any]:
 
 def render(question: str, references: References, style: str = "text") -> Prompt:
     if style not in STYLES:
-        raise ValueError(f"prompt style must be one of {', '.join(STYLES)}, not {style!r}")
+        raise ConfigurationError(f"prompt style must be one of {', '.join(STYLES)}, not {style!r}")
     lists: dict[str, list[dict[str, Any]]] = {kind: [_entry(r) for r in references.of_kind(kind)] for kind in KINDS}
     if style == "focus-literature":
         for kind in ("book", "guideline"):

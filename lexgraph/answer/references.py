@@ -89,7 +89,7 @@ def build_references(store: GraphStore, result: SearchResult,
         raw += [{"kind": kind, "uid": h.uid, "title": f"{h.unit.title} {h.unit.path}".strip(), "text": h.unit.text}
                 for h in chunks]
     precedents = [e for e in result.evidence if e.label == "Precedent"][: limits.get("precedent", 0)]
-    best_chunk = {}
+    best_chunk: dict[str, str] = {}
     for hit in result.chunks:
         best_chunk.setdefault(hit.unit.owner_uid, hit.unit.text)
     raw += [{"kind": "precedent", "uid": e.uid, "title": e.title, "text": e.text or best_chunk.get(e.uid, ""),

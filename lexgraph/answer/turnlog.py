@@ -28,6 +28,7 @@ from typing import Any
 from lexgraph.answer.model import MODES as ANSWER_MODES
 from lexgraph.answer.model import Answer, upgrade_answer_json
 from lexgraph.documents.jsonl import read_records
+from lexgraph.errors import InputError
 from lexgraph.llm.guardrails import Attempt
 from lexgraph.store.base import GraphStore
 
@@ -110,7 +111,7 @@ def append_jsonl(path: str | os.PathLike[str], turn: Turn) -> None:
         handle.flush()
 
 
-class TurnLogError(ValueError):
+class TurnLogError(InputError):
     """A turn log line that cannot be read: the message names the file and line."""
 
 
@@ -170,11 +171,11 @@ ADAPTERS = {1: _from_v1, 2: _from_v2, 3: _from_v3, 4: _from_v4}
 
 
 def upgrade_turn(line: dict[str, Any]) -> dict[str, Any]:
-    """A logged turn in the current shape, whatever version wrote it. Raises ValueError for a version newer than
+    """A logged turn in the current shape, whatever version wrote it. Raises `InputError` for a version newer than
     this code reads (upgrade lexgraph) or one it does not know."""
     version = line.get("schema_version", 1)
     if not isinstance(version, int) or version > TURN_SCHEMA_VERSION or version < 1:
-        raise ValueError(f"schema_version {version!r} is not one this lexgraph reads (1 to {TURN_SCHEMA_VERSION}); "
+        raise InputError(f"schema_version {version!r} is not one this lexgraph reads (1 to {TURN_SCHEMA_VERSION}); "
                          f"read the log with the lexgraph that wrote it, or upgrade")
     while version < TURN_SCHEMA_VERSION:
         line = ADAPTERS[version](line)
@@ -189,7 +190,7 @@ def _check_turn(line: dict[str, Any]) -> None:
 
     errors = schema_errors("turn_log", line)
     if errors:
-        raise ValueError(f"not a turn of this lexgraph ({'; '.join(errors[:3])})")
+        raise InputError(f"not a turn of this lexgraph ({'; '.join(errors[:3])})")
 
 
 def read_turns(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
@@ -200,7 +201,7 @@ def read_turns(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         for number, line in read_records(Path(path)):  # the project's one JSONL reader: FILE:LINE in every error
             try:
                 if "question" not in line:
-                    raise ValueError("not a turn (no question)")
+                    raise InputError("not a turn (no question)")
                 turns.append(upgrade_turn(line))
             except ValueError as error:
                 raise TurnLogError(f"{path}:{number}: {error}") from None

@@ -13,6 +13,7 @@ from datetime import date
 from typing import Protocol, TypeGuard, TypeVar, runtime_checkable
 
 from lexgraph.citations.model import Status, VersionPin
+from lexgraph.errors import InputError
 from lexgraph.numerals import parse_clause
 from lexgraph.statutes.catalog import Catalog
 
@@ -131,21 +132,21 @@ class CitationContext:
     def in_law(cls, law: str, clause: str | None = None, *, catalog: Catalog | None = None,
                as_of: date | None = None, revisions: RevisionLookup | None = None) -> CitationContext:
         """The context for reading `clause` of `law` (``--in-law 金融商品取引法 --at 第二十一条第二項``). `law` is a
-        title, 略称, law number or law id; raises ValueError naming the problem when either cannot be read."""
+        title, 略称, law number or law id; raises `InputError` naming the problem when either cannot be read."""
         catalog = catalog or Catalog.bundled()
         entry = catalog.by_id(law)
         if entry is None:
             found = catalog.lookup(law)
             if not found:
-                raise ValueError(f"no law called {law!r} in the catalogue; give its title, law number or law id")
+                raise InputError(f"no law called {law!r} in the catalogue; give its title, law number or law id")
             if len(found) > 1:
                 options = ", ".join(f"{e.title} ({e.law_id})" for e in found[:5])
-                raise ValueError(f"{law!r} could mean {options}; give the law id instead")
+                raise InputError(f"{law!r} could mean {options}; give the law id instead")
             entry = found[0]
         path = None
         if clause:
             path = parse_clause(clause)
             if path is None:
-                raise ValueError(f"cannot read the clause {clause!r}; write it as 第二十一条第二項 or a21/p2")
+                raise InputError(f"cannot read the clause {clause!r}; write it as 第二十一条第二項 or a21/p2")
         return cls(catalog=catalog, as_of=as_of, revisions=revisions, current_law_id=entry.law_id,
                    current_path=path)

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from lexgraph.citations.context import CitationContext
 from lexgraph.citations.model import Citation
+from lexgraph.errors import ConfigurationError, ToolMissing
 
 EXTRACTORS = ("rules", "ginza")
 DEFAULT_EXTRACTOR = "rules"
@@ -53,8 +54,8 @@ class RuleExtractor:
 
 
 def extractor_named(name: str) -> Extractor:
-    """The extractor called `name`. Raises ValueError for a name not in `EXTRACTORS`, and for ``ginza`` when spaCy
-    or the ``ja_ginza`` model is not installed (what to install is in the message)."""
+    """The extractor called `name`. Raises `ConfigurationError` for a name not in `EXTRACTORS`, and `ToolMissing`
+    for ``ginza`` when spaCy or the ``ja_ginza`` model is not installed (what to install is in the message)."""
     if name == "rules":
         return RuleExtractor()
     if name == "ginza":
@@ -63,6 +64,6 @@ def extractor_named(name: str) -> Extractor:
         try:
             return GinzaExtractor(load_ginza())
         except (ImportError, OSError) as error:
-            raise ValueError(f"the ginza extractor needs spaCy and the ja_ginza model (pip install ja-ginza): "
-                             f"{error}") from error
-    raise ValueError(f"unknown extractor {name!r}: choose from {', '.join(EXTRACTORS)}")
+            raise ToolMissing(f"the ginza extractor needs spaCy and the ja_ginza model (pip install ja-ginza): "
+                              f"{error}") from error
+    raise ConfigurationError(f"unknown extractor {name!r}: choose from {', '.join(EXTRACTORS)}")

@@ -673,7 +673,7 @@ class _Resolver:
                 if exists is False:
                     status = "unresolved"
                     reasons.append(f"{path} does not exist in the version in force on {self.context.as_of}")
-                elif exists is None and offers(self.context.revisions, GapLookup) and self.context.as_of:
+                elif exists is None and offers(self.context.revisions, GapLookup) and self.context.as_of:  # type: ignore[type-abstract]
                     gap = self.context.revisions.gap_note(law.law_id, path, self.context.as_of)
                     if gap is not None:  # no stored revision holds the wording of that day
                         revision_id = None
@@ -697,7 +697,7 @@ class _Resolver:
         if revisions is None or law.law_id is None:
             return None, None
         if pin is not None:
-            if pin.amending_law_num is None or not offers(revisions, AmendmentLookup):
+            if pin.amending_law_num is None or not offers(revisions, AmendmentLookup):  # type: ignore[type-abstract]
                 return None, None
             amending = self.catalog.by_law_num(pin.amending_law_num)
             if amending is None:
@@ -723,7 +723,7 @@ def _is_act(target: LawTarget) -> bool:
     """An Act (or the Constitution), or for a law missing from the catalogue, a name that reads like one."""
     if target.law_type is not None:
         return target.law_type in ("Act", "Constitution")
-    return bool(target.title) and target.title.endswith(("法", "法律"))
+    return target.title is not None and target.title.endswith(("法", "法律"))
 
 
 def _target(entry: LawEntry) -> LawTarget:
@@ -795,8 +795,10 @@ def _range_end(clause: Clause, num_to: str) -> Clause:
     level = _deepest_level(clause)
     if level == "subitem":
         return replace(clause, subitems=(*clause.subitems[:-1], num_to))
-    if level in ("item", "paragraph"):
-        return replace(clause, **{level: num_to})
+    if level == "item":
+        return replace(clause, item=num_to)
+    if level == "paragraph":
+        return replace(clause, paragraph=num_to)
     return clause
 
 

@@ -45,13 +45,14 @@ over 49,149 bytes (36 of the 742 judgments): split such a judgment, or call `ext
 
 from collections.abc import Iterable, Iterator
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from lexgraph.citations import Citation, CitationContext, RevisionLookup, extract
 from lexgraph.citations.document import document_date
+from lexgraph.errors import ConfigurationError
 from lexgraph.statutes.catalog import Catalog
 
 FACTORY = "lexgraph_citations"
@@ -72,7 +73,7 @@ class CitationComponent:
         try:
             self.as_of = date.fromisoformat(as_of) if as_of else None
         except ValueError:
-            raise ValueError(f"{name}: as_of must be an ISO date such as 2021-04-01, not {as_of!r}") from None
+            raise ConfigurationError(f"{name}: as_of must be an ISO date such as 2021-04-01, not {as_of!r}") from None
         self.date_from_text = date_from_text
         self.citing_court = citing_court
         self.spans_key = spans_key
@@ -133,16 +134,21 @@ def register_extensions() -> None:
         Span.set_extension("citation", getter=_span_citation)
 
 
+def _user_data(doc: Doc) -> dict[Any, Any]:
+    """The doc's user data, which spaCy keys by anything hashable (its stubs say str; the key here is a tuple)."""
+    return cast(dict[Any, Any], doc.user_data)
+
+
 def _get_citations(doc: Doc) -> list[Citation] | None:
-    stored = doc.user_data.get(_USER_DATA_KEY)
+    stored = _user_data(doc).get(_USER_DATA_KEY)
     return None if stored is None else [Citation(**fields) for fields in stored]
 
 
 def _set_citations(doc: Doc, citations: Iterable[Citation] | None) -> None:
     if citations is None:
-        doc.user_data.pop(_USER_DATA_KEY, None)
+        _user_data(doc).pop(_USER_DATA_KEY, None)
     else:
-        doc.user_data[_USER_DATA_KEY] = [c.to_dict() for c in citations]
+        _user_data(doc)[_USER_DATA_KEY] = [c.to_dict() for c in citations]
 
 
 def _span_citation(span: Span) -> Citation | None:
@@ -150,7 +156,7 @@ def _span_citation(span: Span) -> Citation | None:
     id, because spaCy keys span extensions by offsets alone and a range (第一項から第三項まで) gives several
     citations with the same offsets."""
     span_id: str = span.id_
-    stored: list[dict[str, Any]] | None = span.doc.user_data.get(_USER_DATA_KEY)
+    stored: list[dict[str, Any]] | None = _user_data(span.doc).get(_USER_DATA_KEY)
     if stored is None or not span_id.startswith(_SPAN_ID_PREFIX):
         return None
     index = int(span_id[len(_SPAN_ID_PREFIX):])

@@ -263,10 +263,10 @@ class _Scan:
         run = self._run_start(end)
         name = t[run:end]
         if len(name) >= 2 and name.endswith(_LAW_SUFFIX):
-            for word in _BARE_DETERMINERS:  # 右規則, 上記条例: the determiner is not part of the name
-                if name.startswith(word) and name[len(word):] in _GENERIC_TYPES:
-                    run += len(word)
-                    name = name[len(word):]
+            for determiner in _BARE_DETERMINERS:  # 右規則, 上記条例: the determiner is not part of the name
+                if name.startswith(determiner) and name[len(determiner):] in _GENERIC_TYPES:
+                    run += len(determiner)
+                    name = name[len(determiner):]
             if name in _GENERIC_TYPES or (name.startswith("本件") and name[2:] in _GENERIC_TYPES):
                 return run, "same", name, None  # 規則四条 after 国民公園管理規則: that 規則
             prefix = _TYPE_PREFIX.match(name)  # 厚生省令国民公園管理規則: the type word is not the title
@@ -1072,16 +1072,16 @@ def find_statutes(text: str, names: LawNames, defined: Iterable[str] = (), offse
     found.sort(key=lambda f: (f[0], f[1]))
     out: list[Mention] = []
     to_original = compact.to_original
-    for start, end, mention in found:  # compact offsets → offsets into `text`
+    for start, end, item in found:  # compact offsets → offsets into `text`
         first, last = to_original(start), to_original(end - 1) + 1
-        if isinstance(mention, StatuteMention):
-            m = mention
+        if isinstance(item, StatuteMention):
+            m = item
             out.append(StatuteMention(  # not dataclasses.replace: this runs for every mention
                 first + offset, last + offset, text[first:last], m.law, m.provision, m.pin, m.inherited, m.bare,
                 m.qualifies_previous, None if m.quoted_in is None else to_original(m.quoted_in) + offset,
                 None if m.scope_end is None else to_original(m.scope_end - 1) + 1 + offset, m.parallel))
         else:
-            out.append(replace(mention, start=first + offset, end=last + offset))
+            out.append(replace(item, start=first + offset, end=last + offset))
     return out
 
 

@@ -1,8 +1,10 @@
 """The `lexgraph` command: one Typer sub-app per file, each a thin face over `lexgraph.client.LexGraph`.
 
 Results go to stdout (as JSON with ``--json``); progress and messages go to stderr. Exit codes (DESIGN §8):
-0 ok, 1 bad input, 2 usage, 3 store or model unavailable. The command modules import `lexgraph.client` and this
-package's `options` and `output` only (tests/test_architecture.py), and nothing heavy at import time, so that
+0 ok, 1 bad input, 2 usage, 3 store or model unavailable: the command group runs every command inside one
+handler (`output.library_errors`), which prints a `LexGraphError`'s message and exits with its `exit_code`.
+The command modules import `lexgraph.client`, `lexgraph.errors` and this package's `options` and `output` only
+(tests/test_architecture.py), and nothing heavy at import time, so that
 ``lexgraph --help``, ``law show`` and ``cite`` start in well under a second.
 """
 
@@ -11,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 import typer
+from rich.markup import escape
+from typer.core import TyperGroup
 
 from lexgraph.cli import (
     ask,
@@ -28,6 +32,15 @@ from lexgraph.cli import (
     search,
     store,
 )
+from lexgraph.cli.output import err, library_errors
+
+
+class Commands(TyperGroup):
+    """The command group: every command (of every sub-app) runs inside the one error handler."""
+
+    def invoke(self, ctx: Any) -> Any:  # Typer's own click Context
+        with library_errors():
+            return super().invoke(ctx)
 
 
 class _App(typer.Typer):
@@ -38,7 +51,8 @@ class _App(typer.Typer):
         return output.guard_stdout(lambda: super(_App, self).__call__(*args, **kwargs))
 
 
-app = _App(no_args_is_help=True, add_completion=False, help="Japanese law as a versioned citation graph.")
+app = _App(cls=Commands, no_args_is_help=True, add_completion=False,
+           help="Japanese law as a versioned citation graph.")
 app.add_typer(ingest.app, name="ingest")
 app.add_typer(law.app, name="law")
 app.add_typer(eval.app, name="eval")
@@ -63,11 +77,19 @@ __all__ = ["app", "main"]
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point for tests that want the exit code without a subprocess."""
+    """The command's exit code without a subprocess: 0 ok, what a failing command exits with (1, 2 or 3), and 2
+    for a usage error (an unknown option or command, a missing argument), whose message goes to stderr."""
     try:
-        app(args=argv, standalone_mode=False)
-    except typer.Exit as stop:
-        return stop.exit_code
-    except SystemExit as stop:  # click usage errors
-        return int(stop.code or 0)
-    return 0
+        returned = app(args=argv, prog_name="lexgraph", standalone_mode=False)
+    except typer.TyperException as error:  # usage: bad options or arguments (Typer's own click)
+        show = getattr(error, "show", None)  # the usage line and the message, on stderr
+        if show is not None:
+            show()
+        else:
+            err.print(f"[bold red]error:[/] {escape(error.format_message())}", highlight=False)
+        return error.exit_code
+    except typer.Abort:
+        return 1
+    except SystemExit as stop:
+        return stop.code if isinstance(stop.code, int) else int(stop.code is not None)
+    return returned if isinstance(returned, int) else 0

@@ -9,7 +9,7 @@ import typer
 from rich.markup import escape
 
 from lexgraph.cli.options import AsOfOpt, JsonOpt, LawsOpt, StoreOpt, parse_day
-from lexgraph.cli.output import EXIT_UNAVAILABLE, EXIT_USAGE, emit_json, fail, opened, out, search_errors
+from lexgraph.cli.output import emit_json, opened, out
 from lexgraph.client import (
     ANSWER_MODES,
     BASIS_LABELS,
@@ -18,11 +18,10 @@ from lexgraph.client import (
     SEARCH_MODES,
     STYLES,
     AskOptions,
-    LLMUnavailable,
-    RetriesExhausted,
     SearchOptions,
     capped_limits,
 )
+from lexgraph.errors import ConfigurationError
 
 if TYPE_CHECKING:
     from lexgraph.client import Answer, AnswerSentence
@@ -49,24 +48,15 @@ def ask_command(
 ) -> None:
     """Answer with the clauses and precedents each sentence relies on. Without a model (LEXGRAPH_LLM_MODEL), the
     answer is extractive and says so."""
-    try:
-        limits = None if references is None else capped_limits(references)
-        if references is not None and references < 1:
-            raise ValueError("--references must be at least 1")
-        options = AskOptions(mode=mode, prompt_style=prompt, max_repairs=max_repairs, limits=limits)
-        search = SearchOptions(mode=search_mode)
-    except ValueError as error:
-        fail(str(error), EXIT_USAGE)
+    if references is not None and references < 1:
+        raise ConfigurationError("--references must be at least 1")
+    limits = None if references is None else capped_limits(references)
+    options = AskOptions(mode=mode, prompt_style=prompt, max_repairs=max_repairs, limits=limits)
+    search = SearchOptions(mode=search_mode)
     day = parse_day(as_of)
-    with opened(store) as lg, search_errors():
-        try:
-            answer = lg.ask(question, options=options, as_of=day, laws=law or (), search=search,
-                            use_model=not no_model, log=log)
-        except RetriesExhausted as error:
-            fail(f"{error}. Every reply and its errors are in the turn log {log or lg.turn_log_path()}; try "
-                  "again, raise --max-repairs, or use a stronger model", EXIT_UNAVAILABLE)
-        except LLMUnavailable as error:
-            fail(str(error), EXIT_UNAVAILABLE)
+    with opened(store) as lg:  # a model that fails names the turn log (`LexGraph.ask`)
+        answer = lg.ask(question, options=options, as_of=day, laws=law or (), search=search, use_model=not no_model,
+                        log=log)
     if as_json:
         emit_json(answer.to_json())
     else:

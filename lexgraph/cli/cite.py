@@ -18,11 +18,9 @@ import typer
 
 from lexgraph.cli.options import ExtractorOpt, JsonOpt, StoreOpt, load_extractor, parse_day
 from lexgraph.cli.output import (
-    EXIT_BAD_INPUT,
     EXIT_USAGE,
     err,
     fail,
-    library_errors,
     out,
     progress_bar,
     read_blocks,
@@ -86,14 +84,10 @@ def cite(
         days: list[date] | None = [] if given is None and in_law is None else None
         citations = cite_pieces(chain([first], blocks), store=store, as_of=day, in_law=in_law, at=at,
                                 extractor=extractor, judgment_days=days)
-        try:
-            with library_errors():
-                if as_json or as_jsonl:
-                    _write_json(citations, lines=as_jsonl)
-                else:
-                    _print_tables(citations)
-        except ValueError as error:
-            fail(str(error), EXIT_BAD_INPUT)
+        if as_json or as_jsonl:
+            _write_json(citations, lines=as_jsonl)
+        else:
+            _print_tables(citations)
         if days is not None and len(days) > 1:
             shown = ", ".join(d.isoformat() for d in days[:5]) + (" …" if len(days) > 5 else "")
             err.print(f"{len(days)} judgments in the text, each read as of the date in its own header ({shown}); "

@@ -19,7 +19,6 @@ from lexgraph.cli.output import (
     opened,
     out,
     progress_bar,
-    search_errors,
     table,
 )
 from lexgraph.client import (
@@ -32,8 +31,6 @@ from lexgraph.client import (
     SEARCH_MODES,
     STYLES,
     AskOptions,
-    DatasetError,
-    LLMUnavailable,
     SearchOptions,
     compare_retrieval_modes,
     configured_client,
@@ -69,8 +66,8 @@ def eval_citations(
     overlaps and resolved targets. Lines with a `context` (the lawqa_jp gold) are replayed as statute clauses."""
     load_extractor(extractor)
     try:
-        lines = load_citation_gold(gold)
-    except (OSError, ValueError) as error:
+        lines = load_citation_gold(gold)  # a line that is no gold line: an `InputError` naming FILE:LINE (exit 1)
+    except OSError as error:
         fail(f"{gold}: {error}", EXIT_BAD_INPUT)
     if not (lines and "context" in lines[0]):
         _print_scores(gold, score_citations(lines, extractor), misses, as_json)
@@ -141,11 +138,8 @@ def eval_retrieval(
         if name not in SEARCH_MODES:
             fail(f"--mode {name!r}: choose from {', '.join(SEARCH_MODES)}" if name in modes else
                  f"--reference {name!r}: choose from {', '.join(SEARCH_MODES)}", EXIT_USAGE)
-    try:
-        questions = load_questions(dataset, split)
-    except DatasetError as error:
-        fail(str(error), EXIT_BAD_INPUT)
-    with opened(store, read_only=True) as lg, search_errors(), progress_bar("questions", quiet=as_json) as progress:
+    questions = load_questions(dataset, split)
+    with opened(store, read_only=True) as lg, progress_bar("questions", quiet=as_json) as progress:
         tasks: dict[str, Any] = {}
 
         def advance(name: str, done: int, total: int) -> None:
@@ -256,22 +250,16 @@ def eval_mcqa(
     for name in settings.methods:
         if name not in METHODS:
             fail(f"--method {name!r}: choose from {', '.join(METHODS)}", EXIT_USAGE)
-    try:
-        items = load_lawqa(settings.dataset)
-        # a report of `experiment run multi-agent` names the sample it ran: the same questions again
-        items = [q for q in items if q.qid in set(settings.qids)] if settings.qids else items[: settings.limit]
-    except DatasetError as error:
-        fail(str(error), EXIT_BAD_INPUT)
+    items = load_lawqa(settings.dataset)
+    # a report of `experiment run multi-agent` names the sample it ran: the same questions again
+    items = [q for q in items if q.qid in set(settings.qids)] if settings.qids else items[: settings.limit]
     if config is not None and dataset_changed(settings):
         err.print(f"[yellow]warning[/] {settings.dataset} changed since the configuration was written", highlight=False)
-    with opened(store or settings.store or None, read_only=True) as lg, search_errors(), \
+    with opened(store or settings.store or None, read_only=True) as lg, \
             progress_bar("runs", quiet=as_json) as progress:
         task = progress.add_task("agents", total=len(items) * len(settings.methods)
                                  * mcqa_runs_per_question(settings))
-        try:
-            runs = lg.eval_mcqa(llm, items, settings, on_result=lambda _: progress.advance(task))
-        except LLMUnavailable as error:
-            fail(str(error), EXIT_UNAVAILABLE)
+        runs = lg.eval_mcqa(llm, items, settings, on_result=lambda _: progress.advance(task))
     files = write_mcqa_report(report, settings, runs) if report is not None else []
     if as_json:
         emit_json({"config": settings.to_json(), "methods": [run.to_json() for run in runs],
@@ -304,13 +292,10 @@ def eval_answers(
 ) -> None:
     """ROUGE-L (Sudachi tokens), Recall@k of the cited evidence, and an LLM-judge score when a model is set."""
     ks = parse_ks(k)
-    try:
-        options = AskOptions(mode=mode, prompt_style=prompt)
-        questions = load_lawqa(dataset)[:limit]
-    except ValueError as error:
-        fail(str(error), EXIT_USAGE if not isinstance(error, DatasetError) else EXIT_BAD_INPUT)
+    options = AskOptions(mode=mode, prompt_style=prompt)
+    questions = load_lawqa(dataset)[:limit]
     llm = None if no_model else configured_client()
-    with opened(store) as lg, search_errors(), progress_bar("questions", quiet=as_json) as progress:
+    with opened(store) as lg, progress_bar("questions", quiet=as_json) as progress:
         task = progress.add_task("answering", total=len(questions))
         scores = lg.eval_answers(
             questions, options, ks, llm=llm, on_question=lambda _: progress.advance(task),

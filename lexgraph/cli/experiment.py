@@ -11,7 +11,6 @@ from rich.table import Table
 
 from lexgraph.cli.options import EmbedderOpt, JsonOpt, StoreOpt, make_embedder
 from lexgraph.cli.output import (
-    EXIT_BAD_INPUT,
     EXIT_UNAVAILABLE,
     EXIT_USAGE,
     emit_json,
@@ -20,13 +19,10 @@ from lexgraph.cli.output import (
     fmt,
     opened,
     out,
-    search_errors,
 )
 from lexgraph.client import (
     NOT_CONFIGURED,
     DatasetError,
-    ExperimentError,
-    LLMUnavailable,
     configured_client,
     experiment_settings,
     list_experiments,
@@ -70,32 +66,24 @@ def run_command(
 ) -> None:
     """Run one experiment with the paper's parameters (and any --set), on the data at hand; the report records
     the values used and everything that differs from the paper. Without a model where one is needed: exit 3."""
-    try:
-        experiment, params = experiment_settings(name, settings or [])
-    except ExperimentError as error:
-        fail(str(error), EXIT_USAGE)
+    experiment, params = experiment_settings(name, settings or [])
     if limit is not None and limit < 1:
         fail("--limit must be at least 1", EXIT_USAGE)
     source = dataset or Path(experiment.dataset)
     try:
         questions = load_lawqa(source)
     except DatasetError as error:
-        fail(f"{error}; give the lawqa_jp file with --dataset", EXIT_BAD_INPUT)
+        raise DatasetError(f"{error}; give the lawqa_jp file with --dataset") from error
     llm = configured_client()
     if params.model_needed() and llm is None:
         fail(f"experiment {experiment.name} needs a model; {NOT_CONFIGURED}", EXIT_UNAVAILABLE)
     with tempfile.TemporaryDirectory(prefix="lexgraph-experiment-") as scratch:
         folder = report or Path(scratch)
-        with opened(store, read_only=True) as lg, search_errors():
-            try:
-                result = lg.run_experiment(experiment, params, dataset=source, questions=questions, report=folder,
-                                           limit=limit, llm=llm, embedder=make_embedder(embedder),
-                                           progress=lambda step: err.print(f"{experiment.name}: {step}",
-                                                                           highlight=False))
-            except LLMUnavailable as error:
-                fail(str(error), EXIT_UNAVAILABLE)
-            except ExperimentError as error:  # the store lacks what the experiment reads: says what to ingest
-                fail(str(error), EXIT_BAD_INPUT)
+        with opened(store, read_only=True) as lg:
+            result = lg.run_experiment(experiment, params, dataset=source, questions=questions, report=folder,
+                                       limit=limit, llm=llm, embedder=make_embedder(embedder),
+                                       progress=lambda step: err.print(f"{experiment.name}: {step}",
+                                                                       highlight=False))
         payload = result.to_json()
         if report is None:
             payload["report"] = []

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from lexgraph.cli.options import DepthOpt, GraphAsOfOpt, JsonOpt, MaxNodesOpt, NodeArg, StoreOpt, parse_day
-from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_UNAVAILABLE, EXIT_USAGE, emit_json, err, fail, opened, out, table
-from lexgraph.client import ANY_WORDING, PICTURE_FORMATS, check_graphviz, draw_neighbourhood, picture_errors
+from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, err, fail, opened, out, table
+from lexgraph.client import ANY_WORDING, PICTURE_FORMATS, check_graphviz, draw_neighbourhood
 
 if TYPE_CHECKING:
     from lexgraph.client import Neighbourhood
@@ -76,19 +76,10 @@ def viz(
     blue, other documents grey, cited-but-not-stored precedents dashed."""
     if out_file.suffix.lower() not in PICTURE_FORMATS:
         fail(f"--out {out_file}: write the picture as .png, .svg or .html", EXIT_USAGE)
-    try:
-        check_graphviz()
-    except Exception as error:
-        if isinstance(error, picture_errors()):
-            fail(str(error), EXIT_UNAVAILABLE)
-        raise
+    check_graphviz()  # `GraphvizMissing` (exit 3) saying how to install it
     hood = load_neighbourhood(node, depth, as_of, max_nodes, store)
     try:
         written = draw_neighbourhood(hood, out_file)
     except OSError as error:
         fail(f"{out_file}: cannot be written ({error.strerror})", EXIT_BAD_INPUT)
-    except Exception as error:
-        if isinstance(error, picture_errors()):
-            fail(str(error), EXIT_UNAVAILABLE)
-        raise
     err.print(f"wrote {written}: {hood.note}", highlight=False)

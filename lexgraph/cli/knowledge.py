@@ -11,8 +11,9 @@ from typing import Annotated
 import typer
 
 from lexgraph.cli.options import JsonOpt, StoreOpt
-from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_UNAVAILABLE, emit_json, err, fail, opened, out
-from lexgraph.client import DEFAULT_MAX_REPAIRS, LexGraph, LLMUnavailable, RetriesExhausted
+from lexgraph.cli.output import EXIT_BAD_INPUT, emit_json, err, fail, opened, out
+from lexgraph.client import DEFAULT_MAX_REPAIRS, LexGraph
+from lexgraph.errors import ModelUnavailable
 
 app = typer.Typer(no_args_is_help=True, help="Capture contract-review knowledge linked to clauses.")
 
@@ -32,10 +33,7 @@ def interview_command(
 ) -> None:
     """Interview a lawyer (a model asks, you answer) and store the knowledge, linked to the clauses it cites.
     Only the interviewer's messages are shown; the turn's control and state stay in the log."""
-    try:
-        LexGraph.require_model("the knowledge interview")  # said before a store is opened or a question asked
-    except LLMUnavailable as error:
-        fail(str(error), EXIT_UNAVAILABLE)
+    LexGraph.require_model("the knowledge interview")  # said before a store is opened or a question asked
     scripted = None
     if answers is not None:
         try:
@@ -53,11 +51,9 @@ def interview_command(
                 if text is None:
                     fail("the interview ended before it was completed: nothing was stored", EXIT_BAD_INPUT)
                 turn = interview.reply(text)
-        except (RetriesExhausted, LLMUnavailable) as error:
+        except ModelUnavailable as error:  # `RetriesExhausted` included: where to read what the model said
             fail(f"{error}. Every reply and its errors are in the turn log {log or lg.turn_log_path()}",
-                 EXIT_UNAVAILABLE)
-        except RuntimeError as error:
-            fail(str(error), EXIT_BAD_INPUT)
+                 error.exit_code)
         transcript = json.dumps(interview.messages, ensure_ascii=False)
         assert turn.knowledge is not None  # a finished turn holds the whole entry (the guardrails' rule)
         stored = lg.save_knowledge(turn.knowledge, transcript=transcript)

@@ -8,13 +8,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from lexgraph.cli.output import EXIT_UNAVAILABLE, EXIT_USAGE, fail
+from lexgraph.cli.output import EXIT_USAGE, fail
 from lexgraph.client import (
     DATE_FORMS,
     EXTRACTORS,
     UNIT_KINDS,
-    ConfigError,
-    DateFormatError,
     LexGraph,
     as_of_day,
     extractor_named,
@@ -22,6 +20,7 @@ from lexgraph.client import (
     store_location,
 )
 from lexgraph.client import parse_day as read_day
+from lexgraph.errors import ConfigurationError, InputError
 
 if TYPE_CHECKING:
     from lexgraph.client import Embedder
@@ -58,8 +57,8 @@ def parse_day(text: str | None, option: str = "--as-of") -> date | None:
         return None
     try:
         return read_day(text)
-    except DateFormatError as e:
-        fail(f"{option}: {e}", EXIT_USAGE)
+    except InputError as e:  # a `DateFormatError`: in an option, a usage error (exit 2)
+        raise ConfigurationError(f"{option}: {e}") from e
 
 
 def given_day(text: str, option: str) -> date:
@@ -102,14 +101,12 @@ def parse_weights(values: Sequence[str] | None) -> dict[str, float] | None:
             weights[name.strip()] = float(number)
         except ValueError:
             fail(f"--weight {value!r}: write it as LIST=NUMBER, e.g. bm25=1.0 or dense=0.5", EXIT_USAGE)
-    return weights  # names and values are checked by SearchOptions, whose ValueError the command reports
+    return weights  # names and values are checked by SearchOptions (a `ConfigurationError`: exit 2)
 
 
 def make_embedder(name: str | None) -> Embedder:
-    try:
-        return LexGraph.embedder(name)
-    except ValueError as error:
-        fail(str(error), EXIT_USAGE)
+    """An unknown name or a folder that is no model: exit 2; a missing extra or a damaged model file: exit 3."""
+    return LexGraph.embedder(name)
 
 
 def load_extractor(name: str) -> None:
@@ -117,10 +114,7 @@ def load_extractor(name: str) -> None:
     run (exit 3). The model is loaded here, once per process, so that no command fails after it began reading."""
     if name not in EXTRACTORS:
         fail(f"--extractor {name!r}: choose from {', '.join(EXTRACTORS)}", EXIT_USAGE)
-    try:
-        extractor_named(name)
-    except ValueError as error:
-        fail(str(error), EXIT_UNAVAILABLE)
+    extractor_named(name)  # `ToolMissing` (exit 3) when its model is not installed
 
 
 def check_chunking(size: int, overlap: int) -> None:
@@ -131,5 +125,5 @@ def check_chunking(size: int, overlap: int) -> None:
 def is_server(store: str | None) -> bool:
     try:
         return is_neo4j_uri(store_location(store))
-    except ConfigError:
+    except ConfigurationError:
         return False  # `opened` reports the configuration error

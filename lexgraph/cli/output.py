@@ -1,7 +1,8 @@
 """What every command shares on the way out: the consoles, exit codes, errors turned into messages, JSON, progress.
 
 Results go to stdout (as JSON with ``--json``); progress and messages go to stderr. Exit codes (DESIGN §8):
-0 ok, 1 bad input, 2 usage, 3 store, index or model unavailable.
+0 ok, 1 bad input, 2 usage, 3 store, index or model unavailable: each error of `lexgraph.errors` carries its own,
+and `library_errors` is the one place that turns an error into a message and its exit code.
 """
 
 from __future__ import annotations
@@ -33,26 +34,13 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from lexgraph.client import (
-    ConfigError,
-    EncodingError,
-    InvalidQuery,
-    LexGraph,
-    LexGraphError,
-    LookupError_,
-    StoreError,
-    StoreUnavailable,
-    Utf8Tally,
-    decode_text,
-    store_exists,
-    store_location,
-    unavailable_errors,
-)
+from lexgraph.client import LexGraph, Utf8Tally, decode_text, store_exists, store_location
+from lexgraph.errors import EXIT_BAD_INPUT, EXIT_UNAVAILABLE, EXIT_USAGE, LexGraphError
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
 
-EXIT_BAD_INPUT, EXIT_USAGE, EXIT_UNAVAILABLE = 1, 2, 3
+__all__ = ["EXIT_BAD_INPUT", "EXIT_UNAVAILABLE", "EXIT_USAGE"]  # re-exported for the commands, with the helpers
 
 
 def fail(message: str, code: int) -> NoReturn:
@@ -63,22 +51,13 @@ def fail(message: str, code: int) -> NoReturn:
 
 @contextmanager
 def library_errors() -> Iterator[None]:
-    """Every library error turned into a message and its exit code."""
+    """The CLI's one error handler: a `LexGraphError` becomes its message on stderr and its `exit_code` (1 bad
+    input or not found, 2 a setting that cannot be used, 3 a store, index, model or tool unavailable). Every
+    command runs inside it (`lexgraph.cli`'s command group), so a command catches only what adds to a message."""
     try:
         yield
-    except ConfigError as error:
-        fail(str(error), EXIT_USAGE)
-    except InvalidQuery as error:  # a refused statement (ReadOnlyViolation) included
-        fail(str(error), EXIT_BAD_INPUT)
-    except StoreUnavailable as error:
-        fail(str(error), EXIT_UNAVAILABLE)
-    except LookupError_ as error:
-        fail(str(error), EXIT_BAD_INPUT)
-    except StoreError as error:
-        fail(str(error), EXIT_UNAVAILABLE)
-    except LexGraphError as error:  # the error tree (lexgraph/errors.py): each error knows its exit code
+    except LexGraphError as error:
         fail(str(error), error.exit_code)
-
 
 class _StdoutFailed(Exception):
     """Writing to standard output failed: raised by `_GuardedStdout` in place of the OSError, so that it is told
@@ -137,25 +116,12 @@ def guard_stdout(run: Callable[[], Any]) -> Any:
 
 @contextmanager
 def opened(store: str | None, *, read_only: bool = False) -> Iterator[LexGraph]:
-    """Open the store and turn every library error into a message and an exit code."""
-    with library_errors():
-        location = store_location(store)
-        if read_only and not store_exists(location):
-            fail(f"no store at {location}; run `lexgraph ingest statutes PATH…` first or pass --store",
-                 EXIT_UNAVAILABLE)
-        with LexGraph.open(location, read_only=read_only) as lg:
-            yield lg
-
-
-@contextmanager
-def search_errors() -> Iterator[None]:
-    """A missing index, a mismatched embedder or an unreachable model: exit 3."""
-    try:
-        yield
-    except Exception as error:
-        if isinstance(error, unavailable_errors()):
-            fail(str(error), EXIT_UNAVAILABLE)
-        raise
+    """The store opened (`LexGraph.open`) and closed when the command is done; a store to read must exist."""
+    location = store_location(store)
+    if read_only and not store_exists(location):
+        fail(f"no store at {location}; run `lexgraph ingest statutes PATH…` first or pass --store", EXIT_UNAVAILABLE)
+    with LexGraph.open(location, read_only=read_only) as lg:
+        yield lg
 
 
 def emit_json(payload: Any) -> None:
@@ -282,10 +248,7 @@ def _decoded(stream: BinaryIO, on_bytes: Callable[[int], None] | None) -> Iterat
 
 
 def _decided(data: bytes, name: str) -> str:
-    try:
-        decoded = decode_text(data, name)
-    except EncodingError as error:
-        fail(str(error), EXIT_BAD_INPUT)
+    decoded = decode_text(data, name)  # an `EncodingError` (exit 1) for text it cannot decide
     if decoded.note:
         err.print(f"[yellow]note[/] {escape(decoded.note)}", highlight=False)
     return decoded.text

@@ -23,14 +23,12 @@ from lexgraph.cli.options import (
 )
 from lexgraph.cli.output import (
     EXIT_BAD_INPUT,
-    EXIT_USAGE,
     emit_json,
     err,
     fail,
     opened,
     out,
     progress_bar,
-    search_errors,
     snippet,
     table,
 )
@@ -60,7 +58,7 @@ def index_command(
     """Build or refresh the BM25 and vector indexes of clauses and chunks from the graph (only what changed)."""
     kinds = parse_kinds(kind)
     # The embedded backend's indexes are files beside the graph: the graph itself is only read.
-    with opened(store, read_only=not is_server(store)) as lg, search_errors():
+    with opened(store, read_only=not is_server(store)) as lg:
         if status:
             report = lg.index_status()
             if as_json:
@@ -105,10 +103,7 @@ def _print_status(report: Any) -> None:
 
 
 def _options(mode: str, k: int, m: int, n: int, rrf_k: float, weight: Sequence[str] | None) -> SearchOptions:
-    try:
-        return SearchOptions(mode=mode, k=k, m=m, n=n, rrf_k=rrf_k, weights=parse_weights(weight))
-    except ValueError as error:
-        fail(str(error), EXIT_USAGE)
+    return SearchOptions(mode=mode, k=k, m=m, n=n, rrf_k=rrf_k, weights=parse_weights(weight))
 
 
 def search_command(
@@ -134,7 +129,7 @@ def search_command(
     options = _options(mode, k, m, n, rrf_k, weight)
     parse_kinds(kind)
     day = parse_day(as_of)
-    with opened(store, read_only=True) as lg, search_errors():
+    with opened(store, read_only=True) as lg:
         retriever = lg.retriever(options.mode, embedder=make_embedder(embedder), rrf_k=options.rrf_k,
                                  weights=options.weights, fusion=options.fusion, options=options)
         result = lg.search(question, as_of=ANY_WORDING if day is None else day, laws=law or (),

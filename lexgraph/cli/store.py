@@ -11,7 +11,7 @@ from rich.table import Table
 
 from lexgraph.cli.options import JsonOpt, StoreOpt
 from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, fail, opened, out, progress_bar, table
-from lexgraph.client import DEFAULT_BATCH, ConfigError, store_location
+from lexgraph.client import DEFAULT_BATCH, store_location
 
 
 def stats(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
@@ -77,11 +77,8 @@ def copy(
         fail("--to names the store being copied; give another", EXIT_USAGE)
     with opened(store, read_only=True) as lg, progress_bar("rows", quiet=as_json) as progress:
         task = progress.add_task("copying", total=None)
-        try:
-            summary = lg.copy_to(to, batch=batch, on_batch=lambda what, n: progress.update(
-                task, description=f"{what} {n:,}"))
-        except ConfigError as error:
-            fail(str(error), EXIT_USAGE)
+        summary = lg.copy_to(to, batch=batch, on_batch=lambda what, n: progress.update(
+            task, description=f"{what} {n:,}"))
     if as_json:
         emit_json(summary.to_json())
         return

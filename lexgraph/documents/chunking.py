@@ -35,6 +35,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from lexgraph.errors import ConfigurationError
+
 DEFAULT_SIZE = 400
 DEFAULT_OVERLAP = 80
 
@@ -324,11 +326,12 @@ class _Reading:
 
 def _check_sizes(size: int, overlap: int) -> None:
     if isinstance(size, bool) or not isinstance(size, int) or size <= 0:
-        raise ValueError(f"chunk size must be a positive number of characters, got {size!r}")
+        raise ConfigurationError(f"chunk size must be a positive number of characters, got {size!r}")
     if isinstance(overlap, bool) or not isinstance(overlap, int) or overlap < 0:
-        raise ValueError(f"chunk overlap must be zero or a positive number of characters, got {overlap!r}")
+        raise ConfigurationError(f"chunk overlap must be zero or a positive number of characters, got {overlap!r}")
     if overlap >= size:
-        raise ValueError(f"chunk overlap must be smaller than the chunk size (got overlap={overlap}, size={size})")
+        raise ConfigurationError(f"chunk overlap must be smaller than the chunk size (got overlap={overlap}, "
+                                 f"size={size})")
 
 
 def _cut_long(text: str, s: int, e: int, size: int) -> list[tuple[int, int]]:
@@ -391,7 +394,7 @@ def chunk_text(
     A chunk's ``text`` is at most ``size`` characters long: a sentence longer than that is the only thing
     ever cut, after the last 、 or ， that keeps the piece within ``size``, or at ``size`` exactly when there
     is none. ``line_width`` overrides :func:`typical_line_width` (0: keep every line break).
-    Raises ValueError unless 0 <= overlap < size.
+    Raises `ConfigurationError` unless 0 <= overlap < size.
     """
     _check_sizes(size, overlap)
     width = typical_line_width(text) if line_width is None else (line_width or None)

@@ -21,6 +21,8 @@ import codecs
 import re
 from dataclasses import dataclass
 
+from lexgraph.errors import InputError
+
 #: Candidates besides UTF-8, with the name `iconv -f` knows them by and the name a user reads.
 _LEGACY = (("cp932", "SHIFT_JIS", "Shift_JIS (CP932)"), ("euc_jp", "EUC-JP", "EUC-JP"))
 PLAUSIBLE = 0.97  # share of plausible non-ASCII characters for a decoding to count as Japanese text
@@ -44,7 +46,7 @@ _PLAUSIBLE_RANGES = (
 _HALF_WIDTH_KANA = (0xFF61, 0xFF9F)
 
 
-class EncodingError(ValueError):
+class EncodingError(InputError):
     """Bytes that are not certainly text in one of the supported encodings; the message names the file and the
     fix."""
 

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from lexgraph.errors import InputError
+
 #: Told about each line that cannot be read, with a message that names the file and the line.
 BadLine = Callable[[str], None]
 
@@ -23,7 +25,7 @@ def line_where(path: Path, number: int) -> str:
 
 def read_records(path: Path, *, on_bad_line: BadLine | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, object) for every non-blank line. A line that is not UTF-8, not valid JSON or not an object
-    raises ValueError naming the file, the line and, for broken JSON, the column (「texts.jsonl:3: not valid JSON
+    raises `InputError` naming the file, the line and, for broken JSON, the column (「texts.jsonl:3: not valid JSON
     (Expecting ',' delimiter at column 18)」), or, with `on_bad_line`, is reported to it and skipped."""
     with path.open("rb") as lines:
         for number, raw in enumerate(lines, 1):
@@ -50,7 +52,7 @@ def read_records(path: Path, *, on_bad_line: BadLine | None = None) -> Iterator[
             if problem is not None:
                 message = f"{line_where(path, number)}: {problem}"
                 if on_bad_line is None:
-                    raise ValueError(message)
+                    raise InputError(message)
                 on_bad_line(message)
                 continue
             yield number, data

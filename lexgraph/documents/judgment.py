@@ -27,12 +27,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from lexgraph.citations.dates import ERAS, parse_japanese_date
 from lexgraph.documents.chunking import PAGE_MARKER_RE
 from lexgraph.documents.encoding import decode_text
 from lexgraph.documents.jsonl import BadLine, line_where, read_records
+from lexgraph.errors import InputError
 from lexgraph.numerals import kanji_to_int
 
 SUPREME_COURT = "最高裁判所"
@@ -599,7 +600,7 @@ class _Record:
 
     def __init__(self, data: Any, where: str) -> None:
         if not isinstance(data, dict):
-            raise ValueError(f"{where}: expected a JSON object, got {type(data).__name__}")
+            raise InputError(f"{where}: expected a JSON object, got {type(data).__name__}")
         self.data = data
         self.where = where
 
@@ -607,32 +608,32 @@ class _Record:
         value = self.data.get(key)
         if value is None or value == "":
             if required:
-                raise ValueError(f"{self.where}: field {key!r} is missing or empty")
+                raise InputError(f"{self.where}: field {key!r} is missing or empty")
             return None
         if not isinstance(value, str):
-            raise ValueError(f"{self.where}: field {key!r} must be a string, got {type(value).__name__}")
+            raise InputError(f"{self.where}: field {key!r} must be a string, got {type(value).__name__}")
         return value.strip() or None
 
     def date(self, key: str, *, required: bool = False) -> str | None:
         value = self.data.get(key)
         if value is None:
             if required:
-                raise ValueError(f"{self.where}: field {key!r} is missing")
+                raise InputError(f"{self.where}: field {key!r} is missing")
             return None
         if not isinstance(value, dict):
-            raise ValueError(f"{self.where}: field {key!r} must be an object with era, year, month and day")
+            raise InputError(f"{self.where}: field {key!r} must be an object with era, year, month and day")
         era = _ERA_NAMES.get(value.get("era"))  # type: ignore[arg-type]
         if era is None:
-            raise ValueError(f"{self.where}: field {key!r} has an unknown era {value.get('era')!r} "
+            raise InputError(f"{self.where}: field {key!r} has an unknown era {value.get('era')!r} "
                              f"(expected one of {', '.join(_ERA_NAMES)})")
         parts = [value.get(k) for k in ("year", "month", "day")]
         if not all(isinstance(p, int) and not isinstance(p, bool) for p in parts):
-            raise ValueError(f"{self.where}: field {key!r} needs whole numbers for year, month and day, got {value}")
-        year, month, day = parts
+            raise InputError(f"{self.where}: field {key!r} needs whole numbers for year, month and day, got {value}")
+        year, month, day = (cast(int, p) for p in parts)
         try:
             return date(ERAS[era][0] + year, month, day).isoformat()
         except ValueError as exc:
-            raise ValueError(f"{self.where}: field {key!r} is not a valid date ({era}{year}年{month}月{day}日: "
+            raise InputError(f"{self.where}: field {key!r} is not a valid date ({era}{year}年{month}月{day}日: "
                              f"{exc})") from None
 
 
@@ -640,13 +641,13 @@ def parse_metadata_record(data: Any, *, where: str = "record") -> JudgmentMetada
     """One metadata record (a parsed JSON object) as a :class:`JudgmentMetadata`.
 
     ``lawsuit_id``, ``date`` and ``court_name`` are required; the other fields may be missing or empty.
-    Raises ValueError naming ``where`` (e.g. 「metadata.jsonl line 3」) and the field.
+    Raises `InputError` naming ``where`` (e.g. 「metadata.jsonl line 3」) and the field.
     """
     record = _Record(data, where)
     lawsuit_id = record.text("lawsuit_id", required=True)
     assert lawsuit_id is not None
     if not lawsuit_id.isdigit():
-        raise ValueError(f"{where}: field 'lawsuit_id' must be the site's numeric id, got {lawsuit_id!r}")
+        raise InputError(f"{where}: field 'lawsuit_id' must be the site's numeric id, got {lawsuit_id!r}")
     court_name = record.text("court_name", required=True)
     assert court_name is not None
     court, bench = split_court(court_name)
@@ -681,7 +682,7 @@ def parse_metadata_record(data: Any, *, where: str = "record") -> JudgmentMetada
 
 def load_metadata(path: str | Path, *, on_bad_line: BadLine | None = None) -> list[JudgmentMetadata]:
     """Every record of a metadata JSONL file; blank lines are skipped. A line that cannot be read or is not a
-    valid record raises ValueError naming the file and the line (「metadata.jsonl:3: field 'court_name' is
+    valid record raises `InputError` naming the file and the line (「metadata.jsonl:3: field 'court_name' is
     missing or empty」), or, with `on_bad_line`, is reported to it while the other records are kept."""
     path = Path(path)
     records = []
@@ -722,7 +723,7 @@ _LANDMARK_COLUMNS = ("id", "date", "court", "type", "name")
 def load_landmarks(path: str | Path) -> list[Landmark]:
     """The landmark cases listed in a CSV with columns id, date, court, type, name (cells may carry spaces).
 
-    Raises ValueError naming the file, line and column for a missing column, an empty id or name, or a date
+    Raises `InputError` naming the file, line and column for a missing column, an empty id or name, or a date
     that is not a full era date (「昭和44年12月24日」).
     """
     path = Path(path)
@@ -731,22 +732,22 @@ def load_landmarks(path: str | Path) -> list[Landmark]:
         reader = csv.DictReader(f)
         missing = [c for c in _LANDMARK_COLUMNS if c not in (reader.fieldnames or [])]
         if missing:
-            raise ValueError(f"{path.name}: missing column(s) {', '.join(missing)} "
+            raise InputError(f"{path.name}: missing column(s) {', '.join(missing)} "
                              f"(expected {', '.join(_LANDMARK_COLUMNS)})")
         for row in reader:
             where = f"{path.name} line {reader.line_num}"
             cells = {k: (row.get(k) or "").strip() for k in _LANDMARK_COLUMNS}
             for key in ("id", "name"):
                 if not cells[key]:
-                    raise ValueError(f"{where}: column {key!r} is empty")
+                    raise InputError(f"{where}: column {key!r} is empty")
             day = None
             if cells["date"]:
                 day = _iso(cells["date"])
                 if day is None:
-                    raise ValueError(f"{where}: column 'date' is not a date: {cells['date']!r}")
+                    raise InputError(f"{where}: column 'date' is not a date: {cells['date']!r}")
             court, bench = split_court(cells["court"]) if cells["court"] else (None, None)
             kind = cells["type"] or None
             if kind is not None and kind not in (*DECISION_TYPES, "命令"):
-                raise ValueError(f"{where}: column 'type' must be 判決 or 決定, got {kind!r}")
+                raise InputError(f"{where}: column 'type' must be 判決 or 決定, got {kind!r}")
             out.append(Landmark(cells["id"], cells["name"], day, court, bench, kind))
     return out

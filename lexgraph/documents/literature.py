@@ -24,6 +24,7 @@ from lexgraph.dates import DateFormatError, parse_day
 from lexgraph.documents.chunking import Span
 from lexgraph.documents.encoding import check_clean, decode_text
 from lexgraph.documents.jsonl import BadLine, line_where, read_records
+from lexgraph.errors import ConfigurationError, InputError, ToolMissing
 
 KINDS = ("book", "guideline", "other")
 _TOP_LINES = 10  # a date further down is a date the text talks about
@@ -38,7 +39,7 @@ _HEADING_LINE_RE = re.compile(r"(?m)^#{1,6}[ \t]+(.+?)[ \t#]*$")
 _FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*(?:\n|\Z)", re.S)
 
 
-class MissingToolError(RuntimeError):
+class MissingToolError(ToolMissing):
     """An external program this reader needs is not installed."""
 
 
@@ -138,14 +139,14 @@ def _title(lines: list[str], markdown: bool) -> str | None:
 
 def _check_kind(kind: str) -> str:
     if kind not in KINDS:
-        raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        raise ConfigurationError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
     return kind
 
 
 def _check_date(value: str, where: str) -> str:
     parsed = parse_date(value)
     if parsed is None:
-        raise ValueError(f"{where}: {value!r} is not a date (write 2023-06-01 or 令和5年6月1日)")
+        raise InputError(f"{where}: {value!r} is not a date (write 2023-06-01 or 令和5年6月1日)")
     return parsed
 
 
@@ -172,14 +173,14 @@ def pdf_to_text(path: str | Path, *, pdftotext: str = "pdftotext", timeout: floa
             [exe, "-layout", "-enc", "UTF-8", str(path), "-"], capture_output=True, timeout=timeout, check=False,
         )
     except subprocess.TimeoutExpired:
-        raise ValueError(f"{path}: pdftotext took longer than {timeout:g} s; is the file a PDF?") from None
+        raise InputError(f"{path}: pdftotext took longer than {timeout:g} s; is the file a PDF?") from None
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", errors="replace").strip() or f"exit status {done.returncode}"
-        raise ValueError(f"{path}: pdftotext could not read it: {message}")
+        raise InputError(f"{path}: pdftotext could not read it: {message}")
     try:
         text = done.stdout.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise ValueError(f"{path}: pdftotext gave bytes that are not UTF-8 (at byte {error.start})") from None
+        raise InputError(f"{path}: pdftotext gave bytes that are not UTF-8 (at byte {error.start})") from None
     check_clean(text, str(path))  # a glyph without a Unicode map comes out as U+FFFD
     return text
 
@@ -201,7 +202,7 @@ def read_literature(
 
     Arguments override what the file says. Otherwise: Markdown front matter (title, date, kind, source or url,
     licence or license) first; then the title from the first heading or the first line, and the date from a
-    date line near the top. ``kind`` defaults to book. Raises ValueError for an unknown file type, an invalid
+    date line near the top. ``kind`` defaults to book. Raises `InputError` for an unknown file type, an invalid
     ``kind`` or ``date`` argument, or an unreadable file; MissingToolError for a PDF without pdftotext.
     """
     path = Path(path)
@@ -221,7 +222,7 @@ def read_literature(
         if not text.strip():
             problems.append(f"{path.name}: pdftotext found no text (a scanned PDF needs OCR first)")
     else:
-        raise ValueError(f"{path}: cannot read {suffix or 'files without an extension'}; "
+        raise InputError(f"{path}: cannot read {suffix or 'files without an extension'}; "
                          "expected .md, .markdown, .txt or .pdf")
 
     lines = text.splitlines()
@@ -297,7 +298,7 @@ def _registry_dir(path: Path) -> Path:
 
 def _jsonl(path: Path, on_bad_line: BadLine | None) -> list[tuple[int, dict[str, Any]]]:
     if not path.is_file():
-        raise ValueError(f"{path}: missing; a registry holds documents.jsonl and texts.jsonl")
+        raise InputError(f"{path}: missing; a registry holds documents.jsonl and texts.jsonl")
     return list(read_records(path, on_bad_line=on_bad_line))
 
 
@@ -305,10 +306,10 @@ def _field(data: dict[str, Any], key: str, where: str, *, required: bool = False
     value = data.get(key)
     if value is None or value == "":
         if required:
-            raise ValueError(f"{where}: field {key!r} is missing or empty")
+            raise InputError(f"{where}: field {key!r} is missing or empty")
         return None
     if not isinstance(value, str):
-        raise ValueError(f"{where}: field {key!r} must be a string, got {type(value).__name__}")
+        raise InputError(f"{where}: field {key!r} must be a string, got {type(value).__name__}")
     return value
 
 
@@ -327,7 +328,7 @@ def _registry_title(doc_id: str, layer: str, law_name: str | None, article: str 
 def load_registry(path: str | Path, *, on_bad_line: BadLine | None = None) -> list[RegistryEntry]:
     """The documents of a registry: ``path`` is the snapshot folder, its ``registry`` folder or documents.jsonl.
 
-    Raises ValueError naming the file, line and field for a malformed record, or, with `on_bad_line`, reports
+    Raises `InputError` naming the file, line and field for a malformed record, or, with `on_bad_line`, reports
     it there and keeps the other records.
     """
     folder = _registry_dir(Path(path))
@@ -352,7 +353,7 @@ def _registry_entry(data: dict[str, Any], where: str) -> RegistryEntry:
         if raw:
             day = parse_date(raw)
             if day is None:
-                raise ValueError(f"{where}: field {key!r} is not a date: {raw!r}")
+                raise InputError(f"{where}: field {key!r} is not a date: {raw!r}")
             break
     law_name = _field(data, "law_name_ja", where)
     article = _field(data, "article_number", where)
@@ -393,9 +394,9 @@ def read_registry(path: str | Path, *, on_bad_line: BadLine | None = None) -> li
             doc_id = _field(data, "juri_id", where, required=True)
             text = data.get("text")
             if not isinstance(text, str):
-                raise ValueError(f"{where}: field 'text' must be a string")
+                raise InputError(f"{where}: field 'text' must be a string")
             if doc_id not in known:
-                raise ValueError(f"{where}: text for {doc_id!r}, which documents.jsonl does not list")
+                raise InputError(f"{where}: text for {doc_id!r}, which documents.jsonl does not list")
         except ValueError as err:
             if report is None:
                 raise

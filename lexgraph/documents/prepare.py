@@ -18,6 +18,7 @@ from lexgraph.documents.chunking import Chunk, chunk_text
 from lexgraph.documents.encoding import EncodingError, check_clean
 from lexgraph.documents.judgment import JudgmentMetadata, ParsedJudgment, load_metadata, read_judgment
 from lexgraph.documents.literature import LiteratureText, read_literature, read_registry
+from lexgraph.errors import InputError
 
 _TEXT_SUFFIXES = (".txt",)
 _REASONED_SECTIONS = ("理由", "補足意見", "意見", "反対意見")
@@ -49,10 +50,6 @@ class PreparedDocument:
             digest.update(part.encode("utf-8"))
             digest.update(b"\0")
         return digest.hexdigest()
-
-
-class InputError(ValueError):
-    """An input that cannot be read at all; the message names it and says what to do."""
 
 
 def precedent_uid(lawsuit_id: str | None, source: str) -> str:

@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lexgraph.errors import InputError
+
 Entry = Mapping[str, Any]
 Predict = Callable[[str], list[dict[str, Any]]]
 PredictLine = Callable[[Entry], list[dict[str, Any]]]
@@ -164,9 +166,9 @@ def load_gold(path: str | Path) -> list[dict[str, Any]]:
             try:
                 line = json.loads(raw)
             except json.JSONDecodeError as err:
-                raise ValueError(f"{path}:{number}: not a JSON object: {err}") from err
+                raise InputError(f"{path}:{number}: not a JSON object: {err}") from err
             if not isinstance(line, dict) or "sentence" not in line:
-                raise ValueError(f"{path}:{number}: a gold line needs a 'sentence' and 'citations'")
+                raise InputError(f"{path}:{number}: a gold line needs a 'sentence' and 'citations'")
             lines.append(line)
     return lines
 
@@ -255,8 +257,8 @@ def evaluate_lines(gold_lines: Iterable[Entry | str], predict_line: PredictLine)
         gold = list(line.get("citations") or [])
         predicted = list(predict_line(line))
         for kind in KINDS:
-            g = [c for c in gold if c.get("kind") == kind]
-            p = [c for c in predicted if c.get("kind") == kind]
+            g: list[Entry] = [c for c in gold if c.get("kind") == kind]
+            p: list[Entry] = [c for c in predicted if c.get("kind") == kind]
             scores, unmatched_gold, unmatched_pred = _score_sentence(g, p)
             totals[kind] = totals[kind] + scores
             where = (str(line.get("doc", "")), int(line.get("sentence_start", 0)))

@@ -22,12 +22,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from lexgraph.errors import InputError
 from lexgraph.eval.experiments import (
     AnswerStyleParams,
     CitaLawParams,
     CitationGraphParams,
     Experiment,
-    ExperimentError,
     GuardrailParams,
     MultiAgentParams,
     Params,
@@ -244,14 +244,14 @@ def _fused_options(params: CitationGraphParams, fusion: str) -> Any:
 def missing_material(nodes: Mapping[str, int], *, direct: bool) -> str:
     """What the store lacks for the paper's evidence selection (clauses and precedents cited by related chunks),
     and how to ingest it; "" when nothing is missing. No chunk at all: the graph can select nothing, and the
-    experiment refuses to print zeros (ExperimentError) unless a direct clause search is fused in."""
+    experiment refuses to print zeros (InputError, exit 1) unless a direct clause search is fused in."""
     how = ("ingest judgments (lexgraph ingest precedents DIR) and books or guidelines (lexgraph ingest literature "
            "DIR), then run lexgraph index")
     if not nodes.get("Chunk", 0):
         if direct:
             return (f"no judgment, book or guideline is stored: the evidence comes from the direct clause search "
                     f"alone; to run the paper's selection, {how}")
-        raise ExperimentError(
+        raise InputError(
             "the citation-graph experiment selects the clauses and precedents cited by the related chunks (books, "
             f"guidelines, judgments), and this store holds none: {how}; or run on the statutes alone with --set "
             "direct_clauses=true")

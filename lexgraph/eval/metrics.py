@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lexgraph.errors import ConfigurationError
 from lexgraph.retrieve.fusion import first_occurrences
 
 DEFAULT_KS = (5, 10, 20)  # the integrated-citation-graph paper's Recall@5/10/20
@@ -33,7 +34,7 @@ DEFAULT_KS = (5, 10, 20)  # the integrated-citation-graph paper's Recall@5/10/20
 def truncate_id(levels: int, sep: str = "|") -> Callable[[str], str]:
     """A ``key`` that keeps the first ``levels`` parts of an id: ``truncate_id(2)("民法|709|1") == "民法|709"``."""
     if isinstance(levels, bool) or not isinstance(levels, numbers.Integral) or levels < 1:
-        raise ValueError(f"levels must be an integer >= 1, got {levels!r}")
+        raise ConfigurationError(f"levels must be an integer >= 1, got {levels!r}")
 
     def key(item: str) -> str:
         return sep.join(item.split(sep)[:levels])
@@ -181,7 +182,7 @@ def evaluate_retrieval(
 
 def _check_k(k: int) -> None:
     if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
-        raise ValueError(f"k must be an integer >= 1, got {k!r}")
+        raise ConfigurationError(f"k must be an integer >= 1, got {k!r}")
 
 
 def _strings(items: Iterable[str], what: str) -> Iterable[str]:

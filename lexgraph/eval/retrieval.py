@@ -174,9 +174,9 @@ def evaluate_lawqa(questions: Sequence[GoldQuestion], rank: Ranker, law_ids: dic
         if not q.articles:
             no_gold.append(q.qid)
             continue
-        missing = tuple(t for t in q.gold_laws if law_ids.get(t) is None)
-        if missing:
-            absent.append((q.qid, missing))
+        unknown = tuple(t for t in q.gold_laws if law_ids.get(t) is None)
+        if unknown:
+            absent.append((q.qid, unknown))
         else:
             scored.append(q)
     predictions = [list(rank(q)) for q in scored]

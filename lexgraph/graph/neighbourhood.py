@@ -27,8 +27,9 @@ from importlib import resources
 from typing import Any
 
 from lexgraph.citations.dates import EraDate
+from lexgraph.errors import ConfigurationError, NotFound
 from lexgraph.model import ANY_WORDING, AsOf, as_of_day, day_filter
-from lexgraph.read.laws import LawNotFound, LookupError_, provision_as_of, resolve_law
+from lexgraph.read.laws import LawNotFound, provision_as_of, resolve_law
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.timeline import article_path
 from lexgraph.store.base import GraphStore
@@ -44,7 +45,7 @@ DEFAULT_MAX_NODES = 150
 EDGE_TYPES = ("CITES_ARTICLE", "REFERS_TO", "CITES")
 
 
-class NodeNotFound(LookupError_):
+class NodeNotFound(NotFound):
     """No node matches the text given (CLI exit 1)."""
 
 
@@ -189,7 +190,7 @@ class _Walker:
             counts[(("article", row["law_id"], article_path(row["path"])), row["rel"])] += int(row["count"] or 1)
         steps = [_Step(other, key, other, rel, n) for (other, rel), n in counts.items()]
         for row in self.store.query(cites_precedents, uid=uid):
-            other = ("precedent", row["uid"])
+            other: Key = ("precedent", row["uid"])
             if other != key and self._dated_ok(row["date"]):
                 steps.append(_Step(other, key, other, "CITES", int(row["count"])))
         if cited_by is not None:
@@ -207,9 +208,9 @@ def neighbourhood(store: GraphStore, start_uid: str, depth: int, *, as_of: AsOf 
     stands for its article), `depth` steps in both directions, at most `max_nodes` nodes."""
     day = day_filter(as_of)  # None from here on: the whole graph
     if depth < 0:
-        raise ValueError(f"depth must be 0 or more, not {depth}")
+        raise ConfigurationError(f"depth must be 0 or more, not {depth}")
     if max_nodes < 1:
-        raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
+        raise ConfigurationError(f"max_nodes must be at least 1, not {max_nodes}")
     start, pinned = _locate(store, start_uid)
     walker = _Walker(store, day)
     distance: dict[Key, int] = {start: 0}
@@ -279,7 +280,7 @@ def _describe(store: GraphStore, distance: dict[Key, int], pinned: str | None,
     nodes: dict[Key, GraphNode] = {}
     precedents = [k[1] for k in distance if k[0] == "precedent"]
     for row in store.query("graph_precedents", uids=precedents) if precedents else []:
-        key = ("precedent", row["uid"])
+        key: Key = ("precedent", row["uid"])
         props = {k: v for k, v in row.items() if v is not None and k != "uid"}
         nodes[key] = GraphNode(row["uid"], "stub" if row["stub"] else "precedent", precedent_caption(row),
                                distance[key], props)
@@ -389,7 +390,7 @@ _UID_PREFIXES = ("hanrei:", "cite:", "doc:")
 def resolve_node(store: GraphStore, text: str, *, as_of: date | None = None, catalog: Catalog | None = None) -> str:
     """The uid a user's NODE string means: a uid (hanrei:91244, cite:…, doc:…, a clause uid), a lawsuit id
     (91244), a law and clause in force on `as_of` (default today: 民法 第七百九条, 民法709条), a case number or a
-    landmark's name. Raises a LookupError_ saying what was tried."""
+    landmark's name. Raises a `NotFound` saying what was tried."""
     key = text.strip()
     if not key:
         raise NodeNotFound("give a node: a uid (hanrei:91244, doc:…), a lawsuit id (91244) or a law and clause "
@@ -406,7 +407,7 @@ def resolve_node(store: GraphStore, text: str, *, as_of: date | None = None, cat
         if store.query("graph_precedents", uids=[uid]):
             return uid
         raise NodeNotFound(f"no precedent with lawsuit id {key} ({uid}) in the store")
-    law_error: LookupError_ | None = None
+    law_error: NotFound | None = None
     for law_name, clause in _law_and_clause(key):
         try:
             law = resolve_law(store, law_name, catalog)
@@ -418,7 +419,7 @@ def resolve_node(store: GraphStore, text: str, *, as_of: date | None = None, cat
     from lexgraph.documents.judgment import load_landmarks
     from lexgraph.read.documents import PrecedentNotFound, find_precedent
 
-    landmarks = {m.name: m for m in load_landmarks(resources.files("lexgraph") / "data" / "landmarks.csv")}
+    landmarks = {m.name: m for m in load_landmarks(str(resources.files("lexgraph") / "data" / "landmarks.csv"))}
     try:
         return str(find_precedent(store, key, landmarks)["uid"])
     except PrecedentNotFound:

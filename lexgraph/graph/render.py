@@ -18,6 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from lexgraph.errors import ToolMissing, Unavailable
 from lexgraph.graph.neighbourhood import GraphNode, Neighbourhood
 
 GRAPHVIZ_MISSING = "Graphviz is needed for pictures: apt-get install graphviz fonts-ipafont-gothic"
@@ -28,11 +29,11 @@ WIDE_STEP = 24  # nodes at one distance beyond which twopi is chosen over dot
 PNG_DPI = 80  # legible captions, and a picture of a few dozen nodes stays well under 300 KB
 
 
-class GraphvizMissing(RuntimeError):
+class GraphvizMissing(ToolMissing):
     """The Graphviz program is not installed (CLI exit 3)."""
 
 
-class RenderError(RuntimeError):
+class RenderError(Unavailable):
     """Graphviz ran and failed, or the output format is unknown."""
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from lexgraph.errors import ConfigurationError
 from lexgraph.index import local
 from lexgraph.index.embed import Embedder, EmbeddingCache, embed_cached
 from lexgraph.index.law_terms import collection_of, count_terms
@@ -183,7 +184,7 @@ def refresh_index(
     """
     for kind in kinds:
         if kind not in UNIT_KINDS:
-            raise ValueError(f"kind must be one of {', '.join(UNIT_KINDS)}, not {kind!r}")
+            raise ConfigurationError(f"kind must be one of {', '.join(UNIT_KINDS)}, not {kind!r}")
     if laws and tuple(kinds) == UNIT_KINDS:
         kinds = ("provision",)  # naming laws means their clauses; the chunks are one part of their own
     current = part_fingerprints(store)

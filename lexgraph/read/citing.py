@@ -39,7 +39,7 @@ def citation_context(catalog: Catalog, revisions: StoreRevisions | None, *, as_o
                      in_law: str | None = None, at: str | None = None) -> CitationContext:
     """The context citations are resolved in: `catalog` (a store's, or the bundled one where there is no store),
     the store's `revisions` (None: revision ids stay empty), read as of `as_of`, inside clause `at` of `in_law`
-    when given (so that 前項 resolves). Raises ValueError naming an unknown law or an unreadable clause."""
+    when given (so that 前項 resolves). Raises `InputError` naming an unknown law or an unreadable clause."""
     if in_law:
         return CitationContext.in_law(in_law, at, catalog=catalog, as_of=as_of, revisions=revisions)
     return CitationContext(catalog=catalog, as_of=as_of, revisions=revisions)

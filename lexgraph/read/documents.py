@@ -8,8 +8,9 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from lexgraph.documents import literature
+from lexgraph.errors import NotFound
 from lexgraph.model import AsOf, LawInfo, as_of_day, day_filter
-from lexgraph.read.laws import LookupError_, NotInForce, provision_as_of, to_path
+from lexgraph.read.laws import NotInForce, provision_as_of, to_path
 from lexgraph.read.revisions import LawSpans, version_spans
 from lexgraph.store.base import GraphStore
 
@@ -19,8 +20,8 @@ if TYPE_CHECKING:
 DOCUMENT_KINDS = ("precedent", *literature.KINDS)
 
 
-class PrecedentNotFound(LookupError_):
-    pass
+class PrecedentNotFound(NotFound):
+    """No stored precedent matches the lawsuit id, uid, case number or name given."""
 
 
 @dataclass(frozen=True)

@@ -12,29 +12,27 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from lexgraph import errors
+from lexgraph.errors import NotFound
 from lexgraph.model import KnownAmendment, LawInfo, LawVersionInfo, ProvisionVersion, SentenceText, period_text
 from lexgraph.numerals import parse_clause
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.store.base import GraphStore
 
 
-class LookupError_(LookupError):
-    """A name, clause or date that leads nowhere; the message says what to try instead (CLI exit 1)."""
-
-
-class LawNotFound(LookupError_):
+class LawNotFound(NotFound):
     pass
 
 
-class AmbiguousLaw(LookupError_):
+class AmbiguousLaw(NotFound):
     pass
 
 
-class NotInForce(LookupError_):
+class NotInForce(errors.NotInForce):
     pass
 
 
-class UnknownInGap(NotInForce):
+class UnknownInGap(NotInForce, errors.WordingUnknown):
     """The day falls between two stored versions after an amendment the store knows of but does not hold, and the
     clause reads differently on the two sides: its wording that day is unknown (DESIGN.md §5 "Honest periods")."""
 
@@ -142,7 +140,7 @@ def resolve_law(store: GraphStore, name: str, catalog: Catalog | None = None) ->
 def to_path(clause: str) -> str:
     path = parse_clause(clause)
     if path is None:
-        raise LookupError_(f"cannot read the clause {clause!r}; write it as 第七百九条, 709条, "
+        raise NotFound(f"cannot read the clause {clause!r}; write it as 第七百九条, 709条, "
                            "第三条の二第一項第二号 or a path such as a709/p1")
     return path
 

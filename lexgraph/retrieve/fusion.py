@@ -31,6 +31,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lexgraph.errors import ConfigurationError
+
 DEFAULT_K = 60
 #: How lists are fused: Reciprocal Rank Fusion, or the weighted mean of min-max normalised scores (`mean_normalised`).
 FUSIONS = ("rrf", "mean")
@@ -87,7 +89,7 @@ def first_occurrences(items: Iterable[str]) -> list[str]:
 def check_k(k: float) -> None:
     """RRF's ``k`` must be a positive number: ``k <= 0`` divides by zero or makes early ranks negative."""
     if isinstance(k, bool) or not isinstance(k, numbers.Real) or not k > 0 or math.isinf(k):
-        raise ValueError(f"k must be a positive finite number (60 is usual), got {k!r}")
+        raise ConfigurationError(f"k must be a positive finite number (60 is usual), got {k!r}")
 
 
 def check_limit(limit: int | None, name: str = "limit") -> None:

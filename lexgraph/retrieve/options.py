@@ -7,6 +7,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from lexgraph.errors import ConfigurationError
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
 from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_K, FUSIONS, WEIGHT_NAMES
 
@@ -30,16 +31,16 @@ class SearchOptions:
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+            raise ConfigurationError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
         if self.fusion not in FUSIONS:
-            raise ValueError(f"fusion must be one of {', '.join(FUSIONS)}, not {self.fusion!r}")
+            raise ConfigurationError(f"fusion must be one of {', '.join(FUSIONS)}, not {self.fusion!r}")
         for name in ("k", "m", "n"):
             if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1")
+                raise ConfigurationError(f"{name} must be at least 1")
         for name, weight in (self.weights or {}).items():
             if name not in WEIGHT_NAMES:
-                raise ValueError(f"a weight for {name!r}: the fused lists are bm25, dense and cited, and law weighs "
-                                 f"the law-level evidence")
+                raise ConfigurationError(f"a weight for {name!r}: the fused lists are bm25, dense and cited, and law "
+                                         f"weighs the law-level evidence")
             if not (math.isfinite(weight) and weight >= 0):
-                raise ValueError(f"the weight of {name} is {weight!r}: a weight is a finite number >= 0 "
-                                 f"(0 turns it off)")
+                raise ConfigurationError(f"the weight of {name} is {weight!r}: a weight is a finite number >= 0 "
+                                         f"(0 turns it off)")

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from lexgraph.citations.model import Citation
+from lexgraph.errors import ConfigurationError, IndexUnavailable
 from lexgraph.index.embed import Embedder
 from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex
 from lexgraph.index.tokenize import tokenize
@@ -49,8 +50,9 @@ HYDE_ANSWERS = 3
 TREE_POOL = 200
 
 
-class EmbedderMismatch(ValueError):
-    """The index was built with another embedder than the one asked to embed the query."""
+class EmbedderMismatch(IndexUnavailable, ValueError):
+    """The index was built with another embedder than the one asked to embed the query (still a ValueError, as
+    it was before the error tree)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -188,7 +190,7 @@ def fuse(lists: Mapping[str, Sequence[Retrieved]], k: int, *, rrf_k: float = DEF
     fusion: each item of a law gains ``weights["law"]`` (`DEFAULT_LAW_PRIOR`) times its law's value. RRF ignores
     it."""
     if fusion not in FUSIONS:
-        raise ValueError(f"fusion must be one of {', '.join(FUSIONS)}, not {fusion!r}")
+        raise ConfigurationError(f"fusion must be one of {', '.join(FUSIONS)}, not {fusion!r}")
     names = list(lists)
     hits: dict[str, IndexHit] = {}
     for ranked in lists.values():
@@ -324,10 +326,10 @@ class TreeRetriever:
 
     ``scope="collection"`` (the paper's setting) builds one tree over every unit that passes the filter, once per
     filter for the retriever's life, with linear memory beyond `tree.DENSE_LIMIT` units and at most
-    ``max_collection`` (`tree.DEFAULT_MAX_COLLECTION`) units: a larger collection raises ValueError saying to narrow
-    the filter (``--law``, ``--as-of``). ``scope="pool"`` builds a tree per question over the `pool` best units of
-    ``pool_from`` (hybrid by default): a ``pool × pool`` matrix whatever the collection's size. The leaves come
-    best first by cosine similarity (the paper's optional inner-product re-ranking inside the result).
+    ``max_collection`` (`tree.DEFAULT_MAX_COLLECTION`) units: a larger collection raises `ConfigurationError`
+    saying to narrow the filter (``--law``, ``--as-of``). ``scope="pool"`` builds a tree per question over the
+    `pool` best units of ``pool_from`` (hybrid by default): a ``pool × pool`` matrix whatever the collection's size.
+    The leaves come best first by cosine similarity (the paper's optional inner-product re-ranking inside the result).
 
     With ``llm`` (Tree+QE), the model first extracts a search query from the question, and that is embedded.
     """
@@ -339,7 +341,7 @@ class TreeRetriever:
                  max_collection: int = DEFAULT_MAX_COLLECTION, llm: LLMClient | None = None) -> None:
         check_embedder(index, embedder)
         if scope not in TREE_SCOPES:
-            raise ValueError(f"tree scope must be one of {', '.join(TREE_SCOPES)}, not {scope!r}")
+            raise ConfigurationError(f"tree scope must be one of {', '.join(TREE_SCOPES)}, not {scope!r}")
         self.index = index
         self.embedder = embedder
         self.pool_from = pool_from
@@ -367,8 +369,9 @@ class TreeRetriever:
             probe = self.query_vector("")  # any vector: asking for more units than there are lists them all
             hits = self.index.vector_search(probe, self.max_collection + 1, where)
             if len(hits) > self.max_collection:
-                raise ValueError(f"the cluster tree would cover more than {self.max_collection:,} units; narrow the "
-                                 f"search (--law, --as-of) or use the per-question pool (tree scope 'pool')")
+                raise ConfigurationError(f"the cluster tree would cover more than {self.max_collection:,} units; "
+                                         f"narrow the search (--law, --as-of) or use the per-question pool (tree "
+                                         f"scope 'pool')")
             vectors = self.index.vectors_of([h.uid for h in hits])
             hits = [h for h in hits if h.uid in vectors]
             if not hits:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
+from lexgraph.errors import ConfigurationError, InputError
 from lexgraph.index.embed import Embedder
 from lexgraph.index.query import SearchFilter, SearchIndex
 from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable
@@ -115,7 +116,7 @@ def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LL
             raise LLMUnavailable(f"Tree+QE needs a model to extract the query; {NOT_CONFIGURED}")
         return TreeRetriever(index, embedder, hybrid, query_vector=query_vector, scope=tree_scope, pool=tree_pool,
                              llm=llm if query_extraction else None)
-    raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    raise ConfigurationError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
 
 
 def search(store: GraphStore, retriever: Retriever, question: str, *, where: SearchFilter | None = None,
@@ -123,7 +124,7 @@ def search(store: GraphStore, retriever: Retriever, question: str, *, where: Sea
     where = where or SearchFilter()
     options = options or SearchOptions()
     if not question.strip():
-        raise ValueError("the question is empty")
+        raise InputError("the question is empty")
     clauses: list[Retrieved] = []
     chunks: list[Retrieved] = []
     if where.kind in (None, "provision"):

@@ -56,6 +56,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from lexgraph.errors import ConfigurationError
+
 DEFAULT_MAX_POOL = 2000
 #: Beyond this many vectors, distances are computed a row at a time (linear memory) instead of as one matrix.
 DENSE_LIMIT = 2000
@@ -171,7 +173,7 @@ def build_tree(
     the first ``max_pool`` rows.
     """
     if isinstance(max_pool, bool) or not isinstance(max_pool, numbers.Integral) or max_pool < 1:
-        raise ValueError(f"max_pool must be an integer >= 1, got {max_pool!r}")
+        raise ConfigurationError(f"max_pool must be an integer >= 1, got {max_pool!r}")
     if isinstance(ids, str):
         raise ValueError("ids must be a list of ids, not a string")
     names = list(ids)
@@ -188,7 +190,7 @@ def build_tree(
     if len(names) > max_pool:
         if not truncate:
             need = 8 * len(names) ** 2 / 2**20
-            raise ValueError(
+            raise ConfigurationError(
                 f"{len(names):,} candidates exceed max_pool={max_pool:,}: the distance matrix would take "
                 f"{need:,.0f} MiB (8 n² bytes). Pass fewer candidates, raise max_pool, or pass truncate=True to "
                 f"keep the first {max_pool:,} (give them best first)"

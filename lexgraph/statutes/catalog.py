@@ -24,6 +24,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from lexgraph.errors import InputError
+
 FORMAT = 1
 
 _ERAS = {"1": "明治", "2": "大正", "3": "昭和", "4": "平成", "5": "令和"}
@@ -300,7 +302,7 @@ class Catalog:
             target = _SPACE.sub("", target)
             if _SPACE.sub("", alias) == target:
                 continue
-            for law_id in official.get(target) or bare.get(target, ()):
+            for law_id in official.get(target) or bare.get(target) or ():
                 extra.setdefault(law_id, []).append(alias)
         return extra
 
@@ -362,7 +364,7 @@ class Catalog:
     def from_payload(cls, payload: Mapping[str, Any]) -> Catalog:
         """The decoded JSON of a catalogue file; ``to_payload`` describes the layout."""
         if payload.get("format") != FORMAT:
-            raise ValueError(f"catalogue format {payload.get('format')!r} is not {FORMAT}; "
+            raise InputError(f"catalogue format {payload.get('format')!r} is not {FORMAT}; "
                              "rebuild it with scripts/build_catalog.py")
         entries = {
             row[0]: LawEntry(law_id=row[0], title=row[1], law_num=row[2], law_type=row[3],

@@ -21,6 +21,7 @@ from datetime import date
 from lxml import etree
 
 from lexgraph.dates import ERA_LATIN, ERAS
+from lexgraph.errors import InputError
 from lexgraph.model import LawMeta, ParsedLaw, ParsedProvision, SentenceText
 from lexgraph.numerals import int_to_kanji, kanji_to_int
 
@@ -58,7 +59,7 @@ _PARSER = etree.XMLParser(
 )
 
 
-class StatuteXmlError(ValueError):
+class StatuteXmlError(InputError):
     """A file that is not a readable e-Gov law. The message names the file, the place and what to do."""
 
     def __init__(self, source: str, problem: str, line: int | None = None) -> None:

@@ -23,6 +23,7 @@ from datetime import date
 from pathlib import Path, PurePosixPath
 from typing import IO
 
+from lexgraph.errors import InputError
 from lexgraph.model import RevisionId
 
 REVISION_PATTERN = re.compile(r"(?<![0-9A-Za-z])([0-9]{3}[0-9A-Z]{12})_([0-9]{8})_([0-9A-Z]{15})(?![0-9A-Za-z])")
@@ -30,7 +31,7 @@ _ARCHIVE_DAY = re.compile(r"(\d{4}-\d{2}-\d{2})")
 _ARCHIVE_SUFFIXES = (".tar.xz", ".txz", ".tar.gz", ".tgz", ".tar", ".zip")
 
 
-class SourceError(ValueError):
+class SourceError(InputError):
     """An input that cannot be read at all (missing path, unreadable archive, an archive member refused)."""
 
 
@@ -104,8 +105,8 @@ class DatingFlags:
     in_force_on: date | None = None
 
 
-class RevisionUnknown(ValueError):
-    pass
+class RevisionUnknown(InputError):
+    """A file whose revision cannot be told from its name, a manifest or the flags given."""
 
 
 def parse_revision_id(text: str) -> RevisionId | None:

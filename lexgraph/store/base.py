@@ -17,23 +17,25 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from lexgraph import errors
+
 Row = dict[str, Any]
 
 
-class StoreError(RuntimeError):
+class StoreError(errors.Unavailable):
     """The store cannot do what was asked (exit code 3 in the CLI)."""
 
 
-class StoreUnavailable(StoreError):
+class StoreUnavailable(StoreError, errors.StoreUnavailable):
     """The store cannot be opened or reached: a lock held by another process, a server that is down."""
 
 
-class InvalidQuery(StoreError):
+class InvalidQuery(errors.InputError, RuntimeError):
     """User Cypher the engine cannot run as written (a syntax or binder error, a missing parameter): bad input,
-    exit code 1 in the CLI, not a store failure."""
+    exit code 1 in the CLI, not a store failure (still a RuntimeError, as it was when it was a `StoreError`)."""
 
 
-class ReadOnlyViolation(InvalidQuery):
+class ReadOnlyViolation(InvalidQuery, errors.QueryRefused):
     """A user-supplied query tried to write, or to do what a read may not (touch files, install or load an
     extension, attach a database, checkpoint, run more than one statement)."""
 
@@ -306,7 +308,7 @@ def _keyset_pages(store: GraphStore, label: str, key: str, batch: int, returns: 
     """Rows of `label`'s nodes in key order, `batch` at a time. `returns` is the RETURN expression, which must
     yield the node's key as ``key`` or the node as ``node``."""
     if batch <= 0:
-        raise ValueError("batch must be positive")
+        raise errors.ConfigurationError("batch must be positive")
     after: Any = None
     while True:
         where = f"WHERE n.{key} > $after " if after is not None else ""

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from lexgraph.errors import ConfigurationError
 from lexgraph.store.base import NODE_SPECS, REL_SPECS, GraphStore, Row
 
 DEFAULT_BATCH = 10_000
@@ -34,7 +35,7 @@ def copy_store(source: GraphStore, target: GraphStore, *, batch: int = DEFAULT_B
     """Upsert every node and relationship of `source` into `target`, `batch` rows per transaction; returns what
     was copied. `on_batch(label or type, copied so far)` is called after each transaction."""
     if batch <= 0:
-        raise ValueError("batch must be positive")
+        raise ConfigurationError("batch must be positive")
     summary = CopySummary()
     present = source.counts().nodes
     for spec in NODE_SPECS:

@@ -27,6 +27,7 @@ from typing import Any
 
 import ladybug
 
+from lexgraph.errors import ConfigurationError
 from lexgraph.store.base import (
     NODE_SPECS,
     REL_TYPES,
@@ -326,7 +327,7 @@ class EmbeddedStore(GraphStore):
         import pyarrow.parquet as pq
 
         if batch <= 0:
-            raise ValueError("batch must be positive")
+            raise ConfigurationError("batch must be positive")
         if self._in_transaction:
             raise StoreError("cannot export the graph inside an open write transaction")
         with tempfile.TemporaryDirectory(prefix="lexgraph-export-") as folder:
@@ -540,7 +541,7 @@ _USER_ERRORS = ("parser exception", "binder exception", "catalog exception", "co
 _WRITE_REFUSED = ("write query inside a read-only transaction", "write operations in a read-only database")
 
 
-def _user_query_error(err: RuntimeError, cypher: str) -> StoreError:
+def _user_query_error(err: RuntimeError, cypher: str) -> StoreError | InvalidQuery:
     """The engine's message, typed: a write the engine refused, bad input (syntax, binding, a value that does not
     convert, a missing parameter), or else a store failure."""
     message = str(err).strip()

@@ -26,7 +26,8 @@ from pydantic import AnyUrl
 from lexgraph.cli.mcp_server import uris
 from lexgraph.cli.mcp_server.failures import error_result, known_errors, mcp_error
 from lexgraph.cli.mcp_server.tools import Tools
-from lexgraph.client import LexGraph, LookupError_
+from lexgraph.client import LexGraph
+from lexgraph.errors import NotFound
 
 INSTRUCTIONS = (
     "lexgraph: 日本の法令を版ごとに保存した引用グラフ。条文を「ある日の文言」として読み（施行期間と、"
@@ -124,7 +125,7 @@ class LexGraphMCP(FastMCP):
         ref = uris.parse(str(uri))
         try:
             if ref is None:
-                raise LookupError_(f"{uri}: not a lexgraph resource; the forms are {uris.LAW_TEMPLATE}, "
+                raise NotFound(f"{uri}: not a lexgraph resource; the forms are {uris.LAW_TEMPLATE}, "
                                    f"{uris.REVISION_TEMPLATE} and {uris.AS_OF_TEMPLATE}")
             payload = self._resource(ref)
         except known_errors() as error:

@@ -12,40 +12,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_UNAVAILABLE, EXIT_USAGE
-from lexgraph.client import (
-    ConfigError,
-    DateFormatError,
-    InvalidQuery,
-    LexGraphError,
-    LookupError_,
-    RetriesExhausted,
-    StoreError,
-    StoreUnavailable,
-    unavailable_errors,
-)
+from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_UNAVAILABLE
+from lexgraph.errors import LexGraphError
 
 
 def known_errors() -> tuple[type[Exception], ...]:
     """Every exception the library raises on purpose (a refusal, a missing store, an unknown name), as opposed to a
-    bug. ValueError is one: the client's methods document it for bad arguments (an unknown law in `cite`, a
-    mode), and the CLI prints it the same way."""
-    return (LexGraphError, LookupError_, StoreError, ConfigError, DateFormatError, RetriesExhausted, ValueError,
-            *unavailable_errors())
+    bug: the error tree's root (lexgraph/errors.py), whose every class carries the CLI's exit code."""
+    return (LexGraphError,)
 
 
 def exit_code(error: BaseException) -> int:
-    """The exit code the CLI ends with for `error`: the error tree's own, else the CLI's current mapping."""
+    """The exit code the CLI ends with for `error`: the error tree's own."""
     code = getattr(error, "exit_code", None)
-    if isinstance(code, int):
-        return code
-    if isinstance(error, (ConfigError, DateFormatError)):
-        return EXIT_USAGE
-    if isinstance(error, (StoreUnavailable, RetriesExhausted, *unavailable_errors())):
-        return EXIT_UNAVAILABLE
-    if isinstance(error, StoreError) and not isinstance(error, InvalidQuery):
-        return EXIT_UNAVAILABLE
-    return EXIT_BAD_INPUT
+    return code if isinstance(code, int) else EXIT_BAD_INPUT
 
 
 def error_payload(error: BaseException) -> dict[str, Any]:

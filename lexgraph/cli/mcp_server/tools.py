@@ -31,7 +31,6 @@ from lexgraph.client import (
     AskOptions,
     DateFormatError,
     LexGraph,
-    LookupError_,
     NotInForce,
     SearchOptions,
     UnknownInGap,
@@ -41,6 +40,7 @@ from lexgraph.client import (
     clause_path,
     parse_day,
 )
+from lexgraph.errors import NotFound
 
 #: At most this many rows come back from `cypher`: an assistant's context is not a place for a whole table.
 MAX_ROWS = 200
@@ -94,22 +94,22 @@ class Tools:
 
     def clause_in_revision(self, law: str, clause: str, revision_id: str) -> shapes.ClauseAsOf:
         """The clause's wording in one stored revision (the resource ``…/{clause_path}@{revision_id}``): the clause
-        as of the first day the revision is known in force. Raises `LookupError_` when the law has no such revision
+        as of the first day the revision is known in force. Raises `NotFound` when the law has no such revision
         and `NotInForce` when the clause is not in it."""
         versions = {v.revision_id: v for v in self.lg.versions(law)}
         version = versions.get(revision_id)
         if version is None:
-            raise LookupError_(f"{law} has no stored revision {revision_id!r}; its revisions: "
+            raise NotFound(f"{law} has no stored revision {revision_id!r}; its revisions: "
                                f"{', '.join(versions) or 'none'}")
         day = version.enforced_from or version.known_in_force_on
         if day is None:
-            raise LookupError_(f"revision {revision_id} has no known day in force, so its clauses cannot be read "
+            raise NotFound(f"revision {revision_id} has no known day in force, so its clauses cannot be read "
                                "by day; read the law's versions (lexgraph://law/{law_id})")
         found = self.clause_as_of(law, clause, day.isoformat())
         if found.status == "not_in_force" or found.status == "unknown":
             raise NotInForce(found.message or f"{clause} is not in revision {revision_id}")
         if found.revision_id != revision_id:
-            raise LookupError_(f"{clause} on {day} reads from revision {found.revision_id}, not {revision_id}")
+            raise NotFound(f"{clause} on {day} reads from revision {found.revision_id}, not {revision_id}")
         return found
 
     def law_versions(self, law: Law) -> shapes.LawVersions:
