@@ -37,7 +37,7 @@ from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
 from lexgraph.documents.encoding import DecodedText, EncodingError, Utf8Tally, decode_text
-from lexgraph.errors import ConfigurationError, InputError, LexGraphError, NotFound
+from lexgraph.errors import ConfigurationError, InputError, LexGraphError, ModelUnavailable, NotFound
 from lexgraph.eval.benchmark import load_questions
 from lexgraph.eval.experiments import ExperimentError
 from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
@@ -782,10 +782,10 @@ class LexGraph:
 
     @staticmethod
     def require_model(purpose: str) -> None:
-        """Raise `LLMUnavailable` naming `purpose` when no model is configured: a command that cannot run without
-        one says so before it opens a store or asks anything."""
+        """Raise `ModelUnavailable` naming `purpose` when no model is configured: a command that cannot run
+        without one says so before it opens a store or asks anything."""
         if configured_client() is None:
-            raise LLMUnavailable(f"{purpose} needs a model; {NOT_CONFIGURED}")
+            raise ModelUnavailable(f"{purpose} needs a model; {NOT_CONFIGURED}")
 
     def interview(self, *, topic: str | None = None, llm: LLMClient | None = None,
                   max_repairs: int = DEFAULT_MAX_REPAIRS, log: Path | None = None) -> Interview:
