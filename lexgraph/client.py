@@ -35,6 +35,7 @@ from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
 from lexgraph.documents.encoding import DecodedText, EncodingError, Utf8Tally, decode_text
+from lexgraph.errors import LexGraphError
 from lexgraph.eval.benchmark import load_questions
 from lexgraph.eval.experiments import ExperimentError
 from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
@@ -85,6 +86,7 @@ if TYPE_CHECKING:
     from lexgraph.ingest.crossrefs import LinkSummary
     from lexgraph.ingest.documents import DocumentSummary
     from lexgraph.ingest.statutes import IngestSummary, ProgressCallback
+    from lexgraph.ingest.sync import SyncSummary
     from lexgraph.read.documents import CitingDocument, PrecedentView
     from lexgraph.read.laws import ClauseLinks, LawDiff, ProvisionAsOf
     from lexgraph.read.revisions import StoreRevisions
@@ -171,10 +173,25 @@ __all__ = [
     "store_exists",
     "store_location",
     "unavailable_errors",
+    "LexGraphError",
+    "sync_cache_dir",
     "write_answers_report",
     "write_mcqa_report",
     "write_retrieval_report",
 ]
+
+
+def sync_cache_dir(location: str) -> Path:
+    """Where `sync` keeps e-Gov's answers: ``egov-cache`` in the store folder, or for a Neo4j store (no folder of
+    its own) ``$XDG_CACHE_HOME/lexgraph/egov/<host_port>`` (``~/.cache`` by default), named without credentials."""
+    if is_neo4j_uri(location):
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(location)
+        where = f"{parts.hostname or 'localhost'}_{parts.port or 7687}"
+        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        return root / "lexgraph" / "egov" / where
+    return Path(location) / "egov-cache"
 
 
 def store_exists(location: str) -> bool:
@@ -386,6 +403,7 @@ class LexGraph:
         self._question_context: tuple[Catalog, StoreRevisions] | None = None
         self._search_index: SearchIndex | None = None
         self._embedder: Embedder | None = None
+        self.location: str | None = None  # where it was opened (`open`), for files kept beside the store
 
     @classmethod
     def open(cls, location: str | Path, *, read_only: bool = False, migrate: bool = True) -> LexGraph:
@@ -395,7 +413,9 @@ class LexGraph:
         store = open_store(str(location), read_only=read_only)
         if migrate and not read_only:
             store.migrate()
-        return cls(store)
+        handle = cls(store)
+        handle.location = str(location)
+        return handle
 
     @property
     def catalog(self) -> Catalog:
@@ -430,6 +450,49 @@ class LexGraph:
             catalog=self.catalog, on_file=on_file, link=link, on_link=on_link, on_link_start=on_link_start, only=only,
             workers=workers_for(paths) if workers is None else workers,
         )
+
+    def sync(
+        self, laws: Sequence[str] = (), *, api: str | None = None, pace: float | None = None,
+        updated_since: date | None = None, link: bool = True, cache_dir: Path | None = None,
+        on_law: Callable[[int, int, str], None] | None = None, on_revision: Callable[[str, bool], None] | None = None,
+    ) -> SyncSummary:
+        """Bring `laws` (titles, 略称, numbers or ids) up to e-Gov's revision lists (API v2 at `api`, else
+        ``LEXGRAPH_EGOV_API``, else e-Gov): every listed revision the store lacks is fetched and stored with the
+        period the list gives. With no `laws`, every law synced before is refreshed: only laws with revisions
+        updated at e-Gov since their last sync (or since `updated_since`) are read again. Answers are kept in
+        `cache_dir` (default: `sync_cache_dir` of the store). Raises `LawNotFound` for a name the catalogue does not
+        know, `EgovNotFound` for a law e-Gov does not have, `SourceUnavailable` when e-Gov cannot be reached."""
+        from lexgraph.ingest.sync import sync_laws, synced_laws
+        from lexgraph.statutes.egov_api import DEFAULT_PACE, EgovApi, ResponseCache, api_base
+
+        self._question_context = None
+        refresh = not laws
+        law_ids = [self._sync_law_id(name) for name in laws] if laws else [i for i, _ in synced_laws(self.store)]
+        if refresh and not law_ids:
+            raise LawNotFound("no law has been synced yet: name one, e.g. `lexgraph sync 民法`")
+        cache = ResponseCache(cache_dir or sync_cache_dir(self.location or "."))
+        client = EgovApi(api_base(api), cache=cache, pace=DEFAULT_PACE if pace is None else pace)
+        try:
+            return sync_laws(self.store, client, list(dict.fromkeys(law_ids)), today=date.today(),
+                             catalog=self.catalog, updated_since=updated_since, refresh=refresh, link=link,
+                             on_law=on_law, on_revision=on_revision)
+        finally:
+            client.close()
+
+    def _sync_law_id(self, name: str) -> str:
+        """The e-Gov law id a name means: a stored law, else the catalogue; an id or law number as it is."""
+        from lexgraph.read.laws import resolve_law
+        from lexgraph.statutes.sources import REVISION_PATTERN
+
+        try:
+            return resolve_law(self.store, name, self.catalog).law_id
+        except LawNotFound:
+            entry = self.catalog.by_law_num(name.strip())
+            if entry is not None:
+                return entry.law_id
+            if REVISION_PATTERN.fullmatch(f"{name.strip()}_20000101_000000000000000"):
+                return name.strip()  # a law id the bundled catalogue does not list (enacted after it)
+            return self._catalog_entry(name).law_id
 
     def _catalog_entry(self, name: str) -> LawEntry:
         entries = self.catalog.lookup(name)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import typer
 
-from lexgraph.cli import ask, cite, eval, experiment, graph, ingest, knowledge, law, precedent, search, store
+from lexgraph.cli import ask, cite, eval, experiment, graph, ingest, knowledge, law, precedent, search, store, sync
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Japanese law as a versioned citation graph.")
 app.add_typer(ingest.app, name="ingest")
@@ -30,6 +30,7 @@ app.command("index")(search.index_command)
 app.command("search")(search.search_command)
 app.command("ask")(ask.ask_command)
 app.add_typer(knowledge.app, name="knowledge")
+app.command("sync")(sync.sync_command)
 
 __all__ = ["app", "main"]
 

@@ -1,3 +1,4 @@
 MATCH (l:Law {law_id: $law_id})
 RETURN l.law_id AS law_id, l.title AS title, l.law_num AS law_num, l.law_type AS law_type,
-       l.aliases AS aliases, l.kana AS kana, l.promulgated AS promulgated
+       l.aliases AS aliases, l.kana AS kana, l.promulgated AS promulgated,
+       l.synced_on AS synced_on, l.repealed_on AS repealed_on

@@ -269,7 +269,8 @@ def version_on(store: GraphStore, law: LawInfo, day: date) -> LawVersionInfo:
 def law_versions(store: GraphStore, law: LawInfo) -> list[LawVersionInfo]:
     rows = store.query("law_versions", law_id=law.law_id)
     versions = [_version_info(r) for r in rows]
-    return sorted(versions, key=lambda v: (v.enforced_from or date.min, v.revision_id))
+    # A scheduled version whose day is left open comes last: it is not in force on any day yet.
+    return sorted(versions, key=lambda v: (v.enforced_from or (date.max if v.scheduled else date.min), v.revision_id))
 
 
 def law_diff(store: GraphStore, law: LawInfo, from_day: date, to_day: date, level: str = "article") -> LawDiff:
@@ -334,7 +335,7 @@ def _version_info(row: dict[str, Any]) -> LawVersionInfo:
         enforced_until=row["enforced_until"], amended_by=row["amended_by"], source=row["source"],
         dated_by=row["dated_by"], known_in_force_on=row["known_in_force_on"],
         known_until=row.get("known_until"), gap=amendments_from_json(row.get("gap")),
-        amendments=amendments_from_json(row.get("amendments")),
+        amendments=amendments_from_json(row.get("amendments")), scheduled=bool(row.get("scheduled")),
     )
 
 
