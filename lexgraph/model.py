@@ -267,3 +267,4 @@ class LawInfo:
     aliases: tuple[str, ...] = ()
     kana: str = ""
     promulgated: date | None = None
+    repealed_on: date | None = None  # a synced law e-Gov lists as repealed: in force on no day from this one

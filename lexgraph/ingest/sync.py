@@ -64,6 +64,7 @@ class SyncSummary:
             "revisions_listed": self.listed, "scheduled": self.scheduled, "versions_added": self.versions_added,
             "requests": self.fetched, "texts_fetched": self.texts_fetched, "texts_from_cache": self.texts_from_cache,
             "failures": [f.to_json() for f in self.failures],
+            "laws_linked": sum(s.links.laws for s in self.ingests if s.links is not None),
             "seconds": round(self.seconds, 1),
         }
 

@@ -175,7 +175,7 @@ def provision_as_of(store: GraphStore, law: LawInfo, clause: str, day: date) -> 
 
 def newest_known_up_to(store: GraphStore, law: LawInfo) -> date | None:
     """How far the store knows the newest stored version of a law to be in force (never "now")."""
-    versions = law_versions(store, law)
+    versions = [v for v in law_versions(store, law) if not v.scheduled]  # scheduled: not yet in force
     return versions[-1].known_up_to if versions else None
 
 
@@ -256,6 +256,9 @@ def clause_links(store: GraphStore, law: LawInfo, clause: str, day: date, direct
 def version_on(store: GraphStore, law: LawInfo, day: date) -> LawVersionInfo:
     rows = store.query("law_version_on", law_id=law.law_id, day=day)
     if not rows:
+        if law.repealed_on is not None and day >= law.repealed_on:
+            raise NotInForce(f"{law.title} was repealed (廃止) from {law.repealed_on.isoformat()}: not in force on "
+                             f"{day.isoformat()}")
         versions = law_versions(store, law)
         earliest = versions[0].enforced_from if versions else None
         raise NotInForce(
@@ -326,6 +329,7 @@ def _law_info(row: dict[str, Any]) -> LawInfo:
     return LawInfo(
         law_id=row["law_id"], title=row["title"], law_num=row["law_num"], law_type=row["law_type"],
         aliases=tuple(row.get("aliases") or ()), kana=row.get("kana") or "", promulgated=row.get("promulgated"),
+        repealed_on=row.get("repealed_on"),
     )
 
 
