@@ -293,8 +293,8 @@ class EgovApiServer:
                     return self._send(429, b'{"code":"429000","message":"Too Many Requests"}', "application/json",
                                       {"Retry-After": "1"})
                 if fault == "500":
-                    return self._send(500, json.dumps({"code": "500001", "message": "サーバ内処理で異常が発生しました。"},
-                                                      ensure_ascii=False).encode(), "application/json")
+                    error = {"code": "500001", "message": "サーバ内処理で異常が発生しました。"}
+                    return self._send(500, json.dumps(error, ensure_ascii=False).encode(), "application/json")
                 if path.startswith("/api/2/law_revisions/"):
                     status, payload = server._law_revisions(path.rsplit("/", 1)[1], query)
                     return self._json(status, payload, fault)

@@ -30,7 +30,7 @@ import re
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
@@ -137,21 +137,23 @@ class CachedResponse:
 
 
 class ResponseCache:
-    """Answers kept on disk by content: ``objects/ab/<sha256>`` holds a body, ``requests/<sha256 of the URL>.json``
-    names the body a URL gave. Both are written to a temporary file and renamed, so that a process killed mid-write
-    leaves either the old entry or the new one, never half of one."""
+    """Answers kept on disk by content: ``objects/ab/<sha256>`` holds a body, ``requests/<sha256 of the request>.json``
+    names the body a request gave. A request is keyed by its path from the API root on (``/law_data/…?…``), so
+    that e-Gov and a mirror of it (`--api`), which serve a revision under the same id, share what was fetched.
+    Both files are written to a temporary file and renamed, so that a process killed mid-write leaves either the
+    old entry or the new one, never half of one."""
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
 
-    def _request_file(self, url: str) -> Path:
-        return self.root / "requests" / f"{hashlib.sha256(url.encode()).hexdigest()}.json"
+    def _request_file(self, key: str) -> Path:
+        return self.root / "requests" / f"{hashlib.sha256(key.encode()).hexdigest()}.json"
 
     def _object_file(self, digest: str) -> Path:
         return self.root / "objects" / digest[:2] / digest
 
-    def get(self, url: str) -> CachedResponse | None:
-        entry_file = self._request_file(url)
+    def get(self, key: str) -> CachedResponse | None:
+        entry_file = self._request_file(key)
         try:
             entry = json.loads(entry_file.read_text(encoding="utf-8"))
             body = self._object_file(entry["sha256"]).read_bytes()
@@ -159,16 +161,17 @@ class ResponseCache:
             return None
         if hashlib.sha256(body).hexdigest() != entry["sha256"]:
             return None  # a damaged object is fetched again, never trusted
-        return CachedResponse(url, int(entry.get("status", 200)), entry.get("content_type", ""), body, True)
+        return CachedResponse(entry.get("url", key), int(entry.get("status", 200)), entry.get("content_type", ""),
+                              body, True)
 
-    def put(self, url: str, content_type: str, body: bytes) -> None:
+    def put(self, key: str, url: str, content_type: str, body: bytes) -> None:
         digest = hashlib.sha256(body).hexdigest()
         target = self._object_file(digest)
         if not target.exists():
             _write_atomic(target, body)
-        entry = {"url": url, "sha256": digest, "status": 200, "content_type": content_type,
-                 "fetched_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
-        _write_atomic(self._request_file(url), json.dumps(entry, ensure_ascii=False).encode("utf-8"))
+        entry = {"key": key, "url": url, "sha256": digest, "status": 200, "content_type": content_type,
+                 "fetched_at": datetime.now(UTC).isoformat(timespec="seconds")}
+        _write_atomic(self._request_file(key), json.dumps(entry, ensure_ascii=False).encode("utf-8"))
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
@@ -235,8 +238,9 @@ class EgovApi:
 
     def _get(self, url: str, *, use_cache: bool, check: Callable[[CachedResponse], object] | None = None
              ) -> CachedResponse:
+        key = url[len(self.base_url):] if url.startswith(self.base_url) else url
         if use_cache and self.cache is not None:
-            cached = self.cache.get(url)
+            cached = self.cache.get(key)
             if cached is not None:
                 try:
                     if check is not None:
@@ -250,7 +254,7 @@ class EgovApi:
         answer = self._fetch(url, check)
         self.fetched_from_server += 1
         if self.cache is not None:
-            self.cache.put(url, answer.content_type, answer.body)
+            self.cache.put(key, url, answer.content_type, answer.body)
         if self.on_request:
             self.on_request(url, False)
         return answer
@@ -321,7 +325,7 @@ def _retry_after(value: str | None) -> float:
         seconds = float(value)
     except ValueError:
         try:
-            seconds = (parsedate_to_datetime(value) - datetime.now(timezone.utc)).total_seconds()
+            seconds = (parsedate_to_datetime(value) - datetime.now(UTC)).total_seconds()
         except (TypeError, ValueError):
             return 0.0
     return max(0.0, min(seconds, 300.0))
