@@ -455,23 +455,36 @@ class LexGraph:
         self, laws: Sequence[str] = (), *, api: str | None = None, pace: float | None = None,
         updated_since: date | None = None, link: bool = True, cache_dir: Path | None = None,
         on_law: Callable[[int, int, str], None] | None = None, on_revision: Callable[[str, bool], None] | None = None,
+        all_laws: bool = False, archive: Path | None = None,
     ) -> SyncSummary:
         """Bring `laws` (titles, 略称, numbers or ids) up to e-Gov's revision lists (API v2 at `api`, else
         ``LEXGRAPH_EGOV_API``, else e-Gov): every listed revision the store lacks is fetched and stored with the
         period the list gives. With no `laws`, every law synced before is refreshed: only laws with revisions
         updated at e-Gov since their last sync (or since `updated_since`) are read again. Answers are kept in
         `cache_dir` (default: `sync_cache_dir` of the store). Raises `LawNotFound` for a name the catalogue does not
-        know, `EgovNotFound` for a law e-Gov does not have, `SourceUnavailable` when e-Gov cannot be reached."""
+        know, `EgovNotFound` for a law e-Gov does not have, `SourceUnavailable` when e-Gov cannot be reached.
+
+        `all_laws`: every law, starting from e-Gov's bulk download of all current laws in one zip (`archive`, or
+        downloaded into the cache), ingested as files; then every stored law's revision list is read and the
+        revisions the archive lacks fetched."""
+        from lexgraph.ingest.statutes import ingest_statutes, workers_for
         from lexgraph.ingest.sync import sync_laws, synced_laws
         from lexgraph.statutes.egov_api import DEFAULT_PACE, EgovApi, ResponseCache, api_base
 
         self._question_context = None
-        refresh = not laws
-        law_ids = [self._sync_law_id(name) for name in laws] if laws else [i for i, _ in synced_laws(self.store)]
+        folder = cache_dir or sync_cache_dir(self.location or ".")
+        client = EgovApi(api_base(api), cache=ResponseCache(folder), pace=DEFAULT_PACE if pace is None else pace)
+        refresh = not laws and not all_laws
+        if all_laws:
+            bulk = archive or client.bulk_archive(folder / "bulk" / "all_xml.zip")
+            ingest_statutes(self.store, [bulk], catalog=self.catalog, link=False, workers=workers_for([bulk]))
+            law_ids = [row["law_id"] for row in self.store.query("laws_all")]
+        else:
+            law_ids = [self._sync_law_id(name) for name in laws] if laws else \
+                [i for i, _ in synced_laws(self.store)]
         if refresh and not law_ids:
+            client.close()
             raise LawNotFound("no law has been synced yet: name one, e.g. `lexgraph sync 民法`")
-        cache = ResponseCache(cache_dir or sync_cache_dir(self.location or "."))
-        client = EgovApi(api_base(api), cache=cache, pace=DEFAULT_PACE if pace is None else pace)
         try:
             return sync_laws(self.store, client, list(dict.fromkeys(law_ids)), today=date.today(),
                              catalog=self.catalog, updated_since=updated_since, refresh=refresh, link=link,

@@ -12,6 +12,9 @@ Written from ``lawapi-v2.yaml`` (v2.1.138, as mirrored in ngs/go-jplaw-api-v2), 
 - ``GET /api/2/laws`` → `laws_response`: ``total_count``, ``count``, ``next_offset`` (null at the end) and
   ``laws``; filters ``law_id``, ``law_num``, ``law_title`` (partial match), paging ``limit`` (default 100) /
   ``offset``;
+- ``GET /bulkdownload?file_section=1&only_xml_flag=true`` (the spec's introduction, on the site beside the API):
+  a zip of every current law, each as ``<law_revision_id>/<law_revision_id>.xml`` (the member naming is this
+  server's choice: the spec does not describe the zip's layout);
 - errors as `error_info` ``{"code", "message"}``; a law the server does not have is 404 (the spec documents 404
   with `error_info` for ``/attachment``; the same form is used here).
 
@@ -275,6 +278,21 @@ class EgovApiServer:
         following = offset + limit if offset + limit < len(rows) else None
         return {"total_count": len(rows), "count": len(page), "next_offset": following, "laws": page}
 
+    def _bulk_zip(self) -> bytes:
+        """The bulk download of every current law (the spec's introduction: ``/bulkdownload?file_section=1&
+        only_xml_flag=true``): one zip, each law's CurrentEnforced text as ``<revision id>/<revision id>.xml``."""
+        import io
+        import zipfile
+
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for law in self.laws.values():
+                current = [r for r in law.revisions if r.info["current_revision_status"] == "CurrentEnforced"]
+                if current:
+                    revision_id = current[-1].info["law_revision_id"]
+                    archive.writestr(f"{revision_id}/{revision_id}.xml", current[-1].law_xml())
+        return buffer.getvalue()
+
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
 
@@ -320,6 +338,8 @@ class EgovApiServer:
                     return self._json(200, payload, fault)
                 if path == "/api/2/laws":
                     return self._json(200, server._laws(query), fault)
+                if path == "/bulkdownload" and query.get("file_section") == "1":
+                    return self._send(200, server._bulk_zip(), "application/zip", fault=fault)
                 return self._json(404, {"code": "404000", "message": "no such endpoint"}, fault)
 
             def _json(self, status: int, payload: Any, fault: str | None) -> None:

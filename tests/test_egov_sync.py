@@ -274,3 +274,20 @@ def test_a_sync_killed_with_sigkill_is_completed_by_the_next_one(tmp_path: Path)
     assert not fetched_before & asked_again  # what the killed sync had fetched came from the cache
     assert asked_again  # and the rest from the server
     assert _store_state(killed) == _store_state(reference)
+
+
+def test_sync_all_starts_from_the_bulk_download(server: EgovApiServer, tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    run = _sync(server, store, extra=("--all", "--no-link"))
+    assert run.code == 1, run.stderr  # 行政手続法's broken revision, reported
+    assert any("bulkdownload" in line for line in server.log)
+    # The archive holds current laws only (not the repealed one): their revision lists are read.
+    assert sorted(line.split("?")[0].split("/")[-1] for line in server.requests("law_revisions")) == [
+        CIVIL_CODE, PROCEDURE]
+    texts = {line.split("?")[0].split("/")[-1] for line in server.requests("law_data")}
+    # The current texts came in the archive: only the other revisions were asked for.
+    assert f"{CIVIL_CODE}_20230614_505AC0000000053" not in texts
+    assert f"{CIVIL_CODE}_20200516_501AC0000000002" in texts
+    versions = lexgraph("law", "versions", "民法", "--json", store=store).json()["versions"]
+    assert len(versions) == 5 and all(v["dated_by"] == "egov-api" for v in versions)
+    assert (store / "egov-cache" / "bulk" / "all_xml.zip").is_file()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -24,6 +25,11 @@ def sync_command(
     updated_since: Annotated[str | None, typer.Option("--updated-since", help="With no LAW: read again the laws "
                                                       "with revisions updated at e-Gov since this day (default: "
                                                       "each law's last sync).")] = None,
+    all_laws: Annotated[bool, typer.Option("--all", help="Every law: start from e-Gov's bulk download of all "
+                                           "current laws (one zip), then read every revision list.")] = False,
+    archive: Annotated[Path | None, typer.Option("--archive", help="With --all: a bulk download already on disk "
+                                                 "(e-Gov's zip, or lawhub-style tar.xz) instead of downloading.")
+                       ] = None,
     link: Annotated[bool, typer.Option("--link/--no-link", help="Link the cross-references of laws that gained "
                                        "a version.")] = True,
     store: StoreOpt = None,
@@ -33,8 +39,12 @@ def sync_command(
     the list gives; revisions not yet in force are stored as scheduled. Answers are cached beside the store, so a
     killed sync resumes without fetching again what it had."""
     since = parse_day(updated_since, "--updated-since")
-    if since is not None and laws:
-        fail("--updated-since refreshes the laws synced before; give it without LAW", 2)
+    if since is not None and (laws or all_laws):
+        fail("--updated-since refreshes the laws synced before; give it without LAW or --all", 2)
+    if all_laws and laws:
+        fail("--all takes every law; give it without LAW", 2)
+    if archive is not None and not all_laws:
+        fail("--archive is the bulk download that --all starts from; give --all too", 2)
     with opened(store) as lg, progress_bar("revisions", quiet=as_json) as progress:
         task = progress.add_task("sync", total=None)
 
@@ -46,7 +56,7 @@ def sync_command(
 
         try:
             summary = lg.sync(laws or (), api=api, pace=pace, updated_since=since, link=link, on_law=on_law,
-                              on_revision=on_revision)
+                              on_revision=on_revision, all_laws=all_laws, archive=archive)
         except LexGraphError as error:  # one line, and the exit code its branch means (issue 36's handler)
             fail(str(error), error.exit_code)
     if as_json:

@@ -232,6 +232,43 @@ class EgovApi:
             next_offset = data.get("next_offset")
             offset = int(next_offset) if next_offset is not None and data.get("laws") else None
 
+    def bulk_archive(self, target: Path) -> Path:
+        """e-Gov's bulk download of every current law in one zip (``/bulkdownload?file_section=1&only_xml_flag=true``
+        on the site that serves the API, as the spec's introduction gives it), streamed to `target`. A complete
+        download is kept and used again; a partial one is never left under `target`'s name."""
+        import httpx
+
+        if target.is_file() and target.stat().st_size > 0:
+            return target
+        site = self.base_url.removesuffix("/api/2")
+        url = f"{site}/bulkdownload?file_section=1&only_xml_flag=true"
+        temporary = target.with_name(f".{target.name}.{os.getpid()}.part")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if self._client is None:
+            self._client = httpx.Client(timeout=self.timeout, follow_redirects=True,
+                                        headers={"User-Agent": USER_AGENT})
+        problem = ""
+        for attempt in range(self.retries + 1):
+            self._wait_pace()
+            try:
+                with self._client.stream("GET", url) as response:
+                    if response.status_code == 200:
+                        with temporary.open("wb") as sink:
+                            for chunk in response.iter_bytes(1 << 20):
+                                sink.write(chunk)
+                        os.replace(temporary, target)
+                        self.fetched_from_server += 1
+                        return target
+                    problem = f"HTTP {response.status_code}"
+                    if response.status_code < 500 and response.status_code != 429:
+                        break
+            except httpx.TransportError as err:
+                problem = f"{type(err).__name__}: {err}"
+            if attempt < self.retries:
+                time.sleep(min(self.backoff * 2 ** attempt, MAX_BACKOFF))
+        temporary.unlink(missing_ok=True)
+        raise SourceUnavailable(f"{url}: {problem}; download the archive yourself and pass --archive FILE")
+
     # -- HTTP ---------------------------------------------------------------------------------------------------
     def _url(self, path: str, params: Mapping[str, str]) -> str:
         return f"{self.base_url}{path}?{urlencode(sorted(params.items()))}" if params else f"{self.base_url}{path}"
