@@ -97,13 +97,12 @@ def sync_laws(
         since = updated_since or last_sync.get(law_id)
         if refresh and since is not None:
             changed = api.revisions(law_id, updated_from=since)
-            summary.fetched += 1
             if not changed.revisions:
                 _redate(store, law_id, today, catalog, summary, link)
                 continue
         revisions = api.revisions(law_id)
-        summary.fetched += 1
         _sync_law(store, api, revisions, today, catalog, summary, link, on_revision)
+    summary.fetched = api.fetched_from_server
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -157,7 +156,6 @@ def _sync_law(store: GraphStore, api: EgovApi, revisions: RevisionList, today: d
         name = f"{api.base_url}/law_data/{version.revision_id}"
         names[name] = version.revision_id
         documents.append(XmlDocument(name=name, data=xml))
-    summary.fetched = api.fetched_from_server
     ingest = ingest_statutes(store, [], documents=documents, listings={law_id: listing}, catalog=catalog,
                              link=link, workers=1)
     summary.ingests.append(ingest)
