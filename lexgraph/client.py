@@ -89,6 +89,7 @@ if TYPE_CHECKING:
     from lexgraph.ingest.crossrefs import LinkSummary
     from lexgraph.ingest.documents import DocumentSummary
     from lexgraph.ingest.statutes import IngestSummary, ProgressCallback
+    from lexgraph.ingest.sync import SyncSummary
     from lexgraph.read.documents import CitingDocument, PrecedentView
     from lexgraph.read.laws import ClauseLinks, LawDiff, ProvisionAsOf
     from lexgraph.read.revisions import StoreRevisions
@@ -177,6 +178,7 @@ __all__ = [
     "score_lawqa_citations",
     "store_exists",
     "store_location",
+    "sync_cache_dir",
     "write_answers_report",
     "write_mcqa_report",
     "write_retrieval_report",
@@ -185,6 +187,17 @@ __all__ = [
 
 class EmptyQuestion(InputError):
     """A search or a question with nothing in it but spaces (full-width ones included)."""
+def sync_cache_dir(location: str) -> Path:
+    """Where `sync` keeps e-Gov's answers: ``egov-cache`` in the store folder, or for a Neo4j store (no folder of
+    its own) ``$XDG_CACHE_HOME/lexgraph/egov/<host_port>`` (``~/.cache`` by default), named without credentials."""
+    if is_neo4j_uri(location):
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(location)
+        where = f"{parts.hostname or 'localhost'}_{parts.port or 7687}"
+        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        return root / "lexgraph" / "egov" / where
+    return Path(location) / "egov-cache"
 
 
 def store_exists(location: str) -> bool:
@@ -401,6 +414,7 @@ class LexGraph:
         self._question_context: tuple[Catalog, StoreRevisions] | None = None
         self._search_index: SearchIndex | None = None
         self._embedder: Embedder | None = None
+        self.location: str | None = None  # where it was opened (`open`), for files kept beside the store
 
     @classmethod
     def open(cls, location: str | Path, *, read_only: bool = False, migrate: bool = True) -> LexGraph:
@@ -410,7 +424,9 @@ class LexGraph:
         store = open_store(str(location), read_only=read_only)
         if migrate and not read_only:
             store.migrate()
-        return cls(store)
+        handle = cls(store)
+        handle.location = str(location)
+        return handle
 
     @property
     def catalog(self) -> Catalog:
@@ -445,6 +461,62 @@ class LexGraph:
             catalog=self.catalog, on_file=on_file, link=link, on_link=on_link, on_link_start=on_link_start, only=only,
             workers=workers_for(paths) if workers is None else workers,
         )
+
+    def sync(
+        self, laws: Sequence[str] = (), *, api: str | None = None, pace: float | None = None,
+        updated_since: date | None = None, link: bool = True, cache_dir: Path | None = None,
+        on_law: Callable[[int, int, str], None] | None = None, on_revision: Callable[[str, bool], None] | None = None,
+        all_laws: bool = False, archive: Path | None = None,
+    ) -> SyncSummary:
+        """Bring `laws` (titles, 略称, numbers or ids) up to e-Gov's revision lists (API v2 at `api`, else
+        ``LEXGRAPH_EGOV_API``, else e-Gov): every listed revision the store lacks is fetched and stored with the
+        period the list gives. With no `laws`, every law synced before is refreshed: only laws with revisions
+        updated at e-Gov since their last sync (or since `updated_since`) are read again. Answers are kept in
+        `cache_dir` (default: `sync_cache_dir` of the store). Raises `LawNotFound` for a name the catalogue does not
+        know, `EgovNotFound` for a law e-Gov does not have, `SourceUnavailable` when e-Gov cannot be reached.
+
+        `all_laws`: every law, starting from e-Gov's bulk download of all current laws in one zip (`archive`, or
+        downloaded into the cache), ingested as files; then every stored law's revision list is read and the
+        revisions the archive lacks fetched."""
+        from lexgraph.ingest.statutes import ingest_statutes, workers_for
+        from lexgraph.ingest.sync import sync_laws, synced_laws
+        from lexgraph.statutes.egov_api import DEFAULT_PACE, EgovApi, ResponseCache, api_base
+
+        self._question_context = None
+        folder = cache_dir or sync_cache_dir(self.location or ".")
+        client = EgovApi(api_base(api), cache=ResponseCache(folder), pace=DEFAULT_PACE if pace is None else pace)
+        refresh = not laws and not all_laws
+        if all_laws:
+            bulk = archive or client.bulk_archive(folder / "bulk" / "all_xml.zip")
+            ingest_statutes(self.store, [bulk], catalog=self.catalog, link=False, workers=workers_for([bulk]))
+            law_ids = [row["law_id"] for row in self.store.query("laws_all")]
+        else:
+            law_ids = [self._sync_law_id(name) for name in laws] if laws else \
+                [i for i, _ in synced_laws(self.store)]
+        if refresh and not law_ids:
+            client.close()
+            raise LawNotFound("no law has been synced yet: name one, e.g. `lexgraph sync 民法`")
+        try:
+            return sync_laws(self.store, client, list(dict.fromkeys(law_ids)), today=date.today(),
+                             catalog=self.catalog, updated_since=updated_since, refresh=refresh, link=link,
+                             on_law=on_law, on_revision=on_revision)
+        finally:
+            client.close()
+
+    def _sync_law_id(self, name: str) -> str:
+        """The e-Gov law id a name means: a stored law, else the catalogue; an id or law number as it is."""
+        from lexgraph.read.laws import resolve_law
+        from lexgraph.statutes.sources import REVISION_PATTERN
+
+        try:
+            return resolve_law(self.store, name, self.catalog).law_id
+        except LawNotFound:
+            entry = self.catalog.by_law_num(name.strip())
+            if entry is not None:
+                return entry.law_id
+            if REVISION_PATTERN.fullmatch(f"{name.strip()}_20000101_000000000000000"):
+                return name.strip()  # a law id the bundled catalogue does not list (enacted after it)
+            return self._catalog_entry(name).law_id
 
     def _catalog_entry(self, name: str) -> LawEntry:
         entries = self.catalog.lookup(name)

@@ -203,13 +203,22 @@ class LawVersionInfo:
     known_until: date | None = None
     gap: tuple[KnownAmendment, ...] = ()
     amendments: tuple[KnownAmendment, ...] = ()  # every amending law its 附則 name (as read back from the store)
+    # A revision promulgated but not in force on the last sync day (e-Gov `UnEnforced`): `enforced_from` is the day
+    # it is to take effect, or None when e-Gov leaves it open (政令で定める日): then it is in force on no day.
+    scheduled: bool = False
 
     @property
     def known_up_to(self) -> date | None:
         """For the newest version (no `enforced_until`), the last day on which the store knows its wording was in
         force: the day its source was seen in force, or else the day it took effect. The store never knows a
-        version is in force "now"; for earlier versions None (their end is `known_until` / `enforced_until`)."""
+        version is in force "now"; for earlier versions None (their end is `known_until` / `enforced_until`).
+        A synced version followed only by scheduled ones is known up to the sync day (`known_in_force_on`)."""
+        if self.scheduled:
+            return None
         if self.enforced_until is not None:
+            if self.dated_by == "egov-api" and self.known_in_force_on is not None \
+                    and self.known_in_force_on < self.enforced_until:
+                return self.known_in_force_on
             return None
         days = [d for d in (self.enforced_from, self.known_in_force_on) if d is not None]
         return max(days) if days else None
@@ -261,3 +270,4 @@ class LawInfo:
     aliases: tuple[str, ...] = ()
     kana: str = ""
     promulgated: date | None = None
+    repealed_on: date | None = None  # a synced law e-Gov lists as repealed: in force on no day from this one

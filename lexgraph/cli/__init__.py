@@ -31,6 +31,7 @@ from lexgraph.cli import (
     precedent,
     search,
     store,
+    sync,
 )
 from lexgraph.cli.output import err, library_errors
 
@@ -72,6 +73,7 @@ app.command("search")(search.search_command)
 app.command("ask")(ask.ask_command)
 app.add_typer(knowledge.app, name="knowledge")
 app.command("mcp")(mcp.mcp_command)
+app.command("sync")(sync.sync_command)
 
 __all__ = ["app", "main"]
 

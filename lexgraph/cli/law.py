@@ -88,12 +88,19 @@ def _version_json(v: Any) -> dict[str, Any]:
             "known_in_force_on": iso(v.known_in_force_on), "source": v.source,
             "known_until": iso(v.known_until), "known_up_to": iso(v.known_up_to),
             "gap": [a.to_json() for a in v.gap], "period": version_period(v),
+            "scheduled": getattr(v, "scheduled", False),
             "amendments": [a.to_json() for a in v.amendments]}
 
 
 def version_period(v: Any) -> str:
-    """``2020-05-16 – 2023-06-14 (wording known to 2020-05-17: 7 amendments between not stored)``."""
+    """``2020-05-16 – 2023-06-14 (wording known to 2020-05-17: 7 amendments between not stored)``; a synced
+    version known up to the sync day before a scheduled one, and a scheduled one, say so."""
+    if getattr(v, "scheduled", False):
+        return (f"scheduled (施行予定) from {iso(v.enforced_from)}" if v.enforced_from is not None
+                else "scheduled (施行予定), day not fixed (unknown)")
     text = period_text(v.enforced_from, v.enforced_until, v.known_up_to)
+    if v.enforced_until is not None and v.known_up_to is not None:
+        text += f" (known up to {iso(v.known_up_to)}; then scheduled)"
     if v.known_until is not None and v.gap:
         text += f" (changed clauses known only until {v.known_until}: {len(v.gap)} amendments in between not stored)"
     return text
@@ -109,19 +116,18 @@ def law_versions(
     with opened(store, read_only=True) as lg:
         info = lg.law(law)
         versions = lg.versions(law)
+    repealed = getattr(info, "repealed_on", None)
     if as_json:
-        emit_json({"law_id": info.law_id, "title": info.title, "versions": [_version_json(v) for v in versions]})
+        emit_json({"law_id": info.law_id, "title": info.title, "repealed_on": iso(repealed),
+                   "versions": [_version_json(v) for v in versions]})
         return
     grid = table("revision id", "from", "dated by", "until")
     for column in (grid.columns[0], grid.columns[1], grid.columns[3]):
         column.no_wrap = True  # an id is copied into other commands, and a day read whole: never folded
     for v in versions:
-        until = iso(v.enforced_until) or f"known up to\n{iso(v.known_up_to) or '?'}"
-        if v.known_until is not None and v.gap:
-            until += "\n(gap below)"
-        grid.add_row(v.revision_id, iso(v.enforced_from) or "unknown",
-                     "its id" if v.dated_by == "revision_id" else f"snapshot (seen {v.known_in_force_on})", until)
-    out.print(f"[bold]{info.title}[/] ({info.law_id})", highlight=False)
+        grid.add_row(v.revision_id, _from_cell(v), _dated_by_cell(v), _until_cell(v))
+    out.print(f"[bold]{info.title}[/] ({info.law_id})"
+              + (f"  [red]repealed (廃止) from {iso(repealed)}[/]" if repealed else ""), highlight=False)
     out.print(grid)
     for v in versions:
         if v.gap:
@@ -130,6 +136,33 @@ def law_versions(
                       highlight=False, soft_wrap=False)
             for amendment in v.gap:
                 out.print(f"  {amendment.describe()}", highlight=False, soft_wrap=False)
+
+
+def _from_cell(v: Any) -> str:
+    if getattr(v, "scheduled", False):
+        return f"{iso(v.enforced_from)}\n施行予定" if v.enforced_from else "day open\n施行予定"
+    return iso(v.enforced_from) or "unknown"
+
+
+def _dated_by_cell(v: Any) -> str:
+    if v.dated_by == "revision_id":
+        return "its id"
+    if v.dated_by == "egov-api":
+        return "e-Gov"
+    return f"snapshot (seen {v.known_in_force_on})"
+
+
+def _until_cell(v: Any) -> str:
+    if getattr(v, "scheduled", False):
+        return iso(v.enforced_until) or "(not yet\nin force)"
+    until = iso(v.enforced_until) or f"known up to\n{iso(v.known_up_to) or '?'}"
+    if v.enforced_until is not None and v.known_up_to is not None:
+        until += f"\n(known up to\n{iso(v.known_up_to)})"
+    if v.known_until is not None and v.gap:
+        until += "\n(gap below)"
+    elif v.known_until is not None and v.dated_by == "egov-api":
+        until += f"\n(text known to\n{iso(v.known_until)})"
+    return until
 
 
 @app.command("diff")

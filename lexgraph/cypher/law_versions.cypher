@@ -3,5 +3,5 @@ MATCH (v:LawVersion {law_id: $law_id})
 RETURN v.revision_id AS revision_id, v.law_id AS law_id, v.enforced_from AS enforced_from,
        v.enforced_until AS enforced_until, v.amended_by AS amended_by, v.source AS source,
        v.dated_by AS dated_by, v.known_in_force_on AS known_in_force_on, v.known_until AS known_until,
-       v.gap AS gap, v.amendments AS amendments, v.parser AS parser
+       v.gap AS gap, v.amendments AS amendments, v.parser AS parser, v.scheduled AS scheduled
 ORDER BY v.enforced_from

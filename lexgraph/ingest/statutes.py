@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
@@ -35,7 +35,15 @@ from lexgraph.statutes.sources import (
     iter_documents,
     parse_revision_id,
 )
-from lexgraph.statutes.timeline import LawTimeline, VersionContent, build_timeline, version_hash
+from lexgraph.statutes.timeline import (
+    EGOV_API,
+    LawTimeline,
+    ListedVersion,
+    SourceListing,
+    VersionContent,
+    build_timeline,
+    version_hash,
+)
 from lexgraph.store.base import GraphStore, StoreError, Transaction
 
 DEFAULT_BATCH_FILES = 256  # laws per transaction: big enough for the bulk path (COPY), see store/embedded.py
@@ -135,10 +143,16 @@ def ingest_statutes(
     only: NameFilter | None = None,
     workers: int = 1,
     on_link_start: Callable[[int], None] | None = None,
+    documents: Iterable[XmlDocument] | None = None,
+    listings: Mapping[str, SourceListing] | None = None,
 ) -> IngestSummary:
     """Ingest the XML under `paths`, one transaction per batch of files; then (with `link`) compute the clause
     cross-references of every law that gained a version, and of the stored laws that were waiting for one.
     `only` reads just the files whose names it accepts (see `sources.select_laws`).
+
+    `documents` (instead of `paths`) are documents already in memory, such as revisions fetched from e-Gov, and
+    `listings` the revision lists of their laws (law id → `SourceListing`): those laws' periods come from the list,
+    and every law listed is brought up to its list even when no document of it is new (`lexgraph sync`).
 
     With `workers` > 1, that many processes parse the XML (and later read the citations) while this process, the
     store's one writer, writes; the store ends up the same as with one process. What the ingest wrote is kept in
@@ -152,8 +166,9 @@ def ingest_statutes(
     ingested = IngestedLaws(FoundWith(store_catalog(store, catalog)))
     started = time.perf_counter()
     batch: list[_Incoming] = []
-    for name, size, prepared in _prepared(store, iter_documents(paths, only=only), flags, catalog, workers,
-                                          ingested.found_with.names):
+    listings = listings or {}
+    items = documents if documents is not None else iter_documents(paths, only=only)
+    for name, size, prepared in _prepared(store, items, flags, catalog, workers, ingested.found_with.names):
         summary.files += 1
         if size is not None:  # an XML document (not an unreadable input)
             summary.xml_bytes += size
@@ -164,10 +179,10 @@ def ingest_statutes(
             continue
         batch.append(prepared)
         if len(batch) >= batch_files:
-            _write_batch(store, batch, summary, ingested)
+            _write_batch(store, batch, summary, ingested, listings)
             batch = []
-    if batch:
-        _write_batch(store, batch, summary, ingested)
+    if batch or listings:
+        _write_batch(store, batch, summary, ingested, listings, also=sorted(listings))
     summary.seconds["ingest"] = time.perf_counter() - started
     if link:
         added = {o.law_id for o in summary.outcomes if o.status == "added" and o.law_id}
@@ -266,14 +281,20 @@ def prepare_document(doc: XmlDocument, flags: DatingFlags, catalog: Catalog, *,
     return _Incoming(doc.name, law, revision, version_hash(law.provisions), aliases, alone)
 
 
-def _write_batch(store: GraphStore, batch: list[_Incoming], summary: IngestSummary, ingested: IngestedLaws) -> None:
+def _write_batch(store: GraphStore, batch: list[_Incoming], summary: IngestSummary, ingested: IngestedLaws,
+                 listings: Mapping[str, SourceListing] | None = None, also: Sequence[str] = ()) -> None:
+    """Write a batch of documents; `also` names listed laws to bring up to their listing even without a new
+    document (a law whose new revisions were written in an earlier batch is planned again: same result)."""
     by_law: dict[str, list[_Incoming]] = defaultdict(list)
     for incoming in batch:
         by_law[incoming.revision.law_id].append(incoming)
+    for law_id in also:
+        by_law.setdefault(law_id, [])
     stored = _stored_versions(store, list(by_law))
     plans: list[_LawPlan] = []
     for law_id, incomings in by_law.items():
-        plan = _plan_law(store, law_id, incomings, stored.get(law_id, []), summary)
+        plan = _plan_law(store, law_id, incomings, stored.get(law_id, []), summary,
+                         (listings or {}).get(law_id))
         if plan is not None:
             plans.append(plan)
     if not plans:
@@ -371,6 +392,7 @@ class _LawPlan:
         w.add(node_write, "Law", [self.law_row])
         w.add(node_write, "LawVersion", [
             {"revision_id": v.revision_id, "law_id": v.law_id, "enforced_from": v.enforced_from,
+             "scheduled": v.scheduled,
              "enforced_until": v.enforced_until, "amended_by": v.amended_by, "source": v.source,
              "dated_by": v.dated_by, "known_in_force_on": v.known_in_force_on,
              "content_hash": t.version_hashes[v.revision_id], "xml_format": self._format(v.revision_id),
@@ -432,14 +454,22 @@ class _LawPlan:
 
 def _plan_law(
     store: GraphStore, law_id: str, incomings: list[_Incoming], stored: list[dict[str, Any]],
-    summary: IngestSummary,
+    summary: IngestSummary, listing: SourceListing | None = None,
 ) -> _LawPlan | None:
+    relist = listing is not None and bool(stored)  # bring a stored law up to its (new) listing in any case
+    stored_law = store.query("law_by_id", law_id=law_id) if stored else []
+    if listing is None and stored_law:
+        listing = stored_listing(stored, stored_law[0])  # a synced law keeps its list's periods
     known = {row["revision_id"]: row for row in stored}
     accepted: list[_Incoming] = []
     reread: set[str] = set()
     for incoming in incomings:
         revision_id = incoming.revision.text
         earlier = [a for a in accepted if a.revision.text == revision_id]
+        if revision_id in known and known[revision_id]["dated_by"] == EGOV_API \
+                and known[revision_id]["enforced_from"] is None and not earlier:
+            accepted.append(incoming)  # listed earlier with its day open, stored without text: its text arrives
+            continue
         previous_hash = known[revision_id]["content_hash"] if revision_id in known else (
             earlier[0].content_hash if earlier else None)
         if revision_id in known and not earlier and (known[revision_id].get("parser") or 0) < PARSER_VERSION:
@@ -469,32 +499,53 @@ def _plan_law(
                 ))
                 continue
         accepted.append(incoming)
-    if not accepted:
+    if not accepted and not relist:
         return None
 
     existing_contents, existing_uids, existing_contains = _load_existing(store, law_id, stored)
     existing_contents = [c for c in existing_contents if c.revision.text not in reread]
+    if listing is not None:  # a revision whose day was open and is now fixed arrives with its text (`accepted`)
+        arriving = {a.revision.text for a in accepted}
+        existing_contents = [c for c in existing_contents if c.revision.text not in arriving]
     contents = existing_contents + [
         VersionContent(a.revision, a.doc_name, a.law.meta.xml_format, a.law.provisions) for a in accepted
     ]
-    alone = accepted[0].alone if len(accepted) == 1 and not stored else None
-    timeline = alone.timeline if alone is not None else build_timeline(law_id, contents)
-    newest = max(accepted, key=lambda a: VersionContent(a.revision, "", "", ()).sort_key)
-    latest_is_new = timeline.versions[-1].revision_id == newest.revision.text
-    law_row = _law_row(law_id, newest.law.meta, newest.aliases) if latest_is_new or not stored else None
+    alone = accepted[0].alone if len(accepted) == 1 and not stored and listing is None else None
+    timeline = alone.timeline if alone is not None else build_timeline(law_id, contents, listing)
+    newest = max(accepted, key=lambda a: VersionContent(a.revision, "", "", ()).sort_key) if accepted else None
+    enforced = [v for v in timeline.versions if not v.scheduled]
+    latest_is_new = newest is not None and bool(enforced) and enforced[-1].revision_id == newest.revision.text
+    law_row = _law_row(law_id, newest.law.meta, newest.aliases) if newest is not None and (
+        latest_is_new or not stored) else None
     has_part = {(r["parent"], r["child"]) for r in store.query("law_has_part", law_id=law_id)} if stored else set()
     next_links = {(r["earlier"], r["later"]) for r in store.query("law_next_links", law_id=law_id)} if stored else set()
     if law_row is None:
-        rows = store.query("law_by_id", law_id=law_id)
-        law_row = _law_row(law_id, newest.law.meta, newest.aliases) if not rows else {
+        rows = stored_law or store.query("law_by_id", law_id=law_id)
+        if not rows and newest is None:
+            return None
+        law_row = _law_row(law_id, newest.law.meta, newest.aliases) if not rows and newest is not None else {
             k: rows[0][k] for k in ("law_id", "title", "law_num", "law_type", "aliases", "kana", "promulgated",
                                     "enact_statement")
         }
+    if listing is not None:  # the day of the last successful sync, and the repeal, as the list gave them
+        law_row = {**law_row, "synced_on": listing.known_on, "repealed_on": listing.repealed_on}
     return _LawPlan(law_id, law_row, timeline, accepted, existing_uids, existing_contains, has_part, next_links,
                     alone.provision_rows if alone is not None else None,
                     reread=frozenset(reread), stored_parsers={r["revision_id"]: r.get("parser") for r in stored},
                     timeline_contents=tuple(contents), packed=alone.packed if alone is not None else None,
                     fresh=not stored)
+
+
+def stored_listing(stored: list[dict[str, Any]], law: dict[str, Any]) -> SourceListing | None:
+    """The listing a synced law was last brought up to, read back from the store, so that ingesting a file of a
+    synced law keeps the periods its revision list gave (rather than guessing gaps from 附則 again)."""
+    synced_on = law.get("synced_on")
+    if synced_on is None:
+        return None
+    versions = tuple(ListedVersion(r["revision_id"], r["enforced_from"], bool(r.get("scheduled")), r["amended_by"],
+                                   r["source"] if r["enforced_from"] is None else "")
+                     for r in stored if r["dated_by"] == EGOV_API)
+    return SourceListing(versions, synced_on, law.get("repealed_on"))
 
 
 def _version_in_force(
@@ -532,6 +583,8 @@ def _load_existing(
         ))
     contents = []
     for row in stored:
+        if row["dated_by"] == EGOV_API and row["enforced_from"] is None:
+            continue  # listed with its day left open: no clauses stored (the listing brings it back)
         revision = parse_revision_id(row["revision_id"]) if row["dated_by"] != "snapshot" else RevisionId(
             law_id=law_id, enforced_from=None, amended_by=None, known_in_force_on=row["known_in_force_on"])
         if revision is None:

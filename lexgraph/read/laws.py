@@ -173,7 +173,7 @@ def provision_as_of(store: GraphStore, law: LawInfo, clause: str, day: date) -> 
 
 def newest_known_up_to(store: GraphStore, law: LawInfo) -> date | None:
     """How far the store knows the newest stored version of a law to be in force (never "now")."""
-    versions = law_versions(store, law)
+    versions = [v for v in law_versions(store, law) if not v.scheduled]  # scheduled: not yet in force
     return versions[-1].known_up_to if versions else None
 
 
@@ -254,6 +254,9 @@ def clause_links(store: GraphStore, law: LawInfo, clause: str, day: date, direct
 def version_on(store: GraphStore, law: LawInfo, day: date) -> LawVersionInfo:
     rows = store.query("law_version_on", law_id=law.law_id, day=day)
     if not rows:
+        if law.repealed_on is not None and day >= law.repealed_on:
+            raise NotInForce(f"{law.title} was repealed (廃止) from {law.repealed_on.isoformat()}: not in force on "
+                             f"{day.isoformat()}")
         versions = law_versions(store, law)
         earliest = versions[0].enforced_from if versions else None
         raise NotInForce(
@@ -267,7 +270,8 @@ def version_on(store: GraphStore, law: LawInfo, day: date) -> LawVersionInfo:
 def law_versions(store: GraphStore, law: LawInfo) -> list[LawVersionInfo]:
     rows = store.query("law_versions", law_id=law.law_id)
     versions = [_version_info(r) for r in rows]
-    return sorted(versions, key=lambda v: (v.enforced_from or date.min, v.revision_id))
+    # A scheduled version whose day is left open comes last: it is not in force on any day yet.
+    return sorted(versions, key=lambda v: (v.enforced_from or (date.max if v.scheduled else date.min), v.revision_id))
 
 
 def law_diff(store: GraphStore, law: LawInfo, from_day: date, to_day: date, level: str = "article") -> LawDiff:
@@ -323,6 +327,7 @@ def _law_info(row: dict[str, Any]) -> LawInfo:
     return LawInfo(
         law_id=row["law_id"], title=row["title"], law_num=row["law_num"], law_type=row["law_type"],
         aliases=tuple(row.get("aliases") or ()), kana=row.get("kana") or "", promulgated=row.get("promulgated"),
+        repealed_on=row.get("repealed_on"),
     )
 
 
@@ -332,7 +337,7 @@ def _version_info(row: dict[str, Any]) -> LawVersionInfo:
         enforced_until=row["enforced_until"], amended_by=row["amended_by"], source=row["source"],
         dated_by=row["dated_by"], known_in_force_on=row["known_in_force_on"],
         known_until=row.get("known_until"), gap=amendments_from_json(row.get("gap")),
-        amendments=amendments_from_json(row.get("amendments")),
+        amendments=amendments_from_json(row.get("amendments")), scheduled=bool(row.get("scheduled")),
     )
 
 

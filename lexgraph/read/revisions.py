@@ -27,8 +27,11 @@ class VersionSpan:
     enforced_until: date | None
     amended_by: str | None
     known_until: date | None = None  # see LawVersionInfo.known_until
+    scheduled: bool = False  # see LawVersionInfo.scheduled
 
     def covers(self, day: date) -> bool:
+        if self.scheduled and self.enforced_from is None:
+            return False  # a day e-Gov leaves open (政令で定める日): in force on no day the store knows
         return (self.enforced_from is None or self.enforced_from <= day) and (
             self.enforced_until is None or day < self.enforced_until
         )
@@ -180,7 +183,7 @@ class StoreRevisions:
 def version_spans(store: GraphStore, law_id: str) -> list[VersionSpan]:
     """A law's stored versions in time order, without its clauses (for `LawSpans.version_on` alone)."""
     return [VersionSpan(r["revision_id"], r["enforced_from"], r["enforced_until"], r["amended_by"],
-                        r.get("known_until"))
+                        r.get("known_until"), bool(r.get("scheduled")))
             for r in store.query("law_versions", law_id=law_id)]
 
 

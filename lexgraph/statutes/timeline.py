@@ -45,6 +45,42 @@ class VersionContent:
         return (self.revision.known_in_force_on, 1)
 
 
+EGOV_API = "egov-api"  # `dated_by` of a version whose period comes from e-Gov's revision list (`lexgraph sync`)
+
+
+@dataclass(frozen=True)
+class ListedVersion:
+    """A revision as the source's revision list gives it: the day it takes effect (None: left open, 政令で定める日)
+    and whether it was not yet in force on the day the list was read."""
+
+    revision_id: str
+    enforced_from: date | None
+    scheduled: bool
+    amended_by: str | None = None
+    note: str = ""  # what the source says of an open day (「…政令で定める日」), kept as the version's source
+
+
+@dataclass(frozen=True)
+class SourceListing:
+    """A law's whole revision history as a source lists it (e-Gov's ``/law_revisions``), read on `known_on`.
+
+    With a listing the list is the truth: each wording runs from its revision's day to the next one's (no gaps to
+    guess from 附則), the newest wording in force is known in force up to `known_on`, revisions not yet in force
+    are `scheduled`, and a repealed law's last wording ends on `repealed_on`. A revision whose day is left open is
+    a version in force on no day, with no clauses."""
+
+    versions: tuple[ListedVersion, ...]
+    known_on: date
+    repealed_on: date | None = None
+
+    def get(self, revision_id: str) -> ListedVersion | None:
+        return next((v for v in self.versions if v.revision_id == revision_id), None)
+
+    @property
+    def undated(self) -> tuple[ListedVersion, ...]:
+        return tuple(v for v in self.versions if v.enforced_from is None)
+
+
 @dataclass(frozen=True)
 class LawTimeline:
     law_id: str
@@ -108,8 +144,11 @@ def article_path(path: str) -> str:
     return path
 
 
-def build_timeline(law_id: str, contents: Sequence[VersionContent]) -> LawTimeline:
-    ordered = sorted(contents, key=lambda c: c.sort_key)
+def build_timeline(law_id: str, contents: Sequence[VersionContent], listing: SourceListing | None = None
+                   ) -> LawTimeline:
+    """The law's versions in time and its clause nodes; with a `listing` (a synced law), periods as it gives them."""
+    undated = {v.revision_id for v in listing.undated} if listing is not None else set()
+    ordered = sorted((c for c in contents if c.revision.text not in undated), key=lambda c: c.sort_key)
     starts: list[date | None] = []
     for position, content in enumerate(ordered):
         revision = content.revision
@@ -122,19 +161,40 @@ def build_timeline(law_id: str, contents: Sequence[VersionContent]) -> LawTimeli
         VersionAmendments(c.revision.text, starts[i], c.revision.amended_by, named[c.revision.text])
         for i, c in enumerate(ordered)
     ])
+    listed = [listing.get(c.revision.text) if listing is not None else None for c in ordered]
+    # Listed revisions whose text the store lacks (it could not be fetched or read): the wording before one is
+    # known only up to the day it takes effect, never shown beyond it.
+    present = {c.revision.text for c in ordered}
+    missing = sorted(v.enforced_from for v in (listing.versions if listing is not None else ())
+                     if v.enforced_from is not None and v.revision_id not in present)
+    # The newest listed wording in force on the day the list was read is known in force up to that day.
+    newest_enforced = max((i for i, entry in enumerate(listed) if entry is not None and not entry.scheduled),
+                          default=None)
     versions: list[LawVersionInfo] = []
     for position, content in enumerate(ordered):
         until = starts[position + 1] if position + 1 < len(ordered) else None
         revision = content.revision
-        versions.append(
-            LawVersionInfo(
+        entry = listed[position]
+        if entry is None:
+            versions.append(LawVersionInfo(
                 revision_id=revision.text, law_id=law_id, enforced_from=starts[position], enforced_until=until,
                 amended_by=revision.amended_by, source=content.source,
                 dated_by="snapshot" if revision.is_snapshot else "revision_id",
                 known_in_force_on=revision.known_in_force_on,
                 known_until=periods[position].known_until, gap=periods[position].gap,
-            )
-        )
+            ))
+            continue
+        assert listing is not None
+        if until is None and listing.repealed_on is not None:
+            until = listing.repealed_on
+        start = starts[position]
+        lacking = next((d for d in missing if (start is None or start < d) and (until is None or d < until)), None)
+        versions.append(LawVersionInfo(
+            revision_id=revision.text, law_id=law_id, enforced_from=start, enforced_until=until,
+            amended_by=revision.amended_by, source=content.source, dated_by=EGOV_API,
+            known_in_force_on=listing.known_on if position == newest_enforced else None,
+            known_until=lacking, scheduled=entry.scheduled,
+        ))
 
     provisions: dict[str, ProvisionVersion] = {}
     contains: set[tuple[str, str]] = set()
@@ -173,11 +233,23 @@ def build_timeline(law_id: str, contents: Sequence[VersionContent]) -> LawTimeli
                 if next_runs.get(path, (None, None))[1] != uid:
                     _close(provisions, uid, end)
         open_runs = next_runs
+    last_end = (versions[-1].known_until or versions[-1].enforced_until) if listing is not None and versions \
+        else None
+    if last_end is not None:  # a repealed law, or a listed revision lacking: no clause outlives what is known
+        for _, uid in open_runs.values():
+            _close(provisions, uid, last_end)
 
     next_links = {
         (versions[i].revision_id, versions[i + 1].revision_id) for i in range(len(versions) - 1)
     }
     hashes = {versions[i].revision_id: version_hash(c.provisions) for i, c in enumerate(ordered)}
+    for entry in listing.undated if listing is not None else ():
+        # A revision whose day e-Gov leaves open: listed as scheduled, in force on no day, no clauses of its own.
+        versions.append(LawVersionInfo(
+            revision_id=entry.revision_id, law_id=law_id, enforced_from=None, enforced_until=None,
+            amended_by=entry.amended_by, source=entry.note, dated_by=EGOV_API, scheduled=True))
+        hashes[entry.revision_id] = ""
+        named[entry.revision_id] = ()
     return LawTimeline(
         law_id=law_id, versions=tuple(versions), version_hashes=hashes,
         provisions=tuple(sorted(provisions.values(), key=lambda p: (p.path, p.valid_from or date.min))),

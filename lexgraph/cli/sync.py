@@ -1,0 +1,76 @@
+"""`lexgraph sync`: laws kept current from e-Gov 法令API Version 2, every revision with its period."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from lexgraph.cli.law import print_links_summary
+from lexgraph.cli.options import JsonOpt, StoreOpt, parse_day
+from lexgraph.cli.output import EXIT_BAD_INPUT, emit_json, err, fail, opened, out, progress_bar
+from lexgraph.client import LexGraphError
+
+
+def sync_command(
+    laws: Annotated[list[str] | None, typer.Argument(
+        help="Laws to sync (title, 略称, law number or id). None: refresh every law synced before.")] = None,
+    api: Annotated[str | None, typer.Option("--api", help="e-Gov 法令API v2 base URL (default: $LEXGRAPH_EGOV_API, "
+                                            "else https://laws.e-gov.go.jp/api/2), e.g. a mirror.")] = None,
+    pace: Annotated[float | None, typer.Option("--pace", min=0.0, help="Seconds between two requests "
+                                               "(default 1; e-Gov publishes no limit, so lexgraph is polite).")
+                    ] = None,
+    updated_since: Annotated[str | None, typer.Option("--updated-since", help="With no LAW: read again the laws "
+                                                      "with revisions updated at e-Gov since this day (default: "
+                                                      "each law's last sync).")] = None,
+    all_laws: Annotated[bool, typer.Option("--all", help="Every law: start from e-Gov's bulk download of all "
+                                           "current laws (one zip), then read every revision list.")] = False,
+    archive: Annotated[Path | None, typer.Option("--archive", help="With --all: a bulk download already on disk "
+                                                 "(e-Gov's zip, or lawhub-style tar.xz) instead of downloading.")
+                       ] = None,
+    link: Annotated[bool, typer.Option("--link/--no-link", help="Link the cross-references of laws that gained "
+                                       "a version.")] = True,
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Fetch each law's revision list from e-Gov and every revision the store lacks, each stored with the period
+    the list gives; revisions not yet in force are stored as scheduled. Answers are cached beside the store, so a
+    killed sync resumes without fetching again what it had."""
+    since = parse_day(updated_since, "--updated-since")
+    if since is not None and (laws or all_laws):
+        fail("--updated-since refreshes the laws synced before; give it without LAW or --all", 2)
+    if all_laws and laws:
+        fail("--all takes every law; give it without LAW", 2)
+    if archive is not None and not all_laws:
+        fail("--archive is the bulk download that --all starts from; give --all too", 2)
+    with opened(store) as lg, progress_bar("revisions", quiet=as_json) as progress:
+        task = progress.add_task("sync", total=None)
+
+        def on_law(position: int, total: int, law_id: str) -> None:
+            progress.update(task, description=f"law {position} of {total}: {law_id}")
+
+        def on_revision(revision_id: str, from_cache: bool) -> None:
+            progress.update(task, advance=1)
+
+        try:
+            summary = lg.sync(laws or (), api=api, pace=pace, updated_since=since, link=link, on_law=on_law,
+                              on_revision=on_revision, all_laws=all_laws, archive=archive)
+        except LexGraphError as error:  # one line, and the exit code its branch means (issue 36's handler)
+            fail(str(error), error.exit_code)
+    if as_json:
+        emit_json(summary.to_json())
+    else:
+        data = summary.to_json()
+        out.print(f"synced {len(summary.laws) + len(summary.unchanged)} laws on {data['synced_on']} "
+                  f"({len(summary.unchanged)} unchanged at e-Gov)  revisions listed {summary.listed} "
+                  f"(scheduled {summary.scheduled})  versions added {summary.versions_added}  texts fetched "
+                  f"{summary.texts_fetched}, from cache {summary.texts_from_cache}", highlight=False)
+        for ingest in summary.ingests:
+            if ingest.links is not None:
+                print_links_summary(ingest.links)
+        for failure in summary.failures:
+            err.print(f"[red]failed[/] {escape(str(failure))}", highlight=False)
+    if summary.failures:
+        raise typer.Exit(EXIT_BAD_INPUT)
