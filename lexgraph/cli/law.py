@@ -61,8 +61,9 @@ def law_show(
     out.print(f"as of {display_day(day)}  revision {result.version.revision_id}", style="dim", highlight=False)
     out.print(f"in force {result.period}", style="dim", highlight=False)
     if result.beyond_knowledge:
-        out.print(f"the store knows this wording in force up to {result.known_up_to}, not whether it still was on "
-                  f"{display_day(day)}", style="yellow", highlight=False)
+        out.print(f"not known to be in force on {display_day(day)}: this is the last wording the store knows, in "
+                  f"force up to {result.known_up_to}; whether it still was then is not known", style="yellow",
+                  highlight=False)
     out.print(p.text, highlight=False)
 
 
@@ -149,6 +150,9 @@ def law_diff(
               f"{diff.count('removed')} removed", highlight=False)
     out.print(f"  from: revision {diff.from_revision} ({start})", style="dim", highlight=False)
     out.print(f"  to:   revision {diff.to_revision} ({end})", style="dim", highlight=False)
+    if not diff.complete:
+        out.print(f"compared only up to {diff.compared_to}: the store knows {diff.law.title} no further, so what "
+                  f"changed from then to {end} is not known", style="yellow", highlight=False)
     for change in diff.changes:
         colour = {"added": "green", "changed": "yellow", "removed": "red"}[change.status]
         out.print(f"[{colour}]{change.status:8}[/] {clause_label(change.path)}", highlight=False)

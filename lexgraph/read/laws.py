@@ -12,8 +12,12 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from lexgraph.model import KnownAmendment, LawInfo, LawVersionInfo, ProvisionVersion, SentenceText, period_text
+from lexgraph import errors
+from lexgraph.model import LawInfo, LawVersionInfo, ProvisionVersion, SentenceText, period_text
 from lexgraph.numerals import parse_clause
+from lexgraph.read.in_force import GAP, PAST_KNOWN, Answer, InForce, Unknown, version_known_on
+from lexgraph.read.in_force import NotInForce as NotInForceAnswer
+from lexgraph.read.revisions import StoreRevisions, amendments_from_json
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.store.base import GraphStore
 
@@ -30,13 +34,22 @@ class AmbiguousLaw(LookupError_):
     pass
 
 
-class NotInForce(LookupError_):
-    pass
+class NotInForce(LookupError_, errors.NotInForce):
+    """The clause was not in force on the day asked (`lexgraph.read.in_force.NotInForce`), or the store holds no
+    version of the law then. `answer` is the decision it comes from, when there is one."""
+
+    def __init__(self, message: str, answer: Answer | None = None) -> None:
+        super().__init__(message)
+        self.answer = answer
 
 
-class UnknownInGap(NotInForce):
-    """The day falls between two stored versions after an amendment the store knows of but does not hold, and the
-    clause reads differently on the two sides: its wording that day is unknown (DESIGN.md §5 "Honest periods")."""
+class UnknownWording(NotInForce, errors.WordingUnknown):
+    """The store cannot know the clause's wording on the day asked (`lexgraph.read.in_force.Unknown`): a gap
+    between stored versions after amendments it does not hold, or before the first stored version (DESIGN.md §5
+    "Honest periods")."""
+
+
+UnknownInGap = UnknownWording  # the name it had when gaps were the only unknown
 
 
 @dataclass(frozen=True)
@@ -49,6 +62,7 @@ class ProvisionAsOf:
     as_of: date
     parts: tuple[ProvisionVersion, ...] = ()
     known_up_to: date | None = None  # open-ended wording: the last day the store knows it in force
+    unknown: Unknown | None = None  # set when the wording is the last known one, not known in force on `as_of`
 
     @property
     def period(self) -> str:
@@ -57,7 +71,12 @@ class ProvisionAsOf:
     @property
     def beyond_knowledge(self) -> bool:
         """The day asked is after the last day the store knows this (newest) wording in force."""
-        return self.known_up_to is not None and self.provision.valid_until is None and self.as_of > self.known_up_to
+        return self.unknown is not None
+
+    @property
+    def status(self) -> str:
+        """"in_force", or "unknown" for the last known wording of a day past "known up to" (shown labelled)."""
+        return "in_force" if self.unknown is None else "unknown"
 
     def to_json(self) -> dict[str, Any]:
         p = self.provision
@@ -69,6 +88,7 @@ class ProvisionAsOf:
             "sentences": [{"role": s.role, "text": s.text} for s in p.sentences],
             "valid_from": _iso(p.valid_from), "valid_until": _iso(p.valid_until),
             "known_up_to": _iso(self.known_up_to) if p.valid_until is None else None,
+            "status": self.status, "reason": self.unknown.reason if self.unknown else None,
         }
 
 
@@ -94,6 +114,12 @@ class LawDiff:
     from_revision: str
     to_revision: str
     changes: tuple[ClauseChange, ...]
+    compared_to: date | None = None  # the last day compared: `to_day`, or earlier when the store knows no further
+
+    @property
+    def complete(self) -> bool:
+        """Whether the diff reaches `to_day`; if not, what changed after `compared_to` is not known."""
+        return self.compared_to is None or self.compared_to >= self.to_day
 
     def count(self, status: str) -> int:
         return sum(1 for c in self.changes if c.status == status)
@@ -103,6 +129,7 @@ class LawDiff:
             "law_id": self.law.law_id, "law_title": self.law.title, "from": self.from_day.isoformat(),
             "to": self.to_day.isoformat(), "from_revision": self.from_revision, "to_revision": self.to_revision,
             "added": self.count("added"), "changed": self.count("changed"), "removed": self.count("removed"),
+            "compared_to": (self.compared_to or self.to_day).isoformat(), "complete": self.complete,
             "changes": [c.to_json() for c in self.changes],
         }
 
@@ -147,30 +174,55 @@ def to_path(clause: str) -> str:
     return path
 
 
-def provision_as_of(store: GraphStore, law: LawInfo, clause: str, day: date) -> ProvisionAsOf:
+def decide(store: GraphStore, law: LawInfo, path: str, day: date,
+           revisions: StoreRevisions | None = None) -> Answer:
+    """The one decision (`lexgraph.read.in_force`) for a clause of a stored law; pass `revisions` to share its
+    cache between several questions."""
+    return (revisions or StoreRevisions(store, max_laws=4)).wording_on(law.law_id, path, day)
+
+
+def provision_as_of(store: GraphStore, law: LawInfo, clause: str, day: date,
+                    revisions: StoreRevisions | None = None) -> ProvisionAsOf:
+    """The clause's wording on `day`. Raises `NotInForce` (not in force then), `UnknownWording` (a gap, before the
+    first stored version); a day past "known up to" gives the last known wording with `unknown` set."""
     path = to_path(clause)
-    version = version_on(store, law, day)
-    rows = store.query("provision_as_of", law_id=law.law_id, path=path, day=day)
-    if not rows:
-        periods = store.query("provision_periods", law_id=law.law_id, path=path)
+    answer = decide(store, law, path, day, revisions)
+    if isinstance(answer, Unknown) and answer.last_known is None:
+        raise UnknownWording(unknown_message(store, law, f"{clause} ({path})", answer), answer)
+    if not isinstance(answer, (InForce, Unknown)):
+        periods = answer.periods
         if not periods:
-            raise NotInForce(f"{law.title} has no clause {clause} ({path}) in any stored version")
+            raise NotInForce(f"{law.title} has no clause {clause} ({path}) in any stored version", answer)
         up_to = newest_known_up_to(store, law)
-        spans = ", ".join(period_text(p["valid_from"], p["valid_until"], up_to) for p in periods)
-        if version.in_gap(day):
-            raise UnknownInGap(gap_message(store, law, f"{clause} ({path})", day, version)
-                               + f" The clause reads differently in the two revisions; its stored wordings: {spans}")
-        raise NotInForce(
-            f"{law.title} {clause} ({path}) was not in force on {day.isoformat()} "
-            f"(revision {version.revision_id}); it was in force: {spans}"
-        )
+        spans = ", ".join(period_text(start, end, up_to) for start, end in periods)
+        raise NotInForce(f"{law.title} {clause} ({path}) was not in force on {day.isoformat()}"
+                         + (f" (revision {answer.version.revision_id})" if answer.version else "")
+                         + (f": {answer.reason.split(': ', 1)[1]}" if answer.why == "repealed" else "")
+                         + f"; it was in force: {spans}", answer)
+    uid = answer.wording.uid if isinstance(answer, InForce) else answer.last_known.uid  # type: ignore[union-attr]
+    rows = [r for r in store.query("provision_by_uid", uid=uid)]
+    assert answer.version is not None
+    version = version_by_id(store, law, answer.version.revision_id)
     provision = provision_from_row(law.law_id, rows[0])
     parts = tuple(
         provision_from_row(law.law_id, r)
         for r in store.query("provision_children", uid=provision.uid)
     )
     up_to = newest_known_up_to(store, law) if provision.valid_until is None else None
-    return ProvisionAsOf(law=law, provision=provision, version=version, as_of=day, parts=parts, known_up_to=up_to)
+    return ProvisionAsOf(law=law, provision=provision, version=version, as_of=day, parts=parts, known_up_to=up_to,
+                         unknown=answer if isinstance(answer, Unknown) else None)
+
+
+def unknown_message(store: GraphStore, law: LawInfo, what: str, answer: Unknown) -> str:
+    """What `law show`, `law cites` and `law diff` say for an unknown wording: for a gap the amendments in it and
+    which revision to ingest (`gap_message`), else the decision's reason with the law's title."""
+    if answer.why == GAP and answer.version is not None:
+        return gap_message(store, law, what, answer.day, version_by_id(store, law, answer.version.revision_id))
+    return f"{law.title} {what}: " + answer.reason.split(": ", 1)[1]
+
+
+def version_by_id(store: GraphStore, law: LawInfo, revision_id: str) -> LawVersionInfo:
+    return next(v for v in law_versions(store, law) if v.revision_id == revision_id)
 
 
 def newest_known_up_to(store: GraphStore, law: LawInfo) -> date | None:
@@ -275,11 +327,22 @@ def law_versions(store: GraphStore, law: LawInfo) -> list[LawVersionInfo]:
 def law_diff(store: GraphStore, law: LawInfo, from_day: date, to_day: date, level: str = "article") -> LawDiff:
     """Clauses added, changed (in wording) and removed between the versions in force on two days; `level`
     "article" compares articles (and other top-level units), "all" every clause down to subitems."""
-    before_version = version_on(store, law, from_day)
-    after_version = version_on(store, law, to_day)
-    for version, day in ((before_version, from_day), (after_version, to_day)):
-        if version.in_gap(day):  # some clauses' wording that day is unknown: a diff would show a guess
-            raise UnknownInGap(gap_message(store, law, "as a whole", day, version))
+    spans = StoreRevisions(store, max_laws=1).law(law.law_id)
+    compared_to = to_day
+    known = version_known_on(spans, law.law_id, to_day)
+    if isinstance(known, Unknown) and known.why == PAST_KNOWN and known.known_up_to is not None \
+            and from_day <= known.known_up_to:
+        compared_to = known.known_up_to  # compare what is known; after that day nothing is, and the diff says so
+    ends = []
+    for day in (from_day, compared_to):
+        found = version_known_on(spans, law.law_id, day)
+        if isinstance(found, Unknown):  # some clauses' wording that day is unknown: a diff would show a guess
+            raise UnknownWording(unknown_message(store, law, "as a whole", found)
+                                 + ("; nothing to compare" if found.why == PAST_KNOWN else ""), found)
+        if isinstance(found, NotInForceAnswer):
+            raise NotInForce(f"{law.title}: " + found.reason.split(": ", 1)[1], found)
+        ends.append(version_by_id(store, law, found.revision_id))
+    before_version, after_version = ends
     before = _clauses(store, before_version.revision_id, level)
     after = _clauses(store, after_version.revision_id, level)
     changes: list[ClauseChange] = []
@@ -294,7 +357,8 @@ def law_diff(store: GraphStore, law: LawInfo, from_day: date, to_day: date, leve
             changes.append(ClauseChange(path, row["kind"], row["title"], "removed", row["text"], None))
     order = {p: r["seq"] for p, r in {**before, **after}.items()}
     changes.sort(key=lambda c: (order.get(c.path, 0), c.path))
-    return LawDiff(law, from_day, to_day, before_version.revision_id, after_version.revision_id, tuple(changes))
+    return LawDiff(law, from_day, to_day, before_version.revision_id, after_version.revision_id, tuple(changes),
+                   compared_to)
 
 
 def _wording(row: dict[str, Any]) -> tuple[str, str]:
@@ -336,11 +400,6 @@ def _version_info(row: dict[str, Any]) -> LawVersionInfo:
         known_until=row.get("known_until"), gap=amendments_from_json(row.get("gap")),
         amendments=amendments_from_json(row.get("amendments")),
     )
-
-
-def amendments_from_json(raw: str | None) -> tuple[KnownAmendment, ...]:
-    """A LawVersion's ``gap`` or ``amendments`` property (NULL on versions stored before migration V007)."""
-    return tuple(KnownAmendment.from_json(item) for item in json.loads(raw)) if raw else ()
 
 
 def _iso(day: date | None) -> str | None:

@@ -8,14 +8,19 @@ of laws, so that memory stays bounded on the full corpus).
 
 from __future__ import annotations
 
+import json
 import re
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from lexgraph.model import KnownAmendment
 from lexgraph.store.base import GraphStore
+
+if TYPE_CHECKING:
+    from lexgraph.read.in_force import Answer
 
 _DIGITS = re.compile(r"\d+")
 
@@ -27,6 +32,18 @@ class VersionSpan:
     enforced_until: date | None
     amended_by: str | None
     known_until: date | None = None  # see LawVersionInfo.known_until
+    known_in_force_on: date | None = None  # see LawVersionInfo.known_in_force_on
+    gap: tuple[KnownAmendment, ...] = ()  # the amendments in this version's gap (`LawVersionInfo.gap`)
+    scheduled: bool = False  # promulgated, not yet in force on the last sync day (interface with issue 30)
+
+    @property
+    def known_up_to(self) -> date | None:
+        """Same rule as `LawVersionInfo.known_up_to`: for the newest version, the last day its wording is known
+        in force; None for a version that ends."""
+        if self.enforced_until is not None:
+            return None
+        days = [d for d in (self.enforced_from, self.known_in_force_on) if d is not None]
+        return max(days) if days else None
 
     def covers(self, day: date) -> bool:
         return (self.enforced_from is None or self.enforced_from <= day) and (
@@ -140,26 +157,33 @@ class StoreRevisions:
         version = self.law(law_id).version_on(on)
         return version.revision_id if version else None
 
+    def wording_on(self, law_id: str, path: str, on: date) -> Answer:
+        """The one decision (`lexgraph.read.in_force.wording_on`) over this law's cached spans."""
+        from lexgraph.read.in_force import wording_on  # the decision module builds on the spans defined here
+
+        return wording_on(self.law(law_id), law_id, path, on)
+
     def provision_exists(self, law_id: str, path: str, on: date) -> bool | None:
-        spans = self.law(law_id)
-        version = spans.version_on(on) if spans.stored else None
-        if version is None:
-            return None  # the store cannot tell: law absent, or no version covers the day
-        if spans.at(path, on) is not None:
+        """True when the clause is in force on `on` with a known wording; False when it is not in force (or in no
+        version around the day); None when the store cannot know (law absent, a gap, past "known up to")."""
+        from lexgraph.read.in_force import InForce, NotInForce
+
+        if not self.law(law_id).stored:
+            return None
+        answer = self.wording_on(law_id, path, on)
+        if isinstance(answer, InForce):
             return True
-        # Inside a gap a clause that reads differently on its two sides has no known wording: unknown, not absent.
-        return None if version.in_gap(on) else False
+        return False if isinstance(answer, NotInForce) else None
 
     def gap_note(self, law_id: str, path: str, on: date) -> str | None:
-        """`GapLookup`: why the wording of `path` on `on` is unknown, when the day is inside a gap and the clause
-        reads differently on its two sides."""
-        spans = self.law(law_id)
-        version = spans.version_on(on) if spans.stored else None
-        if version is None or not version.in_gap(on) or spans.at(path, on) is not None or path not in spans.by_path:
+        """`GapLookup`: why the wording of `path` on `on` is unknown (a gap, past "known up to", before the first
+        stored version), or None when it is known or not in force."""
+        from lexgraph.read.in_force import Unknown
+
+        if not self.law(law_id).stored:
             return None
-        return (f"{path}: its wording on {on.isoformat()} is not known: revision {version.revision_id} is known in "
-                f"force only before {version.known_until}, its 附則-named amendments in between are not stored, and "
-                f"the next stored revision reads differently; ingest the revision in force on {on.isoformat()}")
+        answer = self.wording_on(law_id, path, on)
+        return answer.reason if isinstance(answer, Unknown) else None
 
     def revision_around_amendment(self, law_id: str, amending_law_id: str, before: bool) -> str | None:
         versions = self.law(law_id).versions
@@ -180,8 +204,14 @@ class StoreRevisions:
 def version_spans(store: GraphStore, law_id: str) -> list[VersionSpan]:
     """A law's stored versions in time order, without its clauses (for `LawSpans.version_on` alone)."""
     return [VersionSpan(r["revision_id"], r["enforced_from"], r["enforced_until"], r["amended_by"],
-                        r.get("known_until"))
+                        r.get("known_until"), r.get("known_in_force_on"), amendments_from_json(r.get("gap")),
+                        bool(r.get("scheduled")))
             for r in store.query("law_versions", law_id=law_id)]
+
+
+def amendments_from_json(raw: str | None) -> tuple[KnownAmendment, ...]:
+    """A LawVersion's ``gap`` or ``amendments`` property (NULL on versions stored before migration V007)."""
+    return tuple(KnownAmendment.from_json(item) for item in json.loads(raw)) if raw else ()
 
 
 def _article_order(path: str) -> tuple[int, ...]:
