@@ -185,6 +185,18 @@ class StoreRevisions:
         answer = self.wording_on(law_id, path, on)
         return answer.reason if isinstance(answer, Unknown) else None
 
+    def absent_note(self, law_id: str, path: str, on: date) -> tuple[str, bool] | None:
+        """`AbsenceLookup`: why the clause was not in force on `on`, and whether no stored version is known in
+        force that day (a gap), or None when it was, or the store cannot know."""
+        from lexgraph.read.in_force import NotInForce
+
+        if not self.law(law_id).stored:
+            return None
+        answer = self.wording_on(law_id, path, on)
+        if not isinstance(answer, NotInForce):
+            return None
+        return answer.reason, answer.version is not None and answer.version.in_gap(on)
+
     def revision_around_amendment(self, law_id: str, amending_law_id: str, before: bool) -> str | None:
         versions = self.law(law_id).versions
         for index, version in enumerate(versions):
