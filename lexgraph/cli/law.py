@@ -225,6 +225,9 @@ def _print_clause_links(law: str, clause: str, as_of: str | None, store: str | N
     verb = "cites" if direction == "cites" else "is cited by"
     out.print(f"[bold]{found.law.title} {clause_label(found.path)}[/] {verb} {len(found.links)} clause(s) as of "
               f"{display_day(day)}", highlight=False)
+    if found.unknown:
+        out.print(f"not known in force on {display_day(day)}: read as its last known wording: {found.unknown}",
+                  style="yellow", highlight=False)
     for link in found.links:  # always citing 「words」 → cited, then the far clause's wording
         other = f"{link.other_law_title} {clause_label(link.other.path)}"
         if direction == "cites":
@@ -232,6 +235,8 @@ def _print_clause_links(law: str, clause: str, as_of: str | None, store: str | N
         else:
             out.print(f"  {other} 「{link.surface}」 → {clause_label(link.near_path)}", highlight=False)
         out.print(f"    {fit(link.other.text)}", style="dim", highlight=False)
+        if link.unverified:
+            out.print(f"    not known in force then: {link.unverified}", style="yellow", highlight=False)
 
 
 @app.command("link")

@@ -262,13 +262,15 @@ class ClauseLink:
     other_law_id: str
     other_law_title: str
     other: ProvisionVersion
+    unverified: str | None = None  # the far clause's last known wording, not known in force on the day: why
 
     def to_json(self) -> dict[str, Any]:
         o = self.other
         return {"near_path": self.near_path, "surface": self.surface, "part": self.part or None,
                 "mentions": self.mentions, "law_id": self.other_law_id, "law_title": self.other_law_title,
                 "uid": o.uid, "path": o.path, "kind": o.kind, "text": o.text, "valid_from": _iso(o.valid_from),
-                "valid_until": _iso(o.valid_until)}
+                "valid_until": _iso(o.valid_until), "status": "unknown" if self.unverified else "in_force",
+                "reason": self.unverified}
 
 
 @dataclass(frozen=True)
@@ -280,10 +282,12 @@ class ClauseLinks:
     as_of: date
     direction: str  # "cites" or "cited_by"
     links: tuple[ClauseLink, ...]
+    unknown: str | None = None  # the clause's wording on the day is its last known one, not known in force: why
 
     def to_json(self) -> dict[str, Any]:
         return {"law_id": self.law.law_id, "law_title": self.law.title, "path": self.path,
                 "as_of": self.as_of.isoformat(), "direction": self.direction,
+                "status": "unknown" if self.unknown else "in_force", "reason": self.unknown,
                 "links": [link.to_json() for link in self.links]}
 
 
@@ -292,17 +296,32 @@ def clause_links(store: GraphStore, law: LawInfo, clause: str, day: date, direct
     Raises NotInForce when the clause was not in force then, so that an empty list always means "none"."""
     if direction not in ("cites", "cited_by"):
         raise ValueError(f"direction must be 'cites' or 'cited_by', not {direction!r}")
-    found = provision_as_of(store, law, clause, day)
+    revisions = StoreRevisions(store)
+    found = provision_as_of(store, law, clause, day, revisions)
     path = found.provision.path
     query = "provision_cites" if direction == "cites" else "provision_cited_by"
     rows = store.query(query, law_id=law.law_id, path=path, prefix=f"{path}/", day=day)
     near = "from_path" if direction == "cites" else "to_path"
-    links = tuple(
-        ClauseLink(row[near], row["surface"], row["part"], int(row["mentions"] or 1), row["law_id"],
-                   row["law_title"], provision_from_row(row["law_id"], row))
-        for row in rows
-    )
-    return ClauseLinks(law, path, day, direction, links)
+    links = []
+    for row in rows:  # each end as the one decision reads it on the day
+        near_answer = revisions.wording_on(law.law_id, row[near], day)
+        far_answer = revisions.wording_on(row["law_id"], row["path"], day)
+        if not _shown(near_answer, None) or not _shown(far_answer, row["uid"]):
+            continue
+        links.append(ClauseLink(row[near], row["surface"], row["part"], int(row["mentions"] or 1), row["law_id"],
+                                row["law_title"], provision_from_row(row["law_id"], row),
+                                far_answer.reason if isinstance(far_answer, Unknown) else None))
+    return ClauseLinks(law, path, day, direction, tuple(links), found.unknown.reason if found.unknown else None)
+
+
+def _shown(answer: Answer, uid: str | None) -> bool:
+    """Whether a read path may show this clause's wording `uid` on the day (any wording of it when None): the
+    wording in force, or the last known one past "known up to" (labelled by the caller)."""
+    if isinstance(answer, InForce):
+        return uid is None or answer.uid == uid
+    if isinstance(answer, Unknown) and answer.last_known is not None:
+        return uid is None or answer.last_known.uid == uid
+    return False
 
 
 def version_on(store: GraphStore, law: LawInfo, day: date) -> LawVersionInfo:
