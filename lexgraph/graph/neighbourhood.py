@@ -30,7 +30,7 @@ from lexgraph.citations.dates import EraDate
 from lexgraph.model import ANY_WORDING, AsOf, as_of_day, day_filter
 from lexgraph.read.in_force import Answer, InForce, Unknown
 from lexgraph.read.laws import LawNotFound, LookupError_, provision_as_of, resolve_law
-from lexgraph.read.revisions import StoreRevisions
+from lexgraph.read.revisions import ClauseSpans
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.timeline import article_path
 from lexgraph.store.base import GraphStore
@@ -146,7 +146,7 @@ class _Walker:
     def __init__(self, store: GraphStore, as_of: date | None) -> None:
         self.store = store
         self.as_of = as_of
-        self.revisions = StoreRevisions(store)
+        self.revisions = ClauseSpans(store)
 
     def known(self, law_id: str, path: str) -> bool:
         """Whether the clause has a wording a reader may be shown on the day: in force, or its last known one
@@ -287,7 +287,7 @@ def _locate(store: GraphStore, uid: str) -> tuple[Key, str | None]:
 
 # -- captions ---------------------------------------------------------------------------------------------------
 def _describe(store: GraphStore, distance: dict[Key, int], pinned: str | None,
-              as_of: date | None, revisions: StoreRevisions) -> dict[Key, GraphNode]:
+              as_of: date | None, revisions: ClauseSpans) -> dict[Key, GraphNode]:
     nodes: dict[Key, GraphNode] = {}
     precedents = [k[1] for k in distance if k[0] == "precedent"]
     for row in store.query("graph_precedents", uids=precedents) if precedents else []:

@@ -17,7 +17,7 @@ from lexgraph.model import LawInfo, LawVersionInfo, ProvisionVersion, SentenceTe
 from lexgraph.numerals import parse_clause
 from lexgraph.read.in_force import GAP, PAST_KNOWN, Answer, InForce, Unknown, version_known_on
 from lexgraph.read.in_force import NotInForce as NotInForceAnswer
-from lexgraph.read.revisions import StoreRevisions, amendments_from_json
+from lexgraph.read.revisions import ClauseSpans, amendments_from_json
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.store.base import GraphStore
 
@@ -175,14 +175,14 @@ def to_path(clause: str) -> str:
 
 
 def decide(store: GraphStore, law: LawInfo, path: str, day: date,
-           revisions: StoreRevisions | None = None) -> Answer:
+           revisions: ClauseSpans | None = None) -> Answer:
     """The one decision (`lexgraph.read.in_force`) for a clause of a stored law; pass `revisions` to share its
-    cache between several questions."""
-    return (revisions or StoreRevisions(store, max_laws=4)).wording_on(law.law_id, path, day)
+    reads between several questions."""
+    return (revisions or ClauseSpans(store)).wording_on(law.law_id, path, day)
 
 
 def provision_as_of(store: GraphStore, law: LawInfo, clause: str, day: date,
-                    revisions: StoreRevisions | None = None) -> ProvisionAsOf:
+                    revisions: ClauseSpans | None = None) -> ProvisionAsOf:
     """The clause's wording on `day`. Raises `NotInForce` (not in force then), `UnknownWording` (a gap, before the
     first stored version); a day past "known up to" gives the last known wording with `unknown` set."""
     path = to_path(clause)
@@ -296,7 +296,7 @@ def clause_links(store: GraphStore, law: LawInfo, clause: str, day: date, direct
     Raises NotInForce when the clause was not in force then, so that an empty list always means "none"."""
     if direction not in ("cites", "cited_by"):
         raise ValueError(f"direction must be 'cites' or 'cited_by', not {direction!r}")
-    revisions = StoreRevisions(store)
+    revisions = ClauseSpans(store)
     found = provision_as_of(store, law, clause, day, revisions)
     path = found.provision.path
     query = "provision_cites" if direction == "cites" else "provision_cited_by"
@@ -346,7 +346,7 @@ def law_versions(store: GraphStore, law: LawInfo) -> list[LawVersionInfo]:
 def law_diff(store: GraphStore, law: LawInfo, from_day: date, to_day: date, level: str = "article") -> LawDiff:
     """Clauses added, changed (in wording) and removed between the versions in force on two days; `level`
     "article" compares articles (and other top-level units), "all" every clause down to subitems."""
-    spans = StoreRevisions(store, max_laws=1).law(law.law_id)
+    spans = ClauseSpans(store).versions(law.law_id)
     compared_to = to_day
     known = version_known_on(spans, law.law_id, to_day)
     if isinstance(known, Unknown) and known.why == PAST_KNOWN and known.known_up_to is not None \

@@ -27,7 +27,7 @@ from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable
 from lexgraph.model import ANY_WORDING
 from lexgraph.numerals import clause_label
 from lexgraph.read.in_force import Answer, InForce, Unknown
-from lexgraph.read.revisions import StoreRevisions
+from lexgraph.read.revisions import ClauseSpans
 from lexgraph.retrieve.evidence import select_evidence
 from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_K
 from lexgraph.retrieve.options import MODES as MODES  # re-exported
@@ -186,7 +186,7 @@ class _Decisions:
 
     def __init__(self, store: GraphStore, day: date | None) -> None:
         self.day = day
-        self.revisions = StoreRevisions(store)
+        self.revisions = ClauseSpans(store)
         self.unknown: dict[tuple[str, str], LeftOut] = {}
         self.unverified: dict[tuple[str, str], LeftOut] = {}
 
