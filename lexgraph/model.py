@@ -200,6 +200,9 @@ class LawVersionInfo:
     known_until: date | None = None
     gap: tuple[KnownAmendment, ...] = ()
     amendments: tuple[KnownAmendment, ...] = ()  # every amending law its 附則 name (as read back from the store)
+    # promulgated but not yet in force on the last sync day (e-Gov UnEnforced; interface of issues 29 and 30): read
+    # only as "scheduled", never as in force; with `enforced_from` None (a day a 政令 fixes) on no day at all
+    scheduled: bool = False
 
     @property
     def known_up_to(self) -> date | None:

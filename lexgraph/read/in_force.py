@@ -114,7 +114,7 @@ def version_known_on(spans: LawSpans, law_id: str, day: date,
     where = f"{law_id} {what}"
     if not spans.stored:
         return Unknown(law_id, what, day, NO_VERSION, f"{where}: the store holds no version of this law")
-    versions = spans.versions
+    versions = [v for v in spans.versions if not (v.scheduled and v.enforced_from is None)] or spans.versions
     first, last = versions[0], versions[-1]
     first_day = first.enforced_from if first.enforced_from is not None else first.known_in_force_on
     version = spans.version_on(day)
@@ -137,6 +137,9 @@ def version_known_on(spans: LawSpans, law_id: str, day: date,
                        f"store last saw the law; its wording on {day.isoformat()} is not known in force",
                        version=version)
     up_to = version.known_up_to
+    following = versions[versions.index(version) + 1] if version in versions[:-1] else None
+    if up_to is None and following is not None and following.scheduled:  # known up to the sync day (issue 30)
+        up_to = max(d for d in (version.enforced_from, version.known_in_force_on, date.min) if d is not None)
     if up_to is not None and day > up_to:
         return Unknown(law_id, what, day, PAST_KNOWN,
                        f"{where}: its wording on {day.isoformat()} is not known: the store knows revision "

@@ -417,7 +417,7 @@ def _version_info(row: dict[str, Any]) -> LawVersionInfo:
         enforced_until=row["enforced_until"], amended_by=row["amended_by"], source=row["source"],
         dated_by=row["dated_by"], known_in_force_on=row["known_in_force_on"],
         known_until=row.get("known_until"), gap=amendments_from_json(row.get("gap")),
-        amendments=amendments_from_json(row.get("amendments")),
+        amendments=amendments_from_json(row.get("amendments")), scheduled=bool(row.get("scheduled")),
     )
 
 

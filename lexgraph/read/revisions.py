@@ -95,7 +95,9 @@ class LawSpans:
         return bool(self.versions)
 
     def version_on(self, day: date) -> VersionSpan | None:
-        return next((v for v in self.versions if v.covers(day)), None)
+        # a scheduled revision whose day e-Gov leaves open (政令で定める日) is never read as in force on any day
+        return next((v for v in self.versions if v.covers(day) and not (v.scheduled and v.enforced_from is None)),
+                    None)
 
     def at(self, path: str, day: date | None) -> ProvisionSpan | None:
         return next((p for p in self.by_path.get(path, ()) if p.covers(day)), None)
