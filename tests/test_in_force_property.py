@@ -71,7 +71,7 @@ def _days() -> st.SearchStrategy[date]:
     return st.one_of(st.sampled_from(near), st.dates(FIRST_DAY, LAST_DAY))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow])
 @given(data=st.data())
 def test_every_read_path_agrees_with_the_one_answer(graph: LexGraph, oracle: StoreRevisions,
