@@ -23,7 +23,7 @@ from datetime import date, timedelta
 from typing import Final, Literal
 
 from lexgraph.model import KnownAmendment
-from lexgraph.read.revisions import LawSpans, ProvisionSpan, VersionSpan
+from lexgraph.read.spans import LawSpans, ProvisionSpan, VersionSpan
 
 UnknownWhy = Literal["gap", "past_known", "before_first", "scheduled", "no_version"]
 NotInForceWhy = Literal["not_yet", "deleted", "repealed", "absent"]
