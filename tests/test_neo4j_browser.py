@@ -65,7 +65,7 @@ def test_the_style_sheet_styles_every_label_of_a_loaded_graph(neo4j_store: Graph
 def test_the_guide_is_current_and_its_queries_run_on_the_sample(neo4j_store: GraphStore) -> None:
     module = guide_module()
     queries = module.ten_queries((ROOT / "docs" / "browser.md").read_text(encoding="utf-8"))
-    assert [q.number for q in queries] == list(range(1, 11))
+    assert [q.number for q in queries] == list(range(1, 12))
     assert (ROOT / "docker" / "browser-guide.html").read_text(encoding="utf-8") == module.render(queries)
     assert module.main(["--check"]) == 0
 
@@ -83,6 +83,9 @@ def test_the_guide_is_current_and_its_queries_run_on_the_sample(neo4j_store: Gra
     assert rows[7] and all(str(r["clause"]).startswith("a709") for r in rows[7])
     assert rows[10] and rows[10][0]["references"] > 0
     assert {r["p"]["uid"] for r in rows[8]} == {"hanrei:91244"} and all(r["x"] for r in rows[8])
+    # 11: the gap, read from ordinary properties (issue 29): no wording, and the amendments the store lacks
+    assert [(r["wording"], r["answer"]) for r in rows[11]] == [(None, "not known: in a gap")]
+    assert "平成三十年法律第五十九号" in rows[11][0]["amendments_in_gap"] and "2022-04-01" in rows[11][0]["their_days"]
 
 
 # -- Neo4j Browser itself, in headless Chromium ---------------------------------------------------------------

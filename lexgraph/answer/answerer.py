@@ -15,11 +15,11 @@ With no model, the answer is extractive (`extractive.extractive_answer`). Every 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from lexgraph.answer.attach import Embed, attach_citations, attach_published, in_force_caveats
+from lexgraph.answer.attach import Embed, attach_citations, attach_published, in_force_caveats, unknown_caveats
 from lexgraph.answer.extractive import extractive_answer
 from lexgraph.answer.model import MODES, Answer, AnswerSentence, cited_ids
 from lexgraph.answer.prompts import STYLES, closed_book, render, with_draft
@@ -74,7 +74,12 @@ def ask(store: GraphStore, question: str, retrieve: Retrieve, llm: LLMClient | N
     limits = options.limits or DEFAULT_LIMITS
     if llm is None:
         references = build_references(store, retrieve(question), limits)
-        return extractive_answer(question, references, as_of, mode=options.mode, prompt_style=options.prompt_style)
+        extracted = extractive_answer(question, references, as_of, mode=options.mode,
+                                      prompt_style=options.prompt_style)
+        checks = [AnswerSentence(text, (), by="lexgraph") for text in
+                  (*in_force_caveats([r.id for r in references.items if r.unverified], references, as_of),
+                   *unknown_caveats(references, as_of))]
+        return replace(extracted, caveats=(*extracted.caveats, *checks))
     attempts: list[Attempt] = []
     prompts: list[Messages] = []
     draft: str | None = None
@@ -131,7 +136,8 @@ def finish(question: str, value: Mapping[str, Any], references: References, as_o
     conclusion = AnswerSentence.from_reply(value["conclusion"])
     model_caveats = [AnswerSentence.from_reply(c) for c in value.get("caveats", [])]
     cited = cited_ids([*sentences, conclusion, *model_caveats])
-    checks = [AnswerSentence(text, (), by="lexgraph") for text in in_force_caveats(cited, references, as_of)]
+    checks = [AnswerSentence(text, (), by="lexgraph")
+              for text in (*in_force_caveats(cited, references, as_of), *unknown_caveats(references, as_of))]
     return Answer(question=question, sentences=tuple(sentences), conclusion=conclusion,
                   caveats=(*model_caveats, *checks), references=references, mode=options.mode,
                   prompt_style=options.prompt_style, as_of=as_of, model=model, draft=draft, attempts=attempts,

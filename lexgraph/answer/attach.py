@@ -88,13 +88,23 @@ def attach_published(sentences: Sequence[AnswerSentence], references: References
             for i, s in enumerate(sentences)]
 
 
+def unknown_caveats(references: References, as_of: date) -> list[str]:
+    """One caveat for every clause the search left out because its wording on `as_of` is not known: the answer
+    never rests, unsaid, on something else in its place (issue 29)."""
+    return [f"{title} は {as_of.isoformat()} 時点の文言が不明なため参照していません（{reason}）。この条文に基づく"
+            "回答はできません。" for title, reason in references.unknown]
+
+
 def in_force_caveats(cited: Sequence[str], references: References, as_of: date) -> list[str]:
     caveats = []
     for reference_id in cited:
         ref = references.by_id(reference_id)
         if ref is None or ref.kind != "law":
             continue
-        if ref.valid_from is not None and as_of < ref.valid_from:
+        if ref.unverified:  # past "known up to": the last known wording, not known in force then
+            caveats.append(f"{ref.id}（{ref.title}）の文言は {as_of.isoformat()} に効力を有するとは確認できません"
+                           f"（{ref.unverified}）。")
+        elif ref.valid_from is not None and as_of < ref.valid_from:
             caveats.append(f"{ref.id}（{ref.title}）は {as_of.isoformat()} にはまだ施行されていません"
                            f"（施行 {ref.valid_from.isoformat()}）。")
         elif ref.valid_until is not None and as_of >= ref.valid_until:

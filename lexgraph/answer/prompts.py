@@ -91,6 +91,9 @@ def render(question: str, references: References, style: str = "text") -> Prompt
         "books": data_json(lists["book"]), "guidelines": data_json(lists["guideline"]),
         "precedents": data_json(lists["precedent"]), "laws": data_json(lists["law"]), "relations": relations,
     })
+    if references.unknown:  # said to the model, so that it neither guesses them nor answers from another clause
+        left_out = [{"title": title, "reason": reason} for title, reason in references.unknown]
+        user = f"{user.rstrip()}\n" + fill(template("unknown_wording"), {"unknown": data_json(left_out)})
     return Prompt(style, template("system").strip(), user)
 
 

@@ -45,6 +45,7 @@ class Reference:
     cited_by: tuple[str, ...] = ()  # ids of references citing this one
     stub: bool = False  # a precedent known only from citations: `text` is empty, its own text is not stored
     direct_rank: int | None = None  # a clause's rank when the question searched the clauses (None: graph only)
+    unverified: str = ""  # a clause's last known wording, not known in force on the day: why (read/in_force.py)
 
     @property
     def shown_text(self) -> str:
@@ -57,13 +58,16 @@ class Reference:
                 "valid_from": self.valid_from.isoformat() if self.valid_from else None,
                 "valid_until": self.valid_until.isoformat() if self.valid_until else None,
                 "revision_id": self.revision_id, "cites": list(self.cites), "cited_by": list(self.cited_by),
-                "stub": self.stub, "direct_rank": self.direct_rank}
+                "stub": self.stub, "direct_rank": self.direct_rank, "unverified": self.unverified or None}
 
 
 @dataclass(frozen=True)
 class References:
     items: tuple[Reference, ...]
     relations: tuple[tuple[str, str], ...] = field(default=())  # (citing id, cited id)
+    # (title, reason) of clauses the search left out because their wording on the day is not known: the answer
+    # says so in its caveats and the prompt tells the model, so that nothing is answered from something else
+    unknown: tuple[tuple[str, str], ...] = field(default=())
 
     def of_kind(self, kind: str) -> list[Reference]:
         return [r for r in self.items if r.kind == kind]
@@ -77,7 +81,8 @@ class References:
 
     def to_json(self) -> dict[str, Any]:
         return {"items": [r.to_json() for r in self.items],
-                "relations": [{"from": a, "to": b} for a, b in self.relations]}
+                "relations": [{"from": a, "to": b} for a, b in self.relations],
+                "unknown": [{"title": t, "reason": r} for t, r in self.unknown]}
 
 
 def build_references(store: GraphStore, result: SearchResult,
@@ -96,9 +101,10 @@ def build_references(store: GraphStore, result: SearchResult,
              "stub": e.stub} for e in precedents]
     laws = [e for e in result.evidence if e.label == "Provision"][: limits.get("law", 0)]
     revisions = _revisions(store, {e.law_id for e in laws}, as_of_day(result.where.day))
+    unverified = {(u.law_id, u.path): u.reason for u in result.unverified}
     raw += [{"kind": "law", "uid": e.uid, "title": e.title, "text": e.text, "law_id": e.law_id, "path": e.path,
              "valid_from": e.valid_from, "valid_until": e.valid_until, "revision_id": revisions.get(e.law_id, ""),
-             "direct_rank": e.direct_rank}
+             "direct_rank": e.direct_rank, "unverified": unverified.get((e.law_id, e.path), "")}
             for e in laws]
     for number, item in enumerate(raw, start=1):
         item["id"] = f"{item['kind'].upper()} {number}"
@@ -112,10 +118,10 @@ def build_references(store: GraphStore, result: SearchResult,
         id=item["id"], kind=item["kind"], uid=item["uid"], title=item["title"], text=item["text"],
         law_id=item.get("law_id", ""), path=item.get("path", ""), valid_from=item.get("valid_from"),
         valid_until=item.get("valid_until"), revision_id=item.get("revision_id", ""), stub=item.get("stub", False),
-        direct_rank=item.get("direct_rank"),
+        direct_rank=item.get("direct_rank"), unverified=item.get("unverified", ""),
         cites=tuple(cites.get(item["id"], ())),
         cited_by=tuple(cited_by.get(item["id"], ()))) for item in raw)
-    return References(items, tuple(relations))
+    return References(items, tuple(relations), tuple((u.title, u.reason) for u in result.unknown))
 
 
 def _revisions(store: GraphStore, law_ids: set[str], day: date) -> dict[str, str]:

@@ -49,6 +49,14 @@ class GapLookup(Protocol):
     def gap_note(self, law_id: str, path: str, on: date) -> str | None: ...
 
 
+@runtime_checkable
+class AbsenceLookup(Protocol):
+    """Optional extra a `RevisionLookup` may offer: why a clause was not in force on a day (the in-force decision's
+    reason, lexgraph.read.in_force), and whether no stored version is known in force then (inside a gap)."""
+
+    def absent_note(self, law_id: str, path: str, on: date) -> tuple[str, bool] | None: ...
+
+
 _Offered = TypeVar("_Offered")
 _OFFERS: dict[tuple[type, type], bool] = {}
 

@@ -17,7 +17,10 @@ from typing import Any, Literal
 Level = Literal["article", "paragraph", "item", "subitem"]
 # 前 (previous), 次 (next), 同 (the one cited last), 本 / この (the one being read), 前各 (all before this one).
 Relation = Literal["previous", "next", "same", "this", "all_previous"]
-Status = Literal["resolved", "ambiguous", "unresolved"]
+# unverified: the law and clause are found, but the store cannot know the clause's wording on the day read (a gap
+# between stored revisions, past "known up to", before the first stored version): never "resolved" (issue 29).
+Status = Literal["resolved", "unverified", "ambiguous", "unresolved"]
+LINKABLE: tuple[str, ...] = ("resolved", "unverified")  # a clause was cited; which wording, the link decides
 # How a law is named: a name or 略称 (民法, 労基法, 振興会法), a law number only (平成十五年法律第五十七号),
 # 同法 / 同令 (the law cited last), この法律 / 本法 (the law being read), bare 法 / 令 (the parent Act or its
 # Cabinet Order when the text is a 施行令 / 施行規則, else a defined abbreviation).

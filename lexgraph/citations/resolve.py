@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from lexgraph.citations.context import (
+    AbsenceLookup,
     AmendmentLookup,
     CitationContext,
     Clause,
@@ -672,12 +673,20 @@ class _Resolver:
                 exists = self._exists(law, clause) if clause is not None else None
                 if exists is False:
                     status = "unresolved"
-                    reasons.append(f"{path} does not exist in the version in force on {self.context.as_of}")
-                elif exists is None and offers(self.context.revisions, GapLookup) and self.context.as_of:  # type: ignore[type-abstract]
-                    gap = self.context.revisions.gap_note(law.law_id, path, self.context.as_of)
-                    if gap is not None:  # no stored revision holds the wording of that day
+                    why = (self.context.revisions.absent_note(law.law_id, path, self.context.as_of)
+                           if offers(self.context.revisions, AbsenceLookup)  # type: ignore[type-abstract]
+                           and self.context.as_of else None)
+                    if why is not None and why[1]:  # in neither stored version around a gap: no version in force
                         revision_id = None
-                        reasons.append(gap)
+                    reasons.append(why[0] if why is not None else
+                                   f"{path} does not exist in the version in force on {self.context.as_of}")
+                elif (exists is None and offers(self.context.revisions, GapLookup)  # type: ignore[type-abstract]
+                      and self.context.as_of):
+                    unknown = self.context.revisions.gap_note(law.law_id, path, self.context.as_of)
+                    if unknown is not None:  # the store cannot know the wording of that day: never "resolved"
+                        revision_id = None
+                        status = "unverified"
+                        reasons.append(unknown)
         return Citation(
             start=mention.start, end=mention.end, surface=mention.surface, kind="statute",
             law_title=law.title, law_id=law.law_id, revision_id=revision_id,

@@ -68,8 +68,8 @@ def law_show(
 def beyond_knowledge_note(result: Any) -> str:
     """What `law show` says of a wording shown for a day past the last day the store knows it in force (the MCP
     server says the same)."""
-    return (f"the store knows this wording in force up to {result.known_up_to}, not whether it still was on "
-            f"{result.as_of}")
+    return (f"not known to be in force on {display_day(result.as_of)}: this is the last wording the store knows, "
+            f"in force up to {result.known_up_to}; whether it still was then is not known")
 
 
 def _print_law(payload: dict[str, Any]) -> None:
@@ -188,6 +188,9 @@ def law_diff(
               f"{diff.count('removed')} removed", highlight=False)
     out.print(f"  from: revision {diff.from_revision} ({start})", style="dim", highlight=False)
     out.print(f"  to:   revision {diff.to_revision} ({end})", style="dim", highlight=False)
+    if not diff.complete:
+        out.print(f"compared only up to {diff.compared_to}: the store knows {diff.law.title} no further, so what "
+                  f"changed from then to {end} is not known", style="yellow", highlight=False)
     for change in diff.changes:
         colour = {"added": "green", "changed": "yellow", "removed": "red"}[change.status]
         out.print(f"[{colour}]{change.status:8}[/] {clause_label(change.path)}", highlight=False)
@@ -260,6 +263,9 @@ def _print_clause_links(law: str, clause: str, as_of: str | None, store: str | N
     verb = "cites" if direction == "cites" else "is cited by"
     out.print(f"[bold]{found.law.title} {clause_label(found.path)}[/] {verb} {len(found.links)} clause(s) as of "
               f"{display_day(day)}", highlight=False)
+    if found.unknown:
+        out.print(f"not known in force on {display_day(day)}: read as its last known wording: {found.unknown}",
+                  style="yellow", highlight=False)
     for link in found.links:  # always citing 「words」 → cited, then the far clause's wording
         other = f"{link.other_law_title} {clause_label(link.other.path)}"
         if direction == "cites":
@@ -267,6 +273,8 @@ def _print_clause_links(law: str, clause: str, as_of: str | None, store: str | N
         else:
             out.print(f"  {other} 「{link.surface}」 → {clause_label(link.near_path)}", highlight=False)
         out.print(f"    {fit(link.other.text)}", style="dim", highlight=False)
+        if link.unverified:
+            out.print(f"    not known in force then: {link.unverified}", style="yellow", highlight=False)
 
 
 @app.command("link")

@@ -173,3 +173,6 @@ def _print_result(result: SearchResult) -> None:
         out.print("nothing found under this filter")
     for note in result.dropped:
         err.print(f"[yellow]left out[/] {note}", highlight=False)
+    for kept in result.unverified:
+        err.print(f"[yellow]not known in force[/] {kept.title}: shown as its last known wording: {kept.reason}",
+                  highlight=False)

@@ -29,7 +29,9 @@ from typing import Any
 from lexgraph.citations.dates import EraDate
 from lexgraph.errors import ConfigurationError, NotFound
 from lexgraph.model import ANY_WORDING, AsOf, as_of_day, day_filter
+from lexgraph.read.in_force import Answer, InForce, Unknown
 from lexgraph.read.laws import LawNotFound, provision_as_of, resolve_law
+from lexgraph.read.revisions import ClauseSpans
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.timeline import article_path
 from lexgraph.store.base import GraphStore
@@ -145,6 +147,15 @@ class _Walker:
     def __init__(self, store: GraphStore, as_of: date | None) -> None:
         self.store = store
         self.as_of = as_of
+        self.revisions = ClauseSpans(store)
+
+    def known(self, law_id: str, path: str) -> bool:
+        """Whether the clause has a wording a reader may be shown on the day: in force, or its last known one
+        (the one decision, read/in_force.py); a gap, before the first version or not in force: no."""
+        if self.as_of is None:
+            return True
+        answer = self.revisions.wording_on(law_id, path, self.as_of)
+        return isinstance(answer, InForce) or (isinstance(answer, Unknown) and answer.last_known is not None)
 
     def _dated_ok(self, day: date | None) -> bool:
         return self.as_of is None or day is None or day <= self.as_of
@@ -166,7 +177,8 @@ class _Walker:
             for row in self.store.query(query, **params):
                 if self.as_of is not None and not (
                         _in_force(row["near_from"], row["near_until"], self.as_of)
-                        and _in_force(row["valid_from"], row["valid_until"], self.as_of)):
+                        and _in_force(row["valid_from"], row["valid_until"], self.as_of)
+                        and self.known(law_id, row["near_path"]) and self.known(row["law_id"], row["path"])):
                     continue
                 other: Key = ("article", row["law_id"], article_path(row["path"]))
                 if other != key:
@@ -251,7 +263,7 @@ def neighbourhood(store: GraphStore, start_uid: str, depth: int, *, as_of: AsOf 
             if step.other in distance:
                 record(step)
 
-    nodes = _describe(store, distance, pinned, day)
+    nodes = _describe(store, distance, pinned, day, walker.revisions)
     uid_of = {key: node.uid for key, node in nodes.items()}
     ordered = sorted(nodes.values(), key=lambda n: (n.distance, NODE_KINDS.index(n.kind), n.caption, n.uid))
     edges = sorted((GraphEdge(uid_of[s], uid_of[t], kind, count) for (s, t, kind), count in weights.items()),
@@ -276,7 +288,7 @@ def _locate(store: GraphStore, uid: str) -> tuple[Key, str | None]:
 
 # -- captions ---------------------------------------------------------------------------------------------------
 def _describe(store: GraphStore, distance: dict[Key, int], pinned: str | None,
-              as_of: date | None) -> dict[Key, GraphNode]:
+              as_of: date | None, revisions: ClauseSpans) -> dict[Key, GraphNode]:
     nodes: dict[Key, GraphNode] = {}
     precedents = [k[1] for k in distance if k[0] == "precedent"]
     for row in store.query("graph_precedents", uids=precedents) if precedents else []:
@@ -300,7 +312,9 @@ def _describe(store: GraphStore, distance: dict[Key, int], pinned: str | None,
             if key in distance:
                 wordings[key].append(row)
         for key in articles:
-            nodes[key] = _article_node(key, wordings.get(key, []), laws.get(key[1]), distance[key], pinned, as_of)
+            answer = revisions.wording_on(key[1], key[2], as_of_day(as_of))
+            nodes[key] = _article_node(key, wordings.get(key, []), laws.get(key[1]), distance[key], pinned, as_of,
+                                       answer)
     missing = [k for k in distance if k not in nodes]
     for key in missing:  # a node deleted between the walk and now: keep the edges drawable
         nodes[key] = GraphNode(key[-1], "other", key[-1], distance[key], {})
@@ -308,12 +322,15 @@ def _describe(store: GraphStore, distance: dict[Key, int], pinned: str | None,
 
 
 def _article_node(key: Key, wordings: list[dict[str, Any]], law: dict[str, Any] | None, dist: int,
-                  pinned: str | None, as_of: date | None) -> GraphNode:
+                  pinned: str | None, as_of: date | None, answer: Answer) -> GraphNode:
+    """An article's node: the wording the in-force decision gives for the day (or the one pinned), with
+    ``in_force`` True only for a wording known in force then, and ``status`` / ``reason`` otherwise."""
     _, law_id, path = key
-    day = as_of_day(as_of)
     wordings.sort(key=lambda r: (r["valid_from"] or date.min, r["uid"]))
+    decided = answer.uid if isinstance(answer, InForce) else \
+        answer.last_known.uid if isinstance(answer, Unknown) and answer.last_known is not None else None
     chosen = (next((w for w in wordings if w["uid"] == pinned), None)
-              or next((w for w in wordings if _in_force(w["valid_from"], w["valid_until"], day)), None)
+              or next((w for w in wordings if w["uid"] == decided), None)
               or (wordings[-1] if wordings else None))
     law_title = (law or {}).get("title") or law_id
     props: dict[str, Any] = {"law_id": law_id, "law_title": law_title, "path": path}
@@ -321,7 +338,11 @@ def _article_node(key: Key, wordings: list[dict[str, Any]], law: dict[str, Any] 
         return GraphNode(f"{law_id}/{path}", "law", f"{law_title} {path}", dist, props)
     props.update({k: chosen[k] for k in ("kind", "title", "caption", "text", "valid_from", "valid_until")
                   if chosen.get(k) is not None})
-    props["in_force"] = _in_force(chosen["valid_from"], chosen["valid_until"], day)
+    props["in_force"] = isinstance(answer, InForce) and answer.uid == chosen["uid"]
+    props["status"] = "in_force" if props["in_force"] else "unknown" if isinstance(answer, Unknown) else \
+        "not_in_force" if not isinstance(answer, InForce) else "other_wording"
+    if not isinstance(answer, InForce):
+        props["reason"] = answer.reason
     if len(wordings) > 1:
         props["wordings"] = [w["uid"] for w in wordings]
     return GraphNode(chosen["uid"], "law", article_caption(_short_law_title(law, law_title), path,

@@ -47,7 +47,7 @@ def clause_text(sentences: Iterable[tuple[str, str]]) -> str:
         out.append(text)
     return "".join(out)
 
-_VersionRow = tuple[str, date | None, date | None, str | None, date | None]
+_VersionRow = tuple[str, date | None, date | None, str | None, date | None, date | None]
 _SpanRow = tuple[str, str, str, int, date | None, date | None]
 # uid → (own text, the mentions found in it): only clauses of citing kinds with text
 Clauses = dict[str, tuple[str, list[Mention]]]
@@ -71,9 +71,10 @@ class PackedLaw:
 
     @classmethod
     def of(cls, timeline: LawTimeline, names: LawNames) -> PackedLaw:
-        # known_until too, as the store gives it (`version_spans`): inside a gap a clause is unknown, not absent
+        # known_until and known_in_force_on too, as the store gives them (`version_spans`): inside a gap, or past
+        # "known up to", a clause is unknown, not absent (read/in_force.py)
         versions: list[_VersionRow] = [(v.revision_id, v.enforced_from, v.enforced_until, v.amended_by,
-                                        v.known_until) for v in timeline.versions]
+                                        v.known_until, v.known_in_force_on) for v in timeline.versions]
         provisions: list[_SpanRow] = [(p.uid, p.path, p.kind, p.seq, p.valid_from, p.valid_until)
                                       for p in timeline.provisions]
         clauses: Clauses = {}

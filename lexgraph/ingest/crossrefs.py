@@ -32,6 +32,7 @@ from lexgraph.citations import (
     resolve_with_state,
 )
 from lexgraph.citations.lawnames import LawNames
+from lexgraph.citations.model import LINKABLE
 from lexgraph.ingest.corpus import (
     CITING_KINDS,
     CorpusRevisions,
@@ -333,7 +334,7 @@ def _targets(
     citation: Citation, law_id: str, spans: LawSpans, revisions: StoreRevisions, source: ProvisionSpan,
     summary: LinkSummary, pending: set[str],
 ) -> list[ProvisionSpan]:
-    if citation.status != "resolved":
+    if citation.status not in LINKABLE:
         summary.not_linked[f"citation {citation.status}"] += 1
         return []
     if citation.law_id is None or citation.path is None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lexgraph.citations import Citation, CitationContext, extract
+from lexgraph.citations.model import LINKABLE
 from lexgraph.documents.chunking import DEFAULT_OVERLAP as DEFAULT_OVERLAP  # re-exported: the CLI's defaults
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE  # noqa: F401 - re-exported
 from lexgraph.documents.chunking import Chunk
@@ -159,8 +160,8 @@ class DocumentWriter:
 
     def _link_statute(self, doc: PreparedDocument, citation: Citation, plan: _Plan, articles: Counter[str],
                       summary: DocumentSummary) -> None:
-        if citation.status != "resolved" or citation.path is None:
-            summary.not_linked[f"statute citation {citation.status}" if citation.status != "resolved"
+        if citation.status not in LINKABLE or citation.path is None:
+            summary.not_linked[f"statute citation {citation.status}" if citation.status not in LINKABLE
                                else "a law cited without a clause"] += 1
             return
         targets = statute_targets(citation, self.revisions, doc.as_of)

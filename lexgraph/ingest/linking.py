@@ -15,6 +15,7 @@ from datetime import date
 from typing import Any
 
 from lexgraph.citations import Citation
+from lexgraph.citations.model import LINKABLE
 from lexgraph.read.revisions import ProvisionSpan, StoreRevisions
 from lexgraph.store.base import GraphStore
 
@@ -28,7 +29,7 @@ class PrecedentTarget:
 def statute_targets(citation: Citation, revisions: StoreRevisions, on: date | None) -> list[ProvisionSpan]:
     """The clause nodes a resolved statute citation points at on `on` (every article of a range). Empty when the
     law is not stored or the clause was not in force then."""
-    if citation.status != "resolved" or citation.law_id is None or citation.path is None:
+    if citation.status not in LINKABLE or citation.law_id is None or citation.path is None:
         return []
     law = revisions.law(citation.law_id)
     if not law.stored:

@@ -21,7 +21,15 @@ from lexgraph.citations.lawnames import LawNames
 from lexgraph.ingest.corpus import FoundWith, IngestedLaws, PackedLaw
 from lexgraph.ingest.crossrefs import LinkSummary, link_laws
 from lexgraph.ingest.workers import default_workers, ordered_map
-from lexgraph.model import LawMeta, ParsedLaw, ParsedProvision, RevisionId, SentenceText
+from lexgraph.model import (
+    KnownAmendment,
+    LawMeta,
+    LawVersionInfo,
+    ParsedLaw,
+    ParsedProvision,
+    RevisionId,
+    SentenceText,
+)
 from lexgraph.read.citing import store_catalog
 from lexgraph.statutes.catalog import Catalog, derived_law_id
 from lexgraph.statutes.egov import PARSER_VERSION, StatuteXmlError, parse_law_xml
@@ -398,7 +406,7 @@ class _LawPlan:
              "content_hash": t.version_hashes[v.revision_id], "xml_format": self._format(v.revision_id),
              "known_until": v.known_until, "gap": json.dumps([a.to_json() for a in v.gap], ensure_ascii=False),
              "amendments": json.dumps([a.to_json() for a in t.named[v.revision_id]], ensure_ascii=False),
-             "parser": self._parser(v.revision_id)}
+             "parser": self._parser(v.revision_id), **period_properties(v, t.named[v.revision_id])}
             for v in t.versions
         ])
         w.add(edge_write, "HAS_VERSION", [{"from": self.law_id, "to": v.revision_id} for v in t.versions])
@@ -630,3 +638,18 @@ def _edge_writes(writes: _Writes, rel_type: str, target: Iterable[tuple[str, str
     target_set = set(target)
     writes.add("delete_relationships", rel_type, sorted(existing - target_set))
     writes.add("create_relationships", rel_type, [{"from": a, "to": b} for a, b in sorted(target_set - existing)])
+
+
+def period_properties(version: LawVersionInfo, named: Sequence[KnownAmendment]) -> dict[str, Any]:
+    """A version's period facts as ordinary properties (migration V008), for Cypher users: the JSON `gap` and
+    `amendments` keep every detail for lexgraph, these the ones a query needs (DESIGN.md §5, issue 29)."""
+    gap = version.gap if version.known_until is not None else ()
+    return {"known_up_to": version.known_up_to,
+            "gap_start": version.known_until, "gap_end": version.enforced_until if version.known_until else None,
+            "gap_amendments": [a.describe() for a in gap], "gap_law_nums": [a.law_num for a in gap],
+            "gap_days": [_day_text(a) for a in gap],
+            "amendment_law_nums": [a.law_num for a in named], "amendment_days": [_day_text(a) for a in named]}
+
+
+def _day_text(amendment: KnownAmendment) -> str:
+    return amendment.enforced_from.isoformat() if amendment.enforced_from is not None else "unknown"

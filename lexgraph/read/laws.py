@@ -14,8 +14,11 @@ from typing import Any
 
 from lexgraph import errors
 from lexgraph.errors import NotFound
-from lexgraph.model import KnownAmendment, LawInfo, LawVersionInfo, ProvisionVersion, SentenceText, period_text
+from lexgraph.model import LawInfo, LawVersionInfo, ProvisionVersion, SentenceText, period_text
 from lexgraph.numerals import parse_clause
+from lexgraph.read.in_force import GAP, PAST_KNOWN, Answer, InForce, Unknown, version_known_on
+from lexgraph.read.in_force import NotInForce as NotInForceAnswer
+from lexgraph.read.revisions import ClauseSpans, amendments_from_json
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.store.base import GraphStore
 
@@ -29,12 +32,21 @@ class AmbiguousLaw(NotFound):
 
 
 class NotInForce(errors.NotInForce):
-    pass
+    """The clause was not in force on the day asked (`lexgraph.read.in_force.NotInForce`), or the store holds no
+    version of the law then. `answer` is the decision it comes from, when there is one."""
+
+    def __init__(self, message: str, answer: Answer | None = None) -> None:
+        super().__init__(message)
+        self.answer = answer
 
 
-class UnknownInGap(NotInForce, errors.WordingUnknown):
-    """The day falls between two stored versions after an amendment the store knows of but does not hold, and the
-    clause reads differently on the two sides: its wording that day is unknown (DESIGN.md §5 "Honest periods")."""
+class UnknownWording(NotInForce, errors.WordingUnknown):
+    """The store cannot know the clause's wording on the day asked (`lexgraph.read.in_force.Unknown`): a gap
+    between stored versions after amendments it does not hold, or before the first stored version (DESIGN.md §5
+    "Honest periods")."""
+
+
+UnknownInGap = UnknownWording  # the name it had when gaps were the only unknown
 
 
 @dataclass(frozen=True)
@@ -47,6 +59,7 @@ class ProvisionAsOf:
     as_of: date
     parts: tuple[ProvisionVersion, ...] = ()
     known_up_to: date | None = None  # open-ended wording: the last day the store knows it in force
+    unknown: Unknown | None = None  # set when the wording is the last known one, not known in force on `as_of`
 
     @property
     def period(self) -> str:
@@ -55,7 +68,12 @@ class ProvisionAsOf:
     @property
     def beyond_knowledge(self) -> bool:
         """The day asked is after the last day the store knows this (newest) wording in force."""
-        return self.known_up_to is not None and self.provision.valid_until is None and self.as_of > self.known_up_to
+        return self.unknown is not None
+
+    @property
+    def status(self) -> str:
+        """"in_force", or "unknown" for the last known wording of a day past "known up to" (shown labelled)."""
+        return "in_force" if self.unknown is None else "unknown"
 
     def to_json(self) -> dict[str, Any]:
         p = self.provision
@@ -67,6 +85,7 @@ class ProvisionAsOf:
             "sentences": [{"role": s.role, "text": s.text} for s in p.sentences],
             "valid_from": _iso(p.valid_from), "valid_until": _iso(p.valid_until),
             "known_up_to": _iso(self.known_up_to) if p.valid_until is None else None,
+            "status": self.status, "reason": self.unknown.reason if self.unknown else None,
         }
 
 
@@ -92,6 +111,12 @@ class LawDiff:
     from_revision: str
     to_revision: str
     changes: tuple[ClauseChange, ...]
+    compared_to: date | None = None  # the last day compared: `to_day`, or earlier when the store knows no further
+
+    @property
+    def complete(self) -> bool:
+        """Whether the diff reaches `to_day`; if not, what changed after `compared_to` is not known."""
+        return self.compared_to is None or self.compared_to >= self.to_day
 
     def count(self, status: str) -> int:
         return sum(1 for c in self.changes if c.status == status)
@@ -101,6 +126,7 @@ class LawDiff:
             "law_id": self.law.law_id, "law_title": self.law.title, "from": self.from_day.isoformat(),
             "to": self.to_day.isoformat(), "from_revision": self.from_revision, "to_revision": self.to_revision,
             "added": self.count("added"), "changed": self.count("changed"), "removed": self.count("removed"),
+            "compared_to": (self.compared_to or self.to_day).isoformat(), "complete": self.complete,
             "changes": [c.to_json() for c in self.changes],
         }
 
@@ -145,30 +171,55 @@ def to_path(clause: str) -> str:
     return path
 
 
-def provision_as_of(store: GraphStore, law: LawInfo, clause: str, day: date) -> ProvisionAsOf:
+def decide(store: GraphStore, law: LawInfo, path: str, day: date,
+           revisions: ClauseSpans | None = None) -> Answer:
+    """The one decision (`lexgraph.read.in_force`) for a clause of a stored law; pass `revisions` to share its
+    reads between several questions."""
+    return (revisions or ClauseSpans(store)).wording_on(law.law_id, path, day)
+
+
+def provision_as_of(store: GraphStore, law: LawInfo, clause: str, day: date,
+                    revisions: ClauseSpans | None = None) -> ProvisionAsOf:
+    """The clause's wording on `day`. Raises `NotInForce` (not in force then), `UnknownWording` (a gap, before the
+    first stored version); a day past "known up to" gives the last known wording with `unknown` set."""
     path = to_path(clause)
-    version = version_on(store, law, day)
-    rows = store.query("provision_as_of", law_id=law.law_id, path=path, day=day)
-    if not rows:
-        periods = store.query("provision_periods", law_id=law.law_id, path=path)
+    answer = decide(store, law, path, day, revisions)
+    if isinstance(answer, Unknown) and answer.last_known is None:
+        raise UnknownWording(unknown_message(store, law, f"{clause} ({path})", answer), answer)
+    if not isinstance(answer, (InForce, Unknown)):
+        periods = answer.periods
         if not periods:
-            raise NotInForce(f"{law.title} has no clause {clause} ({path}) in any stored version")
+            raise NotInForce(f"{law.title} has no clause {clause} ({path}) in any stored version", answer)
         up_to = newest_known_up_to(store, law)
-        spans = ", ".join(period_text(p["valid_from"], p["valid_until"], up_to) for p in periods)
-        if version.in_gap(day):
-            raise UnknownInGap(gap_message(store, law, f"{clause} ({path})", day, version)
-                               + f" The clause reads differently in the two revisions; its stored wordings: {spans}")
-        raise NotInForce(
-            f"{law.title} {clause} ({path}) was not in force on {day.isoformat()} "
-            f"(revision {version.revision_id}); it was in force: {spans}"
-        )
+        spans = ", ".join(period_text(start, end, up_to) for start, end in periods)
+        raise NotInForce(f"{law.title} {clause} ({path}) was not in force on {day.isoformat()}"
+                         + (f" (revision {answer.version.revision_id})" if answer.version else "")
+                         + (f": {answer.reason.split(': ', 1)[1]}" if answer.why == "repealed" else "")
+                         + f"; it was in force: {spans}", answer)
+    uid = answer.wording.uid if isinstance(answer, InForce) else answer.last_known.uid  # type: ignore[union-attr]
+    rows = [r for r in store.query("provision_by_uid", uid=uid)]
+    assert answer.version is not None
+    version = version_by_id(store, law, answer.version.revision_id)
     provision = provision_from_row(law.law_id, rows[0])
     parts = tuple(
         provision_from_row(law.law_id, r)
         for r in store.query("provision_children", uid=provision.uid)
     )
     up_to = newest_known_up_to(store, law) if provision.valid_until is None else None
-    return ProvisionAsOf(law=law, provision=provision, version=version, as_of=day, parts=parts, known_up_to=up_to)
+    return ProvisionAsOf(law=law, provision=provision, version=version, as_of=day, parts=parts, known_up_to=up_to,
+                         unknown=answer if isinstance(answer, Unknown) else None)
+
+
+def unknown_message(store: GraphStore, law: LawInfo, what: str, answer: Unknown) -> str:
+    """What `law show`, `law cites` and `law diff` say for an unknown wording: for a gap the amendments in it and
+    which revision to ingest (`gap_message`), else the decision's reason with the law's title."""
+    if answer.why == GAP and answer.version is not None:
+        return gap_message(store, law, what, answer.day, version_by_id(store, law, answer.version.revision_id))
+    return f"{law.title} {what}: " + answer.reason.split(": ", 1)[1]
+
+
+def version_by_id(store: GraphStore, law: LawInfo, revision_id: str) -> LawVersionInfo:
+    return next(v for v in law_versions(store, law) if v.revision_id == revision_id)
 
 
 def newest_known_up_to(store: GraphStore, law: LawInfo) -> date | None:
@@ -208,13 +259,15 @@ class ClauseLink:
     other_law_id: str
     other_law_title: str
     other: ProvisionVersion
+    unverified: str | None = None  # the far clause's last known wording, not known in force on the day: why
 
     def to_json(self) -> dict[str, Any]:
         o = self.other
         return {"near_path": self.near_path, "surface": self.surface, "part": self.part or None,
                 "mentions": self.mentions, "law_id": self.other_law_id, "law_title": self.other_law_title,
                 "uid": o.uid, "path": o.path, "kind": o.kind, "text": o.text, "valid_from": _iso(o.valid_from),
-                "valid_until": _iso(o.valid_until)}
+                "valid_until": _iso(o.valid_until), "status": "unknown" if self.unverified else "in_force",
+                "reason": self.unverified}
 
 
 @dataclass(frozen=True)
@@ -226,10 +279,12 @@ class ClauseLinks:
     as_of: date
     direction: str  # "cites" or "cited_by"
     links: tuple[ClauseLink, ...]
+    unknown: str | None = None  # the clause's wording on the day is its last known one, not known in force: why
 
     def to_json(self) -> dict[str, Any]:
         return {"law_id": self.law.law_id, "law_title": self.law.title, "path": self.path,
                 "as_of": self.as_of.isoformat(), "direction": self.direction,
+                "status": "unknown" if self.unknown else "in_force", "reason": self.unknown,
                 "links": [link.to_json() for link in self.links]}
 
 
@@ -238,17 +293,32 @@ def clause_links(store: GraphStore, law: LawInfo, clause: str, day: date, direct
     Raises NotInForce when the clause was not in force then, so that an empty list always means "none"."""
     if direction not in ("cites", "cited_by"):
         raise ValueError(f"direction must be 'cites' or 'cited_by', not {direction!r}")
-    found = provision_as_of(store, law, clause, day)
+    revisions = ClauseSpans(store)
+    found = provision_as_of(store, law, clause, day, revisions)
     path = found.provision.path
     query = "provision_cites" if direction == "cites" else "provision_cited_by"
     rows = store.query(query, law_id=law.law_id, path=path, prefix=f"{path}/", day=day)
     near = "from_path" if direction == "cites" else "to_path"
-    links = tuple(
-        ClauseLink(row[near], row["surface"], row["part"], int(row["mentions"] or 1), row["law_id"],
-                   row["law_title"], provision_from_row(row["law_id"], row))
-        for row in rows
-    )
-    return ClauseLinks(law, path, day, direction, links)
+    links = []
+    for row in rows:  # each end as the one decision reads it on the day
+        near_answer = revisions.wording_on(law.law_id, row[near], day)
+        far_answer = revisions.wording_on(row["law_id"], row["path"], day)
+        if not _shown(near_answer, None) or not _shown(far_answer, row["uid"]):
+            continue
+        links.append(ClauseLink(row[near], row["surface"], row["part"], int(row["mentions"] or 1), row["law_id"],
+                                row["law_title"], provision_from_row(row["law_id"], row),
+                                far_answer.reason if isinstance(far_answer, Unknown) else None))
+    return ClauseLinks(law, path, day, direction, tuple(links), found.unknown.reason if found.unknown else None)
+
+
+def _shown(answer: Answer, uid: str | None) -> bool:
+    """Whether a read path may show this clause's wording `uid` on the day (any wording of it when None): the
+    wording in force, or the last known one past "known up to" (labelled by the caller)."""
+    if isinstance(answer, InForce):
+        return uid is None or answer.uid == uid
+    if isinstance(answer, Unknown) and answer.last_known is not None:
+        return uid is None or answer.last_known.uid == uid
+    return False
 
 
 def version_on(store: GraphStore, law: LawInfo, day: date) -> LawVersionInfo:
@@ -277,11 +347,22 @@ def law_versions(store: GraphStore, law: LawInfo) -> list[LawVersionInfo]:
 def law_diff(store: GraphStore, law: LawInfo, from_day: date, to_day: date, level: str = "article") -> LawDiff:
     """Clauses added, changed (in wording) and removed between the versions in force on two days; `level`
     "article" compares articles (and other top-level units), "all" every clause down to subitems."""
-    before_version = version_on(store, law, from_day)
-    after_version = version_on(store, law, to_day)
-    for version, day in ((before_version, from_day), (after_version, to_day)):
-        if version.in_gap(day):  # some clauses' wording that day is unknown: a diff would show a guess
-            raise UnknownInGap(gap_message(store, law, "as a whole", day, version))
+    spans = ClauseSpans(store).versions(law.law_id)
+    compared_to = to_day
+    known = version_known_on(spans, law.law_id, to_day)
+    if isinstance(known, Unknown) and known.why == PAST_KNOWN and known.known_up_to is not None \
+            and from_day <= known.known_up_to:
+        compared_to = known.known_up_to  # compare what is known; after that day nothing is, and the diff says so
+    ends = []
+    for day in (from_day, compared_to):
+        found = version_known_on(spans, law.law_id, day)
+        if isinstance(found, Unknown):  # some clauses' wording that day is unknown: a diff would show a guess
+            raise UnknownWording(unknown_message(store, law, "as a whole", found)
+                                 + ("; nothing to compare" if found.why == PAST_KNOWN else ""), found)
+        if isinstance(found, NotInForceAnswer):
+            raise NotInForce(f"{law.title}: " + found.reason.split(": ", 1)[1], found)
+        ends.append(version_by_id(store, law, found.revision_id))
+    before_version, after_version = ends
     before = _clauses(store, before_version.revision_id, level)
     after = _clauses(store, after_version.revision_id, level)
     changes: list[ClauseChange] = []
@@ -296,7 +377,8 @@ def law_diff(store: GraphStore, law: LawInfo, from_day: date, to_day: date, leve
             changes.append(ClauseChange(path, row["kind"], row["title"], "removed", row["text"], None))
     order = {p: r["seq"] for p, r in {**before, **after}.items()}
     changes.sort(key=lambda c: (order.get(c.path, 0), c.path))
-    return LawDiff(law, from_day, to_day, before_version.revision_id, after_version.revision_id, tuple(changes))
+    return LawDiff(law, from_day, to_day, before_version.revision_id, after_version.revision_id, tuple(changes),
+                   compared_to)
 
 
 def _wording(row: dict[str, Any]) -> tuple[str, str]:
@@ -339,11 +421,6 @@ def _version_info(row: dict[str, Any]) -> LawVersionInfo:
         known_until=row.get("known_until"), gap=amendments_from_json(row.get("gap")),
         amendments=amendments_from_json(row.get("amendments")), scheduled=bool(row.get("scheduled")),
     )
-
-
-def amendments_from_json(raw: str | None) -> tuple[KnownAmendment, ...]:
-    """A LawVersion's ``gap`` or ``amendments`` property (NULL on versions stored before migration V007)."""
-    return tuple(KnownAmendment.from_json(item) for item in json.loads(raw)) if raw else ()
 
 
 def _iso(day: date | None) -> str | None:

@@ -8,6 +8,10 @@
    the graph's selection alone, as the integrated-citation-graph paper publishes it.
 3. With ``as_of``, a clause a chunk cites is read in the wording in force on that day (a judgment of 1995 cites the
    1995 wording); a clause not in force then is left out, and said so in `SearchResult.dropped`.
+4. With ``as_of``, every clause is checked with the one in-force decision (`lexgraph.read.in_force`): a clause the
+   search would have found but whose wording that day the store cannot know (a gap, before the first stored
+   version) is left out and listed in `SearchResult.unknown` with the reason; one past "known up to" is kept as
+   its last known wording and listed in `SearchResult.unverified`, so that `ask` can say so.
 """
 
 from __future__ import annotations
@@ -21,7 +25,10 @@ from lexgraph.errors import ConfigurationError, InputError
 from lexgraph.index.embed import Embedder
 from lexgraph.index.query import SearchFilter, SearchIndex
 from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable
+from lexgraph.model import ANY_WORDING
 from lexgraph.numerals import clause_label
+from lexgraph.read.in_force import Answer, InForce, Unknown
+from lexgraph.read.revisions import ClauseSpans
 from lexgraph.retrieve.evidence import select_evidence
 from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_K
 from lexgraph.retrieve.options import MODES as MODES  # re-exported
@@ -72,6 +79,26 @@ class EvidenceItem:
 
 
 @dataclass(frozen=True)
+class LeftOut:
+    """A clause whose wording on the search's day the store cannot know (`lexgraph.read.in_force.Unknown`): left
+    out of the results (`SearchResult.unknown`), or kept as its last known wording (`SearchResult.unverified`)."""
+
+    law_id: str
+    path: str
+    title: str
+    why: str  # gap | past_known | before_first | scheduled | no_version
+    reason: str
+
+    @property
+    def note(self) -> str:
+        return f"{self.title}: wording on that day not known: {self.reason}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"law_id": self.law_id, "path": self.path, "title": self.title, "why": self.why,
+                "reason": self.reason}
+
+
+@dataclass(frozen=True)
 class SearchResult:
     question: str
     mode: str
@@ -80,13 +107,17 @@ class SearchResult:
     chunks: tuple[Retrieved, ...]
     evidence: tuple[EvidenceItem, ...]
     hypothetical_answers: tuple[str, ...] = ()
-    dropped: tuple[str, ...] = field(default=())  # cited clauses left out, with the reason
+    dropped: tuple[str, ...] = field(default=())  # clauses left out, with the reason (the unknown ones too)
+    unknown: tuple[LeftOut, ...] = field(default=())  # left out: their wording on the day is not known
+    unverified: tuple[LeftOut, ...] = field(default=())  # kept as the last known wording, not known in force
 
     def to_json(self) -> dict[str, Any]:
         return {"question": self.question, "mode": self.mode, "filter": self.where.to_json(),
                 "clauses": [h.to_json() for h in self.clauses], "chunks": [h.to_json() for h in self.chunks],
                 "evidence": [e.to_json() for e in self.evidence],
-                "hypothetical_answers": list(self.hypothetical_answers), "dropped": list(self.dropped)}
+                "hypothetical_answers": list(self.hypothetical_answers), "dropped": list(self.dropped),
+                "unknown": [u.to_json() for u in self.unknown],
+                "unverified": [u.to_json() for u in self.unverified]}
 
 
 def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LLMClient | None = None,
@@ -127,27 +158,82 @@ def search(store: GraphStore, retriever: Retriever, question: str, *, where: Sea
         raise InputError("the question is empty")
     clauses: list[Retrieved] = []
     chunks: list[Retrieved] = []
+    decisions = _Decisions(store, where.day)
+    dropped: list[str] = []
     if where.kind in (None, "provision"):
         clauses = retriever.retrieve(question, max(options.k, options.n), replace(where, kind="provision"))
+        clauses = decisions.keep(clauses, dropped)
+        if where.day is not None:  # what the day's filter left out because its wording then is not known
+            every = retriever.retrieve(question, max(options.k, options.n),
+                                       replace(where, as_of=ANY_WORDING, kind="provision"))
+            decisions.left_out(every, {(c.unit.law_id, c.unit.path) for c in clauses})
     if where.kind in (None, "chunk"):
         chunks = retriever.retrieve(question, max(options.k, options.m), replace(where, kind="chunk"))
     # The tree's answer is every leaf under the node it found: never cut by k or n (the paper has no k).
     whole = options.mode == "tree"
-    evidence, dropped = _evidence(store, clauses, chunks[:options.m], where,
-                                  replace(options, n=max(options.n, len(clauses))) if whole else options)
+    evidence = _evidence(store, clauses, chunks[:options.m], where,
+                         replace(options, n=max(options.n, len(clauses))) if whole else options, decisions, dropped)
     answers = tuple(getattr(retriever, "last_answers", ()))
     shown = (clauses, chunks) if whole else (clauses[:options.k], chunks[:options.k])
+    unknown = tuple(decisions.unknown.values())
+    dropped += [u.note for u in unknown]
     return SearchResult(question, options.mode, where, tuple(shown[0]), tuple(shown[1]), tuple(evidence), answers,
-                        tuple(dropped))
+                        tuple(dict.fromkeys(dropped)), unknown, tuple(decisions.unverified.values()))
+
+
+class _Decisions:
+    """The in-force decision for the clauses one search touches, on its day (none without a day), with what it
+    left out or kept unverified, each clause once."""
+
+    def __init__(self, store: GraphStore, day: date | None) -> None:
+        self.day = day
+        self.revisions = ClauseSpans(store)
+        self.unknown: dict[tuple[str, str], LeftOut] = {}
+        self.unverified: dict[tuple[str, str], LeftOut] = {}
+
+    def answer(self, law_id: str, path: str) -> Answer | None:
+        if self.day is None or not law_id:
+            return None
+        return self.revisions.wording_on(law_id, path, self.day)
+
+    def keep(self, hits: Sequence[Retrieved], dropped: list[str]) -> list[Retrieved]:
+        """The hits whose wording is the one the decision gives for the day (or its last known wording, noted)."""
+        kept = []
+        for hit in hits:
+            unit = hit.unit
+            answer = self.answer(unit.law_id, unit.path)
+            if answer is None or (isinstance(answer, InForce) and answer.uid == hit.uid):
+                kept.append(hit)
+            elif isinstance(answer, Unknown) and answer.last_known is not None and answer.last_known.uid == hit.uid:
+                self.note(answer, unit.shown_title)
+                kept.append(hit)
+            elif isinstance(answer, Unknown):
+                self.note(answer, unit.shown_title)
+            else:  # the index says in force, the decision does not (a stale index part): the decision wins
+                dropped.append(f"{unit.shown_title}: {answer.describe()}")
+        return kept
+
+    def left_out(self, hits: Sequence[Retrieved], kept: set[tuple[str, str]]) -> None:
+        for hit in hits:
+            unit = hit.unit
+            if (unit.law_id, unit.path) in kept:
+                continue
+            answer = self.answer(unit.law_id, unit.path)
+            if isinstance(answer, Unknown) and answer.last_known is None:
+                self.note(answer, unit.shown_title)
+
+    def note(self, answer: Unknown, title: str) -> None:
+        key = (answer.law_id, answer.path)
+        entry = LeftOut(answer.law_id, answer.path, title, answer.why, answer.reason)
+        (self.unverified if answer.last_known is not None else self.unknown).setdefault(key, entry)
 
 
 def _evidence(store: GraphStore, clauses: Sequence[Retrieved], chunks: Sequence[Retrieved], where: SearchFilter,
-              options: SearchOptions) -> tuple[list[EvidenceItem], list[str]]:
+              options: SearchOptions, decisions: _Decisions, dropped: list[str]) -> list[EvidenceItem]:
     cites: dict[str, list[str]] = {}
     labels: dict[str, str] = {clause.uid: "Provision" for clause in clauses}
-    dropped: list[str] = []
     rows = store.query("chunks_citations", uids=[c.uid for c in chunks]) if chunks else []
-    remap = _wording_on(store, rows, where.day, dropped) if where.day else {}
+    remap = _wording_on(rows, decisions, dropped) if where.day else {}
     for row in rows:
         target = remap.get(row["target"], row["target"]) if row["label"] == "Provision" else row["target"]
         if target is None or (where.laws and row["label"] == "Provision" and row["law_id"] not in where.laws):
@@ -157,24 +243,29 @@ def _evidence(store: GraphStore, clauses: Sequence[Retrieved], chunks: Sequence[
     direct = [c.uid for c in clauses] if options.direct else None
     ranked = select_evidence([c.uid for c in chunks], cites, direct=direct, m=options.m,
                              n=options.n, k=options.rrf_k)
-    return _describe(store, ranked, labels, {c.uid: c for c in clauses}), dropped
+    return _describe(store, ranked, labels, {c.uid: c for c in clauses})
 
 
-def _wording_on(store: GraphStore, rows: Sequence[Mapping[str, Any]], day: date | None,
+def _wording_on(rows: Sequence[Mapping[str, Any]], decisions: _Decisions,
                 dropped: list[str]) -> dict[str, str | None]:
-    """Cited clause uid → the uid of the same clause in force on ``day`` (None: not in force then)."""
+    """Cited clause uid → the uid of the same clause's wording on the day, as the in-force decision gives it
+    (its last known wording past "known up to", noted as unverified); None: not in force, or not known, then."""
     out: dict[str, str | None] = {}
-    in_force: dict[tuple[str, str], str | None] = {}  # several wordings of one clause: one lookup
     for row in rows:
         if row["label"] != "Provision" or row["target"] in out:
             continue
-        clause = (row["law_id"], row["path"])
-        if clause not in in_force:
-            found = store.query("provision_as_of", law_id=clause[0], path=clause[1], day=day)
-            in_force[clause] = found[0]["uid"] if found else None
-        out[row["target"]] = in_force[clause]
-        if in_force[clause] is None:
-            dropped.append(f"{row['law_id']} {row['path']}: cited by {row['chunk']}, not in force on {day}")
+        answer = decisions.answer(row["law_id"], row["path"])
+        title = f"{row['law_id']} {clause_label(row['path'])}"
+        if isinstance(answer, InForce):
+            out[row["target"]] = answer.uid
+        elif isinstance(answer, Unknown):
+            decisions.note(answer, title)
+            out[row["target"]] = answer.last_known.uid if answer.last_known is not None else None
+        else:
+            out[row["target"]] = None
+            if answer is not None:
+                dropped.append(f"{row['law_id']} {row['path']}: cited by {row['chunk']}, not in force on "
+                               f"{decisions.day}")
     return out
 
 

@@ -1,0 +1,124 @@
+"""A law's versions and clause periods as values: what the in-force decision (`read/in_force.py`) reads, and what
+`StoreRevisions` (read/revisions.py) caches per law. No store access here, so that the decision and its cache
+import it without importing each other."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from lexgraph.model import KnownAmendment
+
+_DIGITS = re.compile(r"\d+")
+
+
+@dataclass(frozen=True, slots=True)  # slots: a corpus ingest keeps 1.6 M spans in memory for linking
+class VersionSpan:
+    revision_id: str
+    enforced_from: date | None
+    enforced_until: date | None
+    amended_by: str | None
+    known_until: date | None = None  # see LawVersionInfo.known_until
+    known_in_force_on: date | None = None  # see LawVersionInfo.known_in_force_on
+    gap: tuple[KnownAmendment, ...] = ()  # the amendments in this version's gap (`LawVersionInfo.gap`)
+    scheduled: bool = False  # promulgated, not yet in force on the last sync day (interface with issue 30)
+
+    @property
+    def known_up_to(self) -> date | None:
+        """Same rule as `LawVersionInfo.known_up_to`: for the newest version, the last day its wording is known
+        in force; None for a version that ends."""
+        if self.enforced_until is not None:
+            return None
+        days = [d for d in (self.enforced_from, self.known_in_force_on) if d is not None]
+        return max(days) if days else None
+
+    def covers(self, day: date) -> bool:
+        return (self.enforced_from is None or self.enforced_from <= day) and (
+            self.enforced_until is None or day < self.enforced_until
+        )
+
+    def in_gap(self, day: date) -> bool:
+        """Same rule as `LawVersionInfo.in_gap`: after an amendment the store knows of but does not hold."""
+        return self.known_until is not None and self.known_until <= day and self.covers(day)
+
+
+@dataclass(frozen=True, slots=True)
+class ProvisionSpan:
+    """One clause node: a run of identical wording of `path`, valid on [valid_from, valid_until)."""
+
+    uid: str
+    path: str
+    kind: str
+    seq: int
+    valid_from: date | None
+    valid_until: date | None
+
+    def covers(self, day: date | None) -> bool:
+        if day is None:
+            return self.valid_until is None  # no date given: the clause as it stands now
+        return (self.valid_from is None or self.valid_from <= day) and (
+            self.valid_until is None or day < self.valid_until
+        )
+
+    def overlaps(self, start: date | None, end: date | None) -> bool:
+        """Whether this clause was in force at some time in [start, end) (open ends are unbounded)."""
+        return (self.valid_from is None or end is None or self.valid_from < end) and (
+            self.valid_until is None or start is None or start < self.valid_until
+        )
+
+
+class LawSpans:
+    """A law's versions and clause nodes, indexed by path."""
+
+    def __init__(self, versions: Iterable[VersionSpan], provisions: Iterable[ProvisionSpan]) -> None:
+        self.versions = sorted(versions, key=lambda v: (v.enforced_from or date.min, v.revision_id))
+        self.by_path: dict[str, list[ProvisionSpan]] = {}
+        self._articles: dict[str, list[str]] = {}
+        for span in sorted(provisions, key=lambda p: (p.path, p.valid_from or date.min)):
+            self.by_path.setdefault(span.path, []).append(span)
+
+    @property
+    def stored(self) -> bool:
+        return bool(self.versions)
+
+    def version_on(self, day: date) -> VersionSpan | None:
+        # a scheduled revision whose day e-Gov leaves open (政令で定める日) is never read as in force on any day
+        return next((v for v in self.versions if v.covers(day) and not (v.scheduled and v.enforced_from is None)),
+                    None)
+
+    def at(self, path: str, day: date | None) -> ProvisionSpan | None:
+        return next((p for p in self.by_path.get(path, ()) if p.covers(day)), None)
+
+    def overlapping(self, path: str, start: date | None, end: date | None) -> list[ProvisionSpan]:
+        return [p for p in self.by_path.get(path, ()) if p.overlaps(start, end)]
+
+    def articles_between(self, first: str, last: str) -> list[str]:
+        """Clause paths from `first` to `last` inclusive, in the law's own order: articles (第三条から第五条まで),
+        and the paragraphs, items or subitems of one clause (２条２号から７号まで: ``a2/p1/i2`` … ``a2/p1/i7``),
+        which a citation gives as one range (issue 14)."""
+        paths = self._articles_under(first.rpartition("/")[0], first.rpartition("/")[2][:1])
+        if first not in paths or last not in paths:
+            return [p for p in (first, last) if p in self.by_path]
+        i, j = paths.index(first), paths.index(last)
+        return paths[i : j + 1] if i <= j else [first, last]
+
+    def _articles_under(self, parent: str, letter: str = "a") -> list[str]:
+        """The articles (or with `letter` p / i / s, the paragraphs, items, subitems) directly under `parent` (""
+        for the main provisions, "suppl" …) in number order, computed once per parent: ranges are common in 附則
+        and a law has thousands of clauses."""
+        key = parent if letter == "a" else f"{parent}|{letter}"
+        if key not in self._articles:
+            self._articles[key] = sorted(
+                (path for path, spans in self.by_path.items()
+                 if path.rpartition("/")[0] == parent and path.rpartition("/")[2][:1] == letter
+                 and (letter != "a" or spans[0].kind == "article")),
+                key=_article_order,
+            )
+        return self._articles[key]
+
+
+def _article_order(path: str) -> tuple[int, ...]:
+    """"a3_2" → (3, 2): articles in the order of their numbers, branch numbers after their stem."""
+    return tuple(int(d) for d in _DIGITS.findall(path.rpartition("/")[2]))

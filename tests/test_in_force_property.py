@@ -1,0 +1,153 @@
+"""One answer to "what did this clause say on D?" (issue 29): for random (law, clause, day), every read path agrees
+with the in-force decision (lexgraph/read/in_force.py), and none shows a wording as in force when the answer is
+unknown or not in force.
+
+The store is the bundled sample, which has all three shapes that make a day hard: a gap (民法 between its 2020 and
+2023 revisions), an open end known only up to a day (個人情報保護法 up to 2020-01-26, 民法 up to 2023-06-14), and a
+late first version (借地借家法, a snapshot seen in force on 2020-11-18). It is built once per module and backend;
+the examples are bounded so that the test takes seconds, not minutes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date, timedelta
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lexgraph import errors
+from lexgraph.client import LexGraph
+from lexgraph.graph.neighbourhood import neighbourhood
+from lexgraph.numerals import clause_label
+from lexgraph.read.in_force import InForce, NotInForce, Unknown, version_known_on
+from lexgraph.read.revisions import ClauseSpans, StoreRevisions, VersionSpan
+from lexgraph.store.base import GraphStore
+from tests.conftest import BACKENDS, _open_embedded, open_neo4j_wiped, wipe_neo4j
+from tests.helpers import SAMPLE
+
+LAWS = {"129AC0000000089": "民法", "403AC0000000090": "借地借家法", "415AC0000000057": "個人情報保護法"}
+FIRST_DAY, LAST_DAY = date(2019, 6, 1), date(2027, 6, 1)
+ABSENT_PATHS = ("a9000", "a96/p5", "a4/p3")
+
+
+@pytest.fixture(params=BACKENDS, scope="module")
+def graph(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LexGraph]:
+    store: GraphStore = _open_embedded(tmp_path_factory.mktemp("in-force")) if request.param == "embedded" \
+        else open_neo4j_wiped()
+    try:
+        store.migrate()
+        lg = LexGraph(store)
+        lg.ingest_statutes([SAMPLE])
+        yield lg
+    finally:
+        if request.param == "neo4j":
+            wipe_neo4j(store, limit=None)
+        store.close()
+
+
+@pytest.fixture(scope="module")
+def oracle(graph: LexGraph) -> StoreRevisions:
+    """The decision over whole laws read once (as the citation resolver reads them): the answer every path must
+    give. The store does not change in this module, so one cache serves every example."""
+    return StoreRevisions(graph.store, max_laws=8)
+
+
+@pytest.fixture(scope="module")
+def clauses(oracle: StoreRevisions) -> list[tuple[str, str]]:
+    """(law id, path) of every article and paragraph stored, and a few that no version has."""
+    revisions = oracle
+    found = [(law_id, path) for law_id in LAWS for path, spans in revisions.law(law_id).by_path.items()
+             if spans[0].kind in ("article", "paragraph") and not path.startswith("suppl")]
+    return sorted(found) + [(law_id, path) for law_id in LAWS for path in ABSENT_PATHS]
+
+
+def _days() -> st.SearchStrategy[date]:
+    """Any day, and the days where answers change (starts, ends, "known up to") with their neighbours."""
+    edges = [date(2020, 4, 1), date(2020, 4, 2), date(2020, 1, 26), date(2020, 11, 18), date(2022, 4, 1),
+             date(2023, 6, 14)]
+    near = [d + timedelta(days=k) for d in edges for k in (-1, 0, 1)]
+    return st.one_of(st.sampled_from(near), st.dates(FIRST_DAY, LAST_DAY))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+@given(data=st.data())
+def test_every_read_path_agrees_with_the_one_answer(graph: LexGraph, oracle: StoreRevisions,
+                                                    clauses: list[tuple[str, str]], data: st.DataObject) -> None:
+    law_id, path = data.draw(st.sampled_from(clauses), label="clause")
+    day = data.draw(_days(), label="day")
+    title = LAWS[law_id]
+    answer = oracle.wording_on(law_id, path, day)
+    assert ClauseSpans(graph.store).wording_on(law_id, path, day) == answer  # one clause read: the same answer
+
+    # law show (the client): the wording in force, the last known one labelled, or the error of its class
+    shown = _outcome(lambda: graph.show(title, path, as_of=day))
+    if isinstance(answer, InForce):
+        assert not isinstance(shown, Exception), shown
+        assert shown.provision.uid == answer.uid and shown.unknown is None and shown.status == "in_force"
+    elif isinstance(answer, Unknown) and answer.last_known is not None:
+        assert not isinstance(shown, Exception), shown
+        assert shown.provision.uid == answer.last_known.uid and shown.status == "unknown"
+        assert shown.to_json()["reason"] == answer.reason
+    elif isinstance(answer, Unknown):
+        assert isinstance(shown, errors.WordingUnknown), shown
+    else:
+        assert isinstance(shown, errors.NotInForce) and not isinstance(shown, errors.WordingUnknown), shown
+
+    # law cites / cited-by: the same clause answer; every far end in force, or labelled as unknown
+    for links in (_outcome(lambda: graph.cites(title, path, as_of=day)),
+                  _outcome(lambda: graph.cited_by(title, path, as_of=day))):
+        assert type(links) is type(shown) or (not isinstance(links, Exception) and not isinstance(shown, Exception))
+        if isinstance(links, Exception):
+            continue
+        assert (links.unknown is None) == isinstance(answer, InForce)
+        for link in links.links:
+            far = oracle.wording_on(link.other_law_id, link.other.path, day)
+            if isinstance(far, InForce):
+                assert far.uid == link.other.uid and link.unverified is None
+            else:
+                assert isinstance(far, Unknown) and far.last_known is not None
+                assert far.last_known.uid == link.other.uid and link.unverified == far.reason
+
+    # cite: resolved only when in force; unknown is unverified (never resolved); not in force is unresolved
+    citations = [c for c in graph.cite(f"{title}{clause_label(path)}", as_of=day) if c.kind == "statute"]
+    assert citations and citations[0].path == path, citations
+    expected = "resolved" if isinstance(answer, InForce) else "unverified" if isinstance(answer, Unknown) \
+        else "unresolved"
+    assert citations[0].status == expected, (answer, citations[0])
+    if not isinstance(answer, InForce):
+        assert citations[0].reason, citations[0]
+
+    # graph neighbourhood: the article's node is in force only when the article is
+    article = path.split("/")[0]
+    article_answer = oracle.wording_on(law_id, article, day)
+    if isinstance(article_answer, InForce | Unknown) and (isinstance(article_answer, InForce)
+                                                         or article_answer.last_known is not None):
+        uid = article_answer.uid if isinstance(article_answer, InForce) else article_answer.last_known.uid  # type: ignore[union-attr]
+        hood = neighbourhood(graph.store, uid, 1, as_of=day, max_nodes=20)
+        start = next(n for n in hood.nodes if n.uid == hood.start)
+        assert start.properties["in_force"] is isinstance(article_answer, InForce)
+        assert start.properties["status"] == ("in_force" if isinstance(article_answer, InForce) else "unknown")
+
+    # law diff: a day compares only when the whole law is known then
+    whole = version_known_on(oracle.law(law_id), law_id, day)
+    diffed = _outcome(lambda: graph.diff(title, day, day))
+    if isinstance(whole, VersionSpan):
+        assert not isinstance(diffed, Exception) and diffed.changes == () and diffed.complete, diffed
+    else:
+        assert isinstance(diffed, errors.NotInForce), diffed
+    # and the clause's answer never claims more than the law's
+    if not isinstance(whole, VersionSpan) and isinstance(answer, InForce):
+        assert isinstance(whole, Unknown) and whole.why == "gap"  # the same wording on both sides of a gap
+    if isinstance(answer, NotInForce | Unknown):
+        assert answer.reason and answer.path == path
+
+
+def _outcome(call):  # type: ignore[no-untyped-def]
+    """What a read path returns, or the lexgraph error it raises (anything else fails the test)."""
+    try:
+        return call()
+    except errors.LexGraphError as error:
+        return error
