@@ -35,6 +35,7 @@ from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
 from lexgraph.documents.encoding import DecodedText, EncodingError, Utf8Tally, decode_text
+from lexgraph.errors import ToolMissing
 from lexgraph.eval.benchmark import load_questions
 from lexgraph.eval.experiments import ExperimentError
 from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
@@ -139,6 +140,7 @@ __all__ = [
     "SearchOptions",
     "StoreError",
     "StoreUnavailable",
+    "ToolMissing",
     "UnitKind",
     "Utf8Tally",
     "as_of_day",

@@ -27,6 +27,7 @@ from lexgraph.llm.client import LLMClient, LLMUnavailable
 from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, Attempt, ReplyCheck, RetriesExhausted, complete_json
 from lexgraph.model import as_of_day
 from lexgraph.store.base import GraphStore
+from lexgraph.store.names import titled_name
 
 MAX_TURNS = 20
 #: The template of the interviewer's instructions; it stands as the turn's prompt style in the log.
@@ -160,7 +161,8 @@ def store_knowledge(store: GraphStore, knowledge: dict[str, Any], resolve: Resol
                 provision = resolve(basis, day)
                 (linked.append((basis, provision)) if provision else unresolved.append(basis))
             tx.upsert_nodes("Knowledge", [{
-                "uid": uid, "title": entry["title"], "contract_type": entry["contract_type"],
+                "uid": uid, "name": titled_name(entry["title"], uid), "title": entry["title"],
+                "contract_type": entry["contract_type"],
                 "issue": entry["issue"], "recommendation": entry["recommendation"],
                 "legal_basis": list(entry["legal_basis"]), "created_at": now(), "interview": interview_log}])
             if linked:

@@ -41,6 +41,7 @@ from lexgraph.client import (
     LookupError_,
     StoreError,
     StoreUnavailable,
+    ToolMissing,
     Utf8Tally,
     decode_text,
     store_exists,
@@ -75,6 +76,8 @@ def library_errors() -> Iterator[None]:
         fail(str(error), EXIT_BAD_INPUT)
     except StoreError as error:
         fail(str(error), EXIT_UNAVAILABLE)
+    except ToolMissing as error:  # an optional dependency a command needs is not installed (issue 34)
+        fail(str(error), error.exit_code)
 
 
 @contextmanager

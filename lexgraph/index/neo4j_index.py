@@ -32,6 +32,12 @@ _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _VECTOR_INDEX = {"provision": ("provision_embedding", "Provision"), "chunk": ("chunk_embedding", "Chunk")}
 _WIDEN = 4
 _MAX_FETCH = 10_000
+#: The fewest candidates asked of a vector index. Neo4j's HNSW (Lucene) searches as deep as the number of
+#: neighbours asked for, and at 4×k = 40 it missed clauses of the exact top 10 on 27 of lawqa_jp's 69 dev
+#: questions (the sample store, bench/dense_agreement.py); from 200 on, the top 10 equalled the embedded
+#: store's (exact below 100,000 vectors) on all 69. Twice that, for stores larger than the sample, costs no
+#: measurable time (docs/neo4j.md, "Search indexes").
+MIN_CANDIDATES = 400
 
 
 def index_key(embedder_name: str) -> str:
@@ -115,7 +121,7 @@ class Neo4jIndex:
 
     def _nearest(self, kind: UnitKind, vector: list[float], k: int, where: SearchFilter) -> list[tuple[str, float]]:
         params = {"vector": vector, "k": k, **self._params(where)}
-        fetch = k * _WIDEN  # more candidates than k: the query re-ranks them by their exact cosine
+        fetch = max(k * _WIDEN, MIN_CANDIDATES)  # more candidates than k: re-ranked by their exact cosine
         while fetch <= _MAX_FETCH:
             rows = self.store.query("index_vector_search", index=_VECTOR_INDEX[kind][0], fetch=fetch, **params)
             if len(rows) >= k:
