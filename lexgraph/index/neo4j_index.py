@@ -24,7 +24,7 @@ from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts
 from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter, UnitKind
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.index.units import IndexUnit, law_part, natural_path, part_law_id, unit_from_row
-from lexgraph.store.base import GraphStore
+from lexgraph.store.base import GraphStore, StoreError
 
 #: Lucene's default limit on the clauses of one query.
 MAX_TERMS = 1000
@@ -72,20 +72,32 @@ def vector_index_problem(store: GraphStore, dim: int) -> str | None:
 
 def ensure_vector_indexes(store: GraphStore, dim: int) -> None:
     """Create the two vector indexes for ``dim``-dimensional embeddings: no-op when they exist with those
-    dimensions, dropped and made again when they were made for another embedder's."""
+    dimensions, dropped and made again when they were made for another embedder's, or quantize their vectors.
+
+    Unquantized (``vector.quantization.enabled: false``, Neo4j 5.23+; older servers do not quantize): the index's
+    own scores are then the exact cosine, so that a client ranking by them (neo4j-graphrag's retrievers, LangChain's
+    Neo4jVector) orders candidates as lexgraph does, which re-ranks by the stored vectors. It costs memory (4 bytes
+    a dimension instead of 1), not measurable time at lexgraph's sizes."""
     dimensions = int(dim)
     if not 0 < dimensions <= 4096:
         raise ValueError(f"embedding dimensions must be between 1 and 4096, not {dim!r}")
-    existing = vector_index_dimensions(store)
+    existing = {row["name"]: row for row in store.query("index_vector_indexes")}
     for name, label in _VECTOR_INDEX.values():
-        if name in existing and existing[name] != dimensions:
+        found = existing.get(name)
+        if found is not None and (found["dimensions"] != dimensions or found.get("quantized") is True):
             store.run_schema_statement(f"DROP INDEX {name} IF EXISTS")  # type: ignore[attr-defined]
         # Built from constants and a checked integer, never from user text.
-        store.run_schema_statement(  # type: ignore[attr-defined]
-            f"CREATE VECTOR INDEX {name} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
-            f"OPTIONS {{indexConfig: {{`vector.dimensions`: {dimensions}, "
-            f"`vector.similarity_function`: 'cosine'}}}}"
-        )
+        config = f"`vector.dimensions`: {dimensions}, `vector.similarity_function`: 'cosine'"
+        try:
+            store.run_schema_statement(  # type: ignore[attr-defined]
+                f"CREATE VECTOR INDEX {name} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
+                f"OPTIONS {{indexConfig: {{{config}, `vector.quantization.enabled`: false}}}}")
+        except StoreError as err:  # a server before 5.23 knows no quantization setting (and does not quantize)
+            if "quantization" not in str(err):
+                raise
+            store.run_schema_statement(  # type: ignore[attr-defined]
+                f"CREATE VECTOR INDEX {name} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
+                f"OPTIONS {{indexConfig: {{{config}}}}}")
 
 
 class Neo4jIndex:
