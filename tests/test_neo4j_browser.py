@@ -121,11 +121,13 @@ def grass_colours() -> dict[str, str]:
 
 
 def run_in_browser(page: object, command: str) -> None:
-    """Type a command into Browser's editor and run it (Enter runs a one-line command)."""
+    """Type a command into Browser's editor and run it with the editor's run button (Enter may pick an
+    autocompletion instead: `:clear` does)."""
     editor = page.locator("#monaco-main-editor textarea, [data-testid='activeEditor'] textarea").first  # type: ignore[attr-defined]
     editor.click()
     page.keyboard.type(command)  # type: ignore[attr-defined]
-    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    page.keyboard.press("Escape")  # type: ignore[attr-defined]  # closes an autocompletion list
+    page.locator("[data-testid='editor-Run']").first.click()  # type: ignore[attr-defined]
 
 
 def drawn_nodes(page: object) -> list[dict[str, str]]:
@@ -191,10 +193,11 @@ def test_browser_draws_the_guide_s_graphs_with_readable_captions(neo4j_store: Gr
     assert all(captions.values()), captions
     unreadable = {name: [c for c in found if UNREADABLE.fullmatch(c)] for name, found in captions.items()}
     assert not any(unreadable.values()), unreadable
-    # What the captions say: the judgment as cited, its chunks by lawsuit id, the law named on each clause.
-    assert any(c.startswith("最二小判令和4.6.17") for c in captions["guide 8"]), captions["guide 8"]
+    # What the captions say (Browser cuts a caption that does not fit its circle, with "…"): the judgment as
+    # cited, its chunks by lawsuit id, the law named on each clause and each version.
+    assert any(c.startswith("最二小判令和4.6.1") for c in captions["guide 8"]), captions["guide 8"]
     assert any(c.startswith("91244¶") for c in captions["guide 8"]), captions["guide 8"]
-    assert any(c.startswith("民法第七百十条第一項") for c in captions["paragraphs"]), captions["paragraphs"]
-    assert any("民法（令和2年4月1日改正）" in c for c in captions["versions"]), captions["versions"]
+    assert all(c.startswith("民法第") for c in captions["paragraphs"]), captions["paragraphs"]
+    assert any(c.startswith("民法（令和") for c in captions["versions"]), captions["versions"]
     assert {"Law", "Provision", "Precedent", "Chunk"} <= set(captions["schema"]), captions["schema"]
     assert all((tmp_path / f"{name}.png").stat().st_size > 20_000 for name in [*MORE_GRAPHS, "guide-8"])
