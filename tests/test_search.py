@@ -481,3 +481,10 @@ def test_a_mode_given_twice_must_agree(tmp_path: Path) -> None:
                          {"options": SearchOptions(mode="dense")}, {"mode": "dense"}, {}):
             with pytest.raises(IndexUnavailable):
                 empty.search("不法行為", **agreeing)  # type: ignore[arg-type]
+def test_search_help_says_what_as_of_defaults_to() -> None:
+    """`search` reads every wording when no day is given (lexgraph.client.ANY_WORDING); its help said "today"
+    (issue 34)."""
+    run = lexgraph("search", "--help", env={"COLUMNS": "250", "NO_COLOR": "1"})
+    assert run.code == 0, run.stderr
+    line = next(line for line in run.stdout.splitlines() if "--as-of" in line)
+    assert "default: every wording" in line and "default today" not in line, line

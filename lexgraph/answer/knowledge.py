@@ -18,6 +18,7 @@ from typing import Any
 
 from lexgraph.citations.model import Citation
 from lexgraph.store.base import GraphStore
+from lexgraph.store.names import titled_name
 
 KNOWLEDGE_SCHEMA = "knowledge_entry"
 KNOWLEDGE_VERSION = "1.0"
@@ -85,7 +86,8 @@ def store_knowledge(store: GraphStore, knowledge: Mapping[str, Any], resolve: Re
                 provision = resolve(basis, day)
                 (linked.append((basis, provision)) if provision else unresolved.append(basis))
             tx.upsert_nodes("Knowledge", [{
-                "uid": uid, "schema_version": KNOWLEDGE_VERSION, "title": entry["title"],
+                "uid": uid, "name": titled_name(entry["title"], uid), "schema_version": KNOWLEDGE_VERSION,
+                "title": entry["title"],
                 "contract_types": list(entry["contract_types"]), "problem_pattern": entry["problem_pattern"],
                 "risk": entry.get("risk", ""), "recommended_clause": entry["recommended_clause"],
                 "note": entry.get("note", ""), "legal_basis": list(entry.get("legal_basis", [])),

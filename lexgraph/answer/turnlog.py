@@ -31,6 +31,7 @@ from lexgraph.documents.jsonl import read_records
 from lexgraph.errors import InputError
 from lexgraph.llm.guardrails import Attempt
 from lexgraph.store.base import GraphStore
+from lexgraph.store.names import answer_name, titled_name
 
 #: The version of a turn log line: 1 had no ``schema_version`` (nor ``structured`` on its attempts); 2 adds them;
 #: 3 writes the answer's conclusion and caveats as statements with citations and a basis (answer format 2); 4 logs
@@ -219,10 +220,11 @@ def record_turn(store: GraphStore, turn: Turn) -> None:
     body = json.dumps(answer.to_json(), ensure_ascii=False, default=str) if answer is not None else ""
     attempts = len(turn.all_attempts)
     with store.transaction() as tx:
-        tx.upsert_nodes("Question", [{"uid": turn.uid, "text": turn.question, "asked_at": turn.asked_at,
+        tx.upsert_nodes("Question", [{"uid": turn.uid, "name": titled_name(turn.question, turn.uid),
+                                      "text": turn.question, "asked_at": turn.asked_at,
                                       "as_of": turn.as_of, "mode": turn.mode, "prompt_style": turn.prompt_style,
                                       "model": turn.model or ""}])
-        tx.upsert_nodes("Answer", [{"uid": answer_uid, "status": turn.status,
+        tx.upsert_nodes("Answer", [{"uid": answer_uid, "name": answer_name(turn.status), "status": turn.status,
                                     "extractive": bool(answer is not None and answer.extractive), "body": body,
                                     "error": turn.error or "", "attempts": attempts,
                                     "latency_s": float(round(turn.seconds, 3)), "created_at": now()}])

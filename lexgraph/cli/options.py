@@ -33,6 +33,10 @@ ExtractorOpt = Annotated[str, typer.Option("--extractor", help="Citation extract
                                            "同法 belongs to and whether 前項 is a statute's; needs ja_ginza).")]
 LawArg = Annotated[str, typer.Argument(help="Title, law number, abbreviation or law id.")]
 AsOfOpt = Annotated[str | None, typer.Option("--as-of", help=f"Date ({DATE_FORMS}); default today.")]
+# search reads every wording when no day is given (a question about the past finds the clause of its day), so its
+# help must not promise "today" (issue 34).
+SearchAsOfOpt = Annotated[str | None, typer.Option("--as-of", help=f"Date ({DATE_FORMS}): only the wordings in "
+                                                   "force that day; default: every wording, past and present.")]
 GraphAsOfOpt = Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD or 令和3年1月1日, R3.1.1): "
                                                   "the graph as it stood then "
                                                   "(and the clause in force then); default: all of it, clauses as "

@@ -59,6 +59,7 @@ def library_errors() -> Iterator[None]:
     except LexGraphError as error:
         fail(str(error), error.exit_code)
 
+
 class _StdoutFailed(Exception):
     """Writing to standard output failed: raised by `_GuardedStdout` in place of the OSError, so that it is told
     apart from every other OSError (a file that cannot be read) and from Rich's own handling of a broken pipe."""

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from lexgraph.cli.options import (
-    AsOfOpt,
     EmbedderOpt,
     JsonOpt,
     KindOpt,
     LawsOpt,
+    SearchAsOfOpt,
     StoreOpt,
     is_server,
     make_embedder,
@@ -109,7 +109,7 @@ def _options(mode: str, k: int, m: int, n: int, rrf_k: float, weight: Sequence[s
 def search_command(
     question: Annotated[str, typer.Argument(help="The question, in Japanese.")],
     mode: Annotated[str, typer.Option("--mode", help=f"One of {', '.join(SEARCH_MODES)}.")] = "hybrid",
-    as_of: AsOfOpt = None,
+    as_of: SearchAsOfOpt = None,
     law: LawsOpt = None,
     kind: KindOpt = None,
     k: Annotated[int, typer.Option("--k", help="Clauses and chunks shown.")] = 10,

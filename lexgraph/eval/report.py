@@ -9,6 +9,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from lexgraph.errors import ToolMissing
+
 
 def report_folder(directory: str | Path) -> Path:
     folder = Path(directory)
@@ -30,7 +32,10 @@ def write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[Any]]) 
 def pyplot() -> Any:
     """matplotlib's pyplot on the file-only backend (reports are written on servers without a display); imported
     here, not at module level, since matplotlib is an optional extra (``report``)."""
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:
+        raise ToolMissing("report plots need matplotlib: pip install 'lexgraph[report]'") from None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -26,7 +26,6 @@ from datetime import date
 from importlib import resources
 from typing import Any
 
-from lexgraph.citations.dates import EraDate
 from lexgraph.errors import ConfigurationError, NotFound
 from lexgraph.model import ANY_WORDING, AsOf, as_of_day, day_filter
 from lexgraph.read.in_force import Answer, InForce, Unknown
@@ -35,6 +34,7 @@ from lexgraph.read.revisions import ClauseSpans
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.timeline import article_path
 from lexgraph.store.base import GraphStore
+from lexgraph.store.names import court_abbreviation, era_date, precedent_caption  # noqa: F401  (re-exported: moved to store.names, issue 34)
 
 NODE_KINDS = ("law", "precedent", "guideline", "book", "other", "stub")
 DEFAULT_MAX_NODES = 150
@@ -361,46 +361,6 @@ def article_caption(law_title: str, path: str, title: str) -> str:
     if path.startswith("suppl"):
         label = f"附則{label}"
     return f"{law_title} {label}"
-
-
-_COURTS = (("最高裁判所大法廷", "最大"), ("最高裁判所第一小法廷", "最一小"), ("最高裁判所第二小法廷", "最二小"),
-           ("最高裁判所第三小法廷", "最三小"), ("最高裁判所", "最"))
-_COURT_WORDS = (("高等裁判所", "高"), ("地方裁判所", "地"), ("家庭裁判所", "家"), ("簡易裁判所", "簡"),
-                ("知的財産", "知財"), ("支部", "支"))
-_DECISIONS = {"判決": "判", "決定": "決", "命令": "命"}
-
-
-def court_abbreviation(court: str) -> str:
-    """最高裁判所第二小法廷 → 最二小, 大審院 → 大, 名古屋高等裁判所金沢支部 → 名古屋高金沢支."""
-    for name, short in _COURTS:
-        if court == name:
-            return short
-    if court.startswith("大審院"):
-        return "大"
-    for word, short in _COURT_WORDS:
-        court = court.replace(word, short)
-    return court
-
-
-def era_date(day: date) -> str:
-    """2022-06-17 → 令和4.6.17 (元 for an era's first year)."""
-    era = EraDate.from_date(day)
-    if era is None:
-        return day.isoformat()
-    year = "元" if era.year == 1 else str(era.year)
-    return f"{era.era}{year}.{day.month}.{day.day}"
-
-
-def precedent_caption(row: dict[str, Any]) -> str:
-    """最二小判 令和4.6.17 — the way lawyers cite a decision; the case name or the uid where the date is missing."""
-    court, day = row.get("court"), row.get("date")
-    decision = _DECISIONS.get(row.get("decision_type") or "", (row.get("decision_type") or "")[:1])
-    if court and day:
-        return f"{court_abbreviation(court)}{decision} {era_date(day)}"
-    if row.get("case_name"):
-        return str(row["case_name"])
-    ident = str(row["uid"]).removeprefix("hanrei:")
-    return f"{court_abbreviation(court)}{decision} #{ident}" if court else str(row["uid"])
 
 
 # -- NODE strings -----------------------------------------------------------------------------------------------

@@ -365,7 +365,10 @@ def _refresh_neo4j(store: GraphStore, embedder: Embedder, cache: EmbeddingCache,
 
 
 def _neo4j_row(unit: IndexUnit, tokens: str, vector: np.ndarray) -> dict[str, Any]:
-    """The unit's fields (its text is already on the node), its tokens and its vector."""
+    """The unit's fields (its text is already on the node), its tokens and its vector. ``search_title`` is the
+    title as a lawyer writes it (第十条第一項, not the indexed 第十条第1項): people read it in Neo4j Browser, and
+    nothing re-tokenises it (the tokens were made from the indexed title)."""
     row = unit_row(unit)
     del row["text"]
+    row["title"] = unit.shown_title
     return row | {"tokens": tokens, "embedding": vector.tolist()}

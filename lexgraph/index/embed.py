@@ -224,11 +224,11 @@ class SentenceTransformerEmbedder:
                                      "config.json)")
         try:
             from sentence_transformers import SentenceTransformer
-        except ImportError as exc:
+        except ImportError:
             raise ExtraMissing(
                 "a model folder needs sentence-transformers: pip install 'lexgraph[st]' "
                 "(install a CPU build of torch first)"
-            ) from exc
+            ) from None
         self.folder = folder
         self.batch_size = batch_size
         self._model = SentenceTransformer(str(folder), device=device, local_files_only=True)

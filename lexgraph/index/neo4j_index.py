@@ -25,7 +25,7 @@ from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts
 from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter, UnitKind
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.index.units import IndexUnit, law_part, natural_path, part_law_id, unit_from_row
-from lexgraph.store.base import GraphStore
+from lexgraph.store.base import GraphStore, StoreError
 
 #: Lucene's default limit on the clauses of one query.
 MAX_TERMS = 1000
@@ -33,6 +33,12 @@ _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _VECTOR_INDEX = {"provision": ("provision_embedding", "Provision"), "chunk": ("chunk_embedding", "Chunk")}
 _WIDEN = 4
 _MAX_FETCH = 10_000
+#: The fewest candidates asked of a vector index. Neo4j's HNSW (Lucene) searches as deep as the number of
+#: neighbours asked for, and at 4×k = 40 it missed clauses of the exact top 10 on 27 of lawqa_jp's 69 dev
+#: questions (the sample store, bench/dense_agreement.py); from 200 on, the top 10 equalled the embedded
+#: store's (exact below 100,000 vectors) on all 69. Twice that, for stores larger than the sample, costs no
+#: measurable time (docs/neo4j.md, "Search indexes").
+MIN_CANDIDATES = 400
 
 
 def index_key(embedder_name: str) -> str:
@@ -67,20 +73,32 @@ def vector_index_problem(store: GraphStore, dim: int) -> str | None:
 
 def ensure_vector_indexes(store: GraphStore, dim: int) -> None:
     """Create the two vector indexes for ``dim``-dimensional embeddings: no-op when they exist with those
-    dimensions, dropped and made again when they were made for another embedder's."""
+    dimensions, dropped and made again when they were made for another embedder's, or quantize their vectors.
+
+    Unquantized (``vector.quantization.enabled: false``, Neo4j 5.23+; older servers do not quantize): the index's
+    own scores are then the exact cosine, so that a client ranking by them (neo4j-graphrag's retrievers, LangChain's
+    Neo4jVector) orders candidates as lexgraph does, which re-ranks by the stored vectors. It costs memory (4 bytes
+    a dimension instead of 1), not measurable time at lexgraph's sizes."""
     dimensions = int(dim)
     if not 0 < dimensions <= 4096:
         raise ConfigurationError(f"embedding dimensions must be between 1 and 4096, not {dim!r}")
-    existing = vector_index_dimensions(store)
+    existing = {row["name"]: row for row in store.query("index_vector_indexes")}
     for name, label in _VECTOR_INDEX.values():
-        if name in existing and existing[name] != dimensions:
+        found = existing.get(name)
+        if found is not None and (found["dimensions"] != dimensions or found.get("quantized") is True):
             store.run_schema_statement(f"DROP INDEX {name} IF EXISTS")  # type: ignore[attr-defined]
         # Built from constants and a checked integer, never from user text.
-        store.run_schema_statement(  # type: ignore[attr-defined]
-            f"CREATE VECTOR INDEX {name} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
-            f"OPTIONS {{indexConfig: {{`vector.dimensions`: {dimensions}, "
-            f"`vector.similarity_function`: 'cosine'}}}}"
-        )
+        config = f"`vector.dimensions`: {dimensions}, `vector.similarity_function`: 'cosine'"
+        try:
+            store.run_schema_statement(  # type: ignore[attr-defined]
+                f"CREATE VECTOR INDEX {name} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
+                f"OPTIONS {{indexConfig: {{{config}, `vector.quantization.enabled`: false}}}}")
+        except StoreError as err:  # a server before 5.23 knows no quantization setting (and does not quantize)
+            if "quantization" not in str(err):
+                raise
+            store.run_schema_statement(  # type: ignore[attr-defined]
+                f"CREATE VECTOR INDEX {name} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
+                f"OPTIONS {{indexConfig: {{{config}}}}}")
 
 
 class Neo4jIndex:
@@ -93,6 +111,11 @@ class Neo4jIndex:
         self.store = store
         self.embedder_name = str(parts[0]["embedder"])
         self.dim = int(parts[0]["dim"])
+        # Indexed units of each kind (a law's part holds clauses, the chunks' part chunks): how deep a search can go.
+        self._units: dict[str, int] = {}
+        for part in parts:
+            kind = "provision" if part_law_id(str(part["name"])) is not None else "chunk"
+            self._units[kind] = self._units.get(kind, 0) + int(part["rows"] or 0)
         self._law_terms = LawTermsReader(self._read_collection_terms, self._read_laws_terms)
 
     def text_search(self, tokens: Sequence[str], k: int, where: SearchFilter) -> list[IndexHit]:
@@ -101,40 +124,36 @@ class Neo4jIndex:
             return []
         rows = self.store.query("index_text_search", lucene=lucene, k=k, **self._params(where),
                                 label=LABELS[where.kind] if where.kind else None)
-        return self._hits([(r["uid"], float(r["score"])) for r in rows])
+        return [IndexHit.of(_unit(row), float(row["score"])) for row in rows]
 
     def vector_search(self, vector: np.ndarray, k: int, where: SearchFilter) -> list[IndexHit]:
         if k < 1:
             return []
         query = [float(x) for x in np.asarray(vector, dtype=np.float32).reshape(-1)]
         kinds: Sequence[UnitKind] = (where.kind,) if where.kind else ("provision", "chunk")
-        found: list[tuple[str, float]] = []
+        found: list[tuple[str, float, dict[str, Any]]] = []
         for kind in kinds:
-            found.extend(self._nearest(kind, query, k, where))
+            found.extend((row["uid"], float(row["score"]), row) for row in self._nearest(kind, query, k, where))
         found.sort(key=lambda item: (-item[1], item[0]))
-        return self._hits(found[:k])
+        return [IndexHit.of(_unit(row), score) for _, score, row in found[:k]]
 
-    def _nearest(self, kind: UnitKind, vector: list[float], k: int, where: SearchFilter) -> list[tuple[str, float]]:
+    def _nearest(self, kind: UnitKind, vector: list[float], k: int, where: SearchFilter) -> list[dict[str, Any]]:
+        """The k nearest units of one kind. A kind with no more units than the candidates the index would be asked
+        for is scanned exactly: one query instead of widening an index search that can never fill k (the sample's
+        10 chunks cost four index queries and the scan, issue 34)."""
         params = {"vector": vector, "k": k, **self._params(where)}
-        fetch = k * _WIDEN  # more candidates than k: the query re-ranks them by their exact cosine
-        while fetch <= _MAX_FETCH:
+        fetch = max(k * _WIDEN, MIN_CANDIDATES)  # more candidates than k: re-ranked by their exact cosine
+        units = self._units.get(kind, 0)
+        while fetch <= _MAX_FETCH and units > fetch:
             rows = self.store.query("index_vector_search", index=_VECTOR_INDEX[kind][0], fetch=fetch, **params)
             if len(rows) >= k:
-                return [(r["uid"], float(r["score"])) for r in rows]
+                return rows
             fetch *= _WIDEN
-        rows = self.store.query(f"index_exact_{kind}s", **params)
-        return [(r["uid"], float(r["score"])) for r in rows]
+        return self.store.query(f"index_exact_{kind}s", **params)
 
     @staticmethod
     def _params(where: SearchFilter) -> dict[str, Any]:
         return {"laws": list(where.laws), "as_of": where.day}
-
-    def _rows(self, uids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        return {row["uid"]: row for row in self.store.query("index_units_by_uid", uids=list(uids))}
-
-    def _hits(self, found: Sequence[tuple[str, float]]) -> list[IndexHit]:
-        rows = self._rows([uid for uid, _ in found])
-        return [IndexHit.of(_unit(rows[uid]), score) for uid, score in found if uid in rows]
 
     def vectors_of(self, uids: Sequence[str]) -> dict[str, np.ndarray]:
         return {row["uid"]: np.asarray(row["embedding"], dtype=np.float32)

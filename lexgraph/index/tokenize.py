@@ -31,6 +31,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+from lexgraph.errors import ToolMissing
 from lexgraph.numerals import NUMERAL_CHARS, kanji_to_int
 
 #: Changes whenever the terms produced for some text change; stored with an index to tell when it is stale.
@@ -113,10 +114,16 @@ class JapaneseTokenizer:
     version = TOKENIZER_VERSION
 
     def __init__(self) -> None:
-        import sudachipy
+        try:
+            import sudachipy
 
+            self._dictionary = sudachipy.Dictionary(dict="core")
+        except ImportError as err:  # sudachipy itself, or its dictionary package sudachidict_core
+            raise ToolMissing(
+                f"search and index need SudachiPy and its core dictionary ({err}): pip install sudachipy "
+                f"sudachidict-core (lexgraph depends on both: reinstall it with `pip install lexgraph`)"
+            ) from None
         self._sudachipy = sudachipy
-        self._dictionary = sudachipy.Dictionary(dict="core")
         self._drop_pos_ids = frozenset(self._pos_ids(_DROP_POS))
         self._local = threading.local()
 

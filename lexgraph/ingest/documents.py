@@ -27,6 +27,7 @@ from lexgraph.read.revisions import StoreRevisions
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.timeline import article_path
 from lexgraph.store.base import GraphStore, StoreError, Transaction
+from lexgraph.store.names import chunk_name, precedent_name, titled_name
 
 
 @dataclass(frozen=True)
@@ -198,6 +199,13 @@ class DocumentWriter:
             plan.add_precedent_edge(chunk_uid(doc.uid, chunk), target.uid, citation)
 
 
+def _node_name(label: str, node: dict[str, Any]) -> str:
+    """What Neo4j Browser captions the judgment or document by (lexgraph/store/names.py)."""
+    if label == "Precedent":
+        return precedent_name(node)
+    return titled_name(node.get("title"), str(node["uid"]))
+
+
 @dataclass
 class _Plan:
     """Every write of one document, applied in one transaction in dependency order."""
@@ -233,17 +241,19 @@ class _Plan:
             old_rollups.setdefault((row["rel_type"], row["owner_label"]), []).append((doc.uid, row["to_uid"]))
         for (rel_type, owner_label), pairs in old_rollups.items():
             tx.delete_relationships(rel_type, pairs, from_label=owner_label, to_label="Provision")
-        tx.upsert_nodes(label, [self.node])
+        tx.upsert_nodes(label, [{**self.node, "name": _node_name(label, self.node)}])
         if self.filled:  # stubs this precedent fills in: their citing chunks now cite it
             tx.delete_nodes("Precedent", self.filled)
             moved = [{**{k: v for k, v in row.items() if k != "from_uid"}, "from": row["from_uid"], "to": doc.uid}
                      for row in self.moved]
             tx.upsert_relationships("CITES", moved, from_label="Chunk", to_label="Precedent")
-        stubs = [row for uid, row in sorted(self.stubs.items()) if uid not in self.filled]
+        stubs = [{**row, "name": precedent_name(row)} for uid, row in sorted(self.stubs.items())
+                 if uid not in self.filled]
         if stubs:  # a stub's key is made of its fields, so writing it again changes nothing
             tx.upsert_nodes("Precedent", stubs)
         chunks = [{"uid": chunk_uid(doc.uid, c), "owner_uid": doc.uid, "seq": c.seq, "section": c.section or "",
-                   "text": c.text, "char_start": c.start, "char_end": c.end} for c in doc.chunks]
+                   "text": c.text, "char_start": c.start, "char_end": c.end,
+                   "name": chunk_name(doc.uid, c.seq, self.node.get("title"))} for c in doc.chunks]
         if chunks:
             tx.create_nodes("Chunk", chunks)
             tx.create_relationships("PART_OF", [{"from": c["uid"], "to": doc.uid} for c in chunks],

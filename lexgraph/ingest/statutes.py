@@ -53,6 +53,7 @@ from lexgraph.statutes.timeline import (
     version_hash,
 )
 from lexgraph.store.base import GraphStore, StoreError, Transaction
+from lexgraph.store.names import law_name, provision_name, version_name
 
 DEFAULT_BATCH_FILES = 256  # laws per transaction: big enough for the bulk path (COPY), see store/embedded.py
 
@@ -397,10 +398,13 @@ class _LawPlan:
         w = _Writes()
         node_write, edge_write = ("create_nodes", "create_relationships") if self.fresh else \
             ("upsert_nodes", "upsert_relationships")
-        w.add(node_write, "Law", [self.law_row])
+        law_title = law_name(self.law_row.get("title"), self.law_id)
+        w.add(node_write, "Law", [{**self.law_row, "name": law_title}])
         w.add(node_write, "LawVersion", [
             {"revision_id": v.revision_id, "law_id": v.law_id, "enforced_from": v.enforced_from,
              "scheduled": v.scheduled,
+             "name": version_name(law_title, {"enforced_from": v.enforced_from,
+                                              "known_in_force_on": v.known_in_force_on}),
              "enforced_until": v.enforced_until, "amended_by": v.amended_by, "source": v.source,
              "dated_by": v.dated_by, "known_in_force_on": v.known_in_force_on,
              "content_hash": t.version_hashes[v.revision_id], "xml_format": self._format(v.revision_id),
@@ -417,8 +421,8 @@ class _LawPlan:
             else [_provision_row(p) for p in t.provisions if p.uid not in self.existing_uids]
         changed_rows = [_provision_row(p) for p in t.provisions
                         if p.uid in self.existing_uids and _changed(p, self.existing_uids[p.uid])]
-        w.add("create_nodes", "Provision", new_rows)
-        w.add("upsert_nodes", "Provision", changed_rows)
+        w.add("create_nodes", "Provision", _named(new_rows, law_title))
+        w.add("upsert_nodes", "Provision", _named(changed_rows, law_title))
         self.provisions_written = len(new_rows) + len(changed_rows)
         _edge_writes(w, "CONTAINS", t.contains, {e for e in self.existing_contains if e[1] not in stale})
         _edge_writes(w, "HAS_PART", t.has_part,
@@ -610,6 +614,11 @@ def _law_row(law_id: str, meta: LawMeta, aliases: tuple[str, ...]) -> dict[str, 
         "aliases": list(aliases), "kana": meta.kana, "promulgated": meta.promulgated,
         "enact_statement": meta.enact_statement,
     }
+
+
+def _named(rows: Iterable[dict[str, Any]], law_title: str) -> list[dict[str, Any]]:
+    """Clause rows with the name a person reads (民法 第七百十条第一項, lexgraph/store/names.py)."""
+    return [{**row, "name": provision_name(law_title, row["path"])} for row in rows]
 
 
 def _provision_row(p: Any) -> dict[str, Any]:
