@@ -94,6 +94,7 @@ _LAZY: dict[str, str] = {
     "KnowledgeEntry": "lexgraph.answer.knowledge",
     # the errors LexGraph's methods name, each in a branch of the tree
     "AmbiguousLaw": "lexgraph.read.laws",
+    "EgovNotFound": "lexgraph.statutes.egov_api",
     "EmbedderMismatch": "lexgraph.retrieve.retrievers",
     "InvalidQuery": "lexgraph.store.base",
     "LawNotFound": "lexgraph.read.laws",
@@ -149,6 +150,7 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "StoredKnowledge",
+    "EgovNotFound",
     "ToolMissing",
     "Unavailable",
     "WordingUnknown",

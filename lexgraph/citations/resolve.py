@@ -586,12 +586,17 @@ class _Resolver:
             return replace(target, clause=first, reason=f"range {_written(Step(step.level, step.num))}から前"
                            f"{_WORD[step.level]}まで: no current {step.level} to count back from")
         end = self._previous(law, current, step.level, own, notes)
-        low, high = _int_or_none(step.num or ""), _int_or_none(end or "")
-        if end is None or low is None or high is None or not 0 < high - low <= _MAX_EXPANSION:
+        low, high = _num_parts(step.num or ""), _num_parts(end or "")
+        # In the law's order: 2 to 4, and branch articles too (第二百六十四条の十から前条まで in 264の14: 264_10 to
+        # 264_13), whose members the graph links in order (`LawSpans.articles_between`).
+        if (end is None or low is None or high is None or not low < high
+                or high[0] - low[0] > _MAX_EXPANSION):
             if end == step.num:
                 return replace(target, clause=first)
             return replace(target, clause=first, reason=f"range {step.num}…前{_WORD[step.level]} ({end}) given as "
                                                          f"its first {step.level}")
+        if step.level == "article":  # an article range is an article_to, as 第三条から第五条まで
+            return replace(target, clause=first, article_to=end)
         return replace(target, clause=first, member_to=end)
 
     def _exists(self, law: LawTarget, clause: Clause) -> bool | None:
@@ -753,6 +758,12 @@ def _written(step: Step) -> str:
 
 def _is_num(num: str) -> bool:
     return all(p.isdigit() for p in num.split("_"))
+
+
+def _num_parts(num: str) -> tuple[int, ...] | None:
+    """An e-Gov Num as its numbers in order ("264_10" → (264, 10)); None for anything else."""
+    parts = num.split("_")
+    return tuple(int(p) for p in parts) if num and all(p.isdecimal() for p in parts) else None
 
 
 def _int_or_none(num: str) -> int | None:

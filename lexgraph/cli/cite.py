@@ -10,7 +10,8 @@ import json
 import sys
 from collections.abc import Iterable, Iterator
 from datetime import date
-from itertools import chain, islice
+from itertools import chain, groupby, islice
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -128,17 +129,29 @@ def _indented_entry(entry: dict[str, object]) -> str:
 
 
 def _print_tables(citations: Iterable[Citation]) -> None:
-    for index, part in enumerate(chain(_parts(iter(citations), _TABLE_ROWS), [[]])):
-        if index and not part:
-            return  # the empty part only stands for a text that cites nothing
-        grid = table("span", "surface", "cites", "status", "as of")
-        grid.show_header = index == 0
-        for c in part:
-            target = (f"{c.law_title or '?'} {clause_label(c.path) if c.path else ''}" if c.kind == "statute"
-                      else f"{c.court or '?'} {c.date or ''} {c.decision_type or ''} {c.reporter or ''}")
-            grid.add_row(f"{c.start}–{c.end}", c.surface.replace("\n", "⏎"), target.strip(),
-                         c.status + (f" ({c.reason})" if c.reason else ""), c.as_of or "")
-        out.print(grid)
+    """The citations as tables of `_TABLE_ROWS` rows; where the day they were read as of changes (the next
+    judgment of a text of several), a line says the new day before its rows."""
+    header, day = True, None
+    for read_as_of, group in groupby(citations, key=attrgetter("as_of")):
+        if not header:
+            out.print(f"as of {read_as_of}", style="dim", highlight=False)
+        day = read_as_of
+        for part in _parts(iter(group), _TABLE_ROWS):
+            _print_table(part, header)
+            header = False
+    if header and day is None:
+        _print_table([], True)  # a text that cites nothing: the header alone
+
+
+def _print_table(part: list[Citation], header: bool) -> None:
+    grid = table("span", "surface", "cites", "status")
+    grid.show_header = header
+    for c in part:
+        target = (f"{c.law_title or '?'} {clause_label(c.path) if c.path else ''}" if c.kind == "statute"
+                  else f"{c.court or '?'} {c.date or ''} {c.decision_type or ''} {c.reporter or ''}")
+        grid.add_row(f"{c.start}–{c.end}", c.surface.replace("\n", "⏎"), target.strip(),
+                     c.status + (f" ({c.reason})" if c.reason else ""))
+    out.print(grid)
 
 
 def _parts(citations: Iterator[Citation], size: int) -> Iterator[list[Citation]]:

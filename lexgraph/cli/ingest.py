@@ -123,13 +123,18 @@ def ingest_literature(
 
 
 def _require_input(paths: list[Path], suffixes: tuple[str, ...], what: str) -> None:
-    """Exit 1, before the store is opened (and so created), when a path does not exist or a folder holds no file
-    an ingest reads: an ingest of nothing must neither leave an empty store behind nor report success."""
+    """Exit 1, before the store is opened (and so created), when no path gives anything to read: every path is
+    missing, or a folder that holds no file an ingest reads. An ingest of nothing must neither leave an empty store
+    behind nor report success. Where some paths give input, the ingest goes on and reports the others as failures
+    (exit 1), as it reports a file it cannot read."""
+    problems = []
     for path in paths:
         if not path.exists():
-            fail(f"{path}: no such file or directory; nothing was ingested", EXIT_BAD_INPUT)
-        if path.is_dir() and not any(p.is_file() and p.name.lower().endswith(suffixes) for p in path.rglob("*")):
-            fail(f"{path}: holds no {what} ({', '.join(suffixes)}); nothing was ingested", EXIT_BAD_INPUT)
+            problems.append(f"{path}: no such file or directory")
+        elif path.is_dir() and not any(p.is_file() and p.name.lower().endswith(suffixes) for p in path.rglob("*")):
+            problems.append(f"{path}: holds no {what} ({', '.join(suffixes)})")
+    if paths and len(problems) == len(paths):
+        fail("; ".join(problems) + "; nothing was ingested", EXIT_BAD_INPUT)
 
 
 def _xml_files(paths: list[Path]) -> int | None:

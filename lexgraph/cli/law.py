@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -189,8 +190,8 @@ def law_diff(
     out.print(f"  from: revision {diff.from_revision} ({start})", style="dim", highlight=False)
     out.print(f"  to:   revision {diff.to_revision} ({end})", style="dim", highlight=False)
     if not diff.complete:
-        out.print(f"compared only up to {diff.compared_to}: the store knows {diff.law.title} no further, so what "
-                  f"changed from then to {end} is not known", style="yellow", highlight=False)
+        _print_wrapped(f"compared only up to {diff.compared_to}: the store knows {diff.law.title} no further, so "
+                       f"what changed from then to {end} is not known", "")
     for change in diff.changes:
         colour = {"added": "green", "changed": "yellow", "removed": "red"}[change.status]
         out.print(f"[{colour}]{change.status:8}[/] {clause_label(change.path)}", highlight=False)
@@ -264,8 +265,8 @@ def _print_clause_links(law: str, clause: str, as_of: str | None, store: str | N
     out.print(f"[bold]{found.law.title} {clause_label(found.path)}[/] {verb} {len(found.links)} clause(s) as of "
               f"{display_day(day)}", highlight=False)
     if found.unknown:
-        out.print(f"not known in force on {display_day(day)}: read as its last known wording: {found.unknown}",
-                  style="yellow", highlight=False)
+        _print_wrapped(f"not known in force on {display_day(day)}, read as its last known wording: "
+                       f"{_unnamed(str(found.unknown))}", "")
     for link in found.links:  # always citing 「words」 → cited, then the far clause's wording
         other = f"{link.other_law_title} {clause_label(link.other.path)}"
         if direction == "cites":
@@ -274,7 +275,24 @@ def _print_clause_links(law: str, clause: str, as_of: str | None, store: str | N
             out.print(f"  {other} 「{link.surface}」 → {clause_label(link.near_path)}", highlight=False)
         out.print(f"    {fit(link.other.text)}", style="dim", highlight=False)
         if link.unverified:
-            out.print(f"    not known in force then: {link.unverified}", style="yellow", highlight=False)
+            _print_wrapped(f"not known in force then: {_unnamed(link.unverified)}", "    ")
+
+
+_DECISION_SUBJECT = re.compile(r"^[0-9A-Z]{10,}\s+\S+:\s+")  # "129AC0000000089 a709: " (the line names the clause)
+
+
+def _unnamed(reason: str) -> str:
+    """A reason of the in-force decision without its leading law id and clause path, which the line already
+    names as a lawyer writes them."""
+    return _DECISION_SUBJECT.sub("", reason, count=1)
+
+
+def _print_wrapped(text: str, indent: str) -> None:
+    """A caveat in yellow, folded to the 80 columns of a terminal (ids are never cut: they are single words)."""
+    import textwrap
+
+    for line in textwrap.wrap(text, width=80 - len(indent), break_long_words=False, break_on_hyphens=False):
+        out.print(f"{indent}{line}", style="yellow", highlight=False)
 
 
 @app.command("link")
