@@ -302,7 +302,7 @@ def test_named_queries_return_dicts_with_python_dates(store: GraphStore) -> None
     }
 
     law = store.query("law_by_id", law_id=LAW_ID)
-    assert law == [{**LAW_ROW, "enact_statement": None, "synced_on": None, "repealed_on": None}]  # not synced (issue 30)
+    assert law == [{**LAW_ROW, "enact_statement": None, "synced_on": None, "repealed_on": None}]  # not synced
     assert type(law[0]["promulgated"]) is date
     assert [r["law_id"] for r in store.query("laws_by_name", name="民法")] == [LAW_ID]
     assert store.query("laws_by_name", name="刑法") == []
