@@ -9,7 +9,7 @@ import typer
 
 from lexgraph.cli.graph import load_neighbourhood_turtle
 from lexgraph.cli.options import DepthOpt, GraphAsOfOpt, MaxNodesOpt, NodeArg, StoreOpt
-from lexgraph.cli.output import EXIT_BAD_INPUT, err, fail, out
+from lexgraph.cli.output import write_text_out
 
 app = typer.Typer(no_args_is_help=True, help="The graph in other formats.")
 
@@ -26,11 +26,4 @@ def export_rdf(
     """The citation neighbourhood of a node as Turtle: laws as their e-Gov pages, clauses by law id and clause
     path, each wording with its period, judgments by their courts.go.jp lawsuit id, citations as lg:cites."""
     text = load_neighbourhood_turtle(node, depth, as_of, max_nodes, store)
-    if out_file is None:
-        out.file.write(text)
-        return
-    try:
-        out_file.write_text(text, encoding="utf-8")
-    except OSError as error:
-        fail(f"cannot write {out_file}: {error.strerror}", EXIT_BAD_INPUT)
-    err.print(f"wrote {out_file} ({text.count(chr(10))} lines of Turtle)", highlight=False)
+    write_text_out(text, out_file, f"{text.count(chr(10))} lines of Turtle")

@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from lexgraph.cli.options import JsonOpt, StoreOpt
-from lexgraph.cli.output import EXIT_BAD_INPUT, emit_json, err, fail, opened, out
+from lexgraph.cli.output import EXIT_BAD_INPUT, emit_json, err, fail, opened, out, write_text_out
 from lexgraph.client import DEFAULT_MAX_REPAIRS, LexGraph
 from lexgraph.errors import ModelUnavailable
 
@@ -121,12 +121,4 @@ def export_command(out_file: Annotated[Path | None, typer.Option("--out", help="
     """Every stored entry as JSON Lines (one entry per line, shape 1.0 with schema_version and linked clauses)."""
     with opened(store, read_only=True) as lg:
         lines = [json.dumps(e.to_json(), ensure_ascii=False) for e in lg.knowledge()]
-    text = "".join(f"{line}\n" for line in lines)
-    if out_file is None:
-        out.file.write(text)
-        return
-    try:
-        out_file.write_text(text, encoding="utf-8")
-    except OSError as error:
-        fail(f"cannot write {out_file}: {error.strerror}", EXIT_BAD_INPUT)
-    err.print(f"wrote {len(lines)} entries to {out_file}", highlight=False)
+    write_text_out("".join(f"{line}\n" for line in lines), out_file, f"{len(lines)} entries")

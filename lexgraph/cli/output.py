@@ -253,3 +253,16 @@ def _decided(data: bytes, name: str) -> str:
     if decoded.note:
         err.print(f"[yellow]note[/] {escape(decoded.note)}", highlight=False)
     return decoded.text
+
+
+def write_text_out(text: str, out_file: Path | None, what: str) -> None:
+    """`text` to `out_file`, or to stdout when none is given; "wrote FILE (what)" on stderr after a file. A file
+    that cannot be written is bad input (exit 1), named."""
+    if out_file is None:
+        out.file.write(text)
+        return
+    try:
+        out_file.write_text(text, encoding="utf-8")
+    except OSError as error:
+        fail(f"cannot write {out_file}: {error.strerror}", EXIT_BAD_INPUT)
+    err.print(f"wrote {out_file} ({what})", highlight=False)
