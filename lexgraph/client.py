@@ -250,7 +250,7 @@ def cite_pieces(blocks: Iterable[str], *, store: str | None, as_of: date, in_law
     extractor reads the text whole (its parse is per sentence, but it is not streamed). With `judgment_days` (a
     list to fill) each judgment of the text is read as of the date in its own header, `as_of` being the day of
     text before the first header (`LexGraph.cite_pieces`)."""
-    from lexgraph.citations.document import citations_by_document
+    from lexgraph.citations.document import dated_citations
     from lexgraph.read.citing import citation_context
 
     chosen = extractor_named(extractor)
@@ -261,10 +261,7 @@ def cite_pieces(blocks: Iterable[str], *, store: str | None, as_of: date, in_law
                                       judgment_days=judgment_days)
         return
     context = citation_context(Catalog.bundled(), None, as_of=as_of, in_law=in_law, at=at)
-    if judgment_days is None or in_law is not None:
-        yield from (replace(c, as_of=as_of.isoformat()) for c in chosen.extract_pieces(blocks, context))
-        return
-    yield from citations_by_document(blocks, context, chosen.extract_pieces, judgment_days)
+    yield from dated_citations(blocks, context, chosen.extract_pieces, None if in_law else judgment_days)
 
 
 # -- evaluation without a store: each imports its module when called, so that the CLI starts fast ----------------
@@ -637,20 +634,16 @@ class LexGraph:
         judgment's day), a text of several judgments (a year of them) has each judgment read as of the date in
         its own header, and the text before the first header as of `as_of`
         (`lexgraph.citations.document.citations_by_document`); not with `in_law`, whose text is one clause."""
-        from lexgraph.citations.document import citations_by_document
+        from lexgraph.citations.document import dated_citations
         from lexgraph.read.citing import citation_context, store_catalog
         from lexgraph.read.revisions import StoreRevisions
 
         chosen = extractor_named(extractor)
-        day = as_of_day(as_of)
         context = citation_context(store_catalog(self.store, self.catalog), StoreRevisions(self.store),
-                                   as_of=day, in_law=in_law, at=at)
-        if judgment_days is None or in_law is not None:
-            return (replace(c, as_of=day.isoformat())
-                    for c in chosen.extract_pieces(blocks, context, precedents=precedents))
-        return citations_by_document(
-            blocks, context, lambda text, own: chosen.extract_pieces(text, own, precedents=precedents),
-            judgment_days)
+                                   as_of=as_of_day(as_of), in_law=in_law, at=at)
+        return dated_citations(blocks, context,
+                               lambda text, own: chosen.extract_pieces(text, own, precedents=precedents),
+                               None if in_law else judgment_days)
 
     def versions(self, law: str) -> list[LawVersionInfo]:
         """The stored versions of `law`, oldest first, with their enforcement periods. Raises `LawNotFound` or

@@ -121,3 +121,14 @@ def citations_by_document(blocks: Iterable[str], context: CitationContext, read:
         stamp = day.isoformat() if day else None
         for citation in read(text, own):
             yield replace(citation, start=citation.start + first.start, end=citation.end + first.start, as_of=stamp)
+
+
+def dated_citations(blocks: Iterable[str], context: CitationContext, read: ReadPieces,
+                    judgment_days: list[date] | None = None) -> Iterator[Citation]:
+    """The citations `read` finds in the text, each stamped with the day it was read as of: all as of
+    `context.as_of`, or, with `judgment_days` (a list to fill), each judgment of a text of several as of its own
+    header's date (`citations_by_document`)."""
+    if judgment_days is not None:
+        return citations_by_document(blocks, context, read, judgment_days)
+    stamp = context.as_of.isoformat() if context.as_of else None
+    return (replace(c, as_of=stamp) for c in read(blocks, context))

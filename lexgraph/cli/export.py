@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from lexgraph.cli.graph import load_neighbourhood_turtle
+from lexgraph.cli.graph import load_neighbourhood
 from lexgraph.cli.options import DepthOpt, GraphAsOfOpt, MaxNodesOpt, NodeArg, StoreOpt
 from lexgraph.cli.output import write_text_out
 
@@ -25,5 +25,5 @@ def export_rdf(
 ) -> None:
     """The citation neighbourhood of a node as Turtle: laws as their e-Gov pages, clauses by law id and clause
     path, each wording with its period, judgments by their courts.go.jp lawsuit id, citations as lg:cites."""
-    text = load_neighbourhood_turtle(node, depth, as_of, max_nodes, store)
+    text = load_neighbourhood(node, depth, as_of, max_nodes, store, as_turtle=True)
     write_text_out(text, out_file, f"{text.count(chr(10))} lines of Turtle")

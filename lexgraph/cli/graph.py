@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -12,31 +12,24 @@ from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, err, fail
 from lexgraph.client import ANY_WORDING, PICTURE_FORMATS, check_graphviz, draw_neighbourhood
 
 if TYPE_CHECKING:
-    from lexgraph.client import Neighbourhood
+    pass
 
 app = typer.Typer(no_args_is_help=True, help="The citation graph around a node (see also `lexgraph viz`).")
 
 
-def _checked(depth: int, max_nodes: int) -> None:
+def load_neighbourhood(node: str, depth: int, as_of: str | None, max_nodes: int, store: str | None,
+                       *, as_turtle: bool = False) -> Any:
+    """The neighbourhood of `node` (a `Neighbourhood`), or with `as_turtle` the same as RDF (`lexgraph export
+    rdf`), after the options are checked."""
     if depth < 0:
         fail("--depth must be 0 or more", EXIT_USAGE)
     if max_nodes < 1:
         fail("--max-nodes must be at least 1", EXIT_USAGE)
-
-
-def load_neighbourhood(node: str, depth: int, as_of: str | None, max_nodes: int, store: str | None) -> Neighbourhood:
-    _checked(depth, max_nodes)
     day = parse_day(as_of)
+    read_as = ANY_WORDING if day is None else day
     with opened(store, read_only=True) as lg:
-        return lg.neighbourhood(node, depth, as_of=ANY_WORDING if day is None else day, max_nodes=max_nodes)
-
-
-def load_neighbourhood_turtle(node: str, depth: int, as_of: str | None, max_nodes: int, store: str | None) -> str:
-    """The same neighbourhood as `load_neighbourhood`, as Turtle (`lexgraph export rdf`)."""
-    _checked(depth, max_nodes)
-    day = parse_day(as_of)
-    with opened(store, read_only=True) as lg:
-        return lg.neighbourhood_turtle(node, depth, as_of=ANY_WORDING if day is None else day, max_nodes=max_nodes)
+        read = lg.neighbourhood_turtle if as_turtle else lg.neighbourhood
+        return read(node, depth, as_of=read_as, max_nodes=max_nodes)
 
 
 @app.command("neighbourhood")

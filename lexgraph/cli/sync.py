@@ -11,7 +11,6 @@ from rich.markup import escape
 from lexgraph.cli.law import print_links_summary
 from lexgraph.cli.options import JsonOpt, StoreOpt, parse_day
 from lexgraph.cli.output import EXIT_BAD_INPUT, emit_json, err, fail, opened, out, progress_bar
-from lexgraph.client import LexGraphError
 
 
 def sync_command(
@@ -54,11 +53,8 @@ def sync_command(
         def on_revision(revision_id: str, from_cache: bool) -> None:
             progress.update(task, advance=1)
 
-        try:
-            summary = lg.sync(laws or (), api=api, pace=pace, updated_since=since, link=link, on_law=on_law,
-                              on_revision=on_revision, all_laws=all_laws, archive=archive)
-        except LexGraphError as error:  # one line, and the exit code its branch means (issue 36's handler)
-            fail(str(error), error.exit_code)
+        summary = lg.sync(laws or (), api=api, pace=pace, updated_since=since, link=link, on_law=on_law,
+                          on_revision=on_revision, all_laws=all_laws, archive=archive)
     if as_json:
         emit_json(summary.to_json())
     else:
