@@ -180,7 +180,7 @@ def derived_lines(limit: int, rng: random.Random) -> list[dict[str, Any]]:
     for path in GOLDS:
         for raw in path.read_text(encoding="utf-8").splitlines():
             line = json.loads(raw)
-            entries += [(f"{path.stem}:{line['doc']}:{line['sentence_start']}", c) for c in line["citations"]
+            entries += [(f"{path.stem}:{line['doc']}:{line['sentence_start']}+{c['start']}", c) for c in line["citations"]
                         if c["kind"] == "precedent" and c.get("date") and c.get("court")]
     seen: set[tuple[str, str]] = set()
     unique = []
