@@ -46,6 +46,7 @@ from datetime import date
 from itertools import accumulate
 from typing import Any
 
+from lexgraph.citations.court_names import courts, reporters
 from lexgraph.citations.dates import ERAS, EraDate, parse_era_date
 from lexgraph.numerals import kanji_to_int
 
@@ -116,19 +117,20 @@ _YN = rf"(?:{_N}|元)"
 _ERA = "|".join(ERAS)
 _YEAR = rf"(?:(?:{_ERA}){_YN}年|同{_YN}年|同年)"
 _DATE = rf"(?:{_YEAR}(?:{_N}月|同月){_N}日|同月{_N}日|同日)"
+# The literature's dates (issue 31 §2): the era abbreviated to its first character, and the date written with 「・」 or
+# 「.」: 最判平23・12・16, 最二小判 令和4.6.17 (lexgraph's own captions), 大判大2・2・5, 最判昭57年3月23日. The
+# folded compact text has ASCII digits; a full-width 「．」 is read as 「.」. They are read only after an abbreviated
+# court (最判, 東京高決 …) or a court named in full: a bare 「平23・12・16」 cites nothing.
+_SHORT_ERAS = {era[0]: era for era in ERAS}
+_ANY_ERA = "|".join([*ERAS, *_SHORT_ERAS])
+_DOT = "[・.．]"
+_LIT_DATE = rf"(?:(?:{_ANY_ERA}){_YN}{_DOT}[0-9]{{1,2}}{_DOT}[0-9]{{1,2}}(?![0-9])|(?:{'|'.join(_SHORT_ERAS)}){_YN}年{_N}月{_N}日)"
 
 # Court names. Places are listed so that 「原審東京高等裁判所」 does not turn 原審東京 into a city.
-_HIGH_PLACES = "札幌|仙台|東京|名古屋|大阪|広島|高松|福岡"
-# fmt: off
-_DISTRICT_PLACES = (
-    "札幌", "函館", "旭川", "釧路", "青森", "盛岡", "仙台", "秋田", "山形", "福島", "水戸", "宇都宮",
-    "前橋", "さいたま", "浦和", "千葉", "東京", "横浜", "新潟", "富山", "金沢", "福井", "甲府", "長野",
-    "岐阜", "静岡", "名古屋", "津", "大津", "京都", "大阪", "神戸", "奈良", "和歌山", "鳥取", "松江",
-    "岡山", "広島", "山口", "徳島", "高松", "松山", "高知", "福岡", "佐賀", "長崎", "熊本", "大分",
-    "宮崎", "鹿児島", "那覇", "宮城",
-)
-# fmt: on
-_PLACES = "|".join(sorted(_DISTRICT_PLACES, key=len, reverse=True))
+# The seats and the reporters are data (lexgraph/data/courts.json, reporters.json), read once here.
+_COURTS = courts()
+_HIGH_PLACES = "|".join(_COURTS.high_court_places)
+_PLACES = "|".join(sorted(_COURTS.district_court_places, key=len, reverse=True))
 _BRANCH = r"[一-龥々ヶ]{1,4}?"
 _COURT_FULL = (
     rf"(?:最高裁判所|最高裁|大審院|当裁判所|同裁判所|同(?=(?:{_ERA}))|知的財産高等裁判所|知財高裁"
@@ -150,7 +152,7 @@ _BENCH = (
 )
 _CASE_CODE = r"\([ぁ-んァ-ヶ一-龥ー]{1,4}\)"
 _CASE_NO = rf"第?{_N}号(?:の{_N})?"
-_CASE = rf"{_YEAR}(?:{_CASE_CODE})?{_CASE_NO}(?:(?:[,，、]|ないし|及び){_CASE_NO}){{0,12}}"
+_CASE = rf"{_YEAR}(?:{_CASE_CODE})?{_CASE_NO}(?:(?:[,，、・]|ないし|及び){_CASE_NO}){{0,12}}"
 _CASES = rf"{_CASE}(?:[,，、]{_CASE}){{0,12}}"
 # 言渡 and 宣告 end a citation without saying its type, unless the type follows the case number:
 # 「昭和二十二年十二月十六日言渡昭和二十二年（れ）第十三六号事件判決」.
@@ -163,23 +165,14 @@ _VOLUME = (
     rf"(?:(?:{_ERA}){_YN}年)?(?:{_NUM}輯)?(?:{_NUM}巻)?"
     rf"(?:{_NUM}(?:[・,，]{_N}){{0,4}}号(?:{_NUM}頁)?|{_NUM}頁)"
 )
-# Reporters known by name may follow the decision type directly or after 「、」; any other name ending in a
-# volume/issue/page is accepted after 「・」, the separator the courts use before a reporter.
-# fmt: off
-_REPORTER_NAMES = (
-    "最高裁判所民事判例集", "最高裁判所刑事判例集", "最高裁判所裁判集民事", "最高裁判所裁判集刑事",
-    "最高裁判所刑集", "裁判集民事", "裁判集刑事", "裁判集民", "裁判集刑", "集民", "集刑", "民集", "刑集",
-    "高民集", "高刑集", "下民集", "下刑集", "行集", "行裁例集", "行政事件裁判例集",
-    "高等裁判所民事判例集", "高等裁判所刑事判例集", "高等裁判所刑事裁判速報集", "高裁民事判例集",
-    "判例時報", "判時", "判例タイムズ", "判タ", "刑月", "刑事裁判月報", "家月", "家庭裁判月報", "訟月",
-    "訟務月報", "労判", "労働判例", "労民集", "金判", "金法", "裁判所時報", "裁時", "民録", "刑録",
-    "大判民録", "大判民集", "大判刑録", "大判刑集", "大審院民事判決録", "大審院刑事判決録",
-    "大審院民事判例集", "大審院刑事判例集", "大審院判決全集", "判例集", "法律新聞", "新聞", "集",
-)
-# fmt: on
-_KNOWN_REPORTERS = "|".join(sorted(_REPORTER_NAMES, key=len, reverse=True))
+# Reporters known by name may follow the decision type directly, after 「・」 or 「、」, or in parentheses (the
+# literature's 「最判昭58・3・31（民集37巻2号152頁）」); any other name ending in a volume/issue/page is accepted after
+# 「・」, the separator the courts use before a reporter. An online source (裁判所ウェブサイト) takes no volume.
+_KNOWN_REPORTERS = "|".join(reporters().forms)
+_ONLINE = "|".join(sorted(reporters().online, key=len, reverse=True))
 _REPORTER = (
-    rf"(?:[・、，,]?(?P<rk>(?:{_KNOWN_REPORTERS}){_VOLUME})"
+    rf"(?:[・、，,]?(?P<rk>(?:{_KNOWN_REPORTERS}){_VOLUME}|{_ONLINE})"
+    rf"|\((?P<rp>(?:{_KNOWN_REPORTERS}){_VOLUME}|{_ONLINE})\)"
     rf"|・(?P<rg>[一-龥ァ-ヴー]{{1,20}}?{_VOLUME}))"
 )
 
@@ -188,7 +181,7 @@ _CITATION_RE = re.compile(
     rf"(?P<court>{_COURT_ABBR}|{_COURT_FULL})?"
     rf"(?P<bench0>{_BENCH})?"
     rf"(?:(?P<cases>{_CASES})[,，、]?(?P<casename>[^,，、。()「」]{{1,40}}?事件について同裁判所が)?)?"
-    rf"(?P<date>{_DATE})"
+    rf"(?P<date>{_DATE}|(?P<litdate>{_LIT_DATE}))"
     r"(?:に言い渡した|言渡し?の)?"
     rf"(?:(?P<court2>{_COURT_FULL})(?:が言い渡した|の)?)?"
     rf"(?:[、，]?各?(?P<bench>{_BENCH}))?"
@@ -198,7 +191,7 @@ _CITATION_RE = re.compile(
 
 # Anchors for _candidate_stretches: what ends every date of the grammar, the characters that stop a citation,
 # and one character of every word that makes a date a citation (type, abbreviated court, reporter).
-_DAY_RE = re.compile(r"[0-9〇一二三四五六七八九十百千同]日")
+_DAY_RE = re.compile(rf"[0-9〇一二三四五六七八九十百千同]日|[0-9]{_DOT}[0-9]{{1,2}}(?![0-9]|{_DOT})")
 _STRETCH_ENDS = "。「」"
 _STRETCH_END_RE = re.compile(f"[{_STRETCH_ENDS}]")
 _CITING_CHAR_RE = re.compile(r"[判決命審言宣号頁]")
@@ -224,14 +217,9 @@ _LIST_GAP_RE = re.compile(r"(?:[,，、]|及び|並びに|又は)(?:前掲|前�
 # to the next 明/大/昭/平/令/同 instead of trying the pattern at every position of the text.
 _YEAR_FIRST_CHAR = "|".join([*(rf"{era}{_YN}年" for era in ERAS), rf"同{_YN}年", "同年"])
 _YEAR_MENTION_RE = re.compile(rf"(?:{_YEAR_FIRST_CHAR})(?:(?:{_N}|同)月)?(?:{_N}日)?")
-_SC_CODES = frozenset(
-    (
-        *("オ", "受", "ク", "許", "テ", "マ", "ヤ", "行ツ", "行ヒ", "行ト", "行フ"),  # civil, administrative
-        *("あ", "さ", "し", "す", "せ", "つ", "れ", "医へ", "医ほ", "分ク", "秩ち"),  # criminal and others
-    )
-)
-_SC_FOUNDED = date(1947, 5, 3)
-_OLD_CODES = frozenset(("オ", "ク", "れ"))  # codes the 大審院 used before the Supreme Court existed
+_SC_CODES = _COURTS.supreme_court_case_codes
+_SC_FOUNDED = _COURTS.supreme_court_founded
+_OLD_CODES = _COURTS.great_court_case_codes  # codes the 大審院 used before the Supreme Court existed
 
 _TYPE_BY_SUFFIX = {"判": "判決", "決": "決定", "審": "審判"}
 _TYPE_WORD = {"判決": "判決", "決定": "決定", "命令": "命令", "審判": "審判"}
@@ -452,6 +440,21 @@ def _case_numbers(raw: str, previous: EraDate | None) -> tuple[list[str], EraDat
     return out, previous
 
 
+_LIT_DATE_PARTS_RE = re.compile(rf"(?P<era>{_ANY_ERA})(?P<y>{_YN})(?:{_DOT}(?P<m>[0-9]+){_DOT}(?P<d>[0-9]+)|年(?P<rest>.+))")
+
+
+def _long_date(raw: str) -> str:
+    """A literature date written out as the judgments write it: 平23・12・16 → 平成23年12月16日, 昭57年3月23日 →
+    昭和57年3月23日, 令和4.6.17 → 令和4年6月17日, so that one date parser reads both."""
+    m = _LIT_DATE_PARTS_RE.fullmatch(raw)
+    if m is None:
+        return raw
+    era = _SHORT_ERAS.get(m["era"], m["era"])
+    if m["rest"]:
+        return f"{era}{m['y']}年{m['rest']}"
+    return f"{era}{m['y']}年{m['m']}月{m['d']}日"
+
+
 def _reporter(raw: str) -> str:
     """ASCII digits, and no 第 before them: 裁判集民事第２５７号 → 裁判集民事257号."""
     return re.sub(r"第(?=[0-9])", "", _ascii_numbers(raw))
@@ -608,13 +611,15 @@ def _read_match(
 ) -> _Found | None:
     """Turn one grammar match into a mention, or None when the match is not a citation after all."""
     start, end = m.start(), m.end()
-    reporter_raw = m["rk"] or m["rg"]
+    reporter_raw = m["rk"] or m["rp"] or m["rg"]
     court_tok = _read_court(m["court"]) if m["court"] else None
     court2_tok = _read_court(m["court2"]) if m["court2"] else None
     bench = _bench_name(m["bench"]) or _bench_name(m["bench0"])
     abbr_type = court_tok.decision_type if court_tok else None
     if m["casename"] and not (m["court"] and m["cases"]):
         return None
+    if m["litdate"] and not m["court"]:
+        return None  # 「平23・12・16」 with no court before it is a date, not a citation
     if not (m["type"] or abbr_type or reporter_raw):
         return None  # a date that is not a citation: 「平成２０年９月２６日，…」
     if m["type"] and not reporter_raw and _CASE_NAME_AFTER_RE.match(ctext, end):
@@ -636,7 +641,7 @@ def _read_match(
     case_numbers: list[str] = []
     if m["cases"]:
         case_numbers, prev_year = _case_numbers(m["cases"], prev_year)
-    era_date = parse_era_date(m["date"], prev_year)
+    era_date = parse_era_date(_long_date(m["litdate"]) if m["litdate"] else m["date"], prev_year)
     day = era_date.to_date() if era_date else None
     iso = day.isoformat() if day else None
     if m["cases2"]:
