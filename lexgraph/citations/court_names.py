@@ -21,7 +21,7 @@ from lexgraph.errors import ConfigurationError
 
 @dataclass(frozen=True)
 class Reporter:
-    """One reporter: its full name and the forms a citation may write it in (the name among them)."""
+    """One reporter: its full name and the forms a citation may write it in (usually the name among them)."""
 
     name: str
     forms: tuple[str, ...]

@@ -183,7 +183,9 @@ _CITATION_RE = re.compile(
     rf"(?:(?P<cases>{_CASES})[,，、]?(?P<casename>[^,，、。()「」]{{1,40}}?事件について同裁判所が)?)?"
     rf"(?P<date>{_DATE}|(?P<litdate>{_LIT_DATE}))"
     r"(?:に言い渡した|言渡し?の)?"
-    rf"(?:(?P<court2>{_COURT_FULL})(?:が言い渡した|の)?)?"
+    # A reporter named after a court (最高裁判所民事判例集, 大審院民事判決録) right after the date is the reporter,
+    # not the court of the judgments' 「…日最高裁判所第三小法廷判決」.
+    rf"(?:(?!{_KNOWN_REPORTERS})(?P<court2>{_COURT_FULL})(?:が言い渡した|の)?)?"
     rf"(?:[、，]?各?(?P<bench>{_BENCH}))?"
     rf"(?P<type>{_TYPE})?"
     rf"{_REPORTER}?"
@@ -191,7 +193,7 @@ _CITATION_RE = re.compile(
 
 # Anchors for _candidate_stretches: what ends every date of the grammar, the characters that stop a citation,
 # and one character of every word that makes a date a citation (type, abbreviated court, reporter).
-_DAY_RE = re.compile(rf"[0-9〇一二三四五六七八九十百千同]日|[0-9]{_DOT}[0-9]{{1,2}}(?![0-9]|{_DOT})")
+_DAY_RE = re.compile(rf"[0-9〇一二三四五六七八九十百千同]日|[0-9]{_DOT}[0-9]{{1,2}}(?![0-9])")
 _STRETCH_ENDS = "。「」"
 _STRETCH_END_RE = re.compile(f"[{_STRETCH_ENDS}]")
 _CITING_CHAR_RE = re.compile(r"[判決命審言宣号頁]")
@@ -253,6 +255,7 @@ class PrecedentMention:
     decision_type: str | None
     case_number: str | None
     reporter: str | None
+    date_problem: str | None = None  # why a written date gave no day (「平23・2・30 is no day」), for the reason
 
     @property
     def missing(self) -> tuple[str, ...]:
@@ -266,8 +269,12 @@ class PrecedentMention:
 
     @property
     def reason(self) -> str | None:
+        """Why the citation cannot point at one decision: the parts it lacks, and a written date that is no day."""
         missing = self.missing
-        return f"missing {', '.join(missing)}" if missing else None
+        if not missing:
+            return None
+        why = f"missing {', '.join(missing)}"
+        return f"{why} ({self.date_problem})" if self.date_problem and self.date is None else why
 
     def to_json(self) -> dict[str, Any]:
         """The cite entry of `lexgraph cite --json` (issue 3): statute fields null, kind "precedent"."""
@@ -663,8 +670,15 @@ def _read_match(
         decision_type=decision_type,
         case_number="、".join(case_numbers) or None,
         reporter=_reporter(reporter_raw) if reporter_raw else None,
+        date_problem=None if iso else _date_problem(m["date"]),
     )
     return _Found(mention, start, end, court, context, context_type)
+
+
+def _date_problem(written: str) -> str:
+    if "同" in written:
+        return f"{written}: no earlier date in the text to read 同 against"
+    return f"{written} is no day"
 
 
 def _decide_court(
