@@ -193,7 +193,9 @@ _CITATION_RE = re.compile(
 
 # Anchors for _candidate_stretches: what ends every date of the grammar, the characters that stop a citation,
 # and one character of every word that makes a date a citation (type, abbreviated court, reporter).
-_DAY_RE = re.compile(rf"[0-9〇一二三四五六七八九十百千同]日|[0-9]{_DOT}[0-9]{{1,2}}(?![0-9])")
+# One leading character class (a digit, 同 or a date separator) keeps the scan as fast as the 日 anchor alone: an
+# alternation of two branches would be tried at every character (three times slower on 1 MB of judgments).
+_DAY_RE = re.compile(r"[0-9〇一二三四五六七八九十百千同・.．](?:(?<=[^・.．])日|(?<=[0-9][・.．])[0-9]{1,2}(?![0-9]))")
 _STRETCH_ENDS = "。「」"
 _STRETCH_END_RE = re.compile(f"[{_STRETCH_ENDS}]")
 _CITING_CHAR_RE = re.compile(r"[判決命審言宣号頁]")
