@@ -28,10 +28,12 @@ def main() -> None:
         parts.setdefault(str(line.get("origin", "?")), []).append(line)
     for name, part in parts.items():
         scores = score_citations(part)
-        figures = "  ".join(
-            f"{kind} {level} {getattr(getattr(scores, kind), level).f1:.4f} "
-            f"({getattr(getattr(scores, kind), level).tp}/{getattr(getattr(scores, kind), level).fn + getattr(getattr(scores, kind), level).tp})"
-            for kind in ("statute", "precedent") for level in ("span", "target"))
+        cells = []
+        for kind in ("statute", "precedent"):
+            for level in ("span", "target"):
+                prf = getattr(getattr(scores, kind), level)
+                cells.append(f"{kind} {level} {prf.f1:.4f} ({prf.tp}/{prf.tp + prf.fn})")
+        figures = "  ".join(cells)
         print(f"{name:9} {len(part):4} lines  {figures}")
         if args.misses and name == "all":
             for miss in scores.misses:

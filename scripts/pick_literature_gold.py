@@ -53,8 +53,10 @@ PATTERNS = {
         rf"(?:最(?:大|[一二三１２３123]小?)?[判決]|大連?[判決]|知財高[判決]|(?:{_HIGH})高(?:[一-龥]{{1,4}}支)?[判決]"
         r"|[一-龥]{1,4}[地家](?:[一-龥]{1,4}支)?[判決])(?:昭和|平成|令和|大正|明治|昭|平|令|大|明)"
     ),
-    "literature reporter": re.compile(r"集民|判時|判例時報|判タ|判例タイムズ|金判|金融・商事判例|労判|労働判例|裁判所ウェブサイト"),
-    "reporter in parentheses": re.compile(r"(?:判決|決定)[（(](?:民集|刑集|民録|刑録|集民|集刑|裁判集|判時|高民集|下民集|行集|集)"),
+    "literature reporter": re.compile(
+        r"集民|判時|判例時報|判タ|判例タイムズ|金判|金融・商事判例|労判|労働判例|裁判所ウェブサイト"),
+    "reporter in parentheses": re.compile(
+        r"(?:判決|決定)[（(](?:民集|刑集|民録|刑録|集民|集刑|裁判集|判時|高民集|下民集|行集|集)"),
 }
 _SENTENCE_END = re.compile(r"。(?![」）)])")
 
@@ -95,7 +97,8 @@ def caption_lines(limit: int, rng: random.Random) -> list[dict[str, Any]]:
     lines = []
     for row in sorted(rng.sample(rows, min(limit, len(rows))), key=lambda r: r["id"]):
         day = _era_to_iso(row["date"].strip())
-        record = {"court": row["court"].strip(), "date": date.fromisoformat(day), "decision_type": row["type"].strip(),
+        record = {"court": row["court"].strip(), "date": date.fromisoformat(day),
+                  "decision_type": row["type"].strip(),
                   "case_name": row["name"].strip(), "uid": f"hanrei:{row['id']}"}
         sentence = precedent_name(record)
         surface = sentence.split("（", 1)[0]
@@ -180,7 +183,8 @@ def derived_lines(limit: int, rng: random.Random) -> list[dict[str, Any]]:
     for path in GOLDS:
         for raw in path.read_text(encoding="utf-8").splitlines():
             line = json.loads(raw)
-            entries += [(f"{path.stem}:{line['doc']}:{line['sentence_start']}+{c['start']}", c) for c in line["citations"]
+            where = f"{path.stem}:{line['doc']}:{line['sentence_start']}"
+            entries += [(f"{where}+{c['start']}", c) for c in line["citations"]
                         if c["kind"] == "precedent" and c.get("date") and c.get("court")]
     seen: set[tuple[str, str]] = set()
     unique = []

@@ -27,45 +27,16 @@ from lexgraph.store.names import court_abbreviation, precedent_caption
 
 LITERATURE_GOLD = Path(__file__).parent / "data" / "literature" / "literature_gold.jsonl"
 
-# (class, text, source, court, date, type, reporter, surface)
-FORMS = [
-    ("issue example: abbreviated era, 「・」 date, reporter after", "最判平23・12・16民集65巻9号3472頁", "issue 31 §2",
-     "最高裁判所", "2011-12-16", "判決", "民集65巻9号3472頁", "最判平23・12・16民集65巻9号3472頁"),
-    ("issue example: bench, full era, 「・」 date", "最二小判平成23・12・16", "issue 31 §2",
-     "最高裁判所第二小法廷", "2011-12-16", "判決", None, "最二小判平成23・12・16"),
-    ("issue example: 「.」 date", "最判平23.12.16", "issue 31 §2", "最高裁判所", "2011-12-16", "判決", None,
-     "最判平23.12.16"),
-    ("issue example: 大審院", "大判大正5年12月22日", "issue 31 §2", "大審院", "1916-12-22", "判決", None,
-     "大判大正5年12月22日"),
-    ("abbreviated lower court, reporter after 「・」", "定できない場合（東京地判昭和３９年６月１９日・下民集１５巻６号１４３８頁，",
-     "89576 (補足意見)", "東京地方裁判所", "1964-06-19", "判決", "下民集15巻6号1438頁",
-     "東京地判昭和３９年６月１９日・下民集１５巻６号１４３８頁"),
-    ("abbreviated branch court", "東京地判昭和４５年１月２８日・下民集２１巻１・２号３２頁，岡山地津山支判昭\n和４８年４月２４日",
-     "89576 (補足意見)", "岡山地方裁判所津山支部", "1973-04-24", "判決", None, "岡山地津山支判昭\n和４８年４月２４日"),
-    ("最判 with a case number", "（最判昭和二二年（れ）第三一九号、同二四\n- 1 -\n\n年五月一八日大法廷判決、刑集三巻六号七七二頁）",
-     "50720", "最高裁判所大法廷", "1949-05-18", "判決", "刑集3巻6号772頁",
-     "最判昭和二二年（れ）第三一九号、同二四\n- 1 -\n\n年五月一八日大法廷判決、刑集三巻六号七七二頁"),
-    ("reporter in parentheses", "当裁判所昭和四一\n年（あ）第一一二九号同四四年四月二日大法廷判決（刑集二三巻五号六八五頁）に", "50906",
-     "最高裁判所大法廷", "1969-04-02", "判決", "刑集23巻5号685頁",
-     "当裁判所昭和四一\n年（あ）第一一二九号同四四年四月二日大法廷判決（刑集二三巻五号六八五頁）"),
-    ("reporter in parentheses, 判例集", "昭和二九年六月八日第三小法廷判決（判例集八巻六号八二一頁）", "51271",
-     "最高裁判所第三小法廷", "1954-06-08", "判決", "判例集8巻6号821頁", "昭和二九年六月八日第三小法廷判決（判例集八巻六号八二一頁）"),
-    ("case numbers joined by 「・」", "（最高裁昭和四一年（オ）第一二三一号・第一二三二号同四二年六月二九日第一小法廷判決、裁判集民事八七号一三九七頁参照）",
-     "53970", "最高裁判所第一小法廷", "1967-06-29", "判決", "裁判集民事87号1397頁",
-     "最高裁昭和四一年（オ）第一二三一号・第一二三二号同四二年六月二九日第一小法廷判決、裁判集民事八七号一三九七頁"),
-    ("集民 as the literature writes it", "最高裁平成２１年（行ヒ）第１６２号同年１２月１７日第一小法廷判決・裁判集民事２３２号７０７頁参照", "83089",
-     "最高裁判所第一小法廷", "2009-12-17", "判決", "裁判集民事232号707頁",
-     "最高裁平成２１年（行ヒ）第１６２号同年１２月１７日第一小法廷判決・裁判集民事２３２号７０７頁"),
-]
+# One row per real string (tests/data/literature/precedent_forms.jsonl): class, text, source and what it cites.
+FORMS = [json.loads(raw) for raw in (Path(__file__).parent / "data" / "literature" / "precedent_forms.jsonl")
+         .read_text(encoding="utf-8").splitlines()]
 
 
-@pytest.mark.parametrize("kind, text, source, court, day, decision, reporter, surface", FORMS,
-                         ids=[f"{row[0]} ({row[2]})" for row in FORMS])
-def test_each_form_of_the_table_is_read_with_every_field(kind: str, text: str, source: str, court: str, day: str,
-                                                         decision: str, reporter: str | None, surface: str) -> None:
-    found = find_precedents(text)
-    assert [(m.surface, m.court, m.date, m.decision_type, m.reporter) for m in found if m.surface == surface] == [
-        (surface, court, day, decision, reporter)], (kind, source, found)
+@pytest.mark.parametrize("row", FORMS, ids=[f"{row['class']} ({row['source']})" for row in FORMS])
+def test_each_form_of_the_table_is_read_with_every_field(row: dict[str, str | None]) -> None:
+    found = find_precedents(str(row["text"]))
+    read = [(m.surface, m.court, m.date, m.decision_type, m.reporter) for m in found if m.surface == row["surface"]]
+    assert read == [(row["surface"], row["court"], row["date"], row["decision_type"], row["reporter"])], (row, found)
 
 
 def test_lexgraphs_own_caption_of_a_real_judgment_reads_back() -> None:
@@ -82,8 +53,8 @@ def test_lexgraphs_own_caption_of_a_real_judgment_reads_back() -> None:
 
 def test_every_caption_lexgraph_writes_reads_back_as_the_same_decision() -> None:
     """Every court the caption code abbreviates, on the first and last day of every era (元 included)."""
-    courts_ = ["最高裁判所", "最高裁判所大法廷", "最高裁判所第一小法廷", "最高裁判所第三小法廷", "大審院", "東京高等裁判所",
-               "知的財産高等裁判所", "大阪地方裁判所", "名古屋高等裁判所金沢支部", "横浜家庭裁判所"]
+    courts_ = ["最高裁判所", "最高裁判所大法廷", "最高裁判所第一小法廷", "最高裁判所第三小法廷", "大審院",
+               "東京高等裁判所", "知的財産高等裁判所", "大阪地方裁判所", "名古屋高等裁判所金沢支部", "横浜家庭裁判所"]
     days = [date(1912, 7, 30), date(1926, 12, 25), date(1989, 1, 8), date(2019, 5, 1), date(2019, 4, 30)]
     for court in courts_:
         for day in days:
@@ -137,7 +108,7 @@ def test_every_court_seat_of_the_data_file_is_read_abbreviated_and_in_full() -> 
 
 
 def test_a_data_file_that_does_not_fit_is_a_configuration_error_naming_it() -> None:
-    with pytest.raises(ConfigurationError, match="reporters.json: 'online'"):
+    with pytest.raises(ConfigurationError, match=r"reporters\.json: 'online'"):
         _strings({"online": ["裁判所ウェブサイト", 3]}, "online", "reporters.json")
 
 
@@ -160,9 +131,10 @@ def test_the_literature_gold_is_well_formed() -> None:
 # ---------------------------------------------------------------------------------------------------------
 # The grammar, fuzzed: literature citations composed from their parts, inside real sentence ends
 
-_BENCHES = {"最": "最高裁判所", "最大": "最高裁判所大法廷", "最一小": "最高裁判所第一小法廷", "最二小": "最高裁判所第二小法廷",
-            "最三小": "最高裁判所第三小法廷", "大": "大審院", "東京高": "東京高等裁判所", "知財高": "知的財産高等裁判所",
-            "大阪地": "大阪地方裁判所", "福岡高那覇支": "福岡高等裁判所那覇支部", "那覇地沖縄支": "那覇地方裁判所沖縄支部"}
+_BENCHES = {"最": "最高裁判所", "最大": "最高裁判所大法廷", "最一小": "最高裁判所第一小法廷",
+            "最二小": "最高裁判所第二小法廷", "最三小": "最高裁判所第三小法廷", "大": "大審院",
+            "東京高": "東京高等裁判所", "知財高": "知的財産高等裁判所", "大阪地": "大阪地方裁判所",
+            "福岡高那覇支": "福岡高等裁判所那覇支部", "那覇地沖縄支": "那覇地方裁判所沖縄支部"}
 _WIDE = str.maketrans("0123456789.", "０１２３４５６７８９．")
 _BEFORE = ["", "この点は、", "（", "判例（", "なお、", "参照、"]
 _AFTER = ["", "参照）。", "）。", "を参照。", "、", "等。"]

@@ -42,7 +42,6 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date
 from itertools import accumulate
 from typing import Any
 
@@ -124,7 +123,11 @@ _DATE = rf"(?:{_YEAR}(?:{_N}月|同月){_N}日|同月{_N}日|同日)"
 _SHORT_ERAS = {era[0]: era for era in ERAS}
 _ANY_ERA = "|".join([*ERAS, *_SHORT_ERAS])
 _DOT = "[・.．]"
-_LIT_DATE = rf"(?:(?:{_ANY_ERA}){_YN}{_DOT}[0-9]{{1,2}}{_DOT}[0-9]{{1,2}}(?![0-9])|(?:{'|'.join(_SHORT_ERAS)}){_YN}年{_N}月{_N}日)"
+_SHORT_ERA = "|".join(_SHORT_ERAS)
+_LIT_DATE = (
+    rf"(?:(?:{_ANY_ERA}){_YN}{_DOT}[0-9]{{1,2}}{_DOT}[0-9]{{1,2}}(?![0-9])"
+    rf"|(?:{_SHORT_ERA}){_YN}年{_N}月{_N}日)"
+)
 
 # Court names. Places are listed so that 「原審東京高等裁判所」 does not turn 原審東京 into a city.
 # The seats and the reporters are data (lexgraph/data/courts.json, reporters.json), read once here.
@@ -449,7 +452,9 @@ def _case_numbers(raw: str, previous: EraDate | None) -> tuple[list[str], EraDat
     return out, previous
 
 
-_LIT_DATE_PARTS_RE = re.compile(rf"(?P<era>{_ANY_ERA})(?P<y>{_YN})(?:{_DOT}(?P<m>[0-9]+){_DOT}(?P<d>[0-9]+)|年(?P<rest>.+))")
+_LIT_DATE_PARTS_RE = re.compile(
+    rf"(?P<era>{_ANY_ERA})(?P<y>{_YN})(?:{_DOT}(?P<m>[0-9]+){_DOT}(?P<d>[0-9]+)|年(?P<rest>.+))"
+)
 
 
 def _long_date(raw: str) -> str:
