@@ -9,7 +9,15 @@ A judgment cites another decision in a few recurring shapes, for example
     大審院判決（昭和八年（れ）第一二七号同年四月一九日言渡、集一二巻四七一頁）
 
 that is: an optional court, optional case numbers, a date, an optional court or bench, a decision type and an
-optional reporter. :func:`find_precedents` matches that grammar and turns each match into a
+optional reporter. Books, commentaries and briefs (issue 31 §2) abbreviate the court with the type and the era, and
+write the date with 「・」 or 「.」; lexgraph's own captions (`lexgraph.store.names.precedent_caption`) do the same:
+
+    最判平23・12・16民集65巻9号3472頁        最二小判 令和4.6.17        大判大2・2・5民録19輯57頁
+    最判昭58・3・31（民集37巻2号152頁）      東京高決平成4年12月18日判時1450号80頁     最判令和2年3月24日裁判所ウェブサイト
+
+Such a date is read only after a court (「平23・12・16」 alone cites nothing); a reporter may stand in parentheses;
+the reporters and the court seats are data (`lexgraph/data/reporters.json`, `courts.json`, via
+:mod:`lexgraph.citations.court_names`). :func:`find_precedents` matches that grammar and turns each match into a
 :class:`PrecedentMention` with the court spelled out in full, the date in ISO form, the case numbers and the
 reporter in ASCII digits.
 
