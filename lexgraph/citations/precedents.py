@@ -13,7 +13,8 @@ optional reporter. Books, commentaries and briefs (issue 31 §2) abbreviate the 
 write the date with 「・」 or 「.」; lexgraph's own captions (`lexgraph.store.names.precedent_caption`) do the same:
 
     最判平23・12・16民集65巻9号3472頁        最二小判 令和4.6.17        大判大2・2・5民録19輯57頁
-    最判昭58・3・31（民集37巻2号152頁）      東京高決平成4年12月18日判時1450号80頁     最判令和2年3月24日裁判所ウェブサイト
+    最判昭58・3・31（民集37巻2号152頁）      東京高決平成4年12月18日判時1450号80頁
+    最判令和2年3月24日裁判所ウェブサイト
 
 Such a date is read only after a court (「平23・12・16」 alone cites nothing); a reporter may stand in parentheses;
 the reporters and the court seats are data (`lexgraph/data/reporters.json`, `courts.json`, via
