@@ -140,6 +140,10 @@ _BEFORE = ["", "この点は、", "（", "判例（", "なお、", "参照、"]
 _AFTER = ["", "参照）。", "）。", "を参照。", "、", "等。"]
 
 
+def _kanji(n: int) -> str:
+    return str(n).translate(str.maketrans("0123456789", "〇一二三四五六七八九"))
+
+
 @st.composite
 def literature_citation(draw: st.DrawFn) -> tuple[str, str, str, str, str, str | None]:
     abbr = draw(st.sampled_from(sorted(_BENCHES)))
@@ -150,13 +154,15 @@ def literature_citation(draw: st.DrawFn) -> tuple[str, str, str, str, str, str |
     era = EraDate.from_date(day)
     assert era is not None
     decision = draw(st.sampled_from(["判決", "決定"]))
-    year = "元" if era.year == 1 and draw(st.booleans()) else str(era.year)
     era_name = era.era if draw(st.booleans()) else era.era[0]
     style = draw(st.sampled_from(["・", ".", "年"]))
+    kanji = draw(st.booleans())  # old books write the numbers in kanji, digit by digit: 昭和四八・四・二五
+    y, mo, d = (_kanji(n) if kanji else str(n) for n in (era.year, day.month, day.day))
+    year = "元" if era.year == 1 and draw(st.booleans()) else y
     if style == "年":
-        when = f"{era_name}{year}年{day.month}月{day.day}日"
+        when = f"{era_name}{year}年{mo}月{d}日"
     else:
-        when = f"{era_name}{year}{style}{day.month}{style}{day.day}"
+        when = f"{era_name}{year}{style}{mo}{style}{d}"
     head = f"{abbr}{decision[0]}{draw(st.sampled_from(['', ' ', '　']))}{when}"
     volume = f"{draw(st.integers(1, 99))}巻{draw(st.integers(1, 12))}号{draw(st.integers(1, 9999))}頁"
     form = draw(st.sampled_from([None, *reporters().forms]))

@@ -132,9 +132,10 @@ _DATE = rf"(?:{_YEAR}(?:{_N}月|同月){_N}日|同月{_N}日|同日)"
 _SHORT_ERAS = {era[0]: era for era in ERAS}
 _ANY_ERA = "|".join([*ERAS, *_SHORT_ERAS])
 _DOT = "[・.．]"
+_DN = "[0-9〇一二三四五六七八九十]"  # a month or day after 「・」: 12 or 一二 (old books: 最大判昭和四八・四・二五)
 _SHORT_ERA = "|".join(_SHORT_ERAS)
 _LIT_DATE = (
-    rf"(?:(?:{_ANY_ERA}){_YN}{_DOT}[0-9]{{1,2}}{_DOT}[0-9]{{1,2}}(?![0-9])"
+    rf"(?:(?:{_ANY_ERA}){_YN}{_DOT}{_DN}{{1,3}}{_DOT}{_DN}{{1,3}}(?!{_DN})"
     rf"|(?:{_SHORT_ERA}){_YN}年{_N}月{_N}日)"
 )
 
@@ -207,7 +208,8 @@ _CITATION_RE = re.compile(
 # and one character of every word that makes a date a citation (type, abbreviated court, reporter).
 # One leading character class (a digit, 同 or a date separator) keeps the scan as fast as the 日 anchor alone: an
 # alternation of two branches would be tried at every character (three times slower on 1 MB of judgments).
-_DAY_RE = re.compile(r"[0-9〇一二三四五六七八九十百千同・.．](?:(?<=[^・.．])日|(?<=[0-9][・.．])[0-9]{1,2}(?![0-9]))")
+_DAY_RE = re.compile(
+    rf"[0-9〇一二三四五六七八九十百千同・.．](?:(?<=[^・.．])日|(?<={_DN}[・.．]){_DN}{{1,3}}(?!{_DN}))")
 _STRETCH_ENDS = "。「」"
 _STRETCH_END_RE = re.compile(f"[{_STRETCH_ENDS}]")
 _CITING_CHAR_RE = re.compile(r"[判決命審言宣号頁]")
@@ -462,7 +464,7 @@ def _case_numbers(raw: str, previous: EraDate | None) -> tuple[list[str], EraDat
 
 
 _LIT_DATE_PARTS_RE = re.compile(
-    rf"(?P<era>{_ANY_ERA})(?P<y>{_YN})(?:{_DOT}(?P<m>[0-9]+){_DOT}(?P<d>[0-9]+)|年(?P<rest>.+))"
+    rf"(?P<era>{_ANY_ERA})(?P<y>{_YN})(?:{_DOT}(?P<m>{_DN}+){_DOT}(?P<d>{_DN}+)|年(?P<rest>.+))"
 )
 
 
