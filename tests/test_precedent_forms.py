@@ -159,10 +159,7 @@ def literature_citation(draw: st.DrawFn) -> tuple[str, str, str, str, str, str |
     kanji = draw(st.booleans())  # old books write the numbers in kanji, digit by digit: 昭和四八・四・二五
     y, mo, d = (_kanji(n) if kanji else str(n) for n in (era.year, day.month, day.day))
     year = "元" if era.year == 1 and draw(st.booleans()) else y
-    if style == "年":
-        when = f"{era_name}{year}年{mo}月{d}日"
-    else:
-        when = f"{era_name}{year}{style}{mo}{style}{d}"
+    when = f"{era_name}{year}年{mo}月{d}日" if style == "年" else f"{era_name}{year}{style}{mo}{style}{d}"
     head = f"{abbr}{decision[0]}{draw(st.sampled_from(['', ' ', '　']))}{when}"
     volume = f"{draw(st.integers(1, 99))}巻{draw(st.integers(1, 12))}号{draw(st.integers(1, 9999))}頁"
     form = draw(st.sampled_from([None, *reporters().forms]))
