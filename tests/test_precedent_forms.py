@@ -154,7 +154,8 @@ def literature_citation(draw: st.DrawFn) -> tuple[str, str, str, str, str, str |
     era = EraDate.from_date(day)
     assert era is not None
     decision = draw(st.sampled_from(["判決", "決定"]))
-    era_name = era.era if draw(st.booleans()) else era.era[0]
+    letter = {"明治": "M", "大正": "T", "昭和": "S", "平成": "H", "令和": "R"}[era.era]
+    era_name = draw(st.sampled_from([era.era, era.era[0], letter]))
     style = draw(st.sampled_from(["・", ".", "年"]))
     kanji = draw(st.booleans())  # old books write the numbers in kanji, digit by digit: 昭和四八・四・二五
     y, mo, d = (_kanji(n) if kanji else str(n) for n in (era.year, day.month, day.day))
