@@ -126,9 +126,9 @@ _ERA = "|".join(ERAS)
 _YEAR = rf"(?:(?:{_ERA}){_YN}年|同{_YN}年|同年)"
 _DATE = rf"(?:{_YEAR}(?:{_N}月|同月){_N}日|同月{_N}日|同日)"
 # The literature's dates (issue 31 §2): the era abbreviated to its first character (or a letter), and the date
-# written with 「・」 or 「.」: 最判平23・12・16, 最二小判 令和4.6.17 (lexgraph's own captions), 大判大2・2・5, 最判昭57年3月23日. The
-# folded compact text has ASCII digits; a full-width 「．」 is read as 「.」. They are read only after an abbreviated
-# court (最判, 東京高決 …) or a court named in full: a bare 「平23・12・16」 cites nothing.
+# written with 「・」 or 「.」: 最判平23・12・16, 最二小判 令和4.6.17 (lexgraph's own captions), 大判大2・2・5,
+# 最判昭57年3月23日. The folded compact text has ASCII digits; a full-width 「．」 is read as 「.」. They are read only
+# after an abbreviated court (最判, 東京高決 …) or a court named in full: a bare 「平23・12・16」 cites nothing.
 # Briefs and practitioners also write the era as a Latin letter: 最判H23.12.16, 最決S48・4・25.
 _ERA_LETTERS = {"明治": "MＭ", "大正": "TＴ", "昭和": "SＳ", "平成": "HＨ", "令和": "RＲ"}
 _SHORT_ERAS = {era[0]: era for era in ERAS} | {
