@@ -1,9 +1,10 @@
-"""The `lexgraph` command: one Typer sub-app per file, each a thin face over `lexgraph.client.LexGraph`.
+"""The `lexgraph` command: one Typer sub-app per file, each a thin face over `lexgraph.LexGraph`.
 
 Results go to stdout (as JSON with ``--json``); progress and messages go to stderr. Exit codes (DESIGN §8):
 0 ok, 1 bad input, 2 usage, 3 store or model unavailable: the command group runs every command inside one
 handler (`output.library_errors`), which prints a `LexGraphError`'s message and exits with its `exit_code`.
-The command modules import `lexgraph.client`, `lexgraph.errors` and this package's `options` and `output` only
+The command modules import the public face (`lexgraph`: `LexGraph`, options, results, errors), the public names of
+the modules that own a default, a list of choices or a report writer, and this package's `options` and `output`
 (tests/test_architecture.py), and nothing heavy at import time, so that
 ``lexgraph --help``, ``law show`` and ``cite`` start in well under a second.
 """

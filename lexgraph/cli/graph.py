@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from lexgraph.cli.options import DepthOpt, GraphAsOfOpt, JsonOpt, MaxNodesOpt, NodeArg, StoreOpt, parse_day
 from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, err, fail, opened, out, table
-from lexgraph.client import ANY_WORDING, PICTURE_FORMATS, check_graphviz, draw_neighbourhood
-
-if TYPE_CHECKING:
-    pass
+from lexgraph import ANY_WORDING
 
 app = typer.Typer(no_args_is_help=True, help="The citation graph around a node (see also `lexgraph viz`).")
 
@@ -67,12 +64,14 @@ def viz(
 ) -> None:
     """Draw the citation neighbourhood of a node with Graphviz: laws red, precedents gold, guidelines green, books
     blue, other documents grey, cited-but-not-stored precedents dashed."""
-    if out_file.suffix.lower() not in PICTURE_FORMATS:
+    from lexgraph.graph.render import FORMATS, graphviz, render
+
+    if out_file.suffix.lower() not in FORMATS:
         fail(f"--out {out_file}: write the picture as .png, .svg or .html", EXIT_USAGE)
-    check_graphviz()  # `GraphvizMissing` (exit 3) saying how to install it
+    graphviz()  # `GraphvizMissing` (exit 3) saying how to install it
     hood = load_neighbourhood(node, depth, as_of, max_nodes, store)
     try:
-        written = draw_neighbourhood(hood, out_file)
+        written = render(hood, out_file)
     except OSError as error:
         fail(f"{out_file}: cannot be written ({error.strerror})", EXIT_BAD_INPUT)
     err.print(f"wrote {written}: {hood.note}", highlight=False)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.markup import escape
 
+from lexgraph import ANY_WORDING
 from lexgraph.cli.options import AsOfOpt, JsonOpt, LawArg, StoreOpt, display_day, given_day, parse_day
 from lexgraph.cli.output import (
     EXIT_BAD_INPUT,
@@ -23,10 +24,11 @@ from lexgraph.cli.output import (
     progress_bar,
     table,
 )
-from lexgraph.client import ANY_WORDING, DOCUMENT_KINDS, clause_label, clause_path, period_text
+from lexgraph.model import period_text
+from lexgraph.numerals import clause_label
 
 if TYPE_CHECKING:
-    from lexgraph.client import LinkSummary
+    from lexgraph import LinkSummary
 
 app = typer.Typer(no_args_is_help=True, help="Read laws as of a date.")
 
@@ -226,6 +228,9 @@ def law_cited_by(
     if kind == "provision":
         _print_clause_links(law, clause, as_of, store, as_json, "cited_by")
         return
+    from lexgraph.read.documents import DOCUMENT_KINDS
+    from lexgraph.read.laws import clause_path
+
     kinds = DOCUMENT_KINDS if kind == "document" else (kind,)
     if kind != "document" and kind not in DOCUMENT_KINDS:
         fail("--kind is provision, precedent, book, guideline, other or document", EXIT_USAGE)

@@ -17,30 +17,20 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from lexgraph import ANY_WORDING, AskOptions, LexGraph, NotFound, NotInForce, SearchOptions, WordingUnknown
 from lexgraph.cli.law import _version_json as version_json
 from lexgraph.cli.law import beyond_knowledge_note
 from lexgraph.cli.mcp_server import shapes
 from lexgraph.cli.mcp_server.uris import clause_uri, law_uri
 from lexgraph.cli.output import iso
-from lexgraph.client import (
-    ANY_WORDING,
-    DATE_FORMS,
-    DOCUMENT_KINDS,
-    SEARCH_MODES,
-    UNIT_KINDS,
-    AskOptions,
-    DateFormatError,
-    LexGraph,
-    NotInForce,
-    SearchOptions,
-    UnknownInGap,
-    as_of_day,
-    citation_day,
-    clause_label,
-    clause_path,
-    parse_day,
-)
-from lexgraph.errors import NotFound
+from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
+from lexgraph.index.units import UNIT_KINDS
+from lexgraph.model import as_of_day
+from lexgraph.numerals import clause_label
+from lexgraph.read.citing import citation_day
+from lexgraph.read.documents import DOCUMENT_KINDS
+from lexgraph.read.laws import clause_path
+from lexgraph.retrieve.options import MODES as SEARCH_MODES
 
 #: At most this many rows come back from `cypher`: an assistant's context is not a place for a whole table.
 MAX_ROWS = 200
@@ -77,7 +67,7 @@ class Tools:
                   "as_of": day.isoformat()}
         try:
             found = self.lg.show(law, clause, as_of=day)
-        except UnknownInGap as error:  # the store cannot know the wording that day
+        except WordingUnknown as error:  # the store cannot know the wording that day
             return shapes.ClauseAsOf(status="unknown", message=str(error), **common)
         except NotInForce as error:
             return shapes.ClauseAsOf(status="not_in_force", message=str(error), **common)
