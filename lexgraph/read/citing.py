@@ -8,16 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lexgraph.citations.context import CitationContext
 from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, extractor_named
 from lexgraph.citations.model import Citation
 from lexgraph.model import as_of_day
-from lexgraph.read.revisions import StoreRevisions
 from lexgraph.statutes.catalog import Catalog, LawEntry
 from lexgraph.statutes.enact import formula_parent
-from lexgraph.store.base import GraphStore
+
+if TYPE_CHECKING:  # only named here: a text read with no store (``lexgraph cite``) loads no store module
+    from lexgraph.read.revisions import StoreRevisions
+    from lexgraph.store.base import GraphStore
 
 
 def store_catalog(store: GraphStore, base: Catalog) -> Catalog:
