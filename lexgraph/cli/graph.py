@@ -7,9 +7,9 @@ from typing import Annotated, Any
 
 import typer
 
+from lexgraph import ANY_WORDING
 from lexgraph.cli.options import DepthOpt, GraphAsOfOpt, JsonOpt, MaxNodesOpt, NodeArg, StoreOpt, parse_day
 from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, err, fail, opened, out, table
-from lexgraph import ANY_WORDING
 
 app = typer.Typer(no_args_is_help=True, help="The citation graph around a node (see also `lexgraph viz`).")
 
