@@ -12,8 +12,10 @@ choices, a report writer) the CLI imports from the public module that owns it. W
 top is light (no numpy, index engines, model clients or database drivers): a method imports those when it runs,
 so that ``lexgraph --help``, ``law show`` and ``cite`` start fast.
 
-One as-of rule: ``as_of=None`` means today everywhere; `ANY_WORDING` means every wording (no date filter), the
-default of `search`, `documents_citing` and `neighbourhood` (docs/architecture.md, "One as-of rule").
+One as-of rule (docs/architecture.md): `as_of` is a `datetime.date` or None, the day the law is read as of; None
+means no day was asked, and then a method that reads one wording of a clause (`show`, `cites`, `cited_by`, `cite`,
+`ask`) reads the one in force today, and a method over the graph's wordings (`search`, `documents_citing`,
+`neighbourhood`) reads every wording, past and present.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from lexgraph.eval.lawqa import LawqaQuestion
 from lexgraph.index.units import UNIT_KINDS, UnitKind
 from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable, configured_client
 from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, RetriesExhausted
-from lexgraph.model import ANY_WORDING, AnyWording, AsOf, LawInfo, LawVersionInfo, as_of_day
+from lexgraph.model import ANY_WORDING, AsOf, LawInfo, LawVersionInfo, as_of_day
 from lexgraph.read.documents import DOCUMENT_KINDS
 from lexgraph.read.laws import AmbiguousLaw, LawNotFound
 from lexgraph.retrieve.options import SearchOptions
@@ -74,6 +76,12 @@ if TYPE_CHECKING:
     from lexgraph.store.doctor import DoctorReport
 
 __all__ = ["LexGraph"]
+
+
+def _wordings(as_of: date | None) -> AsOf:
+    """The wordings a method over the graph's wordings reads: those in force on `as_of`, or, with no day asked
+    (None), every wording (`ANY_WORDING`, what the index and graph readers take for "no date filter")."""
+    return ANY_WORDING if as_of is None else as_of
 
 
 def _one_setting(options: SearchOptions | None, **given: Any) -> SearchOptions:
@@ -269,14 +277,14 @@ class LexGraph:
 
         return clause_links(self.store, self.law(law), clause, as_of_day(as_of), "cited_by")
 
-    def documents_citing(self, law: str, clause: str, *, as_of: AsOf = ANY_WORDING,
+    def documents_citing(self, law: str, clause: str, *, as_of: date | None = None,
                          kinds: tuple[str, ...] = DOCUMENT_KINDS) -> list[CitingDocument]:
-        """Precedents, books and guidelines (of `kinds`) citing `clause` of `law`: any wording (`ANY_WORDING`, the
-        default), or the one in force on `as_of` (None: today). Raises `NotFound` when there is no such
+        """Precedents, books and guidelines (of `kinds`) citing `clause` of `law`: citing any of its wordings
+        (`as_of` None, the default), or the one in force on `as_of`. Raises `NotFound` when there is no such
         clause (then or ever), so that an empty list means "cited by none"."""
         from lexgraph.read.documents import documents_citing
 
-        return documents_citing(self.store, self.law(law), clause, as_of, kinds)
+        return documents_citing(self.store, self.law(law), clause, _wordings(as_of), kinds)
 
     def precedent(self, case: str) -> PrecedentView:
         """A precedent by lawsuit id, uid, case number or landmark name, with what it cites and who cites it.
@@ -317,9 +325,9 @@ class LexGraph:
                     judgment_days: list[date] | None = None) -> Iterator[Citation]:
         """`cite` for a long text given as consecutive blocks: the same citations, yielded piece by piece in
         bounded memory (`lexgraph.citations.stream`; the ``ginza`` extractor reads the blocks joined). Each
-        citation carries the day it was read as of (`as_of`). With `judgment_days` (a list this fills with each
-        judgment's day), a text of several judgments (a year of them) has each judgment read as of the date in
-        its own header, and the text before the first header as of `as_of`
+        citation carries the day it was read as of (`as_of`; None: today). With `judgment_days` (a list this
+        fills with each judgment's day), a text of several judgments (a year of them) has each judgment read as
+        of the date in its own header, and the text before the first header as of `as_of`
         (`lexgraph.citations.document.citations_by_document`); not with `in_law`, whose text is one clause."""
         from lexgraph.citations.document import dated_citations
         from lexgraph.read.citing import citation_context, store_catalog
@@ -356,23 +364,23 @@ class LexGraph:
             return copy_store(self.store, target.store, batch=batch, on_batch=on_batch)
 
     # -- the graph around a node --------------------------------------------------------------------------------
-    def neighbourhood(self, node: str, depth: int = 1, *, as_of: AsOf = ANY_WORDING, max_nodes: int = 150
+    def neighbourhood(self, node: str, depth: int = 1, *, as_of: date | None = None, max_nodes: int = 150
                       ) -> Neighbourhood:
         """The document-level citation neighbourhood of `node` (a uid, a lawsuit id, 「民法 第七百九条」, a case
         number or a landmark's name), `depth` steps both ways, at most `max_nodes` nodes: the graph as it stood
-        on `as_of`, or all of it (`ANY_WORDING`, the default; a clause named in `node` is then the one in force
+        on `as_of`, or all of it (`as_of` None, the default; a clause named in `node` is then the one in force
         today). Raises `NotFound` when `node` names nothing, `ConfigurationError` for a negative depth or
         max_nodes < 1."""
         from lexgraph.graph.neighbourhood import neighbourhood, resolve_node
 
-        day = None if isinstance(as_of, AnyWording) else as_of
-        uid = resolve_node(self.store, node, as_of=day, catalog=self.catalog)
-        return neighbourhood(self.store, uid, depth, as_of=as_of, max_nodes=max_nodes)
+        uid = resolve_node(self.store, node, as_of=as_of, catalog=self.catalog)
+        return neighbourhood(self.store, uid, depth, as_of=_wordings(as_of), max_nodes=max_nodes)
 
-    def neighbourhood_turtle(self, node: str, depth: int = 1, *, as_of: AsOf = ANY_WORDING,
+    def neighbourhood_turtle(self, node: str, depth: int = 1, *, as_of: date | None = None,
                              max_nodes: int = 150) -> str:
         """`neighbourhood` as RDF (Turtle; IRIs from e-Gov law ids, clause paths and lawsuit ids: see
-        lexgraph.graph.rdf). Raises what `neighbourhood` raises."""
+        lexgraph.graph.rdf), the graph as it stood on `as_of` or all of it (None, the default). Raises what
+        `neighbourhood` raises."""
         from lexgraph.graph.rdf import neighbourhood_turtle
 
         return neighbourhood_turtle(self.neighbourhood(node, depth, as_of=as_of, max_nodes=max_nodes))
@@ -480,11 +488,11 @@ class LexGraph:
         catalog, revisions = self._question_context
         return extract(text, citation_context(catalog, revisions, as_of=as_of), precedents=False)
 
-    def search(self, question: str, *, mode: str | None = None, as_of: AsOf = ANY_WORDING,
+    def search(self, question: str, *, mode: str | None = None, as_of: date | None = None,
                laws: Sequence[str] = (), kind: UnitKind | None = None, options: SearchOptions | None = None,
                retriever: Retriever | None = None) -> SearchResult:
         """Ranked clauses and chunks for a question, and the evidence the citation graph selects from them: over
-        every wording (`ANY_WORDING`, the default) or the one in force on `as_of` (None: today). The mode is
+        every wording (`as_of` None, the default) or the ones in force on `as_of`. The mode is
         `mode` or `options.mode` (neither: ``hybrid``); both, and different, is a `ConfigurationError`, never one
         silently ignored. Raises what `retriever` raises (`IndexUnavailable`, `EmbedderMismatch`,
         `ModelUnavailable`) and `NotFound` for `laws`."""
@@ -495,7 +503,7 @@ class LexGraph:
             raise InputError("the question is empty; give a question in words, e.g. lexgraph search "
                              "'不法行為による損害賠償'")
         options = _one_setting(options, mode=mode)
-        where = SearchFilter(as_of=as_of, laws=self.law_ids(laws), kind=kind)
+        where = SearchFilter(as_of=_wordings(as_of), laws=self.law_ids(laws), kind=kind)
         retriever = retriever or self.retriever(options=options)
         return search(self.store, retriever, question, where=where, options=options)
 

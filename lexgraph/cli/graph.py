@@ -7,7 +7,6 @@ from typing import Annotated, Any
 
 import typer
 
-from lexgraph import ANY_WORDING
 from lexgraph.cli.options import DepthOpt, GraphAsOfOpt, JsonOpt, MaxNodesOpt, NodeArg, StoreOpt, parse_day
 from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, err, fail, opened, out, table
 
@@ -23,10 +22,9 @@ def load_neighbourhood(node: str, depth: int, as_of: str | None, max_nodes: int,
     if max_nodes < 1:
         fail("--max-nodes must be at least 1", EXIT_USAGE)
     day = parse_day(as_of)
-    read_as = ANY_WORDING if day is None else day
     with opened(store, read_only=True) as lg:
         read = lg.neighbourhood_turtle if as_turtle else lg.neighbourhood
-        return read(node, depth, as_of=read_as, max_nodes=max_nodes)
+        return read(node, depth, as_of=day, max_nodes=max_nodes)
 
 
 @app.command("neighbourhood")

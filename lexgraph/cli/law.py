@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.markup import escape
 
-from lexgraph import ANY_WORDING
 from lexgraph.cli.options import AsOfOpt, JsonOpt, LawArg, StoreOpt, display_day, given_day, parse_day
 from lexgraph.cli.output import (
     EXIT_BAD_INPUT,
@@ -238,7 +237,7 @@ def law_cited_by(
     with opened(store, read_only=True) as lg:
         info = lg.law(law)
         path = clause_path(clause)
-        found = lg.documents_citing(law, clause, as_of=ANY_WORDING if day is None else day, kinds=kinds)
+        found = lg.documents_citing(law, clause, as_of=day, kinds=kinds)
     if as_json:
         emit_json({"law_id": info.law_id, "law_title": info.title, "clause": clause,
                     "as_of": day.isoformat() if day else None, "kind": kind,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from lexgraph import ANY_WORDING, SearchOptions
+from lexgraph import SearchOptions
 from lexgraph.cli.options import (
     EmbedderOpt,
     JsonOpt,
@@ -127,7 +127,7 @@ def search_command(
     day = parse_day(as_of)
     with opened(store, read_only=True) as lg:
         retriever = lg.retriever(embedder=make_embedder(embedder), options=options)
-        result = lg.search(question, as_of=ANY_WORDING if day is None else day, laws=law or (),
+        result = lg.search(question, as_of=day, laws=law or (),
                            kind=kind, options=options, retriever=retriever)  # type: ignore[arg-type]
     if as_json:
         emit_json(result.to_json())

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from lexgraph import ANY_WORDING, AskOptions, LexGraph, NotFound, NotInForce, SearchOptions, WordingUnknown
+from lexgraph import AskOptions, LexGraph, NotFound, NotInForce, SearchOptions, WordingUnknown
 from lexgraph.cli.law import _version_json as version_json
 from lexgraph.cli.law import beyond_knowledge_note
 from lexgraph.cli.mcp_server import shapes
@@ -169,7 +169,7 @@ class Tools:
         day = day_of(as_of)
         found = self.lg.cited_by(law, clause, as_of=day)
         kinds = DOCUMENT_KINDS if kind == "document" else (kind,)
-        documents = self.lg.documents_citing(law, clause, as_of=ANY_WORDING if day is None else day, kinds=kinds)
+        documents = self.lg.documents_citing(law, clause, as_of=day, kinds=kinds)
         return shapes.CitedBy(law_id=found.law.law_id, law_title=found.law.title, path=found.path,
                               clause=clause_label(found.path), as_of=found.as_of.isoformat(),
                               clauses=self._links(found.to_json()["links"], found.as_of),
@@ -219,7 +219,7 @@ class Tools:
             raise ValueError(f"kind must be one of {', '.join(UNIT_KINDS)}, not {kind!r}")
         day = day_of(as_of)
         options = SearchOptions(mode=mode, k=k)
-        result = self.lg.search(question, as_of=ANY_WORDING if day is None else day, laws=laws or (),
+        result = self.lg.search(question, as_of=day, laws=laws or (),
                                 kind=kind, options=options)  # type: ignore[arg-type]
         return shapes.SearchResult.model_validate(result.to_json())
 
