@@ -110,8 +110,16 @@ class _Loaded(MutableMapping[str, Any]):
 
 
 class Commands(TyperGroup):
-    """The command group: every command (of every sub-app) runs inside the one error handler. Commands are
-    imported when one runs (`load_command`); the list ``--help`` prints comes from `COMMANDS`."""
+    """A command group whose every command (of every sub-app) runs inside the one error handler."""
+
+    def invoke(self, ctx: Any) -> Any:  # Typer's own click Context
+        with library_errors():
+            return super().invoke(ctx)
+
+
+class LazyCommands(Commands):
+    """``lexgraph``'s group: the commands of `COMMANDS`, each imported when it runs (`load_command`); the list
+    ``--help`` prints comes from `COMMANDS`' lines, without importing any."""
 
     _listing = False
 
@@ -134,10 +142,6 @@ class Commands(TyperGroup):
         finally:
             self._listing = False
 
-    def invoke(self, ctx: Any) -> Any:  # Typer's own click Context
-        with library_errors():
-            return super().invoke(ctx)
-
 
 _LINES = {name: line for name, _, _, line in COMMANDS}
 
@@ -150,13 +154,13 @@ class _App(typer.Typer):
         return output.guard_stdout(lambda: super(_App, self).__call__(*args, **kwargs))
 
 
-app = _App(cls=Commands, no_args_is_help=True, add_completion=False,
+app = _App(cls=LazyCommands, no_args_is_help=True, add_completion=False,
            help="Japanese law as a versioned citation graph.")
 
 
 @app.callback()
 def _root() -> None:
-    """The group itself does nothing: each command is loaded when it runs (`Commands`)."""
+    """The group itself does nothing: each command is loaded when it runs (`LazyCommands`)."""
 
 
 __all__ = ["app", "main"]
