@@ -96,13 +96,14 @@ def cite(
                       "each citation's as_of says which", style="dim", highlight=False)
 
 
-def _citations(blocks: Iterable[str], store: str | None, *, as_of: date, in_law: str | None, at: str | None,
+def _citations(blocks: Iterable[str], given: str | None, *, as_of: date, in_law: str | None, at: str | None,
                extractor: str, judgment_days: list[date] | None) -> Iterator[Citation]:
-    """The text's citations against the store at `store` (`LexGraph.cite_pieces`: revision ids from the stored
-    laws), or, where there is none (a fresh machine), against the bundled catalogue alone."""
+    """The text's citations against the store at the location `given` by ``--store`` (`LexGraph.cite_pieces`:
+    revision ids from the stored laws), or, where there is none (a fresh machine), against the bundled catalogue
+    alone."""
     from lexgraph.read.citing import bundled_citations
 
-    location = store_location(store)
+    location = store_location(given)
     if not store_exists(location):
         yield from bundled_citations(blocks, as_of=as_of, in_law=in_law, at=at, extractor=extractor,
                                      judgment_days=judgment_days)

@@ -120,11 +120,12 @@ def guard_stdout(run: Callable[[], Any]) -> Any:
 
 
 @contextmanager
-def opened(store: str | None, *, read_only: bool = False) -> Iterator[LexGraph]:
-    """The store opened (`LexGraph.open`) and closed when the command is done; a store to read must exist."""
+def opened(given: str | None, *, read_only: bool = False) -> Iterator[LexGraph]:
+    """The store at the location `given` by ``--store`` (None: `config.store_location`'s default) opened
+    (`LexGraph.open`) and closed when the command is done; a store to read must exist."""
     from lexgraph import LexGraph  # on first use: the client imports what a store needs
 
-    location = store_location(store)
+    location = store_location(given)
     if read_only and not store_exists(location):
         fail(f"no store at {location}; run `lexgraph ingest statutes PATH…` first or pass --store", EXIT_UNAVAILABLE)
     with LexGraph.open(location, read_only=read_only) as lg:
