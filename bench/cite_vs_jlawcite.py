@@ -52,13 +52,16 @@ REPEATS = 5
 _LEXGRAPH_WORKER = r"""
 import json, os, sys, time
 from itertools import chain
-from lexgraph.cli.cite import _write_json
+from lexgraph.cli.cite import _citations, _write_json
 from lexgraph.cli.output import read_blocks
-from lexgraph.client import citation_day, cite_pieces
+from lexgraph.read.citing import citation_day
+
+def cite_pieces(blocks, store, as_of):
+    return _citations(blocks, store, as_of=as_of, in_law=None, at=None, extractor="rules", judgment_days=None)
 
 path, store = sys.argv[1], sys.argv[2]
 warm = ["民法７０９条。最高裁平成２０年６月１２日第一小法廷判決"]
-list(cite_pieces(warm, store=store, as_of=citation_day("", None)[0]))
+list(cite_pieces(warm, store, citation_day("", None)[0]))
 counted = []
 sink = open(os.devnull, "w", encoding="utf-8")
 real_stdout = sys.stdout
@@ -67,7 +70,7 @@ blocks = read_blocks(path)
 first = next(blocks, "")
 day, _ = citation_day(first, None)
 sys.stdout = sink
-_write_json((counted.append(1) or c for c in cite_pieces(chain([first], blocks), store=store, as_of=day)),
+_write_json((counted.append(1) or c for c in cite_pieces(chain([first], blocks), store, day)),
             lines=False)
 sys.stdout = real_stdout
 seconds, cpu = time.perf_counter() - start, time.process_time() - cpu

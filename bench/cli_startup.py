@@ -4,18 +4,21 @@
 
 Each command runs ``--rounds`` times in a fresh interpreter (``python -m lexgraph …``, as the ``lexgraph`` script
 does); the median wall time is reported beside a bare ``python -c pass`` measured in the same run, and as a ratio
-of it, since absolute times on a shared machine are noisy (issue 18 §2 asks for ≤ 1 s). Then
+of it, since absolute times on a shared machine are noisy (issue 35 §5 asks for ≤ 0.5 s on a quiet machine). Then
 ``python -X importtime -c "import lexgraph.cli"`` is run once and its slowest imports (cumulative µs) are printed:
 the first place to look when a command gets slower.
 
 Without ``--store`` a store is built in a temporary folder from the bundled sample (民法 2020, no cross-reference
-linking), which takes a few seconds and is not timed.
+linking), which takes a few seconds and is not timed. ``cite`` is timed with the bundled catalogue kept in the user's
+cache folder (as after the first cite on a machine), and once more in an empty cache folder each round (the first
+cite, which builds the catalogue and keeps it).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -28,17 +31,23 @@ SAMPLE_LAW = ROOT / "lexgraph" / "data" / "sample" / "129AC0000000089_20200401_5
 SHORT_TEXT = "民法第七百九条及び第七百十条の規定により損害を賠償する責任を負う。"
 
 
-def timed(command: list[str], stdin: str | None = None) -> float:
-    started = time.perf_counter()
-    done = subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=ROOT)
-    elapsed = time.perf_counter() - started
+def timed(command: list[str], stdin: str | None = None, fresh_cache: bool = False) -> float:
+    """Wall time of one run; with `fresh_cache`, in an empty user cache folder (the bundled catalogue not kept
+    yet, as on a machine's first `cite`)."""
+    env = None
+    with tempfile.TemporaryDirectory() as cache:
+        if fresh_cache:
+            env = {**os.environ, "XDG_CACHE_HOME": cache}
+        started = time.perf_counter()
+        done = subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=ROOT, env=env)
+        elapsed = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip()[-400:]}")
     return elapsed
 
 
-def median_of(rounds: int, command: list[str], stdin: str | None = None) -> float:
-    return statistics.median(timed(command, stdin) for _ in range(rounds))
+def median_of(rounds: int, command: list[str], stdin: str | None = None, fresh_cache: bool = False) -> float:
+    return statistics.median(timed(command, stdin, fresh_cache) for _ in range(rounds))
 
 
 def import_times(top: int) -> list[tuple[int, str]]:
@@ -76,7 +85,10 @@ def main() -> None:
             "cite (short text, no store)": ([*lexgraph, "cite", "-", "--store", str(Path(scratch) / "none")],
                                             SHORT_TEXT),
         }
+        timed(commands["cite (short text, no store)"][0], SHORT_TEXT)  # the catalogue kept, as after a first cite
         medians = {name: median_of(args.rounds, command, stdin) for name, (command, stdin) in commands.items()}
+        medians["cite (no store, first run: catalogue built)"] = median_of(
+            args.rounds, commands["cite (short text, no store)"][0], SHORT_TEXT, fresh_cache=True)
     slowest = import_times(args.top)
     if args.json:
         print(json.dumps({"rounds": args.rounds, "python_pass_s": baseline, "median_s": medians,
@@ -85,7 +97,7 @@ def main() -> None:
         return
     print(f"median of {args.rounds} cold starts; bare `python -c pass`: {baseline:.3f} s")
     for name, seconds in medians.items():
-        verdict = "ok" if seconds <= 1.0 else "OVER 1 s"
+        verdict = "ok" if seconds <= 0.5 else "OVER 0.5 s"
         print(f"  {name:34} {seconds:6.3f} s  ×{seconds / baseline:5.1f}  {verdict}")
     print("slowest imports of lexgraph.cli (python -X importtime, cumulative):")
     for micros, name in slowest:

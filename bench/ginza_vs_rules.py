@@ -104,21 +104,21 @@ def corpus_diff() -> None:
 
 
 def golds() -> dict[str, Any]:
-    from lexgraph.client import load_citation_gold, score_citations, score_lawqa_citations
+    from lexgraph.eval import citations, lawqa_gold
 
     out: dict[str, Any] = {}
     for name in ("dev_gold", "heldout_gold"):
-        lines = load_citation_gold(GOLDS / f"{name}.jsonl")
+        lines = citations.load_gold(GOLDS / f"{name}.jsonl")
         for extractor in ("rules", "ginza"):
-            scores = score_citations(lines, extractor)
+            scores = citations.score_extractor(lines, extractor)
             out[f"{name} {extractor}"] = {
                 "statute_target_f1": round(scores.statute.target.f1, 4),
                 "statute_span_f1": round(scores.statute.span.f1, 4),
                 "precedent_target_f1": round(scores.precedent.target.f1, 4),
             }
-    lawqa = load_citation_gold(GOLDS / "lawqa_relative_gold.jsonl")
+    lawqa = citations.load_gold(GOLDS / "lawqa_relative_gold.jsonl")
     for extractor in ("rules", "ginza"):
-        result = score_lawqa_citations(lawqa, extractor)
+        result = lawqa_gold.score_extractor(lawqa, extractor)
         out[f"lawqa_relative_gold {extractor}"] = {"accuracy": round(result.accuracy, 4),
                                                     "correct": result.correct, "brackets": result.total}
     return out

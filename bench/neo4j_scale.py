@@ -143,7 +143,7 @@ def step(name: str, source: str, target: str) -> dict[str, Any]:
     """Runs in the child: ingest `source` into `target`, or copy the embedded store `source` to `target`
     (``copy``: its bulk export; ``copy-keyset``: the keyset walk the copy used before, at its batch of 2000)."""
     from lexgraph import LexGraph
-    from lexgraph.client import DEFAULT_BATCH
+    from lexgraph.store.copy import DEFAULT_BATCH
 
     started = time.perf_counter()
     if name in ("copy", "copy-keyset"):

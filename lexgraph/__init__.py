@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from lexgraph.ingest.documents import DocumentSummary
     from lexgraph.ingest.statutes import IngestSummary
     from lexgraph.llm.guardrails import RetriesExhausted
-    from lexgraph.model import ANY_WORDING, AnyWording, AsOf, LawInfo, LawVersionInfo
+    from lexgraph.model import LawInfo, LawVersionInfo
     from lexgraph.read.documents import CitingDocument, PrecedentView
     from lexgraph.read.laws import AmbiguousLaw, ClauseLinks, LawDiff, LawNotFound, ProvisionAsOf
     from lexgraph.retrieve.options import SearchOptions
@@ -65,9 +65,6 @@ _LAZY: dict[str, str] = {
     # options
     "AskOptions": "lexgraph.answer.answerer",
     "SearchOptions": "lexgraph.retrieve.options",
-    "ANY_WORDING": "lexgraph.model",
-    "AnyWording": "lexgraph.model",
-    "AsOf": "lexgraph.model",
     # results
     "Answer": "lexgraph.answer.model",
     "AnswerSentence": "lexgraph.answer.model",
@@ -104,12 +101,9 @@ _LAZY: dict[str, str] = {
 }
 
 __all__ = [
-    "ANY_WORDING",
     "AmbiguousLaw",
     "Answer",
     "AnswerSentence",
-    "AnyWording",
-    "AsOf",
     "AskOptions",
     "Citation",
     "CitingDocument",

@@ -1,17 +1,21 @@
-"""The Python client: everything the CLI does, returning typed values.
+"""The Python client: `LexGraph`, one handle on a store, whose methods are every operation lexgraph offers,
+returning typed values.
 
 >>> from lexgraph import LexGraph
 >>> with LexGraph.open("lexgraph-store") as lg:                      # doctest: +SKIP
 ...     lg.ingest_statutes(["民法.xml"])
 ...     print(lg.law("民法").title, lg.show("民法", "第七百九条", as_of=date(2023, 7, 1)).provision.text)
 
-The package root (`lexgraph`) is the library's public face (`LexGraph`, options, results, errors); this module is
-the one the CLI imports besides `lexgraph.errors`: the names below (options, defaults, helpers) are re-exported
-for it. What it imports at the top is light (no numpy, index engines, model
-clients or database drivers): a command imports those when it runs, through the method that needs them, so that
-``lexgraph --help``, ``law show`` and ``cite`` start fast.
+This module holds `LexGraph` and nothing else; import it from the package root (`lexgraph`), which is the
+library's public face with the options, results and errors. What a command needs besides (a default, a list of
+choices, a report writer) the CLI imports from the public module that owns it. What this module imports at the
+top is light (no numpy, index engines, model clients or database drivers): a method imports those when it runs,
+so that ``lexgraph --help``, ``law show`` and ``cite`` start fast.
 
-One as-of rule: ``as_of=None`` means today everywhere; `ANY_WORDING` means every wording (no date filter).
+One as-of rule (docs/architecture.md): `as_of` is a `datetime.date` or None, the day the law is read as of; None
+means no day was asked, and then a method that reads one wording of a clause (`show`, `cites`, `cited_by`, `cite`,
+`ask`) reads the one in force today, and a method over the graph's wordings (`search`, `documents_citing`,
+`neighbourhood`) reads every wording, past and present.
 """
 
 from __future__ import annotations
@@ -25,47 +29,23 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lexgraph.answer.agents import DEFAULT_TAU, METHODS
 from lexgraph.answer.answerer import AskOptions
-from lexgraph.answer.model import BASIS_LABELS, AnswerSentence
-from lexgraph.answer.model import MODES as ANSWER_MODES
-from lexgraph.answer.prompts import STYLES
-from lexgraph.answer.references import capped_limits
-from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, EXTRACTORS, extractor_named
-from lexgraph.config import ConfigError, store_location
-from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
+from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, extractor_named
+from lexgraph.config import sync_cache_dir
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
-from lexgraph.documents.encoding import DecodedText, EncodingError, Utf8Tally, decode_text
-from lexgraph.errors import ConfigurationError, InputError, LexGraphError, ModelUnavailable, NotFound, ToolMissing
-from lexgraph.eval.benchmark import load_questions
-from lexgraph.eval.experiments import ExperimentError
-from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
-from lexgraph.graph.render import FORMATS
+from lexgraph.errors import ConfigurationError, InputError, ModelUnavailable
+from lexgraph.eval.lawqa import LawqaQuestion
 from lexgraph.index.units import UNIT_KINDS, UnitKind
 from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable, configured_client
 from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, RetriesExhausted
-from lexgraph.model import (
-    ANY_WORDING,
-    NOT_STORED_LABEL,
-    AnyWording,
-    AsOf,
-    LawInfo,
-    LawVersionInfo,
-    as_of_day,
-    period_text,
-)
-from lexgraph.numerals import clause_label
+from lexgraph.model import ANY_WORDING, AsOf, LawInfo, LawVersionInfo, as_of_day
 from lexgraph.read.documents import DOCUMENT_KINDS
-from lexgraph.read.laws import AmbiguousLaw, LawNotFound, NotInForce, UnknownInGap, to_path
-from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
-from lexgraph.retrieve.fusion import DEFAULT_FUSION
-from lexgraph.retrieve.fusion import DEFAULT_K as DEFAULT_RRF_K
-from lexgraph.retrieve.options import MODES as SEARCH_MODES
+from lexgraph.read.laws import AmbiguousLaw, LawNotFound
 from lexgraph.retrieve.options import SearchOptions
 from lexgraph.statutes.catalog import Catalog, LawEntry
-from lexgraph.store import GraphStore, ReadOnlyViolation, StoreError, StoreUnavailable, is_neo4j_uri, open_store
-from lexgraph.store.base import InvalidQuery, Row, StoreCounts
+from lexgraph.store import GraphStore, open_store
+from lexgraph.store.base import Row, StoreCounts
 from lexgraph.store.copy import DEFAULT_BATCH
 
 if TYPE_CHECKING:
@@ -75,13 +55,10 @@ if TYPE_CHECKING:
     from lexgraph.answer.turnlog import Turn
     from lexgraph.citations import Citation
     from lexgraph.eval.answers import AnswersReport
-    from lexgraph.eval.citations import CitationScores
     from lexgraph.eval.experiment_run import ExperimentReport
     from lexgraph.eval.experiments import Experiment, Params
-    from lexgraph.eval.lawqa_gold import Evaluation
     from lexgraph.eval.mcqa import MCQAConfig, MethodRun
     from lexgraph.eval.retrieval import GoldQuestion, LawqaRun, RetrievalProgress
-    from lexgraph.eval.significance import RunComparison
     from lexgraph.graph.neighbourhood import Neighbourhood
     from lexgraph.index.build import IndexProgress, IndexStatus, IndexSummary
     from lexgraph.index.embed import Embedder
@@ -98,309 +75,27 @@ if TYPE_CHECKING:
     from lexgraph.store.copy import CopySummary
     from lexgraph.store.doctor import DoctorReport
 
-__all__ = [
-    "ANSWER_MODES",
-    "ANY_WORDING",
-    "BASIS_LABELS",
-    "DATE_FORMS",
-    "DEFAULT_BATCH",
-    "DEFAULT_CHUNK_SIZE",
-    "DEFAULT_EXTRACTOR",
-    "DEFAULT_M",
-    "DEFAULT_MAX_REPAIRS",
-    "DEFAULT_N",
-    "DEFAULT_OVERLAP",
-    "DEFAULT_RRF_K",
-    "DEFAULT_TAU",
-    "DOCUMENT_KINDS",
-    "EXTRACTORS",
-    "METHODS",
-    "NOT_CONFIGURED",
-    "NOT_STORED_LABEL",
-    "PICTURE_FORMATS",
-    "SEARCH_MODES",
-    "STYLES",
-    "UNIT_KINDS",
-    "AmbiguousLaw",
-    "AnswerSentence",
-    "AnyWording",
-    "AsOf",
-    "AskOptions",
-    "ConfigError",
-    "DatasetError",
-    "DateFormatError",
-    "DecodedText",
-    "EmptyQuestion",
-    "EncodingError",
-    "ExperimentError",
-    "InvalidQuery",
-    "LLMClient",
-    "LLMUnavailable",
-    "LawNotFound",
-    "LawqaQuestion",
-    "LexGraph",
-    "LexGraphError",
-    "NotFound",
-    "NotInForce",
-    "ReadOnlyViolation",
-    "RetriesExhausted",
-    "SearchOptions",
-    "StoreError",
-    "StoreUnavailable",
-    "ToolMissing",
-    "UnitKind",
-    "UnknownInGap",
-    "Utf8Tally",
-    "as_of_day",
-    "capped_limits",
-    "check_graphviz",
-    "citation_day",
-    "cite_text",
-    "clause_label",
-    "clause_path",
-    "compare_retrieval_modes",
-    "configured_client",
-    "dataset_changed",
-    "decode_text",
-    "draw_neighbourhood",
-    "experiment_settings",
-    "extractor_named",
-    "is_neo4j_uri",
-    "list_experiments",
-    "load_citation_gold",
-    "load_lawqa",
-    "load_questions",
-    "mcqa_runs_per_question",
-    "mcqa_settings",
-    "parse_day",
-    "period_text",
-    "read_mcqa_settings",
-    "score_citations",
-    "score_lawqa_citations",
-    "store_exists",
-    "store_location",
-    "sync_cache_dir",
-    "write_answers_report",
-    "write_mcqa_report",
-    "write_retrieval_report",
-]
+__all__ = ["LexGraph"]
 
 
-class EmptyQuestion(InputError):
-    """A search or a question with nothing in it but spaces (full-width ones included)."""
-def sync_cache_dir(location: str) -> Path:
-    """Where `sync` keeps e-Gov's answers: ``egov-cache`` in the store folder, or for a Neo4j store (no folder of
-    its own) ``$XDG_CACHE_HOME/lexgraph/egov/<host_port>`` (``~/.cache`` by default), named without credentials."""
-    if is_neo4j_uri(location):
-        from urllib.parse import urlsplit
+def _wordings(as_of: date | None) -> AsOf:
+    """The wordings a method over the graph's wordings reads: those in force on `as_of`, or, with no day asked
+    (None), every wording (`ANY_WORDING`, what the index and graph readers take for "no date filter")."""
+    return ANY_WORDING if as_of is None else as_of
 
-        parts = urlsplit(location)
-        where = f"{parts.hostname or 'localhost'}_{parts.port or 7687}"
-        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-        return root / "lexgraph" / "egov" / where
-    return Path(location) / "egov-cache"
 
-
-def store_exists(location: str) -> bool:
-    """Whether there is a store to read at `location`: a Neo4j URI is taken as one (the server says otherwise
-    when it is opened); a directory must exist."""
-    return is_neo4j_uri(location) or Path(location).exists()
-
-
-def clause_path(clause: str) -> str:
-    """第七百九条, 709条 or a709 → the provision path a709 (`clause_label` turns it back into 第七百九条). Raises
-    `NotFound` for text that names no clause, saying how to write one."""
-    return to_path(clause)
-
-
-def citation_day(text: str, as_of: date | None) -> tuple[date, str]:
-    """The day a text's citations are read as of, and why: `as_of` ("given"), else the judgment's date written
-    in the text ("the date in the text"), else "today"."""
-    from lexgraph.citations.document import document_date
-
-    if as_of is not None:
-        return as_of, "given"
-    written = document_date(text)
-    return (written, "the date in the text") if written else (as_of_day(None), "today")
-
-
-def cite_text(text: str, *, store: str | None, as_of: date, in_law: str | None = None, at: str | None = None,
-              extractor: str = DEFAULT_EXTRACTOR) -> list[Citation]:
-    """Citations in `text`: with a store at `store` (a location; see `config.store_location`), laws resolve to
-    the revision in force on `as_of`; without one (a fresh machine), names still resolve through the bundled
-    catalogue and revision ids stay empty. Raises `InputError` for an unknown `in_law` or unreadable `at`, and what
-    `LexGraph.open` raises for a store that cannot be opened. `extractor` is one of `EXTRACTORS`."""
-    from lexgraph.read.citing import citation_context
-
-    chosen = extractor_named(extractor)
-    location = store_location(store)
-    if store_exists(location):
-        with LexGraph.open(location, read_only=True) as lg:
-            return lg.cite(text, as_of=as_of, in_law=in_law, at=at, extractor=extractor)
-    found = chosen.extract(text, citation_context(Catalog.bundled(), None, as_of=as_of, in_law=in_law, at=at))
-    return [replace(c, as_of=as_of.isoformat()) for c in found]
-
-
-def cite_pieces(blocks: Iterable[str], *, store: str | None, as_of: date, in_law: str | None = None,
-                at: str | None = None, extractor: str = DEFAULT_EXTRACTOR,
-                judgment_days: list[date] | None = None) -> Iterator[Citation]:
-    """`cite_text` for a text of any length given as consecutive blocks (a file read in pieces): the same
-    citations, yielded as each piece of the text is read, in memory bounded by the piece
-    (`lexgraph.citations.stream`). Raises what `cite_text` raises, before the first citation. The ``ginza``
-    extractor reads the text whole (its parse is per sentence, but it is not streamed). With `judgment_days` (a
-    list to fill) each judgment of the text is read as of the date in its own header, `as_of` being the day of
-    text before the first header (`LexGraph.cite_pieces`)."""
-    from lexgraph.citations.document import dated_citations
-    from lexgraph.read.citing import citation_context
-
-    chosen = extractor_named(extractor)
-    location = store_location(store)
-    if store_exists(location):
-        with LexGraph.open(location, read_only=True) as lg:
-            yield from lg.cite_pieces(blocks, as_of=as_of, in_law=in_law, at=at, extractor=extractor,
-                                      judgment_days=judgment_days)
-        return
-    context = citation_context(Catalog.bundled(), None, as_of=as_of, in_law=in_law, at=at)
-    yield from dated_citations(blocks, context, chosen.extract_pieces, None if in_law else judgment_days)
-
-
-# -- evaluation without a store: each imports its module when called, so that the CLI starts fast ----------------
-def load_citation_gold(path: str | Path) -> list[dict[str, Any]]:
-    """Gold JSONL lines (issue 3 format, or the lawqa_jp gold with a ``context``). Raises OSError, and `InputError`
-    naming FILE:LINE."""
-    from lexgraph.eval.citations import load_gold
-
-    return load_gold(path)
-
-
-def score_citations(lines: list[dict[str, Any]], extractor: str = DEFAULT_EXTRACTOR) -> CitationScores:
-    """Precision, recall and F1 of the extractor on gold lines, on spans, overlaps and resolved targets. Each
-    judgment the gold names is read whole from ../shared's Supreme Court corpus, as `lexgraph cite` reads it, so
-    that 同法 and labels defined earlier resolve (issue 14); a judgment not found there is read sentence by
-    sentence (`lexgraph.eval.citations.replay_judgments`). `extractor` is one of `EXTRACTORS`."""
-    from lexgraph.eval.citations import DEFAULT_JUDGMENTS, evaluate_in_documents
-
-    chosen = extractor_named(extractor)
-    return evaluate_in_documents(lines, lambda text: [c.to_json() for c in chosen.extract(text)],
-                                 DEFAULT_JUDGMENTS)[0]
-
-
-def score_lawqa_citations(lines: list[dict[str, Any]], extractor: str = DEFAULT_EXTRACTOR) -> Evaluation:
-    """The resolver's accuracy on the lawqa_jp gold: every bracketed reference replayed in its clause, with the
-    mentions refined by `extractor`'s parse when it has one."""
-    from lexgraph.eval.lawqa_gold import evaluate
-
-    chosen = extractor_named(extractor)
-    return evaluate(lines, Catalog.bundled(), refine=getattr(chosen, "refine", None))
-
-
-def compare_retrieval_modes(runs: Sequence[LawqaRun], reference: str) -> list[RunComparison]:
-    """`reference`'s run of `LexGraph.eval_retrieval` against each other one, metric by metric: the difference,
-    its 95% bootstrap interval and the paired randomization test's p (`lexgraph.eval.significance`)."""
-    from lexgraph.eval.retrieval import compare_modes
-
-    return compare_modes(runs, reference)
-
-
-def write_retrieval_report(directory: Path, config: dict[str, Any], runs: Sequence[LawqaRun],
-                           ks: Sequence[int], comparisons: Sequence[RunComparison] = ()) -> list[Path]:
-    """metrics.json, comparisons.json, details.csv, config.json and recall.png of `LexGraph.eval_retrieval`'s
-    runs."""
-    from lexgraph.eval.retrieval import write_retrieval_report as write
-
-    return write(directory, config, runs, ks, comparisons)
-
-
-def mcqa_settings(dataset: Path, methods: Sequence[str], llm: LLMClient, *, use_context: bool, randomized: bool,
-                  limit: int | None, tau: float, max_repairs: int, store: str) -> MCQAConfig:
-    """The configuration of an MCQA run, with the dataset's SHA-256. Raises OSError when it cannot be read."""
-    from lexgraph.eval.mcqa import MCQAConfig, file_sha256
-
-    return MCQAConfig(str(dataset), file_sha256(dataset), tuple(methods), llm.config.model, llm.config.base_url,
-                      use_context, randomized, limit, tau, max_repairs, store=store)
-
-
-def read_mcqa_settings(path: Path) -> MCQAConfig:
-    """A report's config.json, to run the same MCQA evaluation again. Raises OSError, ValueError, TypeError,
-    KeyError when it is not one."""
-    from lexgraph.eval.mcqa import MCQAConfig
-
-    return MCQAConfig.read(path)
-
-
-def dataset_changed(settings: MCQAConfig) -> bool:
-    """Whether the dataset's SHA-256 differs from the one `settings` recorded."""
-    from lexgraph.eval.mcqa import file_sha256
-
-    return file_sha256(settings.dataset) != settings.dataset_sha256
-
-
-def mcqa_runs_per_question(settings: MCQAConfig) -> int:
-    """How many times each method answers a question: once, or in every cyclic choice order (randomized)."""
-    from lexgraph.eval.mcqa import ORDERS
-
-    return len(ORDERS) if settings.randomized else 1
-
-
-def write_mcqa_report(directory: Path, settings: MCQAConfig, runs: Sequence[MethodRun]) -> list[Path]:
-    """metrics.json, details.csv, config.json and accuracy.png of `LexGraph.eval_mcqa`'s runs."""
-    from lexgraph.eval.mcqa import write_report
-
-    return write_report(directory, settings, runs)
-
-
-def write_answers_report(directory: Path, config: dict[str, Any], report: AnswersReport) -> list[Path]:
-    """metrics.json, details.csv, config.json and answers.png of `LexGraph.eval_answers`."""
-    from lexgraph.eval.answers import write_answers_report as write
-
-    return write(directory, config, report)
-
-
-def list_experiments() -> list[Experiment]:
-    """The seed papers' experiments (DESIGN §1), each with its parameters as published."""
-    from lexgraph.eval.experiments import EXPERIMENTS
-
-    return list(EXPERIMENTS)
-
-
-def experiment_settings(name: str, settings: Sequence[str] = ()) -> tuple[Experiment, Params]:
-    """The experiment `name` and its parameters with `settings` (``KEY=VALUE``) applied. Raises `ExperimentError`
-    for an unknown experiment, key or value, naming what is accepted."""
-    from lexgraph.eval.experiments import experiment, parse_settings, with_overrides
-
-    chosen = experiment(name)
-    return chosen, with_overrides(chosen.parameters, parse_settings(settings))
-
-
-# -- pictures ---------------------------------------------------------------------------------------------------
-PICTURE_FORMATS = FORMATS
-
-
-def check_graphviz() -> None:
-    """Raise `GraphvizMissing` (a `PictureError`) saying how to install Graphviz when `dot` is not on the PATH."""
-    from lexgraph.graph.render import graphviz
-
-    graphviz()
-
-
-def draw_neighbourhood(hood: Neighbourhood, path: Path) -> Path:
-    """`hood` drawn with Graphviz into `path` (.png, .svg, or .html with the SVG inline); returns the file written.
-    Raises `GraphvizMissing` (a `ToolMissing`) or `RenderError` (an `Unavailable`), and OSError when the file
-    cannot be written."""
-    from lexgraph.graph.render import render
-
-    return render(hood, path)
-
-
-def _one_mode(mode: str | None, options: SearchOptions | None) -> str:
-    """The mode of a search given once: `mode`, or `options.mode`, or ``hybrid``; a `mode` that contradicts
-    `options.mode` is refused rather than one of them silently ignored (`LexGraph.search`)."""
+def _one_setting(options: SearchOptions | None, **given: Any) -> SearchOptions:
+    """The search settings given once: `options`, or the keyword settings `given` (None: not given) over
+    `SearchOptions`' defaults. A keyword that contradicts `options` is refused rather than one of the two silently
+    ignored (`LexGraph.search`, `LexGraph.retriever`)."""
+    given = {name: value for name, value in given.items() if value is not None}
     if options is None:
-        return mode or "hybrid"
-    if mode is not None and mode != options.mode:
-        raise ConfigurationError(f"mode={mode!r} contradicts options.mode={options.mode!r}: give the mode once "
-                                 "(in the options)")
-    return options.mode
+        return SearchOptions(**given)
+    for name, value in given.items():
+        if value != getattr(options, name):
+            raise ConfigurationError(f"{name}={value!r} contradicts options.{name}={getattr(options, name)!r}: "
+                                     f"give the {name} once (in the options)")
+    return options
 
 
 class LexGraph:
@@ -582,14 +277,14 @@ class LexGraph:
 
         return clause_links(self.store, self.law(law), clause, as_of_day(as_of), "cited_by")
 
-    def documents_citing(self, law: str, clause: str, *, as_of: AsOf = ANY_WORDING,
+    def documents_citing(self, law: str, clause: str, *, as_of: date | None = None,
                          kinds: tuple[str, ...] = DOCUMENT_KINDS) -> list[CitingDocument]:
-        """Precedents, books and guidelines (of `kinds`) citing `clause` of `law`: any wording (`ANY_WORDING`, the
-        default), or the one in force on `as_of` (None: today). Raises `NotFound` when there is no such
+        """Precedents, books and guidelines (of `kinds`) citing `clause` of `law`: citing any of its wordings
+        (`as_of` None, the default), or the one in force on `as_of`. Raises `NotFound` when there is no such
         clause (then or ever), so that an empty list means "cited by none"."""
         from lexgraph.read.documents import documents_citing
 
-        return documents_citing(self.store, self.law(law), clause, as_of, kinds)
+        return documents_citing(self.store, self.law(law), clause, _wordings(as_of), kinds)
 
     def precedent(self, case: str) -> PrecedentView:
         """A precedent by lawsuit id, uid, case number or landmark name, with what it cites and who cites it.
@@ -630,9 +325,9 @@ class LexGraph:
                     judgment_days: list[date] | None = None) -> Iterator[Citation]:
         """`cite` for a long text given as consecutive blocks: the same citations, yielded piece by piece in
         bounded memory (`lexgraph.citations.stream`; the ``ginza`` extractor reads the blocks joined). Each
-        citation carries the day it was read as of (`as_of`). With `judgment_days` (a list this fills with each
-        judgment's day), a text of several judgments (a year of them) has each judgment read as of the date in
-        its own header, and the text before the first header as of `as_of`
+        citation carries the day it was read as of (`as_of`; None: today). With `judgment_days` (a list this
+        fills with each judgment's day), a text of several judgments (a year of them) has each judgment read as
+        of the date in its own header, and the text before the first header as of `as_of`
         (`lexgraph.citations.document.citations_by_document`); not with `in_law`, whose text is one clause."""
         from lexgraph.citations.document import dated_citations
         from lexgraph.read.citing import citation_context, store_catalog
@@ -669,23 +364,23 @@ class LexGraph:
             return copy_store(self.store, target.store, batch=batch, on_batch=on_batch)
 
     # -- the graph around a node --------------------------------------------------------------------------------
-    def neighbourhood(self, node: str, depth: int = 1, *, as_of: AsOf = ANY_WORDING, max_nodes: int = 150
+    def neighbourhood(self, node: str, depth: int = 1, *, as_of: date | None = None, max_nodes: int = 150
                       ) -> Neighbourhood:
         """The document-level citation neighbourhood of `node` (a uid, a lawsuit id, 「民法 第七百九条」, a case
         number or a landmark's name), `depth` steps both ways, at most `max_nodes` nodes: the graph as it stood
-        on `as_of`, or all of it (`ANY_WORDING`, the default; a clause named in `node` is then the one in force
+        on `as_of`, or all of it (`as_of` None, the default; a clause named in `node` is then the one in force
         today). Raises `NotFound` when `node` names nothing, `ConfigurationError` for a negative depth or
         max_nodes < 1."""
         from lexgraph.graph.neighbourhood import neighbourhood, resolve_node
 
-        day = None if isinstance(as_of, AnyWording) else as_of
-        uid = resolve_node(self.store, node, as_of=day, catalog=self.catalog)
-        return neighbourhood(self.store, uid, depth, as_of=as_of, max_nodes=max_nodes)
+        uid = resolve_node(self.store, node, as_of=as_of, catalog=self.catalog)
+        return neighbourhood(self.store, uid, depth, as_of=_wordings(as_of), max_nodes=max_nodes)
 
-    def neighbourhood_turtle(self, node: str, depth: int = 1, *, as_of: AsOf = ANY_WORDING,
+    def neighbourhood_turtle(self, node: str, depth: int = 1, *, as_of: date | None = None,
                              max_nodes: int = 150) -> str:
         """`neighbourhood` as RDF (Turtle; IRIs from e-Gov law ids, clause paths and lawsuit ids: see
-        lexgraph.graph.rdf). Raises what `neighbourhood` raises."""
+        lexgraph.graph.rdf), the graph as it stood on `as_of` or all of it (None, the default). Raises what
+        `neighbourhood` raises."""
         from lexgraph.graph.rdf import neighbourhood_turtle
 
         return neighbourhood_turtle(self.neighbourhood(node, depth, as_of=as_of, max_nodes=max_nodes))
@@ -762,23 +457,24 @@ class LexGraph:
         return index_status(self.store)
 
     def retriever(self, mode: str | None = None, *, embedder: Embedder | None = None, llm: LLMClient | None = None,
-                  rrf_k: float = DEFAULT_RRF_K, weights: Mapping[str, float] | None = None,
-                  fusion: str = DEFAULT_FUSION, options: SearchOptions | None = None) -> Retriever:
-        """A retriever over this store's index, for `mode` (None: `options.mode`, else ``hybrid``); ``hyde`` (and
-        ``tree`` with query extraction) uses `llm`, or the model configured in the environment. `options` gives
-        only the tree's scope, pool and query extraction: a `mode` given wins over `options.mode`, so that one set
-        of options serves a retriever per mode (`LexGraph.eval_retrieval`). Raises `IndexUnavailable` without an
-        index, `ModelUnavailable` for ``hyde`` without a model, `ConfigurationError` for an unknown mode."""
+                  rrf_k: float | None = None, weights: Mapping[str, float] | None = None,
+                  fusion: str | None = None, options: SearchOptions | None = None) -> Retriever:
+        """A retriever over this store's index. Its settings (mode, `rrf_k`, `weights`, `fusion`, and the tree's
+        scope, pool and query extraction) come from `options`, or from the keywords with `SearchOptions`'
+        defaults for the rest (mode ``hybrid``); a keyword that contradicts `options` is a `ConfigurationError`,
+        never one of the two silently ignored. ``hyde`` (and ``tree`` with query extraction) uses `llm`, or the
+        model configured in the environment. Raises `IndexUnavailable` without an index, `ModelUnavailable` for
+        ``hyde`` without a model, `ConfigurationError` for an unknown mode."""
         from lexgraph.retrieve.search import make_retriever
 
-        mode = mode or (options.mode if options is not None else "hybrid")
-        tree = options or SearchOptions(mode=mode)
-        if (mode.startswith("hyde") or (mode == "tree" and tree.query_extraction)) and llm is None:
+        settings = _one_setting(options, mode=mode, rrf_k=rrf_k, weights=weights, fusion=fusion)
+        if (settings.mode.startswith("hyde") or (settings.mode == "tree" and settings.query_extraction)) \
+                and llm is None:
             llm = configured_client()
-        return make_retriever(mode, self._open_search_index(), embedder or self._default_embedder(), llm=llm,
-                              rrf_k=rrf_k, weights=weights, fusion=fusion, cite=self._statute_citations,
-                              tree_scope=tree.tree_scope, tree_pool=tree.tree_pool,
-                              query_extraction=tree.query_extraction)
+        return make_retriever(settings.mode, self._open_search_index(), embedder or self._default_embedder(),
+                              llm=llm, rrf_k=settings.rrf_k, weights=settings.weights, fusion=settings.fusion,
+                              cite=self._statute_citations, tree_scope=settings.tree_scope,
+                              tree_pool=settings.tree_pool, query_extraction=settings.query_extraction)
 
     def _statute_citations(self, text: str, as_of: date | None) -> list[Citation]:
         """What a question cites, for the `cited` list of the fusing search modes. The store's catalogue is read
@@ -792,11 +488,11 @@ class LexGraph:
         catalog, revisions = self._question_context
         return extract(text, citation_context(catalog, revisions, as_of=as_of), precedents=False)
 
-    def search(self, question: str, *, mode: str | None = None, as_of: AsOf = ANY_WORDING,
+    def search(self, question: str, *, mode: str | None = None, as_of: date | None = None,
                laws: Sequence[str] = (), kind: UnitKind | None = None, options: SearchOptions | None = None,
                retriever: Retriever | None = None) -> SearchResult:
         """Ranked clauses and chunks for a question, and the evidence the citation graph selects from them: over
-        every wording (`ANY_WORDING`, the default) or the one in force on `as_of` (None: today). The mode is
+        every wording (`as_of` None, the default) or the ones in force on `as_of`. The mode is
         `mode` or `options.mode` (neither: ``hybrid``); both, and different, is a `ConfigurationError`, never one
         silently ignored. Raises what `retriever` raises (`IndexUnavailable`, `EmbedderMismatch`,
         `ModelUnavailable`) and `NotFound` for `laws`."""
@@ -804,13 +500,11 @@ class LexGraph:
         from lexgraph.retrieve.search import search
 
         if not question.strip():
-            raise EmptyQuestion("the question is empty; give a question in words, e.g. lexgraph search "
-                                "'不法行為による損害賠償'")
-        options = options or SearchOptions(mode=_one_mode(mode, None))
-        _one_mode(mode, options)
-        where = SearchFilter(as_of=as_of, laws=self.law_ids(laws), kind=kind)
-        retriever = retriever or self.retriever(options.mode, rrf_k=options.rrf_k, weights=options.weights,
-                                                fusion=options.fusion, options=options)
+            raise InputError("the question is empty; give a question in words, e.g. lexgraph search "
+                             "'不法行為による損害賠償'")
+        options = _one_setting(options, mode=mode)
+        where = SearchFilter(as_of=_wordings(as_of), laws=self.law_ids(laws), kind=kind)
+        retriever = retriever or self.retriever(options=options)
         return search(self.store, retriever, question, where=where, options=options)
 
     # -- answers ------------------------------------------------------------------------------------------------
@@ -839,7 +533,7 @@ class LexGraph:
         day = as_of_day(as_of)
         model = llm if llm is not None else (configured_client() if use_model else None)
         search = search or SearchOptions()
-        retriever = retriever or self.retriever(search.mode, rrf_k=search.rrf_k, weights=search.weights, llm=model)
+        retriever = retriever or self.retriever(llm=model, options=search)
 
         def retrieve(text: str) -> SearchResult:
             return self.search(text, as_of=day, laws=laws, options=search, retriever=retriever)

@@ -91,3 +91,21 @@ def store_location(flag: str | None) -> str:
         parse_store_location(configured, named_by=f"store in {CONFIG_FILE}")
         return configured
     return DEFAULT_STORE
+
+
+def store_exists(location: str) -> bool:
+    """Whether there is a store to read at `location` (a location string, as `store_location` gives): a Neo4j URI
+    is taken as one (the server says otherwise when it is opened); a directory must exist."""
+    return parse_store_location(location).backend == "neo4j" or Path(location).exists()
+
+
+def sync_cache_dir(location: str) -> Path:
+    """Where `sync` keeps e-Gov's answers for the store at `location`: ``egov-cache`` in the store folder, or for a
+    Neo4j store (no folder of its own) ``$XDG_CACHE_HOME/lexgraph/egov/<host_port>`` (``~/.cache`` by default),
+    named without credentials."""
+    if parse_store_location(location).backend == "neo4j":
+        parts = urlsplit(location.strip())
+        where = f"{parts.hostname or 'localhost'}_{parts.port or 7687}"
+        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        return root / "lexgraph" / "egov" / where
+    return Path(location) / "egov-cache"

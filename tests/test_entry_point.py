@@ -3,10 +3,14 @@ run in-process (tests/helpers.py), so these hold the two to the same output and 
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from lexgraph.cli import COMMANDS, load_command
 from tests.helpers import SAMPLE, lexgraph
 
 
@@ -37,3 +41,29 @@ def test_a_failing_store_fails_alike_in_both(tmp_path: Path) -> None:
                    subprocess=True)
     assert inside.code == ran.code != 0
     assert ("Traceback" in inside.stderr) is ("Traceback" in ran.stderr)
+
+
+@pytest.mark.parametrize("name", [name for name, *_ in COMMANDS])
+def test_the_command_list_says_what_each_command_says_of_itself(name: str) -> None:
+    """`lexgraph --help` lists each command by the line `cli.COMMANDS` keeps, so that listing them imports none
+    (issue 35 §5): that line must stay the command's own help (its first paragraph), which `lexgraph NAME --help`
+    prints from the command itself."""
+    line = next(line for known, _, _, line in COMMANDS if known == name)
+    assert line == (load_command(name).help or "").split("\n\n")[0].strip()
+
+
+def test_the_help_and_a_short_cite_import_no_other_command() -> None:
+    """What keeps `lexgraph --help` and `lexgraph cite` fast: a command's module is imported when it runs, so the
+    list imports no command at all and `cite` imports neither the client nor another command's library."""
+    probe = ("import sys, json, runpy\nsys.argv = ['lexgraph', *sys.argv[1:]]\n"
+             "try:\n    runpy.run_module('lexgraph', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+             "print(json.dumps(sorted(m for m in sys.modules if m.startswith('lexgraph'))), file=sys.stderr)")
+    for args, absent in ((["--help"], ("lexgraph.cli.cite", "lexgraph.cli.ask", "lexgraph.citations")),
+                         (["cite", "-", "--store", str(Path(__file__).parent / "no-store-here")],
+                          ("lexgraph.client", "lexgraph.cli.ask", "lexgraph.answer", "lexgraph.index",
+                           "lexgraph.store.embedded"))):
+        done = subprocess.run([sys.executable, "-c", probe, *args], input="民法第七百九条", capture_output=True,
+                              text=True, timeout=120, check=True)
+        loaded = json.loads(done.stderr.strip().splitlines()[-1])
+        assert [m for m in loaded if m.startswith(absent)] == [], args
+        assert "lexgraph.cli" in loaded

@@ -57,3 +57,29 @@ def test_the_methods_document_their_errors() -> None:
     """The check above would pass on docstrings that name no error: most public methods do name theirs."""
     named = [method for method, doc in public_methods() if documented_errors(doc)]
     assert {"open", "show", "law", "search", "ask", "query", "neighbourhood"} <= set(named)
+
+
+def test_the_client_module_holds_lexgraph_alone() -> None:
+    """`lexgraph.client` is `LexGraph` and nothing else (issue 36): no pass-throughs beside it. Every public name
+    it holds is imported from the module that owns it, so a user imports from the root or from that module."""
+    from lexgraph import client
+
+    assert client.__all__ == ["LexGraph"]
+    defined_here = [name for name, value in vars(client).items()
+                    if not name.startswith("_") and getattr(value, "__module__", None) == "lexgraph.client"]
+    assert defined_here == ["LexGraph"]
+
+
+def test_as_of_has_one_type_and_one_default() -> None:
+    """One meaning of `as_of` across the public API (issue 36): a `datetime.date` or None, None by default; what
+    None reads (today's wording, or every wording) is the rule each method's docstring states."""
+    with_as_of = {name: inspect.signature(member).parameters["as_of"]
+                  for name, member in inspect.getmembers(LexGraph)
+                  if not name.startswith("_") and callable(member) and "as_of" in inspect.signature(member).parameters}
+    expected = {"show", "cites", "cited_by", "cite", "ask", "search", "documents_citing", "neighbourhood"}
+    assert expected <= set(with_as_of)
+    assert {name: (str(p.annotation), p.default) for name, p in with_as_of.items()} == {
+        name: ("date | None", None) for name in with_as_of}
+    for name in with_as_of:
+        doc = inspect.getdoc(getattr(LexGraph, name)) or ""
+        assert "None" in doc or "today" in doc, f"LexGraph.{name} does not say what as_of None reads"

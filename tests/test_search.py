@@ -468,15 +468,21 @@ def test_both_query_engines_find_the_same_clauses_and_a_wrong_one_is_named(searc
 def test_a_mode_given_twice_must_agree(tmp_path: Path) -> None:
     """`mode=` and `options.mode` of a search (issue 36): different, the call is refused, where the options' mode
     used to win silently; the same, or only one of them, the search goes on (to the missing index of this empty
-    store). A retriever's `mode` is explicit and wins: its options give only the tree's settings, so that
-    `eval_retrieval` builds one retriever per mode from one set of options."""
+    store). A retriever takes the same rule for every setting it is given twice (mode, RRF k, weights, fusion):
+    it used to let its `mode` win over `options.mode` and its defaults win over `options.rrf_k`."""
     from lexgraph.errors import ConfigurationError, IndexUnavailable
 
     with LexGraph.open(tmp_path / "store") as empty:
         with pytest.raises(ConfigurationError, match=re.escape("mode='bm25' contradicts options.mode='dense'")):
             empty.search("不法行為", mode="bm25", options=SearchOptions(mode="dense"))
-        with pytest.raises(IndexUnavailable):
+        with pytest.raises(ConfigurationError, match=re.escape("mode='tree' contradicts options.mode='hybrid'")):
             empty.retriever("tree", options=SearchOptions(mode="hybrid"))
+        with pytest.raises(ConfigurationError, match=re.escape("rrf_k=30 contradicts options.rrf_k=60")):
+            empty.retriever(rrf_k=30, options=SearchOptions())
+        for agreeing in ({"mode": "tree", "options": SearchOptions(mode="tree")}, {"rrf_k": 30},
+                         {"options": SearchOptions(rrf_k=30)}, {"weights": {"dense": 0.5}, "fusion": "rrf"}):
+            with pytest.raises(IndexUnavailable):
+                empty.retriever(**agreeing)  # type: ignore[arg-type]
         for agreeing in ({"mode": "dense", "options": SearchOptions(mode="dense")},
                          {"options": SearchOptions(mode="dense")}, {"mode": "dense"}, {}):
             with pytest.raises(IndexUnavailable):

@@ -8,23 +8,19 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
+from lexgraph import AskOptions, ConfigurationError, SearchOptions
+from lexgraph.answer.model import BASIS_LABELS
+from lexgraph.answer.model import MODES as ANSWER_MODES
+from lexgraph.answer.prompts import STYLES
+from lexgraph.answer.references import capped_limits
 from lexgraph.cli.options import AsOfOpt, JsonOpt, LawsOpt, StoreOpt, parse_day
 from lexgraph.cli.output import emit_json, opened, out
-from lexgraph.client import (
-    ANSWER_MODES,
-    BASIS_LABELS,
-    DEFAULT_MAX_REPAIRS,
-    NOT_STORED_LABEL,
-    SEARCH_MODES,
-    STYLES,
-    AskOptions,
-    SearchOptions,
-    capped_limits,
-)
-from lexgraph.errors import ConfigurationError
+from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS
+from lexgraph.model import NOT_STORED_LABEL
+from lexgraph.retrieve.options import MODES as SEARCH_MODES
 
 if TYPE_CHECKING:
-    from lexgraph.client import Answer, AnswerSentence
+    from lexgraph import Answer, AnswerSentence
 
 
 def ask_command(

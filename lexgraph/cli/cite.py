@@ -1,7 +1,8 @@
 """`lexgraph cite`: the statute and precedent citations in a text, resolved.
 
-A text of any length is read in blocks and its citations are printed as they are found (`cite_pieces`), so
-that tens of MB of judgments take time and memory in proportion, and a long run shows its progress on stderr.
+A text of any length is read in blocks and its citations are printed as they are found (`LexGraph.cite_pieces`
+with a store, `read.citing.bundled_citations` without one), so that tens of MB of judgments take time and memory
+in proportion, and a long run shows its progress on stderr.
 """
 
 from __future__ import annotations
@@ -17,25 +18,23 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from lexgraph.citations.extractors import DEFAULT_EXTRACTOR
 from lexgraph.cli.options import ExtractorOpt, JsonOpt, StoreOpt, load_extractor, parse_day
 from lexgraph.cli.output import (
     EXIT_USAGE,
     err,
     fail,
+    opened,
     out,
     progress_bar,
     read_blocks,
     table,
 )
-from lexgraph.client import (
-    DEFAULT_EXTRACTOR,
-    citation_day,
-    cite_pieces,
-    clause_label,
-)
+from lexgraph.config import store_exists, store_location
+from lexgraph.numerals import clause_label
 
 if TYPE_CHECKING:
-    from lexgraph.client import Citation
+    from lexgraph import Citation
 
 _PROGRESS_FROM_BYTES = 1_000_000  # a shorter file is done before a bar would be worth drawing
 # One encoder for every entry: json.dumps with options builds a new one per call, a third of the cost of an entry.
@@ -61,6 +60,8 @@ def cite(
     extractor: ExtractorOpt = DEFAULT_EXTRACTOR,
 ) -> None:
     """Find and resolve the statute and precedent citations in a text."""
+    from lexgraph.read.citing import citation_day
+
     if at and not in_law:
         fail("--at names a clause of the law given by --in-law; give --in-law too", EXIT_USAGE)
     load_extractor(extractor)
@@ -83,8 +84,8 @@ def cite(
         err.print(f"as of {day} ({'--as-of' if why == 'given' else why})", style="dim", highlight=False)
         # Without --as-of, each judgment of the text is read as of its own header's date (a year of judgments).
         days: list[date] | None = [] if given is None and in_law is None else None
-        citations = cite_pieces(chain([first], blocks), store=store, as_of=day, in_law=in_law, at=at,
-                                extractor=extractor, judgment_days=days)
+        citations = _citations(chain([first], blocks), store, as_of=day, in_law=in_law, at=at,
+                               extractor=extractor, judgment_days=days)
         if as_json or as_jsonl:
             _write_json(citations, lines=as_jsonl)
         else:
@@ -93,6 +94,23 @@ def cite(
             shown = ", ".join(d.isoformat() for d in days[:5]) + (" …" if len(days) > 5 else "")
             err.print(f"{len(days)} judgments in the text, each read as of the date in its own header ({shown}); "
                       "each citation's as_of says which", style="dim", highlight=False)
+
+
+def _citations(blocks: Iterable[str], given: str | None, *, as_of: date, in_law: str | None, at: str | None,
+               extractor: str, judgment_days: list[date] | None) -> Iterator[Citation]:
+    """The text's citations against the store at the location `given` by ``--store`` (`LexGraph.cite_pieces`:
+    revision ids from the stored laws), or, where there is none (a fresh machine), against the bundled catalogue
+    alone."""
+    from lexgraph.read.citing import bundled_citations
+
+    location = store_location(given)
+    if not store_exists(location):
+        yield from bundled_citations(blocks, as_of=as_of, in_law=in_law, at=at, extractor=extractor,
+                                     judgment_days=judgment_days)
+        return
+    with opened(location, read_only=True) as lg:
+        yield from lg.cite_pieces(blocks, as_of=as_of, in_law=in_law, at=at, extractor=extractor,
+                                  judgment_days=judgment_days)
 
 
 def _size(file: str) -> int | None:

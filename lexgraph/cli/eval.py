@@ -7,6 +7,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from lexgraph import SearchOptions
+from lexgraph.answer.agents import DEFAULT_TAU, METHODS
+from lexgraph.answer.model import MODES as ANSWER_MODES
+from lexgraph.answer.prompts import STYLES
+from lexgraph.citations.extractors import DEFAULT_EXTRACTOR
 from lexgraph.cli.options import EmbedderOpt, ExtractorOpt, JsonOpt, StoreOpt, load_extractor, make_embedder, parse_ks
 from lexgraph.cli.output import (
     EXIT_BAD_INPUT,
@@ -21,36 +26,14 @@ from lexgraph.cli.output import (
     progress_bar,
     table,
 )
-from lexgraph.client import (
-    ANSWER_MODES,
-    DEFAULT_EXTRACTOR,
-    DEFAULT_MAX_REPAIRS,
-    DEFAULT_TAU,
-    METHODS,
-    NOT_CONFIGURED,
-    SEARCH_MODES,
-    STYLES,
-    AskOptions,
-    SearchOptions,
-    compare_retrieval_modes,
-    configured_client,
-    dataset_changed,
-    load_citation_gold,
-    load_lawqa,
-    load_questions,
-    mcqa_runs_per_question,
-    mcqa_settings,
-    read_mcqa_settings,
-    score_citations,
-    score_lawqa_citations,
-    store_location,
-    write_answers_report,
-    write_mcqa_report,
-    write_retrieval_report,
-)
+from lexgraph.config import store_location
+from lexgraph.llm.client import NOT_CONFIGURED, configured_client
+from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS
+from lexgraph.retrieve.options import MODES as SEARCH_MODES
 
 if TYPE_CHECKING:
-    from lexgraph.client import CitationScores, RunComparison
+    from lexgraph.eval.citations import CitationScores
+    from lexgraph.eval.significance import RunComparison
 
 app = typer.Typer(no_args_is_help=True, help="Measure extraction, retrieval and answers on gold data.")
 
@@ -64,15 +47,17 @@ def eval_citations(
 ) -> None:
     """Precision, recall and F1 of the citation extractor on a gold file, for statutes and precedents, on spans,
     overlaps and resolved targets. Lines with a `context` (the lawqa_jp gold) are replayed as statute clauses."""
+    from lexgraph.eval import citations, lawqa_gold
+
     load_extractor(extractor)
     try:
-        lines = load_citation_gold(gold)  # a line that is no gold line: an `InputError` naming FILE:LINE (exit 1)
+        lines = citations.load_gold(gold)  # a line that is no gold line: an `InputError` naming FILE:LINE (exit 1)
     except OSError as error:
         fail(f"{gold}: {error}", EXIT_BAD_INPUT)
     if not (lines and "context" in lines[0]):
-        _print_scores(gold, score_citations(lines, extractor), misses, as_json)
+        _print_scores(gold, citations.score_extractor(lines, extractor), misses, as_json)
         return
-    result = score_lawqa_citations(lines, extractor)
+    result = lawqa_gold.score_extractor(lines, extractor)
     payload = {"kind": "relative references in statutes", "brackets": result.total, "correct": result.correct,
                "accuracy": round(result.accuracy, 4),
                "misses": [{"gold": dict(g), "found": list(found)} for g, found in result.misses[:misses]]}
@@ -129,6 +114,9 @@ def eval_retrieval(
     listed apart and left out of the "reachable" rows. Then the --reference mode against each other mode: the
     difference of each metric, its 95% interval and whether it is more than chance (p < 0.05), with the queries of
     one judgment resampled together."""
+    from lexgraph.eval.benchmark import load_questions
+    from lexgraph.eval.retrieval import compare_modes, write_retrieval_report
+
     ks = parse_ks(k)
     if depth < max(ks):
         fail(f"--depth {depth} is less than the largest k ({max(ks)}): search at least as deep as you score",
@@ -149,7 +137,7 @@ def eval_retrieval(
 
         model = make_embedder(embedder)
         runs = lg.eval_retrieval(questions, modes, ks, embedder=model, progress=advance, depth=depth)
-    comparisons = compare_retrieval_modes(runs, reference)
+    comparisons = compare_modes(runs, reference)
     files = []
     if report is not None:
         config = {"dataset": str(dataset), "split": split, "depth": depth, "modes": modes, "ks": list(ks),
@@ -230,21 +218,24 @@ def eval_mcqa(
     as_json: JsonOpt = False,
 ) -> None:
     """Accuracy of the multi-agent methods on lawqa_jp's 4-choice questions, with every agent's trace."""
+    from lexgraph.eval.lawqa import load_lawqa
+    from lexgraph.eval.mcqa import MCQAConfig, write_report
+
     llm = configured_client()
     if llm is None:
         fail(f"eval mcqa asks a model; {NOT_CONFIGURED}", EXIT_UNAVAILABLE)
     if config is not None:
         try:
-            settings = read_mcqa_settings(config)
+            settings = MCQAConfig.read(config)
         except (OSError, ValueError, TypeError, KeyError) as error:
             fail(f"--config {config}: not a report's config.json ({error})", EXIT_BAD_INPUT)
     else:
         if dataset is None:
             fail("give --dataset FILE (or --config DIR/config.json)", EXIT_USAGE)
         try:
-            settings = mcqa_settings(dataset, method or ["baseline"], llm, use_context=use_context,
-                                     randomized=randomized, limit=limit, tau=tau, max_repairs=max_repairs,
-                                     store=store or "")
+            settings = MCQAConfig.for_dataset(dataset, method or ["baseline"], llm, use_context=use_context,
+                                              randomized=randomized, limit=limit, tau=tau,
+                                              max_repairs=max_repairs, store=store or "")
         except OSError as error:
             fail(f"--dataset {dataset}: cannot be read ({error.strerror})", EXIT_BAD_INPUT)
     for name in settings.methods:
@@ -253,14 +244,14 @@ def eval_mcqa(
     items = load_lawqa(settings.dataset)
     # a report of `experiment run multi-agent` names the sample it ran: the same questions again
     items = [q for q in items if q.qid in set(settings.qids)] if settings.qids else items[: settings.limit]
-    if config is not None and dataset_changed(settings):
+    if config is not None and settings.dataset_changed():
         err.print(f"[yellow]warning[/] {settings.dataset} changed since the configuration was written", highlight=False)
     with opened(store or settings.store or None, read_only=True) as lg, \
             progress_bar("runs", quiet=as_json) as progress:
         task = progress.add_task("agents", total=len(items) * len(settings.methods)
-                                 * mcqa_runs_per_question(settings))
+                                 * settings.runs_per_question)
         runs = lg.eval_mcqa(llm, items, settings, on_result=lambda _: progress.advance(task))
-    files = write_mcqa_report(report, settings, runs) if report is not None else []
+    files = write_report(report, settings, runs) if report is not None else []
     if as_json:
         emit_json({"config": settings.to_json(), "methods": [run.to_json() for run in runs],
                     "report": [str(f) for f in files]})
@@ -291,6 +282,10 @@ def eval_answers(
     as_json: JsonOpt = False,
 ) -> None:
     """ROUGE-L (Sudachi tokens), Recall@k of the cited evidence, and an LLM-judge score when a model is set."""
+    from lexgraph import AskOptions
+    from lexgraph.eval.answers import write_answers_report
+    from lexgraph.eval.lawqa import load_lawqa
+
     ks = parse_ks(k)
     options = AskOptions(mode=mode, prompt_style=prompt)
     questions = load_lawqa(dataset)[:limit]

@@ -20,14 +20,7 @@ from lexgraph.cli.output import (
     opened,
     out,
 )
-from lexgraph.client import (
-    NOT_CONFIGURED,
-    DatasetError,
-    configured_client,
-    experiment_settings,
-    list_experiments,
-    load_lawqa,
-)
+from lexgraph.llm.client import NOT_CONFIGURED, configured_client
 
 app = typer.Typer(no_args_is_help=True, help="The seed papers' experiments, with their published parameters.")
 
@@ -35,7 +28,9 @@ app = typer.Typer(no_args_is_help=True, help="The seed papers' experiments, with
 @app.command("list")
 def list_command(as_json: JsonOpt = False) -> None:
     """The experiments: the paper, what it measured, the parameters as published, and whether a model is needed."""
-    experiments = list_experiments()
+    from lexgraph.eval.experiments import EXPERIMENTS
+
+    experiments = EXPERIMENTS
     if as_json:
         emit_json([e.to_json() for e in experiments])
         return
@@ -66,6 +61,9 @@ def run_command(
 ) -> None:
     """Run one experiment with the paper's parameters (and any --set), on the data at hand; the report records
     the values used and everything that differs from the paper. Without a model where one is needed: exit 3."""
+    from lexgraph.eval.experiments import experiment_settings
+    from lexgraph.eval.lawqa import DatasetError, load_lawqa
+
     experiment, params = experiment_settings(name, settings or [])
     if limit is not None and limit < 1:
         fail("--limit must be at least 1", EXIT_USAGE)

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from lexgraph.cli.options import DepthOpt, GraphAsOfOpt, JsonOpt, MaxNodesOpt, NodeArg, StoreOpt, parse_day
 from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, err, fail, opened, out, table
-from lexgraph.client import ANY_WORDING, PICTURE_FORMATS, check_graphviz, draw_neighbourhood
-
-if TYPE_CHECKING:
-    pass
 
 app = typer.Typer(no_args_is_help=True, help="The citation graph around a node (see also `lexgraph viz`).")
 
@@ -26,10 +22,9 @@ def load_neighbourhood(node: str, depth: int, as_of: str | None, max_nodes: int,
     if max_nodes < 1:
         fail("--max-nodes must be at least 1", EXIT_USAGE)
     day = parse_day(as_of)
-    read_as = ANY_WORDING if day is None else day
     with opened(store, read_only=True) as lg:
         read = lg.neighbourhood_turtle if as_turtle else lg.neighbourhood
-        return read(node, depth, as_of=read_as, max_nodes=max_nodes)
+        return read(node, depth, as_of=day, max_nodes=max_nodes)
 
 
 @app.command("neighbourhood")
@@ -67,12 +62,14 @@ def viz(
 ) -> None:
     """Draw the citation neighbourhood of a node with Graphviz: laws red, precedents gold, guidelines green, books
     blue, other documents grey, cited-but-not-stored precedents dashed."""
-    if out_file.suffix.lower() not in PICTURE_FORMATS:
+    from lexgraph.graph.render import FORMATS, graphviz, render
+
+    if out_file.suffix.lower() not in FORMATS:
         fail(f"--out {out_file}: write the picture as .png, .svg or .html", EXIT_USAGE)
-    check_graphviz()  # `GraphvizMissing` (exit 3) saying how to install it
+    graphviz()  # `GraphvizMissing` (exit 3) saying how to install it
     hood = load_neighbourhood(node, depth, as_of, max_nodes, store)
     try:
-        written = draw_neighbourhood(hood, out_file)
+        written = render(hood, out_file)
     except OSError as error:
         fail(f"{out_file}: cannot be written ({error.strerror})", EXIT_BAD_INPUT)
     err.print(f"wrote {written}: {hood.note}", highlight=False)

@@ -11,10 +11,11 @@ from rich.markup import escape
 from lexgraph.cli.law import print_links_summary
 from lexgraph.cli.options import ChunkSizeOpt, JsonOpt, OverlapOpt, StoreOpt, check_chunking, parse_day
 from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, err, fail, opened, out, progress_bar
-from lexgraph.client import DEFAULT_CHUNK_SIZE, DEFAULT_OVERLAP
+from lexgraph.documents.chunking import DEFAULT_OVERLAP
+from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
 
 if TYPE_CHECKING:
-    from lexgraph.client import DocumentSummary
+    from lexgraph import DocumentSummary
 
 app = typer.Typer(no_args_is_help=True, help="Load data into the store.")
 

@@ -10,10 +10,10 @@ from typing import Annotated
 
 import typer
 
+from lexgraph import ModelUnavailable
 from lexgraph.cli.options import JsonOpt, StoreOpt
 from lexgraph.cli.output import EXIT_BAD_INPUT, emit_json, err, fail, opened, out, write_text_out
-from lexgraph.client import DEFAULT_MAX_REPAIRS, LexGraph
-from lexgraph.errors import ModelUnavailable
+from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS
 
 app = typer.Typer(no_args_is_help=True, help="Capture contract-review knowledge linked to clauses.")
 
@@ -33,6 +33,8 @@ def interview_command(
 ) -> None:
     """Interview a lawyer (a model asks, you answer) and store the knowledge, linked to the clauses it cites.
     Only the interviewer's messages are shown; the turn's control and state stay in the log."""
+    from lexgraph import LexGraph
+
     LexGraph.require_model("the knowledge interview")  # said before a store is opened or a question asked
     scripted = None
     if answers is not None:

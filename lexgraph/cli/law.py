@@ -23,10 +23,11 @@ from lexgraph.cli.output import (
     progress_bar,
     table,
 )
-from lexgraph.client import ANY_WORDING, DOCUMENT_KINDS, clause_label, clause_path, period_text
+from lexgraph.model import period_text
+from lexgraph.numerals import clause_label
 
 if TYPE_CHECKING:
-    from lexgraph.client import LinkSummary
+    from lexgraph import LinkSummary
 
 app = typer.Typer(no_args_is_help=True, help="Read laws as of a date.")
 
@@ -226,6 +227,9 @@ def law_cited_by(
     if kind == "provision":
         _print_clause_links(law, clause, as_of, store, as_json, "cited_by")
         return
+    from lexgraph.read.documents import DOCUMENT_KINDS
+    from lexgraph.read.laws import clause_path
+
     kinds = DOCUMENT_KINDS if kind == "document" else (kind,)
     if kind != "document" and kind not in DOCUMENT_KINDS:
         fail("--kind is provision, precedent, book, guideline, other or document", EXIT_USAGE)
@@ -233,7 +237,7 @@ def law_cited_by(
     with opened(store, read_only=True) as lg:
         info = lg.law(law)
         path = clause_path(clause)
-        found = lg.documents_citing(law, clause, as_of=ANY_WORDING if day is None else day, kinds=kinds)
+        found = lg.documents_citing(law, clause, as_of=day, kinds=kinds)
     if as_json:
         emit_json({"law_id": info.law_id, "law_title": info.title, "clause": clause,
                     "as_of": day.isoformat() if day else None, "kind": kind,

@@ -8,22 +8,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from lexgraph import ConfigurationError, InputError
+from lexgraph.citations.extractors import EXTRACTORS, extractor_named
 from lexgraph.cli.output import EXIT_USAGE, fail
-from lexgraph.client import (
-    DATE_FORMS,
-    EXTRACTORS,
-    UNIT_KINDS,
-    LexGraph,
-    as_of_day,
-    extractor_named,
-    is_neo4j_uri,
-    store_location,
-)
-from lexgraph.client import parse_day as read_day
-from lexgraph.errors import ConfigurationError, InputError
+from lexgraph.config import parse_store_location, store_location
+from lexgraph.dates import DATE_FORMS
+from lexgraph.dates import parse_day as read_day
+from lexgraph.model import as_of_day
 
 if TYPE_CHECKING:
-    from lexgraph.client import Embedder
+    from lexgraph.index.embed import Embedder
 
 StoreOpt = Annotated[str | None, typer.Option("--store", help="Store directory or bolt:// URI "
                                              "(env LEXGRAPH_STORE; default ./lexgraph-store).")]
@@ -88,6 +82,8 @@ def parse_ks(text: str) -> tuple[int, ...]:
 
 
 def parse_kinds(kind: str | None) -> tuple[Any, ...]:
+    from lexgraph.index.units import UNIT_KINDS
+
     if kind is None:
         return UNIT_KINDS
     if kind not in UNIT_KINDS:
@@ -110,6 +106,8 @@ def parse_weights(values: Sequence[str] | None) -> dict[str, float] | None:
 
 def make_embedder(name: str | None) -> Embedder:
     """An unknown name or a folder that is no model: exit 2; a missing extra or a damaged model file: exit 3."""
+    from lexgraph import LexGraph
+
     return LexGraph.embedder(name)
 
 
@@ -128,6 +126,6 @@ def check_chunking(size: int, overlap: int) -> None:
 
 def is_server(store: str | None) -> bool:
     try:
-        return is_neo4j_uri(store_location(store))
+        return parse_store_location(store_location(store)).backend == "neo4j"
     except ConfigurationError:
         return False  # `opened` reports the configuration error

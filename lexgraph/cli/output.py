@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from datetime import date
 from pathlib import Path
-from typing import Any, BinaryIO, NoReturn
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
 import typer
 from rich import box
@@ -34,8 +34,12 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from lexgraph.client import LexGraph, Utf8Tally, decode_text, store_exists, store_location
+from lexgraph.config import store_exists, store_location
+from lexgraph.documents.encoding import Utf8Tally, decode_text
 from lexgraph.errors import EXIT_BAD_INPUT, EXIT_UNAVAILABLE, EXIT_USAGE, LexGraphError
+
+if TYPE_CHECKING:
+    from lexgraph import LexGraph
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
@@ -116,9 +120,12 @@ def guard_stdout(run: Callable[[], Any]) -> Any:
 
 
 @contextmanager
-def opened(store: str | None, *, read_only: bool = False) -> Iterator[LexGraph]:
-    """The store opened (`LexGraph.open`) and closed when the command is done; a store to read must exist."""
-    location = store_location(store)
+def opened(given: str | None, *, read_only: bool = False) -> Iterator[LexGraph]:
+    """The store at the location `given` by ``--store`` (None: `config.store_location`'s default) opened
+    (`LexGraph.open`) and closed when the command is done; a store to read must exist."""
+    from lexgraph import LexGraph  # on first use: the client imports what a store needs
+
+    location = store_location(given)
     if read_only and not store_exists(location):
         fail(f"no store at {location}; run `lexgraph ingest statutes PATH…` first or pass --store", EXIT_UNAVAILABLE)
     with LexGraph.open(location, read_only=read_only) as lg:
@@ -199,11 +206,12 @@ BLOCK_BYTES = 1 << 20  # a file too long to hold is read in blocks of this size
 def read_blocks(file: str, on_bytes: Callable[[int], None] | None = None) -> Iterator[str]:
     """A text file's text (or standard input's, for ``-``) in consecutive blocks, for commands that stream a long
     input; `on_bytes` is told how many bytes each block took. The encoding is decided by the one decoder of
-    judgments and literature (`lexgraph.client.decode_text`). A file is first read through in blocks and streamed
-    when it is certainly UTF-8 (what long inputs are). Anything else (Shift_JIS, EUC-JP, damaged or uncertain
-    text) is read whole and decided by that decoder: converted with a note, or refused with the ``iconv`` fix
-    (exit 1). No result is printed for a file that will be refused. Standard input is streamed as UTF-8, and
-    refused when a byte is not UTF-8 (it cannot be read twice)."""
+    judgments and literature (`lexgraph.documents.encoding.decode_text`). A file is first read through in blocks and
+    streamed when it is certainly UTF-8 (what long inputs are). Anything else (Shift_JIS, EUC-JP, damaged or
+    uncertain text) is read whole and decided by that decoder: converted with a note, or refused with the ``iconv``
+    fix (exit 1). No result is printed for a file that will be refused. Standard input is streamed as UTF-8, and
+    refused when a byte is not UTF-8 (it cannot be read twice).
+    """
     try:
         stream = sys.stdin.buffer if file == "-" else Path(file).open("rb")  # noqa: SIM115 (closed below)
     except OSError as error:

@@ -8,7 +8,8 @@ import typer
 
 from lexgraph.cli.options import JsonOpt, StoreOpt
 from lexgraph.cli.output import emit_json, one_line, opened, out
-from lexgraph.client import NOT_STORED_LABEL, clause_label
+from lexgraph.model import NOT_STORED_LABEL
+from lexgraph.numerals import clause_label
 
 app = typer.Typer(no_args_is_help=True, help="Read precedents.")
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from lexgraph import SearchOptions
 from lexgraph.cli.options import (
     EmbedderOpt,
     JsonOpt,
@@ -32,18 +33,13 @@ from lexgraph.cli.output import (
     snippet,
     table,
 )
-from lexgraph.client import (
-    ANY_WORDING,
-    DEFAULT_M,
-    DEFAULT_N,
-    DEFAULT_RRF_K,
-    NOT_STORED_LABEL,
-    SEARCH_MODES,
-    SearchOptions,
-)
+from lexgraph.model import NOT_STORED_LABEL
+from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
+from lexgraph.retrieve.fusion import DEFAULT_K as DEFAULT_RRF_K
+from lexgraph.retrieve.options import MODES as SEARCH_MODES
 
 if TYPE_CHECKING:
-    from lexgraph.client import SearchResult
+    from lexgraph import SearchResult
 
 
 def index_command(
@@ -130,9 +126,8 @@ def search_command(
     parse_kinds(kind)
     day = parse_day(as_of)
     with opened(store, read_only=True) as lg:
-        retriever = lg.retriever(options.mode, embedder=make_embedder(embedder), rrf_k=options.rrf_k,
-                                 weights=options.weights, fusion=options.fusion, options=options)
-        result = lg.search(question, as_of=ANY_WORDING if day is None else day, laws=law or (),
+        retriever = lg.retriever(embedder=make_embedder(embedder), options=options)
+        result = lg.search(question, as_of=day, laws=law or (),
                            kind=kind, options=options, retriever=retriever)  # type: ignore[arg-type]
     if as_json:
         emit_json(result.to_json())

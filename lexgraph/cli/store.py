@@ -11,7 +11,8 @@ from rich.table import Table
 
 from lexgraph.cli.options import JsonOpt, StoreOpt
 from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, fail, opened, out, progress_bar, table
-from lexgraph.client import DEFAULT_BATCH, store_location
+from lexgraph.config import store_location
+from lexgraph.store.copy import DEFAULT_BATCH
 
 
 def stats(store: StoreOpt = None, as_json: JsonOpt = False) -> None:

@@ -318,6 +318,13 @@ def experiment(name: str) -> Experiment:
 
 
 # -- overrides ----------------------------------------------------------------------------------------------------
+def experiment_settings(name: str, settings: Sequence[str] = ()) -> tuple[Experiment, Params]:
+    """The experiment `name` and its parameters with `settings` (``KEY=VALUE``, as ``--set`` gives them) applied.
+    Raises `ExperimentError` for an unknown experiment, key or value, naming what is accepted."""
+    chosen = experiment(name)
+    return chosen, with_overrides(chosen.parameters, parse_settings(settings))
+
+
 def parse_settings(pairs: Sequence[str]) -> dict[str, str]:
     """``["m=10", "modes=bm25,dense"]`` → ``{"m": "10", "modes": "bm25,dense"}``."""
     settings: dict[str, str] = {}

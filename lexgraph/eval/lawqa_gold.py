@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lexgraph.citations.context import CitationContext, ResolutionState
+from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, extractor_named
 from lexgraph.citations.lawnames import LawNames
 from lexgraph.citations.model import CITE_JSON_KEYS, Citation, Mention
 from lexgraph.citations.resolve import resolve_with_state
@@ -205,6 +206,15 @@ def _entry(start: int, end: int, surface: str, title: str, law_id: str | None, p
     fields["path"] = path
     fields["gold"] = target
     return fields
+
+
+def score_extractor(lines: Iterable[Mapping[str, Any]], extractor: str = DEFAULT_EXTRACTOR) -> Evaluation:
+    """The resolver's accuracy on the lawqa_jp gold (``lexgraph eval citations`` on lines with a ``context``):
+    every bracketed reference replayed in its clause with the bundled catalogue, the mentions refined by the
+    parse of `extractor` (one of `EXTRACTORS`) when it has one. Raises `ConfigurationError` for an unknown
+    extractor, `ToolMissing` for one not installed."""
+    chosen = extractor_named(extractor)
+    return evaluate(lines, Catalog.bundled(), refine=getattr(chosen, "refine", None))
 
 
 def evaluate(lines: Iterable[Mapping[str, Any]], catalog: Catalog, include_disputed: bool = True,

@@ -52,7 +52,26 @@ class MCQAConfig:
                 "qids": None if self.qids is None else list(self.qids)}
 
     @classmethod
+    def for_dataset(cls, dataset: Path, methods: Sequence[str], llm: LLMClient, *, use_context: bool,
+                    randomized: bool, limit: int | None, tau: float, max_repairs: int, store: str) -> MCQAConfig:
+        """The configuration of a run on `dataset` with `llm`, recording the dataset's SHA-256. Raises OSError
+        when the dataset cannot be read."""
+        return cls(str(dataset), file_sha256(dataset), tuple(methods), llm.config.model, llm.config.base_url,
+                   use_context, randomized, limit, tau, max_repairs, store=store)
+
+    @property
+    def runs_per_question(self) -> int:
+        """How many times each method answers a question: once, or in every cyclic choice order (randomized)."""
+        return len(ORDERS) if self.randomized else 1
+
+    def dataset_changed(self) -> bool:
+        """Whether the dataset's SHA-256 differs from the one recorded (a report run again on other data)."""
+        return file_sha256(self.dataset) != self.dataset_sha256
+
+    @classmethod
     def read(cls, path: str | Path) -> MCQAConfig:
+        """A report's config.json, to run the same evaluation again. Raises OSError, ValueError, TypeError or
+        KeyError when it is not one."""
         raw = json.loads(Path(path).read_text(encoding="utf-8"))
         qids = raw.get("qids")
         # A report written before the run-off followed the paper recorded no runoff: it was the judge then.

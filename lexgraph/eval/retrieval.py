@@ -332,8 +332,7 @@ def run_retrieval(lg: Any, questions: Sequence[GoldQuestion], modes: Sequence[st
     runs = []
     for mode in modes:
         base = search or SearchOptions()
-        retriever = lg.retriever(mode, embedder=embedder, llm=llm, rrf_k=base.rrf_k, weights=base.weights,
-                                 fusion=base.fusion, options=base)
+        retriever = lg.retriever(embedder=embedder, llm=llm, options=replace(base, mode=mode))
         ranker = rank_question(lg, retriever, mode, max(DEFAULT_DEPTH if depth is None else depth, *ks), base)
         done = 0
         if progress is not None:

@@ -1,17 +1,25 @@
 """Citations read against a store: the catalogue with the stored laws it lacks, and the context that resolves a
 citation to the revision in force. Every reader of citations against a store (`LexGraph.cite`, a question's cited
-clauses, ingest) assembles its context here, in `citation_context`, so they resolve alike."""
+clauses, ingest) assembles its context here, in `citation_context`, so they resolve alike. A text read with no
+store (`bundled_citations`, ``lexgraph cite`` on a fresh machine) resolves through the same context, with the bundled
+catalogue alone."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lexgraph.citations.context import CitationContext
-from lexgraph.read.revisions import StoreRevisions
+from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, extractor_named
+from lexgraph.citations.model import Citation
+from lexgraph.model import as_of_day
 from lexgraph.statutes.catalog import Catalog, LawEntry
 from lexgraph.statutes.enact import formula_parent
-from lexgraph.store.base import GraphStore
+
+if TYPE_CHECKING:  # only named here: a text read with no store (``lexgraph cite``) loads no store module
+    from lexgraph.read.revisions import StoreRevisions
+    from lexgraph.store.base import GraphStore
 
 
 def store_catalog(store: GraphStore, base: Catalog) -> Catalog:
@@ -43,3 +51,32 @@ def citation_context(catalog: Catalog, revisions: StoreRevisions | None, *, as_o
     if in_law:
         return CitationContext.in_law(in_law, at, catalog=catalog, as_of=as_of, revisions=revisions)
     return CitationContext(catalog=catalog, as_of=as_of, revisions=revisions)
+
+
+def citation_day(text: str, as_of: date | None) -> tuple[date, str]:
+    """The day a text's citations are read as of, and why: `as_of` ("given"), else the judgment's date written
+    in the text's header ("the date in the text"), else "today". Give it the start of the text (the header is
+    there)."""
+    from lexgraph.citations.document import document_date
+
+    if as_of is not None:
+        return as_of, "given"
+    written = document_date(text)
+    return (written, "the date in the text") if written else (as_of_day(None), "today")
+
+
+def bundled_citations(blocks: Iterable[str], *, as_of: date, in_law: str | None = None, at: str | None = None,
+                      extractor: str = DEFAULT_EXTRACTOR, judgment_days: list[date] | None = None
+                      ) -> Iterator[Citation]:
+    """The citations of a text given as consecutive blocks, resolved with the bundled catalogue alone (no store:
+    law names resolve, revision ids stay empty), in memory bounded by the block (`lexgraph.citations.stream`).
+    With a store, `LexGraph.cite_pieces` reads the same way against the stored laws. With `judgment_days` (a list
+    to fill) each judgment of the text is read as of the date in its own header, the text before the first header
+    as of `as_of`; not with `in_law`, whose text is one clause. Raises `InputError` for an unknown `in_law` or an
+    unreadable `at`, `ConfigurationError` for an unknown extractor, `ToolMissing` for one not installed, before
+    the first citation."""
+    from lexgraph.citations.document import dated_citations
+
+    chosen = extractor_named(extractor)
+    context = citation_context(Catalog.bundled(), None, as_of=as_of, in_law=in_law, at=at)
+    return dated_citations(blocks, context, chosen.extract_pieces, None if in_law else judgment_days)

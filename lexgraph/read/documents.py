@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from lexgraph.documents import literature
 from lexgraph.errors import NotFound
 from lexgraph.model import AsOf, LawInfo, as_of_day, day_filter
-from lexgraph.read.laws import NotInForce, provision_as_of, to_path
+from lexgraph.read.laws import NotInForce, clause_path, provision_as_of
 from lexgraph.read.revisions import LawSpans, version_spans
 from lexgraph.store.base import GraphStore
 
@@ -56,7 +56,7 @@ def documents_citing(store: GraphStore, law: LawInfo, clause: str, as_of: AsOf,
     (`ANY_WORDING`), or only the one in force on `as_of` (None: today). Raises NotInForce when there is no such
     clause (then or ever), so that an empty list always means "cited by none"."""
     day = day_filter(as_of)
-    path = to_path(clause)
+    path = clause_path(clause)
     if day is not None:
         provision_as_of(store, law, clause, day)
     elif not store.query("provision_periods", law_id=law.law_id, path=path):

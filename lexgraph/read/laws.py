@@ -163,7 +163,9 @@ def resolve_law(store: GraphStore, name: str, catalog: Catalog | None = None) ->
     return _law_info(next(iter(unique.values())))
 
 
-def to_path(clause: str) -> str:
+def clause_path(clause: str) -> str:
+    """第七百九条, 709条 or a709 → the clause path a709 (`numerals.clause_label` turns it back into 第七百九条).
+    Raises `NotFound` for text that names no clause, saying how to write one."""
     path = parse_clause(clause)
     if path is None:
         raise NotFound(f"cannot read the clause {clause!r}; write it as 第七百九条, 709条, "
@@ -182,7 +184,7 @@ def provision_as_of(store: GraphStore, law: LawInfo, clause: str, day: date,
                     revisions: ClauseSpans | None = None) -> ProvisionAsOf:
     """The clause's wording on `day`. Raises `NotInForce` (not in force then), `UnknownWording` (a gap, before the
     first stored version); a day past "known up to" gives the last known wording with `unknown` set."""
-    path = to_path(clause)
+    path = clause_path(clause)
     answer = decide(store, law, path, day, revisions)
     if isinstance(answer, Unknown) and answer.last_known is None:
         raise UnknownWording(unknown_message(store, law, f"{clause} ({path})", answer), answer)

@@ -12,12 +12,17 @@ e-Gov law list and the jlawcite 略称 dictionaries; ``lexgraph/data/CATALOG_SOU
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import gzip
 import hashlib
 import json
+import os
+import pickle
 import re
+import sys
+import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from importlib import resources
@@ -508,12 +513,59 @@ COURT_RULES: dict[str, tuple[str, str]] = {
 @functools.cache
 def _bundled() -> Catalog:
     data = (resources.files("lexgraph") / "data" / "catalog.json.gz").read_bytes()
-    payload = json.loads(gzip.decompress(data))
-    payload["aliases"] = {**EXTRA_ALIASES, **payload.get("aliases", {})}
-    catalog = Catalog.from_payload(payload)
+    cache = _cache_file(data)
+    catalog = _read_cache(cache)
+    if catalog is None:
+        payload = json.loads(gzip.decompress(data))
+        payload["aliases"] = {**EXTRA_ALIASES, **payload.get("aliases", {})}
+        catalog = Catalog.from_payload(payload)
+        _write_cache(cache, catalog)
     # The catalogue lives as long as the process and is never changed: its 40 000 objects (entries and their
     # index tuples) would only be walked again by every full run of the cyclic garbage collector, which was a
     # tenth of `lexgraph cite`'s time (issue 14 "Speed"). Freezing moves them (and what the imports made) out of
     # its sight; they are still freed by reference counting, and nothing loaded later is affected.
     gc.freeze()
     return catalog
+
+
+# Building the bundled catalogue's indexes (names, numbers, parents) from its 8 500 laws takes most of a short
+# `lexgraph cite` (0.4-0.6 s); reading the built catalogue back takes a fifth of that (issue 35 §5). So the first
+# process to build it keeps it in the user's cache folder, named by a hash of the data file, of this module's source
+# and of the Python version, so that a changed catalogue, a changed builder or another interpreter builds afresh.
+# The file is the user's own (mode 600, in their cache folder), written whole or not at all; a cache folder that
+# cannot be written, or a file that cannot be read, only means the catalogue is built, as before.
+def _cache_file(data: bytes) -> Path | None:
+    try:
+        source = Path(__file__).read_bytes()
+    except OSError:
+        return None
+    key = hashlib.sha256(data + source + sys.version.encode() + repr(sorted(EXTRA_ALIASES.items())).encode())
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return root / "lexgraph" / "catalog" / f"catalog-{key.hexdigest()[:24]}.pickle"
+
+
+def _read_cache(path: Path | None) -> Catalog | None:
+    if path is None or not path.is_file():
+        return None
+    try:
+        with path.open("rb") as file:
+            found = pickle.load(file)  # the user's own file, written by `_write_cache`
+    except Exception:  # a damaged or foreign file: build the catalogue instead
+        return None
+    return found if isinstance(found, Catalog) else None
+
+
+def _write_cache(path: Path | None, catalog: Catalog) -> None:
+    if path is None:
+        return
+    written = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, written = tempfile.mkstemp(dir=path.parent, prefix=".catalog-")  # mode 600
+        with os.fdopen(handle, "wb") as file:
+            pickle.dump(catalog, file, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(written, path)
+    except OSError:
+        if written is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(written)

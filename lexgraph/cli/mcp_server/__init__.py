@@ -6,8 +6,9 @@ input and output JSON schemas. Two things are lexgraph's own: a library error be
 CLI's message instead of the SDK's "Error executing tool …" wrapping (`failures`), and clause URIs hold paths with
 slashes, which the SDK's template matcher does not, so resources are listed and read here (`uris`).
 
-This package is part of the CLI: it imports `lexgraph.client` and `lexgraph.cli` only, and is imported only when
-`lexgraph mcp` runs (the SDK is an optional extra: ``pip install 'lexgraph[mcp]'``).
+This package is part of the CLI: it imports the public face (`lexgraph`), the public names of the modules that own
+what it needs, and `lexgraph.cli`; it is imported only when `lexgraph mcp` runs (the SDK is an optional extra:
+``pip install 'lexgraph[mcp]'``).
 """
 
 from __future__ import annotations
@@ -23,11 +24,10 @@ from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.types import ContentBlock, Resource, ResourceTemplate, ToolAnnotations
 from pydantic import AnyUrl
 
+from lexgraph import LexGraph, NotFound
 from lexgraph.cli.mcp_server import uris
 from lexgraph.cli.mcp_server.failures import error_result, known_errors, mcp_error
 from lexgraph.cli.mcp_server.tools import Tools
-from lexgraph.client import LexGraph
-from lexgraph.errors import NotFound
 
 INSTRUCTIONS = (
     "lexgraph: 日本の法令を版ごとに保存した引用グラフ。条文を「ある日の文言」として読み（施行期間と、"

@@ -17,30 +17,20 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from lexgraph import AskOptions, LexGraph, NotFound, NotInForce, SearchOptions, WordingUnknown
 from lexgraph.cli.law import _version_json as version_json
 from lexgraph.cli.law import beyond_knowledge_note
 from lexgraph.cli.mcp_server import shapes
 from lexgraph.cli.mcp_server.uris import clause_uri, law_uri
 from lexgraph.cli.output import iso
-from lexgraph.client import (
-    ANY_WORDING,
-    DATE_FORMS,
-    DOCUMENT_KINDS,
-    SEARCH_MODES,
-    UNIT_KINDS,
-    AskOptions,
-    DateFormatError,
-    LexGraph,
-    NotInForce,
-    SearchOptions,
-    UnknownInGap,
-    as_of_day,
-    citation_day,
-    clause_label,
-    clause_path,
-    parse_day,
-)
-from lexgraph.errors import NotFound
+from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
+from lexgraph.index.units import UNIT_KINDS
+from lexgraph.model import as_of_day
+from lexgraph.numerals import clause_label
+from lexgraph.read.citing import citation_day
+from lexgraph.read.documents import DOCUMENT_KINDS
+from lexgraph.read.laws import clause_path
+from lexgraph.retrieve.options import MODES as SEARCH_MODES
 
 #: At most this many rows come back from `cypher`: an assistant's context is not a place for a whole table.
 MAX_ROWS = 200
@@ -77,7 +67,7 @@ class Tools:
                   "as_of": day.isoformat()}
         try:
             found = self.lg.show(law, clause, as_of=day)
-        except UnknownInGap as error:  # the store cannot know the wording that day
+        except WordingUnknown as error:  # the store cannot know the wording that day
             return shapes.ClauseAsOf(status="unknown", message=str(error), **common)
         except NotInForce as error:
             return shapes.ClauseAsOf(status="not_in_force", message=str(error), **common)
@@ -179,7 +169,7 @@ class Tools:
         day = day_of(as_of)
         found = self.lg.cited_by(law, clause, as_of=day)
         kinds = DOCUMENT_KINDS if kind == "document" else (kind,)
-        documents = self.lg.documents_citing(law, clause, as_of=ANY_WORDING if day is None else day, kinds=kinds)
+        documents = self.lg.documents_citing(law, clause, as_of=day, kinds=kinds)
         return shapes.CitedBy(law_id=found.law.law_id, law_title=found.law.title, path=found.path,
                               clause=clause_label(found.path), as_of=found.as_of.isoformat(),
                               clauses=self._links(found.to_json()["links"], found.as_of),
@@ -229,7 +219,7 @@ class Tools:
             raise ValueError(f"kind must be one of {', '.join(UNIT_KINDS)}, not {kind!r}")
         day = day_of(as_of)
         options = SearchOptions(mode=mode, k=k)
-        result = self.lg.search(question, as_of=ANY_WORDING if day is None else day, laws=laws or (),
+        result = self.lg.search(question, as_of=day, laws=laws or (),
                                 kind=kind, options=options)  # type: ignore[arg-type]
         return shapes.SearchResult.model_validate(result.to_json())
 
