@@ -349,5 +349,9 @@ def test_the_bundled_catalogue_read_back_from_the_cache_is_the_one_built(tmp_pat
     assert read.to_payload() == built.to_payload()
     assert [read.parent_of(i) for i in sorted(built._by_id)] == [built.parent_of(i) for i in sorted(built._by_id)]
     assert read.lookup("平成15年法律第57号") == built.lookup("平成15年法律第57号")
+    path.chmod(0o620)  # a pickle runs code when read: one that others may write is never read back
+    assert module._read_cache(path) is None
+    path.chmod(0o600)
+    assert module._read_cache(path) is not None
     path.write_bytes(b"not a pickle")
     assert module._read_cache(path) is None

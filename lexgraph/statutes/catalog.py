@@ -545,7 +545,7 @@ def _cache_file(data: bytes) -> Path | None:
 
 
 def _read_cache(path: Path | None) -> Catalog | None:
-    if path is None or not path.is_file():
+    if path is None or not path.is_file() or not _own_private_file(path):
         return None
     try:
         with path.open("rb") as file:
@@ -555,12 +555,25 @@ def _read_cache(path: Path | None) -> Catalog | None:
     return found if isinstance(found, Catalog) else None
 
 
+def _own_private_file(path: Path) -> bool:
+    """A pickle runs code when read, so only a file this user owns and nobody else can write (nor its folder) is
+    read back; anything else (a shared XDG_CACHE_HOME, a file planted by another user) means the catalogue is built."""
+    try:
+        for checked in (path, path.parent):
+            status = checked.stat()
+            if status.st_uid != os.getuid() or status.st_mode & 0o022:
+                return False
+    except OSError:
+        return False
+    return True
+
+
 def _write_cache(path: Path | None, catalog: Catalog) -> None:
     if path is None:
         return
     written = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         handle, written = tempfile.mkstemp(dir=path.parent, prefix=".catalog-")  # mode 600
         with os.fdopen(handle, "wb") as file:
             pickle.dump(catalog, file, protocol=pickle.HIGHEST_PROTOCOL)
