@@ -61,6 +61,7 @@ from lexgraph.read.laws import AmbiguousLaw, LawNotFound, NotInForce, UnknownInG
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
 from lexgraph.retrieve.fusion import DEFAULT_FUSION
 from lexgraph.retrieve.fusion import DEFAULT_K as DEFAULT_RRF_K
+from lexgraph.retrieve.modes import compared_modes
 from lexgraph.retrieve.options import MODES as SEARCH_MODES
 from lexgraph.retrieve.options import SearchOptions
 from lexgraph.statutes.catalog import Catalog, LawEntry
@@ -102,6 +103,7 @@ __all__ = [
     "ANSWER_MODES",
     "ANY_WORDING",
     "BASIS_LABELS",
+    "COMPARED_SEARCH_MODES",
     "DATE_FORMS",
     "DEFAULT_BATCH",
     "DEFAULT_CHUNK_SIZE",
@@ -184,6 +186,9 @@ __all__ = [
     "write_mcqa_report",
     "write_retrieval_report",
 ]
+
+#: The modes `eval retrieval` compares when none is named (the registry's `compared` ones).
+COMPARED_SEARCH_MODES = compared_modes()
 
 
 class EmptyQuestion(InputError):
@@ -769,11 +774,12 @@ class LexGraph:
         only the tree's scope, pool and query extraction: a `mode` given wins over `options.mode`, so that one set
         of options serves a retriever per mode (`LexGraph.eval_retrieval`). Raises `IndexUnavailable` without an
         index, `ModelUnavailable` for ``hyde`` without a model, `ConfigurationError` for an unknown mode."""
+        from lexgraph.retrieve.modes import search_mode
         from lexgraph.retrieve.search import make_retriever
 
         mode = mode or (options.mode if options is not None else "hybrid")
         tree = options or SearchOptions(mode=mode)
-        if (mode.startswith("hyde") or (mode == "tree" and tree.query_extraction)) and llm is None:
+        if search_mode(mode).needs_model(tree.query_extraction) and llm is None:
             llm = configured_client()
         return make_retriever(mode, self._open_search_index(), embedder or self._default_embedder(), llm=llm,
                               rrf_k=rrf_k, weights=weights, fusion=fusion, cite=self._statute_citations,

@@ -23,6 +23,7 @@ from lexgraph.cli.output import (
 )
 from lexgraph.client import (
     ANSWER_MODES,
+    COMPARED_SEARCH_MODES,
     DEFAULT_EXTRACTOR,
     DEFAULT_MAX_REPAIRS,
     DEFAULT_TAU,
@@ -133,7 +134,7 @@ def eval_retrieval(
     if depth < max(ks):
         fail(f"--depth {depth} is less than the largest k ({max(ks)}): search at least as deep as you score",
              EXIT_USAGE)
-    modes = mode or ["bm25", "dense", "hybrid"]
+    modes = mode or list(COMPARED_SEARCH_MODES)
     for name in [*modes, reference]:
         if name not in SEARCH_MODES:
             fail(f"--mode {name!r}: choose from {', '.join(SEARCH_MODES)}" if name in modes else
