@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 from importlib import resources
@@ -37,7 +37,15 @@ from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
 from lexgraph.documents.encoding import DecodedText, EncodingError, Utf8Tally, decode_text
-from lexgraph.errors import ConfigurationError, InputError, LexGraphError, ModelUnavailable, NotFound, ToolMissing
+from lexgraph.errors import (
+    ConfigurationError,
+    IndexUnavailable,
+    InputError,
+    LexGraphError,
+    ModelUnavailable,
+    NotFound,
+    ToolMissing,
+)
 from lexgraph.eval.benchmark import load_questions
 from lexgraph.eval.experiments import ExperimentError
 from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
@@ -712,6 +720,22 @@ class LexGraph:
         self._drop_search_index()  # the files changed: the next search reopens them
         return summary
 
+    def build_anchors(self, judgments: Sequence[str | Path]) -> int:
+        """Write the anchor field's texts beside the index (`index.anchors`): every sentence of the `judgments`
+        (text files, or folders of ``*.txt``) citing an article of a law the index holds, without its citations.
+        Returns how many anchors were written. Raises `IndexUnavailable` when the index is not the embedded
+        store's (the anchors are a file beside it), `InputError` for a file that cannot be read."""
+        from lexgraph.index.anchors import judgment_files_anchors, write_anchors
+
+        index = self._open_search_index()
+        directory = getattr(index, "directory", None)
+        if directory is None:
+            raise IndexUnavailable("the anchor field is kept beside an embedded store's index; a Neo4j store has "
+                                   "none yet: search it without the learned mode's anchors")
+        laws = {p.part.split(":", 1)[1] for p in self.index_status().parts if p.part.startswith("law:")}
+        files = [f for p in map(Path, judgments) for f in (sorted(p.glob("*.txt")) if p.is_dir() else [p])]
+        return write_anchors(Path(directory), judgment_files_anchors(files, laws=laws))
+
     def _open_search_index(self) -> SearchIndex:
         """The index, opened once per handle: opening reads every part's filter columns and maps its vectors."""
         from lexgraph.index.build import open_index
@@ -768,12 +792,14 @@ class LexGraph:
 
     def retriever(self, mode: str | None = None, *, embedder: Embedder | None = None, llm: LLMClient | None = None,
                   rrf_k: float = DEFAULT_RRF_K, weights: Mapping[str, float] | None = None,
-                  fusion: str = DEFAULT_FUSION, options: SearchOptions | None = None) -> Retriever:
+                  fusion: str = DEFAULT_FUSION, options: SearchOptions | None = None,
+                  held_apart: Collection[str] = ()) -> Retriever:
         """A retriever over this store's index, for `mode` (None: `options.mode`, else ``hybrid``); ``hyde`` (and
         ``tree`` with query extraction) uses `llm`, or the model configured in the environment. `options` gives
         only the tree's scope, pool and query extraction: a `mode` given wins over `options.mode`, so that one set
         of options serves a retriever per mode (`LexGraph.eval_retrieval`). Raises `IndexUnavailable` without an
-        index, `ModelUnavailable` for ``hyde`` without a model, `ConfigurationError` for an unknown mode."""
+        index, `ModelUnavailable` for ``hyde`` without a model, `ConfigurationError` for an unknown mode.
+        `held_apart`: sources (judgment file stems) whose anchors must not feed the ``learned`` mode."""
         from lexgraph.retrieve.modes import search_mode
         from lexgraph.retrieve.search import make_retriever
 
@@ -784,7 +810,7 @@ class LexGraph:
         return make_retriever(mode, self._open_search_index(), embedder or self._default_embedder(), llm=llm,
                               rrf_k=rrf_k, weights=weights, fusion=fusion, cite=self._statute_citations,
                               tree_scope=tree.tree_scope, tree_pool=tree.tree_pool,
-                              query_extraction=tree.query_extraction)
+                              query_extraction=tree.query_extraction, held_apart=held_apart)
 
     def _statute_citations(self, text: str, as_of: date | None) -> list[Citation]:
         """What a question cites, for the `cited` list of the fusing search modes. The store's catalogue is read

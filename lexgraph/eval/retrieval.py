@@ -329,11 +329,13 @@ def run_retrieval(lg: Any, questions: Sequence[GoldQuestion], modes: Sequence[st
     `LLMUnavailable`)."""
     law_ids = stored_law_ids(questions, lg.catalog, lg.store)
     texts = store_clause_texts(lg.store.query)
+    # The judgments the questions come from, and so every judgment of the split scored: never anchor text.
+    held_apart = frozenset(doc for q in questions if (doc := getattr(q, "doc", "")))
     runs = []
     for mode in modes:
         base = search or SearchOptions()
         retriever = lg.retriever(mode, embedder=embedder, llm=llm, rrf_k=base.rrf_k, weights=base.weights,
-                                 fusion=base.fusion, options=base)
+                                 fusion=base.fusion, options=base, held_apart=held_apart)
         ranker = rank_question(lg, retriever, mode, max(DEFAULT_DEPTH if depth is None else depth, *ks), base)
         done = 0
         if progress is not None:

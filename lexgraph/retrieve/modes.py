@@ -48,6 +48,8 @@ class RetrieverSetup:
     tree_scope: str = "pool"
     tree_pool: int = 200
     query_extraction: bool = False
+    #: Sources whose anchors must not feed the search (an evaluation's own judgments: `index.anchors`).
+    held_apart: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,9 @@ BUILT_IN: tuple[SearchMode, ...] = (
                f"{_BUILDERS}:hyde", model="always"),
     SearchMode("hyde-bm25", "HyDE with BM25 alone", f"{_BUILDERS}:hyde", model="always"),
     SearchMode("hyde-dense", "HyDE with dense search alone", f"{_BUILDERS}:hyde", model="always"),
+    SearchMode("learned", "a logistic model over BM25, dense, cited, the law-level evidence, the anchor field "
+               "and article features, reranking the hybrid's candidates and the anchor field's articles",
+               "lexgraph.retrieve.learned:build", index=("bm25", "vectors", "law_terms", "anchors")),
     SearchMode("tree", "every leaf of the cluster-tree node nearest the question (no k)", f"{_BUILDERS}:tree",
                model="query_extraction", index=("bm25", "vectors", "law_terms"), whole=True),
 )

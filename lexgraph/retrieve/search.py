@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
@@ -111,13 +111,15 @@ class SearchResult:
 def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LLMClient | None = None,
                    cite: CiteFn | None = None, rrf_k: float = DEFAULT_K,
                    weights: Mapping[str, float] | None = None, fusion: str = DEFAULT_FUSION, tree_scope: str = "pool",
-                   tree_pool: int = TREE_POOL, query_extraction: bool = False) -> Retriever:
+                   tree_pool: int = TREE_POOL, query_extraction: bool = False,
+                   held_apart: Collection[str] = ()) -> Retriever:
     """The retriever for a mode, built by the mode's builder in the registry (`lexgraph.retrieve.modes`). ``hyde``
     (and ``tree`` with `query_extraction`) without a model raises `LLMUnavailable` saying how to configure one.
 
-    With `cite` (a citation extractor), the fusing modes add the clauses the question cites as a third list."""
+    With `cite` (a citation extractor), the fusing modes add the clauses the question cites as a third list.
+    `held_apart` names the sources whose anchors must not feed the search (an evaluation's own judgments)."""
     return search_mode(mode).build(RetrieverSetup(mode, index, embedder, llm, cite, rrf_k, weights, fusion,
-                                                  tree_scope, tree_pool, query_extraction))
+                                                  tree_scope, tree_pool, query_extraction, frozenset(held_apart)))
 
 
 def search(store: GraphStore, retriever: Retriever, question: str, *, where: SearchFilter | None = None,
