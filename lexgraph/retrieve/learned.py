@@ -26,6 +26,7 @@ from lexgraph.errors import ConfigurationError
 from lexgraph.index.anchors import read_anchors
 from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex
 from lexgraph.index.tokenize import tokenize
+from lexgraph.index.units import IndexUnit
 from lexgraph.retrieve.anchor_field import AnchorField
 from lexgraph.retrieve.builders import hybrid_of
 from lexgraph.retrieve.fusion import DEFAULT_MEAN_WEIGHTS, law_prior_weight, mean_normalised
@@ -132,6 +133,8 @@ class LearnedRetriever:
         self.query_vector = query_vector
         self.field = field
         self.model = model
+        self._headings: dict[str, frozenset[str]] = {}  # uid → its heading's terms (tokenised once per process)
+        self._under: dict[tuple[str, str, SearchFilter], list[IndexUnit]] = {}
 
     def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
         if where.kind != "provision":
@@ -143,6 +146,27 @@ class LearnedRetriever:
         order = np.argsort(-scores, kind="stable")[:k]
         return [Retrieved(candidates.hits[i], float(scores[i]), rank, candidates.sources[i])
                 for rank, i in enumerate(order, start=1)]
+
+    def _units_under(self, law_id: str, article: str, where: SearchFilter) -> list[IndexUnit]:
+        """An article's units under the filter, remembered: the same articles come back question after question."""
+        key = (law_id, article, where)
+        units = self._under.get(key)
+        if units is None:
+            units = self._under[key] = self.index.units_under(law_id, article, where)
+        return units
+
+    def _units(self, hits: Mapping[str, IndexHit]) -> dict[str, IndexUnit]:
+        """Every candidate's unit, those not read yet in one call when the index can (the embedded one can)."""
+        load = getattr(self.index, "units_by_uid", None)
+        unread = [uid for uid, hit in hits.items() if "unit" not in vars(hit)]
+        read = load(unread) if load is not None and unread else {}
+        return {uid: read.get(uid) or hit.unit for uid, hit in hits.items()}
+
+    def _heading(self, uid: str, title: str) -> frozenset[str]:
+        terms = self._headings.get(uid)
+        if terms is None:
+            terms = self._headings[uid] = frozenset(tokenize(title))
+        return terms
 
     def candidates(self, question: str, where: SearchFilter) -> Candidates:
         depth = max(FUSION_DEPTH, self.hybrid.depth)
@@ -160,7 +184,7 @@ class LearnedRetriever:
             for hit in found:
                 anchor_rank[(hit.law_id, hit.article)] = hit.rank
                 anchor_score[(hit.law_id, hit.article)] = hit.score / best
-                for unit in self.index.units_under(hit.law_id, hit.article, where):
+                for unit in self._units_under(hit.law_id, hit.article, where):
                     hits.setdefault(unit.uid, IndexHit.of(unit, 0.0))
         uids = list(hits)
         laws = {provision_law_id(uid) for uid in uids}
@@ -180,7 +204,7 @@ class LearnedRetriever:
         query = self.query_vector(question)
         normal = {name: _normalised(lists.get(name, ())) for name in ("bm25", "dense")}
         ranks = {name: {item.uid: item.rank for item in ranked} for name, ranked in lists.items()}
-        units = {uid: hits[uid].unit for uid in uids}
+        units = self._units(hits)
         articles = {uid: (units[uid].law_id, article_of(units[uid].path)) for uid in uids}
         article_best: dict[tuple[str, str], float] = {}
         article_count: dict[tuple[str, str], int] = {}
@@ -194,7 +218,7 @@ class LearnedRetriever:
         for uid in uids:
             unit, a = units[uid], articles[uid]
             vector = vectors.get(uid)
-            heading = set(tokenize(unit.title)) if distinct else set()
+            heading = self._heading(uid, unit.title)
             rows.append([
                 hybrid.get(uid, 0.0),
                 normal["bm25"].get(uid, 0.0),

@@ -91,6 +91,8 @@ BUILT_IN: tuple[SearchMode, ...] = (
                f"{_BUILDERS}:hyde", model="always"),
     SearchMode("hyde-bm25", "HyDE with BM25 alone", f"{_BUILDERS}:hyde", model="always"),
     SearchMode("hyde-dense", "HyDE with dense search alone", f"{_BUILDERS}:hyde", model="always"),
+    SearchMode("anchor", "BM25 over the anchor field alone (what the judgments citing an article say)",
+               "lexgraph.retrieve.anchor_mode:build", embeds_question=False, index=("anchors",)),
     SearchMode("learned", "a logistic model over BM25, dense, cited, the law-level evidence, the anchor field "
                "and article features, reranking the hybrid's candidates and the anchor field's articles",
                "lexgraph.retrieve.learned:build", index=("bm25", "vectors", "law_terms", "anchors")),
