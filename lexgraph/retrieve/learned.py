@@ -258,6 +258,11 @@ def anchor_field(index: SearchIndex, held_apart: frozenset[str] = frozenset()) -
     return _FIELDS[key]
 
 
+def forget_anchor_fields() -> None:
+    """Drop the fields built so far: the anchors beside an index were written again (`LexGraph.build_anchors`)."""
+    _FIELDS.clear()
+
+
 def build(setup: RetrieverSetup) -> Retriever:
     """The ``learned`` mode's retriever (`lexgraph.retrieve.modes`)."""
     query_vector = QueryVectors(setup.embedder)
