@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 from importlib import resources
@@ -34,7 +34,7 @@ from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, extractor_named
 from lexgraph.config import sync_cache_dir
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
-from lexgraph.errors import ConfigurationError, InputError, ModelUnavailable
+from lexgraph.errors import ConfigurationError, IndexUnavailable, InputError, ModelUnavailable
 from lexgraph.eval.lawqa import LawqaQuestion
 from lexgraph.index.units import UNIT_KINDS, UnitKind
 from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable, configured_client
@@ -76,7 +76,6 @@ if TYPE_CHECKING:
     from lexgraph.store.doctor import DoctorReport
 
 __all__ = ["LexGraph"]
-
 
 def _wordings(as_of: date | None) -> AsOf:
     """The wordings a method over the graph's wordings reads: those in force on `as_of`, or, with no day asked
@@ -402,6 +401,25 @@ class LexGraph:
         self._drop_search_index()  # the files changed: the next search reopens them
         return summary
 
+    def build_anchors(self, judgments: Sequence[str | Path]) -> int:
+        """Write the anchor field's texts beside the index (`index.anchors`): every sentence of the `judgments`
+        (text files, or folders of ``*.txt``) citing an article of a law the index holds, without its citations.
+        Returns how many anchors were written. Raises `IndexUnavailable` when the index is not the embedded
+        store's (the anchors are a file beside it), `InputError` for a file that cannot be read."""
+        from lexgraph.index.anchors import judgment_files_anchors, write_anchors
+        from lexgraph.retrieve.learned import forget_anchor_fields
+
+        index = self._open_search_index()
+        directory = getattr(index, "directory", None)
+        if directory is None:
+            raise IndexUnavailable("the anchor field is kept beside an embedded store's index; a Neo4j store has "
+                                   "none yet: search it without the learned mode's anchors")
+        laws = {p.part.split(":", 1)[1] for p in self.index_status().parts if p.part.startswith("law:")}
+        files = [f for p in map(Path, judgments) for f in (sorted(p.glob("*.txt")) if p.is_dir() else [p])]
+        written = write_anchors(Path(directory), judgment_files_anchors(files, laws=laws))
+        forget_anchor_fields()  # a retriever built from now on reads the new anchors
+        return written
+
     def _open_search_index(self) -> SearchIndex:
         """The index, opened once per handle: opening reads every part's filter columns and maps its vectors."""
         from lexgraph.index.build import open_index
@@ -458,23 +476,27 @@ class LexGraph:
 
     def retriever(self, mode: str | None = None, *, embedder: Embedder | None = None, llm: LLMClient | None = None,
                   rrf_k: float | None = None, weights: Mapping[str, float] | None = None,
-                  fusion: str | None = None, options: SearchOptions | None = None) -> Retriever:
+                  fusion: str | None = None, options: SearchOptions | None = None,
+                  held_apart: Collection[str] = ()) -> Retriever:
         """A retriever over this store's index. Its settings (mode, `rrf_k`, `weights`, `fusion`, and the tree's
         scope, pool and query extraction) come from `options`, or from the keywords with `SearchOptions`'
         defaults for the rest (mode ``hybrid``); a keyword that contradicts `options` is a `ConfigurationError`,
-        never one of the two silently ignored. ``hyde`` (and ``tree`` with query extraction) uses `llm`, or the
-        model configured in the environment. Raises `IndexUnavailable` without an index, `ModelUnavailable` for
-        ``hyde`` without a model, `ConfigurationError` for an unknown mode."""
+        never one of the two silently ignored. A mode that needs a model (``hyde``, ``tree`` with query
+        extraction: `retrieve.modes`) uses `llm`, or the model configured in the environment. `held_apart`:
+        sources (judgment file stems) whose anchors must not feed the ``anchor`` and ``learned`` modes. Raises
+        `IndexUnavailable` without an index, `ModelUnavailable` for ``hyde`` without a model,
+        `ConfigurationError` for an unknown mode."""
+        from lexgraph.retrieve.modes import search_mode
         from lexgraph.retrieve.search import make_retriever
 
         settings = _one_setting(options, mode=mode, rrf_k=rrf_k, weights=weights, fusion=fusion)
-        if (settings.mode.startswith("hyde") or (settings.mode == "tree" and settings.query_extraction)) \
-                and llm is None:
+        if search_mode(settings.mode).needs_model(settings.query_extraction) and llm is None:
             llm = configured_client()
         return make_retriever(settings.mode, self._open_search_index(), embedder or self._default_embedder(),
                               llm=llm, rrf_k=settings.rrf_k, weights=settings.weights, fusion=settings.fusion,
                               cite=self._statute_citations, tree_scope=settings.tree_scope,
-                              tree_pool=settings.tree_pool, query_extraction=settings.query_extraction)
+                              tree_pool=settings.tree_pool, query_extraction=settings.query_extraction,
+                              held_apart=held_apart)
 
     def _statute_citations(self, text: str, as_of: date | None) -> list[Citation]:
         """What a question cites, for the `cited` list of the fusing search modes. The store's catalogue is read

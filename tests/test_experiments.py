@@ -106,7 +106,7 @@ def test_every_parameter_can_be_overridden_by_its_type(name: str, pairs: list[st
     ("citation-graph", "k=5", r"--set k: not a parameter of this experiment; it has modes, ks, m"),
     ("citation-graph", "m=ten", r"--set m=ten: invalid literal"),
     ("citation-graph", "modes=bm25,sparse",
-     r"modes: 'sparse' is not one of bm25, dense, hybrid, hyde, hyde-bm25, hyde-dense, tree"),
+     r"modes: 'sparse' is not one of bm25, dense, hybrid, hyde, hyde-bm25, hyde-dense, anchor, learned, tree"),
     ("cluster-tree", "query_extraction=maybe", r"expected true or false"),
     ("multi-agent", "eliminate=4", r"eliminate must be 0 to 3"),
     ("citation-graph", "m", r"--set 'm': write KEY=VALUE"),

@@ -29,6 +29,7 @@ from lexgraph.cli.output import (
 from lexgraph.config import store_location
 from lexgraph.llm.client import NOT_CONFIGURED, configured_client
 from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS
+from lexgraph.retrieve.modes import compared_modes
 from lexgraph.retrieve.options import MODES as SEARCH_MODES
 
 if TYPE_CHECKING:
@@ -121,7 +122,7 @@ def eval_retrieval(
     if depth < max(ks):
         fail(f"--depth {depth} is less than the largest k ({max(ks)}): search at least as deep as you score",
              EXIT_USAGE)
-    modes = mode or ["bm25", "dense", "hybrid"]
+    modes = mode or list(compared_modes())
     for name in [*modes, reference]:
         if name not in SEARCH_MODES:
             fail(f"--mode {name!r}: choose from {', '.join(SEARCH_MODES)}" if name in modes else

@@ -4,6 +4,7 @@ question with evidence through the citation graph."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -48,6 +49,9 @@ def index_command(
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild even the parts that are up to date.")] = False,
     status: Annotated[bool, typer.Option("--status", help="Only say which parts are stale; build nothing.")] = False,
     embedder: EmbedderOpt = None,
+    anchors: Annotated[list[Path] | None, typer.Option(
+        "--anchors", help="Judgment text files or folders: their sentences citing an article become its anchor "
+                          "field (the learned search mode reads it).")] = None,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -75,9 +79,12 @@ def index_command(
                     progress.update(task, completed=done, total=total or None)
 
             summary = lg.index(laws=law or (), kinds=kinds, rebuild=rebuild, embedder=model, progress=on_progress)
+        written = lg.build_anchors(anchors) if anchors else None
     if as_json:
-        emit_json(summary.to_json())
+        emit_json({**summary.to_json(), **({"anchors": written} if written is not None else {})})
         return
+    if written is not None:
+        out.print(f"anchors: {written} citing sentences", highlight=False)
     out.print(f"index {summary.location} ({summary.embedder}): built {len(summary.built)} parts, "
               f"{summary.fresh} already up to date, removed {len(summary.removed)}; {summary.units} units, "
               f"{summary.tokenised} tokenised, {summary.embedded_texts} texts embedded (the rest from the cache)",

@@ -38,6 +38,7 @@ from lexgraph.eval.experiments import (
 )
 from lexgraph.eval.lawqa import LawqaQuestion, load_law_list, question_type
 from lexgraph.eval.report import pyplot, report_folder, save_figure, write_csv, write_json
+from lexgraph.retrieve.modes import search_mode
 
 #: Called with a line of progress ("citation-graph: bm25").
 Progress = Callable[[str], None]
@@ -147,7 +148,8 @@ def run_experiment(lg: Any, exp: Experiment, params: Params, *, dataset: str, qu
     chosen = select_questions(exp, params, questions, limit, load_law_list(Path(dataset).parent / "law_list.json"))
     folder = report_folder(folder)
     say = progress or (lambda _: None)
-    uses_embedder = (any(mode != "bm25" for mode in params.modes) if isinstance(params, CitationGraphParams)
+    uses_embedder = (any(search_mode(mode).embeds_question for mode in params.modes)
+                     if isinstance(params, CitationGraphParams)
                      else exp.kind != "mcqa" or not getattr(params, "use_context", True))
     setting = RunSetting(dataset, len(chosen), len(questions), embedder.name if uses_embedder and embedder else None,
                          llm.config.model if llm is not None else None,
@@ -285,13 +287,13 @@ def run_tree(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder
     for name, mode, depth in plan:
         say(name)
         options = SearchOptions(tree_scope=params.scope, tree_pool=params.pool,
-                                query_extraction=params.query_extraction and mode == "tree")
+                                query_extraction=params.query_extraction and search_mode(mode).model != "never")
         run = run_retrieval(lg, questions, [mode], params.ks, embedder, search=options, llm=llm,
                             depth=max(depth, *params.ks), label=name)[0]
         target = folder / name
         write_retrieval_report(target, {**config, "variant": name, "mode": mode}, [run], params.ks)
         report = run.levels["article"]
-        limit = None if mode == "tree" else params.baseline_k
+        limit = None if search_mode(mode).whole else params.baseline_k
         scores, sizes = [], []
         rows = []
         for q in report.questions:

@@ -24,7 +24,7 @@ from lexgraph.answer.agents import METHODS
 from lexgraph.answer.model import MODES as ANSWER_MODES
 from lexgraph.answer.prompts import STYLES
 from lexgraph.errors import ConfigurationError
-from lexgraph.retrieve.options import MODES as SEARCH_MODES
+from lexgraph.retrieve.modes import compared_modes, mode_names, search_mode
 
 #: What the runners can do with a question set; each experiment names one.
 KINDS = ("retrieval", "tree", "answers", "guardrails", "mcqa")
@@ -49,7 +49,7 @@ class CitationGraphParams:
     `zero_shot` adds the paper's Zero-Shot baseline (the model lists the laws it thinks apply; eval.zero_shot)
     where a model is configured."""
 
-    modes: tuple[str, ...] = ("bm25", "dense", "hybrid")
+    modes: tuple[str, ...] = compared_modes()  # bm25, dense, hybrid
     ks: tuple[int, ...] = (5, 10, 20)
     m: int = 30
     n: int = 20
@@ -61,10 +61,10 @@ class CitationGraphParams:
     zero_shot: bool = True
 
     def model_needed(self) -> bool:
-        return any(mode.startswith("hyde") for mode in self.modes)
+        return any(search_mode(mode).needs_model() for mode in self.modes)
 
     def check(self) -> None:
-        _members("modes", self.modes, SEARCH_MODES)
+        _members("modes", self.modes, mode_names())
         _members("fusion", (self.fusion,), ("rrf", "mean"))
         _positive("ks", self.ks)
         _positive("m_sweep", self.m_sweep)
@@ -93,7 +93,7 @@ class TreeParams:
         return self.query_extraction
 
     def check(self) -> None:
-        _members("baseline", (self.baseline,), tuple(m for m in SEARCH_MODES if m != "tree"))
+        _members("baseline", (self.baseline,), tuple(m for m in mode_names() if not search_mode(m).whole))
         _members("scope", (self.scope,), ("collection", "pool"))
         _positive("ks", (*self.ks, self.baseline_k, self.pool))
         if self.beta <= 0:

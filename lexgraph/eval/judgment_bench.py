@@ -38,18 +38,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from lexgraph.citations import Citation, extract
+from lexgraph.citations.sentences import sentence_ends, without_citations
 from lexgraph.statutes.catalog import Catalog
 
 MAX_GOLD = 3
 PER_JUDGMENT = 2
 MIN_CHARS, MAX_CHARS = 40, 300
 DEV_SHARE = 1 / 3
-_PAGE_MARK = re.compile(r"^\s*-\s*\d+\s*-\s*$", re.MULTILINE)
 _LEFTOVER_CLAUSE = re.compile(r"[0-9０-９一二三四五六七八九十百千]+条")
-_EMPTY_BRACKETS = re.compile(r"[（(][\s，、・,及び並びに又は若しくは]*[）)]")
-_SPACES = re.compile(r"[\s\u3000\x0c]+")
-_REPEATED_COMMA = re.compile(r"([，、,])[，、,]+")
-_OPENING, _CLOSING = "（(「『", "）)」』"
 
 
 @dataclass(frozen=True)
@@ -85,7 +81,7 @@ def citing_sentences(doc: str, text: str, catalog: Catalog | None = None) -> lis
         articles = sorted({(str(c.law_id), f"a{c.article}") for c in inside})
         if len(articles) > MAX_GOLD:
             continue
-        query = _query_text(text, sentence_start, stop, inside)
+        query = without_citations(text, sentence_start, stop, inside)
         if not MIN_CHARS <= len(query) <= MAX_CHARS or _LEFTOVER_CLAUSE.search(query):
             continue
         paragraphs = sorted({(str(c.law_id), f"a{c.article}/p{c.paragraph}") for c in inside if c.paragraph})
@@ -93,38 +89,10 @@ def citing_sentences(doc: str, text: str, catalog: Catalog | None = None) -> lis
     return out
 
 
-def sentence_ends(text: str) -> list[int]:
-    """Offsets just after each 「。」 that ends a sentence: one inside brackets (（以下「法」という。）, 「…。」)
-    ends a definition or a quotation, not the sentence. An unbalanced closing bracket (a PDF extract cut
-    mid-sentence) resets the depth instead of making it negative."""
-    ends, depth = [], 0
-    for position, char in enumerate(text):
-        if char in _OPENING:
-            depth += 1
-        elif char in _CLOSING:
-            depth = max(0, depth - 1)
-        elif char == "。" and depth == 0:
-            ends.append(position + 1)
-    return ends
-
-
 def _usable(citation: Citation, catalog: Catalog) -> bool:
     return (citation.status == "resolved" and bool(citation.law_id) and bool(citation.article)
             and not citation.article_to and not citation.paragraph_to and not citation.version_note
             and catalog.by_id(str(citation.law_id)) is not None)
-
-
-def _query_text(text: str, start: int, stop: int, citations: Sequence[Citation]) -> str:
-    pieces, position = [], start
-    for citation in sorted(citations, key=lambda c: c.start):
-        pieces.append(text[position:citation.start])
-        position = max(position, citation.end)
-    pieces.append(text[position:stop])
-    joined = _SPACES.sub("", _PAGE_MARK.sub("", "".join(pieces)))
-    previous = None
-    while previous != joined:  # （同法１条，２条） leaves （，） and then （）
-        previous, joined = joined, _EMPTY_BRACKETS.sub("", joined)
-    return _REPEATED_COMMA.sub(r"\1", joined)
 
 
 def law_frequencies(sentences: Iterable[CitingSentence]) -> Counter[str]:

@@ -329,10 +329,12 @@ def run_retrieval(lg: Any, questions: Sequence[GoldQuestion], modes: Sequence[st
     `LLMUnavailable`)."""
     law_ids = stored_law_ids(questions, lg.catalog, lg.store)
     texts = store_clause_texts(lg.store.query)
+    # The judgments the questions come from, and so every judgment of the split scored: never anchor text.
+    held_apart = frozenset(doc for q in questions if (doc := getattr(q, "doc", "")))
     runs = []
     for mode in modes:
         base = search or SearchOptions()
-        retriever = lg.retriever(embedder=embedder, llm=llm, options=replace(base, mode=mode))
+        retriever = lg.retriever(embedder=embedder, llm=llm, options=replace(base, mode=mode), held_apart=held_apart)
         ranker = rank_question(lg, retriever, mode, max(DEFAULT_DEPTH if depth is None else depth, *ks), base)
         done = 0
         if progress is not None:

@@ -6,7 +6,10 @@ be tested without a store and reused by every backend.
 - `fusion`: Reciprocal Rank Fusion of ranked lists (BM25, dense, HyDE), with each list's rank kept for explanation;
 - `evidence`: clauses and precedents ranked by RRF over the ranks of the chunks that cite them;
 - `tree`: single-linkage cluster tree over a candidate pool, searched without a fixed k;
-- `options`: the modes and `SearchOptions`, light enough for the CLI to import.
+- `modes`: the registry of search modes (what each needs, how it ranks, its builder), light enough for the CLI;
+- `options`: `SearchOptions`, light enough for the CLI to import;
+- `builders`: the built-in modes' retrievers; `anchor_field`, `anchor_mode` and `learned`: the anchor field, the
+  mode that ranks by it alone and the learned fusion (issue 32).
 
 Recall@k and MRR are measured in `lexgraph.eval.metrics`.
 """

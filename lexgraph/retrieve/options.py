@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from lexgraph.errors import ConfigurationError
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
 from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_K, FUSIONS, WEIGHT_NAMES
+from lexgraph.retrieve.modes import mode_names, search_mode
 
-MODES = ("bm25", "dense", "hybrid", "hyde", "hyde-bm25", "hyde-dense", "tree")
+MODES = mode_names()  # the registered modes (`lexgraph.retrieve.modes`), in the order the CLI lists them
 
 
 @dataclass(frozen=True)
@@ -30,8 +31,7 @@ class SearchOptions:
     query_extraction: bool = False  # tree mode: the model extracts the search query first (Tree+QE)
 
     def __post_init__(self) -> None:
-        if self.mode not in MODES:
-            raise ConfigurationError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+        search_mode(self.mode)  # an unknown mode: a ConfigurationError naming the registered ones
         if self.fusion not in FUSIONS:
             raise ConfigurationError(f"fusion must be one of {', '.join(FUSIONS)}, not {self.fusion!r}")
         for name in ("k", "m", "n"):

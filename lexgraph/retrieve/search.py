@@ -16,37 +16,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from lexgraph.errors import ConfigurationError, InputError
+from lexgraph.errors import InputError
 from lexgraph.index.embed import Embedder
 from lexgraph.index.query import SearchFilter, SearchIndex
-from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable
+from lexgraph.llm.client import LLMClient
 from lexgraph.model import ANY_WORDING
 from lexgraph.numerals import clause_label
 from lexgraph.read.in_force import Answer, InForce, Unknown
 from lexgraph.read.revisions import ClauseSpans
 from lexgraph.retrieve.evidence import select_evidence
 from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_K
+from lexgraph.retrieve.modes import RetrieverSetup, search_mode
 from lexgraph.retrieve.options import MODES as MODES  # re-exported
 from lexgraph.retrieve.options import SearchOptions
-from lexgraph.retrieve.retrievers import (
-    HYDE_SEARCHES,
-    TREE_POOL,
-    Bm25Retriever,
-    CitedRetriever,
-    CiteFn,
-    DenseRetriever,
-    FusionRetriever,
-    HydeRetriever,
-    QueryVectors,
-    Retrieved,
-    Retriever,
-    TreeRetriever,
-)
+from lexgraph.retrieve.retrievers import TREE_POOL, CiteFn, Retrieved, Retriever
 from lexgraph.store.base import GraphStore
 
 
@@ -123,31 +111,15 @@ class SearchResult:
 def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LLMClient | None = None,
                    cite: CiteFn | None = None, rrf_k: float = DEFAULT_K,
                    weights: Mapping[str, float] | None = None, fusion: str = DEFAULT_FUSION, tree_scope: str = "pool",
-                   tree_pool: int = TREE_POOL, query_extraction: bool = False) -> Retriever:
-    """The retriever for a mode. ``hyde`` (and ``tree`` with `query_extraction`) without a model raises
-    `LLMUnavailable` saying how to configure one.
+                   tree_pool: int = TREE_POOL, query_extraction: bool = False,
+                   held_apart: Collection[str] = ()) -> Retriever:
+    """The retriever for a mode, built by the mode's builder in the registry (`lexgraph.retrieve.modes`). ``hyde``
+    (and ``tree`` with `query_extraction`) without a model raises `LLMUnavailable` saying how to configure one.
 
-    With `cite` (a citation extractor), the fusing modes add the clauses the question cites as a third list."""
-    cited = [CitedRetriever(index, cite)] if cite is not None else []
-    if mode == "bm25":
-        return Bm25Retriever(index)
-    if mode == "dense":
-        return DenseRetriever(index, embedder)
-    if mode in HYDE_SEARCHES:
-        if llm is None:
-            raise LLMUnavailable(f"--mode {mode} needs a model to write hypothetical answers; {NOT_CONFIGURED}")
-        return HydeRetriever(index, embedder, llm, rrf_k=rrf_k, extra=cited, searches=HYDE_SEARCHES[mode])
-    query_vector = QueryVectors(embedder)
-    hybrid = FusionRetriever([Bm25Retriever(index), DenseRetriever(index, embedder, query_vector=query_vector),
-                              *cited], rrf_k=rrf_k, weights=weights, fusion=fusion, index=index)
-    if mode == "hybrid":
-        return hybrid
-    if mode == "tree":
-        if query_extraction and llm is None:
-            raise LLMUnavailable(f"Tree+QE needs a model to extract the query; {NOT_CONFIGURED}")
-        return TreeRetriever(index, embedder, hybrid, query_vector=query_vector, scope=tree_scope, pool=tree_pool,
-                             llm=llm if query_extraction else None)
-    raise ConfigurationError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    With `cite` (a citation extractor), the fusing modes add the clauses the question cites as a third list.
+    `held_apart` names the sources whose anchors must not feed the search (an evaluation's own judgments)."""
+    return search_mode(mode).build(RetrieverSetup(mode, index, embedder, llm, cite, rrf_k, weights, fusion,
+                                                  tree_scope, tree_pool, query_extraction, frozenset(held_apart)))
 
 
 def search(store: GraphStore, retriever: Retriever, question: str, *, where: SearchFilter | None = None,
@@ -170,7 +142,7 @@ def search(store: GraphStore, retriever: Retriever, question: str, *, where: Sea
     if where.kind in (None, "chunk"):
         chunks = retriever.retrieve(question, max(options.k, options.m), replace(where, kind="chunk"))
     # The tree's answer is every leaf under the node it found: never cut by k or n (the paper has no k).
-    whole = options.mode == "tree"
+    whole = search_mode(options.mode).whole
     evidence = _evidence(store, clauses, chunks[:options.m], where,
                          replace(options, n=max(options.n, len(clauses))) if whole else options, decisions, dropped)
     answers = tuple(getattr(retriever, "last_answers", ()))

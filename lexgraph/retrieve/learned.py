@@ -1,0 +1,285 @@
+"""A fusion learned, not hand-set (issue 32): the hybrid's candidates, and the paragraphs of the articles the
+anchor field ranks first, scored by a logistic model over features of the question and the clause.
+
+Why a logistic model: it does as well here as the rankers tried beside it (docs/search.md), its weights are a
+small JSON file in the package (`lexgraph/data/learned_fusion.json`), it is evaluated by a dot product (no
+runtime dependency), and its weights can be read. `scripts/train_learned_fusion.py` trains it on queries built
+from material kept apart from every benchmark split reported (judgments outside the judgment benchmark; each
+training query's own judgment left out of the anchor field it is scored with).
+
+The features of a clause (one row of `Candidates.features`), all computed here so that training and search
+compute them alike: see `FEATURES`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lexgraph.errors import ConfigurationError
+from lexgraph.index.anchors import read_anchors
+from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex
+from lexgraph.index.tokenize import tokenize
+from lexgraph.index.units import IndexUnit
+from lexgraph.retrieve.anchor_field import AnchorField
+from lexgraph.retrieve.builders import hybrid_of
+from lexgraph.retrieve.fusion import DEFAULT_MEAN_WEIGHTS, law_prior_weight, mean_normalised
+from lexgraph.retrieve.law_prior import law_affinity
+from lexgraph.retrieve.modes import RetrieverSetup
+from lexgraph.retrieve.retrievers import (
+    FUSION_DEPTH,
+    FusionRetriever,
+    QueryVectors,
+    Retrieved,
+    Retriever,
+)
+from lexgraph.statutes.timeline import provision_law_id
+
+MODEL_FILE = Path(__file__).parents[1] / "data" / "learned_fusion.json"
+#: Articles of the anchor field's ranking whose paragraphs join the candidates.
+ANCHOR_DEPTH = 30
+
+FEATURES: tuple[str, ...] = (
+    "hybrid",  # the default fusion's score (weighted mean of normalised lists with the law-level evidence)
+    "bm25",  # BM25 of the clause text, min-max normalised in the question's list (0: not in it)
+    "bm25_rr",  # 1 / its rank in the BM25 list
+    "dense",  # cosine of the question's and the clause's e5 vectors
+    "dense_rr",  # 1 / its rank in the dense list
+    "cited",  # the question itself cites the clause
+    "law",  # the law's affinity with the question (law-level evidence)
+    "anchor",  # BM25 of its article's anchor field, divided by the question's best
+    "anchor_rr",  # 1 / its article's rank in the anchor field
+    "article_bm25",  # the best BM25 (normalised) of any paragraph of its article
+    "article_hits",  # how many paragraphs of its article the BM25 and dense lists hold (log)
+    "in_degree",  # log(1 + the anchors of its article): how often judgments cite it
+    "caption",  # share of the question's terms found in the clause's heading (law title, caption)
+    "first",  # the article's first paragraph (or an article without paragraphs)
+)
+
+
+@dataclass(frozen=True)
+class LearnedModel:
+    """A logistic model: score = bias + Σ w·(x − mean) / scale over `FEATURES`."""
+
+    features: tuple[str, ...]
+    weights: tuple[float, ...]
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    bias: float
+    trained_on: Mapping[str, object]
+
+    def score(self, x: np.ndarray) -> np.ndarray:
+        z = (x - np.asarray(self.mean)) / np.asarray(self.scale)
+        return z @ np.asarray(self.weights) + self.bias
+
+    def to_json(self) -> dict[str, object]:
+        return {"format": "lexgraph-learned-fusion/1", "kind": "logistic", "features": list(self.features),
+                "weights": [round(w, 6) for w in self.weights], "mean": [round(m, 6) for m in self.mean],
+                "scale": [round(s, 6) for s in self.scale], "bias": round(self.bias, 6),
+                "trained_on": dict(self.trained_on)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], where: str) -> LearnedModel:
+        try:
+            features = tuple(str(f) for f in data["features"])
+            model = cls(features, tuple(float(w) for w in data["weights"]), tuple(float(m) for m in data["mean"]),
+                        tuple(float(s) for s in data["scale"]), float(data["bias"]), dict(data.get("trained_on") or {}))
+        except (KeyError, TypeError, ValueError) as error:
+            raise ConfigurationError(f"{where}: not a learned fusion model ({error}); retrain it with "
+                                     f"`python scripts/train_learned_fusion.py`") from error
+        if features != FEATURES:
+            raise ConfigurationError(f"{where}: trained on features {', '.join(features)}, the search computes "
+                                     f"{', '.join(FEATURES)}; retrain it with `python scripts/train_learned_fusion.py`")
+        return model
+
+
+def load_model(path: Path | None = None) -> LearnedModel:
+    """The model shipped in the package (`MODEL_FILE`), or the one at `path`."""
+    path = path or MODEL_FILE
+    return LearnedModel.from_json(json.loads(path.read_text(encoding="utf-8")), str(path))
+
+
+def article_of(path: str) -> str:
+    """``a709/p1`` → ``a709``; a supplementary provision keeps its prefix."""
+    parts = path.split("/")
+    return "/".join(parts[:2]) if parts[0].startswith("suppl") else parts[0]
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """The clauses considered for one question, their hits and their feature rows."""
+
+    hits: tuple[IndexHit, ...]
+    features: np.ndarray  # len(hits) × len(FEATURES)
+    sources: tuple[Mapping[str, int], ...]
+
+
+class LearnedRetriever:
+    """Clauses ranked by the learned model over the hybrid's lists and the anchor field; chunks as the hybrid
+    ranks them (a chunk has no article, no anchors)."""
+
+    name = "learned"
+
+    def __init__(self, index: SearchIndex, hybrid: FusionRetriever, query_vector: QueryVectors,
+                 field: AnchorField | None, model: LearnedModel) -> None:
+        self.index = index
+        self.hybrid = hybrid
+        self.query_vector = query_vector
+        self.field = field
+        self.model = model
+        self._headings: dict[str, frozenset[str]] = {}  # uid → its heading's terms (tokenised once per process)
+        self._under: dict[tuple[str, str, SearchFilter], list[IndexUnit]] = {}
+
+    def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
+        if where.kind != "provision":
+            return self.hybrid.retrieve(question, k, where)
+        candidates = self.candidates(question, where)
+        if not candidates.hits:
+            return []
+        scores = self.model.score(candidates.features)
+        order = np.argsort(-scores, kind="stable")[:k]
+        return [Retrieved(candidates.hits[i], float(scores[i]), rank, candidates.sources[i])
+                for rank, i in enumerate(order, start=1)]
+
+    def _units_under(self, law_id: str, article: str, where: SearchFilter) -> list[IndexUnit]:
+        """An article's units under the filter, remembered: the same articles come back question after question."""
+        key = (law_id, article, where)
+        units = self._under.get(key)
+        if units is None:
+            units = self._under[key] = self.index.units_under(law_id, article, where)
+        return units
+
+    def _units(self, hits: Mapping[str, IndexHit]) -> dict[str, IndexUnit]:
+        """Every candidate's unit, those not read yet in one call when the index can (the embedded one can)."""
+        load = getattr(self.index, "units_by_uid", None)
+        unread = [uid for uid, hit in hits.items() if "unit" not in vars(hit)]
+        read = load(unread) if load is not None and unread else {}
+        return {uid: read.get(uid) or hit.unit for uid, hit in hits.items()}
+
+    def _heading(self, uid: str, title: str) -> frozenset[str]:
+        terms = self._headings.get(uid)
+        if terms is None:
+            terms = self._headings[uid] = frozenset(tokenize(title))
+        return terms
+
+    def candidates(self, question: str, where: SearchFilter) -> Candidates:
+        depth = max(FUSION_DEPTH, self.hybrid.depth)
+        lists = {r.name: r.retrieve(question, depth, where) for r in self.hybrid.retrievers}
+        terms = tokenize(question)
+        hits: dict[str, IndexHit] = {}
+        for ranked in lists.values():
+            for item in ranked:
+                hits.setdefault(item.uid, item.hit)
+        anchor_rank: dict[tuple[str, str], int] = {}
+        anchor_score: dict[tuple[str, str], float] = {}
+        if self.field is not None:
+            found = self.field.search(terms, ANCHOR_DEPTH, where.laws)
+            best = found[0].score if found else 1.0
+            for hit in found:
+                anchor_rank[(hit.law_id, hit.article)] = hit.rank
+                anchor_score[(hit.law_id, hit.article)] = hit.score / best
+                for unit in self._units_under(hit.law_id, hit.article, where):
+                    hits.setdefault(unit.uid, IndexHit.of(unit, 0.0))
+        uids = list(hits)
+        laws = {provision_law_id(uid) for uid in uids}
+        affinity: Mapping[str, float] = {}
+        if law_prior_weight(self.hybrid.weights) > 0 and laws:
+            vocabulary = self.index.law_vocabulary(terms, laws)
+            if laws <= set(vocabulary.laws):
+                affinity = law_affinity(terms, vocabulary, laws)
+        names = list(lists)
+        weights = {**DEFAULT_MEAN_WEIGHTS, **(self.hybrid.weights or {})}
+        fused = mean_normalised([[(item.uid, item.score) for item in lists[name]] for name in names],
+                                weights=[float(weights.get(name, 1.0)) for name in names], limit=len(uids),
+                                prior={uid: affinity.get(provision_law_id(uid), 0.0) for uid in uids},
+                                prior_weight=law_prior_weight(weights))
+        hybrid = {s.id: s.score for s in fused}
+        vectors = self.index.vectors_of(uids)
+        query = self.query_vector(question)
+        normal = {name: _normalised(lists.get(name, ())) for name in ("bm25", "dense")}
+        ranks = {name: {item.uid: item.rank for item in ranked} for name, ranked in lists.items()}
+        units = self._units(hits)
+        articles = {uid: (units[uid].law_id, article_of(units[uid].path)) for uid in uids}
+        article_best: dict[tuple[str, str], float] = {}
+        article_count: dict[tuple[str, str], int] = {}
+        for uid in uids:
+            a = articles[uid]
+            article_best[a] = max(article_best.get(a, 0.0), normal["bm25"].get(uid, 0.0))
+            if uid in ranks.get("bm25", {}) or uid in ranks.get("dense", {}):
+                article_count[a] = article_count.get(a, 0) + 1
+        distinct = set(terms)
+        rows = []
+        for uid in uids:
+            unit, a = units[uid], articles[uid]
+            vector = vectors.get(uid)
+            heading = self._heading(uid, unit.title)
+            rows.append([
+                hybrid.get(uid, 0.0),
+                normal["bm25"].get(uid, 0.0),
+                _reciprocal(ranks.get("bm25", {}).get(uid)),
+                float(vector @ query) if vector is not None else 0.0,
+                _reciprocal(ranks.get("dense", {}).get(uid)),
+                1.0 if uid in ranks.get("cited", {}) else 0.0,
+                affinity.get(unit.law_id, 0.0),
+                anchor_score.get(a, 0.0),
+                _reciprocal(anchor_rank.get(a)),
+                article_best.get(a, 0.0),
+                math.log1p(article_count.get(a, 0)),
+                math.log1p(self.field.in_degree(*a)) if self.field is not None else 0.0,
+                len(distinct & heading) / len(distinct) if distinct else 0.0,
+                1.0 if "/" not in unit.path or unit.path.endswith("/p1") else 0.0,
+            ])
+        sources = tuple({name: r[uid] for name, r in ranks.items() if uid in r} for uid in uids)
+        return Candidates(tuple(hits[uid] for uid in uids), np.asarray(rows, dtype=float).reshape(len(uids),
+                                                                                                  len(FEATURES)),
+                          sources)
+
+
+_FIELDS: dict[tuple[str, frozenset[str]], AnchorField | None] = {}
+
+
+def anchor_field(index: SearchIndex, held_apart: frozenset[str] = frozenset()) -> AnchorField | None:
+    """The anchor field of the anchors written beside `index` (`lexgraph index --anchors DIR`), without the
+    sources in `held_apart`; None when the index has no anchors (the anchor features are then 0, and the model
+    ranks by the rest). Built once per index and held-apart set."""
+    directory = getattr(index, "directory", None)
+    if directory is None:
+        return None
+    key = (str(directory), held_apart)
+    if key not in _FIELDS:
+        anchors = read_anchors(Path(directory))
+        _FIELDS[key] = None if anchors is None else AnchorField.build(anchors, exclude=held_apart)
+    return _FIELDS[key]
+
+
+def forget_anchor_fields() -> None:
+    """Drop the fields built so far: the anchors beside an index were written again (`LexGraph.build_anchors`)."""
+    _FIELDS.clear()
+
+
+def build(setup: RetrieverSetup) -> Retriever:
+    """The ``learned`` mode's retriever (`lexgraph.retrieve.modes`)."""
+    query_vector = QueryVectors(setup.embedder)
+    return LearnedRetriever(setup.index, hybrid_of(setup, query_vector), query_vector,
+                            anchor_field(setup.index, setup.held_apart), load_model())
+
+
+def _normalised(ranked: Sequence[Retrieved]) -> dict[str, float]:
+    if not ranked:
+        return {}
+    scores = [item.score for item in ranked]
+    low, high = min(scores), max(scores)
+    span = high - low
+    return {item.uid: (item.score - low) / span if span > 0 else 1.0 for item in ranked}
+
+
+def _reciprocal(rank: int | None) -> float:
+    return 0.0 if rank is None else 1.0 / rank
+
+

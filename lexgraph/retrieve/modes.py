@@ -1,0 +1,132 @@
+"""The search modes, in one registry: each mode says how it ranks, what it needs (a model, the question's vector,
+which index kinds) and where its retriever is built. The CLI (``--mode``), the client (`LexGraph.search`,
+`LexGraph.retriever`), `SearchOptions`, the experiments and the evaluation read this registry, never a list of
+names of their own; so adding a mode is one module with its retriever and builder, plus one `SearchMode` line in
+`BUILT_IN` (docs/architecture.md, "Adding a search mode").
+
+Light on purpose: the CLI imports it to offer the modes without loading the index engines (numpy, tantivy,
+usearch); a mode's builder is named as ``"module:function"`` and imported only when a retriever is built.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from lexgraph.errors import ConfigurationError
+
+if TYPE_CHECKING:
+    from lexgraph.index.embed import Embedder
+    from lexgraph.index.query import SearchIndex
+    from lexgraph.llm.client import LLMClient
+    from lexgraph.retrieve.retrievers import CiteFn, Retriever
+
+#: The index kinds a mode reads: Sudachi tokens for BM25, passage vectors, the laws' term counts (law-level
+#: evidence), the anchor field (text of the citations pointing at a clause, `index/anchors.py`).
+IndexKind = Literal["bm25", "vectors", "law_terms", "anchors"]
+#: When a mode needs a language model: never, always (it writes hypothetical answers), or only when the search
+#: options ask the model to extract the query first (Tree+QE).
+ModelNeed = Literal["never", "always", "query_extraction"]
+
+
+@dataclass(frozen=True)
+class RetrieverSetup:
+    """What a mode's builder may use to build its retriever: the open index, the embedder, the model (None when
+    not configured), the citation extractor for the ``cited`` list, and the fusion and tree settings of the
+    `SearchOptions`."""
+
+    mode: str
+    index: SearchIndex
+    embedder: Embedder
+    llm: LLMClient | None = None
+    cite: CiteFn | None = None
+    rrf_k: float = 60.0
+    weights: Mapping[str, float] | None = None
+    fusion: str = "mean"
+    tree_scope: str = "pool"
+    tree_pool: int = 200
+    query_extraction: bool = False
+    #: Sources whose anchors must not feed the search (an evaluation's own judgments: `index.anchors`).
+    held_apart: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class SearchMode:
+    """One search mode. `builder` is ``"module:function"``, the function taking a `RetrieverSetup` and returning
+    a `Retriever`; `whole` marks a mode whose answer is a whole result that ``k`` must not cut (the tree's
+    leaves); `compared` marks the modes `lexgraph eval retrieval` and the retrieval experiment compare when
+    none is named."""
+
+    name: str
+    ranks: str
+    builder: str
+    model: ModelNeed = "never"
+    embeds_question: bool = True
+    index: tuple[IndexKind, ...] = ("bm25", "vectors")
+    whole: bool = False
+    compared: bool = False
+
+    def needs_model(self, query_extraction: bool = False) -> bool:
+        return self.model == "always" or (self.model == "query_extraction" and query_extraction)
+
+    def build(self, setup: RetrieverSetup) -> Retriever:
+        module, _, function = self.builder.partition(":")
+        make: Callable[[RetrieverSetup], Retriever] = getattr(importlib.import_module(module), function)
+        return make(setup)
+
+
+_BUILDERS = "lexgraph.retrieve.builders"
+
+#: Lexgraph's modes, in the order the CLI lists them.
+BUILT_IN: tuple[SearchMode, ...] = (
+    SearchMode("bm25", "BM25 over the Sudachi tokens", f"{_BUILDERS}:bm25", embeds_question=False,
+               index=("bm25",), compared=True),
+    SearchMode("dense", "cosine similarity of e5 vectors", f"{_BUILDERS}:dense", index=("vectors",), compared=True),
+    SearchMode("hybrid", "BM25, dense and the cited clauses fused (weighted mean of normalised scores, or RRF), "
+               "with the law-level evidence", f"{_BUILDERS}:hybrid", index=("bm25", "vectors", "law_terms"),
+               compared=True),
+    SearchMode("hyde", "the model's hypothetical answers searched by BM25 and dense, fused with the question's",
+               f"{_BUILDERS}:hyde", model="always"),
+    SearchMode("hyde-bm25", "HyDE with BM25 alone", f"{_BUILDERS}:hyde", model="always"),
+    SearchMode("hyde-dense", "HyDE with dense search alone", f"{_BUILDERS}:hyde", model="always"),
+    SearchMode("anchor", "BM25 over the anchor field alone (what the judgments citing an article say)",
+               "lexgraph.retrieve.anchor_mode:build", embeds_question=False, index=("anchors",)),
+    SearchMode("learned", "a logistic model over BM25, dense, cited, the law-level evidence, the anchor field "
+               "and article features, reranking the hybrid's candidates and the anchor field's articles",
+               "lexgraph.retrieve.learned:build", index=("bm25", "vectors", "law_terms", "anchors")),
+    SearchMode("tree", "every leaf of the cluster-tree node nearest the question (no k)", f"{_BUILDERS}:tree",
+               model="query_extraction", index=("bm25", "vectors", "law_terms"), whole=True),
+)
+
+_REGISTRY: dict[str, SearchMode] = {}
+
+
+def register(mode: SearchMode) -> SearchMode:
+    """Add a mode (a name registered twice is a `ConfigurationError`: one meaning per name)."""
+    if mode.name in _REGISTRY:
+        raise ConfigurationError(f"search mode {mode.name!r} is registered twice")
+    _REGISTRY[mode.name] = mode
+    return mode
+
+
+for _mode in BUILT_IN:
+    register(_mode)
+
+
+def mode_names() -> tuple[str, ...]:
+    return tuple(_REGISTRY)
+
+
+def search_mode(name: str) -> SearchMode:
+    """The registered mode called `name`, or a `ConfigurationError` naming the choices."""
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise ConfigurationError(f"mode must be one of {', '.join(_REGISTRY)}, not {name!r}") from None
+
+
+def compared_modes() -> tuple[str, ...]:
+    """The modes an evaluation compares when none is named."""
+    return tuple(name for name, mode in _REGISTRY.items() if mode.compared)

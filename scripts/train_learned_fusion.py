@@ -1,0 +1,234 @@
+"""Train the learned fusion (`lexgraph.retrieve.learned`) and write it into the package.
+
+    python scripts/train_learned_fusion.py --store DIR [--judgments DIR] [--queries 900] [--captions 200]
+        [--folds 5] [--out lexgraph/data/learned_fusion.json]
+
+DIR is a store indexed with its anchors (``lexgraph index --anchors ../shared/data/precedents/supreme_court``); the
+judgment benchmark's store (its six laws) is the one the shipped model was trained on (docs/search.md).
+
+Training queries, all built here by rule and kept apart from every benchmark split reported:
+- **judgments outside the benchmark**: the citing sentences of the judgments that no query of
+  bench/data/judgment_retrieval.json (dev or test) comes from (the sentence without its citations is the query,
+  the cited articles of the store's laws the gold; `citing_in`), at most 3 per judgment;
+- **captions → articles**: an article's caption (不法行為による損害賠償) as the query, the article as the gold;
+- **citing clause → cited clause**: a clause of the store that cites an article of another (its CITES edges),
+  its text without clause numbers as the query, the cited articles as the gold.
+
+No query's own judgment feeds the anchor field it is scored with: the training judgments are cut into `--folds`
+folds, and a query of fold f is scored with the field built without fold f and without every benchmark judgment.
+lawqa_jp's questions are never read. The model: logistic regression (Newton's method, L2) over the standardised
+features of every candidate, a candidate positive when its article is gold; each query's positives and negatives
+weigh as much in total, so a query with 300 candidates counts as much as one with 50.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import re
+import sys
+import time
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+
+from lexgraph import LexGraph
+from lexgraph.citations import extract
+from lexgraph.citations.sentences import sentence_ends, without_citations
+from lexgraph.index.query import SearchFilter
+from lexgraph.retrieve.learned import FEATURES, MODEL_FILE, LearnedModel, LearnedRetriever, article_of
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "data"
+BENCHMARK = ROOT / "bench" / "data" / "judgment_retrieval.json"
+_CAPTION = re.compile(r"（([^（）]{2,40})）$")
+_LEFTOVER = re.compile(r"[0-9０-９一二三四五六七八九十百千]+条")
+_N = "[0-9０-９〇一二三四五六七八九十百千]+"
+_NUMBERS = re.compile(rf"(第{_N}条(の{_N})*|前条|次条|同条|前項|次項|同項|前各項|第{_N}項|第{_N}号|前号|同号)+")
+
+
+def fold_of(doc: str, folds: int) -> int:
+    return int.from_bytes(hashlib.sha256(doc.encode()).digest()[:4], "big") % folds
+
+
+def training_queries(judgments: Path, benchmark: Path, laws: set[str], per_judgment: int, limit: int,
+                     seed: int) -> tuple[list[tuple[str, str, set[tuple[str, str]]]], set[str], int]:
+    """(source judgment, query, gold articles) from the judgments outside the benchmark; the benchmark's own
+    judgments; how many judgments gave queries.
+
+    The benchmark took every judgment with a sentence that qualifies under its rules (every citation in the
+    sentence resolved to a stored law, at most 3 articles), so the judgments outside it have almost none; here a
+    sentence qualifies when it cites at least one article of a stored law, and its gold is those articles."""
+    bench = json.loads(benchmark.read_text(encoding="utf-8"))
+    held = {q["doc"] for q in bench["queries"]}
+    rng = random.Random(seed)
+    out, used = [], 0
+    for path in sorted(judgments.glob("*.txt")):
+        if path.stem in held:
+            continue
+        sentences = citing_in(path.read_text(encoding="utf-8"), laws)
+        if sentences:
+            used += 1
+        for query, gold in rng.sample(sentences, min(per_judgment, len(sentences))):
+            out.append((path.stem, query, gold))
+    rng.shuffle(out)
+    return out[:limit], held, used
+
+
+def citing_in(text: str, laws: set[str]) -> list[tuple[str, set[tuple[str, str]]]]:
+    """Each sentence citing an article of `laws`, without its citations (40-300 characters), and those articles."""
+    every = extract(text, precedents=False)
+    ends = sentence_ends(text)
+    out, start = [], 0
+    for stop in ends:
+        inside = [c for c in every if start <= c.start < stop]
+        gold = {(str(c.law_id), f"a{c.article}") for c in inside
+                if c.kind == "statute" and c.status == "resolved" and c.law_id in laws and c.article}
+        sentence_start, start = start, stop
+        if not gold or len(gold) > 3:
+            continue
+        query = without_citations(text, sentence_start, stop, inside)
+        if 40 <= len(query) <= 300 and not _LEFTOVER.search(query):
+            out.append((query, gold))
+    return out
+
+
+def clause_queries(lg: LexGraph, laws: set[str], limit: int,
+                   seed: int) -> list[tuple[str, str, set[tuple[str, str]]]]:
+    """(no source, a citing clause's text without its clause numbers, the article it cites in another article),
+    from the store's CITES edges between clauses."""
+    index = lg._open_search_index()
+    pairs: dict[str, set[tuple[str, str]]] = {}
+    for law in sorted(laws):
+        for row in lg.store.query("law_cites_out", law_id=law):
+            source, target = row["from_uid"], row["to_uid"]
+            to_law, _, rest = target.partition("/")
+            article = article_of(rest.split("@")[0])
+            if to_law in laws and article_of(source.partition("/")[2].split("@")[0]) != article:
+                pairs.setdefault(source, set()).add((to_law, article))
+    chosen = sorted(pairs)
+    random.Random(seed).shuffle(chosen)
+    units = index.units_by_uid(chosen[: limit * 2])  # type: ignore[attr-defined]
+    out = []
+    for uid in chosen[: limit * 2]:
+        unit = units.get(uid)
+        if unit is None or len(pairs[uid]) > 3:
+            continue
+        query = _NUMBERS.sub("", unit.text)
+        if len(query) >= 20:
+            out.append(("", query, pairs[uid]))
+    return out[:limit]
+
+
+def caption_queries(lg: LexGraph, laws: set[str], limit: int,
+                    seed: int) -> list[tuple[str, str, set[tuple[str, str]]]]:
+    """(no source, an article's caption, that article) for articles of `laws` with a caption."""
+    index = lg._open_search_index()
+    seen: dict[str, set[tuple[str, str]]] = {}
+    # Captions from the index itself: a unit's indexed title ends with its article's caption in brackets.
+    hits = []
+    for law in sorted(laws):
+        for number in range(1, 1100):
+            units = index.units_under(law, f"a{number}", SearchFilter(kind="provision"))
+            if units:
+                hits.append(units[0])
+    for unit in hits:
+        m = _CAPTION.search(unit.title)
+        if m:
+            seen.setdefault(m[1], set()).add((unit.law_id, article_of(unit.path)))
+    unique = [(caption, gold) for caption, gold in seen.items() if len(gold) == 1]
+    random.Random(seed).shuffle(unique)
+    return [("", caption, gold) for caption, gold in unique[:limit]]
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1.0,
+                 steps: int = 30) -> tuple[np.ndarray, float]:
+    """Weighted logistic regression by Newton's method (x standardised; the bias is not penalised)."""
+    n, d = x.shape
+    a = np.hstack([x, np.ones((n, 1))])
+    beta = np.zeros(d + 1)
+    penalty = np.full(d + 1, l2)
+    penalty[-1] = 0.0
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-(a @ beta)))
+        gradient = a.T @ (w * (p - y)) + penalty * beta
+        hessian = (a * (w * p * (1 - p))[:, None]).T @ a + np.diag(penalty) + 1e-9 * np.eye(d + 1)
+        step = np.linalg.solve(hessian, gradient)
+        beta -= step
+        if np.abs(step).max() < 1e-7:
+            break
+    return beta[:-1], float(beta[-1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--store", type=Path, required=True)
+    parser.add_argument("--judgments", type=Path, default=SHARED / "precedents" / "supreme_court")
+    parser.add_argument("--benchmark", type=Path, default=BENCHMARK)
+    parser.add_argument("--queries", type=int, default=900)
+    parser.add_argument("--per-judgment", type=int, default=3)
+    parser.add_argument("--captions", type=int, default=200)
+    parser.add_argument("--clauses", type=int, default=300)
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--l2", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, default=32)
+    parser.add_argument("--out", type=Path, default=MODEL_FILE)
+    args = parser.parse_args()
+    started = time.perf_counter()
+    with LexGraph.open(args.store, read_only=True) as lg:
+        laws = {e["law_id"] for e in json.loads(args.benchmark.read_text(encoding="utf-8"))["laws"]}
+        judged, held, used = training_queries(args.judgments, args.benchmark, laws, args.per_judgment, args.queries,
+                                              args.seed)
+        captions = caption_queries(lg, laws, args.captions, args.seed)
+        clauses = clause_queries(lg, laws, args.clauses, args.seed)
+        print(f"{len(judged)} judgment queries from {used} judgments outside the benchmark ({len(held)} held "
+              f"apart), {len(captions)} caption queries, {len(clauses)} citing-clause queries "
+              f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+        folds = {f: lg.retriever("learned",
+                                 held_apart=held | {d for d, _, _ in judged if fold_of(d, args.folds) == f})
+                 for f in range(args.folds)}
+        whole = lg.retriever("learned", held_apart=held)
+        xs, ys, ws = [], [], []
+        where = SearchFilter(kind="provision")
+        positives = 0
+        for i, (doc, query, gold) in enumerate([*judged, *captions, *clauses]):
+            retriever = folds[fold_of(doc, args.folds)] if doc else whole
+            assert isinstance(retriever, LearnedRetriever)
+            if doc and retriever.field is not None:
+                assert doc not in retriever.field.sources  # its own judgment never describes its gold
+            candidates = retriever.candidates(query, where)
+            label = np.asarray([(h.unit.law_id, article_of(h.unit.path)) in gold for h in candidates.hits], float)
+            if not label.any() or label.all():
+                continue
+            positives += 1
+            weight = np.where(label > 0, 0.5 / label.sum(), 0.5 / (len(label) - label.sum()))
+            xs.append(candidates.features)
+            ys.append(label)
+            ws.append(weight)
+            if (i + 1) % 100 == 0:
+                print(f"  {i + 1} queries ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+    x, y, w = np.vstack(xs), np.concatenate(ys), np.concatenate(ws)
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale == 0] = 1.0
+    weights, bias = fit_logistic((x - mean) / scale, y, w, l2=args.l2)
+    model = LearnedModel(FEATURES, tuple(float(v) for v in weights), tuple(float(v) for v in mean),
+                         tuple(float(v) for v in scale), bias,
+                         {"script": "scripts/train_learned_fusion.py", "date": date.today().isoformat(),
+                          "store_laws": sorted(laws), "judgment_queries": len(judged), "caption_queries":
+                          len(captions), "clause_queries": len(clauses),
+                          "queries_with_gold_among_candidates": positives, "rows": len(y),
+                          "judgments_used": used, "benchmark_judgments_held_apart": len(held),
+                          "folds": args.folds, "l2": args.l2, "seed": args.seed})
+    args.out.write_text(json.dumps(model.to_json(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    for name, value in sorted(zip(FEATURES, weights, strict=True), key=lambda item: -abs(item[1])):
+        print(f"{name:14s} {value:+.3f}")
+    print(f"wrote {args.out} ({len(y)} rows, {positives} queries; {time.perf_counter() - started:.0f} s)",
+          file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
