@@ -39,6 +39,7 @@ from lexgraph.citations.model import (
     Status,
     StatuteMention,
     Step,
+    TargetRef,
     VersionPin,
 )
 from lexgraph.numerals import build_path
@@ -126,6 +127,10 @@ class _Resolver:
         # The law each mention that names one resolved to, by the mention's start: what a parse-refined reference
         # (`StatuteMention.law_from`) points back to.
         self.law_at: dict[int, LawTarget] = {}
+        # The law the first element of the list being read named, as written and as resolved: the later elements
+        # (`StatuteMention.inherited`) carry the same words, which must not be read again against that law itself
+        # (「同法施行令附則３項，４項」: ４項 is of the same 施行令, not of 同法施行令 after it).
+        self.list_law: tuple[tuple[LawRef, VersionPin | None], LawTarget] | None = None
         if context.current_law_id:
             entry = self.catalog.by_id(context.current_law_id)
             self.current_law = (_target(entry) if entry is not None
@@ -346,6 +351,8 @@ class _Resolver:
     # --- clauses ---------------------------------------------------------------------------------------------
 
     def cite(self, mention: StatuteMention) -> list[Citation]:
+        if mention.target is not None:
+            return [self._cite_target(mention, mention.target)]
         if mention.provision is None:
             # A law named with its number and no clause (「自衛隊法（平成２７年法律第６７号…）」,
             # 「昭和４４年法律第２号」) is not a citation (issue 14, class 6); it is the law a later 同法 or a bare
@@ -408,6 +415,38 @@ class _Resolver:
                 self.last_with["article"] = self.last_clause
         return out
 
+    def _cite_target(self, mention: StatuteMention, target: TargetRef) -> Citation:
+        """この法律, 第三章, 別表第一 (issue 31 §3): of the law written before it, else of the law being read; never
+        of a law merely named earlier (a judgment's 「別表第一」 is its own or a contract's as often as a law's)."""
+        if mention.law is not None:
+            law = self.law(mention.law, mention.pin)
+        elif self.current_law is not None:
+            law = self.current_law
+        else:
+            law = _unresolved(f"{target.written} outside a statute and with no law named before it")
+        if mention.law is not None and mention.law.kind != "this":
+            self.law_at[mention.start] = law
+            self.remember_law(law)
+        reasons = [r for r in (law.reason,) if r]
+        if target.kind == "division" and law.status == "resolved":
+            reasons.append("a division is no node of the graph: not linked")
+        elif target.kind == "appendix" and law.status == "resolved":
+            reasons.append("an appendix is found by its title only where the law is stored: not linked")
+        revision_id = None
+        if law.law_id is not None and law.status != "unresolved":
+            revision_id, note = self._revision(law, mention.pin)
+            if note:
+                reasons.append(note)
+        return Citation(
+            start=mention.start, end=mention.end, surface=mention.surface, kind=target.kind,
+            law_title=law.title, law_id=law.law_id, revision_id=revision_id,
+            version_note=mention.pin.note if mention.pin else None, status=law.status,
+            reason="; ".join(dict.fromkeys(reasons)) or None, law_num=law.law_num,
+            division=target.path if target.kind == "division" else None,
+            division_to=target.path_to if target.kind == "division" else None,
+            appendix=target.written if target.kind == "appendix" else None,
+        )
+
     def _cite_quoted(self, mention: StatuteMention, quoted: tuple[LawTarget, Clause]) -> list[Citation]:
         """A relative reference in a quote of a clause's words is read from that clause, as if it were the
         clause being read."""
@@ -433,7 +472,12 @@ class _Resolver:
                 # the article must be in that law, and 同法 names an Act (never the 施行規則 that is the subject)
                 return chosen, f"law taken from the subject of the clause ({chosen.title}), by the sentence's parse"
         if mention.law is not None:
-            return self.law(mention.law, mention.pin), None
+            written = (mention.law, mention.pin)
+            if mention.inherited and self.list_law is not None and self.list_law[0] == written:
+                return self.list_law[1], None
+            target = self.law(mention.law, mention.pin)
+            self.list_law = (written, target)
+            return target, None
         first = provision.steps[0]
         if first.relation == "same":
             antecedent = self._same_clause(provision)
@@ -510,8 +554,9 @@ class _Resolver:
             if self.current_clause is None or (self.current_law is not None and law.law_id != self.current_law.law_id):
                 raise _Failure(f"{_written(first)} with no current clause")
             return self.current_clause
-        if first.level == "article":
-            # 附則第五条 read inside an amending law's 附則 is an article of that same 附則
+        if first.level == "article" or (suppl and first.level == "paragraph"):
+            # 附則第五条 read inside an amending law's 附則 is an article of that same 附則; 附則第三項 is a paragraph
+            # of a 附則 that has no articles (issue 31 §3), never 第三項 of the article being read
             block = self.current_clause.suppl if suppl and not explicit_law and self.current_clause else suppl
             return Clause(suppl=block or suppl)
         # 第二項 / ３号 alone: within the clause being read, else within the clause cited last; in brackets right

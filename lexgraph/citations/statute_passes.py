@@ -6,11 +6,14 @@ sees what the earlier ones took, and that is why the order is part of the list:
 
 1. `LawNumbers`     law numbers (平成十五年法律第五十七号): the clause pass must not read 第五十七号 as an item;
 2. `Definitions`    「（以下「振興会法」という。）」: the terms a later name or clause may use;
-3. `ClauseChains`   every chain of clauses with the law before it (民法７０９条, 同項, 第三条から第五条まで);
-4. `WholeLaws`      laws cited as a whole, by number or by name and number, outside the clauses;
-5. `BareNames`      catalogue names standing alone (民法の規定), kept for a later 同法 only;
-6. `BareTerms`      defined abbreviations standing alone (旧労基法は…), likewise;
-7. `DefinitionMentions`  the definitions themselves, for the resolver.
+3. `Appendices`, `Divisions`  別表第一 / 様式第一号, 第三章 / 第二章第三節 with the law written before them (issue
+   31 §3); their spans are blocked for the clause pass (様式第二号 is no item);
+4. `ClauseChains`   every chain of clauses with the law before it (民法７０９条, 同項, 第三条から第五条まで);
+5. `WholeLaws`      laws cited as a whole, by number or by name and number, outside the clauses;
+   `LawItself`      この法律 / この政令 with no clause after it (この法律第五条 was a chain's): the law being read;
+6. `BareNames`      catalogue names standing alone (民法の規定), kept for a later 同法 only;
+7. `BareTerms`      defined abbreviations standing alone (旧労基法は…), likewise;
+8. `DefinitionMentions`  the definitions themselves, for the resolver.
 
 This is eyecite's split: the passes *find* what is written (mentions, `lexgraph.citations.model`); which law and
 clause a mention means is *resolved* later (`lexgraph.citations.resolve`). A pass never resolves, and the order of
@@ -33,6 +36,7 @@ from lexgraph.citations.model import (
     ProvisionRef,
     StatuteMention,
     Step,
+    TargetRef,
     VersionPin,
 )
 from lexgraph.citations.statute_scan import (
@@ -64,6 +68,7 @@ from lexgraph.citations.statute_scan import (
     step_of,
     version_pin,
 )
+from lexgraph.numerals import NUMERAL_CHARS, egov_num
 
 
 @dataclass
@@ -381,6 +386,119 @@ class WholeLaws:
                 yield start, end, StatuteMention(
                     start=start, end=end, surface="", law=LawRef("number", law_num), provision=None)
 
+_NUM = f"[{NUMERAL_CHARS}]+(?:[のノ][{NUMERAL_CHARS}]+)*"
+_DIVISION_LEVELS = (("編", "pt"), ("章", "ch"), ("節", "se"), ("款", "ss"), ("目", "dv"))
+_BRANCH = f"(?:[のノ][{NUMERAL_CHARS}]+)*"  # 第四章の二
+_DIVISION = re.compile(rf"(?:第{_NUM}[編章節款目]{_BRANCH})+"
+                       rf"(?:から第(?P<to>{_NUM})(?P<to_level>[編章節款目])(?P<to_branch>{_BRANCH})まで)?")
+_DIVISION_STEP = re.compile(rf"第(?P<num>{_NUM})(?P<level>[編章節款目])(?P<branch>{_BRANCH})")
+_DIVISION_KEYS = dict(_DIVISION_LEVELS)
+_APPENDIX = re.compile(rf"(?:別表|別記様式|様式(?=第))(?:第{_NUM}号?)?(?![一-龥ァ-ヶ])")
+_LAW_ITSELF = re.compile(r"この(?:法律|政令|府令|省令|規則)(?![第一-龥])")
+
+
+def _division_path(written: str) -> str | None:
+    """第二章第三節 → ``ch2/se3`` (e-Gov Nums); None when the levels do not go down (第三節第二章) or a number
+    cannot be read."""
+    parts = []
+    order = -1
+    for step in _DIVISION_STEP.finditer(written):
+        level = [word for word, _ in _DIVISION_LEVELS].index(step["level"])
+        num = egov_num((step["num"] + step["branch"]).replace("ノ", "の"))
+        if num is None or level <= order:
+            return None
+        order = level
+        parts.append(f"{_DIVISION_KEYS[step['level']]}{num}")
+    return "/".join(parts) or None
+
+
+class _PartPass:
+    """A reference to something of a law that is no clause: it starts with the law written before it (民法第四編,
+    同法別表第一, 法別表) or with nothing glued before it. It runs before the clause chains and blocks its span for
+    them: 様式第二号 is no item 第二号, 別表第一第三号 no item of the law."""
+
+    name = "part"
+
+    def matches(self, scan: StatuteScan) -> Iterator[tuple[int, int, TargetRef]]:
+        raise NotImplementedError
+
+    def run(self, scan: StatuteScan, finding: StatuteFinding) -> None:
+        taken = finding.spans()
+        t = scan.text
+        for start, end, target in self.matches(scan):
+            if taken.overlaps(start, end):
+                continue
+            law = scan.law_before(start)
+            if law is not None and law.law.kind == "name" and law.law.name.endswith(NOT_STATUTE_ENDINGS) and (
+                    law.law.name not in scan.names):
+                continue  # 規約第三章: not e-Gov law
+            if law is None and start > 0 and (is_word_char(t[start - 1]) or t[start - 1] in "」』"):
+                continue  # 附則第二章, 前記別表, 「…」別表: glued to a word that is not a law the scanner can read
+            first = law.start if law is not None else start
+            if taken.overlaps(first, end):
+                first = start
+                law = None
+            finding.found.append((first, end, StatuteMention(
+                start=first, end=end, surface="", law=law.law if law is not None else None, provision=None,
+                pin=law.pin if law is not None else None, target=target)))
+            finding.take(first, end)
+            insort(finding.blocked, (first, end))
+            taken = finding.spans()
+
+
+class Divisions(_PartPass):
+    """第三章, 第二章第三節, 第三章から第四章の二まで: a division of a law (issue 31 §3)."""
+
+    name = "divisions"
+
+    def matches(self, scan: StatuteScan) -> Iterator[tuple[int, int, TargetRef]]:
+        t = scan.text
+        for match in _DIVISION.finditer(t):
+            start, end = match.span()
+            if end < len(t) and (t[end] == "第" or (is_word_char(t[end]) and t[end] not in "及並又若")):
+                continue  # 第三章第五条 (a clause), 第二章関係, 第三章中
+            written = t[start:match.start("to") - 2] if match["to"] else t[start:end]
+            path = _division_path(written)
+            if path is None:
+                continue
+            path_to = None
+            if match["to"]:
+                to_num = egov_num((match["to"] + match["to_branch"]).replace("ノ", "の"))
+                if to_num is None:
+                    continue
+                path_to = f"{_DIVISION_KEYS[match['to_level']]}{to_num}"
+            yield start, end, TargetRef("division", t[start:end], path, path_to)
+
+
+class Appendices(_PartPass):
+    """別表第一, 別表, 様式第一号, 別記様式第二号: an appendix of a law (issue 31 §3)."""
+
+    name = "appendices"
+
+    def matches(self, scan: StatuteScan) -> Iterator[tuple[int, int, TargetRef]]:
+        t = scan.text
+        for match in _APPENDIX.finditer(t):
+            yield match.start(), match.end(), TargetRef("appendix", match.group())
+
+
+class LawItself:
+    """この法律 / この政令 / この府令 / この省令 / この規則 with no clause after it: the law being read (issue 31 §3).
+    この法律第五条 is a clause chain's, taken before this pass runs."""
+
+    name = "law-itself"
+
+    def run(self, scan: StatuteScan, finding: StatuteFinding) -> None:
+        taken = finding.spans()
+        for match in _LAW_ITSELF.finditer(scan.text):
+            start, end = match.span()
+            if taken.overlaps(start, end):
+                continue
+            finding.found.append((start, end, StatuteMention(
+                start=start, end=end, surface="", law=LawRef("this", match.group()), provision=None,
+                target=TargetRef("law", match.group()))))
+            finding.take(start, end)
+
+
 class BareNames:
     """Catalogue names standing alone, outside what was taken; they take nothing themselves."""
 
@@ -461,7 +579,8 @@ class DefinitionMentions:
 
 #: The passes of `find_statutes`, in the order they run (see the module docstring for why this order).
 STATUTE_PASSES: tuple[StatutePass, ...] = (
-    LawNumbers(), Definitions(), ClauseChains(), WholeLaws(), BareNames(), BareTerms(), DefinitionMentions(),
+    LawNumbers(), Definitions(), Appendices(), Divisions(), ClauseChains(), WholeLaws(), LawItself(), BareNames(),
+    BareTerms(), DefinitionMentions(),
 )
 
 

@@ -51,7 +51,8 @@ def find_statutes(text: str, names: LawNames, defined: Iterable[str] = (), offse
             out.append(StatuteMention(  # not dataclasses.replace: this runs for every mention
                 first + offset, last + offset, text[first:last], m.law, m.provision, m.pin, m.inherited, m.bare,
                 m.qualifies_previous, None if m.quoted_in is None else to_original(m.quoted_in) + offset,
-                None if m.scope_end is None else to_original(m.scope_end - 1) + 1 + offset, m.parallel))
+                None if m.scope_end is None else to_original(m.scope_end - 1) + 1 + offset, m.parallel, None,
+                m.target))
         else:
             out.append(replace(item, start=first + offset, end=last + offset))
     return out
