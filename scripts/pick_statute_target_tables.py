@@ -46,14 +46,15 @@ from lexgraph.statutes.egov import parse_law_xml  # noqa: E402
 _N = "[〇一二三四五六七八九十百千]+"
 _NUM = rf"{_N}(?:の{_N})*"
 _LEVELS = (("編", "pt"), ("章", "ch"), ("節", "se"), ("款", "ss"), ("目", "dv"))
-_DIVISION = "".join(rf"(?:第(?P<{key}>{_NUM}){word})?" for word, key in _LEVELS)
+_BRANCH = rf"(?:の{_N})*"  # 第二章の二: the branch is written after the level's word
+_DIVISION = "".join(rf"(?:第(?P<{key}>{_N}){word}(?P<{key}_b>{_BRANCH}))?" for word, key in _LEVELS)
 _BEFORE_FREE = r"(?<![一-龥ぁ-んァ-ヶ々〇」）])"  # written alone: no law name (民法第三編), no 同 / 前 / 附則 before it
 CLASSES: dict[str, re.Pattern[str]] = {
     "law_itself": re.compile(r"この(?:法律|政令|府令|省令|規則)(?![第一-龥])"),
-    "division": re.compile(rf"{_BEFORE_FREE}(?P<first>{_DIVISION})(?:から(?P<last>第{_NUM}[編章節款目])まで)?"
-                           r"(?![第一-龥])"),
+    "division": re.compile(rf"{_BEFORE_FREE}(?P<first>{_DIVISION})(?:から(?P<last>第{_N}[編章節款目]{_BRANCH})まで"
+                           rf"|(?![第一-龥])(?!の{_N}))"),
     "appendix": re.compile(rf"{_BEFORE_FREE}(?P<word>別表|別記様式|様式)(?:第(?P<n>{_NUM})号?)?(?![一-龥ァ-ヶ])"),
-    "suppl_paragraph": re.compile(rf"附則第(?P<p>{_N})項(?!第)"),
+    "suppl_paragraph": re.compile(rf"{_BEFORE_FREE}附則第(?P<p>{_N})項(?!第)"),
 }
 _QUICK: dict[str, tuple[bytes, ...]] = {
     "law_itself": ("この法律".encode(), "この政令".encode(), "この府令".encode(), "この省令".encode(),
@@ -67,7 +68,7 @@ _APPENDIX_KINDS = {"別表": "appdx_table", "別記様式": "appdx_style", "様�
 
 def division_path(match: re.Match[str]) -> str | None:
     """第二章第三節 → ``ch2/se3``; None when no level was written."""
-    parts = [f"{key}{egov_num(match[key])}" for _, key in _LEVELS if match[key]]
+    parts = [f"{key}{egov_num(match[key] + match[key + '_b'])}" for _, key in _LEVELS if match[key]]
     return "/".join(parts) or None
 
 
@@ -76,12 +77,12 @@ def _heading_divisions(heading: str) -> set[str]:
     out: set[str] = set()
     path: list[str] = []
     for title in heading.split(" > "):
-        head = re.match(rf"第({_NUM})([編章節款目])", title)
+        head = re.match(rf"第({_N})([編章節款目])({_BRANCH})", title)
         if head is None:
             continue
         key = dict(_LEVELS)[head.group(2)]
         path = [p for p in path if [k for _, k in _LEVELS].index(p[:2]) < [k for _, k in _LEVELS].index(key)]
-        path.append(f"{key}{egov_num(head.group(1))}")
+        path.append(f"{key}{egov_num(head.group(1) + head.group(3))}")
         out.add("/".join(path))
         out.add(path[-1])  # a chapter written alone is also found as its last level
     return out
@@ -97,9 +98,13 @@ def expected(name: str, match: re.Match[str], law: object, law_id: str,
             return None
         out: dict[str, object] = {"kind": "division", "law_id": law_id, "division": path}
         if match["last"]:
-            last = re.match(rf"第({_NUM})([編章節款目])", match["last"])
+            last = re.match(rf"第({_N})([編章節款目])({_BRANCH})", match["last"])
             assert last is not None
-            out["division_to"] = f"{dict(_LEVELS)[last.group(2)]}{egov_num(last.group(1))}"
+            end = f"{dict(_LEVELS)[last.group(2)]}{egov_num(last.group(1) + last.group(3))}"
+            # 第三章第一節から第三節まで: the end keeps the levels above its own (ch3/se3)
+            above = [p for p in path.split("/") if [k for _, k in _LEVELS].index(p[:2])
+                     < [k for _, k in _LEVELS].index(end[:2])]
+            out["division_to"] = "/".join([*above, end])
         out["exists"] = path in structure["divisions"]  # type: ignore[operator]
         return out
     if name == "appendix":

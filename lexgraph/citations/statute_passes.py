@@ -393,7 +393,8 @@ _DIVISION = re.compile(rf"(?:第{_NUM}[編章節款目]{_BRANCH})+"
                        rf"(?:から第(?P<to>{_NUM})(?P<to_level>[編章節款目])(?P<to_branch>{_BRANCH})まで)?")
 _DIVISION_STEP = re.compile(rf"第(?P<num>{_NUM})(?P<level>[編章節款目])(?P<branch>{_BRANCH})")
 _DIVISION_KEYS = dict(_DIVISION_LEVELS)
-_APPENDIX = re.compile(rf"(?:別表|別記様式|様式(?=第))(?:第{_NUM}号?)?(?![一-龥ァ-ヶ])")
+# The title ends where no word goes on (別表第二及び, 別表第一第三号: 及 / 第 start the next words; 別表第一表 does not)
+_APPENDIX = re.compile(rf"(?:別表|別記様式|様式(?=第))(?:第{_NUM}号?)?(?!(?![及並又若第])[一-龥ァ-ヶ])")
 _LAW_ITSELF = re.compile(r"この(?:法律|政令|府令|省令|規則)(?![第一-龥])")
 
 
@@ -466,7 +467,11 @@ class Divisions(_PartPass):
                 to_num = egov_num((match["to"] + match["to_branch"]).replace("ノ", "の"))
                 if to_num is None:
                     continue
-                path_to = f"{_DIVISION_KEYS[match['to_level']]}{to_num}"
+                key = _DIVISION_KEYS[match["to_level"]]
+                # 第三章第一節から第三節まで: the end keeps the levels above its own (ch3/se3)
+                keys = [k for _, k in _DIVISION_LEVELS]
+                above = [p for p in path.split("/") if keys.index(p[:2]) < keys.index(key)]
+                path_to = "/".join([*above, f"{key}{to_num}"])
             yield start, end, TargetRef("division", t[start:end], path, path_to)
 
 
