@@ -85,8 +85,8 @@ def test_outside_a_statute_they_are_reported_with_a_reason() -> None:
 
 _DIGITS = st.sampled_from(["一", "二", "三", "十", "十二", "百", "１", "２", "３", "9"])
 _LEVEL = st.sampled_from(["編", "章", "節", "款", "目"])
-_GLUE = st.sampled_from(["", "の規定", "及び", "、", "に", "から", "まで", "第", "条", "項", "号", "様式", "別表", "この",
-                         "法律", "民法", "同法", "附則", "（", "）", "\n", " "])
+_GLUE = st.sampled_from(["", "の規定", "及び", "、", "に", "から", "まで", "第", "条", "項", "号", "様式", "別表",
+                         "この", "法律", "民法", "同法", "附則", "（", "）", "\n", " "])
 
 
 @settings(max_examples=300, deadline=None)
