@@ -424,9 +424,10 @@ class _Resolver:
             law = self.current_law
         else:
             law = _unresolved(f"{target.written} outside a statute and with no law named before it")
-        if mention.law is not None and mention.law.kind != "this":
+        if mention.law is not None:
+            # not remembered as the law named last: a bare article after 「（２条４号，安衛令別表第３）」 is still the
+            # text's subject's (特化則), as it was before appendices were read (judgment 90298)
             self.law_at[mention.start] = law
-            self.remember_law(law)
         reasons = [r for r in (law.reason,) if r]
         if target.kind == "division" and law.status == "resolved":
             reasons.append("a division is no node of the graph: not linked")
