@@ -6,14 +6,15 @@ sees what the earlier ones took, and that is why the order is part of the list:
 
 1. `LawNumbers`     law numbers (平成十五年法律第五十七号): the clause pass must not read 第五十七号 as an item;
 2. `Definitions`    「（以下「振興会法」という。）」: the terms a later name or clause may use;
-3. `Appendices`, `Divisions`  別表第一 / 様式第一号, 第三章 / 第二章第三節 with the law written before them (issue
-   31 §3); their spans are blocked for the clause pass (様式第二号 is no item);
-4. `ClauseChains`   every chain of clauses with the law before it (民法７０９条, 同項, 第三条から第五条まで);
-5. `WholeLaws`      laws cited as a whole, by number or by name and number, outside the clauses;
-   `LawItself`      この法律 / この政令 with no clause after it (この法律第五条 was a chain's): the law being read;
-6. `BareNames`      catalogue names standing alone (民法の規定), kept for a later 同法 only;
-7. `BareTerms`      defined abbreviations standing alone (旧労基法は…), likewise;
-8. `DefinitionMentions`  the definitions themselves, for the resolver.
+3. `Appendices`     別表第一 / 様式第一号 with the law written before it (issue 31 §3); its span is blocked for the
+   clause pass (様式第二号 is no item);
+4. `Divisions`      第三章 / 第二章第三節 / 第三章から第四章の二まで, likewise;
+5. `ClauseChains`   every chain of clauses with the law before it (民法７０９条, 同項, 第三条から第五条まで);
+6. `WholeLaws`      laws cited as a whole, by number or by name and number, outside the clauses;
+7. `LawItself`      この法律 / この政令 with no clause after it (この法律第五条 was a chain's): the law being read;
+8. `BareNames`      catalogue names standing alone (民法の規定), kept for a later 同法 only;
+9. `BareTerms`      defined abbreviations standing alone (旧労基法は…), likewise;
+10. `DefinitionMentions`  the definitions themselves, for the resolver.
 
 This is eyecite's split: the passes *find* what is written (mentions, `lexgraph.citations.model`); which law and
 clause a mention means is *resolved* later (`lexgraph.citations.resolve`). A pass never resolves, and the order of
