@@ -46,6 +46,8 @@ from lexgraph.numerals import build_path
 from lexgraph.statutes.catalog import COURT_RULES, LawEntry, normalize_law_num, parent_title
 
 _RECENT = 8
+# The 附則 of an amending law in the amended law's text: suppl[平成15年8月1日法律第138号]
+_AMENDING_BLOCK = re.compile(r"suppl\[(?P<era_year>[^\d\]]+\d+年)(?:\d+月\d+日)?(?P<number>[^\]]*?第\d+号)\]")
 _MAX_EXPANSION = 100  # a paragraph or item range wider than this is kept as its first clause
 _MAX_BRANCH = 60
 _PATH_SEGMENT = re.compile(r"^(suppl(?:\[[^\]]*\])?(?:#\d+)?)$|^([apis])(\d+(?:_\d+)*)$")
@@ -418,7 +420,10 @@ class _Resolver:
     def _cite_target(self, mention: StatuteMention, target: TargetRef) -> Citation:
         """この法律, 第三章, 別表第一 (issue 31 §3): of the law written before it, else of the law being read; never
         of a law merely named earlier (a judgment's 「別表第一」 is its own or a contract's as often as a law's)."""
-        if mention.law is not None:
+        amending = self._amending_law() if mention.law is not None and mention.law.kind == "this" else None
+        if amending is not None:
+            law = amending  # この法律 in an amending law's 附則 kept in the amended law's text is the amending law
+        elif mention.law is not None:
             law = self.law(mention.law, mention.pin)
         elif self.current_law is not None:
             law = self.current_law
@@ -450,6 +455,18 @@ class _Resolver:
             division_to=target.path_to if target.kind == "division" else None,
             appendix=target.written if target.kind == "appendix" else None,
         )
+
+    def _amending_law(self) -> LawTarget | None:
+        """The amending law whose 附則 is being read (``suppl[平成15年8月1日法律第138号]/a14/p1``: 平成十五年法律第百三
+        十八号, 仲裁法), or None outside such a 附則; unresolved with the reason when the catalogue lacks it."""
+        block = self.current_clause.suppl if self.current_clause is not None else None
+        if not isinstance(block, str) or (found := _AMENDING_BLOCK.match(block)) is None:
+            return None
+        number = normalize_law_num(found["era_year"] + found["number"])
+        entry = self.catalog.by_law_num(number)
+        if entry is None:
+            return _unresolved(f"the amending law {number}, whose 附則 is being read, is not in the catalogue")
+        return _target(entry)
 
     def _cite_quoted(self, mention: StatuteMention, quoted: tuple[LawTarget, Clause]) -> list[Citation]:
         """A relative reference in a quote of a clause's words is read from that clause, as if it were the
