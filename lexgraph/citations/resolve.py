@@ -430,9 +430,9 @@ class _Resolver:
         else:
             law = _unresolved(f"{target.written} outside a statute and with no law named before it")
         if mention.law is not None:
-            # a later 同法 means this law (「民法第四編第二章、同法別表第二」), but a later bare article does not: it is
-            # remembered as if named in an aside that ends here, so that 「（２条４号，安衛令別表第３）」 … 「（５条１項）」
-            # stays the text's subject's (特化則), as before appendices were read (judgment 90298)
+            # a later 同法 means this law (「民法第四編第二章、同法別表第二」), but a later bare article does not: it
+            # is remembered as if named in an aside that ends here, so that 「（２条４号，安衛令別表第３）」 …
+            # 「（５条１項）」 stays the text's subject's (特化則), as before appendices were read (judgment 90298)
             self.law_at[mention.start] = law
             if mention.law.kind != "this":
                 self.remember_law(law, mention.end)
