@@ -104,3 +104,17 @@ def test_fuzz_the_new_grammar_keeps_its_contract(parts: list[str]) -> None:
             assert citation.appendix is not None and citation.division is None
         else:
             assert citation.division is None and citation.appendix is None
+
+
+def test_an_amending_laws_suppl_named_by_its_number_inside_that_suppl_is_the_suppl_being_read() -> None:
+    """国家公務員の寒冷地手当に関する法律 (324AC0000000200) keeps the 附則 of 平成十六年法律第百三十六号; its
+    附則第十三項 names that law (not in the catalogue) and its 附則第十項から第十二項まで: paragraphs of the 附則
+    being read."""
+    block = "suppl[平成16年10月28日法律第136号]"
+    context = CitationContext.in_law("324AC0000000200", f"{block}/p13")
+    text = ("同条第三項中「、前二項」とあるのは「、一般職の職員の給与に関する法律等の一部を改正する法律"
+            "（平成十六年法律第百三十六号。以下「平成十六年改正法」という。）附則第十項から第十二項まで」と、"
+            "同項第一号及び第二号中「前二項」とあるのは")
+    found = [c for c in extract(text, context) if "附則" in c.surface]
+    assert [(c.law_id, c.path, c.paragraph_to, c.status) for c in found] == [
+        ("324AC0000000200", f"{block}/p10", "12", "resolved")]

@@ -379,9 +379,16 @@ class _Resolver:
                 # point at the text's own sections and paragraphs, not at a clause of a law.
                 return []
         law, law_note = self._law_of(mention, provision)
+        explicit_law = mention.law is not None
+        if provision.suppl and law.law_id is None and law.law_num is not None and self.current_law is not None:
+            kept = self._block_number()
+            if kept is not None and kept == law.law_num:
+                # 「平成十六年改正法附則第十項」 read in that amending law's 附則 as the amended law keeps it
+                # (suppl[平成16年10月28日法律第136号]): a paragraph of this very 附則, in the law being read
+                law, explicit_law = self.current_law, False
         self.law_at[mention.start] = law
         try:
-            targets = self._targets(provision, law, explicit_law=mention.law is not None,
+            targets = self._targets(provision, law, explicit_law=explicit_law,
                                     qualifies_previous=mention.qualifies_previous)
         except _Failure as failure:
             # 前項 in a judgment, 同条 with nothing before: the law's reason already says why there is no place.
@@ -459,14 +466,21 @@ class _Resolver:
     def _amending_law(self) -> LawTarget | None:
         """The amending law whose 附則 is being read (``suppl[平成15年8月1日法律第138号]/a14/p1``: 平成十五年法律第百三
         十八号, 仲裁法), or None outside such a 附則; unresolved with the reason when the catalogue lacks it."""
-        block = self.current_clause.suppl if self.current_clause is not None else None
-        if not isinstance(block, str) or (found := _AMENDING_BLOCK.match(block)) is None:
+        number = self._block_number()
+        if number is None:
             return None
-        number = normalize_law_num(found["era_year"] + found["number"])
         entry = self.catalog.by_law_num(number)
         if entry is None:
             return _unresolved(f"the amending law {number}, whose 附則 is being read, is not in the catalogue")
         return _target(entry)
+
+    def _block_number(self) -> str | None:
+        """The law number of the amending law whose 附則 is being read (``suppl[平成15年8月1日法律第138号]`` →
+        平成十五年法律第百三十八号), or None outside such a 附則."""
+        block = self.current_clause.suppl if self.current_clause is not None else None
+        if not isinstance(block, str) or (found := _AMENDING_BLOCK.match(block)) is None:
+            return None
+        return normalize_law_num(found["era_year"] + found["number"])
 
     def _cite_quoted(self, mention: StatuteMention, quoted: tuple[LawTarget, Clause]) -> list[Citation]:
         """A relative reference in a quote of a clause's words is read from that clause, as if it were the
