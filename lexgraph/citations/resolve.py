@@ -132,7 +132,7 @@ class _Resolver:
         # The law the first element of the list being read named, as written and as resolved: the later elements
         # (`StatuteMention.inherited`) carry the same words, which must not be read again against that law itself
         # (「同法施行令附則３項，４項」: ４項 is of the same 施行令, not of 同法施行令 after it).
-        self.list_law: tuple[tuple[LawRef, VersionPin | None], LawTarget] | None = None
+        self.list_law: tuple[LawRef, VersionPin | None, LawTarget] | None = None
         if context.current_law_id:
             entry = self.catalog.by_id(context.current_law_id)
             self.current_law = (_target(entry) if entry is not None
@@ -507,11 +507,12 @@ class _Resolver:
                 # the article must be in that law, and 同法 names an Act (never the 施行規則 that is the subject)
                 return chosen, f"law taken from the subject of the clause ({chosen.title}), by the sentence's parse"
         if mention.law is not None:
-            written = (mention.law, mention.pin)
-            if mention.inherited and self.list_law is not None and self.list_law[0] == written:
-                return self.list_law[1], None
+            listed = self.list_law
+            # the elements of one chain share the very LawRef of its first (identity: no dataclass comparison)
+            if mention.inherited and listed is not None and listed[0] is mention.law and listed[1] is mention.pin:
+                return listed[2], None
             target = self.law(mention.law, mention.pin)
-            self.list_law = (written, target)
+            self.list_law = (mention.law, mention.pin, target)
             return target, None
         first = provision.steps[0]
         if first.relation == "same":

@@ -394,6 +394,9 @@ _DIVISION = re.compile(rf"(?:第{_NUM}[編章節款目]{_BRANCH})+"
                        rf"(?:から第(?P<to>{_NUM})(?P<to_level>[編章節款目])(?P<to_branch>{_BRANCH})まで)?")
 _DIVISION_STEP = re.compile(rf"第(?P<num>{_NUM})(?P<level>[編章節款目])(?P<branch>{_BRANCH})")
 _DIVISION_KEYS = dict(_DIVISION_LEVELS)
+_DIVISION_CHAR = re.compile("[編章節款目]")
+# NUMERAL_CHARS, spelt out
+_NUMERALS = frozenset("0123456789０１２３４５６７８９〇零一二三四五六七八九十百千万壱弐参拾")
 # The title ends where no word goes on (別表第二及び, 別表第一第三号: 及 / 第 start the next words; 別表第一表 does not)
 _APPENDIX = re.compile(rf"(?:別表|別記様式|様式(?=第))(?:第{_NUM}号?)?(?!(?![及並又若第])[一-龥ァ-ヶ])")
 _LAW_ITSELF = re.compile(r"この(?:法律|政令|府令|省令|規則)(?![第一-龥])")
@@ -455,8 +458,22 @@ class Divisions(_PartPass):
 
     def matches(self, scan: StatuteScan) -> Iterator[tuple[int, int, TargetRef]]:
         t = scan.text
-        for match in _DIVISION.finditer(t):
+        consumed = 0
+        # jump from one level word to the next (章 is common, 第 far more): a division has a numeral before it and
+        # 第 before the numerals; only then is the pattern tried, from that 第
+        for mark in _DIVISION_CHAR.finditer(t):
+            start = mark.start()
+            if start < consumed or start == 0 or t[start - 1] not in _NUMERALS:
+                continue
+            while start > 0 and t[start - 1] in _NUMERALS:
+                start -= 1
+            if start == 0 or t[start - 1] != "第":
+                continue
+            match = _DIVISION.match(t, start - 1)
+            if match is None:
+                continue
             start, end = match.span()
+            consumed = end
             if end < len(t) and (t[end] == "第" or (is_word_char(t[end]) and t[end] not in "及並又若")):
                 continue  # 第三章第五条 (a clause), 第二章関係, 第三章中
             written = t[start:match.start("to") - 2] if match["to"] else t[start:end]
