@@ -18,7 +18,7 @@ import pytest
 
 from lexgraph.citations import CitationContext, extract
 from lexgraph.citations.compact import CompactText
-from lexgraph.citations.statutes import _UNIT, _anchors
+from lexgraph.citations.statute_scan import UNIT, anchors
 from lexgraph.citations.stream import iter_citations
 from lexgraph.citations.terms import DefinedTerms
 from tests.helpers import ROOT, lexgraph
@@ -141,7 +141,7 @@ def test_anchor_jumps_find_what_the_pattern_finds() -> None:
                   "前二条及び第七百九条", "", "第", "同号、右項", "この条",
                   "１２３４５６７８９０１２３４５６７８９０条"]
     for sample in [text, *edge_cases]:
-        assert [m.span() for m in _anchors(sample)] == [m.span() for m in _UNIT.finditer(sample)], sample[:20]
+        assert [m.span() for m in anchors(sample)] == [m.span() for m in UNIT.finditer(sample)], sample[:20]
 
 
 @pytest.mark.parametrize(("definitions", "text", "end", "start"), [

@@ -26,6 +26,11 @@ LINKABLE: tuple[str, ...] = ("resolved", "unverified")  # a clause was cited; wh
 # Cabinet Order when the text is a 施行令 / 施行規則, else a defined abbreviation).
 LawRefKind = Literal["name", "number", "same", "this", "act", "order"]
 
+# What a statute reference points at besides a clause (issue 31 §3): the law itself (この法律), a division of it
+# (第三章, 第二章第三節), an appendix (別表第一, 様式第一号).
+TargetKind = Literal["law", "division", "appendix"]
+CitationKind = Literal["statute", "precedent", "law", "division", "appendix"]
+
 LEVEL_PREFIX: dict[Level, str] = {"article": "a", "paragraph": "p", "item": "i", "subitem": "s"}
 
 
@@ -121,6 +126,7 @@ class StatuteMention:
     scope_end: int | None = None
     parallel: bool = False
     law_from: int | None = None
+    target: TargetRef | None = None
 
 
 @dataclass(frozen=True)
@@ -133,6 +139,20 @@ class AbbreviationDefinition:
     term: str
     law: LawRef
     pin: VersionPin | None = None
+
+
+@dataclass(frozen=True)
+class TargetRef:
+    """What a statute mention points at when it is no clause (issue 31 §3). `kind` "law": the law itself
+    (この法律, この政令: `written` only); "division": 第三章, 第二章第三節, 第三章から第四章の二まで, with `path` the
+    division path (pt 編, ch 章, se 節, ss 款, dv 目 and e-Gov Nums: ``ch2/se3``) and `path_to` a range's end
+    (``ch4_2``); "appendix": 別表第一, 別表, 様式第一号, 別記様式第二号, with `written` the title as written
+    (whitespace removed), which is how a law's appendices are told apart (e-Gov numbers them inconsistently)."""
+
+    kind: TargetKind
+    written: str
+    path: str | None = None
+    path_to: str | None = None
 
 
 Mention = StatuteMention | AbbreviationDefinition
@@ -158,7 +178,7 @@ class Citation:
     start: int
     end: int
     surface: str
-    kind: Literal["statute", "precedent"] = "statute"
+    kind: CitationKind = "statute"
     law_title: str | None = None
     law_id: str | None = None
     revision_id: str | None = None
@@ -184,6 +204,9 @@ class Citation:
     case_number: str | None = None
     reporter: str | None = None
     as_of: str | None = None  # the day (ISO) the text was read as of: its statutes' revisions are those in force
+    division: str | None = None  # kind "division": ch3, ch2/se3 (see `TargetRef`)
+    division_to: str | None = None  # the end of a range of divisions: 第三章から第五章まで → ch3 … ch5
+    appendix: str | None = None  # kind "appendix": the title as written, 別表第一, 様式第一号
 
     def to_json(self) -> dict[str, Any]:
         """The entry of ``lexgraph cite --json`` (issue 3): exactly these keys, in this order. A contract: keys
@@ -200,6 +223,6 @@ CITE_JSON_KEYS = (
     "start", "end", "surface", "kind", "law_title", "law_id", "revision_id", "article", "article_to",
     "paragraph", "paragraph_to", "item", "item_to", "subitem", "subitem_to", "version_note", "status", "reason",
     "court", "date", "decision_type",
-    "case_number", "reporter", "as_of",
+    "case_number", "reporter", "as_of", "division", "division_to", "appendix",
 )
 _cite_json_values = attrgetter(*CITE_JSON_KEYS)  # one C call for all the values of `Citation.to_json`

@@ -39,12 +39,15 @@ from lexgraph.citations.model import (
     Status,
     StatuteMention,
     Step,
+    TargetRef,
     VersionPin,
 )
 from lexgraph.numerals import build_path
 from lexgraph.statutes.catalog import COURT_RULES, LawEntry, normalize_law_num, parent_title
 
 _RECENT = 8
+# The 附則 of an amending law in the amended law's text: suppl[平成15年8月1日法律第138号]
+_AMENDING_BLOCK = re.compile(r"suppl\[(?P<era_year>[^\d\]]+\d+年)(?:\d+月\d+日)?(?P<number>[^\]]*?第\d+号)\]")
 _MAX_EXPANSION = 100  # a paragraph or item range wider than this is kept as its first clause
 _MAX_BRANCH = 60
 _PATH_SEGMENT = re.compile(r"^(suppl(?:\[[^\]]*\])?(?:#\d+)?)$|^([apis])(\d+(?:_\d+)*)$")
@@ -126,6 +129,10 @@ class _Resolver:
         # The law each mention that names one resolved to, by the mention's start: what a parse-refined reference
         # (`StatuteMention.law_from`) points back to.
         self.law_at: dict[int, LawTarget] = {}
+        # The law the first element of the list being read named, as written and as resolved: the later elements
+        # (`StatuteMention.inherited`) carry the same words, which must not be read again against that law itself
+        # (「同法施行令附則３項，４項」: ４項 is of the same 施行令, not of 同法施行令 after it).
+        self.list_law: tuple[LawRef, VersionPin | None, LawTarget] | None = None
         if context.current_law_id:
             entry = self.catalog.by_id(context.current_law_id)
             self.current_law = (_target(entry) if entry is not None
@@ -346,6 +353,8 @@ class _Resolver:
     # --- clauses ---------------------------------------------------------------------------------------------
 
     def cite(self, mention: StatuteMention) -> list[Citation]:
+        if mention.target is not None:
+            return [self._cite_target(mention, mention.target)]
         if mention.provision is None:
             # A law named with its number and no clause (「自衛隊法（平成２７年法律第６７号…）」,
             # 「昭和４４年法律第２号」) is not a citation (issue 14, class 6); it is the law a later 同法 or a bare
@@ -370,9 +379,16 @@ class _Resolver:
                 # point at the text's own sections and paragraphs, not at a clause of a law.
                 return []
         law, law_note = self._law_of(mention, provision)
+        explicit_law = mention.law is not None
+        if provision.suppl and law.law_id is None and law.law_num is not None and self.current_law is not None:
+            kept = self._block_number()
+            if kept is not None and kept == law.law_num:
+                # 「平成十六年改正法附則第十項」 read in that amending law's 附則 as the amended law keeps it
+                # (suppl[平成16年10月28日法律第136号]): a paragraph of this very 附則, in the law being read
+                law, explicit_law = self.current_law, False
         self.law_at[mention.start] = law
         try:
-            targets = self._targets(provision, law, explicit_law=mention.law is not None,
+            targets = self._targets(provision, law, explicit_law=explicit_law,
                                     qualifies_previous=mention.qualifies_previous)
         except _Failure as failure:
             # 前項 in a judgment, 同条 with nothing before: the law's reason already says why there is no place.
@@ -408,6 +424,64 @@ class _Resolver:
                 self.last_with["article"] = self.last_clause
         return out
 
+    def _cite_target(self, mention: StatuteMention, target: TargetRef) -> Citation:
+        """この法律, 第三章, 別表第一 (issue 31 §3): of the law written before it, else of the law being read; never
+        of a law merely named earlier (a judgment's 「別表第一」 is its own or a contract's as often as a law's)."""
+        amending = self._amending_law() if mention.law is not None and mention.law.kind == "this" else None
+        if amending is not None:
+            law = amending  # この法律 in an amending law's 附則 kept in the amended law's text is the amending law
+        elif mention.law is not None:
+            law = self.law(mention.law, mention.pin)
+        elif self.current_law is not None:
+            law = self.current_law
+        else:
+            law = _unresolved(f"{target.written} outside a statute and with no law named before it")
+        if mention.law is not None:
+            # a later 同法 means this law (「民法第四編第二章、同法別表第二」), but a later bare article does not: it
+            # is remembered as if named in an aside that ends here, so that 「（２条４号，安衛令別表第３）」 …
+            # 「（５条１項）」 stays the text's subject's (特化則), as before appendices were read (judgment 90298)
+            self.law_at[mention.start] = law
+            if mention.law.kind != "this":
+                self.remember_law(law, mention.end)
+        reasons = [r for r in (law.reason,) if r]
+        if target.kind == "division" and law.status == "resolved":
+            reasons.append("a division is no node of the graph: not linked")
+        elif target.kind == "appendix" and law.status == "resolved":
+            reasons.append("an appendix is found by its title only where the law is stored: not linked")
+        revision_id = None
+        if law.law_id is not None and law.status != "unresolved":
+            revision_id, note = self._revision(law, mention.pin)
+            if note:
+                reasons.append(note)
+        return Citation(
+            start=mention.start, end=mention.end, surface=mention.surface, kind=target.kind,
+            law_title=law.title, law_id=law.law_id, revision_id=revision_id,
+            version_note=mention.pin.note if mention.pin else None, status=law.status,
+            reason="; ".join(dict.fromkeys(reasons)) or None, law_num=law.law_num,
+            division=target.path if target.kind == "division" else None,
+            division_to=target.path_to if target.kind == "division" else None,
+            appendix=target.written if target.kind == "appendix" else None,
+        )
+
+    def _amending_law(self) -> LawTarget | None:
+        """The amending law whose 附則 is being read (``suppl[平成15年8月1日法律第138号]/a14/p1``: 平成十五年法律第百三
+        十八号, 仲裁法), or None outside such a 附則; unresolved with the reason when the catalogue lacks it."""
+        number = self._block_number()
+        if number is None:
+            return None
+        entry = self.catalog.by_law_num(number)
+        if entry is None:
+            return _unresolved(f"the amending law {number}, whose 附則 is being read, is not in the catalogue")
+        return _target(entry)
+
+    def _block_number(self) -> str | None:
+        """The law number of the amending law whose 附則 is being read (``suppl[平成15年8月1日法律第138号]`` →
+        平成十五年法律第百三十八号), or None outside such a 附則."""
+        block = self.current_clause.suppl if self.current_clause is not None else None
+        if not isinstance(block, str) or (found := _AMENDING_BLOCK.match(block)) is None:
+            return None
+        return normalize_law_num(found["era_year"] + found["number"])
+
     def _cite_quoted(self, mention: StatuteMention, quoted: tuple[LawTarget, Clause]) -> list[Citation]:
         """A relative reference in a quote of a clause's words is read from that clause, as if it were the
         clause being read."""
@@ -433,7 +507,13 @@ class _Resolver:
                 # the article must be in that law, and 同法 names an Act (never the 施行規則 that is the subject)
                 return chosen, f"law taken from the subject of the clause ({chosen.title}), by the sentence's parse"
         if mention.law is not None:
-            return self.law(mention.law, mention.pin), None
+            listed = self.list_law
+            # the elements of one chain share the very LawRef of its first (identity: no dataclass comparison)
+            if mention.inherited and listed is not None and listed[0] is mention.law and listed[1] is mention.pin:
+                return listed[2], None
+            target = self.law(mention.law, mention.pin)
+            self.list_law = (mention.law, mention.pin, target)
+            return target, None
         first = provision.steps[0]
         if first.relation == "same":
             antecedent = self._same_clause(provision)
@@ -510,8 +590,9 @@ class _Resolver:
             if self.current_clause is None or (self.current_law is not None and law.law_id != self.current_law.law_id):
                 raise _Failure(f"{_written(first)} with no current clause")
             return self.current_clause
-        if first.level == "article":
-            # 附則第五条 read inside an amending law's 附則 is an article of that same 附則
+        if first.level == "article" or (suppl and first.level == "paragraph"):
+            # 附則第五条 read inside an amending law's 附則 is an article of that same 附則; 附則第三項 is a paragraph
+            # of a 附則 that has no articles (issue 31 §3), never 第三項 of the article being read
             block = self.current_clause.suppl if suppl and not explicit_law and self.current_clause else suppl
             return Clause(suppl=block or suppl)
         # 第二項 / ３号 alone: within the clause being read, else within the clause cited last; in brackets right

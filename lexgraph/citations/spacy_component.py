@@ -56,7 +56,7 @@ from lexgraph.errors import ConfigurationError
 from lexgraph.statutes.catalog import Catalog
 
 FACTORY = "lexgraph_citations"
-LABELS = {"statute": "STATUTE", "precedent": "PRECEDENT"}
+LABELS = {"statute": "STATUTE", "precedent": "PRECEDENT", "law": "LAW", "division": "DIVISION", "appendix": "APPENDIX"}
 # Where doc._.citations is kept: as plain dicts, so that Doc.to_bytes, DocBin and nlp.pipe(n_process=…) can
 # serialise it (msgpack knows no dataclasses) and a process that never imported lexgraph can still read it.
 _USER_DATA_KEY = ("lexgraph", "citations")

@@ -337,6 +337,9 @@ def _targets(
     if citation.status not in LINKABLE:
         summary.not_linked[f"citation {citation.status}"] += 1
         return []
+    if citation.kind in ("law", "division", "appendix"):  # この法律, 第三章, 別表第一: no clause node to link to
+        summary.not_linked[f"{citation.kind} reference (no clause)"] += 1
+        return []
     if citation.law_id is None or citation.path is None:
         summary.not_linked["a law cited without a clause"] += 1
         return []
