@@ -766,7 +766,7 @@ class LexGraph:
                   fusion: str = DEFAULT_FUSION, options: SearchOptions | None = None) -> Retriever:
         """A retriever over this store's index, for `mode` (None: `options.mode`, else ``hybrid``); ``hyde`` (and
         ``tree`` with query extraction) uses `llm`, or the model configured in the environment. `options` gives
-        only the tree's scope, pool and query extraction: a `mode` given wins over `options.mode`, so that one set
+        only the tree's query extraction: a `mode` given wins over `options.mode`, so that one set
         of options serves a retriever per mode (`LexGraph.eval_retrieval`). Raises `IndexUnavailable` without an
         index, `ModelUnavailable` for ``hyde`` without a model, `ConfigurationError` for an unknown mode."""
         from lexgraph.retrieve.search import make_retriever
@@ -777,7 +777,6 @@ class LexGraph:
             llm = configured_client()
         return make_retriever(mode, self._open_search_index(), embedder or self._default_embedder(), llm=llm,
                               rrf_k=rrf_k, weights=weights, fusion=fusion, cite=self._statute_citations,
-                              tree_scope=tree.tree_scope, tree_pool=tree.tree_pool,
                               query_extraction=tree.query_extraction)
 
     def _statute_citations(self, text: str, as_of: date | None) -> list[Citation]:

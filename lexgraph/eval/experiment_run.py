@@ -275,17 +275,16 @@ def run_tree(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder
              config: dict[str, Any], say: Progress) -> list[Variant]:
     """The tree's whole result (every leaf under the node found) and the baseline's top `baseline_k`, each scored by
     adjusted F1 at article level, with Recall@k and the mean result size."""
-    from lexgraph.eval.retrieval import run_retrieval, write_retrieval_report
+    from lexgraph.eval.retrieval import DEFAULT_DEPTH, run_retrieval, write_retrieval_report
     from lexgraph.retrieve.options import SearchOptions
 
     assert isinstance(params, TreeParams)
     variants = []
-    plan = [("tree", "tree", params.pool), (f"{params.baseline}-top{params.baseline_k}", params.baseline,
-                                           params.baseline_k)]
+    plan = [("tree", "tree", DEFAULT_DEPTH), (f"{params.baseline}-top{params.baseline_k}", params.baseline,
+                                             params.baseline_k)]
     for name, mode, depth in plan:
         say(name)
-        options = SearchOptions(tree_scope=params.scope, tree_pool=params.pool,
-                                query_extraction=params.query_extraction and mode == "tree")
+        options = SearchOptions(query_extraction=params.query_extraction and mode == "tree")
         run = run_retrieval(lg, questions, [mode], params.ks, embedder, search=options, llm=llm,
                             depth=max(depth, *params.ks), label=name)[0]
         target = folder / name

@@ -35,7 +35,6 @@ from lexgraph.retrieve.options import MODES as MODES  # re-exported
 from lexgraph.retrieve.options import SearchOptions
 from lexgraph.retrieve.retrievers import (
     HYDE_SEARCHES,
-    TREE_POOL,
     Bm25Retriever,
     CitedRetriever,
     CiteFn,
@@ -45,8 +44,8 @@ from lexgraph.retrieve.retrievers import (
     QueryVectors,
     Retrieved,
     Retriever,
-    TreeRetriever,
 )
+from lexgraph.retrieve.tree_retriever import TreeRetriever
 from lexgraph.store.base import GraphStore
 
 
@@ -122,8 +121,8 @@ class SearchResult:
 
 def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LLMClient | None = None,
                    cite: CiteFn | None = None, rrf_k: float = DEFAULT_K,
-                   weights: Mapping[str, float] | None = None, fusion: str = DEFAULT_FUSION, tree_scope: str = "pool",
-                   tree_pool: int = TREE_POOL, query_extraction: bool = False) -> Retriever:
+                   weights: Mapping[str, float] | None = None, fusion: str = DEFAULT_FUSION,
+                   query_extraction: bool = False) -> Retriever:
     """The retriever for a mode. ``hyde`` (and ``tree`` with `query_extraction`) without a model raises
     `LLMUnavailable` saying how to configure one.
 
@@ -145,8 +144,7 @@ def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LL
     if mode == "tree":
         if query_extraction and llm is None:
             raise LLMUnavailable(f"Tree+QE needs a model to extract the query; {NOT_CONFIGURED}")
-        return TreeRetriever(index, embedder, hybrid, query_vector=query_vector, scope=tree_scope, pool=tree_pool,
-                             llm=llm if query_extraction else None)
+        return TreeRetriever(index, embedder, query_vector=query_vector, llm=llm if query_extraction else None)
     raise ConfigurationError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
 
 

@@ -51,6 +51,7 @@ import numbers
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -119,6 +120,17 @@ class ClusterTree:
 
     def leaf_ids(self, node: int) -> tuple[str, ...]:
         return tuple(self.ids[i] for i in self.leaves(node))
+
+    @cached_property
+    def depths(self) -> npt.NDArray[np.int64]:
+        """Every node's distance from the root (0 for the root): the order a breadth-first pass meets them in."""
+        n = self.n_leaves
+        depth = np.zeros(2 * n - 1, dtype=np.int64)
+        for i in range(n - 2, -1, -1):  # a parent's number is above its children's: root first
+            a, b = self.merges[i]
+            depth[a] = depth[b] = depth[n + i] + 1
+        depth.setflags(write=False)
+        return depth
 
     def linkage(self) -> npt.NDArray[np.float64]:
         """The tree as a scipy linkage matrix: rows ``[child a, child b, height, size]``."""
@@ -213,12 +225,20 @@ def build_tree(
     return ClusterTree(tuple(names), merges, heights, sizes, node_vectors, dropped)
 
 
-def search(tree: ClusterTree, query: npt.ArrayLike, *, tolerance: float = 0.0) -> TreeHit:
-    """Descend from the root towards the nearer child, and return the leaves of the path's node nearest the query.
+def search(tree: ClusterTree, query: npt.ArrayLike, *, tolerance: float = 0.0,
+           allowed: npt.ArrayLike | None = None) -> TreeHit:
+    """The paper's Algorithm 2: a breadth-first pass over every node of the tree, keeping the node nearest the query
+    (cosine), and every leaf under it, most similar first.
 
-    The returned node is the highest node of the path whose cosine with the query is at least the path's maximum
-    minus ``tolerance`` (0: the maximum itself; ties go to the higher node, the larger set). The result is never
-    empty: a leaf is a node too.
+    Every node is visited (the BFS's ``2n - 1`` nodes), so the answer is the nearest node anywhere in the tree: a
+    leaf for a question as specific as one clause, an inner node (a cluster) where the cluster's centroid is nearer
+    the question than any one member, the adaptive selection of the paper. Ties go to the node the BFS meets first
+    (nearer the root, the larger set). ``tolerance`` (cosine, default 0: the paper's rule) takes the node nearest
+    the root among those within ``tolerance`` of the best, for noisy members of one large cluster.
+
+    ``allowed`` (one boolean per leaf): the leaves a filter lets through (a law, a day). Only nodes holding at least
+    one allowed leaf compete, and only allowed leaves are returned: one tree of the whole collection serves every
+    filter. The result is never empty while one leaf is allowed.
     """
     if not (isinstance(tolerance, numbers.Real) and np.isfinite(tolerance) and tolerance >= 0):
         raise ValueError(f"tolerance must be a finite number >= 0, got {tolerance!r}")
@@ -226,29 +246,59 @@ def search(tree: ClusterTree, query: npt.ArrayLike, *, tolerance: float = 0.0) -
     if q.shape != (tree.vectors.shape[1],):
         raise ValueError(f"query must be a vector of {tree.vectors.shape[1]} dimensions, got shape {q.shape}")
     q = _normalised_rows(q[None, :], what="query")[0]
-
-    vectors = tree.vectors
     n = tree.n_leaves
-    node = tree.root
-    path = [(node, float(vectors[node] @ q))]
-    while node >= n:
-        a, b = (int(c) for c in tree.merges[node - n])
-        sim_a, sim_b = float(vectors[a] @ q), float(vectors[b] @ q)
-        node, sim = (a, sim_a) if sim_a >= sim_b else (b, sim_b)
-        path.append((node, sim))
-    best = max(sim for _, sim in path)
-    depth, (chosen, similarity) = next((d, step) for d, step in enumerate(path) if step[1] >= best - tolerance)
+    mask = None if allowed is None else np.asarray(allowed, dtype=bool)
+    if mask is not None and mask.shape != (n,):
+        raise ValueError(f"allowed must hold one flag per leaf ({n}), got shape {mask.shape}")
+    if mask is not None and not mask.any():
+        raise ValueError("no leaf is allowed: a filtered search needs at least one leaf")
+
+    similarities = np.einsum("ij,j->i", tree.vectors, q)  # every node: the BFS's distances, in one pass
+    if mask is not None:
+        similarities = np.where(allowed_nodes(tree, mask), similarities, -np.inf)
+    best = float(similarities.max())
+    candidates = np.flatnonzero(similarities >= best - tolerance)
+    depths = tree.depths
+    chosen = int(min(candidates, key=lambda u: (depths[u], -u)))  # the BFS meets the shallower node first
 
     leaves = np.asarray(tree.leaves(chosen), dtype=np.int64)
-    leaf_sims = vectors[leaves] @ q
+    if mask is not None:
+        leaves = leaves[mask[leaves]]
+    leaf_sims = tree.vectors[leaves] @ q
     order = sorted(range(len(leaves)), key=lambda i: (-leaf_sims[i], tree.ids[leaves[i]]))
     return TreeHit(
         leaf_ids=tuple(tree.ids[leaves[i]] for i in order),
-        node_similarity=similarity,
-        depth=depth,
+        node_similarity=float(similarities[chosen]),
+        depth=int(depths[chosen]),
         node=chosen,
         leaf_similarities=tuple(float(leaf_sims[i]) for i in order),
     )
+
+
+def allowed_nodes(tree: ClusterTree, allowed: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """For every node, whether at least one of its leaves is ``allowed`` (merges come children first)."""
+    n = tree.n_leaves
+    counts = np.zeros(2 * n - 1, dtype=np.int64)
+    counts[:n] = allowed
+    for i, (a, b) in enumerate(tree.merges.tolist()):
+        counts[n + i] = counts[a] + counts[b]
+    return counts > 0
+
+
+def tree_from_merges(ids: Sequence[str], vectors: npt.ArrayLike, merges: npt.ArrayLike,
+                     heights: npt.ArrayLike) -> ClusterTree:
+    """A tree saved as its merges (`ClusterTree.merges`, `.heights`), with its node vectors recomputed from the
+    leaves' (``vectors``, one row per id): what a cache keeps is the structure, not ``2n - 1`` vectors."""
+    units = _normalised_rows(np.asarray(vectors, dtype=np.float64))
+    pairs = np.asarray(merges, dtype=np.int64).reshape(-1, 2)
+    lengths = np.asarray(heights, dtype=np.float64)
+    if len(units) != len(ids) or len(pairs) != max(len(ids) - 1, 0) or len(lengths) != len(pairs):
+        raise ValueError(f"a saved tree of {len(ids)} ids needs {len(ids)} vectors and {max(len(ids) - 1, 0)} merges, "
+                         f"got {len(units)} and {len(pairs)}")
+    sizes, node_vectors = _node_vectors(units, pairs)
+    for array in (pairs, lengths, sizes, node_vectors):
+        array.setflags(write=False)
+    return ClusterTree(tuple(ids), pairs, lengths, sizes, node_vectors)
 
 
 def _normalised_rows(matrix: npt.NDArray[np.float64], what: str = "vectors") -> npt.NDArray[np.float64]:
