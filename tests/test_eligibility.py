@@ -7,7 +7,6 @@ import pytest
 from lexgraph.answer.eligibility import eligibility, legal_terms
 
 
-
 @pytest.mark.parametrize(("sentence", "terms", "labels"), [
     # A clause cited (GiNZA: Law) and terms of the pool, compounds included (損害賠償 is one word to GiNZA).
     ("民法第709条によれば、故意又は過失によって他人の権利を侵害した者は損害賠償責任を負います。",

@@ -353,6 +353,9 @@ def test_the_collection_tree_is_saved_beside_the_index_and_keyed_by_its_content(
     assert tree_key(index) not in (None, key)
 
 
+LAWQA_SAMPLE = Path(__file__).parent / "data" / "lawqa" / "dev_sample.json"
+
+
 
 def test_eval_retrieval_on_lawqa_questions(search_store: Path, tmp_path: Path) -> None:
     run = lexgraph("eval", "retrieval", "--dataset", LAWQA_SAMPLE, "--mode", "bm25", "--mode", "hybrid", "--json",
