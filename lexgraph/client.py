@@ -934,14 +934,16 @@ class LexGraph:
     def eval_answers(self, questions: Sequence[LawqaQuestion], options: AskOptions, ks: Sequence[int], *,
                      llm: LLMClient | None = None, on_question: Callable[[LawqaQuestion], None] | None = None,
                      on_error: Callable[[LawqaQuestion, Exception], None] | None = None,
-                     search: SearchOptions | None = None) -> AnswersReport:
+                     search: SearchOptions | None = None, citation_quality: bool = False) -> AnswersReport:
         """ROUGE-L, evidence Recall@k and (with `llm`) a judge's score of this store's answers to lawqa_jp's
-        questions; extractive answers without `llm`. A question whose model fails goes to `on_error` and is left
-        out. Raises `IndexUnavailable` without an index."""
+        questions; extractive answers without `llm`. With `citation_quality` (and `llm`), CitaLaw's citation-quality
+        and syllogism-level correctness metrics too (`eval.citation_quality`). A question whose model fails goes to
+        `on_error` and is left out. Raises `IndexUnavailable` without an index."""
         from lexgraph.eval.answers import evaluate_answers
 
+        quality = self._default_embedder().embed_passages if citation_quality else None
         return evaluate_answers(self, questions, options, ks, llm, on_question=on_question, on_error=on_error,
-                                search=search)
+                                search=search, quality=quality)
 
     def run_experiment(self, experiment: Experiment, params: Params, *, dataset: str | Path,
                        questions: Sequence[LawqaQuestion], report: Path, limit: int | None = None,

@@ -388,6 +388,12 @@ def scripted(body: dict[str, Any]) -> str:
         return "借地権の存続期間は三十年とする。"
     if name == "judge":
         return json.dumps({"score": 4, "reason": "結論は正しい"}, ensure_ascii=False)
+    if name == "entailment":  # a law article entails its sentence more than a precedent's part does
+        premise = prompt.split("<premise>\n")[1].split("\n</premise>")[0]
+        return json.dumps({"entailment": 0.75 if "借地借家法" in premise or "民法" in premise else 0.5,
+                           "reason": "前提から導かれる"}, ensure_ascii=False)
+    if name == "syllogism_parts":  # every text states circumstances and a decision, none an act
+        return json.dumps({"circumstances": "借地契約", "acts": "", "decision": "三十年"}, ensure_ascii=False)
     if name == "answer":
         laws = re.search(r"<laws>\n(.*?)\n</laws>", prompt, re.DOTALL)
         cited = [json.loads(laws.group(1))[0]["id"]] if laws else []
@@ -423,6 +429,14 @@ def test_citalaw_runs_closebook_and_the_three_generation_modes(store: Path, tmp_
     for name, figures in variants.items():
         assert figures["answered"] == 2 and figures["failed"] == 0 and figures["judge"] == 4, name
         assert 0 < figures["rouge_l"] < 1
+        # CitaLaw's metrics, by the judge: each law citation entailed at 0.75; Correct_* from the parts extracted
+        if name == "closebook":  # no references, no citation to judge: not a 0
+            assert figures["cita_law"] is None and figures["cita_c"] is None
+        else:
+            assert figures["cita_law"] == pytest.approx(0.75), name
+        assert figures["cita_a"] is None and figures["correct_a"] is None  # a part no text states: not scored
+        assert figures["correct_c"] == pytest.approx(1.0) and figures["correct_d"] == pytest.approx(1.0)
+    assert any(figures["cita_c"] == pytest.approx(0.5) for figures in variants.values())  # precedents attached
     assert variants["closebook"]["evidence_recall@20"] == 0.0  # CloseBook cites nothing
     assert variants["cgg"]["evidence_recall@20"] > 0
     answers = [r for r in requests if r.get("response_format", {}).get("json_schema", {}).get("name") == "answer"]

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from lexgraph.errors import InputError
+from lexgraph.eval.citation_quality import METRICS
 from lexgraph.eval.experiments import (
     AnswerStyleParams,
     CitaLawParams,
@@ -335,7 +336,9 @@ def run_answers(lg: Any, params: Params, questions: Sequence[LawqaQuestion], fol
     for name, options in plan:
         say(name)
         failed: list[list[str]] = []
-        scores = lg.eval_answers(questions, options, params.ks, llm=llm, search=search, on_error=_listing(failed))
+        quality = isinstance(params, CitaLawParams) and params.citation_quality
+        scores = lg.eval_answers(questions, options, params.ks, llm=llm, search=search, on_error=_listing(failed),
+                                 citation_quality=quality)
         target = folder / name
         write_answers_report(target, {**config, "variant": name, "mode": options.mode,
                                       "prompt": options.prompt_style}, scores)
@@ -343,6 +346,7 @@ def run_answers(lg: Any, params: Params, questions: Sequence[LawqaQuestion], fol
         write_csv(target / "failed.csv", ["qid", "error"], failed)
         payload = scores.to_json()
         headline = {key: payload[key] for key in ("rouge_l", "judge", *[f"evidence_recall@{k}" for k in params.ks])}
+        headline |= {key: payload[key] for key in METRICS if key in payload}
         headline["embedding_similarity"] = embedding_similarity(embedder, [(s.answer, s.reference)
                                                                            for s in scores.scores])
         variants.append(Variant(name, headline | {"answered": float(payload["questions"]),

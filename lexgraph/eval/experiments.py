@@ -102,13 +102,16 @@ class CitaLawParams:
     question, or question + draft). Scored by ROUGE-L, evidence Recall@`ks` and an LLM judge. `attachment`
     ``citalaw`` is the paper's (embedding similarity, best of three precedents per sentence, each article to its
     most similar sentence); ``lexgraph`` the default of `lexgraph ask`. `references` caps the references of each
-    kind in the prompt (None: `lexgraph ask`'s defaults; a small model's context window may need fewer)."""
+    kind in the prompt (None: `lexgraph ask`'s defaults; a small model's context window may need fewer).
+    `citation_quality` adds the paper's citation-quality metrics (CitaLaw, Cita_c/a/d) and syllogism-level
+    correctness (Correct_c/a/d), computed by the judge model (`eval.citation_quality`)."""
 
     modes: tuple[str, ...] = ("closebook", "cgg", "arg-q", "arg-qa")
     prompt: str = "text"
     ks: tuple[int, ...] = (5, 10, 20)
     attachment: str = "citalaw"
     references: int | None = None
+    citation_quality: bool = True
 
     def model_needed(self) -> bool:
         return True
@@ -287,8 +290,12 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         notes=("questions are lawqa_jp's; the reference answer is the correct choice's text",
                "embedding_similarity is the cosine of the offline embedder's passage vectors: BERTScore-style, "
                "not BERTScore",
-               "attachment: sentences are eligible when they use a legal term of lexgraph's list "
-               "(answer.attach.LEGAL_TERMS), the similarity is the offline embedder's")),
+               "eligibility: the paper's criteria (a term of a legal terminology pool, or a legal entity) on "
+               "GiNZA's parse, with lexgraph's own Japanese pool (data/legal_terms.txt; THUOCL and LaWGPT are "
+               "Chinese) and lexgraph's citation extractor beside GiNZA's entities; sentence similarity is the "
+               "offline embedder's (the paper: sentence-BERT)",
+               "citation quality (CitaLaw, Cita_c/a/d) is judged by the configured model, not DISC-LawLLM, and the "
+               "syllogism parts are extracted by it, not Qwen2; MAUVE is not computed (it needs GPT-2 features)")),
     Experiment(
         "guardrails", "JSON guardrails for LLM output (schema, repair prompt, bounded retries, turn log)",
         "share of turns valid at the first attempt, valid after repairs, failed; attempts per turn",
