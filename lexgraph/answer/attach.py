@@ -66,7 +66,9 @@ def attach_published(sentences: Sequence[AnswerSentence], references: References
     criteria on GiNZA's parse) and references; precedents are the first `PUBLISHED_PRECEDENTS` (the references are
     numbered in retrieval order). A reference a sentence already cites is not attached to it again."""
     if needs_basis is None:
-        from lexgraph.answer.eligibility import eligible as needs_basis
+        from lexgraph.answer.eligibility import eligible as ginza_eligible
+
+        needs_basis = ginza_eligible
     flags = needs_basis([s.text for s in sentences]) if sentences else []
     eligible = [i for i, flag in enumerate(flags) if flag]
     laws = references.of_kind("law")
