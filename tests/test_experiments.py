@@ -69,7 +69,8 @@ def test_list_names_every_papers_experiment_with_its_published_parameters() -> N
     assert (graph["m"], graph["n"], graph["ks"], graph["rrf_k"], graph["direct_clauses"]) == (30, 20, [5, 10, 20],
                                                                                               60.0, False)
     assert listed["cluster-tree"]["parameters"]["beta"] == 4.0
-    assert listed["cluster-tree"]["parameters"]["scope"] == "collection"
+    # One tree over the whole index (no per-question pool), its leaves the index's units (no chunk size to set)
+    assert not {"scope", "pool", "chunk_size", "chunk_overlap"} & set(listed["cluster-tree"]["parameters"])
     agents = listed["multi-agent"]["parameters"]
     assert (agents["sample"], agents["seed"], agents["temperature"], agents["eliminate"], agents["runoff"]) == (
         40, 42, 0.0, 2, "vote")
@@ -88,8 +89,8 @@ def test_list_names_every_papers_experiment_with_its_published_parameters() -> N
     ("citation-graph", ["modes=bm25, hyde", "m_sweep=10,20,50"], {"modes": ("bm25", "hyde"), "m_sweep": (10, 20, 50)}),
     ("citation-graph", ["direct_clauses=true", "fusion=mean", "rrf_k=30"],
      {"direct_clauses": True, "fusion": "mean", "rrf_k": 30.0}),
-    ("cluster-tree", ["beta=1", "scope=pool", "query_extraction=yes"],
-     {"beta": 1.0, "scope": "pool", "query_extraction": True}),
+    ("cluster-tree", ["beta=1", "baseline_k=10", "query_extraction=yes"],
+     {"beta": 1.0, "baseline_k": 10, "query_extraction": True}),
     ("multi-agent", ["temperature=0.7", "methods=vote", "runoff=judge"],
      {"temperature": 0.7, "methods": ("vote",), "runoff": "judge"}),
 ])
