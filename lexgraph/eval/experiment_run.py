@@ -281,6 +281,7 @@ def run_tree(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder
 
     assert isinstance(params, TreeParams)
     variants = []
+    per_question: dict[str, dict[str, float]] = {}
     plan = [("tree", "tree", DEFAULT_DEPTH), (f"{params.baseline}-top{params.baseline_k}", params.baseline,
                                              params.baseline_k)]
     for name, mode, depth in plan:
@@ -304,8 +305,28 @@ def run_tree(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder
         headline = _retrieval_headline(run, params.ks)
         headline[f"adjusted_f{params.beta:g}"] = sum(scores) / len(scores) if scores else None
         headline["mean_returned"] = sum(sizes) / len(sizes) if sizes else None
+        per_question[name] = dict(zip((q.qid for q in report.questions), scores, strict=True))
         variants.append(Variant(name, headline, target))
+    variants[0].headline.update(_against_baseline(per_question, params.beta))
     return variants
+
+
+def _against_baseline(per_question: Mapping[str, Mapping[str, float]], beta: float) -> dict[str, float]:
+    """The tree's adjusted F1 minus the baseline's, question by question, as the paper's Table 2 compares its Tree
+    and Origin methods: the mean difference, Cohen's d (mean over standard deviation of the differences) and the
+    paired randomization test's two-sided p (`eval.significance`; the paper: a one-tailed t-test)."""
+    from lexgraph.eval.significance import paired_difference
+
+    (_, tree), (_, base) = per_question.items()
+    qids = [q for q in tree if q in base]
+    if len(qids) < 2:
+        return {}
+    diffs = [tree[q] - base[q] for q in qids]
+    mean = sum(diffs) / len(diffs)
+    spread = (sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)) ** 0.5
+    test = paired_difference(f"f{beta:g}", [tree[q] for q in qids], [base[q] for q in qids], qids)
+    return {f"f{beta:g}_difference": mean, f"f{beta:g}_p_value": test.p_value,
+            f"f{beta:g}_cohens_d": mean / spread if spread else 0.0}
 
 
 def run_answers(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder: Path, llm: Any, embedder: Any,
