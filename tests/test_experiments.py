@@ -612,7 +612,7 @@ def test_each_of_the_six_experiments_runs_end_to_end_with_a_limit(store: Path, t
             assert found and (variants is None or set(found) == variants), (name, sorted(found))
             records = read_json(report / "config.json")["differs_from_paper"]
             assert {"model", "limit"} <= {d["what"] for d in records}, name
-            assert all(d["here"] and d["paper"] for d in records), name
+            assert all(d["here"] and d["paper"] and d["reason"] for d in records), name  # each with its reason
 
 
 def test_multi_agent_runs_the_debate_at_both_of_the_papers_thresholds(store: Path, tmp_path: Path) -> None:
