@@ -14,24 +14,23 @@ mean of its two children weighted by their sizes.
 
 Why the centroid rather than the plain mean of the two children: single linkage chains, so a cluster is usually
 merged as (everything else, one last outlier). An unweighted mean of the children would give that one outlier
-half the weight of the whole cluster at every level, and the descent then wanders into sub-clusters. On planted
+half the weight of the whole cluster at every level, and a search then wanders into sub-clusters. On planted
 clusters (``bench/retrieve_tree.py --quality``, 500 pools at d = 384), the share of queries answered with exactly
 their cluster falls from 0.98 to 0.69 for clusters of 2-6 members, and from 0.46 to 0.00 for clusters of 15-40.
 
-Search (`search`): a descent from the root (the paper's BFS) that at each inner node moves to the child whose vector
-is nearer the query (cosine), down to a leaf, and returns the leaves under the node of that path nearest the query.
-Why the nearest node on the whole path and not the first node whose children are both farther: near the root the
-nodes are unions of unrelated clusters whose centroids are all about equally far from the query, so the first
-"no child is nearer" happens by chance there. Stopping at it answered 0.26 of the queries on small planted clusters
-exactly (the rest mostly with unions of many clusters, 12 times the cluster's size on average), against 0.98 for
-the path maximum (same bench).
+Search (`search`): the paper's Algorithm 2, a breadth-first pass over every node of the tree, keeping the node
+nearest the query (cosine) and returning every leaf under it. Visiting every node is one product of the query with
+the ``2n - 1`` node vectors; ties go to the node the BFS meets first (nearer the root). The answer adapts to the
+question: a leaf when one clause is nearer than any cluster's centroid, a cluster when its centroid is nearer than
+each member. Before issue 33 the search descended greedily towards the nearer child and took the path's best node;
+in the chained trees of real collections it stopped high and returned hundreds of clauses (docs/experiments.md).
+An ``allowed`` mask (a filter's units) lets only nodes holding an allowed leaf compete, so one tree of the whole
+collection serves every filter.
 
-``tolerance`` (cosine, default 0: the paper's rule) makes the search return the highest node of the path whose
-similarity is within ``tolerance`` of the path's maximum. Inside a large cluster of noisy members the centroid of
-a sub-cluster is as near the query as the cluster's own, to within noise, so the exact maximum often picks a
-sub-cluster missing one or two members (exact answers: 0.46 for clusters of 15-40). A tolerance of 0.01 absorbs
-that noise (exact: 1.00) while the step from a cluster to its parent (a union with another cluster) still costs
-far more; with real embeddings, measure before choosing it.
+``tolerance`` (cosine, default 0: the paper's rule) takes the node nearest the root among those within
+``tolerance`` of the best, for the noisy members of one large cluster (on planted clusters,
+``bench/retrieve_tree.py --quality``, 0.01 keeps clusters of 15-40 members whole); with real embeddings, measure
+before choosing it.
 
 Memory and size: two ways to find the minimum spanning tree, the same tree either way (ties aside, both take the
 lowest index first). Up to ``DENSE_LIMIT`` (2,000) vectors, the distance matrix is made at once (``8 n²`` bytes,
@@ -39,9 +38,8 @@ lowest index first). Up to ``DENSE_LIMIT`` (2,000) vectors, the distance matrix 
 (``bench/retrieve_tree.py``). Beyond it, Prim's algorithm computes one row of distances per step from the unit
 vectors (``8 n`` bytes a row), so memory is linear: the vectors and the node centroids, ``8 (3n - 1) d`` bytes
 (about 0.9 MB per 100 vectors at d = 384: 18 MB for 2,000, 92 MB for 10,000, 460 MB for 50,000), at O(n² d) time,
-as before. That is how the tree covers a whole collection (`TreeRetriever` with ``scope="collection"``, the paper's
-setting) rather than a per-question pool. ``max_pool`` (default 2,000; `DEFAULT_MAX_COLLECTION` = 50,000 for a
-collection) bounds n: a larger input raises ValueError, or with ``truncate=True`` keeps the first ``max_pool``
+as before. That is how the tree covers a whole collection (`tree_retriever.TreeRetriever`, the paper's setting).
+``max_pool`` (default 2,000; `DEFAULT_MAX_COLLECTION` = 50,000 for a collection) bounds n: a larger input raises ValueError, or with ``truncate=True`` keeps the first ``max_pool``
 (pass them best first) and records how many were dropped in `ClusterTree.dropped`.
 """
 
