@@ -40,7 +40,8 @@ vectors (``8 n`` bytes a row), so memory is linear: the vectors and the node cen
 (about 0.9 MB per 100 vectors at d = 384: 18 MB for 2,000, 92 MB for 10,000, 460 MB for 50,000), at O(n² d) time,
 as before. That is how the tree covers a whole collection (`tree_retriever.TreeRetriever`, the paper's setting).
 ``max_pool`` (default 2,000; `DEFAULT_MAX_COLLECTION` = 50,000 for a collection) bounds n: a larger input raises
-ValueError, or with ``truncate=True`` keeps the first ``max_pool`` (pass them best first) and records how many were dropped in `ClusterTree.dropped`.
+ValueError, or with ``truncate=True`` keeps the first ``max_pool`` (pass them best first) and records how many
+were dropped in `ClusterTree.dropped`.
 """
 
 from __future__ import annotations
