@@ -601,7 +601,7 @@ def test_each_of_the_six_experiments_runs_end_to_end_with_a_limit(store: Path, t
                                    "bm25-m100", "bm25-m300"},
                 "citation-graph-answers": {"text", "focus-literature", "focus-law", "rdf", "zero-shot"},
                 "cluster-tree": {"tree", "dense-top5"}, "citalaw": {"closebook", "cgg", "arg-q", "arg-qa"},
-                "guardrails": {"cgg"}, "multi-agent": None}
+                "guardrails": {"guardrails"}, "multi-agent": None}
     with ScriptedOpenAI([Reply(scripted)]) as server:
         for name, variants in expected.items():
             report = tmp_path / name
