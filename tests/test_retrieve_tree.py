@@ -10,7 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lexgraph.retrieve.tree import DEFAULT_MAX_POOL, ClusterTree, build_tree, search, tree_from_merges
+from lexgraph.retrieve.tree import (
+    DEFAULT_MAX_POOL,
+    ClusterTree,
+    allowed_nodes,
+    build_tree,
+    search,
+    tree_from_merges,
+)
 from tests.capabilities import require
 
 Array = npt.NDArray[np.float64]
@@ -350,6 +357,12 @@ def test_allowed_leaves_restrict_the_nodes_that_compete_and_the_leaves_returned(
     hit = search(tree, query, allowed=allowed)
     assert hit.leaf_ids and not set(hit.leaf_ids) & set(whole.leaf_ids)
     assert set(hit.leaf_ids) == {leaf for leaf in tree.leaf_ids(hit.node) if leaf not in whole.leaf_ids}
+    rng = np.random.default_rng(3)
+    for _ in range(5):  # every node knows whether it holds an allowed leaf (prefix sums over the leaf order)
+        mask = rng.random(len(ids)) < 0.2
+        flags = allowed_nodes(tree, mask)
+        assert [bool(flags[u]) for u in range(2 * tree.n_leaves - 1)] == [
+            bool(mask[list(tree.leaves(u))].any()) for u in range(2 * tree.n_leaves - 1)]
     with pytest.raises(ValueError, match="no leaf is allowed"):
         search(tree, query, allowed=np.zeros(len(ids), dtype=bool))
     with pytest.raises(ValueError, match="one flag per leaf"):

@@ -121,6 +121,28 @@ class ClusterTree:
         return tuple(self.ids[i] for i in self.leaves(node))
 
     @cached_property
+    def spans(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """The leaves in depth-first order, and for every node the run ``order[start:end]`` of its leaves."""
+        n = self.n_leaves
+        order: list[int] = []
+        stack = [self.root]
+        while stack:
+            u = stack.pop()
+            if u < n:
+                order.append(u)
+            else:
+                a, b = self.merges[u - n]
+                stack += [int(b), int(a)]
+        start = np.empty(2 * n - 1, dtype=np.int64)
+        end = np.empty(2 * n - 1, dtype=np.int64)
+        start[order] = np.arange(n)
+        end[:n] = start[:n] + 1
+        for i, (a, b) in enumerate(self.merges.tolist()):  # children come before their parent
+            start[n + i] = min(start[a], start[b])
+            end[n + i] = max(end[a], end[b])
+        return np.asarray(order, dtype=np.int64), start, end
+
+    @cached_property
     def depths(self) -> npt.NDArray[np.int64]:
         """Every node's distance from the root (0 for the root): the order a breadth-first pass meets them in."""
         n = self.n_leaves
@@ -275,13 +297,11 @@ def search(tree: ClusterTree, query: npt.ArrayLike, *, tolerance: float = 0.0,
 
 
 def allowed_nodes(tree: ClusterTree, allowed: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-    """For every node, whether at least one of its leaves is ``allowed`` (merges come children first)."""
-    n = tree.n_leaves
-    counts = np.zeros(2 * n - 1, dtype=np.int64)
-    counts[:n] = allowed
-    for i, (a, b) in enumerate(tree.merges.tolist()):
-        counts[n + i] = counts[a] + counts[b]
-    return counts > 0
+    """For every node, whether at least one of its leaves is ``allowed``: the leaves of a node are one run of the
+    tree's leaf order (`ClusterTree.spans`), so this is a difference of prefix sums, in numpy."""
+    order, start, end = tree.spans
+    running = np.concatenate(([0], np.cumsum(allowed[order], dtype=np.int64)))
+    return (running[end] - running[start]) > 0
 
 
 def tree_from_merges(ids: Sequence[str], vectors: npt.ArrayLike, merges: npt.ArrayLike,
