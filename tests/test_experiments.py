@@ -534,7 +534,7 @@ def test_guardrails_counts_repairs_from_the_turn_log(store: Path, tmp_path: Path
     kinds = [re.findall(r'"id": "([A-Z]+) \d+"', p) for p in prompts]
     assert kinds and all(ids.count("LAW") == 2 and ids.count("PRECEDENT") <= 2 for ids in kinds)
     assert differences(report)["parameter references"] == {"what": "parameter references", "paper": "None",
-                                                           "here": "2"}
+                                                           "here": "2", "reason": "asked for (--set)"}
     figures = check_report(report, {"guardrails"})["guardrails"]
     assert figures == {"turns": 3.0, "valid_first_attempt": 0.0, "valid_after_repair": 1.0, "failed": 0.0,
                        "attempts_per_turn": 2.0}
@@ -651,7 +651,8 @@ def test_multi_agent_runs_the_papers_sample_at_temperature_zero(store: Path, tmp
     assert mcqa["qids"] == sample and mcqa["temperature"] == 0.0 and mcqa["eliminate"] == 2
     assert mcqa["runoff"] == "vote"
     found = differences(report)
-    assert found["parameter sample"] == {"what": "parameter sample", "paper": "40", "here": "5"}
+    assert found["parameter sample"] == {"what": "parameter sample", "paper": "40", "here": "5",
+                                         "reason": "asked for (--set)"}
     assert "parameter seed" not in found and found["model"]["paper"] == "Qwen3-8B"
     # The worked examples are the paper's figures: figure 1 to the baseline, figure 3 to the eliminator.
     baselines = [r for r in requests if r["response_format"]["json_schema"]["name"] == "mcqa_answer"
