@@ -18,8 +18,9 @@ What is measured:
   e5 embeddings do, cluster members = centre + noise), the share of queries (a fresh noisy draw around one
   centre) for which the search returns exactly the planted cluster holding the query's nearest neighbour, and the
   mean size of the result over the size of that cluster. Variants: inner-node vector = centroid of the leaves (the
-  module's) or the plain mean of the two children (the other reading of the paper); returned node = nearest node
-  of the descent path (the module's) or the first node whose children are both farther ("first peak"); tolerance
+  module's) or the plain mean of the two children (the other reading of the paper); returned node = the nearest
+  of all nodes (the paper's BFS, the module's since issue 33) or the first node of a greedy descent whose children
+  are both farther ("first peak"); tolerance
   0 or 0.01. Two regimes: 15 small clusters (2-6 members) and 8 large ones (15-40 members).
 """
 
@@ -115,10 +116,10 @@ def children_mean(tree: ClusterTree) -> ClusterTree:
 
 def quality(seeds: int, dim: int) -> list[dict[str, Any]]:
     variants: dict[str, Callable[[ClusterTree, Array], frozenset[str]]] = {
-        "centroid, path max, tol 0": lambda t, q: frozenset(search(t, q).leaf_ids),
-        "centroid, path max, tol 0.01": lambda t, q: frozenset(search(t, q, tolerance=0.01).leaf_ids),
+        "centroid, all nodes (BFS), tol 0": lambda t, q: frozenset(search(t, q).leaf_ids),
+        "centroid, all nodes (BFS), tol 0.01": lambda t, q: frozenset(search(t, q, tolerance=0.01).leaf_ids),
         "centroid, first peak": first_peak,
-        "children mean, path max, tol 0": lambda t, q: frozenset(search(children_mean(t), q).leaf_ids),
+        "children mean, all nodes (BFS), tol 0": lambda t, q: frozenset(search(children_mean(t), q).leaf_ids),
         "children mean, first peak": lambda t, q: first_peak(children_mean(t), q),
     }
     rows = []

@@ -479,7 +479,7 @@ class LexGraph:
                   fusion: str | None = None, options: SearchOptions | None = None,
                   held_apart: Collection[str] = ()) -> Retriever:
         """A retriever over this store's index. Its settings (mode, `rrf_k`, `weights`, `fusion`, and the tree's
-        scope, pool and query extraction) come from `options`, or from the keywords with `SearchOptions`'
+        query extraction) come from `options`, or from the keywords with `SearchOptions`'
         defaults for the rest (mode ``hybrid``); a keyword that contradicts `options` is a `ConfigurationError`,
         never one of the two silently ignored. A mode that needs a model (``hyde``, ``tree`` with query
         extraction: `retrieve.modes`) uses `llm`, or the model configured in the environment. `held_apart`:
@@ -494,8 +494,7 @@ class LexGraph:
             llm = configured_client()
         return make_retriever(settings.mode, self._open_search_index(), embedder or self._default_embedder(),
                               llm=llm, rrf_k=settings.rrf_k, weights=settings.weights, fusion=settings.fusion,
-                              cite=self._statute_citations, tree_scope=settings.tree_scope,
-                              tree_pool=settings.tree_pool, query_extraction=settings.query_extraction,
+                              cite=self._statute_citations, query_extraction=settings.query_extraction,
                               held_apart=held_apart)
 
     def _statute_citations(self, text: str, as_of: date | None) -> list[Citation]:
@@ -651,14 +650,16 @@ class LexGraph:
     def eval_answers(self, questions: Sequence[LawqaQuestion], options: AskOptions, ks: Sequence[int], *,
                      llm: LLMClient | None = None, on_question: Callable[[LawqaQuestion], None] | None = None,
                      on_error: Callable[[LawqaQuestion, Exception], None] | None = None,
-                     search: SearchOptions | None = None) -> AnswersReport:
+                     search: SearchOptions | None = None, citation_quality: bool = False) -> AnswersReport:
         """ROUGE-L, evidence Recall@k and (with `llm`) a judge's score of this store's answers to lawqa_jp's
-        questions; extractive answers without `llm`. A question whose model fails goes to `on_error` and is left
-        out. Raises `IndexUnavailable` without an index."""
+        questions; extractive answers without `llm`. With `citation_quality` (and `llm`), CitaLaw's citation-quality
+        and syllogism-level correctness metrics too (`eval.citation_quality`). A question whose model fails goes to
+        `on_error` and is left out. Raises `IndexUnavailable` without an index."""
         from lexgraph.eval.answers import evaluate_answers
 
+        quality = self._default_embedder().embed_passages if citation_quality else None
         return evaluate_answers(self, questions, options, ks, llm, on_question=on_question, on_error=on_error,
-                                search=search)
+                                search=search, quality=quality)
 
     def run_experiment(self, experiment: Experiment, params: Params, *, dataset: str | Path,
                        questions: Sequence[LawqaQuestion], report: Path, limit: int | None = None,

@@ -10,7 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lexgraph.retrieve.tree import DEFAULT_MAX_POOL, ClusterTree, build_tree, search
+from lexgraph.retrieve.tree import (
+    DEFAULT_MAX_POOL,
+    ClusterTree,
+    allowed_nodes,
+    build_tree,
+    search,
+    tree_from_merges,
+)
 from tests.capabilities import require
 
 Array = npt.NDArray[np.float64]
@@ -316,3 +323,58 @@ def test_search_result_is_never_empty(pool: tuple[list[str], Array], seed: int, 
 
 def _parents(tree: ClusterTree) -> dict[int, int]:
     return {int(c): tree.n_leaves + i for i, pair in enumerate(tree.merges) for c in pair}
+
+
+# The paper's Algorithm 2: every node visited ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_search_returns_the_leaves_of_the_node_nearest_the_query_among_all_nodes(seed: int) -> None:
+    # Brute force from the definition: each node's members, their mean, its cosine with the query; the best node.
+    rng = np.random.default_rng(seed)
+    vectors = unit(rng.standard_normal((40, 8)))
+    tree = build_tree(names(40), vectors)
+    query = rng.standard_normal(8)
+    query /= np.linalg.norm(query)
+    best, expected = -2.0, frozenset()
+    for node in range(2 * tree.n_leaves - 1):
+        members = tree.leaves(node)
+        mean = vectors[list(members)].mean(axis=0)
+        similarity = float(mean @ query) / float(np.linalg.norm(mean))
+        if similarity > best + 1e-12:
+            best, expected = similarity, frozenset(members)
+    hit = search(tree, query)
+    assert frozenset(tree.leaves(hit.node)) == expected
+    assert hit.node_similarity == pytest.approx(best)
+    assert hit.depth == tree.depths[hit.node]
+
+
+def test_allowed_leaves_restrict_the_nodes_that_compete_and_the_leaves_returned() -> None:
+    ids, vectors, _, query = planted(7, 12, (2, 4))
+    tree = build_tree(ids, vectors)
+    whole = search(tree, query)
+    allowed = np.array([leaf not in whole.leaf_ids for leaf in ids])  # the unfiltered answer filtered out
+    hit = search(tree, query, allowed=allowed)
+    assert hit.leaf_ids and not set(hit.leaf_ids) & set(whole.leaf_ids)
+    assert set(hit.leaf_ids) == {leaf for leaf in tree.leaf_ids(hit.node) if leaf not in whole.leaf_ids}
+    rng = np.random.default_rng(3)
+    for _ in range(5):  # every node knows whether it holds an allowed leaf (prefix sums over the leaf order)
+        mask = rng.random(len(ids)) < 0.2
+        flags = allowed_nodes(tree, mask)
+        assert [bool(flags[u]) for u in range(2 * tree.n_leaves - 1)] == [
+            bool(mask[list(tree.leaves(u))].any()) for u in range(2 * tree.n_leaves - 1)]
+    with pytest.raises(ValueError, match="no leaf is allowed"):
+        search(tree, query, allowed=np.zeros(len(ids), dtype=bool))
+    with pytest.raises(ValueError, match="one flag per leaf"):
+        search(tree, query, allowed=np.ones(3, dtype=bool))
+
+
+def test_a_tree_saved_as_its_merges_reads_back_the_same() -> None:
+    ids, vectors, _, query = planted(11, 12, (2, 4))
+    tree = build_tree(ids, vectors)
+    again = tree_from_merges(ids, vectors, tree.merges, tree.heights)
+    assert again.ids == tree.ids and (again.sizes == tree.sizes).all()
+    np.testing.assert_allclose(again.vectors, tree.vectors, atol=1e-12)
+    assert search(again, query) == search(tree, query)
+    with pytest.raises(ValueError, match=f"needs {len(ids)} vectors"):
+        tree_from_merges(ids, vectors[:5], tree.merges, tree.heights)

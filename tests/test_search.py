@@ -285,51 +285,76 @@ def test_cli_search_ranks_as_the_python_search(search_store: Path, lg: LexGraph,
 
 
 def test_tree_retrieval_matches_a_brute_force_of_its_definition(lg: LexGraph) -> None:
-    """On real clause embeddings (借地借家法): textbook single linkage, cluster centroids, the descent towards the
-    nearer child, and the path's node nearest the question give the same leaves, in the same order."""
+    """On real clause embeddings (every clause unit of the index, one tree): the node nearest the question among
+    all nodes (each the mean of its leaves), and every leaf under it, most similar first; a filter lets only its
+    laws' leaves compete. The answer's size follows the question, not a k."""
     import numpy as np
 
     from lexgraph.index.build import open_index
     from lexgraph.index.embed import get_embedder
-    from lexgraph.retrieve.retrievers import Bm25Retriever, DenseRetriever, FusionRetriever, TreeRetriever
-    from tests.test_retrieve_tree import brute_force_single_linkage
+    from lexgraph.retrieve.tree_retriever import TreeRetriever
 
     index, embedder = open_index(lg.store), get_embedder()
-    pool_from = FusionRetriever([Bm25Retriever(index), DenseRetriever(index, embedder)])
-    where = SearchFilter(laws=(SHAKUCHI,), kind="provision")
+    retriever = TreeRetriever(index, embedder)
+    everything = SearchFilter(kind="provision")
+    uids = sorted(h.uid for h in index.vector_search(embedder.embed_queries([""])[0], 10**6, everything))
+    vectors = index.vectors_of(uids)
+    matrix = np.stack([vectors[uid] for uid in uids]).astype(np.float64)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    tree = retriever.trees.whole("provision")
+    assert tree is not None and sorted(tree.ids) == uids  # one tree over the whole collection of clauses
+    row = {uid: i for i, uid in enumerate(uids)}
     sizes = []
-    for question in ("借地権の存続期間", "建物買取請求権", "家賃の増額請求"):
-        got = TreeRetriever(index, embedder, pool_from, pool=40).retrieve(question, 100, where)
-        pool = [hit.uid for hit in pool_from.retrieve(question, 40, where)]
-        vectors = index.vectors_of(pool)
-        matrix = np.stack([vectors[uid] for uid in pool]).astype(np.float64)
+    for question, laws in (("借地権の存続期間", ()), ("建物買取請求権", ()), ("不法行為による損害賠償", ()),
+                           ("家賃の増額請求", (SHAKUCHI,)), ("不法行為による損害賠償", (SHAKUCHI,))):
+        where = SearchFilter(kind="provision", laws=laws)
+        got = retriever.retrieve(question, 3, where)
         query = embedder.embed_queries([question])[0].astype(np.float64)
         query /= np.linalg.norm(query)
+        best, expected = -2.0, set()
+        for node in range(2 * tree.n_leaves - 1):  # brute force: every node's members, their mean, its cosine
+            members = [uid for uid in tree.leaf_ids(node) if not laws or uid.split("/")[0] in laws]
+            if not members:
+                continue
+            mean = matrix[[row[tree.ids[i]] for i in tree.leaves(node)]].mean(axis=0)
+            similarity = float(mean @ query) / float(np.linalg.norm(mean))
+            if similarity > best + 1e-12:
+                best, expected = similarity, set(members)
+        assert {hit.uid for hit in got} == expected, question
+        scores = [hit.score for hit in got]
+        assert scores == sorted(scores, reverse=True)
+        assert all(hit.uid.startswith(laws) for hit in got) if laws else True
+        sizes.append(len(got))
+    assert len(set(sizes)) > 1 and max(sizes) > 3  # no fixed k: 3 was asked, each question gets its cluster
 
-        def centroid(members: frozenset[int], matrix: np.ndarray = matrix) -> np.ndarray:
-            mean = matrix[sorted(members)].mean(axis=0)
-            return mean / np.linalg.norm(mean)
 
-        children: dict[frozenset[int], tuple[frozenset[int], frozenset[int]]] = {}
-        for pair, _ in brute_force_single_linkage(matrix):
-            a, b = sorted(pair, key=min)
-            children[a | b] = (a, b)
-        node = frozenset(range(len(pool)))
-        path = [(node, float(centroid(node) @ query))]
-        while node in children:
-            a, b = children[node]
-            sim_a, sim_b = float(centroid(a) @ query), float(centroid(b) @ query)
-            node = a if sim_a > sim_b or (sim_a == sim_b and min(a) < min(b)) else b
-            path.append((node, max(sim_a, sim_b)))
-        best = max(sim for _, sim in path)
-        chosen = next(n for n, sim in path if sim >= best - 1e-12)
-        expected = sorted((pool[i] for i in chosen), key=lambda uid: (-float(matrix[pool.index(uid)] @ query), uid))
-        assert [hit.uid for hit in got] == expected, question
-        sizes.append(len(expected))
-    assert any(1 < size < 40 for size in sizes), sizes  # a real cluster, neither one leaf nor the pool
+def test_the_collection_tree_is_saved_beside_the_index_and_keyed_by_its_content(lg: LexGraph) -> None:
+    """Built once, saved under index/trees keyed by a hash of the index's content; a new retriever reads it back
+    (the same tree); another content (a part's fingerprint changed) has another key."""
+    import dataclasses
+
+    from lexgraph.index.build import open_index
+    from lexgraph.index.embed import get_embedder
+    from lexgraph.retrieve.tree_retriever import TreeRetriever, tree_key
+
+    index, embedder = open_index(lg.store), get_embedder()
+    first = TreeRetriever(index, embedder).trees.whole("provision")
+    key = tree_key(index)
+    assert first is not None and key is not None
+    saved = Path(index.directory) / "trees" / f"provision-{key}.npz"  # type: ignore[attr-defined]
+    assert saved.is_file()
+    again = TreeRetriever(open_index(lg.store), embedder).trees.whole("provision")
+    assert again is not None and again.ids == first.ids
+    assert (again.merges == first.merges).all() and abs(again.vectors - first.vectors).max() < 1e-9
+    manifest = index.manifest  # type: ignore[attr-defined]
+    part = next(iter(manifest.parts))
+    changed = {**manifest.parts, part: dataclasses.replace(manifest.parts[part], fingerprint="x")}
+    index.manifest = dataclasses.replace(manifest, parts=changed)  # type: ignore[attr-defined]
+    assert tree_key(index) not in (None, key)
 
 
 LAWQA_SAMPLE = Path(__file__).parent / "data" / "lawqa" / "dev_sample.json"
+
 
 
 def test_eval_retrieval_on_lawqa_questions(search_store: Path, tmp_path: Path) -> None:

@@ -6,8 +6,9 @@ attached is marked as such (`AnswerSentence.attached`), never mixed with what th
 cosine of Sudachi token counts: deterministic, fast, and on the same tokens BM25 ranks with.
 
 `attach_published` is CitaLaw's rule as published, by embedding similarity: each eligible sentence (one that uses a
-legal term, `LEGAL_TERMS`) gets the best of the three best-retrieved precedents, and each law article goes to its
-most similar eligible sentence. It needs an embedder (`Embed`), so it is chosen with ``AskOptions.attachment``.
+term of the legal terminology pool or names a legal entity, by GiNZA's parse: `eligibility`) gets the best of the
+three best-retrieved precedents, and each law article goes to its most similar eligible sentence. It needs an
+embedder (`Embed`), so it is chosen with ``AskOptions.attachment``.
 
 In-force check: a cited clause whose wording was not yet, or no longer, in force on the as-of date becomes a
 caveat naming the clause and its period.
@@ -16,7 +17,6 @@ caveat naming the clause and its period.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import date
@@ -54,18 +54,23 @@ def attach_citations(sentences: Sequence[AnswerSentence], references: References
 
 #: Passage embeddings of texts, one row per text (``Embedder.embed_passages``).
 Embed = Callable[[list[str]], Any]
-#: CitaLaw's eligibility filter, as read here: a sentence takes a citation only if it uses a legal term (a law, an
-#: article, a right or duty, a court, a requirement). A sentence of courtesy or summary ("以上です。") takes none.
-LEGAL_TERMS = re.compile(r"法|条|項|号|権|義務|責任|契約|請求|規定|裁判|判決|判例|要件|効力|違反|許可|届出|罰")
+#: Which sentences need a legal basis, one flag per sentence (`eligibility.eligible`: CitaLaw's criteria on GiNZA's
+#: parse); a sentence of courtesy or summary ("以上です。") takes none.
+Eligible = Callable[[Sequence[str]], list[bool]]
 PUBLISHED_PRECEDENTS = 3  # the best-retrieved precedents each sentence chooses among
 
 
-def attach_published(sentences: Sequence[AnswerSentence], references: References, embed: Embed
-                     ) -> list[AnswerSentence]:
-    """CitaLaw's attachment: embedding cosine between sentences and references; precedents are the first
-    `PUBLISHED_PRECEDENTS` (the references are numbered in retrieval order). A reference a sentence already cites
-    is not attached to it again."""
-    eligible = [i for i, s in enumerate(sentences) if LEGAL_TERMS.search(s.text)]
+def attach_published(sentences: Sequence[AnswerSentence], references: References, embed: Embed,
+                     needs_basis: Eligible | None = None) -> list[AnswerSentence]:
+    """CitaLaw's attachment: embedding cosine between the eligible sentences (`needs_basis`, by default CitaLaw's
+    criteria on GiNZA's parse) and references; precedents are the first `PUBLISHED_PRECEDENTS` (the references are
+    numbered in retrieval order). A reference a sentence already cites is not attached to it again."""
+    if needs_basis is None:
+        from lexgraph.answer.eligibility import eligible as ginza_eligible
+
+        needs_basis = ginza_eligible
+    flags = needs_basis([s.text for s in sentences]) if sentences else []
+    eligible = [i for i, flag in enumerate(flags) if flag]
     laws = references.of_kind("law")
     precedents = references.of_kind("precedent")[:PUBLISHED_PRECEDENTS]
     added: dict[int, list[str]] = {i: [] for i in eligible}

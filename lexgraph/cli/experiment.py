@@ -96,6 +96,7 @@ def run_command(
     out.print(table)
     out.print("differs from the paper:", highlight=False)
     for difference in result.config["differs_from_paper"]:
-        out.print(f"  {difference['what']}: here {difference['here']}; paper {difference['paper']}", highlight=False)
+        out.print(f"  {difference['what']}: here {difference['here']}; paper {difference['paper']} "
+                  f"(why: {difference['reason']})", highlight=False)
     for path in payload["report"]:
         out.print(f"wrote {path}", highlight=False)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lexgraph.eval.citation_quality import METRICS, CitationQuality, citation_quality, mean_quality
 from lexgraph.eval.lawqa import LawqaQuestion
 from lexgraph.eval.report import pyplot, report_folder, save_figure, write_csv, write_json
 from lexgraph.index.tokenize import tokenize
@@ -79,6 +80,7 @@ class AnswerScore:
     judge_score: int | None = None
     judge_reason: str = ""
     extractive: bool = False
+    quality: CitationQuality | None = None  # CitaLaw's citation-quality metrics (a judge model; citation_quality)
 
     def recall_at(self, k: int) -> float | None:
         if not self.gold:
@@ -89,7 +91,8 @@ class AnswerScore:
         return {"qid": self.qid, "answer": self.answer, "reference": self.reference, "rouge_l": self.rouge_l,
                 "cited": list(self.cited), "gold": list(self.gold),
                 **{f"recall@{k}": self.recall_at(k) for k in ks},
-                "judge_score": self.judge_score, "judge_reason": self.judge_reason, "extractive": self.extractive}
+                "judge_score": self.judge_score, "judge_reason": self.judge_reason, "extractive": self.extractive,
+                **({"citation_quality": self.quality.to_json()} if self.quality is not None else {})}
 
 
 @dataclass
@@ -101,6 +104,11 @@ class AnswersReport:
         present = [v for v in values if v is not None]
         return sum(present) / len(present) if present else None
 
+    def quality(self) -> dict[str, float | None]:
+        """CitaLaw's metrics averaged over the answers (nothing when none was measured: no judge model)."""
+        measured = [s.quality for s in self.scores if s.quality is not None]
+        return mean_quality(measured) if measured else {}
+
     def to_json(self) -> dict[str, Any]:
         return {
             "questions": len(self.scores),
@@ -108,6 +116,7 @@ class AnswersReport:
             **{f"evidence_recall@{k}": self.mean([s.recall_at(k) for s in self.scores]) for k in self.ks},
             "judge": self.mean([s.judge_score for s in self.scores]),
             "judged": sum(s.judge_score is not None for s in self.scores),
+            **self.quality(),
             "answers": [s.to_json(self.ks) for s in self.scores],
         }
 
@@ -117,14 +126,20 @@ def write_answers_report(directory: str | Path, config: dict[str, Any], report: 
     payload = report.to_json()
     write_json(folder / "config.json", config)
     write_json(folder / "metrics.json", {k: v for k, v in payload.items() if k != "answers"})
+    quality = [m for m in METRICS if any(s.quality is not None for s in report.scores)]
     write_csv(folder / "details.csv",
-              ["qid", "rouge_l", *[f"recall@{k}" for k in report.ks], "judge_score", "cited", "gold", "answer",
-               "reference", "judge_reason"],
+              ["qid", "rouge_l", *[f"recall@{k}" for k in report.ks], "judge_score", *quality, "cited", "gold",
+               "answer", "reference", "judge_reason"],
               ([s.qid, f"{s.rouge_l:.4f}", *["" if (r := s.recall_at(k)) is None else f"{r:.4f}" for k in report.ks],
-                s.judge_score or "", " ".join(s.cited), " ".join(s.gold), s.answer, s.reference, s.judge_reason]
+                s.judge_score or "", *[_figure(s.quality.scores.get(m)) if s.quality else "" for m in quality],
+                " ".join(s.cited), " ".join(s.gold), s.answer, s.reference, s.judge_reason]
                for s in report.scores))
     _plot(folder / "answers.png", payload, report.ks)
     return [folder / name for name in ("config.json", "metrics.json", "details.csv", "answers.png")]
+
+
+def _figure(value: float | None) -> str:
+    return "" if value is None else f"{value:.4f}"
 
 
 def _plot(path: Path, payload: dict[str, Any], ks: Sequence[int]) -> None:
@@ -144,12 +159,13 @@ def _plot(path: Path, payload: dict[str, Any], ks: Sequence[int]) -> None:
 def evaluate_answers(lg: Any, questions: Sequence[LawqaQuestion], options: Any, ks: Sequence[int],
                      llm: LLMClient | None, *, on_question: Callable[[LawqaQuestion], None] | None = None,
                      on_error: Callable[[LawqaQuestion, Exception], None] | None = None,
-                     search: Any = None) -> AnswersReport:
+                     search: Any = None, quality: Any = None) -> AnswersReport:
     """`lg` (a `LexGraph`) answers every question with `options` (`AskOptions`), extractively when `llm` is None;
     each answer is scored by ROUGE-L against the correct choice, by the Recall@k of the articles it cites against
     the context's headings, and by `llm` as judge. A question whose model fails is passed to `on_error` and left
     out; `on_question` is called after each question. `search` (`SearchOptions`) sets how many chunks and evidence
-    items the search keeps (the default: its own)."""
+    items the search keeps (the default: its own). `quality` (an embedder's ``embed_passages``, or True for none)
+    adds CitaLaw's citation-quality metrics, computed by `llm` (`citation_quality`; Correct_* need the embedder)."""
     from lexgraph.answer.agents import parse_choices
     from lexgraph.eval.retrieval import article_id, stored_law_ids
 
@@ -174,8 +190,11 @@ def evaluate_answers(lg: Any, questions: Sequence[LawqaQuestion], options: Any, 
             if (ref := answer.references.by_id(cid)) is not None and ref.kind == "law"))
         gold = tuple(f"{law_ids[t]}|{p}" for t, p in question.articles if law_ids.get(t))
         verdict = judge(llm, question.question, reference, body) if llm is not None else (None, "")
+        measured = None
+        if quality is not None and llm is not None and not answer.extractive:
+            measured = citation_quality(llm, answer, reference, None if quality is True else quality)
         scores.scores.append(AnswerScore(question.qid, body, reference, rouge_l(body, reference), cited, gold,
-                                         verdict[0], verdict[1], answer.extractive))
+                                         verdict[0], verdict[1], answer.extractive, measured))
         if on_question is not None:
             on_question(question)
     return scores

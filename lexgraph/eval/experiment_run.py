@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from lexgraph.errors import InputError
+from lexgraph.eval.citation_quality import METRICS
 from lexgraph.eval.experiments import (
     AnswerStyleParams,
     CitaLawParams,
@@ -277,17 +278,17 @@ def run_tree(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder
              config: dict[str, Any], say: Progress) -> list[Variant]:
     """The tree's whole result (every leaf under the node found) and the baseline's top `baseline_k`, each scored by
     adjusted F1 at article level, with Recall@k and the mean result size."""
-    from lexgraph.eval.retrieval import run_retrieval, write_retrieval_report
+    from lexgraph.eval.retrieval import DEFAULT_DEPTH, run_retrieval, write_retrieval_report
     from lexgraph.retrieve.options import SearchOptions
 
     assert isinstance(params, TreeParams)
     variants = []
-    plan = [("tree", "tree", params.pool), (f"{params.baseline}-top{params.baseline_k}", params.baseline,
-                                           params.baseline_k)]
+    per_question: dict[str, dict[str, float]] = {}
+    plan = [("tree", "tree", DEFAULT_DEPTH), (f"{params.baseline}-top{params.baseline_k}", params.baseline,
+                                             params.baseline_k)]
     for name, mode, depth in plan:
         say(name)
-        options = SearchOptions(tree_scope=params.scope, tree_pool=params.pool,
-                                query_extraction=params.query_extraction and search_mode(mode).model != "never")
+        options = SearchOptions(query_extraction=params.query_extraction and search_mode(mode).model != "never")
         run = run_retrieval(lg, questions, [mode], params.ks, embedder, search=options, llm=llm,
                             depth=max(depth, *params.ks), label=name)[0]
         target = folder / name
@@ -306,8 +307,28 @@ def run_tree(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder
         headline = _retrieval_headline(run, params.ks)
         headline[f"adjusted_f{params.beta:g}"] = sum(scores) / len(scores) if scores else None
         headline["mean_returned"] = sum(sizes) / len(sizes) if sizes else None
+        per_question[name] = dict(zip((q.qid for q in report.questions), scores, strict=True))
         variants.append(Variant(name, headline, target))
+    variants[0].headline.update(_against_baseline(per_question, params.beta))
     return variants
+
+
+def _against_baseline(per_question: Mapping[str, Mapping[str, float]], beta: float) -> dict[str, float]:
+    """The tree's adjusted F1 minus the baseline's, question by question, as the paper's Table 2 compares its Tree
+    and Origin methods: the mean difference, Cohen's d (mean over standard deviation of the differences) and the
+    paired randomization test's two-sided p (`eval.significance`; the paper: a one-tailed t-test)."""
+    from lexgraph.eval.significance import paired_difference
+
+    (_, tree), (_, base) = per_question.items()
+    qids = [q for q in tree if q in base]
+    if len(qids) < 2:
+        return {}
+    diffs = [tree[q] - base[q] for q in qids]
+    mean = sum(diffs) / len(diffs)
+    spread = (sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)) ** 0.5
+    test = paired_difference(f"f{beta:g}", [tree[q] for q in qids], [base[q] for q in qids], qids)
+    return {f"f{beta:g}_difference": mean, f"f{beta:g}_p_value": test.p_value,
+            f"f{beta:g}_cohens_d": mean / spread if spread else 0.0}
 
 
 def run_answers(lg: Any, params: Params, questions: Sequence[LawqaQuestion], folder: Path, llm: Any, embedder: Any,
@@ -338,7 +359,9 @@ def run_answers(lg: Any, params: Params, questions: Sequence[LawqaQuestion], fol
     for name, options in plan:
         say(name)
         failed: list[list[str]] = []
-        scores = lg.eval_answers(questions, options, params.ks, llm=llm, search=search, on_error=_listing(failed))
+        quality = isinstance(params, CitaLawParams) and params.citation_quality
+        scores = lg.eval_answers(questions, options, params.ks, llm=llm, search=search, on_error=_listing(failed),
+                                 citation_quality=quality)
         target = folder / name
         write_answers_report(target, {**config, "variant": name, "mode": options.mode,
                                       "prompt": options.prompt_style}, scores)
@@ -346,6 +369,7 @@ def run_answers(lg: Any, params: Params, questions: Sequence[LawqaQuestion], fol
         write_csv(target / "failed.csv", ["qid", "error"], failed)
         payload = scores.to_json()
         headline = {key: payload[key] for key in ("rouge_l", "judge", *[f"evidence_recall@{k}" for k in params.ks])}
+        headline |= {key: payload[key] for key in METRICS if key in payload}
         headline["embedding_similarity"] = embedding_similarity(embedder, [(s.answer, s.reference)
                                                                            for s in scores.scores])
         variants.append(Variant(name, headline | {"answered": float(payload["questions"]),

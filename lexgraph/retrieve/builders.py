@@ -16,8 +16,8 @@ from lexgraph.retrieve.retrievers import (
     HydeRetriever,
     QueryVectors,
     Retriever,
-    TreeRetriever,
 )
+from lexgraph.retrieve.tree_retriever import TreeRetriever
 
 
 def bm25(setup: RetrieverSetup) -> Retriever:
@@ -54,7 +54,5 @@ def hyde(setup: RetrieverSetup) -> Retriever:
 def tree(setup: RetrieverSetup) -> Retriever:
     if setup.query_extraction and setup.llm is None:
         raise LLMUnavailable(f"Tree+QE needs a model to extract the query; {NOT_CONFIGURED}")
-    query_vector = QueryVectors(setup.embedder)
-    return TreeRetriever(setup.index, setup.embedder, hybrid_of(setup, query_vector), query_vector=query_vector,
-                         scope=setup.tree_scope, pool=setup.tree_pool,
+    return TreeRetriever(setup.index, setup.embedder, query_vector=QueryVectors(setup.embedder),
                          llm=setup.llm if setup.query_extraction else None)

@@ -34,8 +34,8 @@ ModelNeed = Literal["never", "always", "query_extraction"]
 @dataclass(frozen=True)
 class RetrieverSetup:
     """What a mode's builder may use to build its retriever: the open index, the embedder, the model (None when
-    not configured), the citation extractor for the ``cited`` list, and the fusion and tree settings of the
-    `SearchOptions`."""
+    not configured), the citation extractor for the ``cited`` list, and the fusion settings and the tree's query
+    extraction of the `SearchOptions`."""
 
     mode: str
     index: SearchIndex
@@ -45,8 +45,6 @@ class RetrieverSetup:
     rrf_k: float = 60.0
     weights: Mapping[str, float] | None = None
     fusion: str = "mean"
-    tree_scope: str = "pool"
-    tree_pool: int = 200
     query_extraction: bool = False
     #: Sources whose anchors must not feed the search (an evaluation's own judgments: `index.anchors`).
     held_apart: frozenset[str] = frozenset()

@@ -26,8 +26,6 @@ class SearchOptions:
     # "mean": the weighted mean of min-max normalised scores (the paper's appendix Hybrid, weighted); or "rrf"
     fusion: str = DEFAULT_FUSION
     direct: bool = True  # fuse the direct clause search into the evidence (False: the graph's selection alone)
-    tree_scope: str = "pool"  # tree mode: one tree per question over a pool, or over the whole "collection"
-    tree_pool: int = 200  # tree mode, scope "pool": the candidates clustered per question
     query_extraction: bool = False  # tree mode: the model extracts the search query first (Tree+QE)
 
     def __post_init__(self) -> None:

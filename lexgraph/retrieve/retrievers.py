@@ -9,7 +9,7 @@ Each retriever turns a question into a ranked list of `Retrieved` units under a 
   their normalised scores, `fusion.DEFAULT_FUSION`; or by Reciprocal Rank Fusion);
 - `HydeRetriever`: the LLM writes hypothetical answers; each is searched by BM25 and as a dense passage, and all the
   lists are fused with the question's own (HyDE; the integrated-citation-graph paper pairs it with BM25);
-- `TreeRetriever`: the cluster-tree retrieval over a bounded candidate pool (see `tree`).
+- `tree_retriever.TreeRetriever`: the cluster-tree retrieval over the whole collection (see `tree`).
 
 Each list is filtered inside its own ranking (the index does it), and fusion looks deeper than ``k`` into each
 list (`FUSION_DEPTH`), because an item ranked 40th by both BM25 and dense can deserve a place in the fused top 10.
@@ -41,13 +41,10 @@ from lexgraph.retrieve.fusion import (
     rrf,
 )
 from lexgraph.retrieve.law_prior import law_affinity
-from lexgraph.retrieve.tree import DEFAULT_MAX_COLLECTION, ClusterTree, build_tree
-from lexgraph.retrieve.tree import search as tree_search
 from lexgraph.statutes.timeline import provision_law_id
 
 FUSION_DEPTH = 100
 HYDE_ANSWERS = 3
-TREE_POOL = 200
 
 
 class EmbedderMismatch(IndexUnavailable, ValueError):
@@ -311,96 +308,3 @@ class HydeRetriever:
                 vector = self._answer_vectors[i - 1]
                 lists[f"hyde{i}-dense"] = _ranked(self.index.vector_search(vector, depth, where), "dense")
         return fuse(lists, k, rrf_k=self.rrf_k, fusion="rrf")  # HyDE fuses by rank, as its paper does
-
-
-QUERY_EXTRACTION_PROMPT = (
-    "次の質問から、法令を検索するための検索語（法令名、法律用語、要件を表す語）だけを抜き出し、空白で区切って一行で"
-    "書いてください。説明は不要です。\n\n質問: {question}"
-)
-TREE_SCOPES = ("pool", "collection")
-
-
-class TreeRetriever:
-    """Cluster-tree retrieval (single linkage, cosine; inner nodes hold their leaves' mean; BFS to the node nearest
-    the question; every leaf under it is the answer, so there is no k: ``k`` is ignored, never a cut).
-
-    ``scope="collection"`` (the paper's setting) builds one tree over every unit that passes the filter, once per
-    filter for the retriever's life, with linear memory beyond `tree.DENSE_LIMIT` units and at most
-    ``max_collection`` (`tree.DEFAULT_MAX_COLLECTION`) units: a larger collection raises `ConfigurationError`
-    saying to narrow the filter (``--law``, ``--as-of``). ``scope="pool"`` builds a tree per question over the
-    `pool` best units of ``pool_from`` (hybrid by default): a ``pool × pool`` matrix whatever the collection's size.
-    The leaves come best first by cosine similarity (the paper's optional inner-product re-ranking inside the result).
-
-    With ``llm`` (Tree+QE), the model first extracts a search query from the question, and that is embedded.
-    """
-
-    name = "tree"
-
-    def __init__(self, index: SearchIndex, embedder: Embedder, pool_from: Retriever, *, pool: int = TREE_POOL,
-                 query_vector: QueryVectors | None = None, scope: str = "pool",
-                 max_collection: int = DEFAULT_MAX_COLLECTION, llm: LLMClient | None = None) -> None:
-        check_embedder(index, embedder)
-        if scope not in TREE_SCOPES:
-            raise ConfigurationError(f"tree scope must be one of {', '.join(TREE_SCOPES)}, not {scope!r}")
-        self.index = index
-        self.embedder = embedder
-        self.pool_from = pool_from
-        self.pool = pool
-        self.scope = scope
-        self.max_collection = max_collection
-        self.llm = llm
-        self.query_vector = query_vector or QueryVectors(embedder)  # share the pool's, to embed a question once
-        self.last_query: str = ""
-        self._extracted: dict[str, str] = {}
-        self._trees: dict[str, tuple[ClusterTree, dict[str, IndexHit]]] = {}
-
-    def query_text(self, question: str) -> str:
-        """The text embedded: the question, or (Tree+QE) the query the model extracts from it."""
-        if self.llm is None:
-            return question
-        if question not in self._extracted:
-            prompt = [{"role": "user", "content": QUERY_EXTRACTION_PROMPT.format(question=question)}]
-            self._extracted[question] = self.llm.complete(prompt, temperature=0.0).strip() or question
-        return self._extracted[question]
-
-    def _collection_tree(self, where: SearchFilter) -> tuple[ClusterTree, dict[str, IndexHit]]:
-        key = repr(sorted(where.to_json().items()))
-        if key not in self._trees:
-            probe = self.query_vector("")  # any vector: asking for more units than there are lists them all
-            hits = self.index.vector_search(probe, self.max_collection + 1, where)
-            if len(hits) > self.max_collection:
-                raise ConfigurationError(f"the cluster tree would cover more than {self.max_collection:,} units; "
-                                         f"narrow the search (--law, --as-of) or use the per-question pool (tree "
-                                         f"scope 'pool')")
-            vectors = self.index.vectors_of([h.uid for h in hits])
-            hits = [h for h in hits if h.uid in vectors]
-            if not hits:
-                self._trees[key] = (build_tree(["-"], np.ones((1, 1))), {})
-            else:
-                tree = build_tree([h.uid for h in hits], np.stack([vectors[h.uid] for h in hits]),
-                                  max_pool=self.max_collection)
-                self._trees[key] = (tree, {h.uid: h for h in hits})
-        return self._trees[key]
-
-    def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
-        self.last_query = self.query_text(question)
-        query = self.query_vector(self.last_query)
-        if self.scope == "collection":
-            tree, hits = self._collection_tree(where)
-            if not hits:
-                return []
-            hit = tree_search(tree, query)
-            return [Retrieved(hits[uid], similarity, rank, {"tree": rank})
-                    for rank, (uid, similarity) in enumerate(zip(hit.leaf_ids, hit.leaf_similarities, strict=True),
-                                                             start=1)]
-        candidates = self.pool_from.retrieve(question, self.pool, where)
-        vectors = self.index.vectors_of([c.uid for c in candidates])
-        candidates = [c for c in candidates if c.uid in vectors]
-        if not candidates:
-            return []
-        matrix = np.stack([vectors[c.uid] for c in candidates])
-        hit = tree_search(build_tree([c.uid for c in candidates], matrix), query)
-        by_uid = {c.uid: c for c in candidates}
-        return [Retrieved(by_uid[uid].hit, similarity, rank, {**by_uid[uid].sources, "pool": by_uid[uid].rank})
-                for rank, (uid, similarity) in enumerate(zip(hit.leaf_ids, hit.leaf_similarities, strict=True),
-                                                         start=1)]

@@ -34,7 +34,7 @@ from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_K
 from lexgraph.retrieve.modes import RetrieverSetup, search_mode
 from lexgraph.retrieve.options import MODES as MODES  # re-exported
 from lexgraph.retrieve.options import SearchOptions
-from lexgraph.retrieve.retrievers import TREE_POOL, CiteFn, Retrieved, Retriever
+from lexgraph.retrieve.retrievers import CiteFn, Retrieved, Retriever
 from lexgraph.store.base import GraphStore
 
 
@@ -110,8 +110,8 @@ class SearchResult:
 
 def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LLMClient | None = None,
                    cite: CiteFn | None = None, rrf_k: float = DEFAULT_K,
-                   weights: Mapping[str, float] | None = None, fusion: str = DEFAULT_FUSION, tree_scope: str = "pool",
-                   tree_pool: int = TREE_POOL, query_extraction: bool = False,
+                   weights: Mapping[str, float] | None = None, fusion: str = DEFAULT_FUSION,
+                   query_extraction: bool = False,
                    held_apart: Collection[str] = ()) -> Retriever:
     """The retriever for a mode, built by the mode's builder in the registry (`lexgraph.retrieve.modes`). ``hyde``
     (and ``tree`` with `query_extraction`) without a model raises `LLMUnavailable` saying how to configure one.
@@ -119,7 +119,7 @@ def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LL
     With `cite` (a citation extractor), the fusing modes add the clauses the question cites as a third list.
     `held_apart` names the sources whose anchors must not feed the search (an evaluation's own judgments)."""
     return search_mode(mode).build(RetrieverSetup(mode, index, embedder, llm, cite, rrf_k, weights, fusion,
-                                                  tree_scope, tree_pool, query_extraction, frozenset(held_apart)))
+                                                  query_extraction, frozenset(held_apart)))
 
 
 def search(store: GraphStore, retriever: Retriever, question: str, *, where: SearchFilter | None = None,

@@ -14,24 +14,23 @@ mean of its two children weighted by their sizes.
 
 Why the centroid rather than the plain mean of the two children: single linkage chains, so a cluster is usually
 merged as (everything else, one last outlier). An unweighted mean of the children would give that one outlier
-half the weight of the whole cluster at every level, and the descent then wanders into sub-clusters. On planted
+half the weight of the whole cluster at every level, and a search then wanders into sub-clusters. On planted
 clusters (``bench/retrieve_tree.py --quality``, 500 pools at d = 384), the share of queries answered with exactly
 their cluster falls from 0.98 to 0.69 for clusters of 2-6 members, and from 0.46 to 0.00 for clusters of 15-40.
 
-Search (`search`): a descent from the root (the paper's BFS) that at each inner node moves to the child whose vector
-is nearer the query (cosine), down to a leaf, and returns the leaves under the node of that path nearest the query.
-Why the nearest node on the whole path and not the first node whose children are both farther: near the root the
-nodes are unions of unrelated clusters whose centroids are all about equally far from the query, so the first
-"no child is nearer" happens by chance there. Stopping at it answered 0.26 of the queries on small planted clusters
-exactly (the rest mostly with unions of many clusters, 12 times the cluster's size on average), against 0.98 for
-the path maximum (same bench).
+Search (`search`): the paper's Algorithm 2, a breadth-first pass over every node of the tree, keeping the node
+nearest the query (cosine) and returning every leaf under it. Visiting every node is one product of the query with
+the ``2n - 1`` node vectors; ties go to the node the BFS meets first (nearer the root). The answer adapts to the
+question: a leaf when one clause is nearer than any cluster's centroid, a cluster when its centroid is nearer than
+each member. Before issue 33 the search descended greedily towards the nearer child and took the path's best node;
+in the chained trees of real collections it stopped high and returned hundreds of clauses (docs/experiments.md).
+An ``allowed`` mask (a filter's units) lets only nodes holding an allowed leaf compete, so one tree of the whole
+collection serves every filter.
 
-``tolerance`` (cosine, default 0: the paper's rule) makes the search return the highest node of the path whose
-similarity is within ``tolerance`` of the path's maximum. Inside a large cluster of noisy members the centroid of
-a sub-cluster is as near the query as the cluster's own, to within noise, so the exact maximum often picks a
-sub-cluster missing one or two members (exact answers: 0.46 for clusters of 15-40). A tolerance of 0.01 absorbs
-that noise (exact: 1.00) while the step from a cluster to its parent (a union with another cluster) still costs
-far more; with real embeddings, measure before choosing it.
+``tolerance`` (cosine, default 0: the paper's rule) takes the node nearest the root among those within
+``tolerance`` of the best, for the noisy members of one large cluster (on planted clusters,
+``bench/retrieve_tree.py --quality``, 0.01 keeps clusters of 15-40 members whole); with real embeddings, measure
+before choosing it.
 
 Memory and size: two ways to find the minimum spanning tree, the same tree either way (ties aside, both take the
 lowest index first). Up to ``DENSE_LIMIT`` (2,000) vectors, the distance matrix is made at once (``8 n²`` bytes,
@@ -39,10 +38,10 @@ lowest index first). Up to ``DENSE_LIMIT`` (2,000) vectors, the distance matrix 
 (``bench/retrieve_tree.py``). Beyond it, Prim's algorithm computes one row of distances per step from the unit
 vectors (``8 n`` bytes a row), so memory is linear: the vectors and the node centroids, ``8 (3n - 1) d`` bytes
 (about 0.9 MB per 100 vectors at d = 384: 18 MB for 2,000, 92 MB for 10,000, 460 MB for 50,000), at O(n² d) time,
-as before. That is how the tree covers a whole collection (`TreeRetriever` with ``scope="collection"``, the paper's
-setting) rather than a per-question pool. ``max_pool`` (default 2,000; `DEFAULT_MAX_COLLECTION` = 50,000 for a
-collection) bounds n: a larger input raises ValueError, or with ``truncate=True`` keeps the first ``max_pool``
-(pass them best first) and records how many were dropped in `ClusterTree.dropped`.
+as before. That is how the tree covers a whole collection (`tree_retriever.TreeRetriever`, the paper's setting).
+``max_pool`` (default 2,000; `DEFAULT_MAX_COLLECTION` = 50,000 for a collection) bounds n: a larger input raises
+ValueError, or with ``truncate=True`` keeps the first ``max_pool`` (pass them best first) and records how many
+were dropped in `ClusterTree.dropped`.
 """
 
 from __future__ import annotations
@@ -51,6 +50,7 @@ import numbers
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -119,6 +119,39 @@ class ClusterTree:
 
     def leaf_ids(self, node: int) -> tuple[str, ...]:
         return tuple(self.ids[i] for i in self.leaves(node))
+
+    @cached_property
+    def spans(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """The leaves in depth-first order, and for every node the run ``order[start:end]`` of its leaves."""
+        n = self.n_leaves
+        order: list[int] = []
+        stack = [self.root]
+        while stack:
+            u = stack.pop()
+            if u < n:
+                order.append(u)
+            else:
+                a, b = self.merges[u - n]
+                stack += [int(b), int(a)]
+        start = np.empty(2 * n - 1, dtype=np.int64)
+        end = np.empty(2 * n - 1, dtype=np.int64)
+        start[order] = np.arange(n)
+        end[:n] = start[:n] + 1
+        for i, (a, b) in enumerate(self.merges.tolist()):  # children come before their parent
+            start[n + i] = min(start[a], start[b])
+            end[n + i] = max(end[a], end[b])
+        return np.asarray(order, dtype=np.int64), start, end
+
+    @cached_property
+    def depths(self) -> npt.NDArray[np.int64]:
+        """Every node's distance from the root (0 for the root): the order a breadth-first pass meets them in."""
+        n = self.n_leaves
+        depth = np.zeros(2 * n - 1, dtype=np.int64)
+        for i in range(n - 2, -1, -1):  # a parent's number is above its children's: root first
+            a, b = self.merges[i]
+            depth[a] = depth[b] = depth[n + i] + 1
+        depth.setflags(write=False)
+        return depth
 
     def linkage(self) -> npt.NDArray[np.float64]:
         """The tree as a scipy linkage matrix: rows ``[child a, child b, height, size]``."""
@@ -213,12 +246,20 @@ def build_tree(
     return ClusterTree(tuple(names), merges, heights, sizes, node_vectors, dropped)
 
 
-def search(tree: ClusterTree, query: npt.ArrayLike, *, tolerance: float = 0.0) -> TreeHit:
-    """Descend from the root towards the nearer child, and return the leaves of the path's node nearest the query.
+def search(tree: ClusterTree, query: npt.ArrayLike, *, tolerance: float = 0.0,
+           allowed: npt.ArrayLike | None = None) -> TreeHit:
+    """The paper's Algorithm 2: a breadth-first pass over every node of the tree, keeping the node nearest the query
+    (cosine), and every leaf under it, most similar first.
 
-    The returned node is the highest node of the path whose cosine with the query is at least the path's maximum
-    minus ``tolerance`` (0: the maximum itself; ties go to the higher node, the larger set). The result is never
-    empty: a leaf is a node too.
+    Every node is visited (the BFS's ``2n - 1`` nodes), so the answer is the nearest node anywhere in the tree: a
+    leaf for a question as specific as one clause, an inner node (a cluster) where the cluster's centroid is nearer
+    the question than any one member, the adaptive selection of the paper. Ties go to the node the BFS meets first
+    (nearer the root, the larger set). ``tolerance`` (cosine, default 0: the paper's rule) takes the node nearest
+    the root among those within ``tolerance`` of the best, for noisy members of one large cluster.
+
+    ``allowed`` (one boolean per leaf): the leaves a filter lets through (a law, a day). Only nodes holding at least
+    one allowed leaf compete, and only allowed leaves are returned: one tree of the whole collection serves every
+    filter. The result is never empty while one leaf is allowed.
     """
     if not (isinstance(tolerance, numbers.Real) and np.isfinite(tolerance) and tolerance >= 0):
         raise ValueError(f"tolerance must be a finite number >= 0, got {tolerance!r}")
@@ -226,29 +267,57 @@ def search(tree: ClusterTree, query: npt.ArrayLike, *, tolerance: float = 0.0) -
     if q.shape != (tree.vectors.shape[1],):
         raise ValueError(f"query must be a vector of {tree.vectors.shape[1]} dimensions, got shape {q.shape}")
     q = _normalised_rows(q[None, :], what="query")[0]
-
-    vectors = tree.vectors
     n = tree.n_leaves
-    node = tree.root
-    path = [(node, float(vectors[node] @ q))]
-    while node >= n:
-        a, b = (int(c) for c in tree.merges[node - n])
-        sim_a, sim_b = float(vectors[a] @ q), float(vectors[b] @ q)
-        node, sim = (a, sim_a) if sim_a >= sim_b else (b, sim_b)
-        path.append((node, sim))
-    best = max(sim for _, sim in path)
-    depth, (chosen, similarity) = next((d, step) for d, step in enumerate(path) if step[1] >= best - tolerance)
+    mask = None if allowed is None else np.asarray(allowed, dtype=bool)
+    if mask is not None and mask.shape != (n,):
+        raise ValueError(f"allowed must hold one flag per leaf ({n}), got shape {mask.shape}")
+    if mask is not None and not mask.any():
+        raise ValueError("no leaf is allowed: a filtered search needs at least one leaf")
+
+    similarities = np.einsum("ij,j->i", tree.vectors, q)  # every node: the BFS's distances, in one pass
+    if mask is not None:
+        similarities = np.where(allowed_nodes(tree, mask), similarities, -np.inf)
+    best = float(similarities.max())
+    candidates = np.flatnonzero(similarities >= best - tolerance)
+    depths = tree.depths
+    chosen = int(min(candidates, key=lambda u: (depths[u], -u)))  # the BFS meets the shallower node first
 
     leaves = np.asarray(tree.leaves(chosen), dtype=np.int64)
-    leaf_sims = vectors[leaves] @ q
+    if mask is not None:
+        leaves = leaves[mask[leaves]]
+    leaf_sims = tree.vectors[leaves] @ q
     order = sorted(range(len(leaves)), key=lambda i: (-leaf_sims[i], tree.ids[leaves[i]]))
     return TreeHit(
         leaf_ids=tuple(tree.ids[leaves[i]] for i in order),
-        node_similarity=similarity,
-        depth=depth,
+        node_similarity=float(similarities[chosen]),
+        depth=int(depths[chosen]),
         node=chosen,
         leaf_similarities=tuple(float(leaf_sims[i]) for i in order),
     )
+
+
+def allowed_nodes(tree: ClusterTree, allowed: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """For every node, whether at least one of its leaves is ``allowed``: the leaves of a node are one run of the
+    tree's leaf order (`ClusterTree.spans`), so this is a difference of prefix sums, in numpy."""
+    order, start, end = tree.spans
+    running = np.concatenate(([0], np.cumsum(allowed[order], dtype=np.int64)))
+    return (running[end] - running[start]) > 0
+
+
+def tree_from_merges(ids: Sequence[str], vectors: npt.ArrayLike, merges: npt.ArrayLike,
+                     heights: npt.ArrayLike) -> ClusterTree:
+    """A tree saved as its merges (`ClusterTree.merges`, `.heights`), with its node vectors recomputed from the
+    leaves' (``vectors``, one row per id): what a cache keeps is the structure, not ``2n - 1`` vectors."""
+    units = _normalised_rows(np.asarray(vectors, dtype=np.float64))
+    pairs = np.asarray(merges, dtype=np.int64).reshape(-1, 2)
+    lengths = np.asarray(heights, dtype=np.float64)
+    if len(units) != len(ids) or len(pairs) != max(len(ids) - 1, 0) or len(lengths) != len(pairs):
+        raise ValueError(f"a saved tree of {len(ids)} ids needs {len(ids)} vectors and {max(len(ids) - 1, 0)} merges, "
+                         f"got {len(units)} and {len(pairs)}")
+    sizes, node_vectors = _node_vectors(units, pairs)
+    for array in (pairs, lengths, sizes, node_vectors):
+        array.setflags(write=False)
+    return ClusterTree(tuple(ids), pairs, lengths, sizes, node_vectors)
 
 
 def _normalised_rows(matrix: npt.NDArray[np.float64], what: str = "vectors") -> npt.NDArray[np.float64]:
