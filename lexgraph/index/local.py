@@ -409,6 +409,10 @@ class LocalIndex:
             found = self._exact(query, k, candidates)
         return self._hits(found)
 
+    def hybrid_search(self, tokens: Sequence[str], vector: np.ndarray | None, k: int,
+                      where: SearchFilter) -> tuple[list[IndexHit], list[IndexHit]]:
+        return self.text_search(tokens, k, where), [] if vector is None else self.vector_search(vector, k, where)
+
     def _may_hold(self, part: _PartRows, where: SearchFilter) -> bool:
         if where.kind is not None and part.label != LABELS[where.kind]:
             return False

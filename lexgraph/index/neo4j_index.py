@@ -14,7 +14,9 @@ and when the filter is narrower than that the exact query (cosine over the allow
 
 from __future__ import annotations
 
+import functools
 import re
+import weakref
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -119,30 +121,49 @@ class Neo4jIndex:
         self._law_terms = LawTermsReader(self._read_collection_terms, self._read_laws_terms)
 
     def text_search(self, tokens: Sequence[str], k: int, where: SearchFilter) -> list[IndexHit]:
-        lucene = lucene_query(tokens)
-        if not lucene or k < 1:
-            return []
-        rows = self.store.query("index_text_search", lucene=lucene, k=k, **self._params(where),
-                                label=LABELS[where.kind] if where.kind else None)
-        return [IndexHit.of(_unit(row), float(row["score"])) for row in rows]
+        return self.hybrid_search(tokens, None, k, where)[0]
 
     def vector_search(self, vector: np.ndarray, k: int, where: SearchFilter) -> list[IndexHit]:
-        if k < 1:
-            return []
-        query = [float(x) for x in np.asarray(vector, dtype=np.float32).reshape(-1)]
-        kinds: Sequence[UnitKind] = (where.kind,) if where.kind else ("provision", "chunk")
-        found: list[tuple[str, float, dict[str, Any]]] = []
-        for kind in kinds:
-            found.extend((row["uid"], float(row["score"]), row) for row in self._nearest(kind, query, k, where))
-        found.sort(key=lambda item: (-item[1], item[0]))
-        return [IndexHit.of(_unit(row), score) for _, score, row in found[:k]]
+        return self.hybrid_search((), vector, k, where)[1]
 
-    def _nearest(self, kind: UnitKind, vector: list[float], k: int, where: SearchFilter) -> list[dict[str, Any]]:
-        """The k nearest units of one kind. A kind with no more units than the candidates the index would be asked
-        for is scanned exactly: one query instead of widening an index search that can never fill k (the sample's
-        10 chunks cost four index queries and the scan, issue 34)."""
+    def hybrid_search(self, tokens: Sequence[str], vector: np.ndarray | None, k: int,
+                      where: SearchFilter) -> tuple[list[IndexHit], list[IndexHit]]:
+        """Both lists of each kind in one query (``index_search``): uids and scores only; a hit's unit is read
+        when first used, together with every other hit of the same search still held (`_Units`)."""
+        lucene = lucene_query(tokens) or None
+        if k < 1 or (lucene is None and vector is None):
+            return [], []
+        query = None if vector is None else [float(x) for x in np.asarray(vector, dtype=np.float32).reshape(-1)]
+        units = _Units(self.store)
+        kinds: Sequence[UnitKind] = (where.kind,) if where.kind else ("provision", "chunk")
+        text: list[tuple[str, float]] = []
+        nearest: list[tuple[str, float]] = []
+        for kind in kinds:
+            found_text, found_nearest = self._search(kind, lucene, query, k, where)
+            text += found_text
+            nearest += found_nearest
+        return units.hits(_best(text, k)), units.hits(_best(nearest, k))
+
+    def _search(self, kind: UnitKind, lucene: str | None, vector: list[float] | None, k: int,
+                where: SearchFilter) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+        """One kind's BM25 and dense lists. A kind with no more units than the candidates the vector index would be
+        asked for is scanned exactly (the sample's 10 chunks); when the filter lets fewer than k of the index's
+        candidates through, the index is asked again, deeper (`_nearest`)."""
+        fetch = max(k * _WIDEN, MIN_CANDIDATES)  # more candidates than k: the index's recall grows with them
+        exact = self._units.get(kind, 0) <= fetch
+        row = self.store.query("index_search", label=LABELS[kind], lucene=lucene, vector=vector,
+                               index=_VECTOR_INDEX[kind][0], fetch=fetch, exact=exact, k=k, **self._params(where))[0]
+        text = [(str(uid), float(score)) for uid, score in row["text"]]
+        nearest = [(str(uid), float(score)) for uid, score in row["nearest"]]
+        if vector is not None and not exact and len(nearest) < k:
+            nearest = [(str(r["uid"]), float(r["score"])) for r in self._nearest(kind, vector, k, where, fetch * _WIDEN)]
+        return text, nearest
+
+    def _nearest(self, kind: UnitKind, vector: list[float], k: int, where: SearchFilter,
+                 fetch: int) -> list[dict[str, Any]]:
+        """The k nearest units of one kind when a filter is narrower than the first candidates: the index asked
+        deeper, then the exact scan."""
         params = {"vector": vector, "k": k, **self._params(where)}
-        fetch = max(k * _WIDEN, MIN_CANDIDATES)  # more candidates than k: re-ranked by their exact cosine
         units = self._units.get(kind, 0)
         while fetch <= _MAX_FETCH and units > fetch:
             rows = self.store.query("index_vector_search", index=_VECTOR_INDEX[kind][0], fetch=fetch, **params)
@@ -184,6 +205,37 @@ def neo4j_term_counts(row: dict[str, Any]) -> TermCounts:
     """Term counts stored as two parallel lists and a total (an ``IndexPart`` of a law, or ``IndexTerms``)."""
     return TermCounts(dict(zip(row["terms"], (int(c) for c in row["term_counts"]), strict=True)),
                       int(row["token_count"]))
+
+
+def _best(found: list[tuple[str, float]], k: int) -> list[tuple[str, float]]:
+    return sorted(found, key=lambda item: (-item[1], item[0]))[:k]
+
+
+class _Units:
+    """The units behind one search's hits, read when the first of them is used: in one query, every hit of the
+    search that is still held (after fusion, the few that are shown), not the hundred each list ranked."""
+
+    def __init__(self, store: GraphStore) -> None:
+        self.store = store
+        self._waiting: weakref.WeakSet[IndexHit] = weakref.WeakSet()
+        self._read: dict[str, IndexUnit] = {}
+
+    def hits(self, found: Sequence[tuple[str, float]]) -> list[IndexHit]:
+        out = [IndexHit(uid, score, functools.partial(self._unit, uid)) for uid, score in found]
+        self._waiting.update(out)
+        return out
+
+    def _unit(self, uid: str) -> IndexUnit:
+        if uid not in self._read:
+            wanted = {hit.uid for hit in self._waiting if hit.uid not in self._read} | {uid}
+            for row in self.store.query("index_units_by_uid", uids=sorted(wanted)):
+                self._read[row["uid"]] = _unit(row)
+            self._waiting = weakref.WeakSet(h for h in self._waiting if h.uid not in self._read)
+        try:
+            return self._read[uid]
+        except KeyError:
+            raise IndexMissing(f"{uid} was found by the search index of {self.store.location} but is no longer "
+                               "indexed (a concurrent `lexgraph index`?); search again") from None
 
 
 def _unit(row: dict[str, Any]) -> IndexUnit:

@@ -87,6 +87,12 @@ class SearchIndex(Protocol):
         """The ``k`` units nearest the (unit-length) query vector by cosine similarity."""
         ...
 
+    def hybrid_search(self, tokens: Sequence[str], vector: np.ndarray | None, k: int,
+                      where: SearchFilter) -> tuple[list[IndexHit], list[IndexHit]]:
+        """`text_search` and `vector_search` together (no vector: no dense list), as a hybrid search fuses them:
+        on a server, one round trip instead of two."""
+        ...
+
     def vectors_of(self, uids: Sequence[str]) -> dict[str, np.ndarray]:
         """The stored embeddings of some units (the cluster tree needs them)."""
         ...

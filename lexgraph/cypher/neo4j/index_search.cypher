@@ -1,0 +1,60 @@
+// One search of one kind of unit ($label: Provision or Chunk) in one round trip (issue 34): BM25 over the tokens
+// and the nearest units by embedding, each filtered inside its own ranking, as a hybrid search fuses them.
+// $lucene null: no BM25 list; $vector null: no dense list. Each list comes back as one row of [uid, score] pairs,
+// best first, ties by uid, as the embedded backend orders them: no unit's text or embedding travels (the driver
+// decodes a row at a time, which cost more than the search), and the fields of the few hits that are shown are
+// read afterwards in one query (index_units_by_uid).
+// The dense list is the vector index's ($index, a name from the code) asked for $fetch > $k neighbours, whose
+// scores are the exact cosine (the index does not quantize: `ensure_vector_indexes`); with $exact, a kind with
+// no more units than $fetch, the allowed units are scanned exactly instead.
+CALL {
+  UNWIND CASE WHEN $lucene IS NULL THEN [] ELSE [1] END AS _
+  CALL db.index.fulltext.queryNodes('lexgraph_tokens', $lucene) YIELD node, score
+  WHERE $label IN labels(node)
+    AND (size($laws) = 0 OR any(law IN node.search_laws WHERE law IN $laws))
+    AND ($as_of IS NULL OR ((node.search_from IS NULL OR node.search_from <= $as_of)
+                            AND (node.search_until IS NULL OR $as_of < node.search_until)))
+  // the best $k + 50 in the index's order: the margin orders a tie across the k-th place by uid too
+  WITH node, score
+  LIMIT $k + 50
+  WITH node.uid AS uid, score
+  ORDER BY score DESC, uid
+  LIMIT $k
+  RETURN collect([uid, score]) AS text
+}
+CALL {
+  UNWIND CASE WHEN $vector IS NULL OR $exact THEN [] ELSE [1] END AS _
+  CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node, score
+  WHERE (size($laws) = 0 OR any(law IN node.search_laws WHERE law IN $laws))
+    AND ($as_of IS NULL OR ((node.search_from IS NULL OR node.search_from <= $as_of)
+                            AND (node.search_until IS NULL OR $as_of < node.search_until)))
+  WITH node.uid AS uid, 2 * score - 1 AS score
+  ORDER BY score DESC, uid
+  LIMIT $k
+  RETURN collect([uid, score]) AS nearest
+}
+CALL {
+  UNWIND CASE WHEN $vector IS NOT NULL AND $exact AND $label = 'Chunk' THEN [1] ELSE [] END AS _
+  MATCH (node:Chunk)
+  WHERE node.embedding IS NOT NULL
+    AND (size($laws) = 0 OR any(law IN node.search_laws WHERE law IN $laws))
+    AND ($as_of IS NULL OR ((node.search_from IS NULL OR node.search_from <= $as_of)
+                            AND (node.search_until IS NULL OR $as_of < node.search_until)))
+  WITH node.uid AS uid, 2 * vector.similarity.cosine(node.embedding, $vector) - 1 AS score
+  ORDER BY score DESC, uid
+  LIMIT $k
+  RETURN collect([uid, score]) AS exact_chunks
+}
+CALL {
+  UNWIND CASE WHEN $vector IS NOT NULL AND $exact AND $label = 'Provision' THEN [1] ELSE [] END AS _
+  MATCH (node:Provision)
+  WHERE node.embedding IS NOT NULL
+    AND (size($laws) = 0 OR any(law IN node.search_laws WHERE law IN $laws))
+    AND ($as_of IS NULL OR ((node.search_from IS NULL OR node.search_from <= $as_of)
+                            AND (node.search_until IS NULL OR $as_of < node.search_until)))
+  WITH node.uid AS uid, 2 * vector.similarity.cosine(node.embedding, $vector) - 1 AS score
+  ORDER BY score DESC, uid
+  LIMIT $k
+  RETURN collect([uid, score]) AS exact_provisions
+}
+RETURN text, nearest + exact_chunks + exact_provisions AS nearest
