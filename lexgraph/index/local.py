@@ -24,7 +24,7 @@ import shutil
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ import pyarrow.parquet as pq
 
 from lexgraph.errors import IndexUnavailable
 from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts, collection_of, count_terms
+from lexgraph.index.parts import now as now  # re-exported: when a part was built
 from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.index.units import IndexUnit, law_part, natural_path, part_law_id, unit_from_row, unit_row
@@ -287,10 +288,6 @@ def _unit_from_json(data: bytes) -> IndexUnit:
     for key in ("valid_from", "valid_until"):
         raw[key] = date.fromisoformat(raw[key]) if raw[key] else None
     return unit_from_row(raw)
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 # -- searching ----------------------------------------------------------------------------------------------------

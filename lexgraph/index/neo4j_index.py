@@ -16,17 +16,30 @@ from __future__ import annotations
 
 import functools
 import re
+import time
 import weakref
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from lexgraph.errors import ConfigurationError
-from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts
-from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter, UnitKind
+from lexgraph.index.backends import RecordedParts
+from lexgraph.index.embed import Embedder, EmbeddingCache
+from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts, collection_of, count_terms
+from lexgraph.index.parts import IndexProgress, IndexSummary, build_part, now
+from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter, SearchIndex, UnitKind
 from lexgraph.index.tokenize import TOKENIZER_VERSION
-from lexgraph.index.units import IndexUnit, law_part, natural_path, part_law_id, unit_from_row
+from lexgraph.index.units import (
+    IndexUnit,
+    law_part,
+    law_titles,
+    natural_path,
+    part_law_id,
+    unit_from_row,
+    unit_row,
+)
 from lexgraph.store.base import GraphStore, StoreError
 
 #: Lucene's default limit on the clauses of one query.
@@ -156,7 +169,8 @@ class Neo4jIndex:
         text = [(str(uid), float(score)) for uid, score in row["text"]]
         nearest = [(str(uid), float(score)) for uid, score in row["nearest"]]
         if vector is not None and not exact and len(nearest) < k:
-            nearest = [(str(r["uid"]), float(r["score"])) for r in self._nearest(kind, vector, k, where, fetch * _WIDEN)]
+            deeper = self._nearest(kind, vector, k, where, fetch * _WIDEN)
+            nearest = [(str(r["uid"]), float(r["score"])) for r in deeper]
         return text, nearest
 
     def _nearest(self, kind: UnitKind, vector: list[float], k: int, where: SearchFilter,
@@ -245,3 +259,86 @@ def _unit(row: dict[str, Any]) -> IndexUnit:
         value = fields[key]
         fields[key] = value.to_native() if hasattr(value, "to_native") else value
     return unit_from_row(fields)
+
+
+_WRITE_BATCH = 2_000
+
+
+class Neo4jIndexBackend:
+    """`index.backends.IndexBackend` for Neo4j: the database's own full-text and vector indexes over properties
+    `lexgraph index` writes; embeddings cached in the user's cache folder (there is no store directory)."""
+
+    def location(self, store: GraphStore) -> str:
+        return store.location
+
+    def cache_directory(self, store: GraphStore) -> Path:
+        return Path.home() / ".cache" / "lexgraph"
+
+    def open(self, store: GraphStore) -> SearchIndex:
+        return Neo4jIndex(store)
+
+    def recorded_parts(self, store: GraphStore) -> RecordedParts:
+        rows = store.query("index_parts")
+        if not rows:
+            return {}, None, f"no search index in {store.location}; build it with `lexgraph index`"
+        embedders = {row["embedder"] for row in rows}
+        problem = None
+        if len(embedders) > 1 or any(row["tokenizer"] != TOKENIZER_VERSION for row in rows):
+            problem = "index parts were built with different embedders or tokenizers; run `lexgraph index --rebuild`"
+        else:
+            from lexgraph.index.neo4j_index import vector_index_problem
+
+            problem = vector_index_problem(store, int(rows[0]["dim"]))
+        return ({row["name"]: (row["fingerprint"], int(row["rows"] or 0)) for row in rows}, sorted(embedders)[0],
+                problem)
+
+
+
+    def refresh(self, store: GraphStore, embedder: Embedder, cache: EmbeddingCache, current: dict[str, str],
+                to_build: Sequence[str], orphaned: Sequence[str], *, rebuild: bool, full_rebuild: bool,
+                summary: IndexSummary, progress: IndexProgress | None) -> None:
+
+        ensure_vector_indexes(store, embedder.dim)
+        key = index_key(embedder.name)
+        titles = dict(law_titles(store))
+        for part in [*to_build, *orphaned]:
+            kind = "provision" if part_law_id(part) is not None else "chunk"  # a part holds one label
+            with store.transaction() as tx:
+                tx.query(f"index_clear_{kind}s", part=part)
+                if part in orphaned:
+                    tx.query("index_part_delete", name=part)
+                    summary.removed.append(part)
+            if part in orphaned:
+                continue
+            units, tokens, vectors = build_part(store, embedder, cache, part, titles, {}, summary, progress)
+            started = time.perf_counter()
+            rows = [_neo4j_row(u, t, v) for u, t, v in zip(units, tokens, vectors, strict=True)]
+            for start in range(0, len(rows), _WRITE_BATCH):
+                with store.transaction() as tx:
+                    tx.query(f"index_write_{kind}s", rows=rows[start:start + _WRITE_BATCH], index_key=key)
+            counted = count_terms(tokens) if part_law_id(part) is not None else None
+            with store.transaction() as tx:
+                tx.query("index_part_record", name=part, fingerprint=current[part], rows=len(units),
+                         built_at=now(), embedder=embedder.name, tokenizer=TOKENIZER_VERSION, dim=embedder.dim,
+                         terms=list(counted.counts) if counted else None,
+                         term_counts=list(counted.counts.values()) if counted else None,
+                         token_count=counted.total if counted else None)
+            summary.seconds["write"] += time.perf_counter() - started
+        if to_build or orphaned or not store.query("index_collection_terms"):
+            every_law = store.query("index_law_terms", names=None)
+            collection = collection_of({row["name"]: neo4j_term_counts(row) for row in every_law})
+            with store.transaction() as tx:
+                tx.query("index_collection_terms_record", token_count=collection.total, terms=list(collection.counts),
+                         term_counts=list(collection.counts.values()))
+
+
+
+
+def _neo4j_row(unit: IndexUnit, tokens: str, vector: np.ndarray) -> dict[str, Any]:
+    """The unit's fields (its text is already on the node), its tokens and its vector. ``search_title`` is the
+    title as a lawyer writes it (第十条第一項, not the indexed 第十条第1項): people read it in Neo4j Browser, and
+    nothing re-tokenises it (the tokens were made from the indexed title)."""
+    row = unit_row(unit)
+    del row["text"]
+    row["title"] = unit.shown_title
+    return row | {"tokens": tokens, "embedding": vector.tolist()}

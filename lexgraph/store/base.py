@@ -210,11 +210,16 @@ class GraphStore(ABC):
     """A graph database holding lexgraph's data model, opened on a location (a directory or a bolt URI)."""
 
     backend: str = "abstract"
+    #: The Cypher this backend speaks: the folder of its own named queries (``cypher/<dialect>/``) and migrations.
+    dialect: str = "abstract"
+    #: How its search index is kept (`lexgraph.index.backends`): ``files`` beside the store, or ``neo4j``, the
+    #: database's own indexes. The index package reads this and never asks which backend a store is.
+    index_kind: str = "abstract"
     location: str = ""
 
     # -- schema -------------------------------------------------------------------------------------------------
     def migrations(self) -> list[Migration]:
-        return load_migrations(self.backend)
+        return load_migrations(self.dialect)
 
     @abstractmethod
     def applied_migrations(self) -> list[AppliedMigration]:
