@@ -1,9 +1,12 @@
 """The Neo4j backend's search indexes: native full-text and vector indexes over node properties (DESIGN §5).
 
-`lexgraph index` writes ``tokens`` (Sudachi, space-separated) and ``embedding`` onto the indexed clauses and
-chunks, with the fields searches filter on (``search_laws``, ``search_from``, ``search_until``); Neo4j keeps its
-indexes current as the properties change. Migration V004 creates the full-text index ``lexgraph_tokens`` with the
-``whitespace`` analyzer, so BM25 ranks the same tokens as tantivy does in the embedded backend. The vector indexes
+`lexgraph index` gives each indexed clause and chunk a search entry, ``(:Provision)-[:INDEXED_AS]->
+(:ProvisionSearch)`` and ``(:Chunk)-[:INDEXED_AS]->(:ChunkSearch)``, holding ``tokens`` (Sudachi, space-separated),
+``embedding``, the heading shown with a hit (``name``), the text, and the fields searches filter on (``laws``,
+``valid_from``, ``valid_until``): a person reading the clause in Neo4j Browser never meets 384 floats (issue 34).
+Neo4j keeps its indexes current as the entries change. Migration V013 creates the full-text index
+``lexgraph_tokens`` over the entries with the ``whitespace`` analyzer, so BM25 ranks the same tokens as tantivy
+does in the embedded backend. The vector indexes
 (``provision_embedding``, ``chunk_embedding``, cosine) are created here because their dimensions are the
 embedder's. ``(:IndexPart {name, fingerprint})`` records what each part was built from, for `doctor`.
 
@@ -14,10 +17,8 @@ and when the filter is narrower than that the exact query (cosine over the allow
 
 from __future__ import annotations
 
-import functools
 import re
 import time
-import weakref
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ from lexgraph.index.backends import RecordedParts
 from lexgraph.index.embed import Embedder, EmbeddingCache
 from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts, collection_of, count_terms
 from lexgraph.index.parts import IndexProgress, IndexSummary, build_part, now
-from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter, SearchIndex, UnitKind
+from lexgraph.index.query import IndexHit, IndexMissing, SearchFilter, SearchIndex, UnitBatch, UnitKind
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.index.units import (
     IndexUnit,
@@ -45,7 +46,9 @@ from lexgraph.store.base import GraphStore, StoreError
 #: Lucene's default limit on the clauses of one query.
 MAX_TERMS = 1000
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
-_VECTOR_INDEX = {"provision": ("provision_embedding", "Provision"), "chunk": ("chunk_embedding", "Chunk")}
+#: Each kind's vector index and the label of its search entries (migration V013: the search fields of a clause or
+#: chunk live on a node of their own, out of the way of a person reading it in Neo4j Browser).
+_VECTOR_INDEX = {"provision": ("provision_embedding", "ProvisionSearch"), "chunk": ("chunk_embedding", "ChunkSearch")}
 _WIDEN = 4
 _MAX_FETCH = 10_000
 #: The fewest candidates asked of a vector index. Neo4j's HNSW (Lucene) searches as deep as the number of
@@ -100,7 +103,8 @@ def ensure_vector_indexes(store: GraphStore, dim: int) -> None:
     existing = {row["name"]: row for row in store.query("index_vector_indexes")}
     for name, label in _VECTOR_INDEX.values():
         found = existing.get(name)
-        if found is not None and (found["dimensions"] != dimensions or found.get("quantized") is True):
+        if found is not None and (found["dimensions"] != dimensions or found.get("quantized") is True
+                                  or list(found.get("labels") or ()) != [label]):  # made before V013: on the units
             store.run_schema_statement(f"DROP INDEX {name} IF EXISTS")  # type: ignore[attr-defined]
         # Built from constants and a checked integer, never from user text.
         config = f"`vector.dimensions`: {dimensions}, `vector.similarity_function`: 'cosine'"
@@ -142,12 +146,12 @@ class Neo4jIndex:
     def hybrid_search(self, tokens: Sequence[str], vector: np.ndarray | None, k: int,
                       where: SearchFilter) -> tuple[list[IndexHit], list[IndexHit]]:
         """Both lists of each kind in one query (``index_search``): uids and scores only; a hit's unit is read
-        when first used, together with every other hit of the same search still held (`_Units`)."""
+        when first used, together with every other hit of the same search still held (`UnitBatch`)."""
         lucene = lucene_query(tokens) or None
         if k < 1 or (lucene is None and vector is None):
             return [], []
         query = None if vector is None else [float(x) for x in np.asarray(vector, dtype=np.float32).reshape(-1)]
-        units = _Units(self.store)
+        units = UnitBatch(self._units_by_uid)
         kinds: Sequence[UnitKind] = (where.kind,) if where.kind else ("provision", "chunk")
         text: list[tuple[str, float]] = []
         nearest: list[tuple[str, float]] = []
@@ -164,7 +168,7 @@ class Neo4jIndex:
         candidates through, the index is asked again, deeper (`_nearest`)."""
         fetch = max(k * _WIDEN, MIN_CANDIDATES)  # more candidates than k: the index's recall grows with them
         exact = self._units.get(kind, 0) <= fetch
-        row = self.store.query("index_search", label=LABELS[kind], lucene=lucene, vector=vector,
+        row = self.store.query("index_search", label=_VECTOR_INDEX[kind][1], lucene=lucene, vector=vector,
                                index=_VECTOR_INDEX[kind][0], fetch=fetch, exact=exact, k=k, **self._params(where))[0]
         text = [(str(uid), float(score)) for uid, score in row["text"]]
         nearest = [(str(uid), float(score)) for uid, score in row["nearest"]]
@@ -185,6 +189,9 @@ class Neo4jIndex:
                 return rows
             fetch *= _WIDEN
         return self.store.query(f"index_exact_{kind}s", **params)
+
+    def _units_by_uid(self, uids: Sequence[str]) -> dict[str, IndexUnit]:
+        return {row["uid"]: _unit(row) for row in self.store.query("index_units_by_uid", uids=list(uids))}
 
     @staticmethod
     def _params(where: SearchFilter) -> dict[str, Any]:
@@ -223,33 +230,6 @@ def neo4j_term_counts(row: dict[str, Any]) -> TermCounts:
 
 def _best(found: list[tuple[str, float]], k: int) -> list[tuple[str, float]]:
     return sorted(found, key=lambda item: (-item[1], item[0]))[:k]
-
-
-class _Units:
-    """The units behind one search's hits, read when the first of them is used: in one query, every hit of the
-    search that is still held (after fusion, the few that are shown), not the hundred each list ranked."""
-
-    def __init__(self, store: GraphStore) -> None:
-        self.store = store
-        self._waiting: weakref.WeakSet[IndexHit] = weakref.WeakSet()
-        self._read: dict[str, IndexUnit] = {}
-
-    def hits(self, found: Sequence[tuple[str, float]]) -> list[IndexHit]:
-        out = [IndexHit(uid, score, functools.partial(self._unit, uid)) for uid, score in found]
-        self._waiting.update(out)
-        return out
-
-    def _unit(self, uid: str) -> IndexUnit:
-        if uid not in self._read:
-            wanted = {hit.uid for hit in self._waiting if hit.uid not in self._read} | {uid}
-            for row in self.store.query("index_units_by_uid", uids=sorted(wanted)):
-                self._read[row["uid"]] = _unit(row)
-            self._waiting = weakref.WeakSet(h for h in self._waiting if h.uid not in self._read)
-        try:
-            return self._read[uid]
-        except KeyError:
-            raise IndexMissing(f"{uid} was found by the search index of {self.store.location} but is no longer "
-                               "indexed (a concurrent `lexgraph index`?); search again") from None
 
 
 def _unit(row: dict[str, Any]) -> IndexUnit:

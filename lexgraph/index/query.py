@@ -10,7 +10,9 @@ best among those clauses, never the survivors of a global top 10.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import functools
+import weakref
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
@@ -72,6 +74,33 @@ class IndexHit:
     @cached_property
     def unit(self) -> IndexUnit:
         return self.load()
+
+
+class UnitBatch:
+    """The units behind one search's hits, read when the first of them is used: in one read, every hit of the
+    search that is still held (after fusion, the few that are shown), not the hundred each list ranked, and not
+    one read per hit. ``read`` maps uids to their units (one query or one index lookup)."""
+
+    def __init__(self, read: Callable[[Sequence[str]], Mapping[str, IndexUnit]]) -> None:
+        self._read_units = read
+        self._waiting: weakref.WeakSet[IndexHit] = weakref.WeakSet()
+        self._read: dict[str, IndexUnit] = {}
+
+    def hits(self, found: Iterable[tuple[str, float]]) -> list[IndexHit]:
+        out = [IndexHit(uid, score, functools.partial(self._unit, uid)) for uid, score in found]
+        self._waiting.update(out)
+        return out
+
+    def _unit(self, uid: str) -> IndexUnit:
+        if uid not in self._read:
+            wanted = {hit.uid for hit in self._waiting if hit.uid not in self._read} | {uid}
+            self._read.update(self._read_units(sorted(wanted)))
+            self._waiting = weakref.WeakSet(h for h in self._waiting if h.uid not in self._read)
+        try:
+            return self._read[uid]
+        except KeyError:
+            raise IndexMissing(f"{uid} was found by the search index but is no longer in it (a concurrent "
+                               "`lexgraph index`, or a damaged index: `lexgraph index --rebuild`)") from None
 
 
 class SearchIndex(Protocol):

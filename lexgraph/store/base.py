@@ -8,6 +8,7 @@ suite runs against both.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from abc import ABC, abstractmethod
@@ -158,8 +159,10 @@ def load_migrations(backend: str) -> list[Migration]:
     return found
 
 
+@functools.lru_cache(maxsize=512)
 def load_named_query(name: str, backend: str) -> str:
-    """A backend-specific file (``cypher/<backend>/<name>.cypher``) wins over the shared one."""
+    """A backend-specific file (``cypher/<backend>/<name>.cypher``) wins over the shared one. Read once per
+    process: a search runs several named queries, and reading a package resource cost about a millisecond each."""
     if not re.fullmatch(r"[a-z0-9_]+", name):
         raise UnknownQuery(f"query name {name!r} is not a valid name (lowercase letters, digits, _)")
     root = resources.files("lexgraph") / "cypher"

@@ -1,5 +1,6 @@
-// One search of one kind of unit ($label: Provision or Chunk) in one round trip (issue 34): BM25 over the tokens
-// and the nearest units by embedding, each filtered inside its own ranking, as a hybrid search fuses them.
+// One search of one kind of unit in one round trip (issue 34), over its search entries ($label: ProvisionSearch or
+// ChunkSearch): BM25 over the tokens and the nearest units by embedding, each filtered inside its own ranking, as a
+// hybrid search fuses them.
 // $lucene null: no BM25 list; $vector null: no dense list. Each list comes back as one row of [uid, score] pairs,
 // best first, ties by uid, as the embedded backend orders them: no unit's text or embedding travels (the driver
 // decodes a row at a time, which cost more than the search), and the fields of the few hits that are shown are
@@ -11,9 +12,9 @@ CALL {
   UNWIND CASE WHEN $lucene IS NULL THEN [] ELSE [1] END AS _
   CALL db.index.fulltext.queryNodes('lexgraph_tokens', $lucene) YIELD node, score
   WHERE $label IN labels(node)
-    AND (size($laws) = 0 OR any(law IN node.search_laws WHERE law IN $laws))
-    AND ($as_of IS NULL OR ((node.search_from IS NULL OR node.search_from <= $as_of)
-                            AND (node.search_until IS NULL OR $as_of < node.search_until)))
+    AND (size($laws) = 0 OR any(law IN node.laws WHERE law IN $laws))
+    AND ($as_of IS NULL OR ((node.valid_from IS NULL OR node.valid_from <= $as_of)
+                            AND (node.valid_until IS NULL OR $as_of < node.valid_until)))
   // the best $k + 50 in the index's order: the margin orders a tie across the k-th place by uid too
   WITH node, score
   LIMIT $k + 50
@@ -25,33 +26,33 @@ CALL {
 CALL {
   UNWIND CASE WHEN $vector IS NULL OR $exact THEN [] ELSE [1] END AS _
   CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node, score
-  WHERE (size($laws) = 0 OR any(law IN node.search_laws WHERE law IN $laws))
-    AND ($as_of IS NULL OR ((node.search_from IS NULL OR node.search_from <= $as_of)
-                            AND (node.search_until IS NULL OR $as_of < node.search_until)))
+  WHERE (size($laws) = 0 OR any(law IN node.laws WHERE law IN $laws))
+    AND ($as_of IS NULL OR ((node.valid_from IS NULL OR node.valid_from <= $as_of)
+                            AND (node.valid_until IS NULL OR $as_of < node.valid_until)))
   WITH node.uid AS uid, 2 * score - 1 AS score
   ORDER BY score DESC, uid
   LIMIT $k
   RETURN collect([uid, score]) AS nearest
 }
 CALL {
-  UNWIND CASE WHEN $vector IS NOT NULL AND $exact AND $label = 'Chunk' THEN [1] ELSE [] END AS _
-  MATCH (node:Chunk)
+  UNWIND CASE WHEN $vector IS NOT NULL AND $exact AND $label = 'ChunkSearch' THEN [1] ELSE [] END AS _
+  MATCH (node:ChunkSearch)
   WHERE node.embedding IS NOT NULL
-    AND (size($laws) = 0 OR any(law IN node.search_laws WHERE law IN $laws))
-    AND ($as_of IS NULL OR ((node.search_from IS NULL OR node.search_from <= $as_of)
-                            AND (node.search_until IS NULL OR $as_of < node.search_until)))
+    AND (size($laws) = 0 OR any(law IN node.laws WHERE law IN $laws))
+    AND ($as_of IS NULL OR ((node.valid_from IS NULL OR node.valid_from <= $as_of)
+                            AND (node.valid_until IS NULL OR $as_of < node.valid_until)))
   WITH node.uid AS uid, 2 * vector.similarity.cosine(node.embedding, $vector) - 1 AS score
   ORDER BY score DESC, uid
   LIMIT $k
   RETURN collect([uid, score]) AS exact_chunks
 }
 CALL {
-  UNWIND CASE WHEN $vector IS NOT NULL AND $exact AND $label = 'Provision' THEN [1] ELSE [] END AS _
-  MATCH (node:Provision)
+  UNWIND CASE WHEN $vector IS NOT NULL AND $exact AND $label = 'ProvisionSearch' THEN [1] ELSE [] END AS _
+  MATCH (node:ProvisionSearch)
   WHERE node.embedding IS NOT NULL
-    AND (size($laws) = 0 OR any(law IN node.search_laws WHERE law IN $laws))
-    AND ($as_of IS NULL OR ((node.search_from IS NULL OR node.search_from <= $as_of)
-                            AND (node.search_until IS NULL OR $as_of < node.search_until)))
+    AND (size($laws) = 0 OR any(law IN node.laws WHERE law IN $laws))
+    AND ($as_of IS NULL OR ((node.valid_from IS NULL OR node.valid_from <= $as_of)
+                            AND (node.valid_until IS NULL OR $as_of < node.valid_until)))
   WITH node.uid AS uid, 2 * vector.similarity.cosine(node.embedding, $vector) - 1 AS score
   ORDER BY score DESC, uid
   LIMIT $k
