@@ -57,6 +57,10 @@ _MAX_FETCH = 10_000
 #: store's (exact below 100,000 vectors) on all 69. Twice that, for stores larger than the sample, costs no
 #: measurable time (docs/neo4j.md, "Search indexes").
 MIN_CANDIDATES = 400
+#: The hits of each list that come with their fields from the search query itself: a fused top 10 is largely made
+#: of the first twenty of the BM25 and dense lists (on 32 of lawqa_jp's 69 dev questions wholly, against none with
+#: ten), so reading the shown hits often costs no second round trip (issue 34); the rest travel as uid and score.
+DETAILED = 20
 
 
 def index_key(embedder_name: str) -> str:
@@ -145,37 +149,42 @@ class Neo4jIndex:
 
     def hybrid_search(self, tokens: Sequence[str], vector: np.ndarray | None, k: int,
                       where: SearchFilter) -> tuple[list[IndexHit], list[IndexHit]]:
-        """Both lists of each kind in one query (``index_search``): uids and scores only; a hit's unit is read
-        when first used, together with every other hit of the same search still held (`UnitBatch`)."""
+        """Both lists of each kind in one query (``index_search``): uids and scores, and the units of the first
+        `DETAILED` of each; any other hit's unit is read when first used, together with every other hit of the same
+        search still held (`UnitBatch`)."""
         lucene = lucene_query(tokens) or None
         if k < 1 or (lucene is None and vector is None):
             return [], []
         query = None if vector is None else [float(x) for x in np.asarray(vector, dtype=np.float32).reshape(-1)]
-        units = UnitBatch(self._units_by_uid)
         kinds: Sequence[UnitKind] = (where.kind,) if where.kind else ("provision", "chunk")
         text: list[tuple[str, float]] = []
         nearest: list[tuple[str, float]] = []
+        units = UnitBatch(self._units_by_uid)
         for kind in kinds:
-            found_text, found_nearest = self._search(kind, lucene, query, k, where)
+            found_text, found_nearest, details = self._search(kind, lucene, query, k, where)
             text += found_text
             nearest += found_nearest
+            units.know(details)
         return units.hits(_best(text, k)), units.hits(_best(nearest, k))
 
-    def _search(self, kind: UnitKind, lucene: str | None, vector: list[float] | None, k: int,
-                where: SearchFilter) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
-        """One kind's BM25 and dense lists. A kind with no more units than the candidates the vector index would be
-        asked for is scanned exactly (the sample's 10 chunks); when the filter lets fewer than k of the index's
-        candidates through, the index is asked again, deeper (`_nearest`)."""
+    def _search(self, kind: UnitKind, lucene: str | None, vector: list[float] | None, k: int, where: SearchFilter
+                ) -> tuple[list[tuple[str, float]], list[tuple[str, float]], list[IndexUnit]]:
+        """One kind's BM25 and dense lists, and the units of the first `DETAILED` of each. A kind with no more
+        units than the candidates the vector index would be asked for is scanned exactly (the sample's 10
+        chunks); when the filter lets fewer than k of the index's candidates through, the index is asked again,
+        deeper (`_nearest`)."""
         fetch = max(k * _WIDEN, MIN_CANDIDATES)  # more candidates than k: the index's recall grows with them
         exact = self._units.get(kind, 0) <= fetch
         row = self.store.query("index_search", label=_VECTOR_INDEX[kind][1], lucene=lucene, vector=vector,
-                               index=_VECTOR_INDEX[kind][0], fetch=fetch, exact=exact, k=k, **self._params(where))[0]
+                               index=_VECTOR_INDEX[kind][0], fetch=fetch, exact=exact, k=k, detail=DETAILED,
+                               **self._params(where))[0]
         text = [(str(uid), float(score)) for uid, score in row["text"]]
         nearest = [(str(uid), float(score)) for uid, score in row["nearest"]]
+        details = [_unit(fields) for fields in row["details"]]
         if vector is not None and not exact and len(nearest) < k:
             deeper = self._nearest(kind, vector, k, where, fetch * _WIDEN)
             nearest = [(str(r["uid"]), float(r["score"])) for r in deeper]
-        return text, nearest
+        return text, nearest, details
 
     def _nearest(self, kind: UnitKind, vector: list[float], k: int, where: SearchFilter,
                  fetch: int) -> list[dict[str, Any]]:

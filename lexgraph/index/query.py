@@ -86,6 +86,10 @@ class UnitBatch:
         self._waiting: weakref.WeakSet[IndexHit] = weakref.WeakSet()
         self._read: dict[str, IndexUnit] = {}
 
+    def know(self, units: Iterable[IndexUnit]) -> None:
+        """Units the search already read (with its hits): never read again."""
+        self._read.update((unit.uid, unit) for unit in units)
+
     def hits(self, found: Iterable[tuple[str, float]]) -> list[IndexHit]:
         out = [IndexHit(uid, score, functools.partial(self._unit, uid)) for uid, score in found]
         self._waiting.update(out)
