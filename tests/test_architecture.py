@@ -190,3 +190,27 @@ def test_importing_the_cli_loads_no_heavy_engine(module: str) -> None:
     loaded = {name.split(".")[0] for name in json.loads(done.stdout)}
     assert sorted(loaded & set(HEAVY)) == []
     assert "lexgraph" in loaded  # the import did happen
+
+
+def test_indexing_never_asks_which_backend_a_store_is() -> None:
+    """`index/` reads what a store declares (`index_kind`, through `index/backends.py`), never its `backend` name
+    nor its class (issue 36): a new store backend with files beside it needs no change there."""
+    asked = []
+    for path in sorted((PACKAGE / "index").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "backend":
+                asked.append(f"{path.name}:{node.lineno} .backend")
+            if isinstance(node, ast.Name) and node.id in ("EmbeddedStore", "Neo4jStore"):
+                asked.append(f"{path.name}:{node.lineno} {node.id}")
+    assert asked == []
+
+
+def test_every_store_declares_its_dialect_and_index_kind() -> None:
+    from lexgraph.index.backends import _BACKENDS
+    from lexgraph.store.base import load_migrations
+    from lexgraph.store.embedded import EmbeddedStore
+    from lexgraph.store.neo4j import Neo4jStore
+
+    for store_type in (EmbeddedStore, Neo4jStore):
+        assert store_type.index_kind in _BACKENDS, store_type
+        assert load_migrations(store_type.dialect), store_type

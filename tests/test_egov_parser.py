@@ -44,10 +44,10 @@ def test_metadata_of_both_generations(civil_2020, civil_2023):
     ("path", "kind", "title", "text_start"),
     [
         ("a709", "article", "第七百九条", "第七百九条　故意又は過失によって他人の権利"),
-        ("a709/p1", "paragraph", "", "故意又は過失によって"),
+        ("a709/p1", "paragraph", "第一項", "故意又は過失によって"),
         ("a3_2", "article", "第三条の二", "第三条の二　法律行為の当事者が意思表示をした時に意思能力"),
         ("a13/p1/i1", "item", "一", "一　元本を領収し、又は利用すること。"),
-        ("a5/p2", "paragraph", "２", "２　前項の規定に反する法律行為は、取り消すことができる。"),
+        ("a5/p2", "paragraph", "第二項", "２　前項の規定に反する法律行為は、取り消すことができる。"),
     ],
 )
 def test_clauses_and_paths(civil_2023, path, kind, title, text_start):

@@ -78,7 +78,7 @@ def test_a_vector_index_of_other_dimensions_is_reported_and_rebuilt(neo4j_store:
 
     neo4j_store.run_schema_statement("DROP INDEX provision_embedding")  # type: ignore[attr-defined]
     neo4j_store.run_schema_statement(  # type: ignore[attr-defined]
-        "CREATE VECTOR INDEX provision_embedding FOR (n:Provision) ON n.embedding "
+        "CREATE VECTOR INDEX provision_embedding FOR (n:ProvisionSearch) ON n.embedding "
         "OPTIONS {indexConfig: {`vector.dimensions`: 128, `vector.similarity_function`: 'cosine'}}")
     vector = embedder.embed_queries(["借地権の存続期間は何年か"])[0]
     unindexed = neo4j_store.query("index_vector_search", index="provision_embedding", fetch=5, k=5,

@@ -141,6 +141,17 @@ def drawn_nodes(page: object) -> list[dict[str, str]]:
              caption: Array.from(n.querySelectorAll('text')).map(t => t.textContent).join('').trim()}))""")
 
 
+def panel_keys(page: object, cypher: str, shot: Path) -> list[str]:
+    """Draw the one node `cypher` returns, click it, and read the property names its Node properties panel lists,
+    in the panel's order."""
+    draw(page, cypher, shot)
+    page.locator("svg g.node").first.click()  # type: ignore[attr-defined]
+    table = page.locator("[data-testid='viz-details-pane-properties-table']").first  # type: ignore[attr-defined]
+    table.wait_for(timeout=30_000)
+    page.screenshot(path=str(shot))  # type: ignore[attr-defined]
+    return table.locator("tr td:first-child").all_inner_texts()  # type: ignore[no-any-return]
+
+
 def draw(page: object, cypher: str, shot: Path) -> list[dict[str, str]]:
     """Clear the stream, run `cypher`, wait for the graph to settle, take a screenshot, read the drawn nodes."""
     run_in_browser(page, ":clear")
@@ -161,6 +172,8 @@ def test_browser_draws_the_guide_s_graphs_with_readable_captions(neo4j_store: Gr
     lg = LexGraph(neo4j_store)
     lg.ingest_statutes([SAMPLE / "129AC0000000089_20200401_501AC0000000034.xml"])
     lg.ingest_precedents([SAMPLE / "precedents" / "91244.txt"])
+    # Indexed, as a searchable store is: the clauses' search entries must stay out of the panel a lawyer reads.
+    assert lg.index(laws=["民法"]).embedded_texts == 0  # the vectors the package ships
     guide = guide_module().ten_queries((ROOT / "docs" / "browser.md").read_text(encoding="utf-8"))
     drawn: dict[str, list[dict[str, str]]] = {}
     with sync_playwright() as playwright:
@@ -186,6 +199,7 @@ def test_browser_draws_the_guide_s_graphs_with_readable_captions(neo4j_store: Gr
             drawn["guide 8"] = drawn_nodes(page)
             for name, cypher in MORE_GRAPHS.items():
                 drawn[name] = draw(page, cypher, tmp_path / f"{name}.png")
+            keys = panel_keys(page, "MATCH (p:Provision {path: 'a709/p1'}) RETURN p LIMIT 1", tmp_path / "panel.png")
         finally:
             chromium.close()
     colours = grass_colours()
@@ -204,3 +218,10 @@ def test_browser_draws_the_guide_s_graphs_with_readable_captions(neo4j_store: Gr
     assert any(c.startswith("民法（令和") for c in captions["versions"]), captions["versions"]
     assert {"Law", "Provision", "Precedent", "Chunk"} <= set(captions["schema"]), captions["schema"]
     assert all((tmp_path / f"{name}.png").stat().st_size > 20_000 for name in [*MORE_GRAPHS, "guide-8"])
+    # The clause's panel: its name and text, and none of the search fields (issue 34: they live on its search
+    # entry, (:Provision)-[:INDEXED_AS]->(:ProvisionSearch), where neo4j-graphrag's retrievers find them).
+    assert {"name", "text", "law_id", "path"} <= set(keys), keys
+    assert not [k for k in keys if k in ("embedding", "tokens", "index_key") or k.startswith("search_")], keys
+    entry = neo4j_store.run_read_only("MATCH (:Provision {path: 'a709/p1'})-[:INDEXED_AS]->(s:ProvisionSearch) "
+                                      "RETURN size(s.embedding) AS dim, s.name AS name LIMIT 1")
+    assert entry and entry[0]["dim"] == 384 and entry[0]["name"].startswith("民法 第七百九条第一項"), entry

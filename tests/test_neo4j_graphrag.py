@@ -70,7 +70,7 @@ def test_embed_query_and_fulltext_query_are_what_lexgraph_searches_with(indexed:
 
 
 def test_neo4j_graphrag_retrievers_find_what_lexgraph_finds(indexed: LexGraph, driver: object) -> None:
-    from neo4j_graphrag.retrievers import HybridRetriever, VectorRetriever
+    from neo4j_graphrag.retrievers import HybridRetriever, VectorCypherRetriever, VectorRetriever
 
     dense = indexed.search(QUESTION, options=SearchOptions(mode="dense", k=10), kind="provision")
     expected = [hit.uid for hit in dense.clauses[:10]]
@@ -89,3 +89,13 @@ def test_neo4j_graphrag_retrievers_find_what_lexgraph_finds(indexed: LexGraph, d
                           top_k=5, effective_search_ratio=MIN_CANDIDATES // 5)
     assert any(uid.startswith(ARTICLE_3) for uid in uids(found)[:3]), uids(found)
     assert all("借地借家法 第" in item.content for item in found.items if "403AC" in item.content)
+
+    # The clause a person reads, through its search entry's INDEXED_AS (docs/neo4j.md): the same clauses, each
+    # with its law's version, and no embedding on it.
+    clauses = VectorCypherRetriever(driver, "provision_embedding", retrieval_query=(
+        "MATCH (p:Provision)-[:INDEXED_AS]->(node) MATCH (v:LawVersion)-[:CONTAINS]->(p) "
+        "RETURN p.name AS name, v.name AS version, p.embedding IS NULL AS plain, score, {uid: p.uid} AS metadata"))
+    found = clauses.search(query_vector=indexed.embed_query(QUESTION), top_k=10,
+                           effective_search_ratio=MIN_CANDIDATES // 10)
+    assert set(uids(found)) == set(expected), uids(found)
+    assert all("plain=True" in item.content and "version='借地借家法" in item.content for item in found.items)

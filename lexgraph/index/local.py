@@ -24,7 +24,7 @@ import shutil
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,8 @@ import pyarrow.parquet as pq
 
 from lexgraph.errors import IndexUnavailable
 from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts, collection_of, count_terms
-from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter
+from lexgraph.index.parts import now as now  # re-exported: when a part was built
+from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter, UnitBatch
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.index.units import IndexUnit, law_part, natural_path, part_law_id, unit_from_row, unit_row
 
@@ -289,10 +290,6 @@ def _unit_from_json(data: bytes) -> IndexUnit:
     return unit_from_row(raw)
 
 
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
 # -- searching ----------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class _PartRows:
@@ -409,6 +406,10 @@ class LocalIndex:
             found = self._exact(query, k, candidates)
         return self._hits(found)
 
+    def hybrid_search(self, tokens: Sequence[str], vector: np.ndarray | None, k: int,
+                      where: SearchFilter) -> tuple[list[IndexHit], list[IndexHit]]:
+        return self.text_search(tokens, k, where), [] if vector is None else self.vector_search(vector, k, where)
+
     def _may_hold(self, part: _PartRows, where: SearchFilter) -> bool:
         if where.kind is not None and part.label != LABELS[where.kind]:
             return False
@@ -480,16 +481,10 @@ class LocalIndex:
         return None
 
     def _hits(self, found: Sequence[tuple[str, float]]) -> list[IndexHit]:
-        """Hits whose unit is read from tantivy when first used (the uids come from the part files, which the
-        bm25 folder is built from, so every one of them is there)."""
-        return [IndexHit(uid, score, partial(self._unit, uid)) for uid, score in found]
-
-    def _unit(self, uid: str) -> IndexUnit:
-        unit = self.units_by_uid([uid]).get(uid)
-        if unit is None:
-            raise IndexMissing(f"{uid} has a vector in {self.directory} but no entry in its bm25 folder; the index "
-                               f"is damaged: run `lexgraph index --rebuild`")
-        return unit
+        """Hits whose units are read from tantivy when first used, those still held together in one lookup
+        (`UnitBatch`: the fused few, not one term query per hit). The uids come from the part files, which the
+        bm25 folder is built from, so every one of them is there."""
+        return UnitBatch(self.units_by_uid).hits(found)
 
     def units_under(self, law_id: str, path: str, where: SearchFilter) -> list[IndexUnit]:
         part = self._part_by_name.get(law_part(law_id))

@@ -1,9 +1,12 @@
 """The Neo4j backend's search indexes: native full-text and vector indexes over node properties (DESIGN §5).
 
-`lexgraph index` writes ``tokens`` (Sudachi, space-separated) and ``embedding`` onto the indexed clauses and
-chunks, with the fields searches filter on (``search_laws``, ``search_from``, ``search_until``); Neo4j keeps its
-indexes current as the properties change. Migration V004 creates the full-text index ``lexgraph_tokens`` with the
-``whitespace`` analyzer, so BM25 ranks the same tokens as tantivy does in the embedded backend. The vector indexes
+`lexgraph index` gives each indexed clause and chunk a search entry, ``(:Provision)-[:INDEXED_AS]->
+(:ProvisionSearch)`` and ``(:Chunk)-[:INDEXED_AS]->(:ChunkSearch)``, holding ``tokens`` (Sudachi, space-separated),
+``embedding``, the heading shown with a hit (``name``), the text, and the fields searches filter on (``laws``,
+``valid_from``, ``valid_until``): a person reading the clause in Neo4j Browser never meets 384 floats (issue 34).
+Neo4j keeps its indexes current as the entries change. Migration V013 creates the full-text index
+``lexgraph_tokens`` over the entries with the ``whitespace`` analyzer, so BM25 ranks the same tokens as tantivy
+does in the embedded backend. The vector indexes
 (``provision_embedding``, ``chunk_embedding``, cosine) are created here because their dimensions are the
 embedder's. ``(:IndexPart {name, fingerprint})`` records what each part was built from, for `doctor`.
 
@@ -15,22 +18,37 @@ and when the filter is narrower than that the exact query (cosine over the allow
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from lexgraph.errors import ConfigurationError
-from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts
-from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter, UnitKind
+from lexgraph.index.backends import RecordedParts
+from lexgraph.index.embed import Embedder, EmbeddingCache
+from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts, collection_of, count_terms
+from lexgraph.index.parts import IndexProgress, IndexSummary, build_part, now
+from lexgraph.index.query import IndexHit, IndexMissing, SearchFilter, SearchIndex, UnitBatch, UnitKind
 from lexgraph.index.tokenize import TOKENIZER_VERSION
-from lexgraph.index.units import IndexUnit, law_part, natural_path, part_law_id, unit_from_row
+from lexgraph.index.units import (
+    IndexUnit,
+    law_part,
+    law_titles,
+    natural_path,
+    part_law_id,
+    unit_from_row,
+    unit_row,
+)
 from lexgraph.store.base import GraphStore, StoreError
 
 #: Lucene's default limit on the clauses of one query.
 MAX_TERMS = 1000
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
-_VECTOR_INDEX = {"provision": ("provision_embedding", "Provision"), "chunk": ("chunk_embedding", "Chunk")}
+#: Each kind's vector index and the label of its search entries (migration V013: the search fields of a clause or
+#: chunk live on a node of their own, out of the way of a person reading it in Neo4j Browser).
+_VECTOR_INDEX = {"provision": ("provision_embedding", "ProvisionSearch"), "chunk": ("chunk_embedding", "ChunkSearch")}
 _WIDEN = 4
 _MAX_FETCH = 10_000
 #: The fewest candidates asked of a vector index. Neo4j's HNSW (Lucene) searches as deep as the number of
@@ -39,6 +57,10 @@ _MAX_FETCH = 10_000
 #: store's (exact below 100,000 vectors) on all 69. Twice that, for stores larger than the sample, costs no
 #: measurable time (docs/neo4j.md, "Search indexes").
 MIN_CANDIDATES = 400
+#: The hits of each list that come with their fields from the search query itself: a fused top 10 is largely made
+#: of the first twenty of the BM25 and dense lists (on 32 of lawqa_jp's 69 dev questions wholly, against none with
+#: ten), so reading the shown hits often costs no second round trip (issue 34); the rest travel as uid and score.
+DETAILED = 20
 
 
 def index_key(embedder_name: str) -> str:
@@ -85,7 +107,8 @@ def ensure_vector_indexes(store: GraphStore, dim: int) -> None:
     existing = {row["name"]: row for row in store.query("index_vector_indexes")}
     for name, label in _VECTOR_INDEX.values():
         found = existing.get(name)
-        if found is not None and (found["dimensions"] != dimensions or found.get("quantized") is True):
+        if found is not None and (found["dimensions"] != dimensions or found.get("quantized") is True
+                                  or list(found.get("labels") or ()) != [label]):  # made before V013: on the units
             store.run_schema_statement(f"DROP INDEX {name} IF EXISTS")  # type: ignore[attr-defined]
         # Built from constants and a checked integer, never from user text.
         config = f"`vector.dimensions`: {dimensions}, `vector.similarity_function`: 'cosine'"
@@ -119,30 +142,55 @@ class Neo4jIndex:
         self._law_terms = LawTermsReader(self._read_collection_terms, self._read_laws_terms)
 
     def text_search(self, tokens: Sequence[str], k: int, where: SearchFilter) -> list[IndexHit]:
-        lucene = lucene_query(tokens)
-        if not lucene or k < 1:
-            return []
-        rows = self.store.query("index_text_search", lucene=lucene, k=k, **self._params(where),
-                                label=LABELS[where.kind] if where.kind else None)
-        return [IndexHit.of(_unit(row), float(row["score"])) for row in rows]
+        return self.hybrid_search(tokens, None, k, where)[0]
 
     def vector_search(self, vector: np.ndarray, k: int, where: SearchFilter) -> list[IndexHit]:
-        if k < 1:
-            return []
-        query = [float(x) for x in np.asarray(vector, dtype=np.float32).reshape(-1)]
-        kinds: Sequence[UnitKind] = (where.kind,) if where.kind else ("provision", "chunk")
-        found: list[tuple[str, float, dict[str, Any]]] = []
-        for kind in kinds:
-            found.extend((row["uid"], float(row["score"]), row) for row in self._nearest(kind, query, k, where))
-        found.sort(key=lambda item: (-item[1], item[0]))
-        return [IndexHit.of(_unit(row), score) for _, score, row in found[:k]]
+        return self.hybrid_search((), vector, k, where)[1]
 
-    def _nearest(self, kind: UnitKind, vector: list[float], k: int, where: SearchFilter) -> list[dict[str, Any]]:
-        """The k nearest units of one kind. A kind with no more units than the candidates the index would be asked
-        for is scanned exactly: one query instead of widening an index search that can never fill k (the sample's
-        10 chunks cost four index queries and the scan, issue 34)."""
+    def hybrid_search(self, tokens: Sequence[str], vector: np.ndarray | None, k: int,
+                      where: SearchFilter) -> tuple[list[IndexHit], list[IndexHit]]:
+        """Both lists of each kind in one query (``index_search``): uids and scores, and the units of the first
+        `DETAILED` of each; any other hit's unit is read when first used, together with every other hit of the same
+        search still held (`UnitBatch`)."""
+        lucene = lucene_query(tokens) or None
+        if k < 1 or (lucene is None and vector is None):
+            return [], []
+        query = None if vector is None else [float(x) for x in np.asarray(vector, dtype=np.float32).reshape(-1)]
+        kinds: Sequence[UnitKind] = (where.kind,) if where.kind else ("provision", "chunk")
+        text: list[tuple[str, float]] = []
+        nearest: list[tuple[str, float]] = []
+        units = UnitBatch(self._units_by_uid)
+        for kind in kinds:
+            found_text, found_nearest, details = self._search(kind, lucene, query, k, where)
+            text += found_text
+            nearest += found_nearest
+            units.know(details)
+        return units.hits(_best(text, k)), units.hits(_best(nearest, k))
+
+    def _search(self, kind: UnitKind, lucene: str | None, vector: list[float] | None, k: int, where: SearchFilter
+                ) -> tuple[list[tuple[str, float]], list[tuple[str, float]], list[IndexUnit]]:
+        """One kind's BM25 and dense lists, and the units of the first `DETAILED` of each. A kind with no more
+        units than the candidates the vector index would be asked for is scanned exactly (the sample's 10
+        chunks); when the filter lets fewer than k of the index's candidates through, the index is asked again,
+        deeper (`_nearest`)."""
+        fetch = max(k * _WIDEN, MIN_CANDIDATES)  # more candidates than k: the index's recall grows with them
+        exact = self._units.get(kind, 0) <= fetch
+        row = self.store.query("index_search", label=_VECTOR_INDEX[kind][1], lucene=lucene, vector=vector,
+                               index=_VECTOR_INDEX[kind][0], fetch=fetch, exact=exact, k=k, detail=DETAILED,
+                               **self._params(where))[0]
+        text = [(str(uid), float(score)) for uid, score in row["text"]]
+        nearest = [(str(uid), float(score)) for uid, score in row["nearest"]]
+        details = [_unit(fields) for fields in row["details"]]
+        if vector is not None and not exact and len(nearest) < k:
+            deeper = self._nearest(kind, vector, k, where, fetch * _WIDEN)
+            nearest = [(str(r["uid"]), float(r["score"])) for r in deeper]
+        return text, nearest, details
+
+    def _nearest(self, kind: UnitKind, vector: list[float], k: int, where: SearchFilter,
+                 fetch: int) -> list[dict[str, Any]]:
+        """The k nearest units of one kind when a filter is narrower than the first candidates: the index asked
+        deeper, then the exact scan."""
         params = {"vector": vector, "k": k, **self._params(where)}
-        fetch = max(k * _WIDEN, MIN_CANDIDATES)  # more candidates than k: re-ranked by their exact cosine
         units = self._units.get(kind, 0)
         while fetch <= _MAX_FETCH and units > fetch:
             rows = self.store.query("index_vector_search", index=_VECTOR_INDEX[kind][0], fetch=fetch, **params)
@@ -150,6 +198,9 @@ class Neo4jIndex:
                 return rows
             fetch *= _WIDEN
         return self.store.query(f"index_exact_{kind}s", **params)
+
+    def _units_by_uid(self, uids: Sequence[str]) -> dict[str, IndexUnit]:
+        return {row["uid"]: _unit(row) for row in self.store.query("index_units_by_uid", uids=list(uids))}
 
     @staticmethod
     def _params(where: SearchFilter) -> dict[str, Any]:
@@ -186,6 +237,10 @@ def neo4j_term_counts(row: dict[str, Any]) -> TermCounts:
                       int(row["token_count"]))
 
 
+def _best(found: list[tuple[str, float]], k: int) -> list[tuple[str, float]]:
+    return sorted(found, key=lambda item: (-item[1], item[0]))[:k]
+
+
 def _unit(row: dict[str, Any]) -> IndexUnit:
     fields = dict(row)
     fields["laws"] = tuple(fields["laws"] or ())
@@ -193,3 +248,86 @@ def _unit(row: dict[str, Any]) -> IndexUnit:
         value = fields[key]
         fields[key] = value.to_native() if hasattr(value, "to_native") else value
     return unit_from_row(fields)
+
+
+_WRITE_BATCH = 2_000
+
+
+class Neo4jIndexBackend:
+    """`index.backends.IndexBackend` for Neo4j: the database's own full-text and vector indexes over properties
+    `lexgraph index` writes; embeddings cached in the user's cache folder (there is no store directory)."""
+
+    def location(self, store: GraphStore) -> str:
+        return store.location
+
+    def cache_directory(self, store: GraphStore) -> Path:
+        return Path.home() / ".cache" / "lexgraph"
+
+    def open(self, store: GraphStore) -> SearchIndex:
+        return Neo4jIndex(store)
+
+    def recorded_parts(self, store: GraphStore) -> RecordedParts:
+        rows = store.query("index_parts")
+        if not rows:
+            return {}, None, f"no search index in {store.location}; build it with `lexgraph index`"
+        embedders = {row["embedder"] for row in rows}
+        problem = None
+        if len(embedders) > 1 or any(row["tokenizer"] != TOKENIZER_VERSION for row in rows):
+            problem = "index parts were built with different embedders or tokenizers; run `lexgraph index --rebuild`"
+        else:
+            from lexgraph.index.neo4j_index import vector_index_problem
+
+            problem = vector_index_problem(store, int(rows[0]["dim"]))
+        return ({row["name"]: (row["fingerprint"], int(row["rows"] or 0)) for row in rows}, sorted(embedders)[0],
+                problem)
+
+
+
+    def refresh(self, store: GraphStore, embedder: Embedder, cache: EmbeddingCache, current: dict[str, str],
+                to_build: Sequence[str], orphaned: Sequence[str], *, rebuild: bool, full_rebuild: bool,
+                summary: IndexSummary, progress: IndexProgress | None) -> None:
+
+        ensure_vector_indexes(store, embedder.dim)
+        key = index_key(embedder.name)
+        titles = dict(law_titles(store))
+        for part in [*to_build, *orphaned]:
+            kind = "provision" if part_law_id(part) is not None else "chunk"  # a part holds one label
+            with store.transaction() as tx:
+                tx.query(f"index_clear_{kind}s", part=part)
+                if part in orphaned:
+                    tx.query("index_part_delete", name=part)
+                    summary.removed.append(part)
+            if part in orphaned:
+                continue
+            units, tokens, vectors = build_part(store, embedder, cache, part, titles, {}, summary, progress)
+            started = time.perf_counter()
+            rows = [_neo4j_row(u, t, v) for u, t, v in zip(units, tokens, vectors, strict=True)]
+            for start in range(0, len(rows), _WRITE_BATCH):
+                with store.transaction() as tx:
+                    tx.query(f"index_write_{kind}s", rows=rows[start:start + _WRITE_BATCH], index_key=key)
+            counted = count_terms(tokens) if part_law_id(part) is not None else None
+            with store.transaction() as tx:
+                tx.query("index_part_record", name=part, fingerprint=current[part], rows=len(units),
+                         built_at=now(), embedder=embedder.name, tokenizer=TOKENIZER_VERSION, dim=embedder.dim,
+                         terms=list(counted.counts) if counted else None,
+                         term_counts=list(counted.counts.values()) if counted else None,
+                         token_count=counted.total if counted else None)
+            summary.seconds["write"] += time.perf_counter() - started
+        if to_build or orphaned or not store.query("index_collection_terms"):
+            every_law = store.query("index_law_terms", names=None)
+            collection = collection_of({row["name"]: neo4j_term_counts(row) for row in every_law})
+            with store.transaction() as tx:
+                tx.query("index_collection_terms_record", token_count=collection.total, terms=list(collection.counts),
+                         term_counts=list(collection.counts.values()))
+
+
+
+
+def _neo4j_row(unit: IndexUnit, tokens: str, vector: np.ndarray) -> dict[str, Any]:
+    """The unit's fields (its text is already on the node), its tokens and its vector. ``search_title`` is the
+    title as a lawyer writes it (第十条第一項, not the indexed 第十条第1項): people read it in Neo4j Browser, and
+    nothing re-tokenises it (the tokens were made from the indexed title)."""
+    row = unit_row(unit)
+    del row["text"]
+    row["title"] = unit.shown_title
+    return row | {"tokens": tokens, "embedding": vector.tolist()}

@@ -10,7 +10,9 @@ best among those clauses, never the survivors of a global top 10.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import functools
+import weakref
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
@@ -74,6 +76,37 @@ class IndexHit:
         return self.load()
 
 
+class UnitBatch:
+    """The units behind one search's hits, read when the first of them is used: in one read, every hit of the
+    search that is still held (after fusion, the few that are shown), not the hundred each list ranked, and not
+    one read per hit. ``read`` maps uids to their units (one query or one index lookup)."""
+
+    def __init__(self, read: Callable[[Sequence[str]], Mapping[str, IndexUnit]]) -> None:
+        self._read_units = read
+        self._waiting: weakref.WeakSet[IndexHit] = weakref.WeakSet()
+        self._read: dict[str, IndexUnit] = {}
+
+    def know(self, units: Iterable[IndexUnit]) -> None:
+        """Units the search already read (with its hits): never read again."""
+        self._read.update((unit.uid, unit) for unit in units)
+
+    def hits(self, found: Iterable[tuple[str, float]]) -> list[IndexHit]:
+        out = [IndexHit(uid, score, functools.partial(self._unit, uid)) for uid, score in found]
+        self._waiting.update(out)
+        return out
+
+    def _unit(self, uid: str) -> IndexUnit:
+        if uid not in self._read:
+            wanted = {hit.uid for hit in self._waiting if hit.uid not in self._read} | {uid}
+            self._read.update(self._read_units(sorted(wanted)))
+            self._waiting = weakref.WeakSet(h for h in self._waiting if h.uid not in self._read)
+        try:
+            return self._read[uid]
+        except KeyError:
+            raise IndexMissing(f"{uid} was found by the search index but is no longer in it (a concurrent "
+                               "`lexgraph index`, or a damaged index: `lexgraph index --rebuild`)") from None
+
+
 class SearchIndex(Protocol):
     """BM25 over Sudachi tokens and nearest neighbours over unit embeddings, both filtered inside the ranking."""
 
@@ -85,6 +118,12 @@ class SearchIndex(Protocol):
 
     def vector_search(self, vector: np.ndarray, k: int, where: SearchFilter) -> list[IndexHit]:
         """The ``k`` units nearest the (unit-length) query vector by cosine similarity."""
+        ...
+
+    def hybrid_search(self, tokens: Sequence[str], vector: np.ndarray | None, k: int,
+                      where: SearchFilter) -> tuple[list[IndexHit], list[IndexHit]]:
+        """`text_search` and `vector_search` together (no vector: no dense list), as a hybrid search fuses them:
+        on a server, one round trip instead of two."""
         ...
 
     def vectors_of(self, uids: Sequence[str]) -> dict[str, np.ndarray]:

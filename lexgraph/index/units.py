@@ -181,8 +181,16 @@ def _parent_path(path: str) -> str:
     return parent_path(path) or path
 
 
+_PRINTED_NUMBER = re.compile(r"^([○◯]?[0-9０-９]+)\u3000")  # e-Gov prints ２, or ○２ in old 附則
+
+
 def _clause_title(law_title: str, row: Row, article: Row) -> str:
     heading = article.get("title") or ""
+    if article.get("kind") == "paragraph":
+        # A paragraph with no article of its own (附則 １): headed, as always, by the number e-Gov prints before its
+        # text, not by its title (第一項 since issue 34), so that its indexed text and cached vector stay put.
+        printed = _PRINTED_NUMBER.match(article.get("text") or "")
+        heading = printed[1] if printed else ""
     if row["kind"] == "paragraph":
         paragraph = row["path"].rsplit("/", 1)[-1]
         if paragraph.startswith("p") and paragraph[1:].isdigit():

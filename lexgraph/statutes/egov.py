@@ -236,7 +236,7 @@ def _add_deleted_range(walk: _Walk, first: int, last: int, prefix: str, heading:
             text=f"{title}　削除", sentences=(), seq=article_index, parent_path=None,
         )
         walk.provisions[paragraph_index] = ParsedProvision(
-            path=f"{path}/p1", kind="paragraph", num="1", title="", caption="", heading=" > ".join(heading),
+            path=f"{path}/p1", kind="paragraph", num="1", title="第一項", caption="", heading=" > ".join(heading),
             text="削除", sentences=deleted, seq=paragraph_index, parent_path=path,
         )
 
@@ -261,7 +261,8 @@ def _add_paragraph(
     own = "\n".join(p for p in parts if p)
     text = f"{label}　{own}" if label else own
     walk.provisions[index] = ParsedProvision(
-        path=path, kind="paragraph", num=num, title=label, caption=caption, heading=" > ".join(heading),
+        path=path, kind="paragraph", num=num, title=paragraph_title(path, label), caption=caption,
+        heading=" > ".join(heading),
         text=text, sentences=sentences, seq=index, parent_path=parent,
     )
     return text
@@ -320,6 +321,14 @@ def _reserve(walk: _Walk) -> int:
     walk.seq += 1
     walk.provisions.append(None)  # type: ignore[arg-type]  # filled in by the caller once children are known
     return index
+
+
+def paragraph_title(path: str, printed: str) -> str:
+    """A paragraph as a lawyer names it, 第二項, from its path, one style for every paragraph: e-Gov prints ２, and
+    nothing for an article's first or only paragraph, which left most paragraphs without a title (issue 34). The
+    printed number stays in the text. A paragraph numbered otherwise (p2_2) keeps what e-Gov prints."""
+    number = path.rsplit("/", 1)[-1].removeprefix("p")
+    return f"第{int_to_kanji(int(number))}項" if number.isdigit() and int(number) > 0 else printed
 
 
 def _clean_num(num: str, fallback: int) -> str:

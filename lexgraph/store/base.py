@@ -8,6 +8,7 @@ suite runs against both.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from abc import ABC, abstractmethod
@@ -158,8 +159,10 @@ def load_migrations(backend: str) -> list[Migration]:
     return found
 
 
+@functools.lru_cache(maxsize=512)
 def load_named_query(name: str, backend: str) -> str:
-    """A backend-specific file (``cypher/<backend>/<name>.cypher``) wins over the shared one."""
+    """A backend-specific file (``cypher/<backend>/<name>.cypher``) wins over the shared one. Read once per
+    process: a search runs several named queries, and reading a package resource cost about a millisecond each."""
     if not re.fullmatch(r"[a-z0-9_]+", name):
         raise UnknownQuery(f"query name {name!r} is not a valid name (lowercase letters, digits, _)")
     root = resources.files("lexgraph") / "cypher"
@@ -210,11 +213,16 @@ class GraphStore(ABC):
     """A graph database holding lexgraph's data model, opened on a location (a directory or a bolt URI)."""
 
     backend: str = "abstract"
+    #: The Cypher this backend speaks: the folder of its own named queries (``cypher/<dialect>/``) and migrations.
+    dialect: str = "abstract"
+    #: How its search index is kept (`lexgraph.index.backends`): ``files`` beside the store, or ``neo4j``, the
+    #: database's own indexes. The index package reads this and never asks which backend a store is.
+    index_kind: str = "abstract"
     location: str = ""
 
     # -- schema -------------------------------------------------------------------------------------------------
     def migrations(self) -> list[Migration]:
-        return load_migrations(self.backend)
+        return load_migrations(self.dialect)
 
     @abstractmethod
     def applied_migrations(self) -> list[AppliedMigration]:

@@ -71,6 +71,8 @@ def _check_store_folder(directory: Path) -> None:
 
 class EmbeddedStore(GraphStore):
     backend = "embedded"
+    dialect = "embedded"
+    index_kind = "files"
 
     def __init__(self, directory: str | os.PathLike[str], *, read_only: bool = False,
                  buffer_pool_size: int = DEFAULT_BUFFER_POOL) -> None:
@@ -212,7 +214,7 @@ class EmbeddedStore(GraphStore):
     # -- reading ------------------------------------------------------------------------------------------------
     def query(self, query_name: str, /, **params: Any) -> list[Row]:
         try:
-            return self._execute(load_named_query(query_name, self.backend), params)
+            return self._execute(load_named_query(query_name, self.dialect), params)
         except StoreError as error:
             if "Binder exception" in str(error) and (pending := self.pending_migrations()):
                 # A store written by an older lexgraph and opened read-only (or with migrate=False) lacks the

@@ -1,9 +1,10 @@
 """The name a person reads for each node: the ``name`` property written with the node, on both backends.
 
 Neo4j Browser captions a node by one property of its label (docker/lexgraph.grass), and a node's own fields do
-not read as a lawyer cites it: a paragraph's ``title`` is its number as e-Gov prints it (「２」, or nothing for an
-article's only paragraph), a chunk has only its position, a judgment its case name without court or date. So every
-writer adds ``name``, made here from what the node holds and, for a clause or a law's version, its law's title:
+not read as a lawyer cites it: a paragraph's ``title`` names it without its article (第二項; before migration V014
+e-Gov's printed 「２」, or nothing for an article's first paragraph), a chunk has only its position, a judgment
+its case name without court or date. So every writer adds ``name``, made here from what the node holds and, for
+a clause or a law's version, its law's title:
 
 - Law 「民法」; LawVersion 「民法（令和5年6月14日改正）」, the day the wording took effect (a snapshot:
   「借地借家法（令和2年11月18日時点）」);

@@ -155,6 +155,8 @@ class Neo4jStore(GraphStore):
     """
 
     backend = "neo4j"
+    dialect = "neo4j"
+    index_kind = "neo4j"
 
     def __init__(self, uri: str, *, user: str | None = None, password: str | None = None,
                  database: str | None = None, read_only: bool = False) -> None:
@@ -378,7 +380,7 @@ class Neo4jStore(GraphStore):
     def query(self, query_name: str, /, **params: Any) -> list[Row]:
         """A named query. Inside an open `transaction` of this thread it runs in that transaction, so it sees
         the transaction's own writes, as in the embedded backend (which has a single connection)."""
-        cypher = load_named_query(query_name, self.backend)
+        cypher = load_named_query(query_name, self.dialect)
         tx = self._current_tx()
         if tx is not None:
             return _run_in(self, tx, cypher, params, f"query {query_name!r}")
@@ -483,7 +485,7 @@ class _Neo4jTransaction(Transaction):
             self._tx.run(cypher, dict(params)).consume()
 
     def query(self, query_name: str, /, **params: Any) -> list[Row]:
-        cypher = load_named_query(query_name, self._store.backend)
+        cypher = load_named_query(query_name, self._store.dialect)
         return _run_in(self._store, self._tx, cypher, params, f"query {query_name!r}")
 
     def upsert_nodes(self, label: str, rows: Sequence[Row]) -> None:

@@ -1,4 +1,3 @@
-// Take a part's chunks out of the search indexes before the part is rebuilt.
-MATCH (n:Chunk {search_part: $part})
-REMOVE n.tokens, n.embedding, n.search_title, n.search_laws, n.search_part, n.search_owner, n.search_owner_kind,
-       n.search_from, n.search_until, n.index_key
+// Take a part's chunks out of the search indexes before the part is rebuilt: their search entries go.
+MATCH (s:ChunkSearch {part: $part})
+DETACH DELETE s

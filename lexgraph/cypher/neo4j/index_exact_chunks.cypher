@@ -1,16 +1,13 @@
-// The unit's fields come with each hit (as index_units_by_uid reads them): one round trip, not two (issue 34).
-// Exact cosine search over the chunks a filter allows: used when the filter is too narrow for the HNSW index.
-MATCH (node:Chunk)
+// Exact cosine search over the chunks' search entries a filter allows: used when the filter is too narrow for the
+// HNSW index. The unit's fields come with each hit (one round trip, not two).
+MATCH (node:ChunkSearch)
 WHERE node.embedding IS NOT NULL
-  AND (size($laws) = 0 OR any(law IN node.search_laws WHERE law IN $laws))
-  AND ($as_of IS NULL OR ((node.search_from IS NULL OR node.search_from <= $as_of)
-                          AND (node.search_until IS NULL OR $as_of < node.search_until)))
-WITH node, vector.similarity.cosine(node.embedding, $vector) AS similarity
-RETURN node.uid AS uid, 2 * similarity - 1 AS score,
-       CASE WHEN node:Chunk THEN 'Chunk' ELSE 'Provision' END AS label, node.search_part AS part,
-       CASE WHEN node:Chunk THEN '' ELSE node.law_id END AS law_id, node.search_laws AS laws,
-       CASE WHEN node:Chunk THEN coalesce(node.section, '') ELSE node.path END AS path, node.search_title AS title,
-       node.text AS text, node.search_owner AS owner_uid, node.search_owner_kind AS owner_kind,
-       node.search_from AS valid_from, node.search_until AS valid_until
+  AND (size($laws) = 0 OR any(law IN node.laws WHERE law IN $laws))
+  AND ($as_of IS NULL OR ((node.valid_from IS NULL OR node.valid_from <= $as_of)
+                          AND (node.valid_until IS NULL OR $as_of < node.valid_until)))
+WITH node, 2 * vector.similarity.cosine(node.embedding, $vector) - 1 AS score
+RETURN node.uid AS uid, score, node.unit_label AS label, node.part AS part, node.law_id AS law_id, node.laws AS laws,
+       node.path AS path, node.name AS title, node.text AS text, node.owner_uid AS owner_uid,
+       node.owner_kind AS owner_kind, node.valid_from AS valid_from, node.valid_until AS valid_until
 ORDER BY score DESC, uid
 LIMIT $k

@@ -1,8 +1,8 @@
 // The stored embeddings of some indexed units (the cluster tree clusters its candidates by them).
-MATCH (n:Provision)
+MATCH (n:ProvisionSearch)
 WHERE n.uid IN $uids AND n.embedding IS NOT NULL
 RETURN n.uid AS uid, n.embedding AS embedding
 UNION ALL
-MATCH (n:Chunk)
+MATCH (n:ChunkSearch)
 WHERE n.uid IN $uids AND n.embedding IS NOT NULL
 RETURN n.uid AS uid, n.embedding AS embedding

@@ -1,0 +1,65 @@
+// One search of one kind of unit in one round trip (issue 34), over its search entries ($label: ProvisionSearch or
+// ChunkSearch): BM25 over the tokens and the nearest units by embedding, each filtered inside its own ranking, as a
+// hybrid search fuses them.
+// $lucene null: no BM25 list; $vector null: no dense list. Each list comes back in one row as [uid, score] pairs,
+// best first, ties by uid, as the embedded backend orders them (the driver decodes a row at a time, which cost more
+// than the search); no embedding travels, and only the first $detail of each list bring their fields (`details`),
+// the hits a fused top 10 is mostly made of: another one shown is read afterwards (index_units_by_uid).
+// The dense list is the vector index's ($index, a name from the code) asked for $fetch > $k neighbours, whose
+// scores are the exact cosine (the index does not quantize: `ensure_vector_indexes`); with $exact, a kind with
+// no more units than $fetch, the allowed units are scanned exactly instead.
+CALL {
+  UNWIND CASE WHEN $lucene IS NULL THEN [] ELSE [1] END AS _
+  CALL db.index.fulltext.queryNodes('lexgraph_tokens', $lucene) YIELD node, score
+  WHERE $label IN labels(node)
+    AND (size($laws) = 0 OR any(law IN node.laws WHERE law IN $laws))
+    AND ($as_of IS NULL OR ((node.valid_from IS NULL OR node.valid_from <= $as_of)
+                            AND (node.valid_until IS NULL OR $as_of < node.valid_until)))
+  // the best $k + 50 in the index's order: the margin orders a tie across the k-th place by uid too
+  WITH node, score
+  LIMIT $k + 50
+  WITH node, node.uid AS uid, score
+  ORDER BY score DESC, uid
+  LIMIT $k
+  RETURN collect({uid: uid, score: score, node: node}) AS text
+}
+CALL {
+  UNWIND CASE WHEN $vector IS NULL OR $exact THEN [] ELSE [1] END AS _
+  CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node, score
+  WHERE (size($laws) = 0 OR any(law IN node.laws WHERE law IN $laws))
+    AND ($as_of IS NULL OR ((node.valid_from IS NULL OR node.valid_from <= $as_of)
+                            AND (node.valid_until IS NULL OR $as_of < node.valid_until)))
+  WITH node, node.uid AS uid, 2 * score - 1 AS score
+  ORDER BY score DESC, uid
+  LIMIT $k
+  RETURN collect({uid: uid, score: score, node: node}) AS nearest
+}
+CALL {
+  UNWIND CASE WHEN $vector IS NOT NULL AND $exact AND $label = 'ChunkSearch' THEN [1] ELSE [] END AS _
+  MATCH (node:ChunkSearch)
+  WHERE node.embedding IS NOT NULL
+    AND (size($laws) = 0 OR any(law IN node.laws WHERE law IN $laws))
+    AND ($as_of IS NULL OR ((node.valid_from IS NULL OR node.valid_from <= $as_of)
+                            AND (node.valid_until IS NULL OR $as_of < node.valid_until)))
+  WITH node, node.uid AS uid, 2 * vector.similarity.cosine(node.embedding, $vector) - 1 AS score
+  ORDER BY score DESC, uid
+  LIMIT $k
+  RETURN collect({uid: uid, score: score, node: node}) AS exact_chunks
+}
+CALL {
+  UNWIND CASE WHEN $vector IS NOT NULL AND $exact AND $label = 'ProvisionSearch' THEN [1] ELSE [] END AS _
+  MATCH (node:ProvisionSearch)
+  WHERE node.embedding IS NOT NULL
+    AND (size($laws) = 0 OR any(law IN node.laws WHERE law IN $laws))
+    AND ($as_of IS NULL OR ((node.valid_from IS NULL OR node.valid_from <= $as_of)
+                            AND (node.valid_until IS NULL OR $as_of < node.valid_until)))
+  WITH node, node.uid AS uid, 2 * vector.similarity.cosine(node.embedding, $vector) - 1 AS score
+  ORDER BY score DESC, uid
+  LIMIT $k
+  RETURN collect({uid: uid, score: score, node: node}) AS exact_provisions
+}
+WITH text, nearest + exact_chunks + exact_provisions AS nearest
+RETURN [x IN text | [x.uid, x.score]] AS text, [x IN nearest | [x.uid, x.score]] AS nearest,
+       [n IN [x IN text[..$detail] + nearest[..$detail] | x.node] |
+        n {.uid, label: n.unit_label, .part, .law_id, .laws, .path, title: n.name, .text, .owner_uid, .owner_kind,
+           .valid_from, .valid_until}] AS details

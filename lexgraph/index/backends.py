@@ -1,0 +1,69 @@
+"""Where a store's search index lives and how it is refreshed, by the kind of index the store declares
+(`GraphStore.index_kind`): `index.build` asks the store's backend here and never which database it is on.
+
+A backend of the index (`IndexBackend`) answers five questions: where the index is (for `status` and messages),
+where embeddings are cached, how to open it for searching, what each part was built from, and how to write the
+parts a refresh built. Adding a store backend with its own kind of index is one module implementing it and one
+line in `_BACKENDS` (docs/architecture.md, "Adding a kind of thing").
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+from lexgraph.errors import ConfigurationError
+from lexgraph.index.embed import Embedder, EmbeddingCache
+from lexgraph.index.parts import IndexProgress, IndexSummary
+from lexgraph.index.query import SearchIndex
+from lexgraph.store.base import GraphStore
+
+#: part → (fingerprint, rows), the embedder's name, and a problem that makes the whole index unusable.
+RecordedParts = tuple[dict[str, tuple[str, int]], str | None, str | None]
+
+
+class IndexBackend(Protocol):
+    """One kind of search index (files beside an embedded store, a server's own indexes)."""
+
+    def location(self, store: GraphStore) -> str:
+        """Where the index is, as `lexgraph index --status` shows it."""
+        ...
+
+    def cache_directory(self, store: GraphStore) -> Path:
+        """Where the embedding cache lives when ``LEXGRAPH_CACHE_DIR`` does not say."""
+        ...
+
+    def open(self, store: GraphStore) -> SearchIndex:
+        """The index for searching; `IndexMissing` (with the command that builds it) when there is none."""
+        ...
+
+    def recorded_parts(self, store: GraphStore) -> RecordedParts:
+        """What each part of the index was built from."""
+        ...
+
+    def refresh(self, store: GraphStore, embedder: Embedder, cache: EmbeddingCache, current: dict[str, str],
+                to_build: Sequence[str], orphaned: Sequence[str], *, rebuild: bool, full_rebuild: bool,
+                summary: IndexSummary, progress: IndexProgress | None) -> None:
+        """Build ``to_build`` (fingerprints in ``current``) and drop ``orphaned``; ``full_rebuild``: keep no other
+        part."""
+        ...
+
+
+#: index kind → "module:class" (imported when first used: the Neo4j one needs no tantivy, and the other way round).
+_BACKENDS = {
+    "files": "lexgraph.index.local_backend:FilesIndexBackend",
+    "neo4j": "lexgraph.index.neo4j_index:Neo4jIndexBackend",
+}
+
+
+def index_backend(store: GraphStore) -> IndexBackend:
+    """The backend of the index that ``store`` declares."""
+    target = _BACKENDS.get(store.index_kind)
+    if target is None:
+        raise ConfigurationError(f"{type(store).__name__} declares index kind {store.index_kind!r}, which lexgraph "
+                                 f"does not know; known: {', '.join(sorted(_BACKENDS))} (lexgraph/index/backends.py)")
+    module, name = target.split(":")
+    backend: IndexBackend = getattr(importlib.import_module(module), name)()
+    return backend

@@ -1,0 +1,86 @@
+"""The embedded store's index kind, ``files``: tantivy and vector files beside the store (`local`), the
+embedding cache in the store's own ``cache/`` folder."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from lexgraph.index import local
+from lexgraph.index.backends import RecordedParts
+from lexgraph.index.embed import Embedder, EmbeddingCache
+from lexgraph.index.parts import IndexProgress, IndexSummary, build_part
+from lexgraph.index.query import IndexMissing, SearchIndex
+from lexgraph.index.tokenize import TOKENIZER_VERSION
+from lexgraph.index.units import law_titles
+from lexgraph.store.base import GraphStore
+
+
+class FilesIndexBackend:
+    """`index.backends.IndexBackend` for a store whose index is files in its own directory."""
+
+    def location(self, store: GraphStore) -> str:
+        return str(local.index_directory(store.location))
+
+    def cache_directory(self, store: GraphStore) -> Path:
+        return Path(os.fspath(store.location)) / "cache"
+
+    def open(self, store: GraphStore) -> SearchIndex:
+        return local.LocalIndex(local.index_directory(store.location))
+
+    def recorded_parts(self, store: GraphStore) -> RecordedParts:
+        directory = local.index_directory(store.location)
+        try:
+            manifest = local.Manifest.read(directory)
+        except IndexMissing as err:
+            return {}, None, str(err)
+        if manifest is None:
+            return {}, None, f"no search index in {directory}; build it with `lexgraph index`"
+        problem = None
+        if not manifest.compatible():
+            problem = (f"the index was built by another version (tokenizer {manifest.tokenizer}); "
+                       "rebuild it with `lexgraph index --rebuild`")
+        damaged = local.damaged_parts(directory, manifest)  # files gone or short: as good as missing
+        parts = {name: (info.fingerprint, info.rows) for name, info in manifest.parts.items() if name not in damaged}
+        return parts, manifest.embedder, problem
+
+    def refresh(self, store: GraphStore, embedder: Embedder, cache: EmbeddingCache, current: dict[str, str],
+                to_build: Sequence[str], orphaned: Sequence[str], *, rebuild: bool, full_rebuild: bool,
+                summary: IndexSummary, progress: IndexProgress | None) -> None:
+        directory = local.index_directory(store.location)
+        with local.index_lock(directory):
+            try:
+                manifest = None if full_rebuild else local.Manifest.read(directory)
+            except IndexMissing:
+                manifest = None
+            if manifest is not None and not manifest.compatible(embedder.name):
+                manifest = None
+            parts = dict(manifest.parts) if manifest is not None else {}
+            titles = dict(law_titles(store))
+            for part in to_build:
+                # A rebuild trusts nothing stored: tokenising is cheap next to embedding (which the cache spares).
+                reusable = {} if manifest is None or rebuild else local.old_tokens(directory, part)
+                units, tokens, vectors = build_part(store, embedder, cache, part, titles, reusable, summary, progress)
+                started = time.perf_counter()
+                local.write_part(directory, part, units, tokens, vectors.reshape(len(units), embedder.dim))
+                summary.seconds["write"] += time.perf_counter() - started
+                parts[part] = local.PartInfo(current[part], len(units), local.now())
+            for part in orphaned:
+                local.remove_part(directory, part)
+                parts.pop(part, None)
+                summary.removed.append(part)
+            if manifest is None:  # a full rebuild keeps no part of an index built otherwise
+                for part in list(parts):
+                    if part not in to_build:
+                        parts.pop(part)
+            if (to_build or orphaned or manifest is None or not (directory / "bm25").is_dir()
+                    or not (directory / "terms.json").is_file()):
+                started = time.perf_counter()
+                names = sorted(parts)
+                local.build_bm25(directory, names)
+                local.build_hnsw(directory, names, embedder.dim)
+                local.build_collection_terms(directory, names)
+                summary.seconds["bm25"] += time.perf_counter() - started
+            local.Manifest(TOKENIZER_VERSION, embedder.name, embedder.dim, parts).write(directory)
