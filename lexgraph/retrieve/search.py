@@ -245,9 +245,11 @@ def _describe(store: GraphStore, ranked: Sequence[Any], labels: Mapping[str, str
               direct: Mapping[str, Retrieved]) -> list[EvidenceItem]:
     cited_clauses = [e.id for e in ranked if labels.get(e.id) == "Provision" and e.id not in direct]
     cited_precedents = [e.id for e in ranked if labels.get(e.id) == "Precedent"]
-    provisions = {r["uid"]: r for r in store.query("evidence_provisions", uids=cited_clauses)} if cited_clauses else {}
-    precedents = ({r["uid"]: r for r in store.query("evidence_precedents", uids=cited_precedents)}
-                  if cited_precedents else {})
+    # One read for both labels (`evidence_items`): each query is a round trip on a server (issue 34).
+    rows = (store.query("evidence_items", provisions=cited_clauses, precedents=cited_precedents)
+            if cited_clauses or cited_precedents else [])
+    provisions = {r["uid"]: r for r in rows if r["label"] == "Provision"}
+    precedents = {r["uid"]: r for r in rows if r["label"] == "Precedent"}
     items = []
     for e in ranked:
         common = {"uid": e.id, "score": e.score, "cited_by": e.cited_by, "graph_rank": e.graph_rank,
