@@ -92,6 +92,8 @@ def answers(lg: LexGraph) -> dict[str, Any]:
             result = lg.search(question, options=SearchOptions(mode=mode, k=10))
             out[f"{mode} clauses: {question}"] = [hit.uid for hit in result.clauses[:10]]
             out[f"{mode} chunks: {question}"] = [hit.uid for hit in result.chunks[:10]]
+            # the evidence as shown, clauses and precedents read in one query (`evidence_items`)
+            out[f"{mode} evidence: {question}"] = [item.to_json() for item in result.evidence]
     for question in DENSE_QUESTIONS:
         result = lg.search(question, options=SearchOptions(mode="dense", k=10))
         out[f"dense top 10: {question}"] = [hit.uid for hit in [*result.clauses, *result.chunks]]
