@@ -593,26 +593,31 @@ def test_citation_graph_without_a_model_says_the_zero_shot_baseline_was_not_run(
     assert "not run" in read_json(report / "config.json")["zero_shot"] and "LEXGRAPH_LLM_MODEL" in run.stderr
 
 
+#: Each experiment's variants when run with `--limit 1` (None: the multi-agent sample decides them).
+SIX_EXPERIMENTS = {"citation-graph": {"bm25", "dense", "hybrid", "hybrid-rrf", "zero-shot", "bm25-m10", "bm25-m30",
+                                      "bm25-m100", "bm25-m300"},
+                   "citation-graph-answers": {"text", "focus-literature", "focus-law", "rdf", "zero-shot"},
+                   "cluster-tree": {"tree", "dense-top5"}, "citalaw": {"closebook", "cgg", "arg-q", "arg-qa"},
+                   "guardrails": {"guardrails"}, "multi-agent": None}
+
+
 @pytest.mark.slow
-def test_each_of_the_six_experiments_runs_end_to_end_with_a_limit(store: Path, tmp_path: Path) -> None:
-    """The issue's "done when": `lexgraph experiment run NAME --limit N` for every experiment, one scripted
-    OpenAI-compatible server behind them all, each report with its variants and the differences from the paper."""
-    expected = {"citation-graph": {"bm25", "dense", "hybrid", "hybrid-rrf", "zero-shot", "bm25-m10", "bm25-m30",
-                                   "bm25-m100", "bm25-m300"},
-                "citation-graph-answers": {"text", "focus-literature", "focus-law", "rdf", "zero-shot"},
-                "cluster-tree": {"tree", "dense-top5"}, "citalaw": {"closebook", "cgg", "arg-q", "arg-qa"},
-                "guardrails": {"guardrails"}, "multi-agent": None}
+@pytest.mark.parametrize("name", sorted(SIX_EXPERIMENTS))
+def test_each_of_the_six_experiments_runs_end_to_end_with_a_limit(name: str, store: Path, tmp_path: Path) -> None:
+    """The issue's "done when": `lexgraph experiment run NAME --limit N` for every experiment, a scripted
+    OpenAI-compatible server behind each, each report with its variants and the differences from the paper (one
+    test per experiment, so that the test processes share them)."""
+    variants = SIX_EXPERIMENTS[name]
     with ScriptedOpenAI([Reply(scripted)]) as server:
-        for name, variants in expected.items():
-            report = tmp_path / name
-            run = lexgraph("experiment", "run", name, "--dataset", LAWQA, "--limit", "1", "--report", report,
-                           "--json", store=store, env=model_env(server))
-            assert run.code == 0, (name, run.stderr)
-            found = read_json(report / "metrics.json")["variants"]
-            assert found and (variants is None or set(found) == variants), (name, sorted(found))
-            records = read_json(report / "config.json")["differs_from_paper"]
-            assert {"model", "limit"} <= {d["what"] for d in records}, name
-            assert all(d["here"] and d["paper"] and d["reason"] for d in records), name  # each with its reason
+        report = tmp_path / name
+        run = lexgraph("experiment", "run", name, "--dataset", LAWQA, "--limit", "1", "--report", report,
+                       "--json", store=store, env=model_env(server))
+    assert run.code == 0, (name, run.stderr)
+    found = read_json(report / "metrics.json")["variants"]
+    assert found and (variants is None or set(found) == variants), (name, sorted(found))
+    records = read_json(report / "config.json")["differs_from_paper"]
+    assert {"model", "limit"} <= {d["what"] for d in records}, name
+    assert all(d["here"] and d["paper"] and d["reason"] for d in records), name  # each with its reason
 
 
 def test_multi_agent_runs_the_debate_at_both_of_the_papers_thresholds(store: Path, tmp_path: Path) -> None:
