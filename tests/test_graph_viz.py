@@ -21,8 +21,9 @@ import pytest
 from lexgraph import LexGraph
 from lexgraph.errors import NotFound
 from lexgraph.graph import Neighbourhood, NodeNotFound, neighbourhood, resolve_node
-from lexgraph.graph.neighbourhood import GraphEdge, GraphNode, article_path, era_date, precedent_caption
+from lexgraph.graph.neighbourhood import GraphEdge, GraphNode, article_path
 from lexgraph.graph.render import STYLES, GraphvizMissing, render, to_dot
+from lexgraph.store.names import era_date, precedent_caption
 from tests.helpers import ROOT, lexgraph
 
 PRECEDENTS = ROOT / "tests" / "data" / "precedents"

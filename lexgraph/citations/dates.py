@@ -33,6 +33,11 @@ class EraDate:
     def gregorian_year(self) -> int:
         return ERAS[self.era][0] + self.year
 
+    @property
+    def year_text(self) -> str:
+        """The era and its year as written: 令和4, and 元 for an era's first year (令和元)."""
+        return f"{self.era}{'元' if self.year == 1 else self.year}"
+
     def to_date(self) -> date | None:
         """The Gregorian date, or None when month or day is missing or the day does not exist (2月30日)."""
         if self.month is None or self.day is None:

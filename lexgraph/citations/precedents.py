@@ -452,7 +452,7 @@ def _ascii_numbers(text: str) -> str:
 
 
 def _format_year(era_date: EraDate) -> str:
-    return f"{era_date.era}{'元' if era_date.year == 1 else era_date.year}年"
+    return f"{era_date.year_text}年"
 
 
 _CASE_PART_RE = re.compile(rf"(?P<year>{_YEAR})?(?P<code>{_CASE_CODE})?(?P<no>{_CASE_NO})(?P<sep>ないし)?")

@@ -34,7 +34,7 @@ from lexgraph.read.revisions import ClauseSpans
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.timeline import article_path
 from lexgraph.store.base import GraphStore
-from lexgraph.store.names import court_abbreviation, era_date, precedent_caption  # noqa: F401  (re-exported: moved to store.names, issue 34)
+from lexgraph.store.names import precedent_caption
 
 NODE_KINDS = ("law", "precedent", "guideline", "book", "other", "stub")
 DEFAULT_MAX_NODES = 150

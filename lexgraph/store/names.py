@@ -57,8 +57,7 @@ def era_date(day: date) -> str:
     era = EraDate.from_date(day)
     if era is None:
         return day.isoformat()
-    year = "元" if era.year == 1 else str(era.year)
-    return f"{era.era}{year}.{day.month}.{day.day}"
+    return f"{era.year_text}.{day.month}.{day.day}"
 
 
 def era_day(day: date) -> str:
@@ -66,8 +65,7 @@ def era_day(day: date) -> str:
     era = EraDate.from_date(day)
     if era is None:
         return day.isoformat()
-    year = "元" if era.year == 1 else str(era.year)
-    return f"{era.era}{year}年{day.month}月{day.day}日"
+    return f"{era.year_text}年{day.month}月{day.day}日"
 
 
 def precedent_caption(row: Mapping[str, Any]) -> str:
