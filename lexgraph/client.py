@@ -407,7 +407,6 @@ class LexGraph:
         Returns how many anchors were written. Raises `IndexUnavailable` when the index is not the embedded
         store's (the anchors are a file beside it), `InputError` for a file that cannot be read."""
         from lexgraph.index.anchors import judgment_files_anchors, write_anchors
-        from lexgraph.retrieve.learned import forget_anchor_fields
 
         index = self._open_search_index()
         directory = getattr(index, "directory", None)
@@ -416,9 +415,7 @@ class LexGraph:
                                    "none yet: search it without the learned mode's anchors")
         laws = {p.part.split(":", 1)[1] for p in self.index_status().parts if p.part.startswith("law:")}
         files = [f for p in map(Path, judgments) for f in (sorted(p.glob("*.txt")) if p.is_dir() else [p])]
-        written = write_anchors(Path(directory), judgment_files_anchors(files, laws=laws))
-        forget_anchor_fields()  # a retriever built from now on reads the new anchors
-        return written
+        return write_anchors(Path(directory), judgment_files_anchors(files, laws=laws))
 
     def _open_search_index(self) -> SearchIndex:
         """The index, opened once per handle: opening reads every part's filter columns and maps its vectors."""

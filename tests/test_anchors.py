@@ -83,7 +83,7 @@ def test_an_evaluation_never_feeds_its_own_judgments_into_the_anchors(lg: LexGra
     learned._FIELDS.clear()
     runs = lg.eval_retrieval(questions, ["learned"], [5])
     assert runs[0].mode == "learned" and len(runs[0].scored) == len(queries)
-    used = [field for (_, held), field in learned._FIELDS.items()]
+    used = list(learned._FIELDS.values())
     assert len(used) == 1 and used[0] is not None
     assert not (used[0].sources & scored) and used[0].sources == sources - scored
 

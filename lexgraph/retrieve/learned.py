@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from lexgraph.errors import ConfigurationError
-from lexgraph.index.anchors import read_anchors
+from lexgraph.index.anchors import ANCHOR_FILE, read_anchors
 from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex
 from lexgraph.index.tokenize import tokenize
 from lexgraph.index.units import IndexUnit
@@ -241,26 +241,28 @@ class LearnedRetriever:
                           sources)
 
 
-_FIELDS: dict[tuple[str, frozenset[str]], AnchorField | None] = {}
+_FIELDS: dict[tuple[str, int, int, frozenset[str]], AnchorField] = {}
 
 
 def anchor_field(index: SearchIndex, held_apart: frozenset[str] = frozenset()) -> AnchorField | None:
     """The anchor field of the anchors written beside `index` (`lexgraph index --anchors DIR`), without the
     sources in `held_apart`; None when the index has no anchors (the anchor features are then 0, and the model
-    ranks by the rest). Built once per index and held-apart set."""
+    ranks by the rest). Built once per anchors file and held-apart set: the file's size and modification time are
+    part of the key, so anchors written again (by this process or another) are read again."""
     directory = getattr(index, "directory", None)
     if directory is None:
         return None
-    key = (str(directory), held_apart)
+    try:
+        status = (Path(directory) / ANCHOR_FILE).stat()
+    except OSError:
+        return None
+    key = (str(directory), status.st_mtime_ns, status.st_size, held_apart)
     if key not in _FIELDS:
         anchors = read_anchors(Path(directory))
-        _FIELDS[key] = None if anchors is None else AnchorField.build(anchors, exclude=held_apart)
+        if anchors is None:
+            return None
+        _FIELDS[key] = AnchorField.build(anchors, exclude=held_apart)
     return _FIELDS[key]
-
-
-def forget_anchor_fields() -> None:
-    """Drop the fields built so far: the anchors beside an index were written again (`LexGraph.build_anchors`)."""
-    _FIELDS.clear()
 
 
 def build(setup: RetrieverSetup) -> Retriever:
