@@ -24,9 +24,9 @@ from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.types import ContentBlock, Resource, ResourceTemplate, ToolAnnotations
 from pydantic import AnyUrl
 
-from lexgraph import LexGraph, NotFound
+from lexgraph import LexGraph, LexGraphError, NotFound
 from lexgraph.cli.mcp_server import uris
-from lexgraph.cli.mcp_server.failures import error_result, known_errors, mcp_error
+from lexgraph.cli.mcp_server.failures import error_result, mcp_error
 from lexgraph.cli.mcp_server.tools import Tools
 
 INSTRUCTIONS = (
@@ -97,7 +97,7 @@ class LexGraphMCP(FastMCP):
             return await super().call_tool(name, arguments)
         except ToolError as error:
             cause = error.__cause__
-            if cause is not None and isinstance(cause, known_errors()):
+            if cause is not None and isinstance(cause, LexGraphError):
                 return error_result(cause)  # type: ignore[no-any-return]
             raise
 
@@ -106,7 +106,7 @@ class LexGraphMCP(FastMCP):
             return [Resource(uri=AnyUrl(law.uri), name=law.law_id, title=law.title, mimeType="application/json",
                              description=f"{law.title}（{law.law_num or law.law_id}）の版と施行期間")
                     for law in self.tools.laws().laws]
-        except known_errors() as error:
+        except LexGraphError as error:
             raise mcp_error(error) from error
 
     async def list_resource_templates(self) -> list[ResourceTemplate]:
@@ -128,7 +128,7 @@ class LexGraphMCP(FastMCP):
                 raise NotFound(f"{uri}: not a lexgraph resource; the forms are {uris.LAW_TEMPLATE}, "
                                    f"{uris.REVISION_TEMPLATE} and {uris.AS_OF_TEMPLATE}")
             payload = self._resource(ref)
-        except known_errors() as error:
+        except LexGraphError as error:
             raise mcp_error(error) from error
         return [ReadResourceContents(content=json.dumps(payload, ensure_ascii=False, indent=2),
                                      mime_type="application/json")]

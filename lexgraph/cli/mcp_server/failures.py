@@ -4,8 +4,8 @@ A tool that fails returns a result with ``isError`` (the protocol's way to tell 
 it can correct its call); a resource that cannot be read raises `McpError`. Either carries ``str(error)``, the
 message `lexgraph` prints after ``error:``, and the exit code the CLI would end with.
 
-Issue 36 is moving every error under `LexGraphError` (lexgraph/errors.py); until then some still stand apart, and
-`known_errors` names them too, so that a refusal is never reported as a crash.
+Every error the library raises on purpose is a `LexGraphError` (lexgraph/errors.py); anything else is a bug, and the
+SDK reports it as one.
 """
 
 from __future__ import annotations
@@ -13,13 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_UNAVAILABLE
-from lexgraph.errors import LexGraphError
-
-
-def known_errors() -> tuple[type[Exception], ...]:
-    """Every exception the library raises on purpose (a refusal, a missing store, an unknown name), as opposed to a
-    bug: the error tree's root (lexgraph/errors.py), whose every class carries the CLI's exit code."""
-    return (LexGraphError,)
 
 
 def exit_code(error: BaseException) -> int:

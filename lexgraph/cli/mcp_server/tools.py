@@ -17,7 +17,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from lexgraph import AskOptions, LexGraph, NotFound, NotInForce, SearchOptions, WordingUnknown
+from lexgraph import AskOptions, InputError, LexGraph, NotFound, NotInForce, SearchOptions, WordingUnknown
 from lexgraph.cli.law import _version_json as version_json
 from lexgraph.cli.law import beyond_knowledge_note
 from lexgraph.cli.mcp_server import shapes
@@ -119,9 +119,9 @@ class Tools:
         """`lexgraph law diff LAW --from D1 --to D2 --json`."""
         start, end = day_of(from_day, "from_day"), day_of(to_day, "to_day")
         if start is None or end is None:
-            raise ValueError("from_day and to_day are both needed (YYYY-MM-DD)")
+            raise InputError("from_day and to_day are both needed (YYYY-MM-DD)")
         if level not in ("article", "all"):
-            raise ValueError("level is article or all")
+            raise InputError("level is article or all")
         payload = self.lg.diff(law, start, end, level=level).to_json()
         payload["changes"] = [{**c, "clause": clause_label(c["path"])} for c in payload["changes"]]
         return shapes.LawDiff.model_validate(payload)
@@ -138,7 +138,7 @@ class Tools:
     ) -> shapes.Citations:
         """`lexgraph cite --json`: statutes and precedents cited in a text, resolved to the revision then."""
         if at and not in_law:
-            raise ValueError("at names a clause of the law given by in_law; give in_law too")
+            raise InputError("at names a clause of the law given by in_law; give in_law too")
         day, why = citation_day(text, day_of(as_of))
         citations = []
         for c in self.lg.cite(text, as_of=day, in_law=in_law, at=at):
@@ -165,7 +165,7 @@ class Tools:
                  ) -> shapes.CitedBy:
         """`lexgraph law cited-by LAW CLAUSE` (clauses) and `--kind document` (precedents and literature), in one."""
         if kind != "document" and kind not in DOCUMENT_KINDS:
-            raise ValueError(f"kind is document or one of {', '.join(DOCUMENT_KINDS)}, not {kind!r}")
+            raise InputError(f"kind is document or one of {', '.join(DOCUMENT_KINDS)}, not {kind!r}")
         day = day_of(as_of)
         found = self.lg.cited_by(law, clause, as_of=day)
         kinds = DOCUMENT_KINDS if kind == "document" else (kind,)
@@ -216,7 +216,7 @@ class Tools:
     ) -> shapes.SearchResult:
         """`lexgraph search QUESTION --json`."""
         if kind is not None and kind not in UNIT_KINDS:
-            raise ValueError(f"kind must be one of {', '.join(UNIT_KINDS)}, not {kind!r}")
+            raise InputError(f"kind must be one of {', '.join(UNIT_KINDS)}, not {kind!r}")
         day = day_of(as_of)
         options = SearchOptions(mode=mode, k=k)
         result = self.lg.search(question, as_of=day, laws=laws or (),
