@@ -172,6 +172,9 @@ def parse_clause(text: str) -> str | None:
     compact = _WHITESPACE.sub("", text)
     if not compact:
         return None
+    outside = _outside_articles(compact)
+    if outside is not None:
+        return outside
     path = _PATH.fullmatch(compact)
     if path is not None and (path["a"] or path["p"] or path["i"]):
         subitems = tuple(s for s in path["s"].split("/") if s)
@@ -193,6 +196,40 @@ def parse_clause(text: str) -> str | None:
         amend = clause["amend"]
         suppl = "suppl" if amend is None else f"suppl[{_ascii_numerals(amend)}]"
     return build_path(suppl, article, paragraph, item, tuple(s for s in subitems if s is not None))
+
+
+_DIVISION_CHAIN = re.compile(rf"(?P<suppl>附則)?(?P<chain>(?:第{_N}[編章節款目](?:の{_N})*)+)")
+_DIVISION_LINK = re.compile(rf"第({_N})([編章節款目])((?:の{_N})*)")
+_DIVISION_PATH = re.compile(r"(?:suppl/)?(?:(?:pt|ch|se|ss|dv)\d+(?:_\d+)*/)*(?:pt|ch|se|ss|dv)\d+(?:_\d+)*")
+#: The e-Gov kind of an appendix by the word that names it (`appendix_label`); 別記様式 is a 様式.
+APPENDIX_KINDS = {"別表": "appdx_table", "様式": "appdx_style", "別記様式": "appdx_style", "別記": "appdx_note",
+                  "書式": "appdx_format", "別図": "appdx_fig", "付録": "appdx"}
+
+
+def division_path(written: str) -> str | None:
+    """第二章第三節 → ``ch2/se3``, 第四編第二章の二 → ``pt4/ch2_2``: a division as statutes.egov paths it."""
+    chain = _DIVISION_LINK.findall(written)
+    segments = []
+    for number, word, branches in chain:
+        num = egov_num(number + branches)
+        if num is None:
+            return None
+        segments.append(_DIVISION_KEYS[word] + num)
+    return "/".join(segments) or None
+
+
+def _outside_articles(compact: str) -> str | None:
+    """A division (第三章第二節, ``ch3/se2``) or an appendix (別表第一) as its path; None for anything else."""
+    if _DIVISION_PATH.fullmatch(compact):
+        return compact
+    chain = _DIVISION_CHAIN.fullmatch(compact)
+    if chain is not None:
+        path = division_path(chain["chain"])
+        return None if path is None else ("suppl/" if chain["suppl"] else "") + path
+    label = appendix_label(compact)
+    if label is not None and APPENDIX_KINDS.get(label[0]) and _APPENDIX_LABEL.fullmatch(compact):
+        return APPENDIX_KINDS[label[0]] + label[1]
+    return None
 
 
 def build_path(
@@ -238,7 +275,8 @@ def clause_label(path: str) -> str:
 
     a709/p1 → 第七百九条第一項, a3_2/p1/i2 → 第三条の二第一項第二号, a465_9/p1/i2/s4 → 第四百六十五条の九第一項第二号ニ,
     suppl/a2 → 附則第二条, suppl[平成30年7月27日法律第80号]/a1 → 附則（平成30年7月27日法律第80号）第一条,
-    appdx_table1 → 別表第一, i2:3 (a collapsed range) → 第二号から第三号まで. A segment it cannot read is kept as
+    appdx_table1 → 別表第一, ch3/se2 → 第三章第二節, pt4/ch2_2 → 第四編第二章の二,
+    i2:3 (a collapsed range) → 第二号から第三号まで. A segment it cannot read is kept as
     it is, so that the label is never blank and never hides part of the path.
     """
     parts: list[str] = []
@@ -253,10 +291,43 @@ def clause_label(path: str) -> str:
     return "".join(parts) or path
 
 
+#: An appendix as its title or a citation writes it: 別表第二, 別表第２, 別表第二の二, 様式第一号, 別記様式第三,
+#: 第一号様式, 別表 alone. The word, then the number in e-Gov Num form ("" when none is written).
+_APPENDIX_LABEL = re.compile(
+    rf"(?:第(?P<pre>{_N})号)?(?P<word>別記様式|別表|様式|書式|別記|別図|付録|別紙)"
+    rf"(?:第(?P<n>{_N})(?P<b>(?:の{_N})*)号?(?P<b2>(?:の{_N})*))?"
+)
+
+
+def appendix_label(text: str) -> tuple[str, str] | None:
+    """(word, number) of the appendix label `text` starts with: 別表第二（第三条関係） → ("別表", "2"), 様式第一号の二
+    → ("様式", "1_2"), 別表 → ("別表", ""); None when it starts with none. One reading for the parser (which numbers
+    an appendix by its title, ``appdx_table2``) and the resolver (which finds it from the citation's words)."""
+    match = _APPENDIX_LABEL.match(_WHITESPACE.sub("", text))
+    if match is None:
+        return None
+    first = match["pre"] or match["n"]
+    if first is None:
+        return match["word"], ""
+    numbers = [kanji_to_int(first)] + [kanji_to_int(b) for b in _BRANCH.findall((match["b"] or "") + (match["b2"] or ""))]
+    if any(n is None for n in numbers):
+        return None
+    return match["word"], "_".join(str(n) for n in numbers)
+
+
+#: A division's path segment (pt 編, ch 章, se 節, ss 款, dv 目) as a lawyer writes it.
+_DIVISION_WORDS = {"pt": "編", "ch": "章", "se": "節", "ss": "款", "dv": "目"}
+_DIVISION_KEYS = {word: key for key, word in _DIVISION_WORDS.items()}
+_DIVISION_SEGMENT = re.compile(r"(?P<kind>pt|ch|se|ss|dv)(?P<num>\d+(?:_\d+)*)")
+
+
 def _segment_label(segment: str, subitem_level: int) -> str | None:
     suppl = _SUPPL_SEGMENT.fullmatch(segment)
     if suppl is not None:
         return f"附則（{suppl['amend']}）" if suppl["amend"] else "附則"
+    division = _DIVISION_SEGMENT.fullmatch(segment)
+    if division is not None:
+        return _numbered(division["num"], _DIVISION_WORDS[division["kind"]])
     flat = _FLAT_SEGMENT.fullmatch(segment)
     if flat is not None:
         number = _kanji_num(flat["num"]) if flat["num"] else ""

@@ -149,8 +149,8 @@ def law_units(store: GraphStore, law_id: str, law_title: str) -> list[IndexUnit]
         text = row["text"] or ""
         if not text.strip():
             continue
-        if row["kind"] == "article" and row["path"] in articles_with_paragraphs:
-            continue
+        if (row["kind"] == "article" and row["path"] in articles_with_paragraphs) or row["kind"] == "division":
+            continue  # a division's text is its title (第三章　債権), which its articles' headings already carry
         article = row if row["kind"] == "article" else _article_of(articles.get(_parent_path(row["path"]), []), row)
         units.append(IndexUnit(
             uid=row["uid"], label="Provision", part=law_part(law_id), law_id=law_id, laws=(law_id,),

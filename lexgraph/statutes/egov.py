@@ -23,7 +23,7 @@ from lxml import etree
 from lexgraph.dates import ERA_LATIN, ERAS
 from lexgraph.errors import InputError
 from lexgraph.model import LawMeta, ParsedLaw, ParsedProvision, SentenceText
-from lexgraph.numerals import int_to_kanji, kanji_to_int
+from lexgraph.numerals import appendix_label, int_to_kanji, kanji_to_int
 
 _HEADING_TAGS = {
     "Part": "PartTitle",
@@ -32,6 +32,8 @@ _HEADING_TAGS = {
     "Subsection": "SubsectionTitle",
     "Division": "DivisionTitle",
 }
+#: A division's path segment (編 pt, 章 ch, 節 se, 款 ss, 目 dv), as citations write it (`TargetRef.path`).
+_DIVISION_SEGMENTS = {"Part": "pt", "Chapter": "ch", "Section": "se", "Subsection": "ss", "Division": "dv"}
 _SUBITEM_TAGS = tuple(f"Subitem{level}" for level in range(1, 11))
 _APPENDIX_KINDS = {
     "AppdxTable": "appdx_table",
@@ -50,9 +52,11 @@ _TITLE_TAGS = {
 }
 _NUMERAL_RUN = re.compile(r"[〇一二三四五六七八九十百千]+")
 
-PARSER_VERSION = 2
+PARSER_VERSION = 3
 """Raised whenever the text the parser reads from the same file changes, so that a store can tell a text read by
-an older parser (stored on each LawVersion as ``parser``) from a new wording. 2: <Ruby> read as its base text."""
+an older parser (stored on each LawVersion as ``parser``) from a new wording. 2: <Ruby> read as its base text.
+3: divisions (編章節款目) become clauses of kind ``division`` (``ch3/se2``), and an appendix is numbered by its
+title (別表第二 → ``appdx_table2``), which e-Gov's ``Num`` mostly leaves out (issue 31 §3)."""
 
 _PARSER = etree.XMLParser(
     resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, remove_comments=True, recover=False
@@ -161,18 +165,52 @@ def _promulgation_date(era: str, year: int | None, month: str | None, day: str |
         return None
 
 
-def _walk_container(walk: _Walk, element: etree._Element, prefix: str, heading: tuple[str, ...]) -> None:
-    """MainProvision, 編, 章, 節, 款, 目 and 附則 bodies: collect their articles and loose paragraphs."""
+def _walk_container(
+    walk: _Walk, element: etree._Element, prefix: str, heading: tuple[str, ...], division: str | None = None
+) -> None:
+    """MainProvision, 編, 章, 節, 款, 目 and 附則 bodies: collect their divisions, articles and loose paragraphs.
+    `division` is the path of the division being walked (``ch3``), None at the top of a body."""
     for child in element:
         tag = child.tag
         if tag in _HEADING_TAGS:
             title_el = child.find(_HEADING_TAGS[tag])
             title = _text(title_el).strip() if title_el is not None else ""
-            _walk_container(walk, child, prefix, (*heading, title) if title else heading)
+            path = _add_division(walk, child, title, prefix, heading, division)
+            _walk_container(walk, child, prefix, (*heading, title) if title else heading, path)
         elif tag == "Article":
             _add_article(walk, child, prefix, heading)
         elif tag == "Paragraph":  # laws (and 附則) without articles hold paragraphs directly
             _add_paragraph(walk, child, prefix, heading, parent=None)
+
+
+_DIVISION_TITLE = re.compile(rf"第({_NUMERAL_RUN.pattern})[編章節款目]((?:の{_NUMERAL_RUN.pattern})*)")
+
+
+def _add_division(
+    walk: _Walk, element: etree._Element, title: str, prefix: str, heading: tuple[str, ...], parent: str | None
+) -> str:
+    """A 編, 章, 節, 款 or 目 as a clause of kind ``division`` (issue 31 §3): its path is the divisions above it and
+    its own (``pt3/ch2``, ``ch3/se2``; e-Gov's Num, else the number its title writes), its text its title, so that
+    a citation of 第三章 links to the chapter in force on the citing day, and a chapter retitled is a new wording.
+    Its articles keep their own paths (``a709``): a division holds them by their heading, not by path."""
+    num = _clean_num(element.get("Num") or "", walk.seq)
+    if num.startswith("x") and (written := _DIVISION_TITLE.match(title)) is not None:
+        num = _division_num(written)
+    segment = f"{_DIVISION_SEGMENTS[element.tag]}{num}"
+    path = walk.unique(f"{parent}/{segment}" if parent else f"{prefix}{segment}")
+    index = _reserve(walk)
+    walk.provisions[index] = ParsedProvision(
+        path=path, kind="division", num=num, title=title, caption="", heading=" > ".join(heading), text=title,
+        sentences=(), seq=index, parent_path=parent,
+    )
+    return path
+
+
+def _division_num(written: re.Match[str]) -> str:
+    """第四章の二 (matched by `_DIVISION_TITLE`) → "4_2"."""
+    numbers = [kanji_to_int(written.group(1)) or 0]
+    numbers += [kanji_to_int(b) or 0 for b in re.findall(_NUMERAL_RUN.pattern, written.group(2))]
+    return "_".join(str(n) for n in numbers)
 
 
 def _walk_suppl(walk: _Walk, element: etree._Element, _prefix: str) -> None:
@@ -296,11 +334,15 @@ def _add_item(
 
 
 def _add_appendix(walk: _Walk, element: etree._Element, prefix: str) -> None:
+    """An appendix, numbered as its title numbers it (別表第二（第三条関係） → ``appdx_table2``, 別表 →
+    ``appdx_table``), the way a citation names it: e-Gov's Num is missing on most appendices of the 2020 archive,
+    which left 別表第八 at ``appdx_table#8``. Without a numbered title, e-Gov's Num."""
     kind = _APPENDIX_KINDS[element.tag]
-    num = element.get("Num") or ""
-    path = walk.unique(f"{prefix}{kind}{num}")
     title_el = next((c for c in element if isinstance(c.tag, str) and c.tag.endswith("Title")), None)
     title = _text(title_el).strip() if title_el is not None else ""
+    label = appendix_label(title)
+    num = label[1] if label is not None else element.get("Num") or ""
+    path = walk.unique(f"{prefix}{kind}{num}")
     _add_flat(walk, element, path, kind, num, title, "", None)
 
 
