@@ -309,7 +309,8 @@ def appendix_label(text: str) -> tuple[str, str] | None:
     first = match["pre"] or match["n"]
     if first is None:
         return match["word"], ""
-    numbers = [kanji_to_int(first)] + [kanji_to_int(b) for b in _BRANCH.findall((match["b"] or "") + (match["b2"] or ""))]
+    branches = _BRANCH.findall((match["b"] or "") + (match["b2"] or ""))
+    numbers = [kanji_to_int(first)] + [kanji_to_int(b) for b in branches]
     if any(n is None for n in numbers):
         return None
     return match["word"], "_".join(str(n) for n in numbers)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Protocol, TypeGuard, TypeVar, runtime_checkable
 
-from lexgraph.citations.model import Status, VersionPin
+from lexgraph.citations.model import Citation, Status, VersionPin
 from lexgraph.errors import InputError
 from lexgraph.numerals import parse_clause
 from lexgraph.statutes.catalog import Catalog
@@ -55,6 +55,18 @@ class AbsenceLookup(Protocol):
     reason, lexgraph.read.in_force), and whether no stored version is known in force then (inside a gap)."""
 
     def absent_note(self, law_id: str, path: str, on: date) -> tuple[str, bool] | None: ...
+
+
+@runtime_checkable
+class StructureLookup(Protocol):
+    """Optional extra a `RevisionLookup` may offer (issue 31 §3): what only a store that holds the law knows of its
+    structure. `target_note` says why a division or appendix citation finds no node in force on `on` (None when
+    it does, or the law is not stored); `items` gives the first and last item a 各号 citation means on `on` (one
+    path for a single item), a reason when there are none to give, or None when the law is not stored."""
+
+    def target_note(self, citation: Citation, on: date) -> str | None: ...
+
+    def items(self, citation: Citation, on: date) -> tuple[str, ...] | str | None: ...
 
 
 _Offered = TypeVar("_Offered")

@@ -27,6 +27,7 @@ from lexgraph.citations.context import (
     GapLookup,
     LawTarget,
     ResolutionState,
+    StructureLookup,
     offers,
 )
 from lexgraph.citations.lawnames import canonical_commas
@@ -396,6 +397,8 @@ class _Resolver:
             failed = _Target(Clause(), status="unresolved", reason=None if said else str(failure))
             return [self._citation(mention, law, failed)]
         out = [self._citation(mention, law, t, law_note) for t in targets]
+        if provision.part == "各号":
+            out = [self._each_item(c) for c in out]
         if mention.parallel:
             return out  # 「（…改正前は７項）」: the clause in another numbering; 同項 still means the one before
         if mention.law is not None or (first.relation != "same" and self.current_law is None):
@@ -444,16 +447,12 @@ class _Resolver:
             if mention.law.kind != "this":
                 self.remember_law(law, mention.end)
         reasons = [r for r in (law.reason,) if r]
-        if target.kind == "division" and law.status == "resolved":
-            reasons.append("a division is no node of the graph: not linked")
-        elif target.kind == "appendix" and law.status == "resolved":
-            reasons.append("an appendix is found by its title only where the law is stored: not linked")
         revision_id = None
         if law.law_id is not None and law.status != "unresolved":
             revision_id, note = self._revision(law, mention.pin)
             if note:
                 reasons.append(note)
-        return Citation(
+        citation = Citation(
             start=mention.start, end=mention.end, surface=mention.surface, kind=target.kind,
             law_title=law.title, law_id=law.law_id, revision_id=revision_id,
             version_note=mention.pin.note if mention.pin else None, status=law.status,
@@ -462,6 +461,32 @@ class _Resolver:
             division_to=target.path_to if target.kind == "division" else None,
             appendix=target.written if target.kind == "appendix" else None,
         )
+        revisions, day = self.context.revisions, self.context.as_of
+        if (target.kind != "law" and law.status == "resolved" and day is not None and mention.pin is None
+                and offers(revisions, StructureLookup)):  # type: ignore[type-abstract]
+            # over a store that holds the law: whether 第三章 / 別表第一 is there on the citing day, and if not, why
+            missing = revisions.target_note(citation, day)
+            if missing is not None:
+                citation = replace(citation, reason="; ".join(dict.fromkeys([*reasons, missing])))
+        return citation
+
+    def _each_item(self, citation: Citation) -> Citation:
+        """第三十六条第一項各号 / 同項各号 / 第三十六条各号: the items of that paragraph on the citing day, as one
+        range (its first and last item), where a store holds the law (issue 31 §3, as 前各項 is expanded); else the
+        clause as written, with the reason it is not expanded."""
+        if citation.status != "resolved" or citation.law_id is None or citation.item is not None or citation.path_to:
+            return citation
+        revisions, day = self.context.revisions, self.context.as_of
+        found = (revisions.items(citation, day) if day is not None
+                 and offers(revisions, StructureLookup) else None)  # type: ignore[type-abstract]
+        if found is None or isinstance(found, str):
+            why = found or "各号 not expanded: which items the clause has is known only from a store that holds the law"
+            return replace(citation, reason="; ".join(r for r in (citation.reason, why) if r))
+        first, last = found[0], found[-1]
+        item = first.rpartition("/")[2].removeprefix("i")
+        paragraph = first.split("/")[-2].removeprefix("p")
+        return replace(citation, path=first, path_to=last if last != first else None, paragraph=paragraph,
+                       item=item, item_to=last.rpartition("/")[2].removeprefix("i") if last != first else None)
 
     def _amending_law(self) -> LawTarget | None:
         """The amending law whose 附則 is being read (``suppl[平成15年8月1日法律第138号]/a14/p1``: 平成十五年法律第百三

@@ -41,6 +41,7 @@ from lexgraph.ingest.corpus import (
     clause_text,
     mentions_for,
 )
+from lexgraph.ingest.linking import cited_paths
 from lexgraph.ingest.workers import ordered_map
 from lexgraph.read.citing import store_catalog
 from lexgraph.read.revisions import LawSpans, ProvisionSpan, StoreRevisions
@@ -62,6 +63,7 @@ class LinkSummary:
     edges_total: int = 0
     pending_laws: set[str] = field(default_factory=set)
     not_linked: Counter[str] = field(default_factory=Counter)  # reason → count
+    linked_outside: Counter[str] = field(default_factory=Counter)  # division / appendix → citations linked
     failed_laws: dict[str, str] = field(default_factory=dict)  # law id → why its edges could not be written
 
     def absorb(self, counts: LinkSummary) -> None:
@@ -69,12 +71,14 @@ class LinkSummary:
         self.clauses_read += counts.clauses_read
         self.citations += counts.citations
         self.not_linked.update(counts.not_linked)
+        self.linked_outside.update(counts.linked_outside)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "laws": self.laws, "clauses_read": self.clauses_read, "citations": self.citations,
             "edges_added": self.edges_added, "edges_removed": self.edges_removed, "edges": self.edges_total,
             "cited_laws_not_stored": len(self.pending_laws), "not_linked": dict(self.not_linked.most_common()),
+            "linked_divisions_appendices": dict(self.linked_outside.most_common()),
             "failed_laws": dict(self.failed_laws),
         }
 
@@ -334,34 +338,48 @@ def _targets(
     citation: Citation, law_id: str, spans: LawSpans, revisions: StoreRevisions, source: ProvisionSpan,
     summary: LinkSummary, pending: set[str],
 ) -> list[ProvisionSpan]:
+    found, why = _linked(citation, law_id, spans, revisions, source, pending)
+    outside = citation.kind in ("division", "appendix")
+    if why is not None:
+        # 第三章 / 別表第一 counted apart, so that a summary says how many of them found their node
+        summary.not_linked[f"{citation.kind}: {why}" if outside else why] += 1
+    elif outside:
+        summary.linked_outside[citation.kind] += 1
+    return found
+
+
+def _linked(
+    citation: Citation, law_id: str, spans: LawSpans, revisions: StoreRevisions, source: ProvisionSpan,
+    pending: set[str],
+) -> tuple[list[ProvisionSpan], str | None]:
+    """The clause nodes a citation links to while the citing clause was in force, or none and why."""
     if citation.status not in LINKABLE:
-        summary.not_linked[f"citation {citation.status}"] += 1
-        return []
-    if citation.kind in ("law", "division", "appendix"):  # この法律, 第三章, 別表第一: no clause node to link to
-        summary.not_linked[f"{citation.kind} reference (no clause)"] += 1
-        return []
-    if citation.law_id is None or citation.path is None:
-        summary.not_linked["a law cited without a clause"] += 1
-        return []
-    if (citation.law_id == law_id and source.path.startswith("suppl[") and not citation.path.startswith("suppl")
+        return [], f"citation {citation.status}"
+    if citation.kind == "law":  # この法律: the law as a whole, no clause node to link to
+        return [], "law reference (no clause)"
+    outside = citation.kind in ("division", "appendix")  # 第三章, 別表第一: a division or appendix node
+    if citation.law_id is None or (citation.path is None and not outside):
+        return [], "a law cited without a clause"
+    if (citation.law_id == law_id and source.path.startswith("suppl[") and not outside
+            and citation.path is not None and not citation.path.startswith("suppl")
             and "法" not in citation.surface and "令" not in citation.surface):
         # A bare 第三条 in an amending law's 附則 is that amending law's own article, which is not this law's.
-        summary.not_linked["bare article in an amending law's 附則"] += 1
-        return []
+        return [], "bare article in an amending law's 附則"
     target_law = spans if citation.law_id == law_id else revisions.law(citation.law_id)
     if not target_law.stored:
         pending.add(citation.law_id)
-        summary.not_linked["cited law not stored"] += 1
-        return []
-    paths = ([citation.path] if citation.path_to is None
-             else target_law.articles_between(citation.path, citation.path_to))
+        return [], "cited law not stored"
+    paths = cited_paths(citation, target_law)
+    if isinstance(paths, str):  # a division or appendix the stored law does not hold, or names twice
+        return [], paths
     found = [t for path in paths for t in target_law.overlapping(path, source.valid_from, source.valid_until)]
     if not found:
         known = any(path in target_law.by_path for path in paths)
         # Mostly in the 附則 of amending laws, which e-Gov's consolidated text keeps only in part.
-        summary.not_linked["cited clause not in force while the citing clause was" if known
-                           else "no such clause in the stored law"] += 1
-    return found
+        what = citation.kind if outside else "clause"
+        return [], (f"cited {what} not in force while the citing clause was" if known
+                    else "no such clause in the stored law")
+    return found, None
 
 
 def _blocks(spans: LawSpans) -> list[list[ProvisionSpan]]:

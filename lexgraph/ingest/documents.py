@@ -15,13 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lexgraph.citations import Citation, CitationContext, extract
-from lexgraph.citations.model import LINKABLE
 from lexgraph.documents.chunking import DEFAULT_OVERLAP as DEFAULT_OVERLAP  # re-exported: the CLI's defaults
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE  # noqa: F401 - re-exported
 from lexgraph.documents.chunking import Chunk
 from lexgraph.documents.prepare import PreparedDocument
 from lexgraph.ingest.crossrefs import EXTRACTOR
-from lexgraph.ingest.linking import PrecedentMatcher, statute_targets, stubs_filled_by
+from lexgraph.ingest.linking import PrecedentMatcher, statute_link, statute_targets, stubs_filled_by
 from lexgraph.read.citing import store_catalog
 from lexgraph.read.revisions import StoreRevisions
 from lexgraph.statutes.catalog import Catalog
@@ -128,12 +127,12 @@ class DocumentWriter:
         cited_laws: set[str] = set()
         articles: Counter[str] = Counter()
         for citation in citations:
-            if citation.kind == "statute":
+            if citation.kind == "precedent":
+                self._link_precedent(doc, citation, plan, summary)
+            else:  # a clause, a division or appendix (第三章, 別表第一), or a law as a whole (この法律)
                 if citation.law_id:
                     cited_laws.add(citation.law_id)
                 self._link_statute(doc, citation, plan, articles, summary)
-            else:
-                self._link_precedent(doc, citation, plan, summary)
         if doc.referenced:
             for citation in self._citations(doc.referenced, doc):
                 for span in statute_targets(citation, self.revisions, doc.as_of):
@@ -161,13 +160,9 @@ class DocumentWriter:
 
     def _link_statute(self, doc: PreparedDocument, citation: Citation, plan: _Plan, articles: Counter[str],
                       summary: DocumentSummary) -> None:
-        if citation.status not in LINKABLE or citation.path is None:
-            summary.not_linked[f"statute citation {citation.status}" if citation.status not in LINKABLE
-                               else "a law cited without a clause"] += 1
-            return
-        targets = statute_targets(citation, self.revisions, doc.as_of)
+        targets, why = statute_link(citation, self.revisions, doc.as_of)
         if not targets:
-            summary.not_linked["cited law or clause not stored as of the document's date"] += 1
+            summary.not_linked[f"{why}" if citation.kind == "statute" else f"{citation.kind}: {why}"] += 1
             return
         law = self.revisions.law(citation.law_id or "")
         holding = list(_chunks_holding(doc.chunks, citation))
@@ -175,7 +170,8 @@ class DocumentWriter:
             summary.not_linked["citation outside the chunked text"] += 1
             return
         for span in targets:
-            article = law.at(article_path(span.path), doc.as_of)
+            # a division or an appendix is no article: it has no roll-up (CITES_ARTICLE)
+            article = law.at(article_path(span.path), doc.as_of) if citation.kind == "statute" else None
             if article is not None:
                 articles[article.uid] += 1
             for chunk in holding:

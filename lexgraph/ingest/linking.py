@@ -16,7 +16,8 @@ from typing import Any
 
 from lexgraph.citations import Citation
 from lexgraph.citations.model import LINKABLE
-from lexgraph.read.revisions import ProvisionSpan, StoreRevisions
+from lexgraph.read.revisions import LawSpans, ProvisionSpan, StoreRevisions
+from lexgraph.read.targets import each_item, outside_articles
 from lexgraph.store.base import GraphStore
 
 
@@ -27,15 +28,49 @@ class PrecedentTarget:
 
 
 def statute_targets(citation: Citation, revisions: StoreRevisions, on: date | None) -> list[ProvisionSpan]:
-    """The clause nodes a resolved statute citation points at on `on` (every article of a range). Empty when the
-    law is not stored or the clause was not in force then."""
-    if citation.status not in LINKABLE or citation.law_id is None or citation.path is None:
-        return []
+    """The clause nodes a resolved statute citation points at on `on`: every article of a range, every item of a
+    各号, the division or appendix a citation of those kinds names (every division of a range). Empty when the law
+    is not stored or the clause was not in force then (`statute_link` says which)."""
+    return statute_link(citation, revisions, on)[0]
+
+
+def statute_link(citation: Citation, revisions: StoreRevisions, on: date | None
+                 ) -> tuple[list[ProvisionSpan], str | None]:
+    """`statute_targets`, and when there are none, why: the reason a document's summary counts it under."""
+    if citation.status not in LINKABLE or citation.law_id is None:
+        return [], f"statute citation {citation.status}" if citation.status not in LINKABLE else "no law"
+    if citation.kind == "statute" and citation.path is None:
+        return [], "a law cited without a clause"
+    if citation.kind not in ("statute", "division", "appendix"):
+        return [], f"a {citation.kind} citation (the law as a whole): no clause to link"
     law = revisions.law(citation.law_id)
     if not law.stored:
-        return []
-    paths = [citation.path] if citation.path_to is None else law.articles_between(citation.path, citation.path_to)
-    return [span for path in paths if (span := law.at(path, on)) is not None]
+        return [], "cited law or clause not stored as of the document's date"
+    paths = cited_paths(citation, law)
+    if isinstance(paths, str):
+        return [], paths
+    found = [span for path in paths if (span := law.at(path, on)) is not None]
+    if not found:
+        what = "division or appendix" if citation.kind != "statute" else "clause"
+        return [], f"cited {what} not in force on the document's date" if any(p in law.by_path for p in paths) \
+            else "cited law or clause not stored as of the document's date"
+    return found, None
+
+
+def cited_paths(citation: Citation, law: LawSpans) -> list[str] | str:
+    """The paths a resolved citation names in a stored law (ranges and 各号 expanded, divisions and appendices
+    found by `read.targets`), or the reason it names none there."""
+    if citation.kind in ("division", "appendix"):
+        named = outside_articles(citation, law)
+        return list(named.paths) if named.paths else named.short or "not found"
+    assert citation.path is not None
+    first, last = citation.path, citation.path_to
+    expanded = each_item(citation, law)
+    if expanded is not None:
+        if not expanded.paths:
+            return [first]  # 各号 that cannot be expanded: the clause as written, as before
+        first, last = expanded.paths[0], expanded.paths[-1] if len(expanded.paths) > 1 else None
+    return [first] if last is None else law.articles_between(first, last)
 
 
 def stub_uid(citation: Citation) -> str:

@@ -14,11 +14,13 @@ from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
+from lexgraph.citations.model import Citation
 from lexgraph.model import KnownAmendment
 from lexgraph.read.in_force import Answer, InForce, NotInForce, Unknown, wording_on
 from lexgraph.read.spans import LawSpans as LawSpans  # re-exported: the resolver and ingest import them from here
 from lexgraph.read.spans import ProvisionSpan as ProvisionSpan
 from lexgraph.read.spans import VersionSpan as VersionSpan
+from lexgraph.read.targets import each_item, outside_articles
 from lexgraph.store.base import GraphStore
 
 
@@ -82,6 +84,37 @@ class StoreRevisions:
         if not isinstance(answer, NotInForce):
             return None
         return answer.reason, answer.version is not None and answer.version.in_gap(on)
+
+    def target_note(self, citation: Citation, on: date) -> str | None:
+        """`StructureLookup`: why a division or appendix citation (第三章, 別表第一) finds no node in force on `on`:
+        the law does not hold it (`read.targets`), or the in-force decision's reason for it that day; None when it
+        does, or when the law is not stored."""
+        law = self.law(citation.law_id or "")
+        if not law.stored:
+            return None
+        named = outside_articles(citation, law)
+        if not named.paths:
+            return named.reason
+        answers = [self.wording_on(citation.law_id or "", path, on) for path in named.paths]
+        missing = [answer for answer in answers if not isinstance(answer, InForce)]
+        return None if len(missing) < len(answers) else f"{missing[0].reason}: not linked"
+
+    def items(self, citation: Citation, on: date) -> tuple[str, ...] | str | None:
+        """`StructureLookup`: the first and last item a 各号 citation means on `on` (the items in force that day), a
+        reason when there are none, or None when the law is not stored."""
+        law = self.law(citation.law_id or "")
+        if not law.stored:
+            return None
+        named = each_item(citation, law)
+        if named is None:
+            return None
+        if not named.paths:
+            return named.reason
+        first, last = named.paths[0], named.paths[-1]
+        in_force = [path for path in law.articles_between(first, last) if law.at(path, on) is not None]
+        if not in_force:
+            return f"none of the items of {citation.surface} was in force on {on.isoformat()}: 各号 not expanded"
+        return (in_force[0], in_force[-1]) if len(in_force) > 1 else (in_force[0],)
 
     def revision_around_amendment(self, law_id: str, amending_law_id: str, before: bool) -> str | None:
         versions = self.law(law_id).versions

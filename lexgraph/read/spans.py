@@ -10,8 +10,16 @@ from dataclasses import dataclass
 from datetime import date
 
 from lexgraph.model import KnownAmendment
+from lexgraph.numerals import appendix_label
 
 _DIGITS = re.compile(r"\d+")
+#: The e-Gov kinds an appendix written with each word may be stored as: 別記様式 is an AppdxStyle in one law and an
+#: AppdxNote or AppdxFormat in another.
+_APPENDIX_KINDS = {
+    "別表": ("appdx_table",), "様式": ("appdx_style", "appdx_format", "appdx_note"),
+    "別記様式": ("appdx_style", "appdx_note", "appdx_format"), "別記": ("appdx_note", "appdx_style"),
+    "書式": ("appdx_format", "appdx_style"), "別図": ("appdx_fig",), "付録": ("appdx",), "別紙": ("appdx",),
+}
 
 
 @dataclass(frozen=True, slots=True)  # slots: a corpus ingest keeps 1.6 M spans in memory for linking
@@ -103,6 +111,48 @@ class LawSpans:
             return [p for p in (first, last) if p in self.by_path]
         i, j = paths.index(first), paths.index(last)
         return paths[i : j + 1] if i <= j else [first, last]
+
+    def divisions(self, written: str) -> list[str]:
+        """The stored divisions a citation's division path names (issue 31 §3): ``ch3/se2`` itself, or, in a law
+        divided into 編 where the text writes no 編 (第二章), every 第二章 of the main provisions (several: the
+        citation does not say which, and the caller says so rather than choose)."""
+        if self._is_division(written):
+            return [written]
+        return sorted(path for path, spans in self.by_path.items()
+                      if spans[0].kind == "division" and path.endswith(f"/{written}") and not path.startswith("suppl"))
+
+    def divisions_between(self, first: str, last: str) -> list[str]:
+        """第三章から第四章の二まで: the divisions of `first`'s level and parent from `first` to `last` (written at
+        its own level, ``ch4_2``, or with the levels above it, ``ch3/se3``), in number order, branches after their
+        stem; just the two ends when `last` is not a sibling of `first`."""
+        parent, _, own = first.rpartition("/")
+        end = f"{parent}/{last.rpartition('/')[2]}" if parent else last.rpartition("/")[2]
+        key = own.rstrip("0123456789_")
+        siblings = sorted((path for path, spans in self.by_path.items()
+                           if spans[0].kind == "division" and path.rpartition("/")[0] == parent
+                           and path.rpartition("/")[2].rstrip("0123456789_") == key), key=_article_order)
+        if first not in siblings or end not in siblings:
+            return [p for p in dict.fromkeys((first, end)) if self._is_division(p)]
+        i, j = siblings.index(first), siblings.index(end)
+        return siblings[i : j + 1] if i <= j else [first, end]
+
+    def appendices(self, written: str) -> list[str]:
+        """The stored appendices of the main provisions that 別表第一, 様式第二号, 別記様式 (as written) names:
+        statutes.egov numbers an appendix by its title, so 別表第一 is ``appdx_table1``. Several where a law keeps
+        a 様式第一 as an AppdxStyle and another as an AppdxFormat."""
+        label = appendix_label(written)
+        if label is None:
+            return []
+        word, num = label
+        return [path for kind in _APPENDIX_KINDS.get(word, ()) if (path := f"{kind}{num}") in self.by_path]
+
+    def members(self, parent: str, letter: str) -> list[str]:
+        """The paragraphs (`letter` p), items (i) or subitems (s) directly under `parent`, in number order."""
+        return list(self._articles_under(parent, letter))
+
+    def _is_division(self, path: str) -> bool:
+        spans = self.by_path.get(path)
+        return spans is not None and bool(spans) and spans[0].kind == "division"
 
     def _articles_under(self, parent: str, letter: str = "a") -> list[str]:
         """The articles (or with `letter` p / i / s, the paragraphs, items, subitems) directly under `parent` (""
