@@ -12,6 +12,7 @@ can all use it without pulling each other in.
 from __future__ import annotations
 
 import re
+import sys
 from functools import lru_cache
 
 # 壱弐参拾 appear in old documents and deeds; 〇 and 零 both mean zero.
@@ -216,6 +217,22 @@ def division_path(written: str) -> str | None:
             return None
         segments.append(_DIVISION_KEYS[word] + num)
     return "/".join(segments) or None
+
+
+@lru_cache(maxsize=4096)  # a law's clauses share a few dozen headings
+def division_of(heading: str) -> str | None:
+    """The division a clause sits in, from its heading as statutes.egov writes it ("第二編　物権 > 第三章　所有権 >
+    第一節　所有権の限界"): ``pt2/ch3/se1``; None outside any division. Interned: a corpus keeps one per clause."""
+    segments = []
+    for title in heading.split(" > "):
+        found = _DIVISION_LINK.match(_WHITESPACE.sub("", title))
+        if found is None:
+            continue
+        num = egov_num(found.group(1) + found.group(3))
+        if num is None:
+            return None
+        segments.append(_DIVISION_KEYS[found.group(2)] + num)
+    return sys.intern("/".join(segments)) if segments else None
 
 
 def _outside_articles(compact: str) -> str | None:

@@ -61,10 +61,11 @@ class AbsenceLookup(Protocol):
 class StructureLookup(Protocol):
     """Optional extra a `RevisionLookup` may offer (issue 31 §3): what only a store that holds the law knows of its
     structure. `target_note` says why a division or appendix citation finds no node in force on `on` (None when
-    it does, or the law is not stored); `items` gives the first and last item a 各号 citation means on `on` (one
+    it does, or the law is not stored), reading a division from the clause `at` of the same law when one is being
+    read (第一節 there is its chapter's); `items` gives the first and last item a 各号 citation means on `on` (one
     path for a single item), a reason when there are none to give, or None when the law is not stored."""
 
-    def target_note(self, citation: Citation, on: date) -> str | None: ...
+    def target_note(self, citation: Citation, on: date, at: str | None = None) -> str | None: ...
 
     def items(self, citation: Citation, on: date) -> tuple[str, ...] | str | None: ...
 

@@ -465,7 +465,9 @@ class _Resolver:
         if (target.kind != "law" and law.status == "resolved" and day is not None and mention.pin is None
                 and offers(revisions, StructureLookup)):  # type: ignore[type-abstract]
             # over a store that holds the law: whether 第三章 / 別表第一 is there on the citing day, and if not, why
-            missing = revisions.target_note(citation, day)
+            at = (self.context.current_path if self.current_law is not None
+                  and self.current_law.law_id == law.law_id else None)
+            missing = revisions.target_note(citation, day, at)
             if missing is not None:
                 citation = replace(citation, reason="; ".join(dict.fromkeys([*reasons, missing])))
         return citation

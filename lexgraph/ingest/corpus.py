@@ -27,6 +27,7 @@ from datetime import date
 from lexgraph.citations import Mention, find_statutes
 from lexgraph.citations.compact import CompactText
 from lexgraph.citations.lawnames import LawNames
+from lexgraph.numerals import division_of
 from lexgraph.read.revisions import LawSpans, ProvisionSpan, StoreRevisions, VersionSpan
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.timeline import LawTimeline
@@ -48,7 +49,7 @@ def clause_text(sentences: Iterable[tuple[str, str]]) -> str:
     return "".join(out)
 
 _VersionRow = tuple[str, date | None, date | None, str | None, date | None, date | None]
-_SpanRow = tuple[str, str, str, int, date | None, date | None]
+_SpanRow = tuple[str, str, str, int, date | None, date | None, str | None]
 # uid → (own text, the mentions found in it): only clauses of citing kinds with text
 Clauses = dict[str, tuple[str, list[Mention]]]
 
@@ -75,7 +76,8 @@ class PackedLaw:
         # "known up to", a clause is unknown, not absent (read/in_force.py)
         versions: list[_VersionRow] = [(v.revision_id, v.enforced_from, v.enforced_until, v.amended_by,
                                         v.known_until, v.known_in_force_on) for v in timeline.versions]
-        provisions: list[_SpanRow] = [(p.uid, p.path, p.kind, p.seq, p.valid_from, p.valid_until)
+        provisions: list[_SpanRow] = [(p.uid, p.path, p.kind, p.seq, p.valid_from, p.valid_until,
+                                       division_of(p.heading) if p.kind in CITING_KINDS else None)
                                       for p in timeline.provisions]
         clauses: Clauses = {}
         for p in timeline.provisions:

@@ -369,7 +369,7 @@ def _linked(
     if not target_law.stored:
         pending.add(citation.law_id)
         return [], "cited law not stored"
-    paths = cited_paths(citation, target_law)
+    paths = cited_paths(citation, target_law, source.division if target_law is spans else None)
     if isinstance(paths, str):  # a division or appendix the stored law does not hold, or names twice
         return [], paths
     found = [t for path in paths for t in target_law.overlapping(path, source.valid_from, source.valid_until)]

@@ -57,11 +57,12 @@ def statute_link(citation: Citation, revisions: StoreRevisions, on: date | None
     return found, None
 
 
-def cited_paths(citation: Citation, law: LawSpans) -> list[str] | str:
+def cited_paths(citation: Citation, law: LawSpans, within: str | None = None) -> list[str] | str:
     """The paths a resolved citation names in a stored law (ranges and 各号 expanded, divisions and appendices
-    found by `read.targets`), or the reason it names none there."""
+    found by `read.targets`; `within`: the division the citing clause sits in, when it is of that law), or the
+    reason it names none there."""
     if citation.kind in ("division", "appendix"):
-        named = outside_articles(citation, law)
+        named = outside_articles(citation, law, within)
         return list(named.paths) if named.paths else named.short or "not found"
     assert citation.path is not None
     first, last = citation.path, citation.path_to

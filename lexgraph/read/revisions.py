@@ -16,6 +16,7 @@ from typing import Any
 
 from lexgraph.citations.model import Citation
 from lexgraph.model import KnownAmendment
+from lexgraph.numerals import division_of
 from lexgraph.read.in_force import Answer, InForce, NotInForce, Unknown, wording_on
 from lexgraph.read.spans import LawSpans as LawSpans  # re-exported: the resolver and ingest import them from here
 from lexgraph.read.spans import ProvisionSpan as ProvisionSpan
@@ -85,14 +86,15 @@ class StoreRevisions:
             return None
         return answer.reason, answer.version is not None and answer.version.in_gap(on)
 
-    def target_note(self, citation: Citation, on: date) -> str | None:
+    def target_note(self, citation: Citation, on: date, at: str | None = None) -> str | None:
         """`StructureLookup`: why a division or appendix citation (第三章, 別表第一) finds no node in force on `on`:
         the law does not hold it (`read.targets`), or the in-force decision's reason for it that day; None when it
         does, or when the law is not stored."""
         law = self.law(citation.law_id or "")
         if not law.stored:
             return None
-        named = outside_articles(citation, law)
+        citing = law.at(at, on) if at else None
+        named = outside_articles(citation, law, citing.division if citing is not None else None)
         if not named.paths:
             return named.reason
         answers = [self.wording_on(citation.law_id or "", path, on) for path in named.paths]
@@ -178,5 +180,6 @@ def amendments_from_json(raw: str | None) -> tuple[KnownAmendment, ...]:
 
 
 def _provision(row: dict[str, Any]) -> ProvisionSpan:
+    heading = row.get("heading")
     return ProvisionSpan(row["uid"], row["path"], row["kind"], int(row["seq"] or 0), row["valid_from"],
-                         row["valid_until"])
+                         row["valid_until"], division_of(heading) if heading else None)

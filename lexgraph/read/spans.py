@@ -62,6 +62,7 @@ class ProvisionSpan:
     seq: int
     valid_from: date | None
     valid_until: date | None
+    division: str | None = None  # the division a citing clause sits in (``pt2/ch3/se1``), for 第一節 written alone
 
     def covers(self, day: date | None) -> bool:
         if day is None:
@@ -112,12 +113,17 @@ class LawSpans:
         i, j = paths.index(first), paths.index(last)
         return paths[i : j + 1] if i <= j else [first, last]
 
-    def divisions(self, written: str) -> list[str]:
-        """The stored divisions a citation's division path names (issue 31 §3): ``ch3/se2`` itself, or, in a law
-        divided into 編 where the text writes no 編 (第二章), every 第二章 of the main provisions (several: the
-        citation does not say which, and the caller says so rather than choose)."""
-        if self._is_division(written):
-            return [written]
+    def divisions(self, written: str, within: str | None = None) -> list[str]:
+        """The stored divisions a citation's division path names (issue 31 §3). Read, as a drafter writes it, from
+        the division the citing clause sits in (`within`, ``pt2/ch3/se1``) outwards: 第一節 in 第二編第三章 is that
+        chapter's (``pt2/ch3/se1``), 第三章第一節 there is ``pt2/ch3/se1`` too, 第四編 is ``pt4``. Without a place
+        to read from (a judgment), ``ch3/se2`` itself, or, in a law divided into 編 where the text writes no 編,
+        every 第二章 of the main provisions (several: the text does not say which, and the caller says so)."""
+        enclosing = within.split("/") if within else []
+        for depth in range(len(enclosing), -1, -1):
+            candidate = "/".join([*enclosing[:depth], written])
+            if self._is_division(candidate):
+                return [candidate]
         return sorted(path for path, spans in self.by_path.items()
                       if spans[0].kind == "division" and path.endswith(f"/{written}") and not path.startswith("suppl"))
 

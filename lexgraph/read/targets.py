@@ -27,12 +27,13 @@ class Named:
     short: str | None = None
 
 
-def outside_articles(citation: Citation, law: LawSpans) -> Named:
+def outside_articles(citation: Citation, law: LawSpans, within: str | None = None) -> Named:
     """The divisions or appendices a citation of kind ``division`` / ``appendix`` names in `law`: every member of
-    a range of divisions. None found, or several where the text names one, is a reason, never a choice."""
+    a range of divisions; a division read from `within`, the division the citing clause of that same law sits in
+    (`LawSpans.divisions`). None found, or several where the text names one, is a reason, never a choice."""
     if citation.kind == "division" and citation.division:
         written = clause_label(citation.division)
-        found = law.divisions(citation.division)
+        found = law.divisions(citation.division, within)
         if len(found) > 1:
             options = ", ".join(clause_label(p) for p in found[:4])
             return Named((), f"{written} names {len(found)} divisions of a law divided into 編 ({options}): the "
