@@ -17,6 +17,15 @@ DIR is the unpacked ``egov/lawhub-xml_2020-11-18_all.tar.xz`` of ../shared/data.
   hold are left out.
 - ``suppl_paragraph``: 附則第N項 in the main provisions of a law whose original 附則 has paragraphs and no
   articles: ``expect`` the path ``suppl/pN``.
+- ``each_item``: 第N条第M項各号 / 第N条各号 written alone: ``expect`` the paragraph path as written (``a9/p1``; an
+  article's only paragraph when none is written) and ``items``, every item of that paragraph in the law's order;
+  the row's ``members`` are the article's paragraphs and items, the structure a store would hold.
+
+What the graph links (issue 31 §3), read from the law's own structure by this script: a ``division`` row's
+``expect.nodes`` are the division nodes it names, read from the division the citing clause sits in (``within``,
+from its heading) outwards, every member of a range, or none when the law has no such division or several fit
+(the row's ``divisions`` are the law's division paths); an ``appendix`` row's ``appendices`` are the law's appendix
+paths, ``expect.path`` the one of that title.
 
 Each line: ``class``, ``law_id``, ``law_title``, ``at`` (the clause path the sentence is in), ``text`` (the
 sentence), ``surface`` and ``start``, and ``expect``. Statutes: 出典 e-Gov法令検索, no copyright (著作権法第13条).
@@ -55,6 +64,7 @@ CLASSES: dict[str, re.Pattern[str]] = {
                            rf"|(?![第一-龥])(?!の{_N}))"),
     "appendix": re.compile(rf"{_BEFORE_FREE}(?P<word>別表|別記様式|様式)(?:第(?P<n>{_NUM})号?)?(?![一-龥ァ-ヶ])"),
     "suppl_paragraph": re.compile(rf"{_BEFORE_FREE}附則第(?P<p>{_N})項(?!第)"),
+    "each_item": re.compile(rf"{_BEFORE_FREE}第(?P<a>{_N})条(?P<ab>{_BRANCH})(?:第(?P<p>{_N})項)?各号(?!列記)"),
 }
 _QUICK: dict[str, tuple[bytes, ...]] = {
     "law_itself": ("この法律".encode(), "この政令".encode(), "この府令".encode(), "この省令".encode(),
@@ -62,6 +72,7 @@ _QUICK: dict[str, tuple[bytes, ...]] = {
     "division": ("章の規定".encode(), "節の規定".encode(), "章に".encode(), "節に".encode()),
     "appendix": ("別表".encode(), "様式第".encode()),
     "suppl_paragraph": ("附則第".encode(),),
+    "each_item": ("項各号".encode(), "条各号".encode()),
 }
 _APPENDIX_KINDS = {"別表": "appdx_table", "別記様式": "appdx_style", "様式": "appdx_style"}
 
@@ -88,8 +99,54 @@ def _heading_divisions(heading: str) -> set[str]:
     return out
 
 
+def _within(heading: str) -> str | None:
+    """The division a clause sits in, from its heading: ``pt2/ch3/se1``."""
+    path: list[str] = []
+    keys = [k for _, k in _LEVELS]
+    for title in heading.split(" > "):
+        head = re.match(rf"第({_N})([編章節款目])({_BRANCH})", title)
+        if head is None:
+            continue
+        key = dict(_LEVELS)[head.group(2)]
+        path = [p for p in path if keys.index(p[:2]) < keys.index(key)]
+        path.append(f"{key}{egov_num(head.group(1) + head.group(3))}")
+    return "/".join(path) or None
+
+
+def _number_key(segment: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in re.findall(r"\d+", segment))
+
+
+def division_nodes(path: str, last: str | None, within: str | None, divisions: list[str]) -> list[str]:
+    """The division nodes a citation names: read from `within` outwards (a drafter's 第一節 is its chapter's), else
+    the one division of the main provisions whose path ends with it; every sibling up to `last` for a range."""
+    enclosing = within.split("/") if within else []
+    first = None
+    for depth in range(len(enclosing), -1, -1):
+        candidate = "/".join([*enclosing[:depth], path])
+        if candidate in divisions:
+            first = candidate
+            break
+    if first is None:
+        fits = [d for d in divisions if d.endswith("/" + path)]
+        if len(fits) != 1:
+            return []
+        first = fits[0]
+    if last is None:
+        return [first]
+    parent, _, own = first.rpartition("/")
+    end = f"{parent}/{last.rpartition('/')[2]}" if parent else last.rpartition("/")[2]
+    level = own.rstrip("0123456789_")
+    siblings = sorted((d for d in divisions if d.rpartition("/")[0] == parent
+                       and d.rpartition("/")[2].rstrip("0123456789_") == level),
+                      key=lambda d: _number_key(d.rpartition("/")[2]))
+    if first not in siblings or end not in siblings:
+        return []
+    return siblings[siblings.index(first): siblings.index(end) + 1]
+
+
 def expected(name: str, match: re.Match[str], law: object, law_id: str,
-             structure: dict[str, object]) -> dict[str, object] | None:
+             structure: dict[str, object], heading: str = "") -> dict[str, object] | None:
     if name == "law_itself":
         return {"kind": "law", "law_id": law_id}
     if name == "division":
@@ -106,6 +163,9 @@ def expected(name: str, match: re.Match[str], law: object, law_id: str,
                      < [k for _, k in _LEVELS].index(end[:2])]
             out["division_to"] = "/".join([*above, end])
         out["exists"] = path in structure["divisions"]  # type: ignore[operator]
+        divisions: list[str] = structure["division_paths"]  # type: ignore[assignment]
+        out["nodes"] = division_nodes(path, out.get("division_to"), _within(heading),  # type: ignore[arg-type]
+                                      divisions)
         return out
     if name == "appendix":
         written = match.group()
@@ -114,6 +174,22 @@ def expected(name: str, match: re.Match[str], law: object, law_id: str,
         if path is None:
             return None
         return {"kind": "appendix", "law_id": law_id, "appendix": written, "path": path}
+    if name == "each_item":
+        article = f"a{egov_num(match['a'] + match['ab'])}"
+        members: dict[str, list[str]] = structure["members"]  # type: ignore[assignment]
+        paragraphs = [m for m in members.get(article, []) if m.count("/") == 1]
+        if match["p"]:
+            paragraph = f"{article}/p{egov_num(match['p'])}"
+        elif len(paragraphs) == 1:
+            paragraph = paragraphs[0]
+        else:
+            return None
+        items = sorted((m for m in members.get(article, []) if m.rpartition("/")[0] == paragraph
+                        and m.rpartition("/")[2].startswith("i")), key=lambda m: _number_key(m.rpartition("/")[2]))
+        if not items:
+            return None
+        written = paragraph if match["p"] else article
+        return {"kind": "statute", "law_id": law_id, "path": written, "items": items}
     if name == "suppl_paragraph":
         if not structure["suppl_paragraphs_only"]:
             return None
@@ -125,8 +201,14 @@ def structure_of(law: object) -> dict[str, object]:
     """What the parsed law says about its divisions, its appendices (title → path) and its original 附則."""
     divisions: set[str] = set()
     appendices: dict[str, str] = {}
+    division_paths: list[str] = []
+    members: dict[str, list[str]] = defaultdict(list)
     suppl_articles = suppl_paragraphs = False
     for provision in law.provisions:  # type: ignore[attr-defined]
+        if provision.kind == "division" and not provision.path.startswith("suppl"):
+            division_paths.append(provision.path)
+        if provision.kind in ("paragraph", "item") and provision.path.startswith("a"):
+            members[provision.path.split("/")[0]].append(provision.path)
         if provision.kind == "article" and not provision.path.startswith("suppl"):
             divisions |= _heading_divisions(provision.heading)
         if provision.kind.startswith("appdx") and provision.title:
@@ -136,7 +218,8 @@ def structure_of(law: object) -> dict[str, object]:
             rest = provision.path[len("suppl/"):]
             suppl_articles |= rest.startswith("a")
             suppl_paragraphs |= rest.startswith("p")
-    return {"divisions": divisions, "appendices": appendices,
+    return {"divisions": divisions, "appendices": appendices, "division_paths": division_paths, "members": members,
+            "appendix_paths": sorted(set(appendices.values())),
             "suppl_paragraphs_only": suppl_paragraphs and not suppl_articles}
 
 
@@ -156,14 +239,23 @@ def pick(name: str, pattern: re.Pattern[str], path: Path, catalog: Catalog,
             if not match.group():
                 continue
             sentence, start = sentence_at(text, match.start(), match.end())
-            found.append((provision.path, sentence, start, match))
+            found.append((provision.path, sentence, start, match, provision.heading))
     rng.shuffle(found)
-    for clause, sentence, start, match in found:
-        expect = expected(name, match, law, entry.law_id, structure)
+    for clause, sentence, start, match, heading in found:
+        expect = expected(name, match, law, entry.law_id, structure, heading)
         if expect is None:
             continue
-        return {"class": name, "law_id": entry.law_id, "law_title": entry.title, "at": clause, "text": sentence,
-                "surface": match.group(), "start": start, "expect": expect}
+        row: dict[str, object] = {"class": name, "law_id": entry.law_id, "law_title": entry.title, "at": clause,
+                                  "text": sentence, "surface": match.group(), "start": start, "expect": expect}
+        # the structure a store holding the law would give the linker, for the test to link against
+        if name == "division":
+            row["within"] = _within(heading)
+            row["divisions"] = structure["division_paths"]
+        elif name == "appendix":
+            row["appendices"] = structure["appendix_paths"]
+        elif name == "each_item":
+            row["members"] = structure["members"][str(expect["path"]).split("/")[0]]  # type: ignore[index]
+        return row
     return None
 
 

@@ -4,7 +4,12 @@
 - 第三章, 第二章第三節, 第三章から第五章まで: a division of the law (kind ``division``, ``division`` /
   ``division_to`` as ``ch3`` / ``ch2/se3``);
 - 別表第一, 別表, 様式第一号, 別記様式第二号: an appendix (kind ``appendix``, ``appendix`` the title as written);
-- 附則第N項 in the main provisions: a paragraph of the law's 附則 (``suppl/pN``), not of the article being read.
+- 附則第N項 in the main provisions: a paragraph of the law's 附則 (``suppl/pN``), not of the article being read;
+- 第N条第M項各号: the paragraph as written, and in the graph every item of it.
+
+What the graph links is checked against the structure a store holding the law gives the linker (each row carries
+it: the law's division paths and the division the citing clause sits in, its appendix paths, the article's
+paragraphs and items), through the linker's own `cited_paths`.
 
 The table ``tests/data/citations/statute_target_tables.jsonl`` is made by ``scripts/pick_statute_target_tables.py``
 (seeded; each line has its law id and clause; the answer is read by the script from the string and the parsed law's
@@ -21,6 +26,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lexgraph.citations import CITE_JSON_KEYS, Citation, CitationContext, extract
+from lexgraph.ingest.linking import cited_paths
+from lexgraph.read.spans import LawSpans, ProvisionSpan, VersionSpan
 from tests.helpers import ROOT
 
 TABLE = ROOT / "tests" / "data" / "citations" / "statute_target_tables.jsonl"
@@ -41,7 +48,7 @@ def _cited_at(row: dict[str, Any]) -> Citation:
 
 
 def test_the_table_covers_every_class_with_real_strings() -> None:
-    assert {row["class"] for row in ROWS} == {"law_itself", "division", "appendix", "suppl_paragraph"}
+    assert {row["class"] for row in ROWS} == {"law_itself", "division", "appendix", "suppl_paragraph", "each_item"}
     for row in ROWS:
         assert row["text"][row["start"]:row["start"] + len(row["surface"])] == row["surface"]
 
@@ -56,10 +63,42 @@ def test_what_a_statute_points_at_besides_an_article(row: dict[str, Any]) -> Non
         assert (citation.division, citation.division_to) == (expect["division"], expect.get("division_to")), citation
     elif row["class"] == "appendix":
         assert (citation.appendix, citation.surface) == (expect["appendix"], row["surface"]), citation
+    elif row["class"] == "each_item":
+        assert (citation.path, citation.part, citation.surface) == (expect["path"], "各号", row["surface"]), citation
     elif row["class"] == "suppl_paragraph":
         assert citation.path == expect["path"] and citation.surface.startswith(row["surface"]), citation
     else:
         assert citation.surface == row["surface"], citation
+
+
+def _stored(paths: list[str], kind_of: Any) -> LawSpans:
+    """The shape a store holding the law gives the linker: one span per path, in force throughout."""
+    return LawSpans([VersionSpan("stored", None, None, None)],
+                    [ProvisionSpan(path, path, kind_of(path), 0, None, None) for path in paths])
+
+
+LINKED = [row for row in ROWS if row["class"] in ("division", "appendix", "each_item")]
+
+
+@pytest.mark.parametrize("row", LINKED, ids=_row_id)
+def test_the_graph_links_what_the_string_names(row: dict[str, Any]) -> None:
+    """Divisions read from where the citing clause sits (every member of a range), appendices by their title,
+    各号 as every item; a division the law lacks, or names twice, is a reason, never a node."""
+    citation = _cited_at(row)
+    expect = row["expect"]
+    if row["class"] == "division":
+        got = cited_paths(citation, _stored(row["divisions"], lambda _: "division"), row["within"])
+        if expect["nodes"]:
+            assert got == expect["nodes"], (got, citation)
+        else:
+            assert isinstance(got, str), got
+    elif row["class"] == "appendix":
+        got = cited_paths(citation, _stored(row["appendices"], lambda p: p.rstrip("0123456789_#")))
+        assert got == [expect["path"]], (got, citation)
+    else:
+        kinds = {"p": "paragraph", "i": "item"}
+        got = cited_paths(citation, _stored(row["members"], lambda p: kinds[p.rpartition("/")[2][0]]))
+        assert got == expect["items"], (got, citation)
 
 
 def test_the_new_kinds_have_their_own_json_fields() -> None:

@@ -452,7 +452,8 @@ class _LawPlan:
                 summary.outcomes.append(FileOutcome(
                     incoming.doc_name, "reread", self.law_id, incoming.revision.text,
                     f"{incoming.doc_name}: revision {incoming.revision.text} was stored by an older parser; its "
-                    f"text was read again (parser {PARSER_VERSION}: ruby read as its base text) and the law's "
+                    f"text was read again (parser {PARSER_VERSION}: ruby read as its base text; divisions and "
+                    "appendices numbered by their titles as clauses) and the law's "
                     "periods recomputed"))
             else:
                 summary.outcomes.append(FileOutcome(incoming.doc_name, "added", self.law_id, incoming.revision.text))

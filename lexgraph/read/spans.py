@@ -169,6 +169,7 @@ class LawSpans:
             self._articles[key] = sorted(
                 (path for path, spans in self.by_path.items()
                  if path.rpartition("/")[0] == parent and path.rpartition("/")[2][:1] == letter
+                 and path.rpartition("/")[2][1:2].isdigit()  # not a division: pt1, se2, ss3
                  and (letter != "a" or spans[0].kind == "article")),
                 key=_article_order,
             )

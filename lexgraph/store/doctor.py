@@ -82,8 +82,9 @@ def examine(store: GraphStore, checks: Sequence[Check] = ()) -> DoctorReport:
         "statute text", not old_text,
         f"read by the current parser (version {PARSER_VERSION})" if not old_text else
         f"{len(old_text)}{'+' if len(old_text) == 20 else ''} versions were read by an older parser, e.g. "
-        f"{old_text[0]['revision_id']}: ruby may have left line breaks in their text, and their periods do not "
-        "yet account for amendments their 附則 name",
+        f"{old_text[0]['revision_id']}: ruby may have left line breaks in their text, their periods may not "
+        "account for amendments their 附則 name, and their chapters and appendices are not nodes citations link to "
+        "(parser 3)",
         "" if not old_text else "ingest the same statute files again: each such version is read again (status "
         "reread), clauses whose text changes get the new text, and the law's periods are recomputed",
     ))
