@@ -56,6 +56,7 @@ class DocumentSummary:
     stubs_filled: int = 0
     outcomes: list[DocumentOutcome] = field(default_factory=list)
     not_linked: Counter[str] = field(default_factory=Counter)
+    linked_outside: Counter[str] = field(default_factory=Counter)  # division / appendix → citations linked
 
     def count(self, status: str) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
@@ -73,6 +74,7 @@ class DocumentSummary:
             "citations": self.citations, "clause_edges": self.clause_edges,
             "precedent_edges": self.precedent_edges, "stubs_created": self.stubs_created,
             "stubs_filled": self.stubs_filled, "not_linked": dict(self.not_linked.most_common()),
+            "linked_divisions_appendices": dict(self.linked_outside.most_common()),
             "failures": [o.to_json() for o in self.failures],
             "problems": [o.to_json() for o in self.outcomes if o.problems and o.status != "failed"],
         }
@@ -169,6 +171,8 @@ class DocumentWriter:
         if not holding:
             summary.not_linked["citation outside the chunked text"] += 1
             return
+        if citation.kind != "statute":
+            summary.linked_outside[citation.kind] += 1
         for span in targets:
             # a division or an appendix is no article: it has no roll-up (CITES_ARTICLE)
             article = law.at(article_path(span.path), doc.as_of) if citation.kind == "statute" else None
