@@ -203,7 +203,8 @@ _DIVISION_CHAIN = re.compile(rf"(?P<suppl>附則)?(?P<chain>(?:第{_N}[編章節
 _DIVISION_LINK = re.compile(rf"第({_N})([編章節款目])((?:の{_N})*)")
 _DIVISION_PATH = re.compile(r"(?:suppl/)?(?:(?:pt|ch|se|ss|dv)\d+(?:_\d+)*/)*(?:pt|ch|se|ss|dv)\d+(?:_\d+)*")
 #: The e-Gov kind of an appendix by the word that names it (`appendix_label`); 別記様式 is a 様式.
-APPENDIX_KINDS = {"別表": "appdx_table", "様式": "appdx_style", "別記様式": "appdx_style", "別記": "appdx_note",
+APPENDIX_KINDS = {"別表": "appdx_table", "様式": "appdx_style", "別記様式": "appdx_style", "別紙様式": "appdx_style",
+                  "別記": "appdx_note",
                   "書式": "appdx_format", "別図": "appdx_fig", "付録": "appdx"}
 
 
@@ -309,9 +310,10 @@ def clause_label(path: str) -> str:
 
 
 #: An appendix as its title or a citation writes it: 別表第二, 別表第２, 別表第二の二, 様式第一号, 別記様式第三,
-#: 第一号様式, 別表 alone. The word, then the number in e-Gov Num form ("" when none is written).
+#: 別紙様式第１号, 第一号様式, 別記第一号様式, 別表 alone. The word, then the number in e-Gov Num form ("" when
+#: none is written).
 _APPENDIX_LABEL = re.compile(
-    rf"(?:第(?P<pre>{_N})号)?(?P<word>別記様式|別表|様式|書式|別記|別図|付録|別紙)"
+    rf"(?:別記(?=第))?(?:第(?P<pre>{_N})号)?(?P<word>別記様式|別紙様式|別表|様式|書式|別記|別図|付録|別紙)"
     rf"(?:第(?P<n>{_N})(?P<b>(?:の{_N})*)号?(?P<b2>(?:の{_N})*))?"
 )
 

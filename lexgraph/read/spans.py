@@ -17,7 +17,9 @@ _DIGITS = re.compile(r"\d+")
 #: AppdxNote or AppdxFormat in another.
 _APPENDIX_KINDS = {
     "別表": ("appdx_table",), "様式": ("appdx_style", "appdx_format", "appdx_note"),
-    "別記様式": ("appdx_style", "appdx_note", "appdx_format"), "別記": ("appdx_note", "appdx_style"),
+    "別記様式": ("appdx_style", "appdx_note", "appdx_format"),
+    "別紙様式": ("appdx_style", "appdx_note", "appdx_format"),
+    "別記": ("appdx_note", "appdx_style"),
     "書式": ("appdx_format", "appdx_style"), "別図": ("appdx_fig",), "付録": ("appdx",), "別紙": ("appdx",),
 }
 
