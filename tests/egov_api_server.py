@@ -163,7 +163,8 @@ def renamed_law() -> Law:
     law = Law(law_info(SUBCONTRACT, "昭和三十一年法律第百二十号", "Showa", 31, "120", "1956-06-01"))
     xml = EGOV / f"{SUBCONTRACT}_20150801_000000000000000.xml"
     body = re.sub(rb"^<\?xml[^>]*\?>\s*", b"", xml.read_bytes())
-    renamed = body.replace(f"<LawTitle>{old_title}</LawTitle>".encode(), f"<LawTitle>{RENAMED_TITLE}</LawTitle>".encode())
+    renamed = body.replace(f"<LawTitle>{old_title}</LawTitle>".encode(),
+                           f"<LawTitle>{RENAMED_TITLE}</LawTitle>".encode())
     assert renamed != body
     law.revisions = [
         Revision(revision_info(f"{SUBCONTRACT}_20150801_000000000000000", old_title, status="PreviousEnforced",

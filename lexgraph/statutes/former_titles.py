@@ -20,6 +20,7 @@ resolver.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -52,12 +53,13 @@ class FormerTitle:
         of renaming, that the name was already out of date."""
         now = f" (now 「{current_title}」)" if current_title and current_title != self.new_title else ""
         if self.renamed_on is None:
-            return f"「{self.title}」 was this law's title until it was renamed 「{self.new_title}」{now} (the day of " \
-                   "renaming is not known)"
+            # the source gives no day, and perhaps not the next title either (only a later one): say no more
+            return f"「{self.title}」 is a former title of 「{self.new_title}」{now}; the day of renaming is not known"
         renamed = f"「{self.title}」 was this law's title until it was renamed 「{self.new_title}」 on " \
                   f"{self.renamed_on.isoformat()}{now}"
         if as_of is not None and as_of >= self.renamed_on:
-            return f"{renamed}; the name was already out of date on {as_of.isoformat()}, the day the text is read as of"
+            return f"{renamed}; the name was already out of date on {as_of.isoformat()}, the day the text is read " \
+                   "as of"
         return renamed
 
 
@@ -67,7 +69,7 @@ def titled_runs(law_id: str, versions: Iterable[tuple[date | None, str]], source
     or no title are skipped (they say nothing of when a title ended)."""
     ordered = sorted((day, title.strip()) for day, title in versions if day is not None and title and title.strip())
     found: dict[str, FormerTitle] = {}
-    for (_, title), (day, following) in zip(ordered, ordered[1:], strict=False):
+    for (_, title), (day, following) in itertools.pairwise(ordered):
         if following != title:
             found[title] = FormerTitle(title, law_id, following, day, source)
     current = ordered[-1][1] if ordered else None
