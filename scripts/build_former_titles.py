@@ -52,8 +52,9 @@ _KANJI = "〇一二三四五六七八九十百千"
 _NUMBERED = re.compile(rf"（((?:{_ERA})[{_KANJI}元]+年(?:法律|政令|勅令)第[{_KANJI}]+号)[。、）]")
 _BOUNDARY = re.compile(r"[|。（）「」]|改正前の|改正後の|による|に基づく|旧")  # | : where an XML element ended
 _CLAUSE = re.compile(r"第[〇一二三四五六七八九十百千]+[条項号]")
-_RETITLE = re.compile(rf"([^。（）「」]+)（((?:{_ERA})[{_KANJI}元]+年法律第[{_KANJI}]+号)）"
-                      r"の一部を次のように改正する。題名を次のように改める。")
+_RETITLE = re.compile(rf"（((?:{_ERA})[{_KANJI}元]+年法律第[{_KANJI}]+号)）\|*の一部を次のように改正する。\|*"
+                      r"題名を次のように改める。\|*")
+_RETITLE_MARK = "題名を次のように改める。"
 _IN_FORCE = re.compile(rf"附則(?:（施行期日）)?(?:第一条)?この法律は、(公布の日|(?:{_ERA})[〇一二三四五六七八九十元]+年"
                        r"[〇一二三四五六七八九十]+月[〇一二三四五六七八九十]+日)から施行する。")
 _AMEND_NUM = re.compile(rf'AmendLawNum="((?:{_ERA})([〇一二三四五六七八九十元]+)年([〇一二三四五六七八九十]+)月'
@@ -103,9 +104,9 @@ def _candidate(before: str, title: str) -> str | None:
     best = max(options, key=lambda name: (_common_prefix(name, title), -len(name)))
     if _common_prefix(best, title) < 2 or len(best) < 4 or not best.endswith(("法", "法律", "令")):
         return None
-    if best.endswith(title) or _CLAUSE.search(best) or len(best) > len(title) + 20 or \
+    if best.endswith(title) or title.endswith(best) or _CLAUSE.search(best) or len(best) > len(title) + 20 or \
             ("、" in best and "、" not in title):
-        return None  # the law's own title with words before it, or a sentence, not a name
+        return None  # the title with words before it, its tail (cut at による, 、), or a sentence: not a name
     return best
 
 
@@ -135,19 +136,21 @@ def from_archive(archive: Path, catalog: Catalog) -> Iterator[FormerTitle]:
             if entry is None:
                 continue
             name = _candidate(text[max(0, match.start() - 160):match.start()], entry.title)
-            if name is None or name == entry.title or catalog.lookup(name):
+            if name is None or name == entry.title or (catalog.lookup(name) and not catalog.former_titles(name)):
                 continue
             numbered.setdefault((name, entry.law_id), []).append(FormerTitle(
                 name, entry.law_id, entry.title, None, f"{where} (「{name}（{match.group(1)}）」)"))
+        if _RETITLE_MARK not in text:
+            continue
         for match in _RETITLE.finditer(text):
-            entry = catalog.by_law_num(match.group(2))
-            name = match.group(1).split("、")[-1]
-            if entry is None or name == entry.title or not text.startswith(entry.title, match.end()):
+            entry = catalog.by_law_num(match.group(1))
+            name = _BOUNDARY.split(text[max(0, match.start() - 160):match.start()])[-1].split("、")[-1]
+            following = text[match.end():match.end() + 200].replace("|", "")
+            if entry is None or name == entry.title or not following.startswith(entry.title):
                 continue
-            yield FormerTitle(name, entry.law_id, entry.title, _act_in_force(raw, text, promulgated),
-                              f"{where} (「{name}（{match.group(2)}）の一部を次のように改正する。"
-                              "題名を次のように改める。"
-                              f"{entry.title}」)")
+            yield FormerTitle(name, entry.law_id, entry.title, _act_in_force(raw, text.replace("|", ""), promulgated),
+                              f"{where} (「{name}（{match.group(1)}）の一部を次のように改正する。"
+                              f"題名を次のように改める。{entry.title}」)")
     for found in numbered.values():  # a name written so in two laws at least: a misprint is written once
         if len({f.source.split(" (")[0] for f in found}) >= 2:
             yield found[0]
