@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from lexgraph.client import load_citation_gold, score_citations
+from lexgraph.eval.citations import load_gold, score_extractor
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -22,12 +22,12 @@ def main() -> None:
     parser.add_argument("--gold", type=Path, default=ROOT / "tests" / "data" / "literature" / "literature_gold.jsonl")
     parser.add_argument("--misses", action="store_true", help="list every miss (target level)")
     args = parser.parse_args()
-    lines = load_citation_gold(args.gold)
+    lines = load_gold(args.gold)
     parts = {"all": lines}
     for line in lines:
         parts.setdefault(str(line.get("origin", "?")), []).append(line)
     for name, part in parts.items():
-        scores = score_citations(part)
+        scores = score_extractor(part)
         cells = []
         for kind in ("statute", "precedent"):
             for level in ("span", "target"):

@@ -41,6 +41,13 @@ from the `##` / `###` / `####` / `#####` headings) and `citations`. Each citatio
 `lexgraph cite --json` plus `path` (provision path), `gold` (the bracket text) and, where the bracket cannot be a
 statute clause, `disputed` with the reason. Offsets in entries are into `sentence`; `surface` is heuristic (the run
 of reference words before the bracket; for a list or range, the whole of it).
+
+A bracket inside a text that is no statute, naming one of that text's own sections (「本項[第4]」 in the notice
+医薬品等適正広告基準の解説及び留意事項, which is not in e-Gov and has no clauses to address), is a real reference
+but to no statute clause: its entry has `"status": "unresolved"`, `"expect": "unresolved"` and `why`, and it is
+right when lexgraph resolves nothing there. (Until issue 31 these were `disputed` entries that expected a resolved
+statute citation with no path, which no resolver could meet, and that would have asserted a statute clause in a
+notice.)
 """
 
 

@@ -151,6 +151,31 @@ def repealed_law() -> Law:
     return law
 
 
+RENAMED_TITLE = "製造委託等に係る中小受託事業者に対する代金の支払の遅延等の防止に関する法律"
+RENAMED_ON = "2026-01-01"
+
+
+def renamed_law() -> Law:
+    """下請代金支払遅延等防止法, its 2015 text, then a revision from 2026-01-01 whose `law_title` (and the served text's
+    <LawTitle>) is another title: a renaming, as e-Gov lists one (issue 31 §3). The second revision is a copy of the
+    2015 text with its <LawTitle> replaced, made for the test (its amendment title says so)."""
+    old_title = "下請代金支払遅延等防止法"
+    law = Law(law_info(SUBCONTRACT, "昭和三十一年法律第百二十号", "Showa", 31, "120", "1956-06-01"))
+    xml = EGOV / f"{SUBCONTRACT}_20150801_000000000000000.xml"
+    body = re.sub(rb"^<\?xml[^>]*\?>\s*", b"", xml.read_bytes())
+    renamed = body.replace(f"<LawTitle>{old_title}</LawTitle>".encode(),
+                           f"<LawTitle>{RENAMED_TITLE}</LawTitle>".encode())
+    assert renamed != body
+    law.revisions = [
+        Revision(revision_info(f"{SUBCONTRACT}_20150801_000000000000000", old_title, status="PreviousEnforced",
+                               promulgated="1956-06-01", enforced="2015-08-01", amendment_type="1"), xml),
+        Revision(revision_info(f"{SUBCONTRACT}_20260101_507AC0000000041", RENAMED_TITLE, status="CurrentEnforced",
+                               promulgated="2025-05-23", enforced=RENAMED_ON, amendment_num="令和七年法律第四十一号",
+                               amendment_title=f"下請代金支払遅延等防止法の一部を改正する法律{TEST_MARK}"), renamed),
+    ]
+    return law
+
+
 PROCEDURE = "405AC0000000088"
 BROKEN_PROCEDURE = f"{PROCEDURE}_20220401_503AC0000000999"
 

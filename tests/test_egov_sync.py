@@ -291,3 +291,31 @@ def test_sync_all_starts_from_the_bulk_download(server: EgovApiServer, tmp_path:
     versions = lexgraph("law", "versions", "民法", "--json", store=store).json()["versions"]
     assert len(versions) == 5 and all(v["dated_by"] == "egov-api" for v in versions)
     assert (store / "egov-cache" / "bulk" / "all_xml.zip").is_file()
+
+
+def test_a_renamed_law_is_found_by_its_former_title_with_the_day_of_renaming(tmp_path: Path) -> None:
+    """A revision list whose `law_title` changes (tests/egov_api_server.renamed_law): sync stores each version's
+    title, and a citation by the former title resolves to the same law id, before the renaming with the rename
+    noted, after it with a note that the name was out of date (issue 31 §3). The current title carries no note."""
+    from tests.egov_api_server import RENAMED_ON, RENAMED_TITLE, renamed_law
+
+    store = tmp_path / "store"
+    with EgovApiServer([renamed_law()]) as api:
+        run = _sync(api, store, SUBCONTRACT)
+    assert run.code == 0, run.stderr
+    text = tmp_path / "text.txt"
+    text.write_text("下請代金支払遅延等防止法第四条第一項及び同法第二条", encoding="utf-8")
+    before = lexgraph("cite", text, "--as-of", "2020-06-01", "--json", store=store).json()["citations"]
+    after = lexgraph("cite", text, "--as-of", "2026-06-01", "--json", store=store).json()["citations"]
+    for citations, out_of_date in ((before, False), (after, True)):
+        first, same = citations
+        assert first["law_id"] == SUBCONTRACT and first["status"] == "resolved" and first["article"] == "4"
+        assert first["former_title"] == "下請代金支払遅延等防止法" and first["renamed_on"] == RENAMED_ON
+        assert first["law_title"] == RENAMED_TITLE and RENAMED_TITLE in first["reason"]
+        assert ("out of date" in first["reason"]) is out_of_date
+        assert first["revision_id"] == (f"{SUBCONTRACT}_20150801_000000000000000" if not out_of_date
+                                        else f"{SUBCONTRACT}_20260101_507AC0000000041")
+        assert same["law_id"] == SUBCONTRACT and same["former_title"] is None  # 同法 names the law, not the old name
+    text.write_text(f"{RENAMED_TITLE}第四条", encoding="utf-8")
+    current = lexgraph("cite", text, "--as-of", "2026-06-01", "--json", store=store).json()["citations"]
+    assert [(c["law_id"], c["former_title"], c["reason"]) for c in current] == [(SUBCONTRACT, None, None)]

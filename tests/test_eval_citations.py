@@ -217,5 +217,23 @@ def test_judgments_are_replayed_whole_so_context_resolves() -> None:
     alone = evaluate(lines, predict)
     assert replay.replayed == ("50667.txt",) and replay.fallback == ()
     assert whole.statute.target.tp > alone.statute.target.tp
-    missing, fallback = evaluate_in_documents(lines, predict, SHARED / "no such directory")
+    missing, fallback = evaluate_in_documents(lines, predict, None)
     assert fallback.fallback == ("50667.txt",) and missing.statute == alone.statute
+
+
+def test_a_missing_judgments_folder_is_an_error_naming_it_and_the_fix(tmp_path: Path) -> None:
+    """Without ../shared beside the checkout the golds were read sentence by sentence with no word of it, and the
+    figures fell (issue 31): a folder that is not there is an `Unavailable` naming it and the ways out; a judgment
+    an existing folder lacks is still read alone (the literature gold's caption lines)."""
+    from lexgraph.citations import extract
+    from lexgraph.errors import Unavailable
+    from lexgraph.eval.citations import evaluate_in_documents
+
+    lines = load_gold(HELDOUT)[:3]
+    predict = lambda text: [c.to_json() for c in extract(text)]  # noqa: E731
+    absent = tmp_path / "no such directory"
+    with pytest.raises(Unavailable) as raised:
+        evaluate_in_documents(lines, predict, absent)
+    assert str(absent) in str(raised.value) and "--judgments" in str(raised.value)
+    _, replay = evaluate_in_documents(lines, predict, tmp_path)
+    assert replay.replayed == () and set(replay.fallback) == {line["doc"] for line in lines}

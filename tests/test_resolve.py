@@ -375,3 +375,32 @@ def test_lawqa_relative_reference_accuracy() -> None:
     assert clean.total >= 120
     assert clean.accuracy >= 0.97, clean.misses
     assert overall.accuracy >= 0.96, overall.misses
+
+
+def test_lawqa_a_notice_s_own_section_is_right_only_when_left_unresolved() -> None:
+    """「本項[第4]」 in 医薬品等適正広告基準の解説及び留意事項 (a notice, not a statute; lawqa_jp dev, PDL 1.0): the
+    gold expects no statute clause there (`expect` "unresolved"), so lexgraph's unresolved reading scores, and a
+    guessed clause would not."""
+    from dataclasses import replace as with_fields
+
+    import lexgraph.eval.lawqa_gold as lawqa_gold
+
+    lines = [json.loads(line) for line in GOLD.read_text(encoding="utf-8").splitlines()]
+    notice = [line for line in lines if line["context"]["in_law"] == "医薬品等適正広告基準の解説及び留意事項"
+              and line["annotated"]]
+    expected = [c for line in notice for c in line["citations"] if c.get("expect") == "unresolved"]
+    assert len(expected) == 2 and all(c["gold"] == "第4" and c["status"] == "unresolved" for c in expected)
+    catalog = Catalog.bundled()
+    result = evaluate(notice, catalog)
+    assert result.correct == result.total == 2
+    original = lawqa_gold.resolve_with_state
+
+    def guessing(mentions, context):  # type: ignore[no-untyped-def]
+        citations, state = original(mentions, context)
+        return [with_fields(c, status="resolved", path="a4") for c in citations], state
+
+    lawqa_gold.resolve_with_state = guessing
+    try:
+        assert evaluate(notice, catalog).correct == 0
+    finally:
+        lawqa_gold.resolve_with_state = original

@@ -16,6 +16,7 @@ from lexgraph.citations.model import Citation, Status, VersionPin
 from lexgraph.errors import InputError
 from lexgraph.numerals import parse_clause
 from lexgraph.statutes.catalog import Catalog
+from lexgraph.statutes.former_titles import FormerTitle
 
 
 @runtime_checkable
@@ -89,7 +90,8 @@ def offers(lookup: object, protocol: type[_Offered]) -> TypeGuard[_Offered]:
 
 @dataclass(frozen=True)
 class LawTarget:
-    """A law as resolved: its e-Gov id and title when known, else the name as written, with a status and reason."""
+    """A law as resolved: its e-Gov id and title when known, else the name as written, with a status and reason.
+    `former` is the renaming when the text named the law by a title it bore before (issue 31 §3)."""
 
     law_id: str | None
     title: str | None
@@ -98,6 +100,7 @@ class LawTarget:
     status: Status = "resolved"
     reason: str | None = None
     pin: VersionPin | None = None
+    former: FormerTitle | None = None
 
 
 @dataclass(frozen=True)

@@ -207,6 +207,10 @@ class Citation:
     division: str | None = None  # kind "division": ch3, ch2/se3 (see `TargetRef`)
     division_to: str | None = None  # the end of a range of divisions: 第三章から第五章まで → ch3 … ch5
     appendix: str | None = None  # kind "appendix": the title as written, 別表第一, 様式第一号
+    # The law was named by a title it bore before it was renamed (issue 31 §3): that title, and the first day of the
+    # next one (ISO; None when the source does not fix it). The `reason` says whether the name was out of date.
+    former_title: str | None = None
+    renamed_on: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The entry of ``lexgraph cite --json`` (issue 3): exactly these keys, in this order. A contract: keys
@@ -223,6 +227,6 @@ CITE_JSON_KEYS = (
     "start", "end", "surface", "kind", "law_title", "law_id", "revision_id", "article", "article_to",
     "paragraph", "paragraph_to", "item", "item_to", "subitem", "subitem_to", "version_note", "status", "reason",
     "court", "date", "decision_type",
-    "case_number", "reporter", "as_of", "division", "division_to", "appendix",
+    "case_number", "reporter", "as_of", "division", "division_to", "appendix", "former_title", "renamed_on",
 )
 _cite_json_values = attrgetter(*CITE_JSON_KEYS)  # one C call for all the values of `Citation.to_json`

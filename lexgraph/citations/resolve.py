@@ -173,8 +173,8 @@ class _Resolver:
         inferred it: a later 同法 is not an inference from a guess but a plain reference. `scope_end` is the end
         of the aside in brackets it was named in, if any."""
         if target is not None and (target.law_id is not None or target.title is not None):
-            if target.status == "resolved" and target.reason is not None:
-                target = _without_reason(target)
+            if (target.status == "resolved" and target.reason is not None) or target.former is not None:
+                target = _without_reason(target)  # 同法 after a former title names the law, not the old name
             self.last_law = target
             self.last_law_scope = scope_end
             if scope_end is None:
@@ -248,7 +248,7 @@ class _Resolver:
             # law the (shorter) name fits in the catalogue.
             found = [e for e in found if normalize_law_num(e.law_num) == ref.law_num]
         if len(found) == 1:
-            return _target(found[0])
+            return self._maybe_former(ref.name, _target(found[0]))
         if found:
             options = ", ".join(f"{e.title} ({e.law_id})" for e in found[:4])
             return replace(_target(found[0]), status="ambiguous",
@@ -261,6 +261,13 @@ class _Resolver:
             return LawTarget(None, ref.name, law_num=ref.law_num, status="unresolved",
                              reason=f"law '{ref.name}' ({ref.law_num}) not in catalogue")
         return LawTarget(None, ref.name, status="unresolved", reason=f"law name '{ref.name}' not in catalogue")
+
+    def _maybe_former(self, name: str, target: LawTarget) -> LawTarget:
+        """`target` with the renaming when `name` is a title it bore before (issue 31 §3)."""
+        for renamed in self.catalog.former_titles(canonical_commas(name)):
+            if renamed.law_id == target.law_id:
+                return replace(target, former=renamed)
+        return target
 
     def _numbered(self, number: str, surface: str) -> LawTarget:
         entry = self.catalog.by_law_num(number)
@@ -417,7 +424,8 @@ class _Resolver:
             clause = Clause(last.article_to or known.article, known.paragraph, known.item, known.subitems, known.suppl)
             if last.member_to is not None:
                 clause = _range_end(clause, last.member_to)
-            cited = law if law.status != "resolved" or law.reason is None else _without_reason(law)
+            cited = law if (law.status != "resolved" or law.reason is None) and law.former is None \
+                else _without_reason(law)
             self.last_clause = (cited, clause)
             self.cited_at[mention.start] = self.last_clause
             for level in ("paragraph", "item"):
@@ -447,6 +455,8 @@ class _Resolver:
             if mention.law.kind != "this":
                 self.remember_law(law, mention.end)
         reasons = [r for r in (law.reason,) if r]
+        if law.former is not None:
+            reasons.append(law.former.note(self.context.as_of, law.title))
         revision_id = None
         if law.law_id is not None and law.status != "unresolved":
             revision_id, note = self._revision(law, mention.pin)
@@ -460,6 +470,7 @@ class _Resolver:
             division=target.path if target.kind == "division" else None,
             division_to=target.path_to if target.kind == "division" else None,
             appendix=target.written if target.kind == "appendix" else None,
+            **_former_fields(law),
         )
         revisions, day = self.context.revisions, self.context.as_of
         if (target.kind != "law" and law.status == "resolved" and day is not None and mention.pin is None
@@ -772,6 +783,8 @@ class _Resolver:
             elif target.member_to is not None and clause is not None:
                 path_to = _path(_range_end(clause, target.member_to))
         revision_id = None
+        if law.former is not None:
+            reasons.append(law.former.note(self.context.as_of, law.title))
         pin = law.pin
         if pin is not None and pin.amending_law_num is None and pin.note in _GLUED_VERSIONS and law.title:
             which = "an earlier" if pin.before else "a later"
@@ -812,6 +825,7 @@ class _Resolver:
             version_note=pin.note if pin else None, status=status,
             reason="; ".join(dict.fromkeys(reasons)) or None, path=path, path_to=path_to,
             law_num=law.law_num, pinned_law_num=pin.amending_law_num if pin else None,
+            **_former_fields(law),
         )
 
     def _revision(self, law: LawTarget, pin: VersionPin | None) -> tuple[str | None, str | None]:
@@ -835,6 +849,14 @@ class _Resolver:
 
 def _without_reason(target: LawTarget) -> LawTarget:
     return LawTarget(target.law_id, target.title, target.law_type, target.law_num, target.status, None, target.pin)
+
+
+def _former_fields(law: LawTarget) -> dict[str, str | None]:
+    """`former_title` / `renamed_on` of a citation of a law named by a former title (issue 31 §3)."""
+    if law.former is None:
+        return {}
+    day = law.former.renamed_on
+    return {"former_title": law.former.title, "renamed_on": day.isoformat() if day else None}
 
 
 def _key(target: LawTarget) -> str:

@@ -44,6 +44,11 @@ def eval_citations(
     gold: Annotated[Path, typer.Option("--gold", help="Gold JSONL: one sentence per line (issue 3 format).")],
     misses: Annotated[int, typer.Option(help="How many misses to list (0: none).")] = 20,
     extractor: ExtractorOpt = DEFAULT_EXTRACTOR,
+    judgments: Annotated[Path | None, typer.Option(
+        "--judgments", help="Folder of the judgments the gold's sentences come from (default: LEXGRAPH_JUDGMENTS, "
+                            "else ../shared/data/precedents/supreme_court); a missing folder is an error.")] = None,
+    sentences_alone: Annotated[bool, typer.Option(
+        "--sentences-alone", help="Score each sentence alone, without its judgment (lower figures).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Precision, recall and F1 of the citation extractor on a gold file, for statutes and precedents, on spans,
@@ -56,7 +61,8 @@ def eval_citations(
     except OSError as error:
         fail(f"{gold}: {error}", EXIT_BAD_INPUT)
     if not (lines and "context" in lines[0]):
-        _print_scores(gold, citations.score_extractor(lines, extractor), misses, as_json)
+        _print_scores(gold, citations.score_extractor(lines, extractor, judgments=judgments,
+                                                       sentences_alone=sentences_alone), misses, as_json)
         return
     result = lawqa_gold.score_extractor(lines, extractor)
     payload = {"kind": "relative references in statutes", "brackets": result.total, "correct": result.correct,

@@ -31,6 +31,7 @@ sentence instead, and `Replay.fallback` names it, so that a report can say which
 from __future__ import annotations
 
 import json
+import os
 import unicodedata
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -39,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, extractor_named
-from lexgraph.errors import InputError
+from lexgraph.errors import InputError, Unavailable
 
 Entry = Mapping[str, Any]
 Predict = Callable[[str], list[dict[str, Any]]]
@@ -47,6 +48,7 @@ PredictLine = Callable[[Entry], list[dict[str, Any]]]
 
 # Where the Supreme Court judgments the golds are taken from live in a checkout next to ../shared.
 DEFAULT_JUDGMENTS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "precedents" / "supreme_court"
+JUDGMENTS_ENV = "LEXGRAPH_JUDGMENTS"  # another folder of those judgments (a worktree elsewhere, a CI cache)
 KINDS = ("statute", "precedent")
 _STATUTE_TARGET = ("article", "paragraph", "item")
 LEVELS = ("span", "overlap", "target")
@@ -237,9 +239,27 @@ def _judgment_text(corpus: Path | None, doc: str, lines: list[Entry]) -> str | N
     return text
 
 
+def judgments_folder(given: Path | None = None) -> Path:
+    """The folder of judgments the golds' sentences are read within: `given` (``--judgments``), else
+    ``LEXGRAPH_JUDGMENTS``, else ../shared's Supreme Court corpus beside the checkout."""
+    if given is not None:
+        return given
+    named = os.environ.get(JUDGMENTS_ENV)
+    return Path(named) if named else DEFAULT_JUDGMENTS
+
+
 def evaluate_in_documents(gold_lines: Iterable[Entry | str], extract_text: Predict,
                           corpus: Path | None) -> tuple[CitationScores, Replay]:
-    """Score `extract_text` on every gold sentence as read within its whole judgment (see `replay_judgments`)."""
+    """Score `extract_text` on every gold sentence as read within its whole judgment (see `replay_judgments`);
+    `corpus` None reads every sentence alone, knowingly. Raises `Unavailable` when `corpus` is no folder: the
+    golds' figures are measured with their judgments read whole, and reading sentences alone instead gave lower
+    figures with no word of why (a checkout without ../shared beside it, issue 31)."""
+    if corpus is not None and not corpus.is_dir():
+        raise Unavailable(
+            f"judgments folder {corpus} not found: gold sentences are scored as read within their whole judgment "
+            f"(../shared/data/precedents/supreme_court). Put the shared data beside the checkout "
+            f"(ln -s /work/shared ../shared), name the folder with --judgments DIR or {JUDGMENTS_ENV}, or pass "
+            "--sentences-alone to score each sentence alone (lower figures, not those of docs/citations.md)")
     lines = [json.loads(raw) if isinstance(raw, str) else raw for raw in gold_lines]
     replay = replay_judgments(lines, corpus, extract_text)
     scores = evaluate_lines(
@@ -247,15 +267,17 @@ def evaluate_in_documents(gold_lines: Iterable[Entry | str], extract_text: Predi
     return scores, replay
 
 
-def score_extractor(lines: Sequence[Entry], extractor: str = DEFAULT_EXTRACTOR) -> CitationScores:
+def score_extractor(lines: Sequence[Entry], extractor: str = DEFAULT_EXTRACTOR, *, judgments: Path | None = None,
+                    sentences_alone: bool = False) -> CitationScores:
     """Precision, recall and F1 of the extractor named `extractor` (one of `EXTRACTORS`) on gold lines, on spans,
     overlaps and resolved targets (``lexgraph eval citations``). Each judgment the gold names is read whole from
-    ../shared's Supreme Court corpus, as ``lexgraph cite`` reads it, so that 同法 and labels defined earlier
-    resolve (issue 14); a judgment not found there is read sentence by sentence (`replay_judgments`). Raises
-    `ConfigurationError` for an unknown extractor, `ToolMissing` for one not installed."""
+    `judgments_folder(judgments)`, as ``lexgraph cite`` reads it, so that 同法 and labels defined earlier resolve
+    (issue 14); a judgment that folder lacks (a caption line of the literature gold) is read sentence by sentence
+    (`replay_judgments`), and `sentences_alone` reads every one so. Raises `Unavailable` when the folder is
+    missing, `ConfigurationError` for an unknown extractor, `ToolMissing` for one not installed."""
     chosen = extractor_named(extractor)
     return evaluate_in_documents(lines, lambda text: [c.to_json() for c in chosen.extract(text)],
-                                 DEFAULT_JUDGMENTS)[0]
+                                 None if sentences_alone else judgments_folder(judgments))[0]
 
 
 def evaluate_lines(gold_lines: Iterable[Entry | str], predict_line: PredictLine) -> CitationScores:

@@ -22,7 +22,7 @@ from typing import Any
 from lexgraph.citations.context import CitationContext, ResolutionState
 from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, extractor_named
 from lexgraph.citations.lawnames import LawNames
-from lexgraph.citations.model import CITE_JSON_KEYS, Citation, Mention
+from lexgraph.citations.model import CITE_JSON_KEYS, LINKABLE, Citation, Mention
 from lexgraph.citations.resolve import resolve_with_state
 from lexgraph.citations.statutes import find_statutes
 from lexgraph.eval.lawqa import heading as lawqa_heading
@@ -178,10 +178,21 @@ def _entries(raw: str, law_title: str, law_id: str | None, current_path: str | N
             found_laws = catalog.lookup(entry_title)
             entry_id = (found_laws[0].law_id if len(found_laws) == 1 else None) if title else law_id
             entry = _entry(start, end, before[start:end], entry_title, entry_id, path, target)
+            if path is None and law_id is None:
+                # The text is no statute (a 通知 such as 医薬品等適正広告基準の解説及び留意事項) and the bracket
+                # one of its own sections (本項[第4]): a real reference, but to no statute clause. The right reading
+                # is "unresolved, with a reason", never a guessed clause (issue 31 §1, the gold's conventions).
+                entry.update(status="unresolved", expect="unresolved", why=NOT_A_STATUTE)
+                yield entry
+                continue
             problem = _dispute(path, title, current_path)
             if problem:
                 entry["disputed"] = problem
             yield entry
+
+
+NOT_A_STATUTE = ("the text is no statute (a notice or guideline) and the bracket one of its own sections: a statute "
+                 "citation of it must stay unresolved")
 
 
 def _dispute(path: str | None, title: str | None, current_path: str | None) -> str | None:
@@ -247,7 +258,11 @@ def evaluate(lines: Iterable[Mapping[str, Any]], catalog: Catalog, include_dispu
                 continue
             total += 1
             near = [c for c in citations if c.start < max(gold["end"], gold["start"] + 1) and gold["start"] < c.end]
-            if any(_same_target(c, gold) for c in near):
+            if gold.get("expect") == "unresolved":
+                right = not any(c.status in LINKABLE for c in near)  # nothing guessed where no statute is meant
+            else:
+                right = any(_same_target(c, gold) for c in near)
+            if right:
                 correct += 1
             else:
                 misses.append((gold, tuple(c.to_dict() for c in near)))

@@ -390,6 +390,8 @@ class _LawPlan:
     timeline_contents: tuple[VersionContent, ...] = ()
     packed: PackedLaw | None = None  # the timeline's linking input, when a worker built both
     fresh: bool = False  # the store holds no version of the law: every write is an insert
+    # The law's title in each version (issue 31 §3): e-Gov's revision list, else the text read now, else the store.
+    version_titles: dict[str, str | None] = field(default_factory=dict)
 
     def writes(self) -> _Writes:
         """Inserts (`create_*`) for what the store cannot hold yet, upserts and deletes for the rest; a fresh law
@@ -410,7 +412,8 @@ class _LawPlan:
              "content_hash": t.version_hashes[v.revision_id], "xml_format": self._format(v.revision_id),
              "known_until": v.known_until, "gap": json.dumps([a.to_json() for a in v.gap], ensure_ascii=False),
              "amendments": json.dumps([a.to_json() for a in t.named[v.revision_id]], ensure_ascii=False),
-             "parser": self._parser(v.revision_id), **period_properties(v, t.named[v.revision_id])}
+             "parser": self._parser(v.revision_id), "title": self.version_titles.get(v.revision_id),
+             **period_properties(v, t.named[v.revision_id])}
             for v in t.versions
         ])
         w.add(edge_write, "HAS_VERSION", [{"from": self.law_id, "to": v.revision_id} for v in t.versions])
@@ -546,7 +549,7 @@ def _plan_law(
                     alone.provision_rows if alone is not None else None,
                     reread=frozenset(reread), stored_parsers={r["revision_id"]: r.get("parser") for r in stored},
                     timeline_contents=tuple(contents), packed=alone.packed if alone is not None else None,
-                    fresh=not stored)
+                    fresh=not stored, version_titles=_version_titles(stored, accepted, listing))
 
 
 def stored_listing(stored: list[dict[str, Any]], law: dict[str, Any]) -> SourceListing | None:
@@ -556,7 +559,7 @@ def stored_listing(stored: list[dict[str, Any]], law: dict[str, Any]) -> SourceL
     if synced_on is None:
         return None
     versions = tuple(ListedVersion(r["revision_id"], r["enforced_from"], bool(r.get("scheduled")), r["amended_by"],
-                                   r["source"] if r["enforced_from"] is None else "")
+                                   r["source"] if r["enforced_from"] is None else "", r.get("title") or "")
                      for r in stored if r["dated_by"] == EGOV_API)
     return SourceListing(versions, synced_on, law.get("repealed_on"))
 
@@ -607,6 +610,17 @@ def _load_existing(
         provisions = tuple(sorted(by_version.get(row["revision_id"], []), key=lambda p: p.seq))
         contents.append(VersionContent(revision, row["source"], row["xml_format"] or "", provisions))
     return contents, uids, contains
+
+
+def _version_titles(stored: list[dict[str, Any]], accepted: list[_Incoming],
+                    listing: SourceListing | None) -> dict[str, str | None]:
+    """The law's title in each version: what e-Gov's revision list gives, else the <LawTitle> of the text read now,
+    else what the store holds. A renamed law's older versions keep the title they bore (issue 31 §3)."""
+    titles: dict[str, str | None] = {r["revision_id"]: r.get("title") for r in stored}
+    titles.update({a.revision.text: a.law.meta.title for a in accepted if a.law.meta.title})
+    if listing is not None:
+        titles.update({v.revision_id: v.title for v in listing.versions if v.title})
+    return titles
 
 
 def _law_row(law_id: str, meta: LawMeta, aliases: tuple[str, ...]) -> dict[str, Any]:

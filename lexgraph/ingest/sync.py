@@ -121,7 +121,7 @@ def listing_of(revisions: RevisionList, today: date) -> SourceListing:
             scheduled=r.status == UNENFORCED or start is None or start > today,
             amended_by=parsed.amended_by if parsed else (r.amendment_law_id or None),
             note=(f"e-Gov API: {r.amendment_law_num} 施行期日 {r.enforcement_comment or 'not fixed'}"
-                  if start is None else "")))
+                  if start is None else ""), title=r.law_title))
     return SourceListing(tuple(versions), today, revisions.repealed_on)
 
 

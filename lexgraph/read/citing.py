@@ -16,6 +16,7 @@ from lexgraph.citations.model import Citation
 from lexgraph.model import as_of_day
 from lexgraph.statutes.catalog import Catalog, LawEntry
 from lexgraph.statutes.enact import formula_parent
+from lexgraph.statutes.former_titles import FormerTitle, titled_runs
 
 if TYPE_CHECKING:  # only named here: a text read with no store (``lexgraph cite``) loads no store module
     from lexgraph.read.revisions import StoreRevisions
@@ -23,16 +24,34 @@ if TYPE_CHECKING:  # only named here: a text read with no store (``lexgraph cite
 
 
 def store_catalog(store: GraphStore, base: Catalog) -> Catalog:
-    """The bundled catalogue plus the stored laws it lacks (or knows under a provisional id), so that every
-    stored law can be cited by name. An ordinance among them takes the Act its enacting formula names as its
-    parent (what its bare 法 means, issue 31), unless its title names one."""
+    """The bundled catalogue plus the stored laws it lacks (or knows under a provisional id, or under a title the
+    law no longer bears), so that every stored law can be cited by name. An ordinance among them takes the Act its
+    enacting formula names as its parent (what its bare 法 means, issue 31), unless its title names one. The titles
+    the stored versions bore before a renaming are the laws' former titles (issue 31 §3)."""
+    former = stored_former_titles(store)
+    renamed = {f.law_id for f in former}  # the bundled list may know such a law by the title it bore in 2020
     extra = [
         LawEntry(row["law_id"], row["title"], row["law_num"], row["law_type"], tuple(row["aliases"] or ()),
                  parent_law_id=_enacted_under(base, row))
         for row in store.query("laws_all")
-        if base.by_id(row["law_id"]) is None
+        if (known := base.by_id(row["law_id"])) is None or (row["law_id"] in renamed and known.title != row["title"])
     ]
-    return base.with_entries(extra) if extra else base
+    return base.with_entries(extra, former) if extra or former else base
+
+
+def stored_former_titles(store: GraphStore) -> list[FormerTitle]:
+    """The former titles the stored versions give: per law, each title a later version no longer bears, until the
+    day of that version (`lexgraph.statutes.former_titles.titled_runs`)."""
+    by_law: dict[str, list[tuple[date | None, str]]] = {}
+    current: dict[str, str] = {}
+    for row in store.query("law_version_titles"):
+        by_law.setdefault(row["law_id"], []).append((row["enforced_from"], row["title"]))
+        current[row["law_id"]] = row["law_title"]
+    found = []
+    for law_id, versions in by_law.items():
+        found += [f for f in titled_runs(law_id, versions, "stored versions (lexgraph sync)")
+                  if f.title != current[law_id]]
+    return found
 
 
 def _enacted_under(base: Catalog, row: dict[str, Any]) -> str | None:

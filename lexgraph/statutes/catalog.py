@@ -30,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from lexgraph.errors import InputError
+from lexgraph.statutes import former_titles
+from lexgraph.statutes.former_titles import FormerTitle
 
 FORMAT = 1
 
@@ -64,6 +66,8 @@ _TYPE_RANK = {
 # name (the 旧刑法 布告 is titled "…（刑法抄）", which must not make 刑法 ambiguous), and a curated 略称 never
 # displaces a title.
 _OFFICIAL, _BARE, _ALIAS = 0, 1, 2
+# A former title (issue 31 §3) names its law only where no law bears it, nor a bare title or 略称 of one, today.
+_FORMER = 3
 
 
 @dataclass(frozen=True)
@@ -224,7 +228,7 @@ class Catalog:
 
     def __init__(self, entries: Iterable[LawEntry], duplicates: Mapping[str, str] | None = None,
                  aliases: Mapping[str, str] | None = None, parents: Mapping[str, str] | None = None,
-                 orders: Mapping[str, str] | None = None) -> None:
+                 orders: Mapping[str, str] | None = None, former: Iterable[FormerTitle] = ()) -> None:
         """``duplicates`` maps a law id e-Gov lists twice for one law number (430AC0000000074 beside
         430AC1000000074) to the id that stands for the law: the duplicate stays reachable by id but takes no
         name, so that it cannot make a citation ambiguous.
@@ -235,7 +239,10 @@ class Catalog:
 
         ``parents`` and ``orders`` map an ordinance to the Act and the Cabinet Order its bare 法 and 令 mean, as
         the build read them from the ordinance itself (its definitions 「以下「法」という」, its enacting formula;
-        issue 31): a stated parent wins over the one derived from the title."""
+        issue 31): a stated parent wins over the one derived from the title.
+
+        ``former`` are titles laws bore before they were renamed (`lexgraph.statutes.former_titles`): a former title
+        names its law, below every other kind of name, and `former_titles` says which renaming it is."""
         self._given = {entry.law_id: entry for entry in entries}
         self._parents = dict(parents or {})
         self._orders = dict(orders or {})
@@ -250,6 +257,7 @@ class Catalog:
         extra = self._dictionary_aliases(titles)
 
         claims: dict[str, dict[str, int]] = {}  # name → law id → best tier of that law's claim
+        self._former = tuple(dict.fromkeys(f for f in former if f.law_id in self._given))
         for entry in named:
             official, *bare = titles[entry.law_id]
             surface = [(official, _OFFICIAL), (_SPACE.sub("", entry.law_num), _OFFICIAL)]
@@ -258,6 +266,9 @@ class Catalog:
             for name, tier in surface:  # best tier first, so the first claim of a law on a name is its best
                 if name:
                     claims.setdefault(name, {}).setdefault(entry.law_id, tier)
+        for renamed in self._former:
+            if renamed.law_id not in self._duplicates:
+                claims.setdefault(_SPACE.sub("", renamed.title), {}).setdefault(renamed.law_id, _FORMER)
         winners: dict[str, list[str]] = {}
         for name, by_law in claims.items():
             best = min(by_law.values())
@@ -292,6 +303,12 @@ class Catalog:
             return tuple(entries_by_id[i] for i in ids)
 
         self._by_name = {name: ordered(ids) for name, ids in winners.items()}
+        by_former: dict[str, list[FormerTitle]] = {}
+        for renamed in self._former:
+            name = _SPACE.sub("", renamed.title)
+            if claims.get(name, {}).get(renamed.law_id) == _FORMER and renamed.law_id in winners[name]:
+                by_former.setdefault(name, []).append(renamed)
+        self._by_former = {name: tuple(found) for name, found in by_former.items()}
         self._by_num = {num: ordered(ids) for num, ids in by_num.items()}
 
     def _dictionary_aliases(self, titles: Mapping[str, tuple[str, ...]]) -> dict[str, list[str]]:
@@ -366,8 +383,8 @@ class Catalog:
         return cls.from_payload(json.loads(gzip.decompress(Path(path).read_bytes())))
 
     @classmethod
-    def from_payload(cls, payload: Mapping[str, Any]) -> Catalog:
-        """The decoded JSON of a catalogue file; ``to_payload`` describes the layout."""
+    def from_payload(cls, payload: Mapping[str, Any], former: Iterable[FormerTitle] = ()) -> Catalog:
+        """The decoded JSON of a catalogue file (``to_payload`` describes the layout), with `former` titles."""
         if payload.get("format") != FORMAT:
             raise InputError(f"catalogue format {payload.get('format')!r} is not {FORMAT}; "
                              "rebuild it with scripts/build_catalog.py")
@@ -380,7 +397,7 @@ class Catalog:
         for duplicate, primary in duplicates.items():
             entries[duplicate] = replace(entries[primary], law_id=duplicate, aliases=())
         return cls(entries.values(), duplicates, payload.get("aliases", {}), payload.get("parents", {}),
-                   payload.get("orders", {}))
+                   payload.get("orders", {}), former)
 
     def __len__(self) -> int:
         """Every law id known, duplicates included."""
@@ -414,6 +431,16 @@ class Catalog:
             self._lookups[name] = tuple(answer)
         return answer
 
+    def former_titles(self, name: str) -> tuple[FormerTitle, ...]:
+        """The renamings `name` is a former title of, when that is how it names a law (no law bears it today);
+        empty otherwise. A lookup of such a name finds the law; this says that it was renamed, and when."""
+        return self._by_former.get(_SPACE.sub("", name), ())
+
+    @property
+    def former(self) -> tuple[FormerTitle, ...]:
+        """Every former title the catalogue was given (of laws it knows)."""
+        return self._former
+
     def names(self) -> Iterator[tuple[str, LawEntry]]:
         """Every (surface name, entry) pair a text can cite a law by, for a longest-match automaton: titles,
         bare titles, 略称 and law numbers as e-Gov writes them. Law ids are left out: running text never uses
@@ -437,10 +464,10 @@ class Catalog:
         order = self._orders.get(law_id.strip())
         return self.by_id(order) if order is not None else None
 
-    def with_entries(self, entries: Iterable[LawEntry]) -> Catalog:
+    def with_entries(self, entries: Iterable[LawEntry], former: Iterable[FormerTitle] = ()) -> Catalog:
         """A new catalogue with these entries added, replacing any of the same law id (laws found in the store
-        know better than a bundled list). 略称 and parents are derived again, so an added Act gets its 略称
-        and adopts its 施行令."""
+        know better than a bundled list), and these former titles beside those it had. 略称 and parents are
+        derived again, so an added Act gets its 略称 and adopts its 施行令."""
         given = dict(self._given)
         added = {entry.law_id: entry for entry in entries}
         # A law the store knows by its e-Gov id replaces the provisional id the bundled list derived for it.
@@ -450,7 +477,8 @@ class Catalog:
                 del given[law_id]
         given.update(added)
         duplicates = {d: p for d, p in self._duplicates.items() if d not in added}
-        return Catalog(given.values(), duplicates, self._aliases, self._parents, self._orders)
+        return Catalog(given.values(), duplicates, self._aliases, self._parents, self._orders,
+                       (*self._former, *former))
 
     def to_payload(self) -> dict[str, Any]:
         """The JSON layout of a catalogue file: ``laws``, rows ``[law_id, title, law_num, law_type,
@@ -518,7 +546,7 @@ def _bundled() -> Catalog:
     if catalog is None:
         payload = json.loads(gzip.decompress(data))
         payload["aliases"] = {**EXTRA_ALIASES, **payload.get("aliases", {})}
-        catalog = Catalog.from_payload(payload)
+        catalog = Catalog.from_payload(payload, former_titles.bundled())
         _write_cache(cache, catalog)
     # The catalogue lives as long as the process and is never changed: its 40 000 objects (entries and their
     # index tuples) would only be walked again by every full run of the cyclic garbage collector, which was a
@@ -539,7 +567,8 @@ def _cache_file(data: bytes) -> Path | None:
         source = Path(__file__).read_bytes()
     except OSError:
         return None
-    key = hashlib.sha256(data + source + sys.version.encode() + repr(sorted(EXTRA_ALIASES.items())).encode())
+    key = hashlib.sha256(data + source + sys.version.encode() + repr(sorted(EXTRA_ALIASES.items())).encode()
+                         + former_titles.bundled_bytes())
     root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return root / "lexgraph" / "catalog" / f"catalog-{key.hexdigest()[:24]}.pickle"
 

@@ -174,6 +174,33 @@ class ResponseCache:
         _write_atomic(self._request_file(key), json.dumps(entry, ensure_ascii=False).encode("utf-8"))
 
 
+def cached_revision_lists(cache: ResponseCache) -> Iterator[RevisionList]:
+    """Every whole revision list (``/law_revisions/{law}`` without `updated_from`) a cache holds, newest answer per
+    law: what a sync read, for the former titles of renamed laws (``scripts/build_former_titles.py``). An entry
+    that is damaged or not in the spec's format is skipped: the cache is a record, not a source of errors."""
+    newest: dict[str, tuple[str, RevisionList]] = {}
+    for entry_file in sorted((cache.root / "requests").glob("*.json")):
+        try:
+            entry = json.loads(entry_file.read_text(encoding="utf-8"))
+            key = str(entry["key"])
+        except (OSError, ValueError, KeyError):
+            continue
+        if not key.startswith("/law_revisions/") or "updated_from=" in key:
+            continue
+        answer = cache.get(key)
+        if answer is None:
+            continue
+        try:
+            listed = _revision_list(_json_of(answer))
+        except (BadAnswer, KeyError, TypeError, ValueError):
+            continue
+        fetched = str(entry.get("fetched_at", ""))
+        if listed.law_id not in newest or fetched >= newest[listed.law_id][0]:
+            newest[listed.law_id] = (fetched, listed)
+    for _, listed in sorted(newest.values(), key=lambda pair: pair[1].law_id):
+        yield listed
+
+
 def _write_atomic(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")

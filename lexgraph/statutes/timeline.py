@@ -58,6 +58,7 @@ class ListedVersion:
     scheduled: bool
     amended_by: str | None = None
     note: str = ""  # what the source says of an open day (「…政令で定める日」), kept as the version's source
+    title: str = ""  # the law's title in this revision (e-Gov's `law_title`): a renamed law's former title (issue 31)
 
 
 @dataclass(frozen=True)
