@@ -96,7 +96,7 @@ def test_text_taken_as_given_and_anything_else_through_typers_own_coercion() -> 
     assert isinstance(as_of._runtime_param, TextAsGiven)
     text = "2021-01-01"
     assert as_of.process_value(ctx, text) is text
-    assert as_of.process_value(ctx, "2021-01-01".encode()) == "2021-01-01"
+    assert as_of.process_value(ctx, "令和3年1月1日".encode()) == "令和3年1月1日"
     assert as_of.process_value(ctx, None) is None
     assert cite.get_help_option(ctx).process_value(ctx, None) is None
     assert isinstance(cite.get_help_option(ctx)._runtime_param, TextAsGiven)
