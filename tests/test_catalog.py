@@ -343,15 +343,60 @@ def test_the_bundled_catalogue_read_back_from_the_cache_is_the_one_built(tmp_pat
     assert path is not None and path.is_relative_to(tmp_path)
     module._write_cache(path, built)
     assert oct(path.stat().st_mode & 0o777) == "0o600"
-    read = module._read_cache(path)
+    read = module._read_cache(path, module.Catalog)
     assert read is not None and read is not built
     assert list(read.names()) == list(built.names())
     assert read.to_payload() == built.to_payload()
     assert [read.parent_of(i) for i in sorted(built._by_id)] == [built.parent_of(i) for i in sorted(built._by_id)]
     assert read.lookup("平成15年法律第57号") == built.lookup("平成15年法律第57号")
     path.chmod(0o620)  # a pickle runs code when read: one that others may write is never read back
-    assert module._read_cache(path) is None
+    assert module._read_cache(path, module.Catalog) is None
     path.chmod(0o600)
-    assert module._read_cache(path) is not None
+    assert module._read_cache(path, module.Catalog) is not None
     path.write_bytes(b"not a pickle")
-    assert module._read_cache(path) is None
+    assert module._read_cache(path, module.Catalog) is None
+
+
+def test_the_bundled_catalogues_name_index_is_kept_beside_it_and_read_back_as_built(tmp_path: Path) -> None:
+    """The law-name index of the bundled catalogue is kept beside the catalogue's cache file and read back (issue
+    35 §5) under the same rules: the same names, tails and referencing titles as built; a file others may write,
+    or a damaged one, is built afresh; another catalogue's index is never kept."""
+    import gzip
+    import json
+    from importlib import resources
+
+    from lexgraph.citations.lawnames import _SOURCE, LawNames
+    from lexgraph.statutes import catalog as module
+
+    payload = json.loads(gzip.decompress((resources.files("lexgraph") / "data" / "catalog.json.gz").read_bytes()))
+    payload["aliases"] = {**module.EXTRA_ALIASES, **payload.get("aliases", {})}
+    bundled = module.Catalog.from_payload(payload)
+    other = module.Catalog.from_payload(payload)
+    folder = tmp_path / "lexgraph" / "catalog"
+    folder.mkdir(parents=True, mode=0o700)
+    module._BUNDLED_CACHE.append((bundled, folder / "catalog-test.pickle"))
+    built: list[module.Catalog] = []
+
+    def build(catalog: module.Catalog) -> LawNames:
+        built.append(catalog)
+        return LawNames(name for name, _ in catalog.names())
+
+    try:
+        first = module.derived_from_bundled(bundled, "lawnames", _SOURCE, build, LawNames)
+        [kept] = folder.glob("lawnames-*.pickle")
+        assert oct(kept.stat().st_mode & 0o777) == "0o600"
+        again = module.derived_from_bundled(bundled, "lawnames", _SOURCE, build, LawNames)
+        assert built == [bundled] and again is not first
+        assert vars(again) == vars(first) and len(again) > 10_000
+        assert again.longest_ending_at("…民法第七百九条", 3) == first.longest_ending_at("…民法第七百九条", 3) == 1
+        kept.chmod(0o620)  # writable by others: never read back
+        module.derived_from_bundled(bundled, "lawnames", _SOURCE, build, LawNames)
+        assert built == [bundled, bundled]
+        kept.chmod(0o600)
+        kept.write_bytes(b"not a pickle")
+        assert vars(module.derived_from_bundled(bundled, "lawnames", _SOURCE, build, LawNames)) == vars(first)
+        assert len(built) == 3
+        module.derived_from_bundled(other, "lawnames", _SOURCE, build, LawNames)  # not the bundled one
+        assert built[-1] is other and len(list(folder.glob("lawnames-*.pickle"))) == 1
+    finally:
+        module._BUNDLED_CACHE.pop()

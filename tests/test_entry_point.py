@@ -67,3 +67,43 @@ def test_the_help_and_a_short_cite_import_no_other_command() -> None:
         loaded = json.loads(done.stderr.strip().splitlines()[-1])
         assert [m for m in loaded if m.startswith(absent)] == [], args
         assert "lexgraph.cli" in loaded
+
+
+def test_a_short_cite_imports_no_pydantic() -> None:
+    """Typer builds a pydantic validator for each option it parses; `cli/plain_text.py` takes a text option's text
+    and a flag's bool as given instead, so a short `cite` with text options and flags never imports pydantic (about
+    a third of its start-up, issue 35 §5)."""
+    probe = ("import sys, runpy\nsys.argv = ['lexgraph', *sys.argv[1:]]\n"
+             "try:\n    runpy.run_module('lexgraph', run_name='__main__')\nexcept SystemExit as stop:\n"
+             "    assert not stop.code, stop.code\n"
+             "print('pydantic' in sys.modules, file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", probe, "cite", "-", "--as-of", "2021-01-01", "--json", "--store",
+                           str(Path(__file__).parent / "no-store-here")], input="民法第七百九条", capture_output=True,
+                          text=True, timeout=120, check=True)
+    assert json.loads(done.stdout)["citations"][0]["law_title"] == "民法"
+    assert done.stderr.strip().splitlines()[-1] == "False"
+
+
+def test_text_taken_as_given_and_anything_else_through_typers_own_coercion() -> None:
+    """A text option's str comes back as it is; bytes (what Typer decodes) still go through Typer's coercion, and
+    an option of another type (an int) keeps Typer's. If a later Typer lacks the slot this relies on, this fails
+    so that someone looks (the commands would stay correct, only slower to start)."""
+    from lexgraph.cli.plain_text import TextAsGiven, take_text_as_given
+
+    cite = load_command("cite")
+    ctx = cite.make_context("cite", [])
+    as_of = next(p for p in cite.params if p.name == "as_of")
+    assert isinstance(as_of._runtime_param, TextAsGiven)
+    text = "2021-01-01"
+    assert as_of.process_value(ctx, text) is text
+    assert as_of.process_value(ctx, "令和3年1月1日".encode()) == "令和3年1月1日"
+    assert as_of.process_value(ctx, None) is None
+    assert cite.get_help_option(ctx).process_value(ctx, None) is None
+    assert isinstance(cite.get_help_option(ctx)._runtime_param, TextAsGiven)
+    neighbourhood = load_command("graph").commands["neighbourhood"]
+    depth = next(p for p in neighbourhood.params if p.name == "depth")
+    assert not isinstance(depth._runtime_param, TextAsGiven)
+    assert depth.process_value(neighbourhood.make_context("neighbourhood", ["x"]), "3") == 3
+    show = load_command("law").commands["show"]  # a group's commands too
+    assert isinstance(next(p for p in show.params if p.name == "law")._runtime_param, TextAsGiven)
+    assert take_text_as_given(show) == 0  # none left to change: each is changed once

@@ -6,7 +6,8 @@ indexed by their last two characters, so a position where no name can end costs 
 handful of lengths seen with those two characters are tried. A regex alternation of 15,000 names or a character
 trie would cost far more to build, and memory for nothing: most positions are rejected by the first lookup.
 
-The index is cached per `Catalog` instance (weakly, so a catalogue that is dropped takes its index with it).
+The index is cached per `Catalog` instance (weakly, so a catalogue that is dropped takes its index with it), and
+the bundled catalogue's in the user's cache folder too, read back in a third of the time it takes to build.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from __future__ import annotations
 import re
 import weakref
 from collections.abc import Iterable
+from pathlib import Path
 
-from lexgraph.statutes.catalog import Catalog
+from lexgraph.statutes.catalog import Catalog, derived_from_bundled
 
 # A title that itself contains a clause reference (金融商品取引法第二条に規定する定義に関する内閣府令): the
 # extractor must not read 金融商品取引法第二条 inside it as a citation.
@@ -36,6 +38,7 @@ def canonical_commas(name: str) -> str:
             name = name.replace(comma, "、")
     return name
 
+_SOURCE = Path(__file__).read_bytes()  # the builder's version, in the name of the bundled catalogue's index file
 _CACHE: weakref.WeakKeyDictionary[Catalog, LawNames] = weakref.WeakKeyDictionary()
 
 
@@ -60,12 +63,18 @@ class LawNames:
 
     @classmethod
     def for_catalog(cls, catalog: Catalog) -> LawNames:
-        """The index of `catalog`'s names, built on first use and kept while the catalogue lives."""
+        """The index of `catalog`'s names, built on first use and kept while the catalogue lives; the bundled
+        catalogue's is also kept in the user's cache folder beside it (`derived_from_bundled`), keyed by this
+        module's source."""
         index = _CACHE.get(catalog)
         if index is None:
-            index = cls(name for name, _ in catalog.names())
+            index = derived_from_bundled(catalog, "lawnames", _SOURCE, cls._of_catalog, cls)
             _CACHE[catalog] = index
         return index
+
+    @classmethod
+    def _of_catalog(cls, catalog: Catalog) -> LawNames:
+        return cls(name for name, _ in catalog.names())
 
     def __contains__(self, name: object) -> bool:
         return name in self._names

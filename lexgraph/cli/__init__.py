@@ -21,6 +21,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from lexgraph.cli import output
 from lexgraph.cli.output import err, library_errors
+from lexgraph.cli.plain_text import as_given, take_text_as_given
 
 #: Every command of ``lexgraph``, in the order ``lexgraph --help`` lists them: its name, the module and attribute
 #: that define it (a command function, or a Typer sub-app for a group), and the line the list shows, which is the
@@ -79,6 +80,7 @@ def load_command(name: str) -> Any:
         single.command(name)(defined)
         command = typer.main.get_command(single)
     command.name = name
+    take_text_as_given(command)  # no pydantic validator for a text option's text (cli/plain_text.py)
     return command
 
 
@@ -134,6 +136,12 @@ class LazyCommands(Commands):
         if self._listing and cmd_name in _LINES:
             return TyperCommand(cmd_name, help=_LINES[cmd_name])  # its line, without importing it
         return self.commands.get(cmd_name)
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            as_given(option)  # its value without pydantic (cli/plain_text.py)
+        return option
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         self._listing = True

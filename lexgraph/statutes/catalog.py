@@ -23,11 +23,11 @@ import pickle
 import re
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from lexgraph.errors import InputError
 from lexgraph.statutes import former_titles
@@ -538,16 +538,23 @@ COURT_RULES: dict[str, tuple[str, str]] = {
 }
 
 
+#: The bundled catalogue once loaded, and its cache file (None where there is none): what `derived_from_bundled`
+#: keys its files by.
+_BUNDLED_CACHE: list[tuple[Catalog, Path | None]] = []
+_Derived = TypeVar("_Derived")
+
+
 @functools.cache
 def _bundled() -> Catalog:
     data = (resources.files("lexgraph") / "data" / "catalog.json.gz").read_bytes()
     cache = _cache_file(data)
-    catalog = _read_cache(cache)
+    catalog = _read_cache(cache, Catalog)
     if catalog is None:
         payload = json.loads(gzip.decompress(data))
         payload["aliases"] = {**EXTRA_ALIASES, **payload.get("aliases", {})}
         catalog = Catalog.from_payload(payload, former_titles.bundled())
         _write_cache(cache, catalog)
+    _BUNDLED_CACHE.append((catalog, cache))
     # The catalogue lives as long as the process and is never changed: its 40 000 objects (entries and their
     # index tuples) would only be walked again by every full run of the cyclic garbage collector, which was a
     # tenth of `lexgraph cite`'s time (issue 14 "Speed"). Freezing moves them (and what the imports made) out of
@@ -573,7 +580,26 @@ def _cache_file(data: bytes) -> Path | None:
     return root / "lexgraph" / "catalog" / f"catalog-{key.hexdigest()[:24]}.pickle"
 
 
-def _read_cache(path: Path | None) -> Catalog | None:
+def derived_from_bundled(catalog: Catalog, kind: str, version: bytes,
+                         build: Callable[[Catalog], _Derived], of_type: type[_Derived]) -> _Derived:
+    """`build(catalog)`, kept beside the bundled catalogue's cache file when `catalog` is the bundled one: an index
+    built from it alone (`citations.lawnames.LawNames`, a fifth of a short `cite` to build, issue 35 §5) is then
+    read back as the catalogue is, under the same rules (the user's own private file, written whole; anything else
+    is built). The file is named by the catalogue's file, `kind` and `version` (the builder's source), so that a
+    changed catalogue or builder builds afresh; any other catalogue is built for each time."""
+    held = next((cache for bundled, cache in _BUNDLED_CACHE if bundled is catalog), None)
+    if held is None:
+        return build(catalog)
+    key = hashlib.sha256(held.name.encode() + b"\0" + kind.encode() + b"\0" + version).hexdigest()[:24]
+    path = held.parent / f"{kind}-{key}.pickle"
+    found = _read_cache(path, of_type)
+    if found is None:
+        found = build(catalog)
+        _write_cache(path, found)
+    return found
+
+
+def _read_cache(path: Path | None, of_type: type[_Derived]) -> _Derived | None:
     if path is None or not path.is_file() or not _own_private_file(path):
         return None
     try:
@@ -581,7 +607,7 @@ def _read_cache(path: Path | None) -> Catalog | None:
             found = pickle.load(file)  # the user's own file, written by `_write_cache`
     except Exception:  # a damaged or foreign file: build the catalogue instead
         return None
-    return found if isinstance(found, Catalog) else None
+    return found if type(found) is of_type else None
 
 
 def _own_private_file(path: Path) -> bool:
@@ -597,7 +623,7 @@ def _own_private_file(path: Path) -> bool:
     return True
 
 
-def _write_cache(path: Path | None, catalog: Catalog) -> None:
+def _write_cache(path: Path | None, catalog: object) -> None:
     if path is None:
         return
     written = None
