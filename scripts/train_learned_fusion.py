@@ -1,6 +1,6 @@
 """Train the learned fusion (`lexgraph.retrieve.learned`) and write it into the package.
 
-    python scripts/train_learned_fusion.py --store DIR [--judgments DIR] [--queries 900] [--captions 200]
+    python scripts/train_learned_fusion.py --store DIR [--judgments DIR] [--queries 900] [--captions 120]
         [--folds 5] [--out lexgraph/data/learned_fusion.json]
 
 DIR is a store indexed with its anchors (``lexgraph index --anchors ../shared/data/precedents/supreme_court``); the
@@ -184,8 +184,8 @@ def main() -> int:
     parser.add_argument("--benchmark", type=Path, default=BENCHMARK)
     parser.add_argument("--queries", type=int, default=900)
     parser.add_argument("--per-judgment", type=int, default=3)
-    parser.add_argument("--captions", type=int, default=200)
-    parser.add_argument("--clauses", type=int, default=300)
+    parser.add_argument("--captions", type=int, default=120)
+    parser.add_argument("--clauses", type=int, default=180)
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=32)
