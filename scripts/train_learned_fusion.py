@@ -1,6 +1,6 @@
 """Train the learned fusion (`lexgraph.retrieve.learned`) and write it into the package.
 
-    python scripts/train_learned_fusion.py --store DIR [--judgments DIR] [--queries 900] [--captions 200]
+    python scripts/train_learned_fusion.py --store DIR [--judgments DIR] [--queries 900] [--captions 120]
         [--folds 5] [--out lexgraph/data/learned_fusion.json]
 
 DIR is a store indexed with its anchors (``lexgraph index --anchors ../shared/data/precedents/supreme_court``); the
@@ -39,7 +39,9 @@ from lexgraph import LexGraph
 from lexgraph.citations import extract
 from lexgraph.citations.sentences import sentence_ends, without_citations
 from lexgraph.index.query import SearchFilter
-from lexgraph.retrieve.learned import FEATURES, MODEL_FILE, LearnedModel, LearnedRetriever, article_of
+from lexgraph.index.units import article_path
+from lexgraph.retrieve.learned import FEATURES, MODEL_FILE, LearnedModel, LearnedRetriever, anchor_field
+from lexgraph.retrieve.retrievers import DenseRetriever, FusionRetriever
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
@@ -48,6 +50,18 @@ _CAPTION = re.compile(r"（([^（）]{2,40})）$")
 _LEFTOVER = re.compile(r"[0-9０-９一二三四五六七八九十百千]+条")
 _N = "[0-9０-９〇一二三四五六七八九十百千]+"
 _NUMBERS = re.compile(rf"(第{_N}条(の{_N})*|前条|次条|同条|前項|次項|同項|前各項|第{_N}項|第{_N}号|前号|同号)+")
+
+
+def learned_for(lg: LexGraph, held_apart: set[str]) -> LearnedRetriever:
+    """A learned retriever whose features are all that is used: the model being trained is not the shipped one
+    (which may be of other features), so it gets an untrained one."""
+    hybrid = lg.retriever("hybrid")
+    assert isinstance(hybrid, FusionRetriever)
+    dense = next(r for r in hybrid.retrievers if isinstance(r, DenseRetriever))
+    index = lg._open_search_index()
+    n = len(FEATURES)
+    untrained = LearnedModel(FEATURES, (0.0,) * n, (0.0,) * n, (1.0,) * n, 0.0, {})
+    return LearnedRetriever(index, hybrid, dense.query_vector, anchor_field(index, frozenset(held_apart)), untrained)
 
 
 def fold_of(doc: str, folds: int) -> int:
@@ -106,8 +120,8 @@ def clause_queries(lg: LexGraph, laws: set[str], limit: int,
         for row in lg.store.query("law_cites_out", law_id=law):
             source, target = row["from_uid"], row["to_uid"]
             to_law, _, rest = target.partition("/")
-            article = article_of(rest.split("@")[0])
-            if to_law in laws and article_of(source.partition("/")[2].split("@")[0]) != article:
+            article = article_path(rest.split("@")[0])
+            if to_law in laws and article_path(source.partition("/")[2].split("@")[0]) != article:
                 pairs.setdefault(source, set()).add((to_law, article))
     chosen = sorted(pairs)
     random.Random(seed).shuffle(chosen)
@@ -138,7 +152,7 @@ def caption_queries(lg: LexGraph, laws: set[str], limit: int,
     for unit in hits:
         m = _CAPTION.search(unit.title)
         if m:
-            seen.setdefault(m[1], set()).add((unit.law_id, article_of(unit.path)))
+            seen.setdefault(m[1], set()).add((unit.law_id, article_path(unit.path)))
     unique = [(caption, gold) for caption, gold in seen.items() if len(gold) == 1]
     random.Random(seed).shuffle(unique)
     return [("", caption, gold) for caption, gold in unique[:limit]]
@@ -170,8 +184,8 @@ def main() -> int:
     parser.add_argument("--benchmark", type=Path, default=BENCHMARK)
     parser.add_argument("--queries", type=int, default=900)
     parser.add_argument("--per-judgment", type=int, default=3)
-    parser.add_argument("--captions", type=int, default=200)
-    parser.add_argument("--clauses", type=int, default=300)
+    parser.add_argument("--captions", type=int, default=120)
+    parser.add_argument("--clauses", type=int, default=180)
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=32)
@@ -187,20 +201,18 @@ def main() -> int:
         print(f"{len(judged)} judgment queries from {used} judgments outside the benchmark ({len(held)} held "
               f"apart), {len(captions)} caption queries, {len(clauses)} citing-clause queries "
               f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
-        folds = {f: lg.retriever("learned",
-                                 held_apart=held | {d for d, _, _ in judged if fold_of(d, args.folds) == f})
+        folds = {f: learned_for(lg, held | {d for d, _, _ in judged if fold_of(d, args.folds) == f})
                  for f in range(args.folds)}
-        whole = lg.retriever("learned", held_apart=held)
+        whole = learned_for(lg, held)
         xs, ys, ws = [], [], []
         where = SearchFilter(kind="provision")
         positives = 0
         for i, (doc, query, gold) in enumerate([*judged, *captions, *clauses]):
             retriever = folds[fold_of(doc, args.folds)] if doc else whole
-            assert isinstance(retriever, LearnedRetriever)
             if doc and retriever.field is not None:
                 assert doc not in retriever.field.sources  # its own judgment never describes its gold
             candidates = retriever.candidates(query, where)
-            label = np.asarray([(h.unit.law_id, article_of(h.unit.path)) in gold for h in candidates.hits], float)
+            label = np.asarray([a in gold for a in candidates.articles], float)
             if not label.any() or label.all():
                 continue
             positives += 1

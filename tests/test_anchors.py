@@ -101,3 +101,51 @@ def test_training_queries_come_from_judgments_outside_the_benchmark(tmp_path: Pa
     for _, query, gold in queries:
         assert gold and all(law in {MINPO, "408AC0000000109"} for law, _ in gold)
         assert 40 <= len(query) <= 300
+
+
+def test_no_benchmark_query_or_its_judgment_is_a_training_query(tmp_path: Path) -> None:
+    """The real judgment benchmark against the training queries built from the judgments at hand: every judgment a
+    benchmark query (dev or test) comes from is held apart and gives no training query. The judgments at hand are
+    all the benchmark's, so a second benchmark made of the real one without one judgment's queries shows the rule
+    at work: that judgment now gives queries, the others still none, and no training query is the text of a
+    query still in the benchmark."""
+    spec = importlib.util.spec_from_file_location("train", ROOT / "scripts" / "train_learned_fusion.py")
+    assert spec and spec.loader
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+    bench = json.loads(train.BENCHMARK.read_text("utf-8"))
+    laws = {entry["law_id"] for entry in bench["laws"]}
+    at_hand = {f.stem for f in JUDGMENTS.glob("*.txt")}
+    queries, held, _ = train.training_queries(JUDGMENTS, train.BENCHMARK, laws, 50, 10_000, 1)
+    assert held == {q["doc"] for q in bench["queries"]} and len(at_hand & held) >= 2
+    assert not {doc for doc, _, _ in queries} & held
+    freed = sorted(at_hand & held)[0]
+    kept = [q for q in bench["queries"] if q["doc"] != freed]
+    smaller = tmp_path / "bench.json"
+    smaller.write_text(json.dumps({**bench, "queries": kept}, ensure_ascii=False), "utf-8")
+    queries, held, _ = train.training_queries(JUDGMENTS, smaller, laws, 50, 10_000, 1)
+    assert queries and {doc for doc, _, _ in queries} <= at_hand - held and freed not in held
+    assert not {query for _, query, _ in queries} & {q["query"] for q in kept}
+
+
+def test_a_law_without_anchors_is_ranked_as_the_hybrid_ranks_it(lg: LexGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the question's law holds fewer than `ANCHORED` anchors per article, the learned mode returns the
+    hybrid's order exactly; where it holds enough, the model's."""
+    from lexgraph.index.query import SearchFilter
+
+    question = "他人の権利を侵害した者の損害賠償責任"
+    where = SearchFilter(kind="provision")
+    hybrid = [r.uid for r in lg.retriever("hybrid").retrieve(question, 10, where)]
+    retriever = lg.retriever("learned")
+    assert isinstance(retriever, learned.LearnedRetriever) and retriever.field is not None
+    law = hybrid[0].split("/", 1)[0]
+    per_article = retriever.field.law_anchors(law) / len(retriever.index.articles_of(law))  # type: ignore[attr-defined]
+    assert per_article > 0  # a handful of judgments cite 民法
+    monkeypatch.setattr(learned, "ANCHORED", per_article * 2)
+    assert [r.uid for r in retriever.retrieve(question, 10, where)] == hybrid
+    monkeypatch.setattr(learned, "ANCHORED", per_article / 2)
+    candidates = retriever.candidates(question, where)
+    scores = retriever.model.score(candidates.features)
+    by_model = [candidates.hits[i].uid for i in sorted(range(len(scores)), key=lambda i: -scores[i])[:10]]
+    ranked = [r.uid for r in retriever.retrieve(question, 10, where)]
+    assert ranked == by_model and ranked != hybrid

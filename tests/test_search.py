@@ -158,10 +158,10 @@ def test_a_law_part_without_term_counts_weighs_no_law_against_it(search_store_te
 
 
 def law_evidence_used(handle: LexGraph, question: str, where: SearchFilter) -> bool:
-    """Whether the hybrid search weighs the candidate laws for this question (`FusionRetriever._law_affinity`)."""
+    """Whether the hybrid search weighs the candidate laws for this question (`FusionRetriever.law_evidence`)."""
     hybrid = handle.retriever("hybrid")
-    return hybrid._law_affinity(question, {r.name: r.retrieve(question, FUSION_DEPTH, where)  # type: ignore[attr-defined]
-                                           for r in hybrid.retrievers}, where) is not None  # type: ignore[attr-defined]
+    return hybrid.law_evidence(question, {r.name: r.retrieve(question, FUSION_DEPTH, where)  # type: ignore[attr-defined]
+                                          for r in hybrid.retrievers}, where) is not None  # type: ignore[attr-defined]
 
 
 def test_evidence_comes_from_the_clauses_the_chunks_cite(lg: LexGraph) -> None:

@@ -17,6 +17,7 @@ from lexgraph.cli.options import AsOfOpt, JsonOpt, LawsOpt, StoreOpt, parse_day
 from lexgraph.cli.output import emit_json, opened, out
 from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS
 from lexgraph.model import NOT_STORED_LABEL
+from lexgraph.retrieve.modes import DEFAULT_MODE as DEFAULT_SEARCH_MODE
 from lexgraph.retrieve.options import MODES as SEARCH_MODES
 
 if TYPE_CHECKING:
@@ -27,7 +28,8 @@ def ask_command(
     question: Annotated[str, typer.Argument(help="The question, in Japanese.")],
     prompt: Annotated[str, typer.Option("--prompt", help=f"Prompt style: {', '.join(STYLES)}.")] = "text",
     mode: Annotated[str, typer.Option("--mode", help=f"Generation mode: {', '.join(ANSWER_MODES)}.")] = "cgg",
-    search_mode: Annotated[str, typer.Option("--search", help=f"Retrieval: {', '.join(SEARCH_MODES)}.")] = "hybrid",
+    search_mode: Annotated[str, typer.Option("--search", help=f"Retrieval: {', '.join(SEARCH_MODES)}.")
+                           ] = DEFAULT_SEARCH_MODE,
     as_of: AsOfOpt = None,
     law: LawsOpt = None,
     max_repairs: Annotated[int, typer.Option("--max-repairs", help="Repair prompts after an invalid reply.")

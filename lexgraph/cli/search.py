@@ -37,6 +37,7 @@ from lexgraph.cli.output import (
 from lexgraph.model import NOT_STORED_LABEL
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
 from lexgraph.retrieve.fusion import DEFAULT_K as DEFAULT_RRF_K
+from lexgraph.retrieve.modes import DEFAULT_MODE as DEFAULT_SEARCH_MODE
 from lexgraph.retrieve.options import MODES as SEARCH_MODES
 
 if TYPE_CHECKING:
@@ -111,7 +112,7 @@ def _options(mode: str, k: int, m: int, n: int, rrf_k: float, weight: Sequence[s
 
 def search_command(
     question: Annotated[str, typer.Argument(help="The question, in Japanese.")],
-    mode: Annotated[str, typer.Option("--mode", help=f"One of {', '.join(SEARCH_MODES)}.")] = "hybrid",
+    mode: Annotated[str, typer.Option("--mode", help=f"One of {', '.join(SEARCH_MODES)}.")] = DEFAULT_SEARCH_MODE,
     as_of: SearchAsOfOpt = None,
     law: LawsOpt = None,
     kind: KindOpt = None,

@@ -38,7 +38,7 @@ from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts, 
 from lexgraph.index.parts import now as now  # re-exported: when a part was built
 from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter, UnitBatch
 from lexgraph.index.tokenize import TOKENIZER_VERSION
-from lexgraph.index.units import IndexUnit, law_part, natural_path, part_law_id, unit_from_row, unit_row
+from lexgraph.index.units import IndexUnit, article_path, law_part, natural_path, part_law_id, unit_from_row, unit_row
 
 FORMAT = 1
 #: Above this many vectors an HNSW index answers unfiltered and loosely filtered searches.
@@ -343,6 +343,7 @@ class LocalIndex:
             offset += table.num_rows
         self._part_by_name = {part.name: part for part in self._parts}
         self._row_of: dict[str, tuple[int, int]] | None = None  # built on first use: only the tree needs it
+        self._articles: dict[str, dict[str, tuple[int, ...]]] = {}  # part → article → rows (`articles_of`)
         self._law_terms = LawTermsReader(  # only the hybrid search needs them
             lambda: read_law_terms(directory / "terms.json") or TermCounts(), self._read_laws_terms)
         self._hnsw: Any = None
@@ -497,6 +498,45 @@ class LocalIndex:
         units = self.units_by_uid(uids)
         return sorted(units.values(), key=lambda u: (natural_path(u.path), u.uid))
 
+    def articles_of(self, law_id: str) -> Mapping[str, tuple[int, ...]]:
+        """A law's articles (``a709``, ``suppl…/a3``) and the rows of their units in its part, from the part's
+        path column, built once per law: the learned fusion reads an article's clauses and counts a law's articles
+        without reading a unit (issue 32)."""
+        part = self._part_by_name.get(law_part(law_id))
+        if part is None:
+            return {}
+        cached = self._articles.get(part.name)
+        if cached is None:
+            rows: dict[str, list[int]] = {}
+            for row, path in enumerate(part.paths):
+                rows.setdefault(article_path(path), []).append(row)
+            cached = self._articles[part.name] = {article: tuple(r) for article, r in rows.items()}
+        return cached
+
+    def uids_under(self, law_id: str, article: str, where: SearchFilter) -> list[str]:
+        """The uids of an article's units that pass the filter, in the part's order (`articles_of`)."""
+        part = self._part_by_name.get(law_part(law_id))
+        rows = self.articles_of(law_id).get(article)
+        if part is None or not rows or not self._may_hold(part, where):
+            return []
+        mask = self._mask(part, where)
+        return [part.uids[r] for r in rows if mask[r]]
+
+    def unit_paths(self, uids: Sequence[str]) -> dict[str, str]:
+        """Each uid's path, from the part files' path column (no unit read)."""
+        row_of = self._rows()
+        out = {}
+        for uid in uids:
+            where = row_of.get(uid)
+            if where is not None:
+                out[uid] = self._parts[where[0]].paths[where[1]]
+        return out
+
+    def _rows(self) -> dict[str, tuple[int, int]]:
+        if self._row_of is None:
+            self._row_of = {uid: (i, r) for i, part in enumerate(self._parts) for r, uid in enumerate(part.uids)}
+        return self._row_of
+
     def units_by_uid(self, uids: Sequence[str]) -> dict[str, IndexUnit]:
         from tantivy import Query
 
@@ -507,11 +547,10 @@ class LocalIndex:
         return {unit.uid: unit for unit in units}
 
     def vectors_of(self, uids: Sequence[str]) -> dict[str, np.ndarray]:
-        if self._row_of is None:
-            self._row_of = {uid: (i, r) for i, part in enumerate(self._parts) for r, uid in enumerate(part.uids)}
+        row_of = self._rows()
         out = {}
         for uid in uids:
-            where = self._row_of.get(uid)
+            where = row_of.get(uid)
             if where is not None:
                 part = self._parts[where[0]]
                 out[uid] = np.asarray(self._vectors[part.name][where[1]], dtype=np.float32)

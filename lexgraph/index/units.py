@@ -106,6 +106,13 @@ def natural_path(path: str) -> tuple[tuple[int, str], ...]:
     return tuple((int(n) if n.isdigit() else -1, n) for n in re.split(r"[/_]|(?<=[a-z])(?=\d)", path) if n)
 
 
+def article_path(path: str) -> str:
+    """The article a clause belongs to: ``a709/p1`` → ``a709``; a supplementary provision keeps its prefix
+    (``suppl…/a3/p1`` → ``suppl…/a3``)."""
+    parts = path.split("/")
+    return "/".join(parts[:2]) if parts[0].startswith("suppl") else parts[0]
+
+
 def law_part(law_id: str) -> str:
     return f"{LAW_PART_PREFIX}{law_id}"
 

@@ -45,6 +45,7 @@ class AnchorField:
         self.counts = counts
         self.sources = sources  # the sources whose anchors are in the field (for the leakage test)
         self.mean_length = float(lengths.mean()) if len(lengths) else 1.0
+        self._law_anchors: dict[str, float] | None = None
 
     @classmethod
     def build(cls, anchors: Iterable[Anchor], *, exclude: Collection[str] = (),
@@ -109,6 +110,15 @@ class AnchorField:
         order = np.argsort(-scores, kind="stable")[:k]
         return [AnchorHit(self.articles[i][0], self.articles[i][1], float(scores[i]), rank)
                 for rank, i in enumerate((i for i in order if scores[i] > 0), start=1)]
+
+    def law_anchors(self, law_id: str) -> float:
+        """The anchors kept for every article of a law (summed once per field)."""
+        if self._law_anchors is None:
+            totals: dict[str, float] = {}
+            for (law, _), count in zip(self.articles, self.counts, strict=True):
+                totals[law] = totals.get(law, 0.0) + float(count)
+            self._law_anchors = totals
+        return self._law_anchors.get(law_id, 0.0)
 
     def in_degree(self, law_id: str, article: str) -> float:
         i = self.position.get((law_id, article))

@@ -98,6 +98,10 @@ BUILT_IN: tuple[SearchMode, ...] = (
                model="query_extraction", index=("bm25", "vectors", "law_terms"), whole=True),
 )
 
+#: The mode a search runs in when none is named: the CLI's ``search`` and ``ask``, `SearchOptions`, `LexGraph.search`,
+#: the MCP server's ``search`` tool, and the reference `lexgraph eval retrieval` tests every other mode against.
+DEFAULT_MODE = "hybrid"
+
 _REGISTRY: dict[str, SearchMode] = {}
 
 

@@ -10,14 +10,14 @@ from dataclasses import dataclass
 from lexgraph.errors import ConfigurationError
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
 from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_K, FUSIONS, WEIGHT_NAMES
-from lexgraph.retrieve.modes import mode_names, search_mode
+from lexgraph.retrieve.modes import DEFAULT_MODE, mode_names, search_mode
 
 MODES = mode_names()  # the registered modes (`lexgraph.retrieve.modes`), in the order the CLI lists them
 
 
 @dataclass(frozen=True)
 class SearchOptions:
-    mode: str = "hybrid"
+    mode: str = DEFAULT_MODE
     k: int = 10
     m: int = DEFAULT_M
     n: int = DEFAULT_N

@@ -246,9 +246,9 @@ class FusionRetriever:
         depth = max(k, self.depth)
         lists = retrieve_lists(self.retrievers, question, depth, where)
         return fuse(lists, k, rrf_k=self.rrf_k, weights=self.weights, fusion=self.fusion,
-                    affinity=self._law_affinity(question, lists, where))
+                    affinity=self.law_evidence(question, lists, where))
 
-    def _law_affinity(self, question: str, lists: Mapping[str, Sequence[Retrieved]],
+    def law_evidence(self, question: str, lists: Mapping[str, Sequence[Retrieved]],
                       where: SearchFilter) -> dict[str, float] | None:
         """The candidate laws' affinity with the question, when it counts: a ``mean`` fusion of clauses (a chunk
         belongs to no one law), an index to read the laws' vocabulary from, and a law weight above 0."""

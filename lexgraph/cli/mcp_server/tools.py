@@ -30,6 +30,7 @@ from lexgraph.numerals import clause_label
 from lexgraph.read.citing import citation_day
 from lexgraph.read.documents import DOCUMENT_KINDS
 from lexgraph.read.laws import clause_path
+from lexgraph.retrieve.modes import DEFAULT_MODE as DEFAULT_SEARCH_MODE
 from lexgraph.retrieve.options import MODES as SEARCH_MODES
 
 #: At most this many rows come back from `cypher`: an assistant's context is not a place for a whole table.
@@ -204,8 +205,8 @@ class Tools:
     def search(
         self,
         question: Annotated[str, Field(description="質問（日本語）。")],
-        mode: Annotated[str, Field(description="検索方式: hybrid（既定）, bm25, dense ほか。",
-                                   json_schema_extra={"enum": list(SEARCH_MODES)})] = "hybrid",
+        mode: Annotated[str, Field(description=f"検索方式（既定は {DEFAULT_SEARCH_MODE}）。",
+                                   json_schema_extra={"enum": list(SEARCH_MODES)})] = DEFAULT_SEARCH_MODE,
         laws: Laws = None,
         as_of: Annotated[str | None, Field(description=f"この日に施行中の文言だけを探す（{DATE_FORMS}）。省略時は"
                                                        "すべての版。")] = None,
