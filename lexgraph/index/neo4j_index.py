@@ -4,9 +4,9 @@
 (:ProvisionSearch)`` and ``(:Chunk)-[:INDEXED_AS]->(:ChunkSearch)``, holding ``tokens`` (Sudachi, space-separated),
 ``embedding``, the heading shown with a hit (``name``), the text, and the fields searches filter on (``laws``,
 ``valid_from``, ``valid_until``): a person reading the clause in Neo4j Browser never meets 384 floats (issue 34).
-Neo4j keeps its indexes current as the entries change. Migration V013 creates the full-text index
-``lexgraph_tokens`` over the entries with the ``whitespace`` analyzer, so BM25 ranks the same tokens as tantivy
-does in the embedded backend. The vector indexes
+Neo4j keeps its indexes current as the entries change. Migration V015 creates a full-text index per kind,
+``provision_tokens`` and ``chunk_tokens`` (until then one, ``lexgraph_tokens``, over both), with the ``whitespace``
+analyzer, so BM25 ranks the same tokens as tantivy does in the embedded backend. The vector indexes
 (``provision_embedding``, ``chunk_embedding``, cosine) are created here because their dimensions are the
 embedder's. ``(:IndexPart {name, fingerprint})`` records what each part was built from, for `doctor`.
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from lexgraph.index.parts import IndexProgress, IndexSummary, build_part, now
 from lexgraph.index.query import IndexHit, IndexMissing, SearchFilter, SearchIndex, UnitBatch, UnitKind
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.index.units import (
+    CitedTarget,
     IndexUnit,
     law_part,
     law_titles,
@@ -49,6 +51,9 @@ _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 #: Each kind's vector index and the label of its search entries (migration V013: the search fields of a clause or
 #: chunk live on a node of their own, out of the way of a person reading it in Neo4j Browser).
 _VECTOR_INDEX = {"provision": ("provision_embedding", "ProvisionSearch"), "chunk": ("chunk_embedding", "ChunkSearch")}
+#: Each kind's full-text index (migration V015: one per label, so that a search of one kind never runs through the
+#: other's entries).
+FULLTEXT_INDEX = {"provision": "provision_tokens", "chunk": "chunk_tokens"}
 _WIDEN = 4
 _MAX_FETCH = 10_000
 #: The fewest candidates asked of a vector index. Neo4j's HNSW (Lucene) searches as deep as the number of
@@ -175,7 +180,8 @@ class Neo4jIndex:
         deeper (`_nearest`)."""
         fetch = max(k * _WIDEN, MIN_CANDIDATES)  # more candidates than k: the index's recall grows with them
         exact = self._units.get(kind, 0) <= fetch
-        row = self.store.query("index_search", label=_VECTOR_INDEX[kind][1], lucene=lucene, vector=vector,
+        row = self.store.query("index_search", label=_VECTOR_INDEX[kind][1], fulltext=FULLTEXT_INDEX[kind],
+                               lucene=lucene, vector=vector,
                                index=_VECTOR_INDEX[kind][0], fetch=fetch, exact=exact, k=k, detail=DETAILED,
                                **self._params(where))[0]
         text = [(str(uid), float(score)) for uid, score in row["text"]]
@@ -242,12 +248,18 @@ def _best(found: list[tuple[str, float]], k: int) -> list[tuple[str, float]]:
 
 
 def _unit(row: dict[str, Any]) -> IndexUnit:
+    """A unit as `index_search` or `index_units_by_uid` returns it: a chunk with what it cites (``cites``)."""
     fields = dict(row)
     fields["laws"] = tuple(fields["laws"] or ())
     for key in ("valid_from", "valid_until"):
         value = fields[key]
         fields[key] = value.to_native() if hasattr(value, "to_native") else value
-    return unit_from_row(fields)
+    unit = unit_from_row(fields)
+    cites = fields.get("cites")
+    if cites is None:
+        return unit
+    return replace(unit, cites=tuple(CitedTarget(str(uid), str(label), str(law_id or ""), str(path or ""))
+                                     for uid, label, law_id, path in cites))
 
 
 _WRITE_BATCH = 2_000
