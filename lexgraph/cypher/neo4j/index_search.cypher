@@ -31,6 +31,9 @@ CALL {
   WHERE (size($laws) = 0 OR any(law IN node.laws WHERE law IN $laws))
     AND ($as_of IS NULL OR ((node.valid_from IS NULL OR node.valid_from <= $as_of)
                             AND (node.valid_until IS NULL OR $as_of < node.valid_until)))
+  // the index yields its neighbours best first: only the best $k + 50 allowed are read further (their uids)
+  WITH node, score
+  LIMIT $k + 50
   WITH node, node.uid AS uid, 2 * score - 1 AS score
   ORDER BY score DESC, uid
   LIMIT $k
