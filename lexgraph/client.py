@@ -456,8 +456,7 @@ class LexGraph:
         return [float(x) for x in vector]
 
     def fulltext_query(self, text: str) -> str:
-        """The Lucene query lexgraph's BM25 runs for `text` on the full-text indexes ``provision_tokens`` and
-        ``chunk_tokens`` (Neo4j, migration V015; one per kind of search entry): its Sudachi
+        """The Lucene query lexgraph's BM25 runs for `text` on the full-text index ``lexgraph_tokens``: its Sudachi
         terms (numerals unified: 第二十七条 → ``27 条``; particles dropped), each escaped, OR'd. The index holds
         those terms, not the raw text, so a client passes this, not the question, as the full-text query
         (neo4j-graphrag's ``HybridRetriever.search(query_text=…)``). Empty when `text` has no terms."""

