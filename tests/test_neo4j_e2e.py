@@ -156,6 +156,23 @@ def test_the_sample_ingested_indexed_searched_and_answered_on_neo4j(
 
     assert_same(answers(lg), expected)
 
+    # The chunks' citations came with the chunks' own search (`index_search`): the evidence, equal to the embedded
+    # store's above, needed no `chunks_citations` read (issue 34: one round trip fewer).
+    asked: list[str] = []
+    query = neo4j_store.query
+
+    def counted(name: str, /, **params: Any) -> Any:
+        asked.append(name)
+        return query(name, **params)
+
+    neo4j_store.query = counted  # type: ignore[method-assign]
+    try:
+        result = lg.search(QUESTIONS[0], options=SearchOptions(mode="hybrid", k=10))
+    finally:
+        del neo4j_store.query  # the class's own method again
+    assert result.chunks and any(item.cited_by for item in result.evidence)
+    assert "index_search" in asked and "chunks_citations" not in asked, asked
+
     answer = lg.ask("借地権の存続期間は何年か", laws=["借地借家法"], use_model=False, as_of=date(2021, 1, 1),
                     log=cached / "turns.jsonl")
     assert answer.extractive and answer.sentences

@@ -5,8 +5,9 @@
 ``embedding``, the heading shown with a hit (``name``), the text, and the fields searches filter on (``laws``,
 ``valid_from``, ``valid_until``): a person reading the clause in Neo4j Browser never meets 384 floats (issue 34).
 Neo4j keeps its indexes current as the entries change. Migration V013 creates the full-text index
-``lexgraph_tokens`` over the entries with the ``whitespace`` analyzer, so BM25 ranks the same tokens as tantivy
-does in the embedded backend. The vector indexes
+``lexgraph_tokens`` over the entries of both kinds with the ``whitespace`` analyzer, so BM25 ranks the same tokens
+as tantivy does in the embedded backend, with the same statistics (one index over both kinds there too: an index
+per kind would change every BM25 score, and the top 10 with it). The vector indexes
 (``provision_embedding``, ``chunk_embedding``, cosine) are created here because their dimensions are the
 embedder's. ``(:IndexPart {name, fingerprint})`` records what each part was built from, for `doctor`.
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,7 @@ from lexgraph.index.parts import IndexProgress, IndexSummary, build_part, now
 from lexgraph.index.query import IndexHit, IndexMissing, SearchFilter, SearchIndex, UnitBatch, UnitKind
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.index.units import (
+    CitedTarget,
     IndexUnit,
     law_part,
     law_titles,
@@ -242,12 +245,18 @@ def _best(found: list[tuple[str, float]], k: int) -> list[tuple[str, float]]:
 
 
 def _unit(row: dict[str, Any]) -> IndexUnit:
+    """A unit as `index_search` or `index_units_by_uid` returns it: a chunk with what it cites (``cites``)."""
     fields = dict(row)
     fields["laws"] = tuple(fields["laws"] or ())
     for key in ("valid_from", "valid_until"):
         value = fields[key]
         fields[key] = value.to_native() if hasattr(value, "to_native") else value
-    return unit_from_row(fields)
+    unit = unit_from_row(fields)
+    cites = fields.get("cites")
+    if cites is None:
+        return unit
+    return replace(unit, cites=tuple(CitedTarget(str(uid), str(label), str(law_id or ""), str(path or ""))
+                                     for uid, label, law_id, path in cites))
 
 
 _WRITE_BATCH = 2_000

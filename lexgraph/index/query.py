@@ -66,14 +66,21 @@ class IndexHit:
     uid: str
     score: float
     load: Callable[[], IndexUnit] = field(repr=False)
+    #: The unit if it is in hand without a read (the search query brought it), else None.
+    peek: Callable[[], IndexUnit | None] = field(default=lambda: None, repr=False, compare=False)
 
     @classmethod
     def of(cls, unit: IndexUnit, score: float) -> IndexHit:
-        return cls(unit.uid, score, lambda: unit)
+        return cls(unit.uid, score, lambda: unit, lambda: unit)
 
     @cached_property
     def unit(self) -> IndexUnit:
         return self.load()
+
+    def unit_if_read(self) -> IndexUnit | None:
+        """The unit when it is already in hand (used before, or brought by the search itself), else None: never
+        a read, so that asking costs nothing where the unit would not otherwise be read."""
+        return self.__dict__.get("unit") or self.peek()
 
 
 class UnitBatch:
@@ -91,7 +98,8 @@ class UnitBatch:
         self._read.update((unit.uid, unit) for unit in units)
 
     def hits(self, found: Iterable[tuple[str, float]]) -> list[IndexHit]:
-        out = [IndexHit(uid, score, functools.partial(self._unit, uid)) for uid, score in found]
+        out = [IndexHit(uid, score, functools.partial(self._unit, uid), functools.partial(self._read.get, uid))
+               for uid, score in found]
         self._waiting.update(out)
         return out
 

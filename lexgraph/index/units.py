@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal
 
@@ -46,6 +46,17 @@ _PARAGRAPH_IN_DIGITS = re.compile(r"第([0-9]+)項")  # the only digits `_clause
 
 
 @dataclass(frozen=True)
+class CitedTarget:
+    """A clause or precedent a chunk cites, as the query ``chunks_citations`` reads it: what a search's evidence is
+    ranked from (`lexgraph.retrieve.search`)."""
+
+    target: str  # the clause wording's or the precedent's uid
+    label: str  # Provision | Precedent
+    law_id: str  # a clause's law; "" for a precedent
+    path: str  # a clause's path; "" for a precedent
+
+
+@dataclass(frozen=True)
 class IndexUnit:
     """One searchable passage: a clause wording or a chunk, with the fields searches filter on.
 
@@ -65,6 +76,9 @@ class IndexUnit:
     owner_kind: str  # law, precedent, book, guideline, other
     valid_from: date | None
     valid_until: date | None
+    #: What a chunk cites, when the index read it together with the chunk (Neo4j's search query does: one round
+    #: trip fewer a search, issue 34); None when it was not read (a clause, the embedded index): ask the store.
+    cites: tuple[CitedTarget, ...] | None = field(default=None, compare=False, repr=False)
 
     @property
     def shown_title(self) -> str:

@@ -1,10 +1,13 @@
 // One search of one kind of unit in one round trip (issue 34), over its search entries ($label: ProvisionSearch or
 // ChunkSearch): BM25 over the tokens and the nearest units by embedding, each filtered inside its own ranking, as a
-// hybrid search fuses them.
+// hybrid search fuses them. One full-text index spans both kinds, as tantivy's does in the embedded backend, so that
+// BM25's statistics (term rarity, average length), and with them the scores, are the same on both backends.
 // $lucene null: no BM25 list; $vector null: no dense list. Each list comes back in one row as [uid, score] pairs,
 // best first, ties by uid, as the embedded backend orders them (the driver decodes a row at a time, which cost more
 // than the search); no embedding travels, and only the first $detail of each list bring their fields (`details`),
-// the hits a fused top 10 is mostly made of: another one shown is read afterwards (index_units_by_uid).
+// the hits a fused top 10 is mostly made of: another one shown is read afterwards (index_units_by_uid). A chunk's
+// fields include what it cites (`cites`, as chunks_citations reads it), which the search's evidence is ranked from:
+// no round trip of its own for the chunks the search already brought.
 // The dense list is the vector index's ($index, a name from the code) asked for $fetch > $k neighbours, whose
 // scores are the exact cosine (the index does not quantize: `ensure_vector_indexes`); with $exact, a kind with
 // no more units than $fetch, the allowed units are scanned exactly instead.
@@ -29,6 +32,9 @@ CALL {
   WHERE (size($laws) = 0 OR any(law IN node.laws WHERE law IN $laws))
     AND ($as_of IS NULL OR ((node.valid_from IS NULL OR node.valid_from <= $as_of)
                             AND (node.valid_until IS NULL OR $as_of < node.valid_until)))
+  // the index yields its neighbours best first: only the best $k + 50 allowed are read further (their uids)
+  WITH node, score
+  LIMIT $k + 50
   WITH node, node.uid AS uid, 2 * score - 1 AS score
   ORDER BY score DESC, uid
   LIMIT $k
@@ -62,4 +68,8 @@ WITH text, nearest + exact_chunks + exact_provisions AS nearest
 RETURN [x IN text | [x.uid, x.score]] AS text, [x IN nearest | [x.uid, x.score]] AS nearest,
        [n IN [x IN text[..$detail] + nearest[..$detail] | x.node] |
         n {.uid, label: n.unit_label, .part, .law_id, .laws, .path, title: n.name, .text, .owner_uid, .owner_kind,
-           .valid_from, .valid_until}] AS details
+           .valid_from, .valid_until,
+           cites: CASE WHEN $label = 'ChunkSearch' THEN
+             [(n)<-[:INDEXED_AS]-(:Chunk)-[:CITES]->(t) WHERE t:Provision OR t:Precedent |
+              CASE WHEN t:Provision THEN [t.uid, 'Provision', t.law_id, t.path] ELSE [t.uid, 'Precedent', '', ''] END]
+           END}] AS details
