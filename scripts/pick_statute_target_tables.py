@@ -15,6 +15,11 @@ DIR is the unpacked ``egov/lawhub-xml_2020-11-18_all.tar.xz`` of ../shared/data.
 - ``appendix``: 別表第一, 別表第二の二, 別表 (alone), 様式第一号, 別記様式第二号: ``expect`` the e-Gov path of the
   appendix the law holds under that title (``appdx_table1``, ``appdx_style2``); strings whose title the law does not
   hold are left out.
+- ``relative_division``: 前章 / この章 / 次章, 前節 / この節 / 次節, 前款 / この款 / 次款, 前編 / この編 / 次編 with
+  nothing glued to them: a division of the law being read, relative to the one the citing clause sits in;
+  ``expect.relative_division`` the words, ``expect.nodes`` the division read from the clause's heading (この章 its
+  own chapter, 前章 the chapter before it under the same 編), none when there is none (the row's ``divisions`` and
+  ``within`` as for ``division``). The class comes last, so that the rows of the classes above are unchanged.
 - ``suppl_paragraph``: 附則第N項 in the main provisions of a law whose original 附則 has paragraphs and no
   articles: ``expect`` the path ``suppl/pN``.
 - ``each_item``: 第N条第M項各号 / 第N条各号 written alone: ``expect`` the paragraph path as written (``a9/p1``; an
@@ -65,6 +70,9 @@ CLASSES: dict[str, re.Pattern[str]] = {
     "appendix": re.compile(rf"{_BEFORE_FREE}(?P<word>別表|別記様式|様式)(?:第(?P<n>{_NUM})号?)?(?![一-龥ァ-ヶ])"),
     "suppl_paragraph": re.compile(rf"{_BEFORE_FREE}附則第(?P<p>{_N})項(?!第)"),
     "each_item": re.compile(rf"{_BEFORE_FREE}第(?P<a>{_N})条(?P<ab>{_BRANCH})(?:第(?P<p>{_N})項)?各号(?!列記)"),
+    # added after the others, so that the seeded picks of the classes above stay as they were
+    "relative_division": re.compile(r"(?<![一-龥ァ-ヶ々〇」』])(?P<step>前|この|次)(?P<level>[編章節款目])"
+                                    r"(?![第一-龥ァ-ヶ])"),
 }
 _QUICK: dict[str, tuple[bytes, ...]] = {
     "law_itself": ("この法律".encode(), "この政令".encode(), "この府令".encode(), "この省令".encode(),
@@ -73,6 +81,7 @@ _QUICK: dict[str, tuple[bytes, ...]] = {
     "appendix": ("別表".encode(), "様式第".encode()),
     "suppl_paragraph": ("附則第".encode(),),
     "each_item": ("項各号".encode(), "条各号".encode()),
+    "relative_division": tuple(f"{step}{level}".encode() for step in ("前", "この", "次") for level in "編章節款"),
 }
 _APPENDIX_KINDS = {"別表": "appdx_table", "別記様式": "appdx_style", "様式": "appdx_style"}
 
@@ -145,6 +154,28 @@ def division_nodes(path: str, last: str | None, within: str | None, divisions: l
     return siblings[siblings.index(first): siblings.index(end) + 1]
 
 
+def relative_nodes(step: str, level: str, within: str | None, divisions: list[str]) -> list[str]:
+    """前章 / この節 / 次款: the division of that level the clause sits in (from its heading), or the one before or
+    after it under the same upper levels, in number order; none when the clause sits in no division of that level
+    or there is no such neighbour."""
+    key = dict(_LEVELS)[level]
+    parts = (within or "").split("/")
+    at = [i for i, part in enumerate(parts) if part.startswith(key)]
+    if not at:
+        return []
+    own = "/".join(parts[: at[0] + 1])
+    if step == "この":
+        return [own] if own in divisions else []
+    parent = own.rpartition("/")[0]
+    siblings = sorted((d for d in divisions if d.rpartition("/")[0] == parent
+                       and d.rpartition("/")[2].rstrip("0123456789_") == key),
+                      key=lambda d: _number_key(d.rpartition("/")[2]))
+    if own not in siblings:
+        return []
+    index = siblings.index(own) + (-1 if step == "前" else 1)
+    return [siblings[index]] if 0 <= index < len(siblings) else []
+
+
 def expected(name: str, match: re.Match[str], law: object, law_id: str,
              structure: dict[str, object], heading: str = "") -> dict[str, object] | None:
     if name == "law_itself":
@@ -167,6 +198,10 @@ def expected(name: str, match: re.Match[str], law: object, law_id: str,
         out["nodes"] = division_nodes(path, out.get("division_to"), _within(heading),  # type: ignore[arg-type]
                                       divisions)
         return out
+    if name == "relative_division":
+        divisions = structure["division_paths"]  # type: ignore[assignment]
+        return {"kind": "division", "law_id": law_id, "relative_division": match.group(),
+                "nodes": relative_nodes(match["step"], match["level"], _within(heading), divisions)}
     if name == "appendix":
         written = match.group()
         titles: dict[str, str] = structure["appendices"]  # type: ignore[assignment]
@@ -248,7 +283,7 @@ def pick(name: str, pattern: re.Pattern[str], path: Path, catalog: Catalog,
         row: dict[str, object] = {"class": name, "law_id": entry.law_id, "law_title": entry.title, "at": clause,
                                   "text": sentence, "surface": match.group(), "start": start, "expect": expect}
         # the structure a store holding the law would give the linker, for the test to link against
-        if name == "division":
+        if name in ("division", "relative_division"):
             row["within"] = _within(heading)
             row["divisions"] = structure["division_paths"]
         elif name == "appendix":

@@ -98,3 +98,46 @@ def test_the_parser_gives_divisions_their_place(path: str, title: str) -> None:
     divisions = {p.path: p for p in parse_law_xml(xml.read_bytes(), xml.name).provisions if p.kind == "division"}
     assert divisions[path].title == title and divisions[path].text == title
     assert divisions[path].parent_path == (path.rpartition("/")[0] or None)
+
+
+def test_relative_divisions_are_read_from_the_citing_clauses_place(sample_store: Path) -> None:
+    """民法 第三百六十一条 (第二編第九章第三節 不動産質): 「この節」 is that section (pt2/ch9/se3) and
+    「次章（抵当権）」 the chapter after 第九章 (pt2/ch10); 第九百十九条 (第五編): 「前編（親族）」 is pt4;
+    第四百二十八条 (第三編第一章第三節第二款): 「次款（連帯債権）」 is
+    pt3/ch1/se3/ss3. Linked at ingest, seen through the CLI."""
+    expected = {("第三百六十一条", "この節"): "pt2/ch9/se3", ("第三百六十一条", "次章"): "pt2/ch10",
+                ("第九百十九条", "前編"): "pt4", ("第四百二十八条", "次款"): "pt3/ch1/se3/ss3"}
+    for (clause, surface), path in expected.items():
+        run = lexgraph("law", "cites", "民法", clause, "--as-of", "2024-01-01", "--json", store=sample_store)
+        assert run.code == 0, run.stderr
+        assert (surface, path, "division") in {(f["surface"], f["path"], f["kind"]) for f in run.json()["links"]}
+
+
+def test_cite_over_a_store_gives_a_relative_division_its_path(sample_store: Path, tmp_path: Path) -> None:
+    """`cite --store --in-law 民法 --at 第三百六十一条`: 前節 is pt2/ch9/se2; この章 pt2/ch9; 前編 of a clause in
+    第二編 is pt1; 次編 of 第五編 (the last) is none, with the reason. On a day the store knows in force (the
+    sample's revision is known up to 2023-06-14), so that no in-force reason is added."""
+    text = tmp_path / "clause.txt"
+    text.write_text("前節及びこの章の規定、前編", encoding="utf-8")
+    run = lexgraph("cite", text, "--in-law", "民法", "--at", "第三百六十一条", "--as-of",
+                   "2023-06-01", "--json", store=sample_store)
+    assert run.code == 0, run.stderr
+    found = {c["surface"]: c for c in run.json()["citations"]}
+    assert {s: (c["kind"], c["division"], c["relative_division"]) for s, c in found.items()} == {
+        "前節": ("division", "pt2/ch9/se2", "前節"), "この章": ("division", "pt2/ch9", "この章"),
+        "前編": ("division", "pt1", "前編")}
+    assert all(c["reason"] is None for c in found.values())
+    text.write_text("次編の規定", encoding="utf-8")
+    run = lexgraph("cite", text, "--in-law", "民法", "--at", "第九百十九条", "--as-of", "2023-06-01",
+                   "--json", store=sample_store)
+    (last,) = run.json()["citations"]
+    assert last["division"] is None and "no 編 after" in last["reason"]
+
+
+def test_without_a_store_a_relative_division_says_why_it_is_not_known() -> None:
+    found = extract("前章の規定及びこの節に定めるもの", CitationContext.in_law("民法", "第二百六十七条"))
+    assert [(c.kind, c.surface, c.division, c.relative_division) for c in found] == [
+        ("division", "前章", None, "前章"), ("division", "この節", None, "この節")]
+    assert all("only a store holding the law gives" in (c.reason or "") for c in found)
+    (outside,) = extract("前章で述べたとおり", precedents=False)  # a judgment's own chapter: no law, a reason
+    assert (outside.kind, outside.status, outside.law_id) == ("division", "unresolved", None) and outside.reason

@@ -5,7 +5,10 @@
   ``division_to`` as ``ch3`` / ``ch2/se3``);
 - 別表第一, 別表, 様式第一号, 別記様式第二号: an appendix (kind ``appendix``, ``appendix`` the title as written);
 - 附則第N項 in the main provisions: a paragraph of the law's 附則 (``suppl/pN``), not of the article being read;
-- 第N条第M項各号: the paragraph as written, and in the graph every item of it.
+- 第N条第M項各号: the paragraph as written, and in the graph every item of it;
+- 前章 / この節 / 次款 (and 編): a division of the law being read, relative to the citing clause's (kind
+  ``division``, ``relative_division`` the words; which division, ``division``, only where a store gives the law's
+  structure: the linker reads it from the division the citing clause sits in).
 
 What the graph links is checked against the structure a store holding the law gives the linker (each row carries
 it: the law's division paths and the division the citing clause sits in, its appendix paths, the article's
@@ -48,7 +51,8 @@ def _cited_at(row: dict[str, Any]) -> Citation:
 
 
 def test_the_table_covers_every_class_with_real_strings() -> None:
-    assert {row["class"] for row in ROWS} == {"law_itself", "division", "appendix", "suppl_paragraph", "each_item"}
+    assert {row["class"] for row in ROWS} == {"law_itself", "division", "appendix", "suppl_paragraph", "each_item",
+                                              "relative_division"}
     for row in ROWS:
         assert row["text"][row["start"]:row["start"] + len(row["surface"])] == row["surface"]
 
@@ -58,7 +62,12 @@ def test_what_a_statute_points_at_besides_an_article(row: dict[str, Any]) -> Non
     citation = _cited_at(row)
     expect = row["expect"]
     assert (citation.kind, citation.law_id, citation.status) == (expect["kind"], expect["law_id"], "resolved"), citation
-    if row["class"] == "division":
+    if row["class"] == "relative_division":
+        # the words alone do not say which division: no path, and the reason says where it would come from
+        assert (citation.surface, citation.relative_division, citation.division) == (
+            row["surface"], expect["relative_division"], None), citation
+        assert "only a store holding the law gives" in (citation.reason or ""), citation
+    elif row["class"] == "division":
         assert citation.surface == row["surface"], citation
         assert (citation.division, citation.division_to) == (expect["division"], expect.get("division_to")), citation
     elif row["class"] == "appendix":
@@ -77,7 +86,7 @@ def _stored(paths: list[str], kind_of: Any) -> LawSpans:
                     [ProvisionSpan(path, path, kind_of(path), 0, None, None) for path in paths])
 
 
-LINKED = [row for row in ROWS if row["class"] in ("division", "appendix", "each_item")]
+LINKED = [row for row in ROWS if row["class"] in ("division", "appendix", "each_item", "relative_division")]
 
 
 @pytest.mark.parametrize("row", LINKED, ids=_row_id)
@@ -86,7 +95,7 @@ def test_the_graph_links_what_the_string_names(row: dict[str, Any]) -> None:
     各号 as every item; a division the law lacks, or names twice, is a reason, never a node."""
     citation = _cited_at(row)
     expect = row["expect"]
-    if row["class"] == "division":
+    if row["class"] in ("division", "relative_division"):
         got = cited_paths(citation, _stored(row["divisions"], lambda _: "division"), row["within"])
         if expect["nodes"]:
             assert got == expect["nodes"], (got, citation)
@@ -102,7 +111,7 @@ def test_the_graph_links_what_the_string_names(row: dict[str, Any]) -> None:
 
 
 def test_the_new_kinds_have_their_own_json_fields() -> None:
-    for key in ("division", "division_to", "appendix"):
+    for key in ("division", "division_to", "appendix", "relative_division"):
         assert key in CITE_JSON_KEYS
     text = "民法第四編第二章、同法別表第二及び第三章から第四章の二までの規定並びにこの法律"
     found = {c.surface: c.to_json() for c in extract(text, CitationContext.in_law("労働基準法", "第十条"))}
@@ -137,8 +146,8 @@ def test_fuzz_the_new_grammar_keeps_its_contract(parts: list[str]) -> None:
     for citation in extract(text, CitationContext.in_law("労働基準法", "第十条"), precedents=False):
         assert 0 <= citation.start < citation.end <= len(text)
         assert text[citation.start:citation.end] == citation.surface
-        if citation.kind == "division":
-            assert citation.division is not None and citation.appendix is None
+        if citation.kind == "division":  # 前章 without a store: the words, no path, and a reason
+            assert (citation.division or citation.relative_division) is not None and citation.appendix is None
         elif citation.kind == "appendix":
             assert citation.appendix is not None and citation.division is None
         else:

@@ -11,6 +11,7 @@ library and lexgraph's own light modules are imported here: no spaCy, no databas
 
 from __future__ import annotations
 
+from lexgraph.citations.back_references import BackReferences
 from lexgraph.citations.context import (
     AmendmentLookup,
     CitationContext,
@@ -82,6 +83,8 @@ def extract_with_state(
     citations, state = resolve_with_state(mentions, context)
     if precedents:
         citations.extend(precedent_citations(text, context.citing_court))
+        # 同判決 / 前掲最判: read against the precedents cited before them (found, then resolved apart: eyecite's id.)
+        citations.extend(BackReferences().read(text, 0, 0, len(text), citations))
     citations.sort(key=lambda c: (c.start, c.end))
     return citations, state
 

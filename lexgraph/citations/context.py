@@ -64,11 +64,15 @@ class StructureLookup(Protocol):
     structure. `target_note` says why a division or appendix citation finds no node in force on `on` (None when
     it does, or the law is not stored), reading a division from the clause `at` of the same law when one is being
     read (第一節 there is its chapter's); `items` gives the first and last item a 各号 citation means on `on` (one
-    path for a single item), a reason when there are none to give, or None when the law is not stored."""
+    path for a single item), a reason when there are none to give, or None when the law is not stored;
+    `relative_division` the path (one) of the division 前章 / この節 / 次款 names from the clause `at` (a reason when
+    none, None when the law is not stored)."""
 
     def target_note(self, citation: Citation, on: date, at: str | None = None) -> str | None: ...
 
     def items(self, citation: Citation, on: date) -> tuple[str, ...] | str | None: ...
+
+    def relative_division(self, citation: Citation, on: date, at: str) -> tuple[str, ...] | str | None: ...
 
 
 _Offered = TypeVar("_Offered")

@@ -146,13 +146,15 @@ class TargetRef:
     """What a statute mention points at when it is no clause (issue 31 §3). `kind` "law": the law itself
     (この法律, この政令: `written` only); "division": 第三章, 第二章第三節, 第三章から第四章の二まで, with `path` the
     division path (pt 編, ch 章, se 節, ss 款, dv 目 and e-Gov Nums: ``ch2/se3``) and `path_to` a range's end
-    (``ch4_2``); "appendix": 別表第一, 別表, 様式第一号, 別記様式第二号, with `written` the title as written
+    (``ch4_2``), or no `path` when `written` is relative to the citing clause (前章, この節, 次款: `relative`);
+    "appendix": 別表第一, 別表, 様式第一号, 別記様式第二号, with `written` the title as written
     (whitespace removed), which is how a law's appendices are told apart (e-Gov numbers them inconsistently)."""
 
     kind: TargetKind
     written: str
     path: str | None = None
     path_to: str | None = None
+    relative: bool = False
 
 
 Mention = StatuteMention | AbbreviationDefinition
@@ -211,6 +213,10 @@ class Citation:
     # next one (ISO; None when the source does not fix it). The `reason` says whether the name was out of date.
     former_title: str | None = None
     renamed_on: str | None = None
+    # A division written relative to the citing clause (前章, この節, 次款, issue 31 §3): the words as written. Which
+    # division they name is read from the clause's place in the law's structure, so `division` is filled only where
+    # a store holding the law gives it (`cite --store`, the ingest's links), else the `reason` says why not.
+    relative_division: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The entry of ``lexgraph cite --json`` (issue 3): exactly these keys, in this order. A contract: keys
@@ -228,5 +234,6 @@ CITE_JSON_KEYS = (
     "paragraph", "paragraph_to", "item", "item_to", "subitem", "subitem_to", "version_note", "status", "reason",
     "court", "date", "decision_type",
     "case_number", "reporter", "as_of", "division", "division_to", "appendix", "former_title", "renamed_on",
+    "relative_division",
 )
 _cite_json_values = attrgetter(*CITE_JSON_KEYS)  # one C call for all the values of `Citation.to_json`

@@ -40,7 +40,8 @@ A citation that is found but lacks its court, date or decision type is still ret
 court or bench with a reporter but no date (「第一小法廷判決、最高裁判所刑事判例集五巻六号一〇二六頁」).
 
 Not recognised (known gaps): a reporter alone with neither date nor court, references back to a decision
-through a name the text defined (「（以下「平成７年判決」という。）」… 「平成７年判決は」, 「同判決」), references
+through a name the text defined (「（以下「平成７年判決」という。）」… 「平成７年判決は」; 同判決 / 前掲最判 are
+read apart, by `lexgraph.citations.back_references`), references
 by year only (「昭和５８年大法廷判決」), and one type shared by two dated case numbers
 (「同二五年二月一五日同二四年（れ）二三七号同二五年一〇月二五日各大法廷判決」: only the second is found).
 """

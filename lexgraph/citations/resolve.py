@@ -470,9 +470,12 @@ class _Resolver:
             division=target.path if target.kind == "division" else None,
             division_to=target.path_to if target.kind == "division" else None,
             appendix=target.written if target.kind == "appendix" else None,
+            relative_division=target.written if target.relative else None,
             **_former_fields(law),
         )
         revisions, day = self.context.revisions, self.context.as_of
+        if target.relative and law.status == "resolved":
+            return self._relative_division(citation, reasons)
         if (target.kind != "law" and law.status == "resolved" and day is not None and mention.pin is None
                 and offers(revisions, StructureLookup)):  # type: ignore[type-abstract]
             # over a store that holds the law: whether 第三章 / 別表第一 is there on the citing day, and if not, why
@@ -482,6 +485,31 @@ class _Resolver:
             if missing is not None:
                 citation = replace(citation, reason="; ".join(dict.fromkeys([*reasons, missing])))
         return citation
+
+    def _relative_division(self, citation: Citation, reasons: list[str]) -> Citation:
+        """前章 / この節 / 次款 of the law being read (issue 31 §3): the division is read from the place of the citing
+        clause (`current_path`) in the law's structure, which only a store holding the law gives; elsewhere the
+        citation keeps its words and says why no division is given. Never a guess from the words alone."""
+        revisions, day = self.context.revisions, self.context.as_of
+        at = self.context.current_path
+        written = citation.relative_division
+        if at is None:
+            why = (f"{written} is relative to the citing clause, and no clause is being read (give the clause, "
+                   "cite --at): which division is not known")
+        elif day is None or not offers(revisions, StructureLookup):  # type: ignore[type-abstract]
+            why = (f"{written} is read from the citing clause's place in the law's divisions, which only a store "
+                   "holding the law gives (cite --store): which division is not known")
+        else:
+            found = revisions.relative_division(citation, day, at)
+            if found is None:
+                why = f"{written}: the law is not stored, so its divisions are not known: not linked"
+            elif isinstance(found, str):
+                why = found
+            else:
+                missing = revisions.target_note(replace(citation, division=found[0]), day, at)
+                return replace(citation, division=found[0],
+                               reason="; ".join(dict.fromkeys([*reasons, *([missing] if missing else [])])) or None)
+        return replace(citation, reason="; ".join(dict.fromkeys([*reasons, why])))
 
     def _each_item(self, citation: Citation) -> Citation:
         """第三十六条第一項各号 / 同項各号 / 第三十六条各号: the items of that paragraph on the citing day, as one

@@ -8,7 +8,8 @@ sees what the earlier ones took, and that is why the order is part of the list:
 2. `Definitions`    「（以下「振興会法」という。）」: the terms a later name or clause may use;
 3. `Appendices`     別表第一 / 様式第一号 with the law written before it (issue 31 §3); its span is blocked for the
    clause pass (様式第二号 is no item);
-4. `Divisions`      第三章 / 第二章第三節 / 第三章から第四章の二まで, likewise;
+4. `Divisions`      第三章 / 第二章第三節 / 第三章から第四章の二まで, likewise; `RelativeDivisions` 前章 / この節
+                     / 次款, the law being read's, relative to the citing clause;
 5. `ClauseChains`   every chain of clauses with the law before it (民法７０９条, 同項, 第三条から第五条まで);
 6. `WholeLaws`      laws cited as a whole, by number or by name and number, outside the clauses;
 7. `LawItself`      この法律 / この政令 with no clause after it (この法律第五条 was a chain's): the law being read;
@@ -445,6 +446,8 @@ class _PartPass:
             if law is not None and law.law.kind == "name" and law.law.name.endswith(NOT_STATUTE_ENDINGS) and (
                     law.law.name not in scan.names):
                 continue  # 規約第三章: not e-Gov law
+            if law is not None and law.law.kind == "name" and _RELATIVE_DIVISION.fullmatch(law.law.name):
+                continue  # 次章第二節: a relative chapter, no law's name (and not read with a level under it)
             if law is None and start > 0 and (is_word_char(t[start - 1]) or t[start - 1] in "」』"):
                 continue  # 附則第二章, 前記別表, 「…」別表: glued to a word that is not a law the scanner can read
             first = law.start if law is not None else start
@@ -499,6 +502,39 @@ class Divisions(_PartPass):
                 above = [p for p in path.split("/") if keys.index(p[:2]) < keys.index(key)]
                 path_to = "/".join([*above, f"{key}{to_num}"])
             yield start, end, TargetRef("division", t[start:end], path, path_to)
+
+
+_RELATIVE_DIVISION = re.compile("(?:前|この|次)[編章節款目]")
+
+
+class RelativeDivisions:
+    """前章 / この章 / 次章, 前節 / この節 / 次節, 前款 / この款, 前編 / この編 (issue 31 §3): a division of the law
+    being read, relative to the division the citing clause sits in. Only the law being read: a law written right
+    before it (民法前章) is no drafter's usage, so the words are taken only where nothing glues to them (同前章,
+    前章第二節, 前章中 are left alone). Which division is meant is known only from the law's structure (the
+    resolver and the linker read it from a store); the mention carries the words."""
+
+    name = "relative-divisions"
+
+    def run(self, scan: StatuteScan, finding: StatuteFinding) -> None:
+        t = scan.text
+        if "章" not in t and "節" not in t and "款" not in t and "編" not in t and "目" not in t:
+            return
+        taken = finding.spans()
+        for match in _RELATIVE_DIVISION.finditer(t):
+            start, end = match.span()
+            if taken.overlaps(start, end):
+                continue
+            if start > 0 and (is_word_char(t[start - 1]) or t[start - 1] in "」』"):
+                continue  # 同前章, 「…」前節: glued to a word
+            if end < len(t) and (t[end] == "第" or (is_word_char(t[end]) and t[end] not in "及並又若")):
+                continue  # 前章第二節, 前章中, 次節以下
+            finding.found.append((start, end, StatuteMention(
+                start=start, end=end, surface="", law=None, provision=None,
+                target=TargetRef("division", match.group(), relative=True))))
+            finding.take(start, end)
+            insort(finding.blocked, (start, end))
+            taken = finding.spans()
 
 
 class Appendices(_PartPass):
@@ -612,7 +648,8 @@ class DefinitionMentions:
 
 #: The passes of `find_statutes`, in the order they run (see the module docstring for why this order).
 STATUTE_PASSES: tuple[StatutePass, ...] = (
-    LawNumbers(), Definitions(), Appendices(), Divisions(), ClauseChains(), WholeLaws(), LawItself(), BareNames(),
+    LawNumbers(), Definitions(), Appendices(), Divisions(), RelativeDivisions(), ClauseChains(), WholeLaws(),
+    LawItself(), BareNames(),
     BareTerms(), DefinitionMentions(),
 )
 

@@ -12,9 +12,11 @@ How the result stays the same as a whole read:
   before), so each piece is scanned inside a window with `MARGIN_CHARS` of the text before and after it, and only
   what starts inside the piece is kept. A 同年 in a precedent looks further back for its year: the window reaches
   back `MARGIN_CHARS`, far more than a sentence.
-* What a reader remembers across pieces is carried: the abbreviations defined so far (以下「法」という) for the
-  finder, and one resolver for the whole text (`PieceResolver`: 同法, 同条, the law of an aside) whose memory of
-  single citations is trimmed to the current piece.
+* What a reader remembers across pieces is carried: the precedents cited so far and the 判決 / 決定 named last,
+  for a back reference (同判決, 前掲最判: `lexgraph.citations.back_references`) in a later piece; the
+  abbreviations defined so far (以下「法」という) for the finder, and one resolver for the whole text
+  (`PieceResolver`: 同法, 同条, the law of an aside) whose memory of single citations is trimmed to the current
+  piece.
 
 Memory is bounded by the piece, the window and the abbreviations of the text; time is linear in the text.
 """
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from lexgraph.citations.back_references import BackReferences
 from lexgraph.citations.context import CitationContext
 from lexgraph.citations.lawnames import LawNames
 from lexgraph.citations.model import AbbreviationDefinition, Citation
@@ -42,6 +45,7 @@ def iter_citations(blocks: Iterable[str], context: CitationContext | None = None
     context = context if context is not None else CitationContext()
     names = LawNames.for_catalog(context.catalog)
     resolver = PieceResolver(context)
+    back = BackReferences()  # the precedents cited so far, for a 同判決 / 前掲最判 in a later piece
     defined: dict[str, int] = {}  # term → end of its first definition in the whole text
     buffer = ""  # the text from `base` on: the margin before the next piece, the piece, what was read after it
     base = 0  # offset of buffer[0] in the whole text
@@ -66,7 +70,7 @@ def iter_citations(blocks: Iterable[str], context: CitationContext | None = None
         window = buffer[window_start - base:end + margin_chars - base]
         carried = [term for term, term_end in defined.items() if term_end <= window_start]
         yield from _piece_citations(window, window_start, start, end, names, carried, resolver, context,
-                                    precedents, defined)
+                                    precedents, defined, back)
         resolver.forget_before(end)
         start = end
         keep_from = max(base, start - margin_chars)
@@ -87,7 +91,7 @@ def _piece_end(buffer: str, at_least: int) -> int:
 
 def _piece_citations(window: str, offset: int, start: int, end: int, names: LawNames, carried: list[str],
                      resolver: PieceResolver, context: CitationContext, precedents: bool,
-                     defined: dict[str, int]) -> list[Citation]:
+                     defined: dict[str, int], back: BackReferences) -> list[Citation]:
     """The citations starting in start … end (offsets into the whole text), read in `window`, which starts at
     `offset`."""
     mentions = [m for m in find_statutes(window, names, carried, offset) if start <= m.start < end]
@@ -99,5 +103,6 @@ def _piece_citations(window: str, offset: int, start: int, end: int, names: LawN
         from lexgraph.citations import precedent_citations
 
         citations.extend(c for c in precedent_citations(window, context.citing_court, offset) if start <= c.start < end)
+        citations.extend(back.read(window, offset, start, end, citations))
     citations.sort(key=lambda c: (c.start, c.end))
     return citations

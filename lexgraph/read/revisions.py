@@ -93,13 +93,21 @@ class StoreRevisions:
         law = self.law(citation.law_id or "")
         if not law.stored:
             return None
-        citing = law.at(at, on) if at else None
-        named = outside_articles(citation, law, citing.division if citing is not None else None)
+        named = outside_articles(citation, law, _division_at(law, at, on) if at else None)
         if not named.paths:
             return named.reason
         answers = [self.wording_on(citation.law_id or "", path, on) for path in named.paths]
         missing = [answer for answer in answers if not isinstance(answer, InForce)]
         return None if len(missing) < len(answers) else f"{missing[0].reason}: not linked"
+
+    def relative_division(self, citation: Citation, on: date, at: str) -> tuple[str, ...] | str | None:
+        """`StructureLookup`: the division 前章 / この節 / 次款 names, read from the clause `at` in force on `on`
+        (`read.targets`), or the reason none is; None when the law is not stored."""
+        law = self.law(citation.law_id or "")
+        if not law.stored:
+            return None
+        named = outside_articles(citation, law, _division_at(law, at, on))
+        return named.paths or named.reason or "no division found"
 
     def items(self, citation: Citation, on: date) -> tuple[str, ...] | str | None:
         """`StructureLookup`: the first and last item a 各号 citation means on `on` (the items in force that day), a
@@ -164,6 +172,19 @@ class ClauseSpans:
         if law_id not in self._versions:
             self._versions[law_id] = version_spans(self._store, law_id)
         return self._versions[law_id]
+
+
+def _division_at(law: LawSpans, at: str, on: date) -> str | None:
+    """The division the clause `at` sits in on `on`: its own, or, for an article (whose node has no heading in
+    the store), its first paragraph's."""
+    citing = law.at(at, on)
+    if citing is not None and citing.division is not None:
+        return citing.division
+    for path in (f"{at}/p1", *(p for p in law.by_path if p.startswith(f"{at}/"))):
+        inner = law.at(path, on) if path in law.by_path else None
+        if inner is not None and inner.division is not None:
+            return inner.division
+    return None
 
 
 def version_spans(store: GraphStore, law_id: str) -> list[VersionSpan]:

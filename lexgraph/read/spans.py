@@ -144,6 +144,16 @@ class LawSpans:
         i, j = siblings.index(first), siblings.index(end)
         return siblings[i : j + 1] if i <= j else [first, end]
 
+    def siblings(self, division: str) -> list[str]:
+        """The stored divisions of `division`'s level under its parent (``pt2/ch3`` → every ``pt2/chN``), in
+        number order, branches after their stem (第四章, 第四章の二): what 前章 / 次章 count along."""
+        parent, _, own = division.rpartition("/")
+        key = own.rstrip("0123456789_")
+        return sorted((path for path, spans in self.by_path.items()
+                       if spans[0].kind == "division" and path.rpartition("/")[0] == parent
+                       and path.rpartition("/")[2].rstrip("0123456789_") == key),
+                      key=_article_order)
+
     def appendices(self, written: str) -> list[str]:
         """The stored appendices of the main provisions that 別表第一, 様式第二号, 別記様式 (as written) names:
         statutes.egov numbers an appendix by its title, so 別表第一 is ``appdx_table1``. Several where a law keeps

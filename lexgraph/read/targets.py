@@ -1,6 +1,6 @@
 """The clause nodes a citation names in a stored law, where the citation's words alone do not give a path
-(issue 31 §3): a division (第三章, 第三章から第四章の二まで), an appendix (別表第一, 様式第二号) and the items of
-a clause cited as a whole (第三十六条第一項各号, 同項各号).
+(issue 31 §3): a division (第三章, 第三章から第四章の二まで; 前章, この節, 次款 from the citing clause's), an
+appendix (別表第一, 様式第二号) and the items of a clause cited as a whole (第三十六条第一項各号, 同項各号).
 
 One place for the ingest's linking (statute clauses and documents) and for the resolver over a store (`cite
 --store`, through `StoreRevisions`), so that the edges a citation gets and the reason it gets none agree. Whether
@@ -31,6 +31,8 @@ def outside_articles(citation: Citation, law: LawSpans, within: str | None = Non
     """The divisions or appendices a citation of kind ``division`` / ``appendix`` names in `law`: every member of
     a range of divisions; a division read from `within`, the division the citing clause of that same law sits in
     (`LawSpans.divisions`). None found, or several where the text names one, is a reason, never a choice."""
+    if citation.kind == "division" and citation.relative_division and not citation.division:
+        return relative_division(citation.relative_division, law, within)
     if citation.kind == "division" and citation.division:
         written = clause_label(citation.division)
         found = law.divisions(citation.division, within)
@@ -55,6 +57,39 @@ def outside_articles(citation: Citation, law: LawSpans, within: str | None = Non
                              "their title): not linked", "no appendix of that title in the stored law")
         return Named((found[0],))
     return Named((), f"a {citation.kind} citation names no division or appendix: not linked", "nothing named")
+
+
+_LEVEL_KEYS = {"編": "pt", "章": "ch", "節": "se", "款": "ss", "目": "dv"}
+_STEPS = {"前": -1, "この": 0, "次": 1}
+
+
+def relative_division(written: str, law: LawSpans, within: str | None) -> Named:
+    """前章 / この章 / 次章 (and 編, 節, 款, 目): the division of that level the citing clause sits in (`within`,
+    ``pt2/ch3/se1``: この章 is ``pt2/ch3``), or the one before or after it among the law's divisions of that level
+    under the same upper levels (前章 of ``pt2/ch3`` is ``pt2/ch2``, of ``ch4_2`` ``ch4``). No place to read from,
+    no division of that level around the clause, or none before / after it, is a reason."""
+    key = _LEVEL_KEYS[written[-1]]
+    step = _STEPS[written[:-1]]
+    if within is None:
+        return Named((), f"{written}: the citing clause sits in no division of the law (or none is known): not "
+                         "linked", "relative division outside any division")
+    parts = within.split("/")
+    levels = [i for i, part in enumerate(parts) if part.rstrip("0123456789_")[:2] == key]
+    if not levels:
+        return Named((), f"{written}: the citing clause ({clause_label(within)}) sits in no {written[-1]}: not "
+                         "linked", "relative division outside any division of that level")
+    own = "/".join(parts[: levels[0] + 1])
+    if step == 0:
+        return Named((own,))
+    siblings = law.siblings(own)
+    if own not in siblings:
+        return Named((), f"{written}: {clause_label(own)} is not a stored division of the law: not linked",
+                     "no such division in the stored law")
+    index = siblings.index(own) + step
+    if not 0 <= index < len(siblings):
+        return Named((), f"{written}: no {written[-1]} {'before' if step < 0 else 'after'} {clause_label(own)} in "
+                         "any stored version of the law: not linked", "no such division in the stored law")
+    return Named((siblings[index],))
 
 
 def each_item(citation: Citation, law: LawSpans) -> Named | None:
