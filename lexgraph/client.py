@@ -477,9 +477,10 @@ class LexGraph:
                   held_apart: Collection[str] = ()) -> Retriever:
         """A retriever over this store's index. Its settings (mode, `rrf_k`, `weights`, `fusion`, and the tree's
         query extraction) come from `options`, or from the keywords with `SearchOptions`'
-        defaults for the rest (mode ``hybrid``); a keyword that contradicts `options` is a `ConfigurationError`,
-        never one of the two silently ignored. A mode that needs a model (``hyde``, ``tree`` with query
-        extraction: `retrieve.modes`) uses `llm`, or the model configured in the environment. `held_apart`:
+        defaults for the rest (mode `retrieve.modes.DEFAULT_MODE`, ``learned``); a keyword that contradicts
+        `options` is a `ConfigurationError`, never one of the two silently ignored. A mode that needs a model
+        (``hyde``, ``tree`` with query extraction: `retrieve.modes`) uses `llm`, or the model configured in the
+        environment. `held_apart`:
         sources (judgment file stems) whose anchors must not feed the ``anchor`` and ``learned`` modes. Raises
         `IndexUnavailable` without an index, `ModelUnavailable` for ``hyde`` without a model,
         `ConfigurationError` for an unknown mode."""

@@ -359,7 +359,7 @@ LAWQA_SAMPLE = Path(__file__).parent / "data" / "lawqa" / "dev_sample.json"
 
 def test_eval_retrieval_on_lawqa_questions(search_store: Path, tmp_path: Path) -> None:
     run = lexgraph("eval", "retrieval", "--dataset", LAWQA_SAMPLE, "--mode", "bm25", "--mode", "hybrid", "--json",
-                   "--report", tmp_path / "report", store=search_store)
+                   "--reference", "hybrid", "--report", tmp_path / "report", store=search_store)
     assert run.code == 0, run.stderr
     assert {p.name for p in (tmp_path / "report").iterdir()} == {"config.json", "metrics.json", "comparisons.json",
                                                                   "details.csv", "recall.png"}

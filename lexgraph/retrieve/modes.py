@@ -100,7 +100,7 @@ BUILT_IN: tuple[SearchMode, ...] = (
 
 #: The mode a search runs in when none is named: the CLI's ``search`` and ``ask``, `SearchOptions`, `LexGraph.search`,
 #: the MCP server's ``search`` tool, and the reference `lexgraph eval retrieval` tests every other mode against.
-DEFAULT_MODE = "hybrid"
+DEFAULT_MODE = "learned"
 
 _REGISTRY: dict[str, SearchMode] = {}
 
