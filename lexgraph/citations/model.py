@@ -10,6 +10,7 @@ Everything is a frozen dataclass so that mentions can be cached, compared in tes
 
 from __future__ import annotations
 
+import copy
 from dataclasses import asdict, dataclass
 from operator import attrgetter
 from typing import Any, Literal
@@ -227,6 +228,18 @@ class Citation:
     def to_dict(self) -> dict[str, Any]:
         """Every field, for debugging and for the store (which needs `path`, `part` and the pinned law)."""
         return asdict(self)
+
+    def read_as_of(self, as_of: str | None, shift: int = 0) -> Citation:
+        """This citation stamped with the day it was read as of, its offsets moved by `shift` (a judgment's
+        place in a longer text). Every citation of ``cite`` passes through here, and `dataclasses.replace`
+        re-runs the frozen ``__init__`` over all the fields (about 15 µs, a twentieth of ``cite``'s time on a
+        judgment); a shallow copy with three fields set gives the same value for a quarter of that."""
+        stamped = copy.copy(self)
+        object.__setattr__(stamped, "as_of", as_of)  # as the frozen dataclass's own __init__ sets its fields
+        if shift:
+            object.__setattr__(stamped, "start", self.start + shift)
+            object.__setattr__(stamped, "end", self.end + shift)
+        return stamped
 
 
 CITE_JSON_KEYS = (
