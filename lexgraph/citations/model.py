@@ -10,7 +10,7 @@ Everything is a frozen dataclass so that mentions can be cached, compared in tes
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import MISSING, asdict, dataclass, fields
 from operator import attrgetter
 from typing import Any, Literal
 
@@ -246,6 +246,32 @@ class Citation:
             object.__setattr__(stamped, "end", self.end + shift)
         return stamped
 
+
+def _fill_dict_init(cls: type[Any]) -> None:
+    """Give the frozen dataclass `cls` an ``__init__`` with the same parameters and defaults that fills the
+    instance's ``__dict__`` in one call.
+
+    Why: the generated one sets each field through ``object.__setattr__`` (to get past the frozen guard), one
+    call per field: 12 µs for a `Citation`'s 37, a twentieth of ``cite``'s time. The class must have no
+    ``__post_init__``, default factories or non-init fields (checked), so the two build the same value.
+    """
+    own = fields(cls)
+    if hasattr(cls, "__post_init__") or any(f.default_factory is not MISSING or not f.init or f.kw_only
+                                            for f in own):
+        raise TypeError(f"{cls.__name__}: only plain fields can be filled in one call")
+    defaults = {f.name: f.default for f in own if f.default is not MISSING}
+    parameters = ", ".join(f"{f.name}=_defaults[{f.name!r}]" if f.name in defaults else f.name for f in own)
+    members = ", ".join(f"{f.name!r}: {f.name}" for f in own)
+    namespace: dict[str, Any] = {"_defaults": defaults}
+    # Built from the field names alone, as dataclasses builds its own __init__.
+    exec(f"def __init__(self, {parameters}):\n    self.__dict__.update({{{members}}})", namespace)
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__
+    cls.__init__ = init
+
+
+_fill_dict_init(Citation)
 
 CITE_JSON_KEYS = (
     "start", "end", "surface", "kind", "law_title", "law_id", "revision_id", "article", "article_to",
