@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 # Whitespace, and the page-number lines (「- 12 -」) that PDF extraction leaves in mid-sentence. The pattern starts
-# with \s so that the regex engine can skip ahead to the next whitespace character.
+# with a single \s (\s\s*, not \s+) so that the regex engine can skip ahead to the next whitespace character: a
+# repeat first hides that character from it, and the split then tried the pattern at every position (twice as slow).
 _REMOVABLE = re.compile(
-    r"\s+(?:-[ \t\u3000]*[0-9０-９]{1,4}[ \t\u3000]*-(?=[ \t\u3000\f]*(?:\n|$))\s*)*"
+    r"\s\s*(?:-[ \t\u3000]*[0-9０-９]{1,4}[ \t\u3000]*-(?=[ \t\u3000\f]*(?:\n|$))\s*)*"
 )
 
 

@@ -120,7 +120,7 @@ def citations_by_document(blocks: Iterable[str], context: CitationContext, read:
         text = chain([first.text], (part.text for part in parts))  # noqa: B031 (each group is read once, in turn)
         stamp = day.isoformat() if day else None
         for citation in read(text, own):
-            yield replace(citation, start=citation.start + first.start, end=citation.end + first.start, as_of=stamp)
+            yield citation.read_as_of(stamp, first.start)
 
 
 def dated_citations(blocks: Iterable[str], context: CitationContext, read: ReadPieces,
@@ -131,4 +131,4 @@ def dated_citations(blocks: Iterable[str], context: CitationContext, read: ReadP
     if judgment_days is not None:
         return citations_by_document(blocks, context, read, judgment_days)
     stamp = context.as_of.isoformat() if context.as_of else None
-    return (replace(c, as_of=stamp) for c in read(blocks, context))
+    return (c.read_as_of(stamp) for c in read(blocks, context))

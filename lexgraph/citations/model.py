@@ -10,7 +10,7 @@ Everything is a frozen dataclass so that mentions can be cached, compared in tes
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import MISSING, asdict, dataclass, fields
 from operator import attrgetter
 from typing import Any, Literal
 
@@ -222,12 +222,58 @@ class Citation:
         """The entry of ``lexgraph cite --json`` (issue 3): exactly these keys, in this order. A contract: keys
         are only ever added (the range ends of issue 14), never renamed or removed; other fields go into
         `to_dict`."""
-        return dict(zip(CITE_JSON_KEYS, _cite_json_values(self), strict=True))
+        return dict(zip(CITE_JSON_KEYS, self.json_values(), strict=True))
+
+    def json_values(self) -> tuple[Any, ...]:
+        """The values of `to_json`, in the order of `CITE_JSON_KEYS`, without building the dict (for a writer
+        that lays the keys out itself: ``cite --json``)."""
+        return _cite_json_values(self)  # type: ignore[no-any-return]
 
     def to_dict(self) -> dict[str, Any]:
         """Every field, for debugging and for the store (which needs `path`, `part` and the pinned law)."""
         return asdict(self)
 
+    def read_as_of(self, as_of: str | None, shift: int = 0) -> Citation:
+        """This citation stamped with the day it was read as of, its offsets moved by `shift` (a judgment's
+        place in a longer text). Every citation of ``cite`` passes through here, and `dataclasses.replace`
+        re-runs the frozen ``__init__`` over all the fields (about 15 µs, a twentieth of ``cite``'s time on a
+        judgment); a shallow copy with three fields set gives the same value for a tenth of that."""
+        stamped = Citation.__new__(Citation)
+        stamped.__dict__.update(self.__dict__)  # a shallow copy; copy.copy's protocol costs twice as much
+        object.__setattr__(stamped, "as_of", as_of)  # as the frozen dataclass's own __init__ sets its fields
+        if shift:
+            object.__setattr__(stamped, "start", self.start + shift)
+            object.__setattr__(stamped, "end", self.end + shift)
+        return stamped
+
+
+def _fill_dict_init(cls: type[Any]) -> None:
+    """Give the frozen dataclass `cls` an ``__init__`` with the same parameters and defaults that fills the
+    instance's ``__dict__`` in one call.
+
+    Why: the generated one sets each field through ``object.__setattr__`` (to get past the frozen guard), one
+    call per field: 12 µs for a `Citation`'s 37 (5 in one call), a twentieth of ``cite``'s time, and 4 µs for a
+    `StatuteMention` (2 in one call), built twice per mention. The class must have no ``__post_init__``, default
+    factories or non-init fields (checked), so the two build the same value.
+    """
+    own = fields(cls)
+    if hasattr(cls, "__post_init__") or any(f.default_factory is not MISSING or not f.init or f.kw_only
+                                            for f in own):
+        raise TypeError(f"{cls.__name__}: only plain fields can be filled in one call")
+    defaults = {f.name: f.default for f in own if f.default is not MISSING}
+    parameters = ", ".join(f"{f.name}=_defaults[{f.name!r}]" if f.name in defaults else f.name for f in own)
+    members = ", ".join(f"{f.name!r}: {f.name}" for f in own)
+    namespace: dict[str, Any] = {"_defaults": defaults}
+    # Built from the field names alone, as dataclasses builds its own __init__.
+    exec(f"def __init__(self, {parameters}):\n    self.__dict__.update({{{members}}})", namespace)
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__
+    cls.__init__ = init
+
+
+_fill_dict_init(Citation)
+_fill_dict_init(StatuteMention)  # two per mention found (the scan's, then the one with original offsets)
 
 CITE_JSON_KEYS = (
     "start", "end", "surface", "kind", "law_title", "law_id", "revision_id", "article", "article_to",

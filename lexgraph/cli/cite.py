@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from lexgraph.citations.extractors import DEFAULT_EXTRACTOR
+from lexgraph.citations.model import CITE_JSON_KEYS
 from lexgraph.cli.options import ExtractorOpt, JsonOpt, StoreOpt, load_extractor, parse_day
 from lexgraph.cli.output import (
     EXIT_USAGE,
@@ -37,10 +38,6 @@ if TYPE_CHECKING:
     from lexgraph import Citation
 
 _PROGRESS_FROM_BYTES = 1_000_000  # a shorter file is done before a bar would be worth drawing
-# One encoder for every entry: json.dumps with options builds a new one per call, a third of the cost of an entry.
-_FLAT_ENCODER = json.JSONEncoder(ensure_ascii=False, default=str, separators=(",\n      ", ": "))
-# The value types `_FLAT_ENCODER` writes as `json.dumps(..., indent=2)` would (anything else takes that path).
-_SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
 _TABLE_ROWS = 500  # the table is printed in parts of this many rows, so that a long text needs no more memory
 
 
@@ -125,25 +122,50 @@ def _write_json(citations: Iterable[Citation], *, lines: bool) -> None:
     write = sys.stdout.write
     if lines:
         for c in citations:
-            write(json.dumps(c.to_json(), ensure_ascii=False, default=str) + "\n")
+            write(_entry(c, "{", ", ", "}") + "\n")
         return
     opened = False
     for c in citations:
-        write((",\n    " if opened else '{\n  "citations": [\n    ') + _indented_entry(c.to_json()))
+        write((",\n    " if opened else '{\n  "citations": [\n    ')
+              + _entry(c, "{\n      ", ",\n      ", "\n    }", indent=2))
         opened = True
     write("\n  ]\n}\n" if opened else '{\n  "citations": []\n}\n')
 
 
-def _indented_entry(entry: dict[str, object]) -> str:
-    """`entry` as ``json.dumps(..., indent=2)`` writes it at depth 2 of the document. json's indenting encoder
-    is pure Python and took a fifth of the command's time; a flat entry (scalars only, which a citation is)
-    comes out the same from the C encoder with the line breaks given as separators."""
-    if not entry:
-        return "{}"
-    if not _SCALAR_TYPES.issuperset(map(type, entry.values())):  # in C: a Python loop here cost 5% of `cite`
-        return json.dumps(entry, ensure_ascii=False, indent=2, default=str).replace("\n", "\n    ")
-    flat = _FLAT_ENCODER.encode(entry)
-    return "{\n      " + flat[1:-1] + "\n    }"
+def _entry(citation: Citation, opening: str, separator: str, closing: str, indent: int | None = None) -> str:
+    """`citation.to_json()` as ``json.dumps(..., ensure_ascii=False, indent=indent)`` writes it (at depth 2 of
+    the document when indented), laid out with `opening`, `separator` between the members and `closing`.
+
+    Why not json's encoder: its indenting one is pure Python, and even its C one took two thirds of the cost of
+    writing an entry (about 10 of a citation's 16 µs with the dict built for it): it is set up anew per call
+    and encodes the same keys and mostly-null values afresh. Those texts repeat (the keys, null, the status,
+    the law's title, the day), so each one's JSON text is remembered (`_JsonTexts`) and the members joined in C."""
+    values = citation.json_values()
+    if not _PLAIN_TYPES.issuperset(map(type, values)):  # in C: a Python loop here cost 5% of `cite`
+        text = json.dumps(citation.to_json(), ensure_ascii=False, indent=indent, default=str)
+        return text.replace("\n", "\n    ") if indent else text
+    members = map(str.__add__, _KEY_TEXTS, map(_VALUE_TEXTS.__getitem__, values))
+    return opening + separator.join(members) + closing
+
+
+class _JsonTexts(dict[object, str]):
+    """``json.dumps(value, ensure_ascii=False)`` by value, for values of `_PLAIN_TYPES` (no bool or float: 1, 1.0
+    and True are one key of a dict); strings and null remembered, up to `_REMEMBERED_TEXTS`."""
+
+    def __missing__(self, value: object) -> str:
+        if type(value) is int:
+            return int.__repr__(value)  # as json writes an int; offsets are not worth remembering
+        text = json.dumps(value, ensure_ascii=False)
+        if len(self) < _REMEMBERED_TEXTS:
+            self[value] = text
+        return text
+
+
+# The value types `_entry` writes from `_JsonTexts` (an entry with anything else takes json's own path).
+_PLAIN_TYPES = frozenset((str, int, type(None)))
+_REMEMBERED_TEXTS = 50_000  # statuses, titles, days, paths, surfaces, reasons: a few MB at most
+_KEY_TEXTS = tuple(json.dumps(key, ensure_ascii=False) + ": " for key in CITE_JSON_KEYS)
+_VALUE_TEXTS = _JsonTexts()
 
 
 def _print_tables(citations: Iterable[Citation]) -> None:
