@@ -64,8 +64,9 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec("precedent", "判例",
              "判例を事件番号・裁判所ID・事件名・通称で探し、その書誌、引用している条文と判例、引用元を返す。"),
     ToolSpec("search", "検索",
-             "質問に関係する条文と判例・文献の断片を探し、引用グラフで根拠を選ぶ。方式（learned（既定）, hybrid, bm25, dense …）、"
-             "法令、基準日、種類（条文・断片）で絞れる。検索索引（lexgraph index）が必要。"),
+             "質問に関係する条文と判例・文献の断片を探し、引用グラフで根拠を選ぶ。"
+             "方式（learned（既定）, hybrid, bm25, dense …）、法令、基準日、種類（条文・断片）で絞れる。"
+             "検索索引（lexgraph index）が必要。"),
     ToolSpec("ask", "根拠付き回答",
              "法律の質問に、各文の根拠となる条文・判例を付けて答える。言語モデルが設定されていれば"
              "（LEXGRAPH_LLM_MODEL, OPENAI_BASE_URL）そのモデルが、なければ抽出的な回答を返し、label でそれと示す。"
