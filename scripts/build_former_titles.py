@@ -62,18 +62,8 @@ _AMEND_NUM = re.compile(rf'AmendLawNum="((?:{_ERA})([〇一二三四五六七八
 _DAY = re.compile(rf"({_ERA})([〇一二三四五六七八九十元]+)年([〇一二三四五六七八九十]+)月([〇一二三四五六七八九十]+)日")
 
 
-def _number(text: str) -> int | None:
-    """A kanji number in either style e-Gov writes: 二十三 or 二三 (AmendLawNum), 元 for 1."""
-    if text == "元":
-        return 1
-    if not re.search(r"[十百千]", text):
-        digits = "".join(str("〇一二三四五六七八九".index(c)) for c in text if c in "〇一二三四五六七八九")
-        return int(digits) if digits else None
-    return kanji_to_int(text)
-
-
 def _era_date(era: str, year: str, month: str, day: str) -> date | None:
-    parts = [_number(year), _number(month), _number(day)]
+    parts = [kanji_to_int(year), kanji_to_int(month), kanji_to_int(day)]
     if None in parts:
         return None
     try:
@@ -126,7 +116,7 @@ def from_archive(archive: Path, catalog: Catalog) -> Iterator[FormerTitle]:
             era = match.group(1)[:2]
             day = _era_date(era, *match.group(2, 3, 4))
             if day is not None:
-                promulgated.setdefault((era, _number(match.group(2)), _number(match.group(5)[3:-1])), day)
+                promulgated.setdefault((era, kanji_to_int(match.group(2)), kanji_to_int(match.group(5)[3:-1])), day)
     numbered: dict[tuple[str, str], list[FormerTitle]] = {}
     for path, raw in texts.items():
         text = _text(raw)
@@ -174,7 +164,7 @@ def _act_in_force(raw: str, text: str, promulgated: dict[tuple[str, int | None, 
     own = re.fullmatch(rf"({_ERA})([{_KANJI}元]+)年(法律第[{_KANJI}]+号)", law_num.group(1))
     if own is None:
         return None
-    return promulgated.get((own.group(1), _number(own.group(2)), _number(own.group(3)[3:-1])))
+    return promulgated.get((own.group(1), kanji_to_int(own.group(2)), kanji_to_int(own.group(3)[3:-1])))
 
 
 def main(argv: list[str] | None = None) -> int:
