@@ -210,14 +210,19 @@ APPENDIX_KINDS = {"別表": "appdx_table", "様式": "appdx_style", "別記様�
 
 def division_path(written: str) -> str | None:
     """第二章第三節 → ``ch2/se3``, 第四編第二章の二 → ``pt4/ch2_2``: a division as statutes.egov paths it."""
-    chain = _DIVISION_LINK.findall(written)
     segments = []
-    for number, word, branches in chain:
-        num = egov_num(number + branches)
-        if num is None:
+    for number, word, branches in _DIVISION_LINK.findall(written):
+        segment = _division_segment(number, word, branches)
+        if segment is None:
             return None
-        segments.append(_DIVISION_KEYS[word] + num)
+        segments.append(segment)
     return "/".join(segments) or None
+
+
+def _division_segment(number: str, word: str, branches: str) -> str | None:
+    """One level of a division path: 第二章の二 (``二``, ``章``, ``の二``) → ``ch2_2``; None for a bad number."""
+    num = egov_num(number + branches)
+    return None if num is None else _DIVISION_KEYS[word] + num
 
 
 @lru_cache(maxsize=4096)  # a law's clauses share a few dozen headings
@@ -229,10 +234,10 @@ def division_of(heading: str) -> str | None:
         found = _DIVISION_LINK.match(_WHITESPACE.sub("", title))
         if found is None:
             continue
-        num = egov_num(found.group(1) + found.group(3))
-        if num is None:
+        segment = _division_segment(*found.groups())
+        if segment is None:
             return None
-        segments.append(_DIVISION_KEYS[found.group(2)] + num)
+        segments.append(segment)
     return sys.intern("/".join(segments)) if segments else None
 
 
