@@ -455,15 +455,17 @@ class LexGraph:
         vector = self._default_embedder().embed_queries([text])[0]
         return [float(x) for x in vector]
 
-    def fulltext_query(self, text: str) -> str:
+    def fulltext_query(self, text: str, kind: UnitKind | None = None) -> str:
         """The Lucene query lexgraph's BM25 runs for `text` on the full-text index ``lexgraph_tokens``: its Sudachi
-        terms (numerals unified: 第二十七条 → ``27 条``; particles dropped), each escaped, OR'd. The index holds
-        those terms, not the raw text, so a client passes this, not the question, as the full-text query
-        (neo4j-graphrag's ``HybridRetriever.search(query_text=…)``). Empty when `text` has no terms."""
+        terms (numerals unified: 第二十七条 → ``27 条``; particles dropped), each escaped, OR'd on the index's
+        ``tokens`` field (``tokens:(27 条 借地権)``). The index holds those terms, not the raw text, so a client
+        passes this, not the question, as the full-text query (neo4j-graphrag's
+        ``HybridRetriever.search(query_text=…)``). With `kind` (``"provision"`` or ``"chunk"``) only entries of
+        that kind match, with the same scores. Empty when `text` has no terms."""
         from lexgraph.index.neo4j_index import lucene_query
         from lexgraph.index.tokenize import tokenize
 
-        return lucene_query(tokenize(text))
+        return lucene_query(tokenize(text), kind)
 
     def index_status(self) -> IndexStatus:
         """Which parts of the search index are fresh, stale or missing, without building anything."""

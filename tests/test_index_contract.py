@@ -77,13 +77,21 @@ def test_filters_apply_inside_the_ranking(indexed: GraphStore) -> None:
 
 
 @pytest.mark.parametrize(("tokens", "query"), [
-    (["借地権", "存続"], "借地権 存続"),
-    (["a+b", "(c)", "d:e", "*", "AND"], r"a\+b \(c\) d\:e \* AND"),
-    (["x", "x", ""], "x"),
-    (['"', "\\", "/"], r'\" \\ \/'),
+    (["借地権", "存続"], "tokens:(借地権 存続)"),
+    (["a+b", "(c)", "d:e", "*", "AND"], r"tokens:(a\+b \(c\) d\:e \* \AND)"),
+    (["OR", "NOT", "and", "ANDY"], r"tokens:(\OR \NOT and ANDY)"),
+    (["x", "x", ""], "tokens:(x)"),
+    (['"', "\\", "/"], r'tokens:(\" \\ \/)'),
+    (["", ""], ""),
 ])
 def test_lucene_query_escapes_every_special_character(tokens: list[str], query: str) -> None:
     assert lucene_query(tokens) == query
+
+
+def test_lucene_query_of_one_kind_requires_the_kind_without_scoring_it() -> None:
+    assert lucene_query(["借地権"], "provision") == "+unit_label:Provision^0 +tokens:(借地権)"
+    assert lucene_query(["借地権"], "chunk") == "+unit_label:Chunk^0 +tokens:(借地権)"
+    assert lucene_query([], "chunk") == ""
 
 
 def test_each_law_part_stores_the_term_counts_of_its_indexed_tokens(store: GraphStore, tmp_path: Path) -> None:

@@ -17,6 +17,10 @@ import pytest
 
 from lexgraph.client import LexGraph
 from lexgraph.eval.lawqa import load_lawqa
+from lexgraph.index.build import open_index
+from lexgraph.index.neo4j_index import lucene_query
+from lexgraph.index.query import SearchFilter
+from lexgraph.index.tokenize import tokenize
 from lexgraph.read.laws import UnknownInGap
 from lexgraph.retrieve.options import SearchOptions
 from lexgraph.store.base import GraphStore
@@ -172,6 +176,22 @@ def test_the_sample_ingested_indexed_searched_and_answered_on_neo4j(
         del neo4j_store.query  # the class's own method again
     assert result.chunks and any(item.cited_by for item in result.evidence)
     assert "index_search" in asked and "chunks_citations" not in asked, asked
+
+    # A search of one kind requires the kind in the full-text index with a boost of 0 (migration V016): it returns
+    # only that kind, each hit with the score the query without the requirement gives it, in the same order.
+    index = open_index(neo4j_store)
+    hits = {"provision": 0, "chunk": 0}
+    for question in QUESTIONS:
+        tokens = tokenize(question)
+        for kind, label in (("provision", "ProvisionSearch"), ("chunk", "ChunkSearch")):
+            found = [(hit.uid, hit.score) for hit in index.text_search(tokens, 30, SearchFilter(kind=kind))]
+            plain = neo4j_store.run_read_only(
+                "CALL db.index.fulltext.queryNodes('lexgraph_tokens', $lucene) YIELD node, score "
+                "WHERE $label IN labels(node) RETURN node.uid AS uid, score ORDER BY score DESC, uid LIMIT 30",
+                {"lucene": lucene_query(tokens), "label": label})
+            assert found == [(row["uid"], row["score"]) for row in plain], (question, kind)
+            hits[kind] += len(found)
+    assert hits["provision"] >= 60 and hits["chunk"] > 0, hits
 
     answer = lg.ask("借地権の存続期間は何年か", laws=["借地借家法"], use_model=False, as_of=date(2021, 1, 1),
                     log=cached / "turns.jsonl")

@@ -62,11 +62,12 @@ def test_embed_query_and_fulltext_query_are_what_lexgraph_searches_with(indexed:
     assert len(vector) == 384 and abs(sum(x * x for x in vector) - 1) < 1e-4
     passage = indexed.embedder().embed_passages([QUESTION])[0]
     assert sum(a * b for a, b in zip(vector, passage, strict=True)) < 0.999  # the query prefix, not the passage one
-    assert indexed.fulltext_query("第二十七条の借地権") == "27 条 借地権"
+    assert indexed.fulltext_query("第二十七条の借地権") == "tokens:(27 条 借地権)"
+    assert indexed.fulltext_query("借地権", "provision") == "+unit_label:Provision^0 +tokens:(借地権)"
     # Lucene operators in the text stay words (Sudachi normalises them: AND → アンド, OR → or), and syntax is
     # escaped: the text is data.
-    assert not {"AND", "OR", "NOT", "&&", "||"} & set(indexed.fulltext_query("a AND b OR c NOT d").split())
-    assert indexed.fulltext_query("民法:709条") == "民法 709 条"  # punctuation is no term
+    assert not {"AND", "OR", "NOT", "&&", "||"} & set(indexed.fulltext_query("a AND b OR c NOT d")[8:-1].split())
+    assert indexed.fulltext_query("民法:709条") == "tokens:(民法 709 条)"  # punctuation is no term
 
 
 def test_neo4j_graphrag_retrievers_find_what_lexgraph_finds(indexed: LexGraph, driver: object) -> None:

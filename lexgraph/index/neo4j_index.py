@@ -48,10 +48,14 @@ from lexgraph.store.base import GraphStore, StoreError
 
 #: Lucene's default limit on the clauses of one query.
 MAX_TERMS = 1000
+_LUCENE_OPERATORS = frozenset({"AND", "OR", "NOT"})
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 #: Each kind's vector index and the label of its search entries (migration V013: the search fields of a clause or
 #: chunk live on a node of their own, out of the way of a person reading it in Neo4j Browser).
 _VECTOR_INDEX = {"provision": ("provision_embedding", "ProvisionSearch"), "chunk": ("chunk_embedding", "ChunkSearch")}
+#: Each kind's ``unit_label`` on its search entries (index_write_provisions / index_write_chunks), a field of the
+#: full-text index since migration V016.
+_UNIT_LABEL = {"provision": "Provision", "chunk": "Chunk"}
 _WIDEN = 4
 _MAX_FETCH = 10_000
 #: The fewest candidates asked of a vector index. Neo4j's HNSW (Lucene) searches as deep as the number of
@@ -70,10 +74,25 @@ def index_key(embedder_name: str) -> str:
     return f"{TOKENIZER_VERSION}|{embedder_name}"
 
 
-def lucene_query(tokens: Sequence[str]) -> str:
-    """The tokens as a Lucene OR query, every special character escaped: query text is data, never syntax."""
+def lucene_query(tokens: Sequence[str], kind: UnitKind | None = None) -> str:
+    """The tokens as a Lucene OR query on the index's ``tokens`` field, every special character escaped: query text
+    is data, never syntax. Empty when there are no tokens.
+
+    With `kind`, only search entries of that kind match: the query also requires the entry's ``unit_label``
+    (migration V016) with a boost of 0, so a hit's score is its ``tokens`` score alone, the same as without the
+    requirement (Lucene keeps statistics per field, and sums a boolean query's clauses)."""
     terms = list(dict.fromkeys(t for t in tokens if t))[:MAX_TERMS]
-    return " ".join(_LUCENE_SPECIAL.sub(r"\\\1", term) for term in terms)
+    if not terms:
+        return ""
+    query = "tokens:(" + " ".join(_escaped(term) for term in terms) + ")"
+    return query if kind is None else f"+unit_label:{_UNIT_LABEL[kind]}^0 +{query}"
+
+
+def _escaped(term: str) -> str:
+    """A term as Lucene's classic query parser reads a word: its special characters escaped, and an operator word
+    (AND, OR, NOT) escaped too, which the parser would otherwise take as syntax."""
+    escaped = _LUCENE_SPECIAL.sub(r"\\\1", term)
+    return "\\" + escaped if escaped in _LUCENE_OPERATORS else escaped
 
 
 def vector_index_dimensions(store: GraphStore) -> dict[str, int | None]:
@@ -155,8 +174,7 @@ class Neo4jIndex:
         """Both lists of each kind in one query (``index_search``): uids and scores, and the units of the first
         `DETAILED` of each; any other hit's unit is read when first used, together with every other hit of the same
         search still held (`UnitBatch`)."""
-        lucene = lucene_query(tokens) or None
-        if k < 1 or (lucene is None and vector is None):
+        if k < 1 or (not lucene_query(tokens) and vector is None):
             return [], []
         query = None if vector is None else [float(x) for x in np.asarray(vector, dtype=np.float32).reshape(-1)]
         kinds: Sequence[UnitKind] = (where.kind,) if where.kind else ("provision", "chunk")
@@ -164,7 +182,8 @@ class Neo4jIndex:
         nearest: list[tuple[str, float]] = []
         units = UnitBatch(self._units_by_uid)
         for kind in kinds:
-            found_text, found_nearest, details = self._search(kind, lucene, query, k, where)
+            found_text, found_nearest, details = self._search(kind, lucene_query(tokens, kind) or None, query, k,
+                                                              where)
             text += found_text
             nearest += found_nearest
             units.know(details)

@@ -1,7 +1,9 @@
 // One search of one kind of unit in one round trip (issue 34), over its search entries ($label: ProvisionSearch or
 // ChunkSearch): BM25 over the tokens and the nearest units by embedding, each filtered inside its own ranking, as a
 // hybrid search fuses them. One full-text index spans both kinds, as tantivy's does in the embedded backend, so that
-// BM25's statistics (term rarity, average length), and with them the scores, are the same on both backends.
+// BM25's statistics (term rarity, average length), and with them the scores, are the same on both backends; $lucene
+// requires the kind's `unit_label` with a boost of 0 (neo4j_index.lucene_query, migration V016), so the index
+// yields only this kind's entries, with the scores they would have without that requirement.
 // $lucene null: no BM25 list; $vector null: no dense list. Each list comes back in one row as [uid, score] pairs,
 // best first, ties by uid, as the embedded backend orders them (the driver decodes a row at a time, which cost more
 // than the search); no embedding travels, and only the first $detail of each list bring their fields (`details`),
@@ -14,8 +16,7 @@
 CALL {
   UNWIND CASE WHEN $lucene IS NULL THEN [] ELSE [1] END AS _
   CALL db.index.fulltext.queryNodes('lexgraph_tokens', $lucene) YIELD node, score
-  WHERE $label IN labels(node)
-    AND (size($laws) = 0 OR any(law IN node.laws WHERE law IN $laws))
+  WHERE (size($laws) = 0 OR any(law IN node.laws WHERE law IN $laws))
     AND ($as_of IS NULL OR ((node.valid_from IS NULL OR node.valid_from <= $as_of)
                             AND (node.valid_until IS NULL OR $as_of < node.valid_until)))
   // the best $k + 50 in the index's order: the margin orders a tie across the k-th place by uid too
