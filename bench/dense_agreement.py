@@ -1,4 +1,5 @@
-"""Dense top 10 on Neo4j against the embedded store, and the HNSW candidate depth it takes to agree (issue 34).
+"""Dense top 10 on Neo4j against the embedded store, and the HNSW candidate depth it takes to agree (issue 34);
+and the BM25 top 10 of each kind (clauses, chunks), which one full-text index over both kinds keeps equal.
 
     python bench/dense_agreement.py --store DIR --neo4j bolt://127.0.0.1:7687 [--dataset dev.json] [--depths 40,100,…]
 
@@ -29,7 +30,9 @@ import numpy as np
 from lexgraph import LexGraph
 from lexgraph.eval.lawqa import load_lawqa
 from lexgraph.index.build import open_index
-from lexgraph.index.query import SearchFilter
+from lexgraph.index.query import SearchFilter, SearchIndex
+from lexgraph.index.tokenize import tokenize
+from lexgraph.index.units import UNIT_KINDS, UnitKind
 from lexgraph.store import open_store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,6 +41,11 @@ DEV = ROOT.parent / "shared" / "data" / "lawqa_jp" / "dev.json"
 
 def top_uids(rows: list[dict[str, object]], k: int) -> list[str]:
     return [str(r["uid"]) for r in rows[:k]]
+
+
+def bm25_top(index: SearchIndex, question: str, k: int, kind: UnitKind) -> list[str]:
+    """The BM25 top k of one kind, as a hybrid search reads it (Neo4j: the kind required in the full-text query)."""
+    return [hit.uid for hit in index.text_search(tokenize(question), k, SearchFilter(kind=kind))]
 
 
 def hnsw(store: object, vector: list[float], k: int, depth: int) -> list[tuple[str, float]]:
@@ -76,12 +84,15 @@ def main() -> int:
         vectors = embedder.embed_queries(questions)
         local = open_index(lg.store)
         expected = [[h.uid for h in local.vector_search(v, args.k, SearchFilter())] for v in vectors]
+        expected_text = {kind: [bm25_top(local, q, args.k, kind) for q in questions] for kind in UNIT_KINDS}
         local.close()
 
     neo4j = open_store(args.neo4j, read_only=True)
     ways: dict[str, dict[str, object]] = {}
     try:
         searcher = open_index(neo4j)
+        bm25 = {kind: sum(bm25_top(searcher, q, args.k, kind) == want
+                          for q, want in zip(questions, expected_text[kind], strict=True)) for kind in UNIT_KINDS}
         candidates: dict[str, object] = {"lexgraph": lambda v: [(h.uid, h.score) for h in
                                                                  searcher.vector_search(v, args.k, SearchFilter())]}
         for depth in (int(d) for d in args.depths.split(",")):
@@ -102,7 +113,7 @@ def main() -> int:
     finally:
         neo4j.close()
     report = {"store": str(args.store), "dataset": str(args.dataset), "k": args.k,
-              "load_1min": round(os.getloadavg()[0], 2), "ways": ways}
+              "load_1min": round(os.getloadavg()[0], 2), "ways": ways, "bm25_agree": bm25}
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
     else:
@@ -111,6 +122,8 @@ def main() -> int:
         for name, row in ways.items():
             print(f"  {name:<16} agree {row['agree']}/{row['questions']}   p50 {row['p50_ms']} ms   "
                   f"p95 {row['p95_ms']} ms")
+        for kind, agree in bm25.items():
+            print(f"bm25 top {args.k} of each {kind}, Neo4j vs embedded: agree {agree}/{len(questions)}")
     return 0
 
 
