@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import shutil
 from collections import Counter
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -74,6 +75,24 @@ def test_filters_apply_inside_the_ranking(indexed: GraphStore) -> None:
     vector = get_embedder().embed_queries(["借地権"])[0]
     assert index.vector_search(vector, 5, SearchFilter(laws=("129AC0000000089",))) == []
     assert len(index.vector_search(vector, 150, SearchFilter(kind="provision"))) == 150
+
+
+def test_both_kinds_asked_together_are_each_kind_asked_alone(indexed: GraphStore) -> None:
+    """`hybrid_search_kinds` (one query on Neo4j for a search's clauses and chunks) gives each kind the lists
+    `hybrid_search` gives it alone, at its own k, with a filter, and with no vector or no tokens."""
+    index = open_index(indexed)
+    tokens = tokenize("借地権の存続期間は何年か")
+    vector = get_embedder().embed_queries(["借地権の存続期間は何年か"])[0]
+    for where in (SearchFilter(), SearchFilter(laws=(SHAKUCHI,), as_of=date(2021, 1, 1))):
+        for query_tokens, query_vector in ((tokens, vector), (tokens, None), ((), vector)):
+            together = index.hybrid_search_kinds(query_tokens, query_vector, {"provision": 7, "chunk": 3}, where)
+            alone = {kind: index.hybrid_search(query_tokens, query_vector, k, replace(where, kind=kind))
+                     for kind, k in (("provision", 7), ("chunk", 3))}
+            shown = {kind: ([(h.uid, h.score) for h in text], [(h.uid, h.score) for h in nearest])
+                     for kind, (text, nearest) in together.items()}
+            assert shown == {kind: ([(h.uid, h.score) for h in text], [(h.uid, h.score) for h in nearest])
+                             for kind, (text, nearest) in alone.items()}
+            assert len(shown["provision"][0 if query_tokens else 1]) == 7
 
 
 @pytest.mark.parametrize(("tokens", "query"), [

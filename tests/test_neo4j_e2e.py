@@ -176,6 +176,8 @@ def test_the_sample_ingested_indexed_searched_and_answered_on_neo4j(
         del neo4j_store.query  # the class's own method again
     assert result.chunks and any(item.cited_by for item in result.evidence)
     assert "index_search" in asked and "chunks_citations" not in asked, asked
+    # Clauses and chunks came from one `index_search` (a row per kind): one round trip for both lists of both.
+    assert asked.count("index_search") == 1, asked
 
     # A search of one kind requires the kind in the full-text index with a boost of 0 (migration V016): it returns
     # only that kind, each hit with the score the query without the requirement gives it, in the same order.

@@ -23,7 +23,7 @@ import os
 import shutil
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import partial
 from pathlib import Path
@@ -38,7 +38,16 @@ from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts, 
 from lexgraph.index.parts import now as now  # re-exported: when a part was built
 from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter, UnitBatch
 from lexgraph.index.tokenize import TOKENIZER_VERSION
-from lexgraph.index.units import IndexUnit, article_path, law_part, natural_path, part_law_id, unit_from_row, unit_row
+from lexgraph.index.units import (
+    IndexUnit,
+    UnitKind,
+    article_path,
+    law_part,
+    natural_path,
+    part_law_id,
+    unit_from_row,
+    unit_row,
+)
 
 FORMAT = 1
 #: Above this many vectors an HNSW index answers unfiltered and loosely filtered searches.
@@ -410,6 +419,11 @@ class LocalIndex:
     def hybrid_search(self, tokens: Sequence[str], vector: np.ndarray | None, k: int,
                       where: SearchFilter) -> tuple[list[IndexHit], list[IndexHit]]:
         return self.text_search(tokens, k, where), [] if vector is None else self.vector_search(vector, k, where)
+
+    def hybrid_search_kinds(self, tokens: Sequence[str], vector: np.ndarray | None, ks: Mapping[UnitKind, int],
+                            where: SearchFilter) -> dict[UnitKind, tuple[list[IndexHit], list[IndexHit]]]:
+        """Each kind apart: in process, asking together saves nothing."""
+        return {kind: self.hybrid_search(tokens, vector, k, replace(where, kind=kind)) for kind, k in ks.items()}
 
     def _may_hold(self, part: _PartRows, where: SearchFilter) -> bool:
         if where.kind is not None and part.label != LABELS[where.kind]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,7 @@ from lexgraph.index.backends import RecordedParts
 from lexgraph.index.embed import Embedder, EmbeddingCache
 from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts, collection_of, count_terms
 from lexgraph.index.parts import IndexProgress, IndexSummary, build_part, now
-from lexgraph.index.query import IndexHit, IndexMissing, SearchFilter, SearchIndex, UnitBatch, UnitKind
+from lexgraph.index.query import UNIT_KINDS, IndexHit, IndexMissing, SearchFilter, SearchIndex, UnitBatch, UnitKind
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.index.units import (
     CitedTarget,
@@ -171,42 +171,45 @@ class Neo4jIndex:
 
     def hybrid_search(self, tokens: Sequence[str], vector: np.ndarray | None, k: int,
                       where: SearchFilter) -> tuple[list[IndexHit], list[IndexHit]]:
-        """Both lists of each kind in one query (``index_search``): uids and scores, and the units of the first
-        `DETAILED` of each; any other hit's unit is read when first used, together with every other hit of the same
-        search still held (`UnitBatch`)."""
-        if k < 1 or (not lucene_query(tokens) and vector is None):
-            return [], []
-        query = None if vector is None else [float(x) for x in np.asarray(vector, dtype=np.float32).reshape(-1)]
-        kinds: Sequence[UnitKind] = (where.kind,) if where.kind else ("provision", "chunk")
-        text: list[tuple[str, float]] = []
-        nearest: list[tuple[str, float]] = []
-        units = UnitBatch(self._units_by_uid)
-        for kind in kinds:
-            found_text, found_nearest, details = self._search(kind, lucene_query(tokens, kind) or None, query, k,
-                                                              where)
-            text += found_text
-            nearest += found_nearest
-            units.know(details)
-        return units.hits(_best(text, k)), units.hits(_best(nearest, k))
+        """The filter's kind's two lists, or with no kind both kinds' merged by score, from one query."""
+        kinds: Sequence[UnitKind] = (where.kind,) if where.kind else UNIT_KINDS
+        found = self.hybrid_search_kinds(tokens, vector, dict.fromkeys(kinds, k), where)
+        if where.kind:
+            return found[where.kind]
+        return (_best_hits([hit for text, _ in found.values() for hit in text], k),
+                _best_hits([hit for _, nearest in found.values() for hit in nearest], k))
 
-    def _search(self, kind: UnitKind, lucene: str | None, vector: list[float] | None, k: int, where: SearchFilter
-                ) -> tuple[list[tuple[str, float]], list[tuple[str, float]], list[IndexUnit]]:
-        """One kind's BM25 and dense lists, and the units of the first `DETAILED` of each. A kind with no more
-        units than the candidates the vector index would be asked for is scanned exactly (the sample's 10
-        chunks); when the filter lets fewer than k of the index's candidates through, the index is asked again,
-        deeper (`_nearest`)."""
+    def hybrid_search_kinds(self, tokens: Sequence[str], vector: np.ndarray | None, ks: Mapping[UnitKind, int],
+                            where: SearchFilter) -> dict[UnitKind, tuple[list[IndexHit], list[IndexHit]]]:
+        """Every kind's lists in one query (``index_search``, a row per kind): uids and scores, and the units of
+        the first `DETAILED` of each list; any other hit's unit is read when first used, together with every other
+        hit of the same search still held (`UnitBatch`). A kind with no more units than the candidates the vector
+        index would be asked for is scanned exactly (the sample's 10 chunks); when the filter lets fewer than k of
+        the index's candidates through, the index is asked again, deeper (`_nearest`)."""
+        found: dict[UnitKind, tuple[list[IndexHit], list[IndexHit]]] = {kind: ([], []) for kind in ks}
+        wanted = {kind: k for kind, k in ks.items() if k >= 1}
+        if not wanted or (not lucene_query(tokens) and vector is None):
+            return found
+        query = None if vector is None else [float(x) for x in np.asarray(vector, dtype=np.float32).reshape(-1)]
+        k = max(wanted.values())  # the query's LIMIT; each kind's lists are cut to its own k below
         fetch = max(k * _WIDEN, MIN_CANDIDATES)  # more candidates than k: the index's recall grows with them
-        exact = self._units.get(kind, 0) <= fetch
-        row = self.store.query("index_search", label=_VECTOR_INDEX[kind][1], lucene=lucene, vector=vector,
-                               index=_VECTOR_INDEX[kind][0], fetch=fetch, exact=exact, k=k, detail=DETAILED,
-                               **self._params(where))[0]
-        text = [(str(uid), float(score)) for uid, score in row["text"]]
-        nearest = [(str(uid), float(score)) for uid, score in row["nearest"]]
-        details = [_unit(fields) for fields in row["details"]]
-        if vector is not None and not exact and len(nearest) < k:
-            deeper = self._nearest(kind, vector, k, where, fetch * _WIDEN)
-            nearest = [(str(r["uid"]), float(r["score"])) for r in deeper]
-        return text, nearest, details
+        exact = {kind: self._units.get(kind, 0) <= fetch for kind in wanted}
+        searches = [{"kind": kind, "label": _VECTOR_INDEX[kind][1], "index": _VECTOR_INDEX[kind][0],
+                     "lucene": lucene_query(tokens, kind) or None, "exact": exact[kind]} for kind in wanted]
+        rows = self.store.query("index_search", searches=searches, vector=query, fetch=fetch, k=k, detail=DETAILED,
+                                **self._params(where))
+        units = UnitBatch(self._units_by_uid)
+        for row in rows:
+            units.know([_unit(fields) for fields in row["details"]])
+        for row in rows:
+            kind = row["kind"]
+            text = [(str(uid), float(score)) for uid, score in row["text"][:wanted[kind]]]
+            nearest = [(str(uid), float(score)) for uid, score in row["nearest"][:wanted[kind]]]
+            if query is not None and not exact[kind] and len(nearest) < wanted[kind]:
+                deeper = self._nearest(kind, query, wanted[kind], where, fetch * _WIDEN)
+                nearest = [(str(r["uid"]), float(r["score"])) for r in deeper]
+            found[kind] = (units.hits(text), units.hits(nearest))
+        return found
 
     def _nearest(self, kind: UnitKind, vector: list[float], k: int, where: SearchFilter,
                  fetch: int) -> list[dict[str, Any]]:
@@ -259,8 +262,9 @@ def neo4j_term_counts(row: dict[str, Any]) -> TermCounts:
                       int(row["token_count"]))
 
 
-def _best(found: list[tuple[str, float]], k: int) -> list[tuple[str, float]]:
-    return sorted(found, key=lambda item: (-item[1], item[0]))[:k]
+def _best_hits(found: list[IndexHit], k: int) -> list[IndexHit]:
+    """Hits of both kinds in one ranking, as the embedded index ranks a search of no kind: by score, ties by uid."""
+    return sorted(found, key=lambda hit: (-hit.score, hit.uid))[:k]
 
 
 def _unit(row: dict[str, Any]) -> IndexUnit:

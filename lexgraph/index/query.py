@@ -134,6 +134,12 @@ class SearchIndex(Protocol):
         on a server, one round trip instead of two."""
         ...
 
+    def hybrid_search_kinds(self, tokens: Sequence[str], vector: np.ndarray | None, ks: Mapping[UnitKind, int],
+                            where: SearchFilter) -> dict[UnitKind, tuple[list[IndexHit], list[IndexHit]]]:
+        """`hybrid_search` of each kind in `ks` with its own k (``where.kind`` is not read), as a search reads
+        clauses and chunks for one question: on a server, one round trip for all of them (issue 34)."""
+        ...
+
     def vectors_of(self, uids: Sequence[str]) -> dict[str, np.ndarray]:
         """The stored embeddings of some units (the cluster tree needs them)."""
         ...

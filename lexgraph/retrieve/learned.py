@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ from lexgraph.errors import ConfigurationError
 from lexgraph.index.anchors import ANCHOR_FILE, read_anchors
 from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex, UnitBatch
 from lexgraph.index.tokenize import tokenize
-from lexgraph.index.units import IndexUnit, article_path
+from lexgraph.index.units import IndexUnit, UnitKind, article_path
 from lexgraph.retrieve.anchor_field import AnchorField
 from lexgraph.retrieve.builders import hybrid_of
 from lexgraph.retrieve.fusion import DEFAULT_MEAN_WEIGHTS, law_prior_weight, mean_normalised
@@ -38,8 +38,8 @@ from lexgraph.retrieve.retrievers import (
     QueryVectors,
     Retrieved,
     Retriever,
-    fuse,
     retrieve_lists,
+    retrieve_lists_of_kinds,
 )
 from lexgraph.statutes.timeline import provision_law_id
 
@@ -141,9 +141,26 @@ class LearnedRetriever:
     def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
         if where.kind != "provision":
             return self.hybrid.retrieve(question, k, where)
-        lists = retrieve_lists(self.hybrid.retrievers, question, max(k, FUSION_DEPTH, self.hybrid.depth), where)
-        hybrid = fuse(lists, k, rrf_k=self.hybrid.rrf_k, weights=self.hybrid.weights, fusion=self.hybrid.fusion,
-                      affinity=self.hybrid.law_evidence(question, lists, where))
+        lists = retrieve_lists(self.hybrid.retrievers, question, self._depth(k), where)
+        return self._clauses(question, lists, k, where)
+
+    def retrieve_kinds(self, question: str, ks: Mapping[UnitKind, int],
+                       where: SearchFilter) -> dict[UnitKind, list[Retrieved]]:
+        """Clauses and chunks from one read of the hybrid's lists (`retrieve_lists_of_kinds`), each as `retrieve`
+        ranks its kind."""
+        depths = {kind: self._depth(k) if kind == "provision" else max(k, self.hybrid.depth) for kind, k in ks.items()}
+        lists = retrieve_lists_of_kinds(self.hybrid.retrievers, question, depths, where)
+        return {kind: self._clauses(question, lists[kind], k, replace(where, kind=kind)) if kind == "provision"
+                else self.hybrid.fused(question, lists[kind], k, replace(where, kind=kind)) for kind, k in ks.items()}
+
+    def _depth(self, k: int) -> int:
+        return max(k, FUSION_DEPTH, self.hybrid.depth)
+
+    def _clauses(self, question: str, lists: Mapping[str, Sequence[Retrieved]], k: int,
+                 where: SearchFilter) -> list[Retrieved]:
+        """The best k clauses: the learned model's order over the candidates where the hybrid's first clause's
+        law is anchored, else the hybrid's."""
+        hybrid = self.hybrid.fused(question, lists, k, where)
         if not hybrid or not self.anchored(provision_law_id(hybrid[0].uid)):
             return hybrid
         candidates = self.candidates(question, where, lists)

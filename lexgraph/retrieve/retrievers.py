@@ -18,9 +18,9 @@ list (`FUSION_DEPTH`), because an item ranked 40th by both BM25 and dense can de
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from lexgraph.errors import ConfigurationError, IndexUnavailable
 from lexgraph.index.embed import Embedder
 from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex
 from lexgraph.index.tokenize import tokenize
-from lexgraph.index.units import IndexUnit
+from lexgraph.index.units import IndexUnit, UnitKind
 from lexgraph.llm.client import LLMClient
 from lexgraph.retrieve.fusion import (
     DEFAULT_FUSION,
@@ -86,6 +86,20 @@ class Retriever(Protocol):
     def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]: ...
 
 
+@runtime_checkable
+class KindsRetriever(Protocol):
+    """A retriever that can rank clauses and chunks for one question together (`retrieve_kinds`): a search
+    needs both, and on a server the index answers both in one round trip (issue 34). Every kind's list is the
+    one `retrieve` gives for that kind alone."""
+
+    name: str
+
+    def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]: ...
+
+    def retrieve_kinds(self, question: str, ks: Mapping[UnitKind, int],
+                       where: SearchFilter) -> dict[UnitKind, list[Retrieved]]: ...
+
+
 def _ranked(hits: Sequence[IndexHit], source: str) -> list[Retrieved]:
     return [Retrieved(h, h.score, rank, {source: rank}) for rank, h in enumerate(hits, start=1)]
 
@@ -98,6 +112,11 @@ class Bm25Retriever:
 
     def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
         return _ranked(self.index.text_search(tokenize(question), k, where), self.name)
+
+    def retrieve_kinds(self, question: str, ks: Mapping[UnitKind, int],
+                       where: SearchFilter) -> dict[UnitKind, list[Retrieved]]:
+        found = self.index.hybrid_search_kinds(tokenize(question), None, ks, where)
+        return {kind: _ranked(text, self.name) for kind, (text, _) in found.items()}
 
 
 def check_embedder(index: SearchIndex, embedder: Embedder) -> None:
@@ -136,6 +155,11 @@ class DenseRetriever:
 
     def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
         return _ranked(self.index.vector_search(self.query_vector(question), k, where), self.name)
+
+    def retrieve_kinds(self, question: str, ks: Mapping[UnitKind, int],
+                       where: SearchFilter) -> dict[UnitKind, list[Retrieved]]:
+        found = self.index.hybrid_search_kinds((), self.query_vector(question), ks, where)
+        return {kind: _ranked(nearest, self.name) for kind, (_, nearest) in found.items()}
 
 
 #: ``cite(text, as_of)``: the statute citations in a text, resolved (lexgraph's extractor, `LexGraph.cite`).
@@ -216,13 +240,37 @@ def retrieve_lists(retrievers: Sequence[Retriever], question: str, k: int,
                    where: SearchFilter) -> dict[str, list[Retrieved]]:
     """Each retriever's list, by name; a BM25 and a dense retriever over the same index are asked together
     (`SearchIndex.hybrid_search`): one query on Neo4j instead of two (issue 34)."""
-    bm25 = next((r for r in retrievers if isinstance(r, Bm25Retriever)), None)
-    dense = next((r for r in retrievers if isinstance(r, DenseRetriever)), None)
+    bm25, dense = _shared_index_pair(retrievers)
     lists: dict[str, list[Retrieved]] = {}
-    if bm25 is not None and dense is not None and bm25.index is dense.index:
+    if bm25 is not None and dense is not None:
         text, nearest = bm25.index.hybrid_search(tokenize(question), dense.query_vector(question), k, where)
         lists = {bm25.name: _ranked(text, bm25.name), dense.name: _ranked(nearest, dense.name)}
     return {r.name: lists[r.name] if r.name in lists else r.retrieve(question, k, where) for r in retrievers}
+
+
+def retrieve_lists_of_kinds(retrievers: Sequence[Retriever], question: str, depths: Mapping[UnitKind, int],
+                            where: SearchFilter) -> dict[UnitKind, dict[str, list[Retrieved]]]:
+    """`retrieve_lists` of each kind in `depths`, at its own depth; a BM25 and a dense retriever over the same
+    index are asked for every kind at once (`SearchIndex.hybrid_search_kinds`): one query on Neo4j for a search's
+    clauses and chunks (issue 34)."""
+    bm25, dense = _shared_index_pair(retrievers)
+    together: dict[UnitKind, dict[str, list[Retrieved]]] = {kind: {} for kind in depths}
+    if bm25 is not None and dense is not None:
+        found = bm25.index.hybrid_search_kinds(tokenize(question), dense.query_vector(question), depths, where)
+        together = {kind: {bm25.name: _ranked(text, bm25.name), dense.name: _ranked(nearest, dense.name)}
+                    for kind, (text, nearest) in found.items()}
+    return {kind: {r.name: together[kind][r.name] if r.name in together[kind]
+                   else r.retrieve(question, depth, replace(where, kind=kind)) for r in retrievers}
+            for kind, depth in depths.items()}
+
+
+def _shared_index_pair(retrievers: Sequence[Retriever]) -> tuple[Bm25Retriever | None, DenseRetriever | None]:
+    """The BM25 and the dense retriever among `retrievers` when both search the same index, else (None, None)."""
+    bm25 = next((r for r in retrievers if isinstance(r, Bm25Retriever)), None)
+    dense = next((r for r in retrievers if isinstance(r, DenseRetriever)), None)
+    if bm25 is None or dense is None or bm25.index is not dense.index:
+        return None, None
+    return bm25, dense
 
 
 class FusionRetriever:
@@ -245,6 +293,17 @@ class FusionRetriever:
     def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
         depth = max(k, self.depth)
         lists = retrieve_lists(self.retrievers, question, depth, where)
+        return self.fused(question, lists, k, where)
+
+    def retrieve_kinds(self, question: str, ks: Mapping[UnitKind, int],
+                       where: SearchFilter) -> dict[UnitKind, list[Retrieved]]:
+        lists = retrieve_lists_of_kinds(self.retrievers, question, {kind: max(k, self.depth) for kind, k in ks.items()},
+                                        where)
+        return {kind: self.fused(question, lists[kind], k, replace(where, kind=kind)) for kind, k in ks.items()}
+
+    def fused(self, question: str, lists: Mapping[str, Sequence[Retrieved]], k: int,
+              where: SearchFilter) -> list[Retrieved]:
+        """The best k of `lists` (one kind's), fused as this retriever fuses them."""
         return fuse(lists, k, rrf_k=self.rrf_k, weights=self.weights, fusion=self.fusion,
                     affinity=self.law_evidence(question, lists, where))
 

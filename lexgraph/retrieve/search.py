@@ -23,7 +23,7 @@ from typing import Any
 
 from lexgraph.errors import InputError
 from lexgraph.index.embed import Embedder
-from lexgraph.index.query import SearchFilter, SearchIndex
+from lexgraph.index.query import UNIT_KINDS, SearchFilter, SearchIndex, UnitKind
 from lexgraph.llm.client import LLMClient
 from lexgraph.model import ANY_WORDING
 from lexgraph.numerals import clause_label
@@ -34,7 +34,7 @@ from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_K
 from lexgraph.retrieve.modes import RetrieverSetup, search_mode
 from lexgraph.retrieve.options import MODES as MODES  # re-exported
 from lexgraph.retrieve.options import SearchOptions
-from lexgraph.retrieve.retrievers import CiteFn, Retrieved, Retriever
+from lexgraph.retrieve.retrievers import CiteFn, KindsRetriever, Retrieved, Retriever
 from lexgraph.store.base import GraphStore
 
 
@@ -129,18 +129,21 @@ def search(store: GraphStore, retriever: Retriever, question: str, *, where: Sea
     if not question.strip():
         raise InputError("the question is empty")
     clauses: list[Retrieved] = []
-    chunks: list[Retrieved] = []
     decisions = _Decisions(store, where.day)
     dropped: list[str] = []
-    if where.kind in (None, "provision"):
-        clauses = retriever.retrieve(question, max(options.k, options.n), replace(where, kind="provision"))
-        clauses = decisions.keep(clauses, dropped)
+    depths: dict[UnitKind, int] = {"provision": max(options.k, options.n), "chunk": max(options.k, options.m)}
+    if where.kind is None and isinstance(retriever, KindsRetriever):  # both kinds in one read (issue 34)
+        found = retriever.retrieve_kinds(question, depths, where)
+    else:
+        found = {kind: retriever.retrieve(question, depths[kind], replace(where, kind=kind)) for kind in UNIT_KINDS
+                 if where.kind in (None, kind)}
+    if "provision" in found:
+        clauses = decisions.keep(found["provision"], dropped)
         if where.day is not None:  # what the day's filter left out because its wording then is not known
             every = retriever.retrieve(question, max(options.k, options.n),
                                        replace(where, as_of=ANY_WORDING, kind="provision"))
             decisions.left_out(every, {(c.unit.law_id, c.unit.path) for c in clauses})
-    if where.kind in (None, "chunk"):
-        chunks = retriever.retrieve(question, max(options.k, options.m), replace(where, kind="chunk"))
+    chunks = found.get("chunk", [])
     # The tree's answer is every leaf under the node it found: never cut by k or n (the paper has no k).
     whole = search_mode(options.mode).whole
     evidence = _evidence(store, clauses, chunks[:options.m], where,

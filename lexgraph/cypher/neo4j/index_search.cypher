@@ -1,21 +1,25 @@
-// One search of one kind of unit in one round trip (issue 34), over its search entries ($label: ProvisionSearch or
-// ChunkSearch): BM25 over the tokens and the nearest units by embedding, each filtered inside its own ranking, as a
-// hybrid search fuses them. One full-text index spans both kinds, as tantivy's does in the embedded backend, so that
-// BM25's statistics (term rarity, average length), and with them the scores, are the same on both backends; $lucene
-// requires the kind's `unit_label` with a boost of 0 (neo4j_index.lucene_query, migration V016), so the index
-// yields only this kind's entries, with the scores they would have without that requirement.
-// $lucene null: no BM25 list; $vector null: no dense list. Each list comes back in one row as [uid, score] pairs,
-// best first, ties by uid, as the embedded backend orders them (the driver decodes a row at a time, which cost more
-// than the search); no embedding travels, and only the first $detail of each list bring their fields (`details`),
-// the hits a fused top 10 is mostly made of: another one shown is read afterwards (index_units_by_uid). A chunk's
-// fields include what it cites (`cites`, as chunks_citations reads it), which the search's evidence is ranked from:
-// no round trip of its own for the chunks the search already brought.
-// The dense list is the vector index's ($index, a name from the code) asked for $fetch > $k neighbours, whose
-// scores are the exact cosine (the index does not quantize: `ensure_vector_indexes`); with $exact, a kind with
-// no more units than $fetch, the allowed units are scanned exactly instead.
+// One search of each kind of unit asked for ($searches: a row per kind, with its label, ProvisionSearch or
+// ChunkSearch, its vector index, its Lucene query and whether it is scanned exactly), all in one round trip (issue
+// 34): BM25 over the tokens and the nearest units by embedding, each filtered inside its own ranking, as a hybrid
+// search fuses them. One full-text index spans both kinds, as tantivy's does in the embedded backend, so that BM25's
+// statistics (term rarity, average length), and with them the scores, are the same on both backends; a search's
+// Lucene query requires its kind's `unit_label` with a boost of 0 (neo4j_index.lucene_query, migration V016), so
+// the index yields only that kind's entries, with the scores they would have without that requirement.
+// search.lucene null: no BM25 list; $vector null: no dense list. Each row is one kind's: its lists as [uid, score]
+// pairs, best first, ties by uid, as the embedded backend orders them (the driver decodes a row at a time, which
+// cost more than the search); no embedding travels, and only the first $detail of each list bring their fields
+// (`details`), the hits a fused top 10 is mostly made of: another one shown is read afterwards
+// (index_units_by_uid). A chunk's fields include what it cites (`cites`, as chunks_citations reads it), which the
+// search's evidence is ranked from: no round trip of its own for the chunks the search already brought.
+// The dense list is the kind's vector index (search.index, a name from the code) asked for $fetch > $k neighbours,
+// whose scores are the exact cosine (the index does not quantize: `ensure_vector_indexes`); with search.exact, a
+// kind with no more units than $fetch, the allowed units are scanned exactly instead. $k is the largest k asked
+// (LIMIT takes no row's value); the code cuts each kind's lists to its own.
+UNWIND $searches AS search
 CALL {
-  UNWIND CASE WHEN $lucene IS NULL THEN [] ELSE [1] END AS _
-  CALL db.index.fulltext.queryNodes('lexgraph_tokens', $lucene) YIELD node, score
+  WITH search
+  UNWIND CASE WHEN search.lucene IS NULL THEN [] ELSE [1] END AS _
+  CALL db.index.fulltext.queryNodes('lexgraph_tokens', search.lucene) YIELD node, score
   WHERE (size($laws) = 0 OR any(law IN node.laws WHERE law IN $laws))
     AND ($as_of IS NULL OR ((node.valid_from IS NULL OR node.valid_from <= $as_of)
                             AND (node.valid_until IS NULL OR $as_of < node.valid_until)))
@@ -28,8 +32,9 @@ CALL {
   RETURN collect({uid: uid, score: score, node: node}) AS text
 }
 CALL {
-  UNWIND CASE WHEN $vector IS NULL OR $exact THEN [] ELSE [1] END AS _
-  CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node, score
+  WITH search
+  UNWIND CASE WHEN $vector IS NULL OR search.exact THEN [] ELSE [1] END AS _
+  CALL db.index.vector.queryNodes(search.index, $fetch, $vector) YIELD node, score
   WHERE (size($laws) = 0 OR any(law IN node.laws WHERE law IN $laws))
     AND ($as_of IS NULL OR ((node.valid_from IS NULL OR node.valid_from <= $as_of)
                             AND (node.valid_until IS NULL OR $as_of < node.valid_until)))
@@ -42,7 +47,8 @@ CALL {
   RETURN collect({uid: uid, score: score, node: node}) AS nearest
 }
 CALL {
-  UNWIND CASE WHEN $vector IS NOT NULL AND $exact AND $label = 'ChunkSearch' THEN [1] ELSE [] END AS _
+  WITH search
+  UNWIND CASE WHEN $vector IS NOT NULL AND search.exact AND search.label = 'ChunkSearch' THEN [1] ELSE [] END AS _
   MATCH (node:ChunkSearch)
   WHERE node.embedding IS NOT NULL
     AND (size($laws) = 0 OR any(law IN node.laws WHERE law IN $laws))
@@ -54,7 +60,8 @@ CALL {
   RETURN collect({uid: uid, score: score, node: node}) AS exact_chunks
 }
 CALL {
-  UNWIND CASE WHEN $vector IS NOT NULL AND $exact AND $label = 'ProvisionSearch' THEN [1] ELSE [] END AS _
+  WITH search
+  UNWIND CASE WHEN $vector IS NOT NULL AND search.exact AND search.label = 'ProvisionSearch' THEN [1] ELSE [] END AS _
   MATCH (node:ProvisionSearch)
   WHERE node.embedding IS NOT NULL
     AND (size($laws) = 0 OR any(law IN node.laws WHERE law IN $laws))
@@ -65,12 +72,12 @@ CALL {
   LIMIT $k
   RETURN collect({uid: uid, score: score, node: node}) AS exact_provisions
 }
-WITH text, nearest + exact_chunks + exact_provisions AS nearest
-RETURN [x IN text | [x.uid, x.score]] AS text, [x IN nearest | [x.uid, x.score]] AS nearest,
+WITH search, text, nearest + exact_chunks + exact_provisions AS nearest
+RETURN search.kind AS kind, [x IN text | [x.uid, x.score]] AS text, [x IN nearest | [x.uid, x.score]] AS nearest,
        [n IN [x IN text[..$detail] + nearest[..$detail] | x.node] |
         n {.uid, label: n.unit_label, .part, .law_id, .laws, .path, title: n.name, .text, .owner_uid, .owner_kind,
            .valid_from, .valid_until,
-           cites: CASE WHEN $label = 'ChunkSearch' THEN
+           cites: CASE WHEN search.label = 'ChunkSearch' THEN
              [(n)<-[:INDEXED_AS]-(:Chunk)-[:CITES]->(t) WHERE t:Provision OR t:Precedent |
               CASE WHEN t:Provision THEN [t.uid, 'Provision', t.law_id, t.path] ELSE [t.uid, 'Precedent', '', ''] END]
            END}] AS details
