@@ -4,6 +4,7 @@ indexes when LEXGRAPH_TEST_NEO4J_URI names a server. Same data, same tokens, sam
 from __future__ import annotations
 
 import itertools
+import re
 import shutil
 from collections import Counter
 from dataclasses import replace
@@ -105,6 +106,21 @@ def test_both_kinds_asked_together_are_each_kind_asked_alone(indexed: GraphStore
 ])
 def test_lucene_query_escapes_every_special_character(tokens: list[str], query: str) -> None:
     assert lucene_query(tokens) == query
+
+
+@settings(max_examples=200, deadline=None)
+@given(tokens=st.lists(st.text(max_size=12), max_size=8))
+def test_no_token_is_lucene_syntax(tokens: list[str]) -> None:
+    """Whatever the tokens, the query is the `tokens` field's group of words: with every escaped character taken
+    out, no Lucene special character and no operator word is left inside the parentheses."""
+    query = lucene_query(tokens)
+    if not any(tokens):
+        assert query == ""
+        return
+    assert query.startswith("tokens:(") and query.endswith(")")
+    words = [re.sub(r"\\.", "", word, flags=re.DOTALL) for word in query[len("tokens:("):-1].split(" ")]
+    assert not any(re.search(r'[+\-!(){}\[\]^"~*?:\\/&|]', word) for word in words), query
+    assert not {"AND", "OR", "NOT"} & set(query[len("tokens:("):-1].split(" ")), query
 
 
 def test_lucene_query_of_one_kind_requires_the_kind_without_scoring_it() -> None:
