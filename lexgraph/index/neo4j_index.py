@@ -188,7 +188,7 @@ class Neo4jIndex:
         the index's candidates through, the index is asked again, deeper (`_nearest`)."""
         found: dict[UnitKind, tuple[list[IndexHit], list[IndexHit]]] = {kind: ([], []) for kind in ks}
         wanted = {kind: k for kind, k in ks.items() if k >= 1}
-        if not wanted or (not lucene_query(tokens) and vector is None):
+        if not wanted or (not any(tokens) and vector is None):
             return found
         query = None if vector is None else [float(x) for x in np.asarray(vector, dtype=np.float32).reshape(-1)]
         k = max(wanted.values())  # the query's LIMIT; each kind's lists are cut to its own k below

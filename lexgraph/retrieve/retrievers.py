@@ -87,14 +87,10 @@ class Retriever(Protocol):
 
 
 @runtime_checkable
-class KindsRetriever(Protocol):
+class KindsRetriever(Retriever, Protocol):
     """A retriever that can rank clauses and chunks for one question together (`retrieve_kinds`): a search
     needs both, and on a server the index answers both in one round trip (issue 34). Every kind's list is the
     one `retrieve` gives for that kind alone."""
-
-    name: str
-
-    def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]: ...
 
     def retrieve_kinds(self, question: str, ks: Mapping[UnitKind, int],
                        where: SearchFilter) -> dict[UnitKind, list[Retrieved]]: ...

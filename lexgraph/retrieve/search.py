@@ -140,7 +140,7 @@ def search(store: GraphStore, retriever: Retriever, question: str, *, where: Sea
     if "provision" in found:
         clauses = decisions.keep(found["provision"], dropped)
         if where.day is not None:  # what the day's filter left out because its wording then is not known
-            every = retriever.retrieve(question, max(options.k, options.n),
+            every = retriever.retrieve(question, depths["provision"],
                                        replace(where, as_of=ANY_WORDING, kind="provision"))
             decisions.left_out(every, {(c.unit.law_id, c.unit.path) for c in clauses})
     chunks = found.get("chunk", [])

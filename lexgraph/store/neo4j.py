@@ -614,8 +614,7 @@ _PLAIN_TYPES = frozenset({str, int, float, bool, type(None), bytes})
 
 
 def _record_to_row(record: neo4j.Record) -> Row:
-    return {key: value if type(value) in _PLAIN_TYPES else _to_python(value)
-            for key, value in zip(record.keys(), record.values(), strict=True)}
+    return {key: _to_python(value) for key, value in zip(record.keys(), record.values(), strict=True)}
 
 
 def _to_python(value: Any) -> Any:
