@@ -133,12 +133,9 @@ class LawSpans:
         """第三章から第四章の二まで: the divisions of `first`'s level and parent from `first` to `last` (written at
         its own level, ``ch4_2``, or with the levels above it, ``ch3/se3``), in number order, branches after their
         stem; just the two ends when `last` is not a sibling of `first`."""
-        parent, _, own = first.rpartition("/")
+        parent = first.rpartition("/")[0]
         end = f"{parent}/{last.rpartition('/')[2]}" if parent else last.rpartition("/")[2]
-        key = own.rstrip("0123456789_")
-        siblings = sorted((path for path, spans in self.by_path.items()
-                           if spans[0].kind == "division" and path.rpartition("/")[0] == parent
-                           and path.rpartition("/")[2].rstrip("0123456789_") == key), key=_article_order)
+        siblings = self.siblings(first)
         if first not in siblings or end not in siblings:
             return [p for p in dict.fromkeys((first, end)) if self._is_division(p)]
         i, j = siblings.index(first), siblings.index(end)

@@ -436,11 +436,6 @@ class Catalog:
         empty otherwise. A lookup of such a name finds the law; this says that it was renamed, and when."""
         return self._by_former.get(_SPACE.sub("", name), ())
 
-    @property
-    def former(self) -> tuple[FormerTitle, ...]:
-        """Every former title the catalogue was given (of laws it knows)."""
-        return self._former
-
     def names(self) -> Iterator[tuple[str, LawEntry]]:
         """Every (surface name, entry) pair a text can cite a law by, for a longest-match automaton: titles,
         bare titles, 略称 and law numbers as e-Gov writes them. Law ids are left out: running text never uses

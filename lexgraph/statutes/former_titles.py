@@ -8,7 +8,8 @@ next title; None when the source does not fix the day):
 
 - e-Gov API v2 ``/law_revisions``: every revision carries the law's title of that revision (`law_title`), so a
   revision list in which the title changes says which title held until which day (`from_revision_list`). ``lexgraph
-  sync`` stores each version's title; the store's catalogue reads them back (`from_versions`).
+  sync`` stores each version's title; the store's catalogue reads them back
+  (`titled_runs`, through `read.citing.stored_former_titles`).
 - the bundled `lexgraph/data/former_titles.json`, for ``lexgraph cite`` with no store, written by
   ``scripts/build_former_titles.py`` from what sync fetched (its response cache) and from the 2020 archive where an
   amending text says so (「題名を次のように改める」); each entry names its source.
