@@ -202,10 +202,18 @@ def parse_clause(text: str) -> str | None:
 _DIVISION_CHAIN = re.compile(rf"(?P<suppl>附則)?(?P<chain>(?:第{_N}[編章節款目](?:の{_N})*)+)")
 _DIVISION_LINK = re.compile(rf"第({_N})([編章節款目])((?:の{_N})*)")
 _DIVISION_PATH = re.compile(r"(?:suppl/)?(?:(?:pt|ch|se|ss|dv)\d+(?:_\d+)*/)*(?:pt|ch|se|ss|dv)\d+(?:_\d+)*")
-#: The e-Gov kind of an appendix by the word that names it (`appendix_label`); 別記様式 is a 様式.
-APPENDIX_KINDS = {"別表": "appdx_table", "様式": "appdx_style", "別記様式": "appdx_style", "別紙様式": "appdx_style",
-                  "別記": "appdx_note",
-                  "書式": "appdx_format", "別図": "appdx_fig", "付録": "appdx"}
+#: The e-Gov kinds an appendix written with each word (`appendix_label`) may be stored as, the likeliest first:
+#: 別記様式 is an AppdxStyle in one law and an AppdxNote or AppdxFormat in another (read.spans looks for each).
+APPENDIX_PLACES = {
+    "別表": ("appdx_table",), "様式": ("appdx_style", "appdx_format", "appdx_note"),
+    "別記様式": ("appdx_style", "appdx_note", "appdx_format"),
+    "別紙様式": ("appdx_style", "appdx_note", "appdx_format"),
+    "別記": ("appdx_note", "appdx_style"),
+    "書式": ("appdx_format", "appdx_style"), "別図": ("appdx_fig",), "付録": ("appdx",), "別紙": ("appdx",),
+}
+#: The e-Gov kind of an appendix by the word that names it, as a path is written without a store: the likeliest
+#: place; 別紙 alone names no e-Gov kind of its own.
+APPENDIX_KINDS = {word: kinds[0] for word, kinds in APPENDIX_PLACES.items() if word != "別紙"}
 
 
 def division_path(written: str) -> str | None:

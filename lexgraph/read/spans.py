@@ -10,18 +10,9 @@ from dataclasses import dataclass
 from datetime import date
 
 from lexgraph.model import KnownAmendment
-from lexgraph.numerals import appendix_label
+from lexgraph.numerals import APPENDIX_PLACES, appendix_label
 
 _DIGITS = re.compile(r"\d+")
-#: The e-Gov kinds an appendix written with each word may be stored as: 別記様式 is an AppdxStyle in one law and an
-#: AppdxNote or AppdxFormat in another.
-_APPENDIX_KINDS = {
-    "別表": ("appdx_table",), "様式": ("appdx_style", "appdx_format", "appdx_note"),
-    "別記様式": ("appdx_style", "appdx_note", "appdx_format"),
-    "別紙様式": ("appdx_style", "appdx_note", "appdx_format"),
-    "別記": ("appdx_note", "appdx_style"),
-    "書式": ("appdx_format", "appdx_style"), "別図": ("appdx_fig",), "付録": ("appdx",), "別紙": ("appdx",),
-}
 
 
 @dataclass(frozen=True, slots=True)  # slots: a corpus ingest keeps 1.6 M spans in memory for linking
@@ -159,7 +150,7 @@ class LawSpans:
         if label is None:
             return []
         word, num = label
-        return [path for kind in _APPENDIX_KINDS.get(word, ()) if (path := f"{kind}{num}") in self.by_path]
+        return [path for kind in APPENDIX_PLACES.get(word, ()) if (path := f"{kind}{num}") in self.by_path]
 
     def members(self, parent: str, letter: str) -> list[str]:
         """The paragraphs (`letter` p), items (i) or subitems (s) directly under `parent`, in number order."""
