@@ -220,17 +220,17 @@ def division_path(written: str) -> str | None:
     """第二章第三節 → ``ch2/se3``, 第四編第二章の二 → ``pt4/ch2_2``: a division as statutes.egov paths it."""
     segments = []
     for number, word, branches in _DIVISION_LINK.findall(written):
-        segment = _division_segment(number, word, branches)
+        segment = division_segment(number, word, branches)
         if segment is None:
             return None
         segments.append(segment)
     return "/".join(segments) or None
 
 
-def _division_segment(number: str, word: str, branches: str) -> str | None:
+def division_segment(number: str, word: str, branches: str) -> str | None:
     """One level of a division path: 第二章の二 (``二``, ``章``, ``の二``) → ``ch2_2``; None for a bad number."""
     num = egov_num(number + branches)
-    return None if num is None else _DIVISION_KEYS[word] + num
+    return None if num is None else DIVISION_KEYS[word] + num
 
 
 @lru_cache(maxsize=4096)  # a law's clauses share a few dozen headings
@@ -242,7 +242,7 @@ def division_of(heading: str) -> str | None:
         found = _DIVISION_LINK.match(_WHITESPACE.sub("", title))
         if found is None:
             continue
-        segment = _division_segment(*found.groups())
+        segment = division_segment(*found.groups())
         if segment is None:
             return None
         segments.append(segment)
@@ -350,7 +350,8 @@ def appendix_label(text: str) -> tuple[str, str] | None:
 
 #: A division's path segment (pt 編, ch 章, se 節, ss 款, dv 目) as a lawyer writes it.
 _DIVISION_WORDS = {"pt": "編", "ch": "章", "se": "節", "ss": "款", "dv": "目"}
-_DIVISION_KEYS = {word: key for key, word in _DIVISION_WORDS.items()}
+#: A division's level word → its path key, from the highest level (編) down.
+DIVISION_KEYS = {word: key for key, word in _DIVISION_WORDS.items()}
 _DIVISION_SEGMENT = re.compile(r"(?P<kind>pt|ch|se|ss|dv)(?P<num>\d+(?:_\d+)*)")
 
 

@@ -71,7 +71,7 @@ from lexgraph.citations.statute_scan import (
     step_of,
     version_pin,
 )
-from lexgraph.numerals import NUMERAL_CHARS, egov_num
+from lexgraph.numerals import DIVISION_KEYS, NUMERAL_CHARS, division_segment, egov_num
 
 
 @dataclass
@@ -390,12 +390,10 @@ class WholeLaws:
                     start=start, end=end, surface="", law=LawRef("number", law_num), provision=None)
 
 _NUM = f"[{NUMERAL_CHARS}]+(?:[のノ][{NUMERAL_CHARS}]+)*"
-_DIVISION_LEVELS = (("編", "pt"), ("章", "ch"), ("節", "se"), ("款", "ss"), ("目", "dv"))
 _BRANCH = f"(?:[のノ][{NUMERAL_CHARS}]+)*"  # 第四章の二
 _DIVISION = (rf"(?:第{_NUM}[編章節款目]{_BRANCH})+"
              rf"(?:から第(?P<to>{_NUM})(?P<to_level>[編章節款目])(?P<to_branch>{_BRANCH})まで)?")
 _DIVISION_STEP = rf"第(?P<num>{_NUM})(?P<level>[編章節款目])(?P<branch>{_BRANCH})"
-_DIVISION_KEYS = dict(_DIVISION_LEVELS)
 _DIVISION_CHAR = re.compile("[編章節款目]")
 # NUMERAL_CHARS, spelt out
 _NUMERALS = frozenset("0123456789０１２３４５６７８９〇零一二三四五六七八九十百千万壱弐参拾")
@@ -417,12 +415,12 @@ def _division_path(written: str) -> str | None:
     parts = []
     order = -1
     for step in _compiled(_DIVISION_STEP).finditer(written):
-        level = [word for word, _ in _DIVISION_LEVELS].index(step["level"])
-        num = egov_num((step["num"] + step["branch"]).replace("ノ", "の"))
-        if num is None or level <= order:
+        level = list(DIVISION_KEYS).index(step["level"])
+        segment = division_segment(step["num"].replace("ノ", "の"), step["level"], step["branch"].replace("ノ", "の"))
+        if segment is None or level <= order:
             return None
         order = level
-        parts.append(f"{_DIVISION_KEYS[step['level']]}{num}")
+        parts.append(segment)
     return "/".join(parts) or None
 
 
@@ -496,9 +494,9 @@ class Divisions(_PartPass):
                 to_num = egov_num((match["to"] + match["to_branch"]).replace("ノ", "の"))
                 if to_num is None:
                     continue
-                key = _DIVISION_KEYS[match["to_level"]]
+                key = DIVISION_KEYS[match["to_level"]]
                 # 第三章第一節から第三節まで: the end keeps the levels above its own (ch3/se3)
-                keys = [k for _, k in _DIVISION_LEVELS]
+                keys = list(DIVISION_KEYS.values())
                 above = [p for p in path.split("/") if keys.index(p[:2]) < keys.index(key)]
                 path_to = "/".join([*above, f"{key}{to_num}"])
             yield start, end, TargetRef("division", t[start:end], path, path_to)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lexgraph.citations.model import Citation
-from lexgraph.numerals import clause_label
+from lexgraph.numerals import DIVISION_KEYS, clause_label
 from lexgraph.read.spans import LawSpans
 
 
@@ -59,7 +59,6 @@ def outside_articles(citation: Citation, law: LawSpans, within: str | None = Non
     return Named((), f"a {citation.kind} citation names no division or appendix: not linked", "nothing named")
 
 
-_LEVEL_KEYS = {"編": "pt", "章": "ch", "節": "se", "款": "ss", "目": "dv"}
 _STEPS = {"前": -1, "この": 0, "次": 1}
 
 
@@ -68,7 +67,7 @@ def relative_division(written: str, law: LawSpans, within: str | None) -> Named:
     ``pt2/ch3/se1``: この章 is ``pt2/ch3``), or the one before or after it among the law's divisions of that level
     under the same upper levels (前章 of ``pt2/ch3`` is ``pt2/ch2``, of ``ch4_2`` ``ch4``). No place to read from,
     no division of that level around the clause, or none before / after it, is a reason."""
-    key = _LEVEL_KEYS[written[-1]]
+    key = DIVISION_KEYS[written[-1]]
     step = _STEPS[written[:-1]]
     if within is None:
         return Named((), f"{written}: the citing clause sits in no division of the law (or none is known): not "
