@@ -17,8 +17,10 @@ their vectors, start-up medians and the hybrid search's p50 / p95, each with the
    --json``, which times ``make install``, ``make demo`` and ``make test`` in a fresh clone beside this one
    (``--clone-targets`` to run fewer).
 
-Absolute times on a shared machine are noisy: the load average is printed at each step, and each step compares
-two things measured side by side (the two engines; a command against ``python -c pass``; hybrid against BM25).
+Absolute times on a shared machine are noisy. The load average is printed at each step, and the host's own speed
+on fixed work (`host_speed`; it moved by 1.7x within an hour at an idle load average) at the start, before the
+search and at the end. Each step also compares two things measured side by side (the two engines; a command
+against ``python -c pass``; hybrid against BM25).
 The figures issue 35 asks for are printed together at the end.
 """
 
@@ -49,6 +51,32 @@ SAMPLE = ROOT / "lexgraph" / "data" / "sample"
 
 def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def host_speed() -> dict[str, float]:
+    """The host's own speed now, on fixed work (best of 5): a pure-Python loop and 200 float32 GEMMs the size of
+    the encoder's feed-forward layer (77 tokens × 384 → 1,536). Why: on this shared 2-core host the same code and
+    an idle load average gave hybrid p95 41 ms one hour and 64-81 ms the next, with both of these slower alike
+    (stop 41: 59 against 101-128 ms for the loop); the load average does not show it, these do. A figure is
+    comparable with another only when they were taken at about the same host speed."""
+    rng = np.random.default_rng(0)
+    a = rng.random((77, 384), dtype=np.float32)
+    w = rng.random((384, 1536), dtype=np.float32)
+
+    def best(work: Any) -> float:
+        times = []
+        for _ in range(5):
+            started = time.perf_counter()
+            work()
+            times.append(time.perf_counter() - started)
+        return round(min(times) * 1000, 1)
+
+    return {"python_loop_ms": best(lambda: sum(range(3_000_000))),
+            "gemm_ms": best(lambda: [a @ w for _ in range(200)])}
+
+
+def speed_text(speed: dict[str, float]) -> str:
+    return f"python loop {speed['python_loop_ms']} ms, 200 GEMMs {speed['gemm_ms']} ms"
 
 
 def sample_store(directory: Path) -> tuple[Path, list[str], dict[str, Any]]:
@@ -119,10 +147,11 @@ def main() -> None:
     args = parser.parse_args()
     skip = set(args.skip.split(","))
     show = not args.json
-    report: dict[str, Any] = {"threads": os.environ.get("OMP_NUM_THREADS", "all"), "load_start": load()}
+    report: dict[str, Any] = {"threads": os.environ.get("OMP_NUM_THREADS", "all"), "load_start": load(),
+                              "host_speed_start": host_speed()}
     if show:
-        print(f"load average (1, 5, 15 min) at the start: {report['load_start']}; threads {report['threads']}",
-              flush=True)
+        print(f"load average (1, 5, 15 min) at the start: {report['load_start']}; threads {report['threads']}; "
+              f"host speed: {speed_text(report['host_speed_start'])}", flush=True)
     with tempfile.TemporaryDirectory() as scratch:
         store, texts, report["sample_index"] = sample_store(Path(scratch))
         if show:
@@ -153,13 +182,15 @@ def main() -> None:
                     print(f"  {name:34} {seconds:6.3f} s  {'ok' if seconds <= 0.5 else 'over 0.5 s'}", flush=True)
         if "search" not in skip:
             report["search_load"] = load()
+            report["search_host_speed"] = host_speed()
             latency = run_json([sys.executable, str(ROOT / "bench" / "search_latency.py"), "--store", str(store),
                                 "--dataset", str(args.dataset), "--skip-build", "--modes", "bm25,hybrid", "--sets",
                                 "question", "--embed-sample", "0", "--rounds", str(args.search_rounds), "--json"])
             rows = report["search"] = latency["latency"]["question"]
             if show:
                 print(f"search, {latency['queries']} questions alone, warm, sample store (load "
-                      f"{report['search_load']} -> {load()}):")
+                      f"{report['search_load']} -> {load()}; host speed before: "
+                      f"{speed_text(report['search_host_speed'])}):")
                 for mode in ("(embed)", "bm25", "hybrid"):
                     if mode in rows:
                         print(f"  {mode:8} p50 {rows[mode]['p50_ms']:7.1f} ms  p95 {rows[mode]['p95_ms']:7.1f} ms")
@@ -172,10 +203,11 @@ def main() -> None:
         report["fresh_clone"] = run_json([sys.executable, str(ROOT / "bench" / "fresh_clone.py"), "--targets",
                                           args.clone_targets, "--json"])
     report["load_end"] = load()
+    report["host_speed_end"] = host_speed()
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
         return
-    print(f"load average at the end: {report['load_end']}")
+    print(f"load average at the end: {report['load_end']}; host speed: {speed_text(report['host_speed_end'])}")
     summary(report)
 
 
