@@ -29,7 +29,6 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lexgraph.answer.answerer import AskOptions
 from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, extractor_named
 from lexgraph.config import sync_cache_dir
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
@@ -49,6 +48,7 @@ from lexgraph.store.base import Row, StoreCounts
 from lexgraph.store.copy import DEFAULT_BATCH
 
 if TYPE_CHECKING:
+    from lexgraph.answer.answerer import AskOptions
     from lexgraph.answer.interview import Interview
     from lexgraph.answer.knowledge import KnowledgeEntry, StoredKnowledge
     from lexgraph.answer.model import Answer
@@ -546,6 +546,7 @@ class LexGraph:
         Every turn goes to the turn log and, with `record`, into the graph; a failure is logged before it is
         raised (`RetriesExhausted`, `ModelUnavailable`; a search raises `IndexUnavailable`). Pass a `retriever` to reuse
         one across questions."""
+        from lexgraph.answer.answerer import AskOptions
         from lexgraph.answer.answerer import ask as ask_question
         from lexgraph.answer.turnlog import Turn
         from lexgraph.answer.turnlog import now as turn_now
