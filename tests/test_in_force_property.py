@@ -21,8 +21,8 @@ from lexgraph import errors
 from lexgraph.client import LexGraph
 from lexgraph.graph.neighbourhood import neighbourhood
 from lexgraph.numerals import clause_label
-from lexgraph.read.in_force import InForce, NotInForce, Unknown, version_known_on
-from lexgraph.read.revisions import ClauseSpans, StoreRevisions, VersionSpan
+from lexgraph.read.in_force import InForce, NotInForce, Unknown, version_known_on, wording_on
+from lexgraph.read.revisions import PATHS_BEFORE_WHOLE, ClauseSpans, LawSpans, StoreRevisions, VersionSpan
 from lexgraph.store.base import GraphStore
 from tests.conftest import BACKENDS, _open_embedded, open_neo4j_wiped, wipe_neo4j
 from tests.helpers import SAMPLE
@@ -51,7 +51,10 @@ def graph(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
 def oracle(graph: LexGraph) -> StoreRevisions:
     """The decision over whole laws read once (as the citation resolver reads them): the answer every path must
     give. The store does not change in this module, so one cache serves every example."""
-    return StoreRevisions(graph.store, max_laws=8)
+    revisions = StoreRevisions(graph.store, max_laws=8)
+    for law_id in LAWS:  # read whole now: without it the first clauses asked would be read one by one
+        revisions.law(law_id)
+    return revisions
 
 
 @pytest.fixture(scope="module")
@@ -143,6 +146,42 @@ def test_every_read_path_agrees_with_the_one_answer(graph: LexGraph, oracle: Sto
         assert isinstance(whole, Unknown) and whole.why == "gap"  # the same wording on both sides of a gap
     if isinstance(answer, NotInForce | Unknown):
         assert answer.reason and answer.path == path
+
+
+class _WholeReadsCounted(StoreRevisions):
+    """The resolver's lookup, with the laws it read whole listed."""
+
+    def __init__(self, store: GraphStore) -> None:
+        super().__init__(store)
+        self.read_whole: list[str] = []
+
+    def _read(self, law_id: str) -> LawSpans:
+        self.read_whole.append(law_id)
+        return super()._read(law_id)
+
+
+EDGE_DAYS = (date(2019, 6, 1), date(2020, 1, 26), date(2020, 1, 27), date(2020, 4, 1), date(2020, 11, 18),
+             date(2022, 4, 1), date(2023, 6, 14), date(2023, 6, 15), date(2027, 6, 1))
+
+
+@pytest.mark.parametrize("law_id", sorted(LAWS))
+def test_a_resolver_asked_about_few_clauses_reads_them_alone_and_answers_as_the_whole_law(
+        graph: LexGraph, oracle: StoreRevisions, clauses: list[tuple[str, str]], law_id: str) -> None:
+    """A short text asks about a clause or two: `StoreRevisions` reads their spans alone (not the law's thousands of
+    clauses) until `PATHS_BEFORE_WHOLE` clauses of the law were asked about, then the law whole. Before and after,
+    every answer (the wording on the day, the revision in force, whether the clause existed) is the whole law's."""
+    whole = oracle.law(law_id)
+    paths = [path for law, path in clauses if law == law_id]
+    asked = [*ABSENT_PATHS, *paths[:: max(1, len(paths) // PATHS_BEFORE_WHOLE)]][:PATHS_BEFORE_WHOLE + 4]
+    assert len(asked) > PATHS_BEFORE_WHOLE
+    revisions = _WholeReadsCounted(graph.store)
+    for count, path in enumerate(asked, start=1):
+        for day in EDGE_DAYS:
+            assert revisions.wording_on(law_id, path, day) == wording_on(whole, law_id, path, day), (path, day)
+            assert revisions.provision_exists(law_id, path, day) == oracle.provision_exists(law_id, path, day)
+            assert revisions.gap_note(law_id, path, day) == oracle.gap_note(law_id, path, day)
+            assert revisions.revision_in_force(law_id, day) == oracle.revision_in_force(law_id, day)
+        assert revisions.read_whole == ([law_id] if count >= PATHS_BEFORE_WHOLE else []), (count, path)
 
 
 def _outcome(call):  # type: ignore[no-untyped-def]

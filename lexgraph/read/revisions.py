@@ -3,7 +3,8 @@ clause existed then.
 
 Resolving one judgment asks these questions dozens of times about a handful of laws, and linking a whole law's
 cross-references thousands of times, so each law's versions and clause spans are read once and kept (a small LRU
-of laws, so that memory stays bounded on the full corpus).
+of laws, so that memory stays bounded on the full corpus). A short text asks about a clause or two, so a law's
+clauses are read one by one until a few were asked about (`PATHS_BEFORE_WHOLE`), and only then whole.
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ from lexgraph.read.spans import VersionSpan as VersionSpan
 from lexgraph.read.targets import each_item, outside_articles
 from lexgraph.store.base import GraphStore
 
+#: Distinct clauses of one law asked about before `StoreRevisions` reads the law whole: below it each clause's spans
+#: are read alone (a short text's two citations: two reads of a few ms), from it on the whole law once (a judgment's
+#: hundreds of questions about 民法 in one read of its 4,000 clause nodes, about 80 ms on the embedded store).
+PATHS_BEFORE_WHOLE = 8
+
 
 class StoreRevisions:
     """`RevisionLookup` and `AmendmentLookup` (lexgraph.citations.context) over a graph store."""
@@ -32,6 +38,9 @@ class StoreRevisions:
         self._store = store
         self._max_laws = max_laws
         self._laws: OrderedDict[str, LawSpans] = OrderedDict()
+        # Before a law is read whole: its versions, and the spans of the few paths asked so far (`_spans_for`).
+        self._clauses = ClauseSpans(store)
+        self._paths_asked: dict[str, set[str]] = {}
 
     def law(self, law_id: str) -> LawSpans:
         """The law's spans, read once and kept while it is among the `max_laws` most recently used."""
@@ -49,19 +58,40 @@ class StoreRevisions:
         """Drop cached laws after they were written to."""
         for law_id in law_ids:
             self._laws.pop(law_id, None)
+            self._paths_asked.pop(law_id, None)
+            self._clauses.forget(law_id)
+
+    def versions(self, law_id: str) -> LawSpans:
+        """The law's versions, without reading its clauses (the whole law when it is already kept)."""
+        whole = self._laws.get(law_id)
+        return whole if whole is not None else self._clauses.versions(law_id)
 
     def revision_in_force(self, law_id: str, on: date) -> str | None:
-        version = self.law(law_id).version_on(on)
+        version = self.versions(law_id).version_on(on)
         return version.revision_id if version else None
 
     def wording_on(self, law_id: str, path: str, on: date) -> Answer:
         """The one decision (`lexgraph.read.in_force.wording_on`) over this law's cached spans."""
-        return wording_on(self.law(law_id), law_id, path, on)
+        return wording_on(self._spans_for(law_id, path), law_id, path, on)
+
+    def _spans_for(self, law_id: str, path: str) -> LawSpans:
+        """What the decision on one clause needs: the clause's own spans while few of the law's clauses were asked
+        about (a `cite` on a short text asks about two, and reading all of 民法 was a sixth of its start-up), the
+        whole law from the `PATHS_BEFORE_WHOLE`-th on (a judgment asks about hundreds)."""
+        if law_id in self._laws:
+            return self.law(law_id)
+        asked = self._paths_asked.setdefault(law_id, set())
+        asked.add(path)
+        if len(asked) >= PATHS_BEFORE_WHOLE:
+            del self._paths_asked[law_id]
+            self._clauses.forget(law_id)
+            return self.law(law_id)
+        return self._clauses.law_for(law_id, path)
 
     def provision_exists(self, law_id: str, path: str, on: date) -> bool | None:
         """True when the clause is in force on `on` with a known wording; False when it is not in force (or in no
         version around the day); None when the store cannot know (law absent, a gap, past "known up to")."""
-        if not self.law(law_id).stored:
+        if not self.versions(law_id).stored:
             return None
         answer = self.wording_on(law_id, path, on)
         if isinstance(answer, InForce):
@@ -71,7 +101,7 @@ class StoreRevisions:
     def gap_note(self, law_id: str, path: str, on: date) -> str | None:
         """`GapLookup`: why the wording of `path` on `on` is unknown (a gap, past "known up to", before the first
         stored version), or None when it is known or not in force."""
-        if not self.law(law_id).stored:
+        if not self.versions(law_id).stored:
             return None
         answer = self.wording_on(law_id, path, on)
         return answer.reason if isinstance(answer, Unknown) else None
@@ -79,7 +109,7 @@ class StoreRevisions:
     def absent_note(self, law_id: str, path: str, on: date) -> tuple[str, bool] | None:
         """`AbsenceLookup`: why the clause was not in force on `on`, and whether no stored version is known in
         force that day (a gap), or None when it was, or the store cannot know."""
-        if not self.law(law_id).stored:
+        if not self.versions(law_id).stored:
             return None
         answer = self.wording_on(law_id, path, on)
         if not isinstance(answer, NotInForce):
@@ -127,7 +157,7 @@ class StoreRevisions:
         return (in_force[0], in_force[-1]) if len(in_force) > 1 else (in_force[0],)
 
     def revision_around_amendment(self, law_id: str, amending_law_id: str, before: bool) -> str | None:
-        versions = self.law(law_id).versions
+        versions = self.versions(law_id).versions
         for index, version in enumerate(versions):
             if version.amended_by == amending_law_id:
                 if not before:
@@ -150,23 +180,28 @@ class ClauseSpans:
     def __init__(self, store: GraphStore) -> None:
         self._store = store
         self._versions: dict[str, list[VersionSpan]] = {}
-        self._spans: dict[tuple[str, str], LawSpans] = {}
+        self._spans: dict[str, dict[str, LawSpans]] = {}  # law → path → its spans
 
     def versions(self, law_id: str) -> LawSpans:
         """The law's versions alone (for the law as a whole: `in_force.version_known_on`)."""
         return LawSpans(self._law_versions(law_id), ())
 
     def law_for(self, law_id: str, path: str) -> LawSpans:
-        key = (law_id, path)
-        if key not in self._spans:
+        paths = self._spans.setdefault(law_id, {})
+        if path not in paths:
             versions = self._law_versions(law_id)
             rows = self._store.query("provision_spans_of_path", law_id=law_id, path=path) if versions else []
-            self._spans[key] = LawSpans(versions, [_provision(r) for r in rows])
-        return self._spans[key]
+            paths[path] = LawSpans(versions, [_provision(r) for r in rows])
+        return paths[path]
 
     def wording_on(self, law_id: str, path: str, on: date) -> Answer:
         """The one decision (`lexgraph.read.in_force.wording_on`) for one clause."""
         return wording_on(self.law_for(law_id, path), law_id, path, on)
+
+    def forget(self, law_id: str) -> None:
+        """Drop what is kept of the law (its versions, its clauses' spans)."""
+        self._versions.pop(law_id, None)
+        self._spans.pop(law_id, None)
 
     def _law_versions(self, law_id: str) -> list[VersionSpan]:
         if law_id not in self._versions:
