@@ -552,11 +552,14 @@ class LocalIndex:
         return self._row_of
 
     def units_by_uid(self, uids: Sequence[str]) -> dict[str, IndexUnit]:
-        from tantivy import Query
+        """The units of some uids, in one search for any of their uid terms: a term-set query would find the same
+        documents, but costs 0.3 ms before it finds any (it walks the uid dictionary), twenty term queries 0.1 ms."""
+        from tantivy import Occur, Query
 
         if not uids:
             return {}
-        result = self._searcher.search(Query.term_set_query(self._schema, "uid", list(uids)), len(uids))
+        wanted = Query.boolean_query([(Occur.Should, Query.term_query(self._schema, "uid", uid)) for uid in uids])
+        result = self._searcher.search(wanted, len(uids))
         units = [_unit_from_json(self._searcher.doc(address)["unit"][0]) for _, address in result.hits]
         return {unit.uid: unit for unit in units}
 
