@@ -74,6 +74,20 @@ def _days() -> st.SearchStrategy[date]:
     return st.one_of(st.sampled_from(near), st.dates(FIRST_DAY, LAST_DAY))
 
 
+@pytest.mark.parametrize("day", [date(2020, 4, 1), date(2020, 11, 18), date(2023, 6, 14), date(2027, 6, 1)])
+def test_clauses_read_together_are_decided_as_each_read_alone(graph: LexGraph, clauses: list[tuple[str, str]],
+                                                              day: date) -> None:
+    """A search reads the decision's input for all its clauses in one query (`ClauseSpans.read`): every stored
+    article and paragraph of the sample, clauses no version has, and a law the store does not hold are decided
+    as they are when each is read alone."""
+    asked = [*clauses, ("999AC0000000999", "a1"), ("999AC0000000999", "a1/p1")]
+    together = ClauseSpans(graph.store)
+    together.read(asked)
+    alone = {clause: ClauseSpans(graph.store).wording_on(*clause, day) for clause in asked}
+    assert {clause: together.wording_on(*clause, day) for clause in asked} == alone
+    assert len({type(answer) for answer in alone.values()}) >= 2  # more than one kind of answer to agree on
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow])
 @given(data=st.data())

@@ -26,6 +26,7 @@ each thread gets its own Sudachi tokenizer over it, since a Sudachi tokenizer ke
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Iterator
@@ -191,3 +192,11 @@ def tokenize(text: str) -> list[str]:
 def token_string(text: str) -> str:
     """:func:`tokenize` joined by spaces, for a whitespace-analysed full-text field."""
     return get_tokenizer().token_string(text)
+
+
+@functools.lru_cache(maxsize=64)
+def question_terms(question: str) -> tuple[str, ...]:
+    """`tokenize` of a question, remembered for the last few questions: one search tokenises its question for
+    BM25, for the law-level evidence and for the learned fusion's features (about 0.4 ms each on two cores).
+    The terms depend on the text and the tokenizer alone, never on a store, so they cannot go stale."""
+    return tuple(tokenize(question))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from lexgraph.errors import IndexUnavailable
 from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex
-from lexgraph.index.tokenize import tokenize
+from lexgraph.index.tokenize import question_terms
 from lexgraph.retrieve.anchor_field import AnchorField
 from lexgraph.retrieve.learned import anchor_field
 from lexgraph.retrieve.modes import RetrieverSetup
@@ -24,7 +24,7 @@ class AnchorRetriever:
         if where.kind == "chunk":
             return []
         out: list[Retrieved] = []
-        for hit in self.field.search(tokenize(question), k, where.laws):
+        for hit in self.field.search(question_terms(question), k, where.laws):
             for unit in self.index.units_under(hit.law_id, hit.article, where):
                 out.append(Retrieved(IndexHit.of(unit, hit.score), hit.score, len(out) + 1, {self.name: hit.rank}))
         return out[:k]

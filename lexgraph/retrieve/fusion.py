@@ -205,14 +205,26 @@ def mean_normalised(
             continue
         values = [score for _, score in scored]
         low, high = min(values), max(values)
+        span = high - low
         for position, (item, score) in enumerate(scored, start=1):
-            ranks.setdefault(item, [None] * len(lists))[i] = position
-            normalised = 1.0 if high == low else (score - low) / (high - low)
-            sums.setdefault(item, []).append(factors[i] * normalised)
+            item_ranks = ranks.get(item)
+            if item_ranks is None:
+                item_ranks = ranks[item] = [None] * len(lists)
+                sums[item] = []
+            item_ranks[i] = position
+            sums[item].append(factors[i] * (1.0 if high == low else (score - low) / span))
     for item, values in sums.items():
         if item in prior:
             values.append(prior_weight * prior[item])
     total = math.fsum(factors) + (prior_weight if prior else 0.0) or 1.0
-    fused = [Scored(item, math.fsum(sums[item]) / total, tuple(item_ranks)) for item, item_ranks in ranks.items()]
-    fused.sort(key=_order)
-    return fused if limit is None else fused[:limit]
+    return _best_scored({item: math.fsum(values) / total for item, values in sums.items()}, ranks, limit)
+
+
+def _best_scored(scores: Mapping[str, float], ranks: Mapping[str, Sequence[int | None]],
+                 limit: int | None) -> list[Scored]:
+    """The items in `_order` (every one holds a rank), as `Scored` only for the `limit` kept: a hybrid search
+    fuses two hundred candidates a list and keeps twenty, and a `Scored` built and sorted by its properties costs
+    ten times a key computed once."""
+    best = {item: min(rank for rank in item_ranks if rank is not None) for item, item_ranks in ranks.items()}
+    order = sorted(scores, key=lambda item: (-scores[item], best[item], item))
+    return [Scored(item, scores[item], tuple(ranks[item])) for item in (order if limit is None else order[:limit])]

@@ -25,7 +25,7 @@ import numpy as np
 from lexgraph.errors import ConfigurationError
 from lexgraph.index.anchors import ANCHOR_FILE, read_anchors
 from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex, UnitBatch
-from lexgraph.index.tokenize import tokenize
+from lexgraph.index.tokenize import question_terms
 from lexgraph.index.units import IndexUnit, UnitKind, article_path
 from lexgraph.retrieve.anchor_field import AnchorField
 from lexgraph.retrieve.builders import hybrid_of
@@ -204,7 +204,7 @@ class LearnedRetriever:
         """Every candidate clause of the question and its features (`lists`: the hybrid's lists, when read)."""
         if lists is None:
             lists = retrieve_lists(self.hybrid.retrievers, question, max(FUSION_DEPTH, self.hybrid.depth), where)
-        terms = tokenize(question)
+        terms = question_terms(question)
         hits: dict[str, IndexHit] = {}
         for ranked in lists.values():
             for item in ranked:

@@ -28,7 +28,7 @@ from lexgraph.citations.model import Citation
 from lexgraph.errors import ConfigurationError, IndexUnavailable
 from lexgraph.index.embed import Embedder
 from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex
-from lexgraph.index.tokenize import tokenize
+from lexgraph.index.tokenize import question_terms, tokenize
 from lexgraph.index.units import IndexUnit, UnitKind
 from lexgraph.llm.client import LLMClient
 from lexgraph.retrieve.fusion import (
@@ -107,11 +107,11 @@ class Bm25Retriever:
         self.index = index
 
     def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
-        return _ranked(self.index.text_search(tokenize(question), k, where), self.name)
+        return _ranked(self.index.text_search(question_terms(question), k, where), self.name)
 
     def retrieve_kinds(self, question: str, ks: Mapping[UnitKind, int],
                        where: SearchFilter) -> dict[UnitKind, list[Retrieved]]:
-        found = self.index.hybrid_search_kinds(tokenize(question), None, ks, where)
+        found = self.index.hybrid_search_kinds(question_terms(question), None, ks, where)
         return {kind: _ranked(text, self.name) for kind, (text, _) in found.items()}
 
 
@@ -239,7 +239,7 @@ def retrieve_lists(retrievers: Sequence[Retriever], question: str, k: int,
     bm25, dense = _shared_index_pair(retrievers)
     lists: dict[str, list[Retrieved]] = {}
     if bm25 is not None and dense is not None:
-        text, nearest = bm25.index.hybrid_search(tokenize(question), dense.query_vector(question), k, where)
+        text, nearest = bm25.index.hybrid_search(question_terms(question), dense.query_vector(question), k, where)
         lists = {bm25.name: _ranked(text, bm25.name), dense.name: _ranked(nearest, dense.name)}
     return {r.name: lists[r.name] if r.name in lists else r.retrieve(question, k, where) for r in retrievers}
 
@@ -252,7 +252,7 @@ def retrieve_lists_of_kinds(retrievers: Sequence[Retriever], question: str, dept
     bm25, dense = _shared_index_pair(retrievers)
     together: dict[UnitKind, dict[str, list[Retrieved]]] = {kind: {} for kind in depths}
     if bm25 is not None and dense is not None:
-        found = bm25.index.hybrid_search_kinds(tokenize(question), dense.query_vector(question), depths, where)
+        found = bm25.index.hybrid_search_kinds(question_terms(question), dense.query_vector(question), depths, where)
         together = {kind: {bm25.name: _ranked(text, bm25.name), dense.name: _ranked(nearest, dense.name)}
                     for kind, (text, nearest) in found.items()}
     return {kind: {r.name: together[kind][r.name] if r.name in together[kind]
@@ -310,7 +310,7 @@ class FusionRetriever:
         weight = law_prior_weight(self.weights)
         if self.index is None or self.fusion != "mean" or where.kind != "provision" or weight <= 0:
             return None
-        terms = tokenize(question)
+        terms = question_terms(question)
         laws = {provision_law_id(item.uid) for ranked in lists.values() for item in ranked}
         vocabulary = self.index.law_vocabulary(terms, laws)
         if not laws <= set(vocabulary.laws):  # a part built before the counts: weigh no law against it

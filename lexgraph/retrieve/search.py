@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
@@ -138,10 +138,13 @@ def search(store: GraphStore, retriever: Retriever, question: str, *, where: Sea
         found = {kind: retriever.retrieve(question, depths[kind], replace(where, kind=kind)) for kind in UNIT_KINDS
                  if where.kind in (None, kind)}
     if "provision" in found:
+        # With a day, what its filter left out because its wording then is not known: the clauses found without
+        # it. Searched first, so that the decision's input for both lists is read together (`_Decisions.read`).
+        every = [] if where.day is None else retriever.retrieve(question, depths["provision"],
+                                                                replace(where, as_of=ANY_WORDING, kind="provision"))
+        decisions.read((hit.unit.law_id, hit.unit.path) for hit in [*found["provision"], *every])
         clauses = decisions.keep(found["provision"], dropped)
-        if where.day is not None:  # what the day's filter left out because its wording then is not known
-            every = retriever.retrieve(question, depths["provision"],
-                                       replace(where, as_of=ANY_WORDING, kind="provision"))
+        if where.day is not None:
             decisions.left_out(every, {(c.unit.law_id, c.unit.path) for c in clauses})
     chunks = found.get("chunk", [])
     # The tree's answer is every leaf under the node it found: never cut by k or n (the paper has no k).
@@ -165,6 +168,12 @@ class _Decisions:
         self.revisions = ClauseSpans(store)
         self.unknown: dict[tuple[str, str], LeftOut] = {}
         self.unverified: dict[tuple[str, str], LeftOut] = {}
+
+    def read(self, clauses: Iterable[tuple[str, str]]) -> None:
+        """Read the decision's input for these clauses (law id, path) together, before they are decided one by
+        one (`ClauseSpans.read`: one read for all, not one each); nothing to read without a day."""
+        if self.day is not None:
+            self.revisions.read((law_id, path) for law_id, path in clauses if law_id)
 
     def answer(self, law_id: str, path: str) -> Answer | None:
         if self.day is None or not law_id:
@@ -242,6 +251,7 @@ def _wording_on(rows: Sequence[Mapping[str, Any]], decisions: _Decisions,
     """Cited clause uid → the uid of the same clause's wording on the day, as the in-force decision gives it
     (its last known wording past "known up to", noted as unverified); None: not in force, or not known, then."""
     out: dict[str, str | None] = {}
+    decisions.read((row["law_id"], row["path"]) for row in rows if row["label"] == "Provision")
     for row in rows:
         if row["label"] != "Provision" or row["target"] in out:
             continue
