@@ -201,6 +201,8 @@ def parse_clause(text: str) -> str | None:
 
 _DIVISION_CHAIN = re.compile(rf"(?P<suppl>附則)?(?P<chain>(?:第{_N}[編章節款目](?:の{_N})*)+)")
 _DIVISION_LINK = re.compile(rf"第({_N})([編章節款目])((?:の{_N})*)")
+#: An appendix as `_outside_articles` paths it (``appdx_table1``, ``appdx_style2_2``, ``appdx``).
+_APPENDIX_PATH = re.compile(r"(?:appdx_table|appdx_note|appdx_style|appdx_format|appdx_fig|appdx)(?:\d+(?:_\d+)*)?")
 _DIVISION_PATH = re.compile(r"(?:suppl/)?(?:(?:pt|ch|se|ss|dv)\d+(?:_\d+)*/)*(?:pt|ch|se|ss|dv)\d+(?:_\d+)*")
 #: The e-Gov kinds an appendix written with each word (`appendix_label`) may be stored as, the likeliest first:
 #: 別記様式 is an AppdxStyle in one law and an AppdxNote or AppdxFormat in another (read.spans looks for each).
@@ -250,8 +252,9 @@ def division_of(heading: str) -> str | None:
 
 
 def _outside_articles(compact: str) -> str | None:
-    """A division (第三章第二節, ``ch3/se2``) or an appendix (別表第一) as its path; None for anything else."""
-    if _DIVISION_PATH.fullmatch(compact):
+    """A division (第三章第二節, ``ch3/se2``) or an appendix (別表第一, ``appdx_table1``) as its path; None for
+    anything else. A path given back is accepted again as it is."""
+    if _DIVISION_PATH.fullmatch(compact) or _APPENDIX_PATH.fullmatch(compact):
         return compact
     chain = _DIVISION_CHAIN.fullmatch(compact)
     if chain is not None:

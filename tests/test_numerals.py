@@ -191,3 +191,13 @@ def test_every_clause_of_the_sample_laws_has_a_label_that_reads_back_as_its_path
         assert label and not any(c.isascii() and c.isalpha() for c in label), (path, label)
         if "#" not in path and ":" not in path:  # repeats and ranges name no single clause to read back
             assert parse_clause(label) == path, (path, label)
+
+
+@pytest.mark.parametrize("written, path", [
+    ("付録", "appdx"), ("別表第一", "appdx_table1"), ("別表第一の二", "appdx_table1_2"), ("様式第二", "appdx_style2"),
+    ("別記様式第三号", "appdx_style3"),
+])
+def test_an_appendix_path_is_accepted_back_as_it_was_given(written: str, path: str) -> None:
+    """`law show 民法 appdx_table1` names what `law show 民法 別表第一` does (hypothesis found 付録 → appdx → None)."""
+    assert parse_clause(written) == path
+    assert parse_clause(path) == path
