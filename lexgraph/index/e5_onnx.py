@@ -252,8 +252,7 @@ class E5OnnxEncoder:
         totals = np.zeros((len(texts), config.hidden), dtype=np.float32)
         weight_sums = [0.0] * len(texts)
         order = sorted(range(len(pieces)), key=lambda i: len(pieces[i][1]))
-        alone = bool(self.int8_parts) and self._int8
-        for batch in _batches(order, [len(p[1]) for p in pieces], 0 if alone else batch_tokens):
+        for batch in _batches(order, [len(p[1]) for p in pieces], 0 if self._int8 else batch_tokens):
             hidden = self._run(weights, session, [pieces[i][1] for i in batch])
             for at, i in enumerate(batch):
                 row, tokens, size = pieces[i]
