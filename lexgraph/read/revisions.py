@@ -44,7 +44,6 @@ class StoreRevisions:
         self._laws: OrderedDict[str, LawSpans] = OrderedDict()
         # Before a law is read whole: its versions, and the spans of the few paths asked so far (`_spans_for`).
         self._clauses = ClauseSpans(store)
-        self._paths_asked: dict[str, set[str]] = {}
 
     def law(self, law_id: str) -> LawSpans:
         """The law's spans, read once and kept while it is among the `max_laws` most recently used."""
@@ -62,7 +61,6 @@ class StoreRevisions:
         """Drop cached laws after they were written to."""
         for law_id in law_ids:
             self._laws.pop(law_id, None)
-            self._paths_asked.pop(law_id, None)
             self._clauses.forget(law_id)
 
     def versions(self, law_id: str) -> LawSpans:
@@ -85,10 +83,7 @@ class StoreRevisions:
         whole law from the `PATHS_BEFORE_WHOLE`-th on (a judgment asks about hundreds)."""
         if law_id in self._laws or not self.paths_before_whole:
             return self.law(law_id)
-        asked = self._paths_asked.setdefault(law_id, set())
-        asked.add(path)
-        if len(asked) >= self.paths_before_whole:
-            del self._paths_asked[law_id]
+        if len(self._clauses.paths_read(law_id) | {path}) >= self.paths_before_whole:
             self._clauses.forget(law_id)
             return self.law(law_id)
         return self._clauses.law_for(law_id, path)
@@ -220,6 +215,10 @@ class ClauseSpans:
     def wording_on(self, law_id: str, path: str, on: date) -> Answer:
         """The one decision (`lexgraph.read.in_force.wording_on`) for one clause."""
         return wording_on(self.law_for(law_id, path), law_id, path, on)
+
+    def paths_read(self, law_id: str) -> set[str]:
+        """The law's clauses whose spans are kept."""
+        return set(self._spans.get(law_id, ()))
 
     def forget(self, law_id: str) -> None:
         """Drop what is kept of the law (its versions, its clauses' spans)."""
