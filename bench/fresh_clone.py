@@ -73,8 +73,9 @@ def main() -> None:
         if "test" in times:
             figures["test_s"] = round(times["test"], 1)
             figures["install_and_test_s"] = round(install + times["test"], 1)
+        figures["failed"] = [s["step"] for s in STEPS if s["exit"] != 0]
         print(json.dumps(figures, indent=2))
-        return
+        raise SystemExit(1 if figures["failed"] else 0)
     if "demo" in times:
         total = install + times["demo"]
         print(f"make demo, install included: {total:.0f} s (target 240: {total <= 240}); its own steps: "
@@ -82,6 +83,9 @@ def main() -> None:
     if "test" in times:
         total = install + times["test"]
         print(f"make test, install included: {total:.0f} s (target 600: {total <= 600})")
+    failed = [s["step"] for s in STEPS if s["exit"] != 0]
+    if failed:
+        raise SystemExit(f"failed: {', '.join(map(str, failed))} (its times are not figures; stderr above)")
 
 
 if __name__ == "__main__":
