@@ -133,6 +133,8 @@ def run_json(command: list[str], *, failing: bool = False) -> dict[str, Any]:
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
     if done.returncode != 0 and not (failing and done.returncode == 1 and done.stdout.strip()):
         raise SystemExit(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip()[-600:]}")
+    if done.returncode != 0:
+        print(done.stderr.strip()[-2000:], file=sys.stderr)  # why a step failed
     return dict(json.loads(done.stdout))
 
 
@@ -253,7 +255,7 @@ def summary(report: dict[str, Any]) -> None:
         if "test_s" in clone:
             print(f"  make test   install included {clone['install_and_test_s']} s (target 600)")
         for failed in clone.get("failed", []):
-            print(f"  {failed} FAILED in the fresh clone: its time is not a figure (bench/fresh_clone.py shows why)")
+            print(f"  {failed} FAILED in the fresh clone: its time is not a figure (why: above)")
     else:
         print("  make demo / make test on a fresh clone: not measured (--fresh-clone)")
 
