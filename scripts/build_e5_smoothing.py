@@ -58,11 +58,9 @@ def input_maxima(model_file: Path, texts: Sequence[str], threads: int = 0) -> di
     maxima: dict[str, np.ndarray] = {}
     for text in [f"passage: {t}" for t in texts] + [f"query: {t[:60]}" for t in texts]:
         tokens = np.array([tokenizer.bos, *tokenizer.content_ids(text)[:config.max_positions - 2], tokenizer.eos])
-        embedded = E5OnnxEncoder._embedded(weights, tokens)
-        shape = np.array([1, len(tokens), config.heads, config.hidden // config.heads], np.int64)
-        outputs = session.run(names, {"embedded": embedded, "padding": np.zeros((1, 1, 1, len(tokens)), np.float32),
-                                      "shape": shape})
-        for name, values in zip([*names, "embedded"], [*outputs, embedded], strict=True):
+        feeds = E5OnnxEncoder.feeds(weights, [tokens])
+        outputs = session.run(names, feeds)
+        for name, values in zip([*names, "embedded"], [*outputs, feeds["embedded"]], strict=True):
             seen = np.abs(values).max(axis=0)
             maxima[name] = np.maximum(maxima[name], seen) if name in maxima else seen
     return {key: maxima[name] for key, name in builder.inputs.items()}

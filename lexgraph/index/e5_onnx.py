@@ -267,17 +267,22 @@ class E5OnnxEncoder:
 
     def _run(self, weights: E5Weights, session: Any, sequences: list[np.ndarray]) -> np.ndarray:
         """The encoder's last hidden states of `sequences` padded to the longest, ``(B, T, hidden)``."""
+        hidden = session.run(None, self.feeds(weights, sequences))[0]
+        return hidden.reshape(len(sequences), max(len(tokens) for tokens in sequences), weights.config.hidden)
+
+    @classmethod
+    def feeds(cls, weights: E5Weights, sequences: list[np.ndarray]) -> dict[str, np.ndarray]:
+        """The graph's inputs for `sequences` (token ids, <s> and </s> included) padded to the longest: their
+        embeddings as rows, the attention's mask of the padding, and the shape the heads are split by."""
         config = weights.config
         longest = max(len(tokens) for tokens in sequences)
         embedded = np.zeros((len(sequences), longest, config.hidden), dtype=np.float32)
         padding = np.zeros((len(sequences), 1, 1, longest), dtype=np.float32)
         for at, tokens in enumerate(sequences):
-            embedded[at, :len(tokens)] = self._embedded(weights, tokens)
+            embedded[at, :len(tokens)] = cls._embedded(weights, tokens)
             padding[at, 0, 0, len(tokens):] = MASKED
         shape = np.array([len(sequences), longest, config.heads, config.hidden // config.heads], dtype=np.int64)
-        hidden = session.run(None, {"embedded": embedded.reshape(-1, config.hidden), "padding": padding,
-                                    "shape": shape})[0]
-        return hidden.reshape(len(sequences), longest, config.hidden)
+        return {"embedded": embedded.reshape(-1, config.hidden), "padding": padding, "shape": shape}
 
     @staticmethod
     def _embedded(weights: E5Weights, tokens: np.ndarray) -> np.ndarray:
