@@ -65,9 +65,7 @@ class StoreRevisions:
 
     def versions(self, law_id: str) -> LawSpans:
         """The law's versions, without reading its clauses (the whole law when it is already kept)."""
-        if law_id in self._laws or not self.paths_before_whole:
-            return self.law(law_id)
-        return self._clauses.versions(law_id)
+        return self.law(law_id) if self._read_whole(law_id) else self._clauses.versions(law_id)
 
     def revision_in_force(self, law_id: str, on: date) -> str | None:
         version = self.versions(law_id).version_on(on)
@@ -81,12 +79,17 @@ class StoreRevisions:
         """What the decision on one clause needs: the clause's own spans while few of the law's clauses were asked
         about (a `cite` on a short text asks about two, and reading all of 民法 was a sixth of its start-up), the
         whole law from the `PATHS_BEFORE_WHOLE`-th on (a judgment asks about hundreds)."""
-        if law_id in self._laws or not self.paths_before_whole:
+        if self._read_whole(law_id):
             return self.law(law_id)
         if len(self._clauses.paths_read(law_id) | {path}) >= self.paths_before_whole:
+            whole = self.law(law_id)  # `_read` takes the versions the clauses asked before were read with
             self._clauses.forget(law_id)
-            return self.law(law_id)
+            return whole
         return self._clauses.law_for(law_id, path)
+
+    def _read_whole(self, law_id: str) -> bool:
+        """Whether the law is answered from its whole reading: kept already, or always (`paths_before_whole` 0)."""
+        return law_id in self._laws or not self.paths_before_whole
 
     def provision_exists(self, law_id: str, path: str, on: date) -> bool | None:
         """True when the clause is in force on `on` with a known wording; False when it is not in force (or in no
@@ -166,7 +169,9 @@ class StoreRevisions:
         return None
 
     def _read(self, law_id: str) -> LawSpans:
-        versions = version_spans(self._store, law_id)
+        versions = self._clauses.versions_kept(law_id)
+        if versions is None:
+            versions = version_spans(self._store, law_id)
         provisions = [_provision(r) for r in self._store.query("law_provision_spans", law_id=law_id)] if versions \
             else []
         return LawSpans(versions, provisions)
@@ -215,6 +220,10 @@ class ClauseSpans:
     def wording_on(self, law_id: str, path: str, on: date) -> Answer:
         """The one decision (`lexgraph.read.in_force.wording_on`) for one clause."""
         return wording_on(self.law_for(law_id, path), law_id, path, on)
+
+    def versions_kept(self, law_id: str) -> list[VersionSpan] | None:
+        """The law's versions when they were read already (None: not read)."""
+        return self._versions.get(law_id)
 
     def paths_read(self, law_id: str) -> set[str]:
         """The law's clauses whose spans are kept."""
