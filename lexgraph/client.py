@@ -565,7 +565,8 @@ class LexGraph:
         answer: Answer | None = None
         try:
             embed = self._default_embedder().embed_passages if options.attachment == "citalaw" else None
-            answer = ask_question(self.store, question, retrieve, model, day, options, embed=embed)
+            answer = ask_question(self.store, question, retrieve, model, day, options, embed=embed,
+                                  cite=lambda text, on: self.cite(text, as_of=on, precedents=False))
         except (RetriesExhausted, LLMUnavailable) as error:
             self._log_turn(Turn(question, day, options.mode, options.prompt_style,
                                 model.config.model if model else None, asked_at, time.perf_counter() - started,

@@ -68,13 +68,22 @@ def basis_marks(statement: AnswerSentence) -> str:
     return escape(marks) if marks else f"[dim]（{BASIS_LABELS[statement.basis]}）[/]"
 
 
+def print_flags(statement: AnswerSentence) -> None:
+    """Under a statement naming a clause the store says is not there that day: which, and why (not supported)."""
+    for flag in statement.flags:
+        out.print(f"  [red]要確認（根拠なし）[/] {escape(flag)}", highlight=False)
+
+
 def print_answer(answer: Answer) -> None:
     out.print(f"[bold]{answer.question}[/]  [dim]({answer.label}; as of {answer.as_of})[/]", highlight=False)
     for sentence in answer.sentences:
         out.print(f"- {escape(sentence.text)} {basis_marks(sentence)}", highlight=False)
+        print_flags(sentence)
     out.print(f"[bold]結論[/] {escape(answer.conclusion.text)} {basis_marks(answer.conclusion)}", highlight=False)
+    print_flags(answer.conclusion)
     for caveat in answer.caveats:
         out.print(f"[yellow]注意[/] {escape(caveat.text)} {basis_marks(caveat)}", highlight=False)
+        print_flags(caveat)
     cited = set(answer.cited_ids)
     if cited:
         out.print("[bold]references[/]" + ("  (* attached after generation)" if any(
