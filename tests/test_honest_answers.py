@@ -98,3 +98,42 @@ def test_a_sentence_naming_a_clause_that_does_not_exist_is_flagged(store: Path, 
     flagged_at = next(i for i, line in enumerate(lines) if NO_SUCH_CLAUSE in line)
     assert "要確認" in lines[flagged_at + 1] and "民法第九千条" in lines[flagged_at + 1]
     assert sum("要確認" in line for line in lines) == 1
+
+
+# -- what search finds reaches the answer ---------------------------------------------------------------------------
+
+def gist_chunk(store: Path) -> dict[str, Any]:
+    """The 判決要旨 chunk of the エホバの証人輸血事件 as `search` ranks it for the question."""
+    found = lexgraph("search", TRANSFUSION, "--json", store=store).json()
+    chunk = found["chunks"][0]
+    assert (chunk["owner"], chunk["path"]) == (TRANSFUSION_UID, "判決要旨") and "輸血" in chunk["text"], chunk
+    return chunk
+
+
+def test_the_judgment_search_ranks_first_is_a_reference_the_model_sees(store: Path, tmp_path: Path) -> None:
+    chunk = gist_chunk(store)
+    with ScriptedOpenAI([citing_first_law("医師は説明義務を負う。")]) as server:
+        run = lexgraph("ask", TRANSFUSION, "--log", str(tmp_path / "turns.jsonl"), store=store,
+                       env=model_env(server))
+        sent = prompt_references(server.requests[0], "precedents")
+    assert run.code == 0, run.stderr
+    assert sent and sent[0]["text"] == chunk["text"], [p["title"] for p in sent]
+    assert "2000-02-29" in sent[0]["title"] and "平成10年(オ)第1081号" in sent[0]["title"]
+    assert not any("本文未収録" in p["text"] or not p["text"].strip() for p in sent), "a stub is never a reference"
+
+
+def test_graph_evidence_needs_relevance_to_the_question(store: Path) -> None:
+    """Judgments about other things cite 民法第七百九条: for 「成年年齢は何歳か」 it is no evidence, and no chunk
+    below the floor (half the question's best hit) lends its rank to anything."""
+    found = lexgraph("search", "成年年齢は何歳か", "--json", store=store).json()
+    floor = found["relevance_floor"]
+    best = max(found["clauses"][0]["score"], found["chunks"][0]["score"])
+    assert floor == pytest.approx(best / 2, abs=1e-6)
+    scores = {c["uid"]: c["score"] for c in found["chunks"]}
+    lenders = {c["chunk"] for item in found["evidence"] for c in item["cited_by"]}
+    assert all(scores.get(uid, 0) >= floor for uid in lenders), (floor, lenders)
+    assert not any(item["path"].startswith("a709") for item in found["evidence"]), found["evidence"][:3]
+    assert found["evidence"][0]["path"] == "a4/p1"
+    # a question the judgments are about keeps its graph evidence
+    found = lexgraph("search", "相続人に対する特別寄与料の請求", "--json", store=store).json()
+    assert any(item["graph_rank"] and item["direct_rank"] is None for item in found["evidence"])
