@@ -19,9 +19,7 @@ from typing import Any
 import pytest
 
 from lexgraph.client import LexGraph
-from lexgraph.llm.client import LLMClient, LLMConfig
 from lexgraph.store.base import GraphStore
-from tests.conftest import NEO4J_MARKS
 from tests.helpers import ROOT, SAMPLE, SEED_CACHE, lexgraph
 from tests.openai_server import Reply, ScriptedOpenAI
 
@@ -80,7 +78,8 @@ def model_env(server: ScriptedOpenAI) -> dict[str, str]:
 # -- answers checked clause by clause --------------------------------------------------------------------------------
 
 def test_a_sentence_naming_a_clause_that_does_not_exist_is_flagged(store: Path, tmp_path: Path) -> None:
-    with ScriptedOpenAI([citing_first_law(NO_SUCH_CLAUSE, "借地借家法第三条により、存続期間は三十年である。")]) as server:
+    held = "借地借家法第三条により、存続期間は三十年である。"
+    with ScriptedOpenAI([citing_first_law(NO_SUCH_CLAUSE, held)]) as server:
         run = lexgraph("ask", LEASE, "--law", "借地借家法", "--as-of", "2021-01-01", "--json",
                        "--log", str(tmp_path / "turns.jsonl"), store=store, env=model_env(server))
         screen = lexgraph("ask", LEASE, "--law", "借地借家法", "--as-of", "2021-01-01",
@@ -137,3 +136,151 @@ def test_graph_evidence_needs_relevance_to_the_question(store: Path) -> None:
     # a question the judgments are about keeps its graph evidence
     found = lexgraph("search", "相続人に対する特別寄与料の請求", "--json", store=store).json()
     assert any(item["graph_rank"] and item["direct_rank"] is None for item in found["evidence"])
+
+
+# -- no silent no-ops -------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("prompt", "mode"), [("focus-law", "arg-q"), ("rdf", "arg-qa")])
+def test_options_a_model_would_use_say_they_have_no_effect_without_one(store: Path, tmp_path: Path, prompt: str,
+                                                                       mode: str) -> None:
+    log = str(tmp_path / "turns.jsonl")
+    run = lexgraph("ask", LEASE, "--prompt", prompt, "--mode", mode, "--json", "--log", log, store=store,
+                   env={"LEXGRAPH_LLM_MODEL": ""})
+    assert run.code == 0, run.stderr
+    said = run.json()["no_effect"]
+    assert [note.split(":")[0] for note in said] == [f"--prompt {prompt}", f"--mode {mode}"]
+    assert all("no effect without a model" in note for note in said)
+    assert f"--prompt {prompt}: no effect" in run.stderr and f"--mode {mode}: no effect" in run.stderr
+    plain = lexgraph("ask", LEASE, "--json", "--log", log, store=store, env={"LEXGRAPH_LLM_MODEL": ""})
+    assert plain.json()["no_effect"] == [] and "no effect" not in plain.stderr  # the defaults say nothing
+
+
+def referenced_record(day: dict[str, Any] | None = None) -> str:
+    """The 輸血 case's metadata record (参照法条 民法709条，民法710条), on its own day or on `day`."""
+    for line in METADATA.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        if record["lawsuit_id"] == TRANSFUSION_UID.removeprefix("hanrei:"):
+            if day is not None:  # the same holding as if decided when the stored 民法 was in force
+                record = {**record, "date": day, "lawsuit_id": "952218", "case_number": "令和3(オ)9999"}
+            return json.dumps(record, ensure_ascii=False)
+    raise AssertionError("the metadata no longer holds the 輸血 case")
+
+
+def test_referenced_laws_are_linked_or_counted_with_the_reason(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    assert lexgraph("ingest", "statutes", SAMPLE, "--no-link", store=store).code == 0
+    old = tmp_path / "old.jsonl"
+    old.write_text(referenced_record() + "\n", encoding="utf-8")
+    run = lexgraph("ingest", "precedents", old, "--json", store=store)
+    assert run.code == 0, run.stderr
+    summary = run.json()
+    # decided 2000-02-29, and the store holds 民法 from 2020-04-01 only: no link, but both entries counted, with why
+    assert summary["referenced_links"] == 0
+    reasons = {reason: n for reason, n in summary["not_linked"].items() if reason.startswith("参照法条")}
+    assert sum(reasons.values()) == 2 and all("document's date" in reason for reason in reasons), reasons
+    screen = lexgraph("ingest", "precedents", old, store=store)  # unchanged now: nothing counted again
+    assert "参照法条 linked 0" in screen.stdout
+    new = tmp_path / "new.jsonl"
+    new.write_text(referenced_record({"era": "Reiwa", "year": 3, "month": 2, "day": 1}) + "\n", encoding="utf-8")
+    run = lexgraph("ingest", "precedents", new, store=store)
+    assert run.code == 0 and "参照法条 linked 2" in run.stdout, run.stdout + run.stderr
+    rows = lexgraph("query", "MATCH (p:Precedent {uid: 'hanrei:952218'})-[r:REFERS_TO]->(c:Provision) "
+                    "RETURN c.path AS path, r.surface AS surface ORDER BY path", "--json", store=store).json()
+    assert [(r["path"], r["surface"]) for r in rows] == [("a709", "民法709条"), ("a710", "民法710条")]
+
+
+def test_a_search_on_a_stale_index_names_the_stale_law(store: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "store"
+    shutil.copytree(store, copy)
+    fresh = lexgraph("search", "成年年齢は何歳か", "--json", store=copy)
+    assert fresh.json()["stale_index"] == [] and "stale index" not in fresh.stderr
+    # 民法 gains a revision (2020-05-16) after the index was built: the search does not see it, and says so
+    revision = ROOT / "tests" / "data" / "egov" / "129AC0000000089_20200516_501AC0000000002.xml"
+    assert lexgraph("ingest", "statutes", revision, "--no-link", store=copy).code == 0
+    run = lexgraph("search", "成年年齢は何歳か", "--json", store=copy)
+    assert run.code == 0, run.stderr
+    assert run.json()["stale_index"] == [{"part": "law:129AC0000000089", "law_id": "129AC0000000089",
+                                          "title": "民法"}]
+    screen = lexgraph("search", "成年年齢は何歳か", store=copy)
+    assert "stale index" in screen.stderr and "民法 (129AC0000000089)" in screen.stderr
+    assert "lexgraph index" in screen.stderr
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    """Every file of a store folder, with its bytes."""
+    return {str(path.relative_to(folder)): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+def test_read_commands_write_nothing_to_the_store(store: Path, tmp_path: Path) -> None:
+    """`ask` (extractive and with a model), `search`, `law show`, `cite --store`: not a byte of the store folder
+    changes. The turn log is a file of the user's: --log, LEXGRAPH_TURN_LOG, else the user's data folder."""
+    copy = tmp_path / "store"
+    shutil.copytree(store, copy)
+    before = files_of(copy)
+    data = tmp_path / "data"
+    env = {"LEXGRAPH_LLM_MODEL": "", "LEXGRAPH_TURN_LOG": "", "XDG_DATA_HOME": str(data)}
+    assert lexgraph("ask", LEASE, store=copy, env=env).code == 0
+    assert lexgraph("search", LEASE, store=copy).code == 0
+    assert lexgraph("law", "show", "民法", "第七百九条", store=copy).code == 0
+    assert lexgraph("cite", str(JUDGMENTS / "91244.txt"), store=copy).code == 0
+    with ScriptedOpenAI([citing_first_law("借地権の存続期間は三十年である。")]) as server:
+        assert lexgraph("ask", LEASE, store=copy, env={**model_env(server), "LEXGRAPH_TURN_LOG": "",
+                                                       "XDG_DATA_HOME": str(data)}).code == 0
+    assert files_of(copy) == before
+    turns = (data / "lexgraph" / "turns.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["status"] for line in turns] == ["extractive", "answered"]
+
+
+def test_the_turn_log_is_bounded(store: Path, tmp_path: Path) -> None:
+    log = tmp_path / "turns.jsonl"
+    env = {"LEXGRAPH_LLM_MODEL": "", "LEXGRAPH_TURN_LOG_MAX_MB": "0.001"}  # about 1 KB: every turn is more
+    for _ in range(3):
+        assert lexgraph("ask", LEASE, "--log", str(log), store=store, env=env).code == 0
+    kept = [path.read_text(encoding="utf-8").splitlines() for path in (log, log.with_name("turns.jsonl.1"))]
+    assert [len(lines) for lines in kept] == [1, 1]  # the last turn, and the one before it moved aside
+    assert not log.with_name("turns.jsonl.2").exists()
+    bad = lexgraph("ask", LEASE, "--log", str(log), store=store, env={**env, "LEXGRAPH_TURN_LOG_MAX_MB": "lots"})
+    assert bad.code == 2 and "LEXGRAPH_TURN_LOG_MAX_MB" in bad.stderr
+
+
+# -- the same on Neo4j ------------------------------------------------------------------------------------------------
+
+@pytest.mark.neo4j
+@pytest.mark.requires("neo4j")
+def test_the_same_on_neo4j(neo4j_store: GraphStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the Neo4j backend: the clause check, the judgment reaching the model, no stub as a reference, the floor,
+    参照法条 counted, the stale index named, and asking writing nothing to the graph."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    shutil.copy(SEED_CACHE, cache / SEED_CACHE.name)
+    monkeypatch.setenv("LEXGRAPH_CACHE_DIR", str(cache))
+    monkeypatch.setenv("LEXGRAPH_TURN_LOG", str(tmp_path / "turns.jsonl"))
+    lg = LexGraph(neo4j_store)
+    assert lg.ingest_statutes([SAMPLE], link=False).versions_added == 4
+    summary = lg.ingest_precedents([JUDGMENTS, METADATA])
+    assert summary.referenced_links == 0 and sum(n for reason, n in summary.not_linked.items()
+                                                 if reason.startswith("参照法条")) >= 2
+    lg.index(laws=["民法", "借地借家法"])
+    lg.index(kinds=["chunk"])
+    before = neo4j_store.counts()
+
+    found = lg.search("成年年齢は何歳か")
+    assert found.floor is not None and not any(e.path.startswith("a709") for e in found.evidence)
+    gist = lg.search(TRANSFUSION).chunks[0]
+    assert (gist.unit.owner_uid, gist.unit.path) == (TRANSFUSION_UID, "判決要旨")
+
+    with ScriptedOpenAI([citing_first_law(NO_SUCH_CLAUSE)]) as server:
+        for name, value in model_env(server).items():
+            monkeypatch.setenv(name, value)
+        answer = lg.ask(LEASE, laws=["借地借家法"], as_of=date(2021, 1, 1))
+        assert answer.sentences[0].basis == "flagged" and "no such clause" in answer.sentences[0].flags[0]
+        answer = lg.ask(TRANSFUSION)
+        sent = prompt_references(server.requests[-1], "precedents")
+    assert sent[0]["text"] == gist.unit.text and not any("本文未収録" in p["text"] for p in sent)
+    assert {r.uid for r in answer.references.of_kind("precedent")} >= {TRANSFUSION_UID}
+    assert neo4j_store.counts() == before, "asking wrote to the graph"
+
+    assert lg.stale_index() == ()
+    lg.ingest_statutes([ROOT / "tests" / "data" / "egov" / "129AC0000000089_20200516_501AC0000000002.xml"],
+                       link=False)
+    assert [(p.law_id, p.title) for p in lg.search("成年年齢は何歳か").stale] == [("129AC0000000089", "民法")]

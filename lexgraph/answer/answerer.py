@@ -84,7 +84,7 @@ def ask(store: GraphStore, question: str, retrieve: Retrieve, llm: LLMClient | N
         checks = [AnswerSentence(text, (), by="lexgraph") for text in
                   (*in_force_caveats([r.id for r in references.items if r.unverified], references, as_of),
                    *unknown_caveats(references, as_of))]
-        return replace(extracted, caveats=(*extracted.caveats, *checks))
+        return replace(extracted, caveats=(*extracted.caveats, *checks), no_effect=without_model(options))
     attempts: list[Attempt] = []
     prompts: list[Messages] = []
     draft: str | None = None
@@ -164,3 +164,17 @@ def check_mentions(statements: Sequence[AnswerSentence], cite: Cite, as_of: date
                          for c in cite(statement.text, as_of) if c.kind == "statute")
         checked.append(replace(statement, mentions=mentions) if mentions else statement)
     return checked
+
+
+def without_model(options: AskOptions) -> tuple[str, ...]:
+    """The options that change nothing in an extractive answer, each said: a prompt style lays out references for
+    a model and a mode decides what a model is asked, and without a model no prompt is written. An option taken
+    and silently ignored reads as one that was applied."""
+    notes = []
+    if options.prompt_style != AskOptions.prompt_style:
+        notes.append(f"--prompt {options.prompt_style}: no effect without a model (the extractive answer quotes the "
+                     "references; no prompt is written)")
+    if options.mode != AskOptions.mode:
+        notes.append(f"--mode {options.mode}: no effect without a model (the extractive answer asks no model, "
+                     "closed-book or otherwise)")
+    return tuple(notes)

@@ -114,6 +114,7 @@ class Answer:
     attempts: tuple[Attempt, ...] = field(default=())
     prompts: tuple[Messages, ...] = field(default=())  # the messages of each stage (closed-book draft, answer)
     confidence: Confidence | None = None  # an extractive answer's: how sure its lead clause is (answer.lead)
+    no_effect: tuple[str, ...] = ()  # options given that changed nothing (a prompt style without a model), each said
 
     @property
     def extractive(self) -> bool:
@@ -150,7 +151,7 @@ class Answer:
             "mode": self.mode, "prompt_style": self.prompt_style, "as_of": self.as_of.isoformat(),
             "sentences": [s.to_json() for s in self.sentences], "conclusion": self.conclusion.to_json(),
             "caveats": [c.to_json() for c in self.caveats], "draft": self.draft,
-            "flagged": [s.text for s in self.flagged],
+            "flagged": [s.text for s in self.flagged], "no_effect": list(self.no_effect),
             "confidence": self.confidence.to_json() if self.confidence else None,
             "references": [r.to_json() for r in self.references.items if r.id in cited],
             "attempts": [a.to_json() for a in self.attempts],

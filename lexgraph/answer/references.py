@@ -6,8 +6,10 @@ and PRECEDENTs are the judgments the search found (each with the passage it foun
 search's relevance floor), then the evidence precedents with text of their own. What the search ranks first must
 reach the model: a judgment whose 判決要旨 the question found is a reference even if no other judgment cites it. A
 precedent known only from other judgments' citations (a stub: its text is 「本文未収録…」) is never a reference:
-there is nothing in it a model could read, and a reference that says nothing only looks like support. Ids are numbered across kinds in the order the prompt lists them
-(books, guidelines, precedents, laws), so every id is unique in a prompt and a reply can cite nothing else.
+there is nothing in it a model could read, and a reference that says nothing only looks like support.
+
+Ids are numbered across kinds in the order the prompt lists them (books, guidelines, precedents, laws), so every id
+is unique in a prompt and a reply can cite nothing else.
 """
 
 from __future__ import annotations

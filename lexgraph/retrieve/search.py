@@ -91,6 +91,41 @@ class LeftOut:
 
 
 @dataclass(frozen=True)
+class StalePart:
+    """A part of the search index built from an older state of the graph (a law synced or ingested again, a
+    judgment replaced since `lexgraph index`): a search reads what the part held then, and misses what changed."""
+
+    part: str  # law:<law id> | chunks
+    law_id: str = ""
+    title: str = ""
+
+    @property
+    def note(self) -> str:
+        what = f"{self.title} ({self.law_id})" if self.law_id else "judgments, books and guidelines"
+        return (f"{what}: changed since the search index was built; the search does not see the change "
+                f"(run `lexgraph index`)")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"part": self.part, "law_id": self.law_id or None, "title": self.title or None}
+
+
+def stale_parts(store: GraphStore) -> tuple[StalePart, ...]:
+    """The index parts whose graph changed since they were built (`index.build.index_status`), each law named.
+    A part never built (a law not indexed) is not stale: `lexgraph index --status` lists those."""
+    from lexgraph.index.build import index_status
+    from lexgraph.index.units import part_law_id
+
+    found = []
+    for part in index_status(store).parts:
+        if part.status != "stale":
+            continue
+        law_id = part_law_id(part.part) or ""
+        rows = store.query("law_by_id", law_id=law_id) if law_id else []
+        found.append(StalePart(part.part, law_id, str(rows[0]["title"]) if rows else ""))
+    return tuple(found)
+
+
+@dataclass(frozen=True)
 class SearchResult:
     question: str
     mode: str
@@ -103,6 +138,7 @@ class SearchResult:
     unknown: tuple[LeftOut, ...] = field(default=())  # left out: their wording on the day is not known
     unverified: tuple[LeftOut, ...] = field(default=())  # kept as the last known wording, not known in force
     floor: float | None = None  # the score a chunk needs to lend its rank to what it cites (`relevance_floor`)
+    stale: tuple[StalePart, ...] = field(default=())  # index parts built from an older state of the graph
 
     def relevant_chunks(self) -> tuple[Retrieved, ...]:
         """The chunks at or above the relevance floor: those the graph evidence and an answer may draw on."""
@@ -115,7 +151,8 @@ class SearchResult:
                 "evidence": [e.to_json() for e in self.evidence],
                 "hypothetical_answers": list(self.hypothetical_answers), "dropped": list(self.dropped),
                 "unknown": [u.to_json() for u in self.unknown],
-                "unverified": [u.to_json() for u in self.unverified]}
+                "unverified": [u.to_json() for u in self.unverified],
+                "stale_index": [part.to_json() for part in self.stale]}
 
 
 def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LLMClient | None = None,
