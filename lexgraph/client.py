@@ -315,6 +315,11 @@ class LexGraph:
         `as_of` (None: today), by `extractor` (one of `EXTRACTORS`); each carries that day (`as_of`). Raises
         `InputError` for an unknown `in_law` or an unreadable `at`, `ConfigurationError` for an unknown extractor,
         `ToolMissing` for one whose model is not installed."""
+        return self._citer(as_of, in_law=in_law, at=at, precedents=precedents, extractor=extractor)(text)
+
+    def _citer(self, as_of: date | None, *, in_law: str | None = None, at: str | None = None,
+               precedents: bool = True, extractor: str = DEFAULT_EXTRACTOR) -> Callable[[str], list[Citation]]:
+        """`cite` with its context read once, for several texts read as of one day (an answer's statements)."""
         from lexgraph.read.citing import citation_context, store_catalog
         from lexgraph.read.revisions import StoreRevisions
 
@@ -322,7 +327,8 @@ class LexGraph:
         day = as_of_day(as_of)
         context = citation_context(store_catalog(self.store, self.catalog), StoreRevisions(self.store),
                                    as_of=day, in_law=in_law, at=at)
-        return [replace(c, as_of=day.isoformat()) for c in chosen.extract(text, context, precedents=precedents)]
+        return lambda text: [replace(c, as_of=day.isoformat())
+                             for c in chosen.extract(text, context, precedents=precedents)]
 
     def cite_pieces(self, blocks: Iterable[str], *, as_of: date | None = None, in_law: str | None = None,
                     at: str | None = None, precedents: bool = True, extractor: str = DEFAULT_EXTRACTOR,
@@ -580,8 +586,14 @@ class LexGraph:
         answer: Answer | None = None
         try:
             embed = self._default_embedder().embed_passages if options.attachment == "citalaw" else None
-            answer = ask_question(self.store, question, retrieve, model, day, options, embed=embed,
-                                  cite=lambda text, on: self.cite(text, as_of=on, precedents=False))
+            citers: dict[date, Callable[[str], list[Citation]]] = {}  # what `cite` reads, once per answer
+
+            def cite(text: str, on: date) -> list[Citation]:
+                if on not in citers:
+                    citers[on] = self._citer(on, precedents=False)
+                return citers[on](text)
+
+            answer = ask_question(self.store, question, retrieve, model, day, options, embed=embed, cite=cite)
         except (RetriesExhausted, LLMUnavailable) as error:
             self._log_turn(Turn(question, day, options.mode, options.prompt_style,
                                 model.config.model if model else None, asked_at, time.perf_counter() - started,
