@@ -204,6 +204,11 @@ def test_a_search_on_a_stale_index_names_the_stale_law(store: Path, tmp_path: Pa
     screen = lexgraph("search", "成年年齢は何歳か", store=copy)
     assert "stale index" in screen.stderr and "民法 (129AC0000000089)" in screen.stderr
     assert "lexgraph index" in screen.stderr
+    # an answer built on that search says so in a caveat of lexgraph's
+    answer = lexgraph("ask", "成年年齢は何歳か", "--json", "--log", str(tmp_path / "turns.jsonl"), store=copy,
+                      env={"LEXGRAPH_LLM_MODEL": ""}).json()
+    stale = [c for c in answer["caveats"] if "検索索引が古い" in c["text"]]
+    assert len(stale) == 1 and "民法 (129AC0000000089)" in stale[0]["text"] and stale[0]["basis"] == "lexgraph"
 
 
 def files_of(folder: Path) -> dict[str, bytes]:

@@ -21,7 +21,14 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from lexgraph.answer.attach import Embed, attach_citations, attach_published, in_force_caveats, unknown_caveats
+from lexgraph.answer.attach import (
+    Embed,
+    attach_citations,
+    attach_published,
+    in_force_caveats,
+    stale_caveats,
+    unknown_caveats,
+)
 from lexgraph.answer.extractive import extractive_answer
 from lexgraph.answer.model import MODES, Answer, AnswerSentence, StatuteMention, cited_ids
 from lexgraph.answer.prompts import STYLES, closed_book, render, with_draft
@@ -83,7 +90,7 @@ def ask(store: GraphStore, question: str, retrieve: Retrieve, llm: LLMClient | N
                                       prompt_style=options.prompt_style)
         checks = [AnswerSentence(text, (), by="lexgraph") for text in
                   (*in_force_caveats([r.id for r in references.items if r.unverified], references, as_of),
-                   *unknown_caveats(references, as_of))]
+                   *unknown_caveats(references, as_of), *stale_caveats(references))]
         return replace(extracted, caveats=(*extracted.caveats, *checks), no_effect=without_model(options))
     attempts: list[Attempt] = []
     prompts: list[Messages] = []
@@ -146,7 +153,8 @@ def finish(question: str, value: Mapping[str, Any], references: References, as_o
                                                    (sentences, [conclusion], model_caveats))
     cited = cited_ids([*sentences, conclusion, *model_caveats])
     checks = [AnswerSentence(text, (), by="lexgraph")
-              for text in (*in_force_caveats(cited, references, as_of), *unknown_caveats(references, as_of))]
+              for text in (*in_force_caveats(cited, references, as_of), *unknown_caveats(references, as_of),
+                           *stale_caveats(references))]
     return Answer(question=question, sentences=tuple(sentences), conclusion=conclusion,
                   caveats=(*model_caveats, *checks), references=references, mode=options.mode,
                   prompt_style=options.prompt_style, as_of=as_of, model=model, draft=draft, attempts=attempts,

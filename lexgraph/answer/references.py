@@ -74,6 +74,8 @@ class References:
     # (title, reason) of clauses the search left out because their wording on the day is not known: the answer
     # says so in its caveats and the prompt tells the model, so that nothing is answered from something else
     unknown: tuple[tuple[str, str], ...] = field(default=())
+    # what the search index missed: laws changed since it was built (`SearchResult.stale`), said in the caveats
+    stale: tuple[str, ...] = field(default=())
 
     def of_kind(self, kind: str) -> list[Reference]:
         return [r for r in self.items if r.kind == kind]
@@ -122,7 +124,8 @@ def build_references(store: GraphStore, result: SearchResult,
         direct_rank=item.get("direct_rank"), unverified=item.get("unverified", ""),
         cites=tuple(cites.get(item["id"], ())),
         cited_by=tuple(cited_by.get(item["id"], ()))) for item in raw)
-    return References(items, tuple(relations), tuple((u.title, u.reason) for u in result.unknown))
+    return References(items, tuple(relations), tuple((u.title, u.reason) for u in result.unknown),
+                      tuple(part.note for part in result.stale))
 
 
 def _precedents(store: GraphStore, result: SearchResult, limit: int) -> list[dict[str, Any]]:
