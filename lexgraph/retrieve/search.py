@@ -8,11 +8,12 @@
    the graph's selection alone, as the integrated-citation-graph paper publishes it.
 3. With ``as_of``, a clause a chunk cites is read in the wording in force on that day (a judgment of 1995 cites the
    1995 wording); a clause not in force then is left out, and said so in `SearchResult.dropped`.
-3b. Ranks are relative: some chunk is always first, even for a question no stored judgment is about. Only chunks
+4. Ranks are relative: some chunk is always first, even for a question no stored judgment is about. Only chunks
    above the relevance floor (`relevance_floor`: half the best score among the question's own hits, clauses and
    chunks alike) lend their ranks to what they cite, so that a clause many judgments cite does not become evidence
-   for a question those judgments are not about (「成年年齢は何歳か」 and 民法第七百九条).
-4. With ``as_of``, every clause is checked with the one in-force decision (`lexgraph.read.in_force`): a clause the
+   for a question those judgments are not about (「成年年齢は何歳か」 and 民法第七百九条). The paper has no floor:
+   its M chunks all lend their ranks, which is a difference of lexgraph's from it.
+5. With ``as_of``, every clause is checked with the one in-force decision (`lexgraph.read.in_force`): a clause the
    search would have found but whose wording that day the store cannot know (a gap, before the first stored
    version) is left out and listed in `SearchResult.unknown` with the reason; one past "known up to" is kept as
    its last known wording and listed in `SearchResult.unverified`, so that `ask` can say so.
