@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lexgraph.client import LexGraph
 from lexgraph.store.base import GraphStore
@@ -136,6 +138,44 @@ def test_graph_evidence_needs_relevance_to_the_question(store: Path) -> None:
     # a question the judgments are about keeps its graph evidence
     found = lexgraph("search", "相続人に対する特別寄与料の請求", "--json", store=store).json()
     assert any(item["graph_rank"] and item["direct_rank"] is None for item in found["evidence"])
+
+
+def hits(scores: list[float], kind: str) -> list[Any]:
+    from lexgraph.index.query import IndexHit
+    from lexgraph.retrieve.retrievers import Retrieved
+
+    def unread() -> Any:
+        raise AssertionError("the floor reads scores only")
+
+    ordered = sorted(scores, reverse=True)
+    return [Retrieved(IndexHit(f"{kind}{i}", s, unread), s, i + 1) for i, s in enumerate(ordered)]
+
+
+@given(st.lists(st.floats(0, 100, allow_nan=False), max_size=8), st.lists(st.floats(0, 100, allow_nan=False),
+                                                                          min_size=1, max_size=8),
+       st.floats(0.01, 100))
+def test_the_relevance_floor_is_relative_to_the_questions_own_hits(clauses: list[float], chunks: list[float],
+                                                                   scale: float) -> None:
+    """Half the best score the question's own hits reached: the best hit always passes, and scaling every score
+    (another retriever's scale) lets the same chunks lend their ranks: no fixed number is hidden in it."""
+    from lexgraph.retrieve.search import relevance_floor
+
+    floor = relevance_floor(hits(clauses, "clause"), hits(chunks, "chunk"))
+    best = max([*clauses, *chunks])
+    if best <= 0:
+        assert floor is None
+        return
+    assert floor == pytest.approx(best / 2)
+    if max(chunks) == best:  # the question's best hit is a chunk: it always lends its rank
+        assert max(chunks) >= floor
+    scaled = relevance_floor(hits([c * scale for c in clauses], "clause"), hits([c * scale for c in chunks], "chunk"))
+    assert scaled is not None
+    kept = [c >= floor for c in sorted(chunks, reverse=True)]
+    kept_scaled = [c * scale >= scaled for c in sorted(chunks, reverse=True)]
+    # the same chunks, but for a score within rounding of the floor itself
+    assert all(a == b for a, b, c in zip(kept, kept_scaled, sorted(chunks, reverse=True), strict=True)
+               if abs(c - floor) > 1e-9 * max(1.0, best))
+    assert relevance_floor(hits(clauses, "clause"), []) is None  # no chunk: nothing drawn through the graph
 
 
 # -- no silent no-ops -------------------------------------------------------------------------------------------------
