@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, extractor_named
-from lexgraph.config import sync_cache_dir
+from lexgraph.config import sync_cache_dir, turn_log_file
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
 from lexgraph.errors import ConfigurationError, IndexUnavailable, InputError, ModelUnavailable
@@ -71,7 +71,7 @@ if TYPE_CHECKING:
     from lexgraph.read.laws import ClauseLinks, LawDiff, ProvisionAsOf
     from lexgraph.read.revisions import StoreRevisions
     from lexgraph.retrieve.retrievers import Retriever
-    from lexgraph.retrieve.search import SearchResult
+    from lexgraph.retrieve.search import SearchResult, StalePart
     from lexgraph.store.copy import CopySummary
     from lexgraph.store.doctor import DoctorReport
 
@@ -104,6 +104,7 @@ class LexGraph:
         self.store = store
         self._catalog = catalog
         self._question_context: tuple[Catalog, StoreRevisions] | None = None
+        self._stale_parts: tuple[StalePart, ...] | None = None  # read once per handle, again after a write
         self._search_index: SearchIndex | None = None
         self._embedder: Embedder | None = None
         self.location: str | None = None  # where it was opened (`open`), for files kept beside the store
@@ -144,6 +145,7 @@ class LexGraph:
         from lexgraph.statutes.sources import DatingFlags, select_laws
 
         self._question_context = None  # the stored laws change: questions resolve against the new catalogue
+        self._stale_parts = None
         only = None
         if laws:
             entries = [self._catalog_entry(name) for name in laws]
@@ -175,6 +177,7 @@ class LexGraph:
         from lexgraph.statutes.egov_api import DEFAULT_PACE, EgovApi, ResponseCache, api_base
 
         self._question_context = None
+        self._stale_parts = None
         folder = cache_dir or sync_cache_dir(self.location or ".")
         client = EgovApi(api_base(api), cache=ResponseCache(folder), pace=DEFAULT_PACE if pace is None else pace)
         refresh = not laws and not all_laws
@@ -229,6 +232,7 @@ class LexGraph:
         from lexgraph.documents.prepare import iter_judgments
         from lexgraph.ingest.documents import ingest_documents
 
+        self._stale_parts = None  # what the index covers changes
         return ingest_documents(self.store, iter_judgments(paths, size=size, overlap=overlap),
                                 catalog=self.catalog, on_document=on_document)
 
@@ -241,6 +245,7 @@ class LexGraph:
         from lexgraph.documents.prepare import iter_literature
         from lexgraph.ingest.documents import ingest_documents
 
+        self._stale_parts = None  # what the index covers changes
         documents = iter_literature(paths, kind=kind, title=title, day=day.isoformat() if day else None,
                                     source=source, size=size, overlap=overlap)
         return ingest_documents(self.store, documents, catalog=self.catalog, on_document=on_document)
@@ -310,6 +315,11 @@ class LexGraph:
         `as_of` (None: today), by `extractor` (one of `EXTRACTORS`); each carries that day (`as_of`). Raises
         `InputError` for an unknown `in_law` or an unreadable `at`, `ConfigurationError` for an unknown extractor,
         `ToolMissing` for one whose model is not installed."""
+        return self._citer(as_of, in_law=in_law, at=at, precedents=precedents, extractor=extractor)(text)
+
+    def _citer(self, as_of: date | None, *, in_law: str | None = None, at: str | None = None,
+               precedents: bool = True, extractor: str = DEFAULT_EXTRACTOR) -> Callable[[str], list[Citation]]:
+        """`cite` with its context read once, for several texts read as of one day (an answer's statements)."""
         from lexgraph.read.citing import citation_context, store_catalog
         from lexgraph.read.revisions import StoreRevisions
 
@@ -317,7 +327,8 @@ class LexGraph:
         day = as_of_day(as_of)
         context = citation_context(store_catalog(self.store, self.catalog), StoreRevisions(self.store),
                                    as_of=day, in_law=in_law, at=at)
-        return [replace(c, as_of=day.isoformat()) for c in chosen.extract(text, context, precedents=precedents)]
+        return lambda text: [replace(c, as_of=day.isoformat())
+                             for c in chosen.extract(text, context, precedents=precedents)]
 
     def cite_pieces(self, blocks: Iterable[str], *, as_of: date | None = None, in_law: str | None = None,
                     at: str | None = None, precedents: bool = True, extractor: str = DEFAULT_EXTRACTOR,
@@ -396,6 +407,7 @@ class LexGraph:
         unknown kind, `StoreError` when the store fails."""
         from lexgraph.index.build import refresh_index
 
+        self._stale_parts = None  # what the index covers changes
         summary = refresh_index(self.store, embedder or self._default_embedder(), laws=self.law_ids(laws),
                                 kinds=kinds, rebuild=rebuild, progress=progress)
         self._drop_search_index()  # the files changed: the next search reopens them
@@ -526,26 +538,35 @@ class LexGraph:
         options = _one_setting(options, mode=mode)
         where = SearchFilter(as_of=_wordings(as_of), laws=self.law_ids(laws), kind=kind)
         retriever = retriever or self.retriever(options=options)
-        return search(self.store, retriever, question, where=where, options=options)
+        result = search(self.store, retriever, question, where=where, options=options)
+        return replace(result, stale=self.stale_index())
+
+    def stale_index(self) -> tuple[StalePart, ...]:
+        """The search index's parts built from an older state of the graph (a law synced or ingested again since
+        `index`), each law named: a search says so rather than omit the change silently. Read once per handle
+        (a search writes nothing), again after this handle ingests, syncs or indexes."""
+        from lexgraph.retrieve.search import stale_parts
+
+        if self._stale_parts is None:
+            self._stale_parts = stale_parts(self.store)
+        return self._stale_parts
 
     # -- answers ------------------------------------------------------------------------------------------------
-    def turn_log_path(self) -> Path:
-        """Where turns are logged: ``LEXGRAPH_TURN_LOG``, else beside an embedded store, else the working folder."""
-        if os.environ.get("LEXGRAPH_TURN_LOG"):
-            return Path(os.environ["LEXGRAPH_TURN_LOG"])
-        if self.store.backend == "embedded":
-            return Path(self.store.location) / "turns.jsonl"
-        return Path("lexgraph-turns.jsonl")
+    @staticmethod
+    def turn_log_path() -> Path:
+        """Where turns are logged (`config.turn_log_file`): ``LEXGRAPH_TURN_LOG``, else the user's data folder;
+        never the store, which a question only reads."""
+        return turn_log_file()
 
     def ask(self, question: str, *, options: AskOptions | None = None, as_of: date | None = None,
             laws: Sequence[str] = (), search: SearchOptions | None = None, llm: LLMClient | None = None,
-            use_model: bool = True, log: Path | None = None, record: bool = True,
+            use_model: bool = True, log: Path | None = None,
             retriever: Retriever | None = None) -> Answer:
         """Answer with citations on every sentence, as the law stood on `as_of` (None: today): from the model
         configured in the environment (or `llm`), or extractively when there is none (or `use_model` is False).
-        Every turn goes to the turn log and, with `record`, into the graph; a failure is logged before it is
-        raised (`RetriesExhausted`, `ModelUnavailable`; a search raises `IndexUnavailable`). Pass a `retriever` to reuse
-        one across questions."""
+        Every turn goes to the turn log (`log`, else `turn_log_path`), never into the store, which asking only
+        reads; a failure is logged before it is raised (`RetriesExhausted`, `ModelUnavailable`; a search raises
+        `IndexUnavailable`). Pass a `retriever` to reuse one across questions."""
         from lexgraph.answer.answerer import AskOptions
         from lexgraph.answer.answerer import ask as ask_question
         from lexgraph.answer.turnlog import Turn
@@ -565,12 +586,19 @@ class LexGraph:
         answer: Answer | None = None
         try:
             embed = self._default_embedder().embed_passages if options.attachment == "citalaw" else None
-            answer = ask_question(self.store, question, retrieve, model, day, options, embed=embed)
+            citers: dict[date, Callable[[str], list[Citation]]] = {}  # what `cite` reads, once per answer
+
+            def cite(text: str, on: date) -> list[Citation]:
+                if on not in citers:
+                    citers[on] = self._citer(on, precedents=False)
+                return citers[on](text)
+
+            answer = ask_question(self.store, question, retrieve, model, day, options, embed=embed, cite=cite)
         except (RetriesExhausted, LLMUnavailable) as error:
             self._log_turn(Turn(question, day, options.mode, options.prompt_style,
                                 model.config.model if model else None, asked_at, time.perf_counter() - started,
                                 error=str(error), attempts=getattr(error, "attempts", ()),
-                                prompts=getattr(error, "prompts", ())), log, record)
+                                prompts=getattr(error, "prompts", ())), log)
             if isinstance(error, RetriesExhausted):
                 raise RetriesExhausted(f"{error}. Every reply and its errors are in the turn log "
                                        f"{log or self.turn_log_path()}; try again, raise max_repairs "
@@ -578,7 +606,7 @@ class LexGraph:
                                        error.prompts) from error
             raise
         self._log_turn(Turn(question, day, options.mode, options.prompt_style, answer.model, asked_at,
-                            time.perf_counter() - started, answer=answer), log, record)
+                            time.perf_counter() - started, answer=answer), log)
         return answer
 
     @staticmethod
@@ -619,12 +647,10 @@ class LexGraph:
 
         return read_knowledge(self.store, uid)
 
-    def _log_turn(self, turn: Turn, log: Path | None, record: bool) -> None:
-        from lexgraph.answer.turnlog import append_jsonl, record_turn
+    def _log_turn(self, turn: Turn, log: Path | None) -> None:
+        from lexgraph.answer.turnlog import append_jsonl
 
         append_jsonl(log or self.turn_log_path(), turn)
-        if record:
-            record_turn(self.store, turn)
 
     # -- evaluation ---------------------------------------------------------------------------------------------
     def eval_retrieval(self, questions: Sequence[GoldQuestion], modes: Sequence[str], ks: Sequence[int], *,

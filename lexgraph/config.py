@@ -109,3 +109,14 @@ def sync_cache_dir(location: str) -> Path:
         root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
         return root / "lexgraph" / "egov" / where
     return Path(location) / "egov-cache"
+
+
+def turn_log_file() -> Path:
+    """The turn log of `ask` and the knowledge interview: ``LEXGRAPH_TURN_LOG``, else ``turns.jsonl`` in the user's
+    data folder (``$XDG_DATA_HOME/lexgraph``, ``~/.local/share/lexgraph`` by default). Not in the store, nor beside
+    it: asking is reading, and a read never writes to the store (a read-only store, a server, a copy shared by
+    several users all stay as they are); the log is the user's own record of what they asked."""
+    if os.environ.get("LEXGRAPH_TURN_LOG"):
+        return Path(os.environ["LEXGRAPH_TURN_LOG"]).expanduser()
+    root = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return root / "lexgraph" / "turns.jsonl"

@@ -463,7 +463,8 @@ def test_search_output_fits_80_columns_and_labels_placeholder_precedents(search_
 
     from lexgraph.model import NOT_STORED_LABEL
 
-    question = "建物の賃貸人が更新を拒絶するにはどのような要件が必要か"
+    # 91120 and 90381 (医療観察法) cite decisions whose text is not stored: a question about them draws those in
+    question = "医療観察法による入院の継続は憲法に違反するか"
     run = lexgraph("search", question, "--k", "3", store=search_store, env={"COLUMNS": "80"})
     assert run.code == 0, run.stderr
     lines = run.stdout.splitlines()
@@ -472,7 +473,9 @@ def test_search_output_fits_80_columns_and_labels_placeholder_precedents(search_
     stubs = [item for item in evidence if item["stub"]]
     assert stubs and all(item["text"] == "" for item in stubs)
     assert run.stdout.count(NOT_STORED_LABEL[:5]) >= len(stubs)  # 本文未収録, on the first line of its cell
-    assert "民法 第千五十条第五項" in run.stdout  # a clause found through the graph is named, not shown as "民法 ５"
+    # 92453 (特別寄与料) cites 民法１０５０条５項: a clause found through the graph is named, not shown as "民法 ５"
+    run = lexgraph("search", "相続人に対する特別寄与料の請求", "--k", "3", store=search_store, env={"COLUMNS": "80"})
+    assert "民法 第千五十条第五項" in run.stdout and "cited by" in run.stdout
 
 
 def test_both_query_engines_find_the_same_clauses_and_a_wrong_one_is_named(search_store: Path) -> None:

@@ -9,19 +9,28 @@ Modes (CitaLaw):
   paper's zero-shot baseline): what the model knows by itself, citing nothing.
 
 With no model, the answer is extractive (`extractive.extractive_answer`). Every model reply passes the guardrails
-(`guardrails.complete_json`): schema, reference ids, bounded repairs.
+(`guardrails.complete_json`): schema, reference ids, bounded repairs. Then every statute the model's statements name
+in their own words is resolved as `lexgraph cite` resolves it (`Cite`, given by the caller: the one resolver, not a
+second), and a statement naming a clause the store says is not there that day is flagged (`model.StatuteMention`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from lexgraph.answer.attach import Embed, attach_citations, attach_published, in_force_caveats, unknown_caveats
+from lexgraph.answer.attach import (
+    Embed,
+    attach_citations,
+    attach_published,
+    in_force_caveats,
+    stale_caveats,
+    unknown_caveats,
+)
 from lexgraph.answer.extractive import extractive_answer
-from lexgraph.answer.model import MODES, Answer, AnswerSentence, cited_ids
+from lexgraph.answer.model import MODES, Answer, AnswerSentence, StatuteMention, cited_ids
 from lexgraph.answer.prompts import STYLES, closed_book, render, with_draft
 from lexgraph.answer.references import DEFAULT_LIMITS, References, build_references
 from lexgraph.errors import ConfigurationError, InputError
@@ -38,10 +47,13 @@ from lexgraph.llm.guardrails import (
 from lexgraph.store.base import GraphStore
 
 if TYPE_CHECKING:
+    from lexgraph.citations.model import Citation
     from lexgraph.retrieve.search import SearchResult
 
 #: Runs the search for a text (the question, or question + draft): `LexGraph.search` with the caller's filter.
 Retrieve = Callable[[str], "SearchResult"]
+#: The statutes a text names, resolved against the store on a day: what `LexGraph.cite` returns.
+Cite = Callable[[str, date], "Sequence[Citation]"]
 
 
 @dataclass(frozen=True)
@@ -67,7 +79,7 @@ ATTACHMENTS = ("lexgraph", "citalaw")
 
 
 def ask(store: GraphStore, question: str, retrieve: Retrieve, llm: LLMClient | None, as_of: date,
-        options: AskOptions | None = None, embed: Embed | None = None) -> Answer:
+        options: AskOptions | None = None, embed: Embed | None = None, cite: Cite | None = None) -> Answer:
     options = options or AskOptions()
     if not question.strip():
         raise InputError("the question is empty")
@@ -78,8 +90,8 @@ def ask(store: GraphStore, question: str, retrieve: Retrieve, llm: LLMClient | N
                                       prompt_style=options.prompt_style)
         checks = [AnswerSentence(text, (), by="lexgraph") for text in
                   (*in_force_caveats([r.id for r in references.items if r.unverified], references, as_of),
-                   *unknown_caveats(references, as_of))]
-        return replace(extracted, caveats=(*extracted.caveats, *checks))
+                   *unknown_caveats(references, as_of), *stale_caveats(references))]
+        return replace(extracted, caveats=(*extracted.caveats, *checks), no_effect=without_model(options))
     attempts: list[Attempt] = []
     prompts: list[Messages] = []
     draft: str | None = None
@@ -87,7 +99,7 @@ def ask(store: GraphStore, question: str, retrieve: Retrieve, llm: LLMClient | N
         only = _complete(llm, closed_book(question).messages(), ReplyCheck("answer", allowed_ids=frozenset()),
                          options, attempts, prompts)
         return finish(question, only.value, References(()), as_of, options, model=llm.config.model, draft=None,
-                      attempts=tuple(attempts), prompts=tuple(prompts), embed=embed)
+                      attempts=tuple(attempts), prompts=tuple(prompts), embed=embed, cite=cite)
     if options.mode in ("arg-q", "arg-qa"):
         first = _complete(llm, closed_book(question).messages(), ReplyCheck("answer", allowed_ids=frozenset()),
                           options, attempts, prompts)
@@ -100,7 +112,7 @@ def ask(store: GraphStore, question: str, retrieve: Retrieve, llm: LLMClient | N
     reply = _complete(llm, prompt.messages(), ReplyCheck("answer", allowed_ids=references.ids), options, attempts,
                       prompts)
     return finish(question, reply.value, references, as_of, options, model=llm.config.model, draft=draft,
-                  attempts=tuple(attempts), prompts=tuple(prompts), embed=embed)
+                  attempts=tuple(attempts), prompts=tuple(prompts), embed=embed, cite=cite)
 
 
 def _complete(llm: LLMClient, messages: list[dict[str, str]], check: ReplyCheck, options: AskOptions,
@@ -123,9 +135,10 @@ def answer_text(value: Mapping[str, Any]) -> str:
 
 def finish(question: str, value: Mapping[str, Any], references: References, as_of: date, options: AskOptions, *,
            model: str, draft: str | None, attempts: tuple[Attempt, ...], prompts: tuple[Messages, ...] = (),
-           embed: Embed | None = None) -> Answer:
+           embed: Embed | None = None, cite: Cite | None = None) -> Answer:
     """A validated reply made into an answer: every statement with its checked citations (or labelled as the
-    model's own), attachment for uncited sentences, and the in-force check of everything cited."""
+    model's own), attachment for uncited sentences, the in-force check of everything cited, and (with `cite`)
+    every statute the statements name checked clause by clause (`check_mentions`)."""
     sentences = [AnswerSentence.from_reply(s) for s in value["sentences"]]
     if options.attachment == "citalaw":
         if embed is None:
@@ -135,10 +148,41 @@ def finish(question: str, value: Mapping[str, Any], references: References, as_o
         sentences = attach_citations(sentences, references)
     conclusion = AnswerSentence.from_reply(value["conclusion"])
     model_caveats = [AnswerSentence.from_reply(c) for c in value.get("caveats", [])]
+    if cite is not None:
+        sentences, (conclusion,), model_caveats = (check_mentions(group, cite, as_of) for group in
+                                                   (sentences, [conclusion], model_caveats))
     cited = cited_ids([*sentences, conclusion, *model_caveats])
     checks = [AnswerSentence(text, (), by="lexgraph")
-              for text in (*in_force_caveats(cited, references, as_of), *unknown_caveats(references, as_of))]
+              for text in (*in_force_caveats(cited, references, as_of), *unknown_caveats(references, as_of),
+                           *stale_caveats(references))]
     return Answer(question=question, sentences=tuple(sentences), conclusion=conclusion,
                   caveats=(*model_caveats, *checks), references=references, mode=options.mode,
                   prompt_style=options.prompt_style, as_of=as_of, model=model, draft=draft, attempts=attempts,
                   prompts=prompts)
+
+
+def check_mentions(statements: Sequence[AnswerSentence], cite: Cite, as_of: date) -> list[AnswerSentence]:
+    """Each statement with the statutes it names, resolved on `as_of` by `cite` (`lexgraph cite`'s resolution):
+    a reference id backs what the reference says, not a clause the sentence names besides, so a sentence saying
+    「民法第九千条により…」 while citing 借地借家法 is checked against the store on its own. Mentions that only
+    carry a law forward (a bare 同法) are not statements and are left out."""
+    checked = []
+    for statement in statements:
+        mentions = tuple(StatuteMention(c.surface, c.status, c.reason or "", c.law_id or "", c.path or "")
+                         for c in cite(statement.text, as_of) if c.kind == "statute")
+        checked.append(replace(statement, mentions=mentions) if mentions else statement)
+    return checked
+
+
+def without_model(options: AskOptions) -> tuple[str, ...]:
+    """The options that change nothing in an extractive answer, each said: a prompt style lays out references for
+    a model and a mode decides what a model is asked, and without a model no prompt is written. An option taken
+    and silently ignored reads as one that was applied."""
+    notes = []
+    if options.prompt_style != AskOptions.prompt_style:
+        notes.append(f"--prompt {options.prompt_style}: no effect without a model (the extractive answer quotes the "
+                     "references; no prompt is written)")
+    if options.mode != AskOptions.mode:
+        notes.append(f"--mode {options.mode}: no effect without a model (the extractive answer asks no model, "
+                     "closed-book or otherwise)")
+    return tuple(notes)

@@ -100,6 +100,11 @@ def unknown_caveats(references: References, as_of: date) -> list[str]:
             "回答はできません。" for title, reason in references.unknown]
 
 
+def stale_caveats(references: References) -> list[str]:
+    """One caveat for every law the search index has not seen change: the references may miss its new wording."""
+    return [f"検索索引が古いため、次の変更は参照に反映されていません：{note}" for note in references.stale]
+
+
 def in_force_caveats(cited: Sequence[str], references: References, as_of: date) -> list[str]:
     caveats = []
     for reference_id in cited:

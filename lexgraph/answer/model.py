@@ -8,7 +8,13 @@ Every statement is attributable or labelled (issue 15 §4). Its ``basis`` says w
 - ``attached``: the model cited nothing, and lexgraph attached the closest references after generation
   (CitaLaw's attachment: a suggestion, marked as such, not the model's claim of support);
 - ``model``: it cites nothing: the model's own statement, shown as such, never as supported;
-- ``lexgraph``: written by lexgraph itself (the in-force check, the extractive answer's framing), not by a model.
+- ``lexgraph``: written by lexgraph itself (the in-force check, the extractive answer's framing), not by a model;
+- ``flagged``: the model's statement names a clause that `lexgraph cite` cannot find in force on the day (no such
+  clause, or not in force then): whatever it cites, it is not supported, and ``flags`` says why.
+
+A citation id only says which reference the model points at; the clause a sentence names in its own words (「民法第
+九千条により…」) is a second claim, which the reference does not back. Every statute mention of a model's statement
+therefore goes through the resolution `cite` uses (``mentions``), and one the store contradicts flags the statement.
 """
 
 from __future__ import annotations
@@ -26,9 +32,31 @@ MODES = ("cgg", "arg-q", "arg-qa", "closebook")  # closebook: CitaLaw's CloseBoo
 EXTRACTIVE_LABEL = "extractive: no language model was used; these are the most relevant clauses and passages, quoted"
 #: The answer JSON's format: 2 since conclusion and caveats are statements with citations (1: plain strings).
 ANSWER_FORMAT = 2
-BASES = ("cited", "attached", "model", "lexgraph")
+BASES = ("cited", "attached", "model", "lexgraph", "flagged")
 #: How the terminal labels a statement that cites nothing.
 BASIS_LABELS = {"model": "モデル自身の判断・出典なし", "lexgraph": "lexgraph の確認"}
+#: The statuses of `lexgraph cite` that say the named clause is not there on the day (no such clause, not in
+#: force then, or a law name no catalogue knows): a statement naming one is flagged.
+CONTRADICTED = frozenset({"unresolved"})
+
+
+@dataclass(frozen=True)
+class StatuteMention:
+    """A statute a statement names in its own words, as `lexgraph cite` resolved it on the answer's day."""
+
+    surface: str
+    status: str  # resolved | unverified | ambiguous | unresolved (`lexgraph.citations.model.Status`)
+    reason: str = ""
+    law_id: str = ""
+    path: str = ""
+
+    @property
+    def contradicted(self) -> bool:
+        return self.status in CONTRADICTED
+
+    def to_json(self) -> dict[str, Any]:
+        return {"surface": self.surface, "status": self.status, "reason": self.reason or None,
+                "law_id": self.law_id or None, "path": self.path or None}
 
 
 @dataclass(frozen=True)
@@ -39,9 +67,17 @@ class AnswerSentence:
     citations: tuple[str, ...]
     attached: tuple[str, ...] = ()  # citations added after generation (CitaLaw attachment), not by the model
     by: str = "model"  # who wrote it: "model" or "lexgraph"
+    mentions: tuple[StatuteMention, ...] = ()  # the statutes it names, resolved as `cite` resolves them
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        """Why the statement is not supported: each clause it names that the store says is not there that day."""
+        return tuple(f"{m.surface}: {m.reason or m.status}" for m in self.mentions if m.contradicted)
 
     @property
     def basis(self) -> str:
+        if self.flags:
+            return "flagged"
         if self.citations:
             return "cited"
         if self.attached:
@@ -50,7 +86,7 @@ class AnswerSentence:
 
     def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "citations": list(self.citations), "attached": list(self.attached),
-                "basis": self.basis}
+                "basis": self.basis, "mentions": [m.to_json() for m in self.mentions], "flags": list(self.flags)}
 
     @classmethod
     def from_reply(cls, value: Mapping[str, Any]) -> AnswerSentence:
@@ -78,6 +114,7 @@ class Answer:
     attempts: tuple[Attempt, ...] = field(default=())
     prompts: tuple[Messages, ...] = field(default=())  # the messages of each stage (closed-book draft, answer)
     confidence: Confidence | None = None  # an extractive answer's: how sure its lead clause is (answer.lead)
+    no_effect: tuple[str, ...] = ()  # options given that changed nothing (a prompt style without a model), each said
 
     @property
     def extractive(self) -> bool:
@@ -101,6 +138,11 @@ class Answer:
         """The model's statements that cite nothing (shown labelled as its own)."""
         return tuple(s for s in self.statements if s.basis == "model")
 
+    @property
+    def flagged(self) -> tuple[AnswerSentence, ...]:
+        """The statements naming a clause the store says is not there on the day (`AnswerSentence.flags`)."""
+        return tuple(s for s in self.statements if s.flags)
+
     def to_json(self) -> dict[str, Any]:
         cited = set(self.cited_ids)
         return {
@@ -109,6 +151,7 @@ class Answer:
             "mode": self.mode, "prompt_style": self.prompt_style, "as_of": self.as_of.isoformat(),
             "sentences": [s.to_json() for s in self.sentences], "conclusion": self.conclusion.to_json(),
             "caveats": [c.to_json() for c in self.caveats], "draft": self.draft,
+            "flagged": [s.text for s in self.flagged], "no_effect": list(self.no_effect),
             "confidence": self.confidence.to_json() if self.confidence else None,
             "references": [r.to_json() for r in self.references.items if r.id in cited],
             "attempts": [a.to_json() for a in self.attempts],

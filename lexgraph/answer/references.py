@@ -1,9 +1,15 @@
 """The references an answer may cite, numbered as the prompt shows them: ``BOOK 1``, ``GUIDELINE 2``, ``PRECEDENT 3``,
 ``LAW 4``, and the citation relations between them (which chunk or precedent cites which clause).
 
-They come from a search: the evidence clauses become LAWs, the evidence precedents PRECEDENTs, and the best book
-and guideline chunks BOOKs and GUIDELINEs. Ids are numbered across kinds in the order the prompt lists them
-(books, guidelines, precedents, laws), so every id is unique in a prompt and a reply can cite nothing else.
+They come from a search: the evidence clauses become LAWs, the best book and guideline chunks BOOKs and GUIDELINEs,
+and PRECEDENTs are the judgments the search found (each with the passage it found, in the order found, down to the
+search's relevance floor), then the evidence precedents with text of their own. What the search ranks first must
+reach the model: a judgment whose 判決要旨 the question found is a reference even if no other judgment cites it. A
+precedent known only from other judgments' citations (a stub: its text is 「本文未収録…」) is never a reference:
+there is nothing in it a model could read, and a reference that says nothing only looks like support.
+
+Ids are numbered across kinds in the order the prompt lists them (books, guidelines, precedents, laws), so every id
+is unique in a prompt and a reply can cite nothing else.
 """
 
 from __future__ import annotations
@@ -68,6 +74,8 @@ class References:
     # (title, reason) of clauses the search left out because their wording on the day is not known: the answer
     # says so in its caveats and the prompt tells the model, so that nothing is answered from something else
     unknown: tuple[tuple[str, str], ...] = field(default=())
+    # what the search index missed: laws changed since it was built (`SearchResult.stale`), said in the caveats
+    stale: tuple[str, ...] = field(default=())
 
     def of_kind(self, kind: str) -> list[Reference]:
         return [r for r in self.items if r.kind == kind]
@@ -93,12 +101,7 @@ def build_references(store: GraphStore, result: SearchResult,
         chunks = [h for h in result.chunks if h.unit.owner_kind == kind][: limits.get(kind, 0)]
         raw += [{"kind": kind, "uid": h.uid, "title": f"{h.unit.title} {h.unit.path}".strip(), "text": h.unit.text}
                 for h in chunks]
-    precedents = [e for e in result.evidence if e.label == "Precedent"][: limits.get("precedent", 0)]
-    best_chunk: dict[str, str] = {}
-    for hit in result.chunks:
-        best_chunk.setdefault(hit.unit.owner_uid, hit.unit.text)
-    raw += [{"kind": "precedent", "uid": e.uid, "title": e.title, "text": e.text or best_chunk.get(e.uid, ""),
-             "stub": e.stub} for e in precedents]
+    raw += _precedents(store, result, limits.get("precedent", 0))
     laws = [e for e in result.evidence if e.label == "Provision"][: limits.get("law", 0)]
     revisions = _revisions(store, {e.law_id for e in laws}, as_of_day(result.where.day))
     unverified = {(u.law_id, u.path): u.reason for u in result.unverified}
@@ -121,7 +124,34 @@ def build_references(store: GraphStore, result: SearchResult,
         direct_rank=item.get("direct_rank"), unverified=item.get("unverified", ""),
         cites=tuple(cites.get(item["id"], ())),
         cited_by=tuple(cited_by.get(item["id"], ()))) for item in raw)
-    return References(items, tuple(relations), tuple((u.title, u.reason) for u in result.unknown))
+    return References(items, tuple(relations), tuple((u.title, u.reason) for u in result.unknown),
+                      tuple(part.note for part in result.stale))
+
+
+def _precedents(store: GraphStore, result: SearchResult, limit: int) -> list[dict[str, Any]]:
+    """The judgments the search found (each with its best passage: the 判決要旨 when that is what matched), then
+    the evidence precedents with a text of their own; never a stub; at most `limit`."""
+    from lexgraph.retrieve.search import precedent_title
+
+    found: dict[str, str] = {}  # precedent uid → the passage the question found first
+    for hit in result.relevant_chunks():
+        if hit.unit.owner_kind == "precedent":
+            found.setdefault(hit.unit.owner_uid, hit.unit.text)
+    evidence = {e.uid: e for e in result.evidence if e.label == "Precedent" and not e.stub}
+    chosen = [*found, *(uid for uid in evidence if uid not in found)][:limit]
+    unread = [uid for uid in chosen if uid not in evidence]
+    rows = {row["uid"]: row for row in (store.query("evidence_items", provisions=[], precedents=unread)
+                                        if unread else [])}
+    out = []
+    for uid in chosen:
+        row = rows.get(uid)
+        if row is not None and row["stub"]:
+            continue
+        title = evidence[uid].title if uid in evidence else (precedent_title(row) if row else uid)
+        text = found.get(uid) or evidence[uid].text
+        if text.strip():
+            out.append({"kind": "precedent", "uid": uid, "title": title, "text": text, "stub": False})
+    return out
 
 
 def _revisions(store: GraphStore, law_ids: set[str], day: date) -> dict[str, str]:

@@ -1,6 +1,10 @@
 """Every turn is kept: a JSONL line with the prompt, the raw replies, the validation errors, the retries, latency
-and token usage; and in the graph, ``(:Question)-[:ANSWERED_BY]->(:Answer)-[:CITES]->…`` so that an answer can be
-audited against the clauses and precedents it relied on.
+and token usage, and the answer with the uid of every reference it cites, so that an answer can be audited against
+the clauses and precedents it relied on. The log is a file of the user's (`config.turn_log_file`), never the store:
+asking is reading, and a read writes nothing to the store. (Stores written before keep the ``(:Question)`` and
+``(:Answer)`` nodes earlier versions recorded; nothing writes new ones.) The file is bounded: past
+`MAX_LOG_BYTES` (``LEXGRAPH_TURN_LOG_MAX_MB``) it is moved to ``<name>.1`` (replacing the one before) and a new one
+begun, so that it never holds more than twice that.
 
 A turn that failed (retries exhausted, endpoint down) is logged too, with the error: the log is where one finds out
 what the model said when the user got an error.
@@ -28,10 +32,8 @@ from typing import Any
 from lexgraph.answer.model import MODES as ANSWER_MODES
 from lexgraph.answer.model import Answer, upgrade_answer_json
 from lexgraph.documents.jsonl import read_records
-from lexgraph.errors import InputError
+from lexgraph.errors import ConfigurationError, InputError
 from lexgraph.llm.guardrails import Attempt
-from lexgraph.store.base import GraphStore
-from lexgraph.store.names import answer_name, titled_name
 
 #: The version of a turn log line: 1 had no ``schema_version`` (nor ``structured`` on its attempts); 2 adds them;
 #: 3 writes the answer's conclusion and caveats as statements with citations and a basis (answer format 2); 4 logs
@@ -103,10 +105,37 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+#: A turn log is moved aside past this size (bytes); ``LEXGRAPH_TURN_LOG_MAX_MB`` sets it in megabytes.
+MAX_LOG_BYTES = 64 * 1024 * 1024
+
+
+def max_log_bytes() -> int:
+    """The size past which a turn log is moved aside: ``LEXGRAPH_TURN_LOG_MAX_MB`` (a positive number), else
+    `MAX_LOG_BYTES`. Raises `ConfigurationError` for a value that is not one."""
+    raw = os.environ.get("LEXGRAPH_TURN_LOG_MAX_MB")
+    if not raw:
+        return MAX_LOG_BYTES
+    try:
+        megabytes = float(raw)
+    except ValueError:
+        megabytes = -1.0
+    if not megabytes > 0:
+        raise ConfigurationError(f"LEXGRAPH_TURN_LOG_MAX_MB must be a positive number of megabytes, not {raw!r}")
+    return max(1, int(megabytes * 1024 * 1024))
+
+
 def append_jsonl(path: str | os.PathLike[str], turn: Turn) -> None:
-    """One line per turn, appended and flushed, so that a crash loses at most the turn in flight."""
+    """One line per turn, appended and flushed, so that a crash loses at most the turn in flight. A log already
+    past `max_log_bytes` is first moved to ``<name>.1`` (replacing the one before): the log is bounded, and the
+    turns just before the move are still there to read."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        full = target.is_file() and target.stat().st_size >= max_log_bytes()
+    except OSError:
+        full = False
+    if full:
+        os.replace(target, target.with_name(target.name + ".1"))
     with open(target, "a", encoding="utf-8") as handle:
         handle.write(json.dumps(turn.to_json(), ensure_ascii=False, default=str) + "\n")
         handle.flush()
@@ -211,34 +240,3 @@ def read_turns(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
             raise
         raise TurnLogError(str(error)) from None
     return turns
-
-
-def record_turn(store: GraphStore, turn: Turn) -> None:
-    """The question, its answer (or failure) and the answer's citations, in one transaction."""
-    answer_uid = f"a:{turn.uid[2:]}"
-    answer = turn.answer
-    body = json.dumps(answer.to_json(), ensure_ascii=False, default=str) if answer is not None else ""
-    attempts = len(turn.all_attempts)
-    with store.transaction() as tx:
-        tx.upsert_nodes("Question", [{"uid": turn.uid, "name": titled_name(turn.question, turn.uid),
-                                      "text": turn.question, "asked_at": turn.asked_at,
-                                      "as_of": turn.as_of, "mode": turn.mode, "prompt_style": turn.prompt_style,
-                                      "model": turn.model or ""}])
-        tx.upsert_nodes("Answer", [{"uid": answer_uid, "name": answer_name(turn.status), "status": turn.status,
-                                    "extractive": bool(answer is not None and answer.extractive), "body": body,
-                                    "error": turn.error or "", "attempts": attempts,
-                                    "latency_s": float(round(turn.seconds, 3)), "created_at": now()}])
-        tx.upsert_relationships("ANSWERED_BY", [{"from": turn.uid, "to": answer_uid}])
-        if answer is None:
-            return
-        by_label: dict[str, list[dict[str, Any]]] = {}
-        model_cited = {cid for s in answer.statements for cid in s.citations}
-        for reference_id in answer.cited_ids:
-            ref = answer.references.by_id(reference_id)
-            if ref is None:
-                continue
-            by_label.setdefault(_TARGET_LABEL[ref.kind], []).append({
-                "from": answer_uid, "to": ref.uid, "surface": ref.id, "extractor": "answer",
-                "status": "cited" if reference_id in model_cited else "attached"})
-        for label, rows in by_label.items():
-            tx.upsert_relationships("CITES", rows, from_label="Answer", to_label=label)

@@ -14,7 +14,7 @@ from lexgraph.answer.model import MODES as ANSWER_MODES
 from lexgraph.answer.prompts import STYLES
 from lexgraph.answer.references import capped_limits
 from lexgraph.cli.options import AsOfOpt, JsonOpt, LawsOpt, StoreOpt, parse_day
-from lexgraph.cli.output import emit_json, opened, out
+from lexgraph.cli.output import emit_json, err, opened, out
 from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS
 from lexgraph.model import NOT_STORED_LABEL
 from lexgraph.retrieve.modes import DEFAULT_MODE as DEFAULT_SEARCH_MODE
@@ -39,7 +39,8 @@ def ask_command(
                           ] = None,
     no_model: Annotated[bool, typer.Option("--no-model", help="Answer extractively even if a model is set.")
                         ] = False,
-    log: Annotated[Path | None, typer.Option("--log", help="Turn log (JSONL); default <store>/turns.jsonl.")
+    log: Annotated[Path | None, typer.Option("--log", help="Turn log (JSONL); default: the user's data folder "
+                                                              "(LEXGRAPH_TURN_LOG).")
                    ] = None,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
@@ -52,9 +53,11 @@ def ask_command(
     options = AskOptions(mode=mode, prompt_style=prompt, max_repairs=max_repairs, limits=limits)
     search = SearchOptions(mode=search_mode)
     day = parse_day(as_of)
-    with opened(store) as lg:  # a model that fails names the turn log (`LexGraph.ask`)
+    with opened(store, read_only=True) as lg:  # asking reads; a model that fails names the turn log
         answer = lg.ask(question, options=options, as_of=day, laws=law or (), search=search, use_model=not no_model,
                         log=log)
+    for note in answer.no_effect:  # on stderr, so that --json's stdout stays one document
+        err.print(f"[yellow]note[/] {escape(note)}", highlight=False)
     if as_json:
         emit_json(answer.to_json())
     else:
@@ -68,13 +71,22 @@ def basis_marks(statement: AnswerSentence) -> str:
     return escape(marks) if marks else f"[dim]（{BASIS_LABELS[statement.basis]}）[/]"
 
 
+def print_flags(statement: AnswerSentence) -> None:
+    """Under a statement naming a clause the store says is not there that day: which, and why (not supported)."""
+    for flag in statement.flags:
+        out.print(f"  [red]要確認（根拠なし）[/] {escape(flag)}", highlight=False)
+
+
 def print_answer(answer: Answer) -> None:
     out.print(f"[bold]{answer.question}[/]  [dim]({answer.label}; as of {answer.as_of})[/]", highlight=False)
     for sentence in answer.sentences:
         out.print(f"- {escape(sentence.text)} {basis_marks(sentence)}", highlight=False)
+        print_flags(sentence)
     out.print(f"[bold]結論[/] {escape(answer.conclusion.text)} {basis_marks(answer.conclusion)}", highlight=False)
+    print_flags(answer.conclusion)
     for caveat in answer.caveats:
         out.print(f"[yellow]注意[/] {escape(caveat.text)} {basis_marks(caveat)}", highlight=False)
+        print_flags(caveat)
     cited = set(answer.cited_ids)
     if cited:
         out.print("[bold]references[/]" + ("  (* attached after generation)" if any(

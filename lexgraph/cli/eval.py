@@ -297,7 +297,7 @@ def eval_answers(
     options = AskOptions(mode=mode, prompt_style=prompt)
     questions = load_lawqa(dataset)[:limit]
     llm = None if no_model else configured_client()
-    with opened(store) as lg, progress_bar("questions", quiet=as_json) as progress:
+    with opened(store, read_only=True) as lg, progress_bar("questions", quiet=as_json) as progress:
         task = progress.add_task("answering", total=len(questions))
         scores = lg.eval_answers(
             questions, options, ks, llm=llm, on_question=lambda _: progress.advance(task),

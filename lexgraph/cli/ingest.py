@@ -159,11 +159,15 @@ def _print_document_summary(summary: DocumentSummary, as_json: bool) -> None:
         out.print(f"files {data['files']}  added {data['added']}  replaced {data['replaced']}  unchanged "
                   f"{data['unchanged']}  chunks {data['chunks_written']}  citations {data['citations']}  "
                   f"edges to clauses {data['clause_edges']}, to precedents {data['precedent_edges']}  "
-                  f"stubs +{data['stubs_created']} filled {data['stubs_filled']}", highlight=False)
+                  f"stubs +{data['stubs_created']} filled {data['stubs_filled']}  "
+                  f"参照法条 linked {data['referenced_links']}", highlight=False)
         # Results on stdout; notes, duplicates and failures are messages, on stderr (with --json, part of it).
         for outcome in summary.outcomes:
             for problem in outcome.problems:
                 err.print(f"[yellow]note[/] {escape(outcome.source)}: {escape(problem)}", highlight=False)
+        for reason, count in data["not_linked"].items():
+            if reason.startswith("参照法条"):
+                err.print(f"[yellow]not linked[/] {count} × {escape(reason)}", highlight=False)
         for message in data["duplicates"]:
             err.print(f"[yellow]duplicate[/] {escape(message)}", highlight=False)
         for outcome in summary.failures:

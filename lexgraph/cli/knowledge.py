@@ -27,7 +27,7 @@ def interview_command(
     max_repairs: Annotated[int, typer.Option("--max-repairs", help="Repair prompts after an invalid turn.")
                            ] = DEFAULT_MAX_REPAIRS,
     log: Annotated[Path | None, typer.Option("--log", help="Turn log (JSONL) for every turn, mode interview; "
-                                             "default <store>/turns.jsonl.")] = None,
+                                             "default: the user's data folder (LEXGRAPH_TURN_LOG).")] = None,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:

@@ -58,8 +58,9 @@ def index_command(
 ) -> None:
     """Build or refresh the BM25 and vector indexes of clauses and chunks from the graph (only what changed)."""
     kinds = parse_kinds(kind)
-    # The embedded backend's indexes are files beside the graph: the graph itself is only read.
-    with opened(store, read_only=not is_server(store)) as lg:
+    # The embedded backend's indexes are files beside the graph: the graph itself is only read. --status only
+    # reads, on Neo4j too (opened to write, a server store would be migrated first).
+    with opened(store, read_only=status or not is_server(store)) as lg:
         if status:
             report = lg.index_status()
             if as_json:
@@ -179,3 +180,5 @@ def _print_result(result: SearchResult) -> None:
     for kept in result.unverified:
         err.print(f"[yellow]not known in force[/] {kept.title}: shown as its last known wording: {kept.reason}",
                   highlight=False)
+    for part in result.stale:
+        err.print(f"[yellow]stale index[/] {part.note}", highlight=False)

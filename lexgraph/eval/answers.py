@@ -176,7 +176,7 @@ def evaluate_answers(lg: Any, questions: Sequence[LawqaQuestion], options: Any, 
         choices = parse_choices(question.choices)
         reference = choices.get(question.answer.strip().lower(), "")
         try:
-            answer = lg.ask(question.query, options=options, use_model=llm is not None, llm=llm, record=False,
+            answer = lg.ask(question.query, options=options, use_model=llm is not None, llm=llm,
                             retriever=retriever, search=search)
         except (RetriesExhausted, LLMUnavailable) as error:
             if on_error is not None:

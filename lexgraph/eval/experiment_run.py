@@ -421,7 +421,7 @@ def run_guardrails(lg: Any, params: Params, questions: Sequence[LawqaQuestion], 
     for question in questions:
         # A failed turn (no valid reply, or none in time) is logged with its attempts and error: counted below.
         with contextlib.suppress(RetriesExhausted, LLMTimeout):
-            lg.ask(question.query, options=options, llm=llm, log=log, record=False, retriever=retriever)
+            lg.ask(question.query, options=options, llm=llm, log=log, retriever=retriever)
     turns = read_turns(log) if log.exists() else []
     rows = []
     for question, turn in zip(questions, turns, strict=False):

@@ -20,7 +20,7 @@ from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE  # no
 from lexgraph.documents.chunking import Chunk
 from lexgraph.documents.prepare import PreparedDocument
 from lexgraph.ingest.crossrefs import EXTRACTOR
-from lexgraph.ingest.linking import PrecedentMatcher, statute_link, statute_targets, stubs_filled_by
+from lexgraph.ingest.linking import PrecedentMatcher, statute_link, stubs_filled_by
 from lexgraph.read.citing import store_catalog
 from lexgraph.read.revisions import StoreRevisions
 from lexgraph.statutes.catalog import Catalog
@@ -57,6 +57,7 @@ class DocumentSummary:
     outcomes: list[DocumentOutcome] = field(default_factory=list)
     not_linked: Counter[str] = field(default_factory=Counter)
     linked_outside: Counter[str] = field(default_factory=Counter)  # division / appendix → citations linked
+    referenced_links: int = 0  # REFERS_TO edges: a judgment's 参照法条 linked to the clause in force on its date
 
     def count(self, status: str) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
@@ -72,7 +73,8 @@ class DocumentSummary:
                                                                  if o.status == "duplicate"],
             "chunks_written": self.chunks_written,
             "citations": self.citations, "clause_edges": self.clause_edges,
-            "precedent_edges": self.precedent_edges, "stubs_created": self.stubs_created,
+            "precedent_edges": self.precedent_edges, "referenced_links": self.referenced_links,
+            "stubs_created": self.stubs_created,
             "stubs_filled": self.stubs_filled, "not_linked": dict(self.not_linked.most_common()),
             "linked_divisions_appendices": dict(self.linked_outside.most_common()),
             "failures": [o.to_json() for o in self.failures],
@@ -116,6 +118,7 @@ class DocumentWriter:
         summary.chunks_written += len(doc.chunks)
         summary.clause_edges += len(plan.clause_edges)
         summary.precedent_edges += len(plan.precedent_edges)
+        summary.referenced_links += len(plan.refers_to)
         summary.stubs_created += sum(uid not in plan.filled for uid in plan.stubs)  # what was stored
         summary.stubs_filled += len(plan.filled)
 
@@ -136,9 +139,16 @@ class DocumentWriter:
                     cited_laws.add(citation.law_id)
                 self._link_statute(doc, citation, plan, articles, summary)
         if doc.referenced:
+            # 参照法条 (民法709条 of the 輸血 case): each entry is linked, or counted under why it is not (a judgment
+            # of 2000 citing a law stored from 2020 on), never dropped without a word
             for citation in self._citations(doc.referenced, doc):
-                for span in statute_targets(citation, self.revisions, doc.as_of):
+                if citation.kind == "precedent":
+                    continue
+                targets, why = statute_link(citation, self.revisions, doc.as_of)
+                for span in targets:
                     plan.refers_to[span.uid] = citation.surface
+                if not targets:
+                    summary.not_linked[f"参照法条: {why}"] += 1
                 if citation.law_id:
                     cited_laws.add(citation.law_id)
         plan.rollups = articles

@@ -8,7 +8,12 @@
    the graph's selection alone, as the integrated-citation-graph paper publishes it.
 3. With ``as_of``, a clause a chunk cites is read in the wording in force on that day (a judgment of 1995 cites the
    1995 wording); a clause not in force then is left out, and said so in `SearchResult.dropped`.
-4. With ``as_of``, every clause is checked with the one in-force decision (`lexgraph.read.in_force`): a clause the
+4. Ranks are relative: some chunk is always first, even for a question no stored judgment is about. Only chunks
+   above the relevance floor (`relevance_floor`: half the best score among the question's own hits, clauses and
+   chunks alike) lend their ranks to what they cite, so that a clause many judgments cite does not become evidence
+   for a question those judgments are not about (「成年年齢は何歳か」 and 民法第七百九条). The paper has no floor:
+   its M chunks all lend their ranks, which is a difference of lexgraph's from it.
+5. With ``as_of``, every clause is checked with the one in-force decision (`lexgraph.read.in_force`): a clause the
    search would have found but whose wording that day the store cannot know (a gap, before the first stored
    version) is left out and listed in `SearchResult.unknown` with the reason; one past "known up to" is kept as
    its last known wording and listed in `SearchResult.unverified`, so that `ask` can say so.
@@ -87,6 +92,41 @@ class LeftOut:
 
 
 @dataclass(frozen=True)
+class StalePart:
+    """A part of the search index built from an older state of the graph (a law synced or ingested again, a
+    judgment replaced since `lexgraph index`): a search reads what the part held then, and misses what changed."""
+
+    part: str  # law:<law id> | chunks
+    law_id: str = ""
+    title: str = ""
+
+    @property
+    def note(self) -> str:
+        what = f"{self.title} ({self.law_id})" if self.law_id else "judgments, books and guidelines"
+        return (f"{what}: changed since the search index was built; the search does not see the change "
+                f"(run `lexgraph index`)")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"part": self.part, "law_id": self.law_id or None, "title": self.title or None}
+
+
+def stale_parts(store: GraphStore) -> tuple[StalePart, ...]:
+    """The index parts whose graph changed since they were built (`index.build.index_status`), each law named.
+    A part never built (a law not indexed) is not stale: `lexgraph index --status` lists those."""
+    from lexgraph.index.build import index_status
+    from lexgraph.index.units import part_law_id
+
+    found = []
+    for part in index_status(store).parts:
+        if part.status != "stale":
+            continue
+        law_id = part_law_id(part.part) or ""
+        rows = store.query("law_by_id", law_id=law_id) if law_id else []
+        found.append(StalePart(part.part, law_id, str(rows[0]["title"]) if rows else ""))
+    return tuple(found)
+
+
+@dataclass(frozen=True)
 class SearchResult:
     question: str
     mode: str
@@ -98,14 +138,22 @@ class SearchResult:
     dropped: tuple[str, ...] = field(default=())  # clauses left out, with the reason (the unknown ones too)
     unknown: tuple[LeftOut, ...] = field(default=())  # left out: their wording on the day is not known
     unverified: tuple[LeftOut, ...] = field(default=())  # kept as the last known wording, not known in force
+    floor: float | None = None  # the score a chunk needs to lend its rank to what it cites (`relevance_floor`)
+    stale: tuple[StalePart, ...] = field(default=())  # index parts built from an older state of the graph
+
+    def relevant_chunks(self) -> tuple[Retrieved, ...]:
+        """The chunks at or above the relevance floor: those the graph evidence and an answer may draw on."""
+        return tuple(c for c in self.chunks if self.floor is None or c.score >= self.floor)
 
     def to_json(self) -> dict[str, Any]:
         return {"question": self.question, "mode": self.mode, "filter": self.where.to_json(),
+                "relevance_floor": None if self.floor is None else round(self.floor, 6),
                 "clauses": [h.to_json() for h in self.clauses], "chunks": [h.to_json() for h in self.chunks],
                 "evidence": [e.to_json() for e in self.evidence],
                 "hypothetical_answers": list(self.hypothetical_answers), "dropped": list(self.dropped),
                 "unknown": [u.to_json() for u in self.unknown],
-                "unverified": [u.to_json() for u in self.unverified]}
+                "unverified": [u.to_json() for u in self.unverified],
+                "stale_index": [part.to_json() for part in self.stale]}
 
 
 def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LLMClient | None = None,
@@ -149,14 +197,35 @@ def search(store: GraphStore, retriever: Retriever, question: str, *, where: Sea
     chunks = found.get("chunk", [])
     # The tree's answer is every leaf under the node it found: never cut by k or n (the paper has no k).
     whole = search_mode(options.mode).whole
-    evidence = _evidence(store, clauses, chunks[:options.m], where,
+    floor = relevance_floor(clauses, chunks)
+    relevant = [c for c in chunks[:options.m] if floor is None or c.score >= floor]
+    evidence = _evidence(store, clauses, relevant, where,
                          replace(options, n=max(options.n, len(clauses))) if whole else options, decisions, dropped)
     answers = tuple(getattr(retriever, "last_answers", ()))
     shown = (clauses, chunks) if whole else (clauses[:options.k], chunks[:options.k])
     unknown = tuple(decisions.unknown.values())
     dropped += [u.note for u in unknown]
     return SearchResult(question, options.mode, where, tuple(shown[0]), tuple(shown[1]), tuple(evidence), answers,
-                        tuple(dict.fromkeys(dropped)), unknown, tuple(decisions.unverified.values()))
+                        tuple(dict.fromkeys(dropped)), unknown, tuple(decisions.unverified.values()), floor)
+
+
+#: A chunk lends its rank to what it cites only when it scores at least this share of the question's best hit.
+FLOOR_SHARE = 0.5
+
+
+def relevance_floor(clauses: Sequence[Retrieved], chunks: Sequence[Retrieved]) -> float | None:
+    """The score a chunk needs for its citations to count as evidence: `FLOOR_SHARE` of the best score the
+    question's own hits reached (the top clause or the top chunk, ranked by the same retriever). Why relative to
+    the question's own hits and not a fixed number: scores are the retriever's (fused, normalised per list, or a
+    cosine), and what is close for one question is far for another; a passage less than half as close to the
+    question as the best thing it found is not about it, however often it cites a clause. Why half: a chunk found
+    at the top of one of two fused lists and not at all by the other scores half of one found first by both, so
+    a passage only one retriever finds, for a question whose best hit both find, lends nothing. None: no chunk,
+    or no positive score to measure against (every chunk counts)."""
+    best = max((hit.score for hit in [*clauses[:1], *chunks[:1]]), default=None)
+    if not chunks or best is None or best <= 0:
+        return None
+    return FLOOR_SHARE * best
 
 
 class _Decisions:
@@ -296,7 +365,12 @@ def _describe(store: GraphStore, ranked: Sequence[Any], labels: Mapping[str, str
                                       **common))
         elif e.id in precedents:
             row = precedents[e.id]
-            title = " ".join(str(x) for x in (row["court"], row["date"], row["case_number"], row["case_name"]) if x)
+            title = precedent_title(row)
             items.append(EvidenceItem(label="Precedent", title=title, text=row["summary"] or "",
                                       stub=bool(row["stub"]), **common))
     return items
+
+
+def precedent_title(row: Mapping[str, Any]) -> str:
+    """A precedent as evidence and references name it: court, date, case number, case name (those known)."""
+    return " ".join(str(x) for x in (row["court"], row["date"], row["case_number"], row["case_name"]) if x)

@@ -230,8 +230,7 @@ class Tools:
         (LEXGRAPH_LLM_MODEL, OPENAI_BASE_URL) answers, or the answer is extractive and labelled so. The turn goes
         to LEXGRAPH_TURN_LOG when it is set, and nowhere otherwise (never into the store's folder)."""
         log = Path(os.environ["LEXGRAPH_TURN_LOG"]) if os.environ.get("LEXGRAPH_TURN_LOG") else Path(os.devnull)
-        answer = self.lg.ask(question, options=AskOptions(), as_of=day_of(as_of), laws=laws or (), log=log,
-                             record=False)
+        answer = self.lg.ask(question, options=AskOptions(), as_of=day_of(as_of), laws=laws or (), log=log)
         return shapes.AnswerOut.model_validate(answer.to_json())
 
     def laws(self) -> shapes.StoredLaws:
