@@ -109,3 +109,15 @@ def sync_cache_dir(location: str) -> Path:
         root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
         return root / "lexgraph" / "egov" / where
     return Path(location) / "egov-cache"
+
+
+def settings_table(name: str) -> dict[str, object]:
+    """The ``[name]`` table of lexgraph.toml in the current folder ({} when there is none), for settings read as
+    flag > environment > file > default by the module that owns them."""
+    table = _file_settings().get(name)
+    if table is None:
+        return {}
+    if not isinstance(table, dict):
+        raise ConfigurationError(f"{CONFIG_FILE}: [{name}] is not a table; write it as [{name}] followed by "
+                                 f"key = value lines")
+    return table
