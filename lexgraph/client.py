@@ -72,6 +72,7 @@ if TYPE_CHECKING:
     from lexgraph.read.revisions import StoreRevisions
     from lexgraph.retrieve.retrievers import Retriever
     from lexgraph.retrieve.search import SearchResult
+    from lexgraph.statutes.egov_api import SyncLimits
     from lexgraph.store.copy import CopySummary
     from lexgraph.store.doctor import DoctorReport
 
@@ -158,7 +159,7 @@ class LexGraph:
         self, laws: Sequence[str] = (), *, api: str | None = None, pace: float | None = None,
         updated_since: date | None = None, link: bool = True, cache_dir: Path | None = None,
         on_law: Callable[[int, int, str], None] | None = None, on_revision: Callable[[str, bool], None] | None = None,
-        all_laws: bool = False, archive: Path | None = None,
+        all_laws: bool = False, archive: Path | None = None, limits: SyncLimits | None = None,
     ) -> SyncSummary:
         """Bring `laws` (titles, 略称, numbers or ids) up to e-Gov's revision lists (API v2 at `api`, else
         ``LEXGRAPH_EGOV_API``, else e-Gov): every listed revision the store lacks is fetched and stored with the
@@ -169,14 +170,20 @@ class LexGraph:
 
         `all_laws`: every law, starting from e-Gov's bulk download of all current laws in one zip (`archive`, or
         downloaded into the cache), ingested as files; then every stored law's revision list is read and the
-        revisions the archive lacks fetched."""
+        revisions the archive lacks fetched.
+
+        `limits`: what is accepted from the server (`SyncLimits`: each answer's size and time, Retry-After, the
+        bulk archive); default `SyncLimits.configured()` (environment, lexgraph.toml's ``[sync]``). An answer
+        beyond them, or failing a check of what it holds, raises `AnswerRefused`."""
         from lexgraph.ingest.statutes import ingest_statutes, workers_for
         from lexgraph.ingest.sync import sync_laws, synced_laws
-        from lexgraph.statutes.egov_api import DEFAULT_PACE, EgovApi, ResponseCache, api_base
+        from lexgraph.statutes.egov_api import DEFAULT_PACE, EgovApi, ResponseCache, SyncLimits, api_base
 
         self._question_context = None
         folder = cache_dir or sync_cache_dir(self.location or ".")
-        client = EgovApi(api_base(api), cache=ResponseCache(folder), pace=DEFAULT_PACE if pace is None else pace)
+        client = EgovApi(api_base(api), cache=ResponseCache(folder, hold=True),
+                         pace=DEFAULT_PACE if pace is None else pace,
+                         limits=limits or SyncLimits.configured())
         refresh = not laws and not all_laws
         if all_laws:
             bulk = archive or client.bulk_archive(folder / "bulk" / "all_xml.zip")
