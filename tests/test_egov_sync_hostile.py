@@ -16,7 +16,6 @@ import pytest
 from lexgraph.errors import ConfigurationError
 from lexgraph.statutes.egov_api import SyncLimits
 from tests.egov_api_server import (
-    EGOV,
     PROCEDURE,
     SAMPLE,
     SUBCONTRACT,
