@@ -219,3 +219,15 @@ def _state(store: Path) -> dict[str, Any]:
     return {"cache": {str(p.relative_to(cache)): p.read_bytes() for p in sorted(cache.rglob("*")) if p.is_file()},
             "stats": lexgraph("stats", "--json", store=store).json(),
             "versions": lexgraph("law", "versions", PROCEDURE, "--json", store=store).json()}
+
+
+def test_docs_security_lists_every_bound_with_its_default_and_its_settings() -> None:
+    from lexgraph.statutes.egov_api import LIMIT_NAMES
+
+    section = (Path(__file__).parents[1] / "docs" / "security.md").read_text(encoding="utf-8")
+    section = section[section.index("# Sync: what an e-Gov server can make lexgraph do"):]
+    defaults = SyncLimits()
+    for name, (option, variable) in LIMIT_NAMES.items():
+        row = next(line for line in section.splitlines() if f"`{option}`" in line)
+        assert f"`{variable}`" in row and f"`{name}`" in row
+        assert f"| {getattr(defaults, name):g} " in row.replace(",", ""), row
