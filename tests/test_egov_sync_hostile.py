@@ -7,6 +7,9 @@ store and no cache behind. The same on Neo4j: tests/test_egov_sync_hostile_neo4j
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -27,7 +30,7 @@ from tests.egov_api_server import (
     repealed_law,
     with_listed,
 )
-from tests.helpers import lexgraph
+from tests.helpers import ROOT, lexgraph
 
 OLD = f"{PROCEDURE}_20180401_429AC0000000004"
 NEW = f"{PROCEDURE}_20240401_504AC0100000052"
@@ -211,6 +214,26 @@ def test_a_failed_first_answer_leaves_no_store_and_an_existing_store_as_it_was(t
         again = sync(api, store, law=SUBCONTRACT)
         assert again.code == 3 and "another law" in again.stderr
     assert _state(store) == before  # the store and its cache as they were
+
+
+def test_nothing_is_created_on_disk_while_the_first_law_is_fetched(tmp_path: Path) -> None:
+    """Watched from outside while the sync runs: the store folder appears only once the first law is good, not
+    when the sync starts (and is then removed again)."""
+    store = tmp_path / "store"
+    with EgovApiServer([procedure_act()]) as api:
+        api.fail_next(f"law_data/{NEW}", "drip")
+        command = [sys.executable, "-m", "lexgraph", "sync", PROCEDURE, "--api", api.url, "--pace", "0",
+                   "--no-link", "--answer-seconds", "4", "--store", str(store)]
+        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                   env={**os.environ, "PYTHONPATH": str(ROOT)})
+        seen = False
+        while process.poll() is None:
+            seen = seen or store.exists()
+            time.sleep(0.05)
+        _, stderr = process.communicate()
+        assert len(api.requests("law_data")) == 2, "the sync ended before the dripping answer: it proves nothing"
+    assert process.returncode == 3 and "4 s in all" in stderr, stderr
+    assert not seen and not store.exists()
 
 
 def _state(store: Path) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from contextlib import AbstractContextManager
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -16,8 +17,8 @@ from lexgraph.cli.output import EXIT_BAD_INPUT, emit_json, err, fail, opened, ou
 from lexgraph.config import parse_store_location, store_location
 
 if TYPE_CHECKING:
+    from lexgraph import SyncLimits
     from lexgraph.ingest.sync import SyncSummary
-    from lexgraph.statutes.egov_api import SyncLimits
 
 
 def sync_command(
@@ -66,7 +67,7 @@ def sync_command(
         fail("--all takes every law; give it without LAW", 2)
     if archive is not None and not all_laws:
         fail("--archive is the bulk download that --all starts from; give --all too", 2)
-    from lexgraph.statutes.egov_api import SyncLimits
+    from lexgraph import SyncLimits
 
     limits = SyncLimits.configured({
         "max_answer_mb": max_answer_mb, "answer_seconds": answer_seconds, "max_retry_after": max_retry_after,
@@ -74,7 +75,8 @@ def sync_command(
     location = store_location(store)
     fresh = parse_store_location(location).backend == "embedded" and not Path(location).exists()
     try:
-        summary = _sync(store, laws, api, pace, since, link, all_laws, archive, limits, as_json)
+        summary = _sync(store, laws, api, pace, since, link, all_laws, archive, limits, as_json,
+                        fresh=location if fresh else None)
     except BaseException:
         if fresh:
             _remove_if_empty(Path(location))
@@ -97,8 +99,14 @@ def sync_command(
 
 
 def _sync(store: str | None, laws: list[str] | None, api: str | None, pace: float | None, since: date | None,
-          link: bool, all_laws: bool, archive: Path | None, limits: SyncLimits, as_json: bool) -> SyncSummary:
-    with opened(store) as lg, progress_bar("revisions", quiet=as_json) as progress:
+          link: bool, all_laws: bool, archive: Path | None, limits: SyncLimits, as_json: bool, *,
+          fresh: str | None) -> SyncSummary:
+    """`fresh`: the location of a store folder that does not exist yet, created only once a first law is good."""
+    from lexgraph import LexGraph
+
+    context: AbstractContextManager[LexGraph] = \
+        LexGraph.created_on_first_write(fresh) if fresh is not None else opened(store)
+    with context as lg, progress_bar("revisions", quiet=as_json) as progress:
         task = progress.add_task("sync", total=None)
 
         def on_law(position: int, total: int, law_id: str) -> None:
@@ -112,8 +120,9 @@ def _sync(store: str | None, laws: list[str] | None, api: str | None, pace: floa
 
 
 def _remove_if_empty(location: Path) -> None:
-    """A store this sync created, removed again when the sync failed before its first law was stored: a failed
-    first answer leaves nothing behind (the cache is held in memory until then, `ResponseCache`'s `hold`)."""
+    """A store this sync created, removed again when the sync failed while storing its first law (the store is
+    created only then, `LexGraph.created_on_first_write`, and the cache written only then, `ResponseCache`'s
+    `hold`): a sync that stored no law leaves nothing behind."""
     from lexgraph import LexGraph
 
     if not location.is_dir():
