@@ -607,10 +607,12 @@ class EgovApi:
                         if response.is_redirect:
                             target = self._redirect(url, target, response.headers.get("location"), law)
                             continue
+                        status = response.status_code
+                        if status != 200:  # an error's body is a line of JSON, even where an archive was asked
+                            max_bytes = min(max_bytes, self.limits.max_answer_bytes)
                         announced = response.headers.get("content-length", "")
                         if announced.isdigit() and int(announced) > max_bytes:
                             raise self._too_large(url, law, max_bytes, f"announces {int(announced):,} bytes")
-                        status = response.status_code
                         body = bytearray()
                         keep = sink is not None and status == 200
                         if keep and sink is not None:
@@ -650,8 +652,10 @@ class EgovApi:
         except ValueError:
             same = False
         if not same:
+            fix = ("download the archive yourself and pass --archive FILE" if "/bulkdownload" in url
+                   else "check --api")
             raise AnswerRefused(f"{_who(law)}{url}: redirected to {target!r}, not the API's host "
-                                f"{home.scheme}://{home.netloc}; redirects are followed only there (check --api)")
+                                f"{home.scheme}://{home.netloc}; redirects are followed only there ({fix})")
         return target
 
     def _too_large(self, url: str, law: str, max_bytes: int, how: str) -> AnswerRefused:
