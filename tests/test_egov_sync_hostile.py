@@ -254,3 +254,17 @@ def test_docs_security_lists_every_bound_with_its_default_and_its_settings() -> 
         row = next(line for line in section.splitlines() if f"`{option}`" in line)
         assert f"`{variable}`" in row and f"`{name}`" in row
         assert f"| {getattr(defaults, name):g} " in row.replace(",", ""), row
+
+
+def test_laws_pages_refuse_an_id_that_is_not_e_govs_and_a_law_listed_twice() -> None:
+    from lexgraph.statutes.egov_api import AnswerRefused, EgovApi
+
+    for laws, named in (([repealed_law(), listed_as("999AC0000000999", repealed_law())],
+                         f"{SUBCONTRACT} is listed twice"),
+                        ([with_listed(procedure_act(), NEW, law_info_law_id="../x")],
+                         "law_info.law_id: '../x' is not an e-Gov law id")):
+        with EgovApiServer(laws) as api:
+            client = EgovApi(api.url, pace=0)
+            with pytest.raises(AnswerRefused, match=named.replace(".", r"\.")):
+                list(client.laws({}, limit=1))
+            client.close()
