@@ -567,12 +567,12 @@ class EgovApi:
                     if retry_after is not None and attempt < self.retries:
                         wait = max(wait, self._retry_wait(retry_after, url, law, status))
                 else:
-                    raise SourceUnavailable(f"{url}: HTTP {status}{_error_info(body)}")
+                    raise SourceUnavailable(f"{_who(law)}{url}: HTTP {status}{_error_info(body)}")
             if attempt < self.retries:
                 time.sleep(wait)
         if garbled:  # the server answers, but not in the documented format: this revision fails, not the sync
             raise BadAnswer(f"{url}: {problem} (after {self.retries + 1} tries)")
-        raise SourceUnavailable(f"{url}: {problem} (after {self.retries + 1} tries); "
+        raise SourceUnavailable(f"{_who(law)}{url}: {problem} (after {self.retries + 1} tries); "
                                 f"try again later, or --api another server")
 
     def _retry_wait(self, value: str, url: str, law: str, status: int) -> float:
