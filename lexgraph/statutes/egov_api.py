@@ -727,8 +727,8 @@ def _retry_after(value: str | None) -> float:
 def _check_law_data(answer: CachedResponse, xml: bytes, expected: ListedRevision, law_num: str) -> None:
     """`WrongLaw` unless a ``/law_data`` answer is the listed revision: the JSON's `law_info.law_id` and
     `revision_info.law_revision_id` (when the answer has them), the XML's <LawNum> against the list's law number
-    and its <LawTitle> against the entry's title (when the list gives them), compared after NFKC and without
-    spaces."""
+    (the identity: the same in all 7,479 laws of the 2020 archive) and its <LawTitle>, when it has one (16 of
+    them have none), against the entry's title, compared after NFKC and without spaces."""
     wanted = expected.revision_id
     info: dict[str, Any] = {}
     if "json" in answer.content_type:
@@ -758,9 +758,9 @@ def _check_law_data(answer: CachedResponse, xml: bytes, expected: ListedRevision
         raise WrongLaw(f"law_data is not the law asked for: its <LawNum> is "
                        f"{number.group(1) if number else 'missing'}, the list gives {law_num} for {expected.law_id}")
     title = re.search(r"<LawTitle(?:\s[^>]*)?>([^<]*)</LawTitle>", head)
-    if expected.law_title and (title is None or _plain(title.group(1)) != _plain(expected.law_title)):
-        raise WrongLaw(f"law_data is not the law asked for: its <LawTitle> is "
-                       f"{title.group(1) if title else 'missing'}, the list gives {expected.law_title} for {wanted}")
+    if expected.law_title and title is not None and _plain(title.group(1)) != _plain(expected.law_title):
+        raise WrongLaw(f"law_data is not the law asked for: its <LawTitle> is {title.group(1)}, the list gives "
+                       f"{expected.law_title} for {wanted}")
 
 
 def _plain(text: str) -> str:
