@@ -68,7 +68,8 @@ def test_an_endless_answer_is_cut_at_the_size_bound(fault: str, tmp_path: Path) 
     assert run.code == 3, run.stderr
     line = one_line(run)
     assert f"law {PROCEDURE}" in line and f"{api.url}/law_data/{OLD}" in line and "8 MB" in line
-    assert ("announces 2,000,000,000 bytes" if fault == "2gb" else "sends more") in line
+    assert ("announces 2,000,000,000 bytes, more than the bound" if fault == "2gb" else "goes on past the bound") \
+        in line
     assert "--max-answer-mb" in line and took < 60
     assert not (tmp_path / "store").exists()  # the first answer failed: nothing left behind
 
@@ -99,6 +100,9 @@ def test_the_limits_are_set_by_option_environment_or_lexgraph_toml(tmp_path: Pat
     monkeypatch.setenv("LEXGRAPH_SYNC_ANSWER_SECONDS", "soon")
     with pytest.raises(ConfigurationError, match="LEXGRAPH_SYNC_ANSWER_SECONDS = 'soon'"):
         SyncLimits.configured()
+    (tmp_path / "lexgraph.toml").write_text("[sync]\nmax_answer_MB = 5\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="no setting max_answer_MB; the settings are max_answer_mb"):
+        SyncLimits.configured({"answer_seconds": 7.0})
     refused = lexgraph("sync", PROCEDURE, "--max-answer-mb", "0", store=tmp_path / "store")
     assert refused.code == 2 and "--max-answer-mb" in refused.stderr and not (tmp_path / "store").exists()
 

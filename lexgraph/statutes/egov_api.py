@@ -93,6 +93,10 @@ class SyncLimits:
         lexgraph.toml's ``[sync]`` table > the default. A value that is not a positive number is a usage error
         naming where it came from."""
         table = settings_table("sync")
+        unknown = sorted(set(table) - set(LIMIT_NAMES))
+        if unknown:
+            raise ConfigurationError(f"lexgraph.toml's [sync] has no setting {', '.join(unknown)}; the settings are "
+                                     f"{', '.join(LIMIT_NAMES)}")
         values: dict[str, float] = {}
         for name, (option, variable) in LIMIT_NAMES.items():
             given: object = (flags or {}).get(name)
@@ -104,6 +108,8 @@ class SyncLimits:
             if given is None:
                 continue
             try:
+                if isinstance(given, bool):
+                    raise TypeError
                 number = float(given)  # type: ignore[arg-type]
             except (TypeError, ValueError):
                 number = float("nan")
@@ -612,7 +618,7 @@ class EgovApi:
                             max_bytes = min(max_bytes, self.limits.max_answer_bytes)
                         announced = response.headers.get("content-length", "")
                         if announced.isdigit() and int(announced) > max_bytes:
-                            raise self._too_large(url, law, max_bytes, f"announces {int(announced):,} bytes")
+                            raise self._too_large(url, law, max_bytes, f"announces {int(announced):,} bytes, more than")
                         body = bytearray()
                         keep = sink is not None and status == 200
                         if keep and sink is not None:
@@ -622,7 +628,7 @@ class EgovApi:
                             for chunk in response.iter_bytes(1 << 16):  # decoded: a gzip bomb counts as it grows
                                 count += len(chunk)
                                 if count > max_bytes:
-                                    raise self._too_large(url, law, max_bytes, "sends more")
+                                    raise self._too_large(url, law, max_bytes, "goes on past")
                                 if deadline.expired:
                                     raise self._too_slow(url, law, seconds)
                                 if out is not None:
@@ -660,7 +666,7 @@ class EgovApi:
 
     def _too_large(self, url: str, law: str, max_bytes: int, how: str) -> AnswerRefused:
         option, variable = LIMIT_NAMES["max_archive_mb" if "/bulkdownload" in url else "max_answer_mb"]
-        return AnswerRefused(f"{_who(law)}{url}: the answer {how} than the bound of {max_bytes / 1e6:g} MB; "
+        return AnswerRefused(f"{_who(law)}{url}: the answer {how} the bound of {max_bytes / 1e6:g} MB; "
                              f"nothing of it was kept (raise the bound with {option} or {variable})")
 
     def _too_slow(self, url: str, law: str, seconds: float) -> AnswerRefused:
