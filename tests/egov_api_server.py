@@ -277,8 +277,9 @@ class EgovApiServer:
         """The next request whose path contains `fragment` gets `fault`: "429" (Retry-After: 1), "500",
         "truncated" (a body shorter than its Content-Length), "html" (200 with text/html); and hostile ones:
         "endless" (200, JSON that never ends, no Content-Length), "2gb" (the same announced as 2 GB), "drip" (the
-        true answer, one byte every `drip` seconds), "redirect:URL" (302 to URL), "retry-after:VALUE" (429 with
-        that Retry-After), "serve:REVISION_ID" (that revision's whole answer instead)."""
+        true answer, one byte every `drip` seconds), "drip-headers" (the status line and headers so),
+        "redirect:URL" (302 to URL), "retry-after:VALUE" (429 with that Retry-After), "serve:REVISION_ID" (that
+        revision's whole answer instead)."""
         with self._lock:
             self._faults.append((fragment, fault))
 
@@ -379,6 +380,9 @@ class EgovApiServer:
                                       {"Retry-After": fault.split(":", 1)[1]})
                 if fault in ("endless", "2gb"):
                     return self._endless(fault == "2gb")
+                if fault == "drip-headers":  # the status line and headers themselves, a byte at a time
+                    self.close_connection = True
+                    return self._drip(b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n" + b"X-Slow: a\r\n" * 500)
                 if fault and fault.startswith("serve:"):
                     path = path.rsplit("/", 1)[0] + "/" + fault.split(":", 1)[1]
                 if fault == "429":

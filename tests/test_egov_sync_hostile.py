@@ -87,6 +87,22 @@ def test_a_server_that_drips_a_byte_a_second_is_cut_at_the_time_bound(tmp_path: 
     assert took < 30  # the bound is on the whole answer, not on each read (60 s)
 
 
+def test_headers_dripped_a_byte_at_a_time_are_cut_at_the_time_bound_too() -> None:
+    """The bound holds before the body: a server that sends its status line and headers a byte every 0.2 s (each
+    read well within the 60 s read timeout) is cut when the whole answer passes the bound."""
+    from lexgraph.statutes.egov_api import AnswerRefused, EgovApi
+
+    with EgovApiServer([procedure_act()]) as api:
+        api.drip = 0.2
+        api.fail_next("law_revisions", "drip-headers")
+        client = EgovApi(api.url, pace=0, limits=SyncLimits(answer_seconds=2))
+        started = time.monotonic()
+        with pytest.raises(AnswerRefused, match=f"law {PROCEDURE}: .*/law_revisions/.*bound of 2 s in all"):
+            client.revisions(PROCEDURE)
+        assert time.monotonic() - started < 10
+        client.close()
+
+
 def test_the_limits_are_set_by_option_environment_or_lexgraph_toml(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
