@@ -169,6 +169,7 @@ class LexGraph:
         updated_since: date | None = None, link: bool = True, cache_dir: Path | None = None,
         on_law: Callable[[int, int, str], None] | None = None, on_revision: Callable[[str, bool], None] | None = None,
         all_laws: bool = False, archive: Path | None = None, limits: SyncLimits | None = None,
+        on_wait: Callable[[str, float], None] | None = None,
     ) -> SyncSummary:
         """Bring `laws` (titles, 略称, numbers or ids) up to e-Gov's revision lists (API v2 at `api`, else
         ``LEXGRAPH_EGOV_API``, else e-Gov): every listed revision the store lacks is fetched and stored with the
@@ -181,6 +182,7 @@ class LexGraph:
         downloaded into the cache), ingested as files; then every stored law's revision list is read and the
         revisions the archive lacks fetched.
 
+        `on_wait(message, seconds)` is told of each wait the server asks for (Retry-After) before it begins.
         `limits`: what is accepted from the server (each answer's size and time, Retry-After, the bulk archive);
         default: as configured (environment, lexgraph.toml's ``[sync]``). An answer beyond them, or failing a check
         of what it holds (another law, an id that is not e-Gov's, a day that does not exist, a redirect to another
@@ -193,7 +195,7 @@ class LexGraph:
         folder = cache_dir or sync_cache_dir(self.location or ".")
         client = EgovApi(api_base(api), cache=ResponseCache(folder, hold=True),
                          pace=DEFAULT_PACE if pace is None else pace,
-                         limits=limits or SyncLimits.configured())
+                         limits=limits or SyncLimits.configured(), on_wait=on_wait)
         refresh = not laws and not all_laws
         if all_laws:
             bulk = archive or client.bulk_archive(folder / "bulk" / "all_xml.zip")

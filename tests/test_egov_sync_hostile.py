@@ -218,6 +218,7 @@ def test_a_retry_after_within_the_bound_is_waited(tmp_path: Path) -> None:
         run = sync(api, tmp_path / "store", "--max-retry-after", "5")
         assert time.monotonic() - started >= 2 and len(api.requests("law_revisions")) == 2
     assert run.code == 0, run.stderr
+    assert one_line(run).endswith("HTTP 429 asks to wait 2 s (Retry-After: 2); waiting")  # said, not silent
 
 
 def test_a_failed_first_answer_leaves_no_store_and_an_existing_store_as_it_was(tmp_path: Path) -> None:

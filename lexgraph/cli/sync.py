@@ -115,8 +115,11 @@ def _sync(store: str | None, laws: list[str] | None, api: str | None, pace: floa
         def on_revision(revision_id: str, from_cache: bool) -> None:
             progress.update(task, advance=1)
 
+        def on_wait(message: str, seconds: float) -> None:  # a wait the server asked for is never silent
+            err.print(escape(message), highlight=False)
+
         return lg.sync(laws or (), api=api, pace=pace, updated_since=since, link=link, on_law=on_law,
-                       on_revision=on_revision, all_laws=all_laws, archive=archive, limits=limits)
+                       on_revision=on_revision, all_laws=all_laws, archive=archive, limits=limits, on_wait=on_wait)
 
 
 def _remove_if_empty(location: Path) -> None:

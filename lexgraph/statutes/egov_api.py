@@ -390,7 +390,8 @@ def _shut(sock: socket.socket) -> None:
 
 @dataclass
 class EgovApi:
-    """One server, one pace, one cache. `on_request(url, from_cache)` is told of every answer (for progress).
+    """One server, one pace, one cache. `on_request(url, from_cache)` is told of every answer (for progress), and
+    `on_wait(message, seconds)` of every wait a server asked for (Retry-After), before it begins.
 
     Everything the server sends is checked before it is used (`SyncLimits`, docs/security.md): each answer's size
     and time are bounded, redirects are followed only on the API's own scheme, host and port, a revision list must
@@ -403,6 +404,7 @@ class EgovApi:
     timeout: float = DEFAULT_TIMEOUT
     backoff: float = 1.0
     on_request: Callable[[str, bool], None] | None = None
+    on_wait: Callable[[str, float], None] | None = None
     limits: SyncLimits = field(default_factory=SyncLimits)
     fetched_from_server: int = field(default=0, init=False)  # answers that came from the server, not the cache
     _client: Any = field(default=None, init=False, repr=False)
@@ -571,7 +573,11 @@ class EgovApi:
                 elif status == 429 or status >= 500:
                     problem = f"HTTP {status}{_error_info(body)}"
                     if retry_after is not None and attempt < self.retries:
-                        wait = max(wait, self._retry_wait(retry_after, url, law, status))
+                        asked = self._retry_wait(retry_after, url, law, status)
+                        if asked > wait and self.on_wait is not None:
+                            self.on_wait(f"{_who(law)}{url}: HTTP {status} asks to wait {_duration(asked)} "
+                                         f"(Retry-After: {retry_after}); waiting", asked)
+                        wait = max(wait, asked)
                 else:
                     raise SourceUnavailable(f"{_who(law)}{url}: HTTP {status}{_error_info(body)}")
             if attempt < self.retries:
