@@ -88,9 +88,11 @@ _LAZY: dict[str, str] = {
     "SearchResult": "lexgraph.retrieve.search",
     "StoreCounts": "lexgraph.store.base",
     "StoredKnowledge": "lexgraph.answer.knowledge",
+    "SyncLimits": "lexgraph.statutes.egov_api",
     "KnowledgeEntry": "lexgraph.answer.knowledge",
     # the errors LexGraph's methods name, each in a branch of the tree
     "AmbiguousLaw": "lexgraph.read.laws",
+    "AnswerRefused": "lexgraph.statutes.egov_api",
     "EgovNotFound": "lexgraph.statutes.egov_api",
     "EmbedderMismatch": "lexgraph.retrieve.retrievers",
     "InvalidQuery": "lexgraph.store.base",
@@ -103,6 +105,7 @@ _LAZY: dict[str, str] = {
 __all__ = [
     "AmbiguousLaw",
     "Answer",
+    "AnswerRefused",
     "AnswerSentence",
     "AskOptions",
     "Citation",
@@ -145,6 +148,7 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "StoredKnowledge",
+    "SyncLimits",
     "ToolMissing",
     "Unavailable",
     "WordingUnknown",

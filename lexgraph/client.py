@@ -27,7 +27,7 @@ from dataclasses import replace
 from datetime import date
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, extractor_named
 from lexgraph.config import sync_cache_dir, turn_log_file
@@ -72,6 +72,7 @@ if TYPE_CHECKING:
     from lexgraph.read.revisions import StoreRevisions
     from lexgraph.retrieve.retrievers import Retriever
     from lexgraph.retrieve.search import SearchResult, StalePart
+    from lexgraph.statutes.egov_api import SyncLimits
     from lexgraph.store.copy import CopySummary
     from lexgraph.store.doctor import DoctorReport
 
@@ -121,6 +122,15 @@ class LexGraph:
         handle.location = str(location)
         return handle
 
+    @classmethod
+    def created_on_first_write(cls, location: str | Path) -> LexGraph:
+        """A handle on a store folder that does not exist yet, created (and migrated) only when something is to be
+        written: what `sync` into a new store uses, so that a sync failing on its first answer leaves no store
+        behind. Until then the few named queries a sync reads first answer as a new store would (no rows)."""
+        handle = cls(cast("GraphStore", _StoreOnFirstWrite(str(location))))
+        handle.location = str(location)
+        return handle
+
     @property
     def catalog(self) -> Catalog:
         """The bundled catalogue of law names (titles, 略称, numbers, ids), read once per handle."""
@@ -160,7 +170,8 @@ class LexGraph:
         self, laws: Sequence[str] = (), *, api: str | None = None, pace: float | None = None,
         updated_since: date | None = None, link: bool = True, cache_dir: Path | None = None,
         on_law: Callable[[int, int, str], None] | None = None, on_revision: Callable[[str, bool], None] | None = None,
-        all_laws: bool = False, archive: Path | None = None,
+        all_laws: bool = False, archive: Path | None = None, limits: SyncLimits | None = None,
+        on_wait: Callable[[str, float], None] | None = None,
     ) -> SyncSummary:
         """Bring `laws` (titles, 略称, numbers or ids) up to e-Gov's revision lists (API v2 at `api`, else
         ``LEXGRAPH_EGOV_API``, else e-Gov): every listed revision the store lacks is fetched and stored with the
@@ -171,15 +182,23 @@ class LexGraph:
 
         `all_laws`: every law, starting from e-Gov's bulk download of all current laws in one zip (`archive`, or
         downloaded into the cache), ingested as files; then every stored law's revision list is read and the
-        revisions the archive lacks fetched."""
+        revisions the archive lacks fetched.
+
+        `on_wait(message, seconds)` is told of each wait the server asks for (Retry-After) before it begins.
+        `limits`: what is accepted from the server (each answer's size and time, Retry-After, the bulk archive);
+        default: as configured (environment, lexgraph.toml's ``[sync]``). An answer beyond them, or failing a check
+        of what it holds (another law, an id that is not e-Gov's, a day that does not exist, a redirect to another
+        host), raises `AnswerRefused`."""
         from lexgraph.ingest.statutes import ingest_statutes, workers_for
         from lexgraph.ingest.sync import sync_laws, synced_laws
-        from lexgraph.statutes.egov_api import DEFAULT_PACE, EgovApi, ResponseCache, api_base
+        from lexgraph.statutes.egov_api import DEFAULT_PACE, EgovApi, ResponseCache, SyncLimits, api_base
 
         self._question_context = None
         self._stale_parts = None
         folder = cache_dir or sync_cache_dir(self.location or ".")
-        client = EgovApi(api_base(api), cache=ResponseCache(folder), pace=DEFAULT_PACE if pace is None else pace)
+        client = EgovApi(api_base(api), cache=ResponseCache(folder, hold=True),
+                         pace=DEFAULT_PACE if pace is None else pace,
+                         limits=limits or SyncLimits.configured(), on_wait=on_wait)
         refresh = not laws and not all_laws
         if all_laws:
             bulk = archive or client.bulk_archive(folder / "bulk" / "all_xml.zip")
@@ -732,3 +751,34 @@ class LexGraph:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class _StoreOnFirstWrite:
+    """A store not yet created (`LexGraph.created_on_first_write`): the named queries a sync reads before its first
+    write (which laws and versions are stored, which laws were synced) answer no rows, as a new store would; any
+    other use opens the store at `location`, creating it, migrates it, and is passed on to it from then on."""
+
+    _EMPTY_UNTIL_WRITTEN = frozenset({"law_versions_for_laws", "laws_by_name", "law_by_id", "laws_synced"})
+
+    def __init__(self, location: str) -> None:
+        self._location = location
+        self._store: GraphStore | None = None
+
+    def query(self, query_name: str, /, **params: Any) -> list[Row]:
+        if self._store is None and query_name in self._EMPTY_UNTIL_WRITTEN:
+            return []
+        return self._opened().query(query_name, **params)
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+
+    def _opened(self) -> GraphStore:
+        if self._store is None:
+            store = open_store(self._location)
+            store.migrate()
+            self._store = store
+        return self._store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._opened(), name)

@@ -120,3 +120,13 @@ def turn_log_file() -> Path:
         return Path(os.environ["LEXGRAPH_TURN_LOG"]).expanduser()
     root = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return root / "lexgraph" / "turns.jsonl"
+def settings_table(name: str) -> dict[str, object]:
+    """The ``[name]`` table of lexgraph.toml in the current folder ({} when there is none), for settings read as
+    flag > environment > file > default by the module that owns them."""
+    table = _file_settings().get(name)
+    if table is None:
+        return {}
+    if not isinstance(table, dict):
+        raise ConfigurationError(f"{CONFIG_FILE}: [{name}] is not a table; write it as [{name}] followed by "
+                                 f"key = value lines")
+    return table

@@ -22,6 +22,11 @@ Beside the spec, for tests: `fail_next` queues faults for a path (429 with Retry
 its Content-Length, a wrong content type), `delay` slows every ``law_data`` answer, and `log` records every
 request (and `completed` every answer sent whole) for the tests to read.
 
+A hostile server, switched on per test: `fail_next` also serves an endless body (with or without a Content-Length
+of 2 GB), a body dripped a byte at a time, a redirect to any URL, a 429 with any Retry-After, and another
+revision's whole answer in place of the one asked; `impostor_text`, `listed_as` and `with_listed` below make laws
+whose text is another law's, whose list is another law's, or whose list holds ids and days no e-Gov list holds.
+
 The laws served are real e-Gov XML from tests/data/egov and lexgraph/data/sample; `civil_code_history` and the
 others below rename and re-date copies where a test needs more revisions than e-Gov's files at hand (each such
 entry says so in its amendment title).
@@ -201,6 +206,34 @@ def procedure_act_with_broken_revision() -> Law:
     return law
 
 
+def impostor_text(law: Law, revision_id: str, other: Path) -> Law:
+    """`law` with the text of `revision_id` replaced by `other`'s (another law's XML), its list unchanged: what a
+    server sends when it answers ``/law_data`` with the wrong law."""
+    for revision in law.revisions:
+        if revision.info["law_revision_id"] == revision_id:
+            revision.xml = other
+            return law
+    raise KeyError(revision_id)
+
+
+def listed_as(asked: str, law: Law) -> Law:
+    """`law` (another law) served under the id `asked`: ``/law_revisions/{asked}`` answers with `law`'s list."""
+    return Law(dict(law.law_info, served_as=asked), law.revisions)
+
+
+def with_listed(law: Law, revision_id: str, **info: Any) -> Law:
+    """`law` whose list entry `revision_id` has the given properties instead (an id, a day); `law_info_law_id`
+    replaces the list's `law_info.law_id`."""
+    if "law_info_law_id" in info:
+        law.law_info = dict(law.law_info, law_id=info.pop("law_info_law_id"),
+                            served_as=law.law_info.get("served_as", law.law_info["law_id"]))
+    for revision in law.revisions:
+        if revision.info["law_revision_id"] == revision_id:
+            revision.info = {**revision.info, **info}
+            return law
+    raise KeyError(revision_id)
+
+
 def default_laws() -> list[Law]:
     return [civil_code_history(), repealed_law(), procedure_act_with_broken_revision()]
 
@@ -209,8 +242,11 @@ class EgovApiServer:
     """Start with `start()` (or as a context manager); `url` is the API base (``http://127.0.0.1:PORT/api/2``)."""
 
     def __init__(self, laws: list[Law] | None = None, *, delay: float = 0.0) -> None:
-        self.laws = {law.law_info["law_id"]: law for law in (laws if laws is not None else default_laws())}
+        self.laws = {law.law_info.get("served_as", law.law_info["law_id"]): law
+                     for law in (laws if laws is not None else default_laws())}
+        self.stopping = threading.Event()  # ends the endless and dripping answers when the server stops
         self.delay = delay  # seconds before each law_data answer
+        self.drip = 1.0  # seconds between two bytes of a "drip" answer
         self.log: list[str] = []  # "GET /api/2/law_data/…?…", every request in order
         self.completed: list[str] = []  # requests whose answer was sent whole
         self._faults: list[tuple[str, str]] = []  # (path fragment, fault), each used once
@@ -227,6 +263,7 @@ class EgovApiServer:
         return self
 
     def stop(self) -> None:
+        self.stopping.set()
         self._server.shutdown()
         self._server.server_close()
 
@@ -238,7 +275,11 @@ class EgovApiServer:
 
     def fail_next(self, fragment: str, fault: str) -> None:
         """The next request whose path contains `fragment` gets `fault`: "429" (Retry-After: 1), "500",
-        "truncated" (a body shorter than its Content-Length), "html" (200 with text/html)."""
+        "truncated" (a body shorter than its Content-Length), "html" (200 with text/html); and hostile ones:
+        "endless" (200, JSON that never ends, no Content-Length), "2gb" (the same announced as 2 GB), "drip" (the
+        true answer, one byte every `drip` seconds), "drip-headers" (the status line and headers so),
+        "redirect:URL" (302 to URL), "retry-after:VALUE" (429 with that Retry-After), "serve:REVISION_ID" (that
+        revision's whole answer instead)."""
         with self._lock:
             self._faults.append((fragment, fault))
 
@@ -332,6 +373,18 @@ class EgovApiServer:
                 path = unquote(parts.path)
                 query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
                 fault = server._take_fault(path)
+                if fault and fault.startswith("redirect:"):
+                    return self._send(302, b"", "text/plain", {"Location": fault.split(":", 1)[1]})
+                if fault and fault.startswith("retry-after:"):
+                    return self._send(429, b'{"code":"429000","message":"Too Many Requests"}', "application/json",
+                                      {"Retry-After": fault.split(":", 1)[1]})
+                if fault in ("endless", "2gb"):
+                    return self._endless(fault == "2gb")
+                if fault == "drip-headers":  # the status line and headers themselves, a byte at a time
+                    self.close_connection = True
+                    return self._drip(b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n" + b"X-Slow: a\r\n" * 500)
+                if fault and fault.startswith("serve:"):
+                    path = path.rsplit("/", 1)[0] + "/" + fault.split(":", 1)[1]
                 if fault == "429":
                     return self._send(429, b'{"code":"429000","message":"Too Many Requests"}', "application/json",
                                       {"Retry-After": "1"})
@@ -367,6 +420,32 @@ class EgovApiServer:
                     return self._send(200, server._bulk_zip(), "application/zip", fault=fault)
                 return self._json(404, {"code": "404000", "message": "no such endpoint"}, fault)
 
+            def _endless(self, announce: bool) -> None:
+                """A JSON answer that never ends: a `law_full_text` of "A"s until the client hangs up."""
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json; charset=utf-8")
+                if announce:
+                    self.send_header("Content-Length", str(2_000_000_000))
+                self.end_headers()
+                self.close_connection = True
+                chunk = b"A" * (1 << 16)
+                try:
+                    self.wfile.write(b'{"law_full_text":"')
+                    while not server.stopping.is_set():
+                        self.wfile.write(chunk)
+                except OSError:  # the client hung up, as it should
+                    return
+
+            def _drip(self, body: bytes) -> None:
+                try:
+                    for position in range(len(body)):
+                        if server.stopping.wait(server.drip):
+                            return
+                        self.wfile.write(body[position:position + 1])
+                        self.wfile.flush()
+                except OSError:  # the client hung up, as it should
+                    return
+
             def _json(self, status: int, payload: Any, fault: str | None) -> None:
                 self._send(status, json.dumps(payload, ensure_ascii=False).encode("utf-8"), "application/json",
                            fault=fault)
@@ -382,6 +461,9 @@ class EgovApiServer:
                 for name, value in (headers or {}).items():
                     self.send_header(name, value)
                 self.end_headers()
+                if fault == "drip":
+                    self.close_connection = True
+                    return self._drip(body)
                 if fault == "truncated":
                     self.wfile.write(body[: len(body) // 2])
                     self.wfile.flush()

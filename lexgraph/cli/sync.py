@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
+from contextlib import AbstractContextManager
+from datetime import date
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -11,6 +14,11 @@ from rich.markup import escape
 from lexgraph.cli.law import print_links_summary
 from lexgraph.cli.options import JsonOpt, StoreOpt, parse_day
 from lexgraph.cli.output import EXIT_BAD_INPUT, emit_json, err, fail, opened, out, progress_bar
+from lexgraph.config import parse_store_location, store_location
+
+if TYPE_CHECKING:
+    from lexgraph import SyncLimits
+    from lexgraph.ingest.sync import SyncSummary
 
 
 def sync_command(
@@ -31,6 +39,21 @@ def sync_command(
                        ] = None,
     link: Annotated[bool, typer.Option("--link/--no-link", help="Link the cross-references of laws that gained "
                                        "a version.")] = True,
+    max_answer_mb: Annotated[float | None, typer.Option(
+        "--max-answer-mb", help="Refuse an answer larger than this (default 64; $LEXGRAPH_SYNC_MAX_ANSWER_MB, "
+        "[sync] max_answer_mb in lexgraph.toml).")] = None,
+    answer_seconds: Annotated[float | None, typer.Option(
+        "--answer-seconds", help="Refuse an answer still coming after this many seconds in all (default 300; "
+        "$LEXGRAPH_SYNC_ANSWER_SECONDS).")] = None,
+    max_retry_after: Annotated[float | None, typer.Option(
+        "--max-retry-after", help="Fail rather than wait when the server asks (Retry-After) for longer than this "
+        "many seconds (default 600; $LEXGRAPH_SYNC_MAX_RETRY_AFTER).")] = None,
+    max_archive_mb: Annotated[float | None, typer.Option(
+        "--max-archive-mb", help="With --all: refuse a bulk download larger than this (default 4096; "
+        "$LEXGRAPH_SYNC_MAX_ARCHIVE_MB).")] = None,
+    archive_seconds: Annotated[float | None, typer.Option(
+        "--archive-seconds", help="With --all: refuse a bulk download taking longer than this (default 3600; "
+        "$LEXGRAPH_SYNC_ARCHIVE_SECONDS).")] = None,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -44,17 +67,20 @@ def sync_command(
         fail("--all takes every law; give it without LAW", 2)
     if archive is not None and not all_laws:
         fail("--archive is the bulk download that --all starts from; give --all too", 2)
-    with opened(store) as lg, progress_bar("revisions", quiet=as_json) as progress:
-        task = progress.add_task("sync", total=None)
+    from lexgraph import SyncLimits
 
-        def on_law(position: int, total: int, law_id: str) -> None:
-            progress.update(task, description=f"law {position} of {total}: {law_id}")
-
-        def on_revision(revision_id: str, from_cache: bool) -> None:
-            progress.update(task, advance=1)
-
-        summary = lg.sync(laws or (), api=api, pace=pace, updated_since=since, link=link, on_law=on_law,
-                          on_revision=on_revision, all_laws=all_laws, archive=archive)
+    limits = SyncLimits.configured({
+        "max_answer_mb": max_answer_mb, "answer_seconds": answer_seconds, "max_retry_after": max_retry_after,
+        "max_archive_mb": max_archive_mb, "archive_seconds": archive_seconds})
+    location = store_location(store)
+    fresh = parse_store_location(location).backend == "embedded" and not Path(location).exists()
+    try:
+        summary = _sync(store, laws, api, pace, since, link, all_laws, archive, limits, as_json,
+                        fresh=location if fresh else None)
+    except BaseException:
+        if fresh:
+            _remove_if_empty(Path(location))
+        raise
     if as_json:
         emit_json(summary.to_json())
     else:
@@ -70,3 +96,44 @@ def sync_command(
             err.print(f"[red]failed[/] {escape(str(failure))}", highlight=False)
     if summary.failures:
         raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def _sync(store: str | None, laws: list[str] | None, api: str | None, pace: float | None, since: date | None,
+          link: bool, all_laws: bool, archive: Path | None, limits: SyncLimits, as_json: bool, *,
+          fresh: str | None) -> SyncSummary:
+    """`fresh`: the location of a store folder that does not exist yet, created only once a first law is good."""
+    from lexgraph import LexGraph
+
+    context: AbstractContextManager[LexGraph] = \
+        LexGraph.created_on_first_write(fresh) if fresh is not None else opened(store)
+    with context as lg, progress_bar("revisions", quiet=as_json) as progress:
+        task = progress.add_task("sync", total=None)
+
+        def on_law(position: int, total: int, law_id: str) -> None:
+            progress.update(task, description=f"law {position} of {total}: {law_id}")
+
+        def on_revision(revision_id: str, from_cache: bool) -> None:
+            progress.update(task, advance=1)
+
+        def on_wait(message: str, seconds: float) -> None:  # a wait the server asked for is never silent
+            err.print(escape(message), highlight=False)
+
+        return lg.sync(laws or (), api=api, pace=pace, updated_since=since, link=link, on_law=on_law,
+                       on_revision=on_revision, all_laws=all_laws, archive=archive, limits=limits, on_wait=on_wait)
+
+
+def _remove_if_empty(location: Path) -> None:
+    """A store this sync created, removed again when the sync failed while storing its first law (the store is
+    created only then, `LexGraph.created_on_first_write`, and the cache written only then, `ResponseCache`'s
+    `hold`): a sync that stored no law leaves nothing behind."""
+    from lexgraph import LexGraph
+
+    if not location.is_dir():
+        return
+    try:
+        with LexGraph.open(location, read_only=True) as lg:
+            empty = not lg.store.query("laws_all")
+    except Exception:  # a store that does not open is not one this sync may judge empty: left as it is
+        return
+    if empty:
+        shutil.rmtree(location, ignore_errors=True)

@@ -98,7 +98,7 @@ def sync_laws(
         if refresh and since is not None:
             changed = api.revisions(law_id, updated_from=since)
             if not changed.revisions:
-                _redate(store, law_id, today, catalog, summary, link)
+                _redate(store, api, law_id, today, catalog, summary, link)
                 continue
         revisions = api.revisions(law_id)
         _sync_law(store, api, revisions, today, catalog, summary, link, on_revision)
@@ -131,6 +131,7 @@ def _sync_law(store: GraphStore, api: EgovApi, revisions: RevisionList, today: d
     listing = listing_of(revisions, today)
     summary.listed += len(listing.versions)
     summary.scheduled += sum(1 for v in listing.versions if v.scheduled)
+    listed = {r.revision_id: r for r in revisions.revisions}
     stored = {row["revision_id"]: row for row in store.query("law_versions_for_laws", law_ids=[law_id])}
     documents: list[XmlDocument] = []
     names: dict[str, str] = {}
@@ -144,7 +145,7 @@ def _sync_law(store: GraphStore, api: EgovApi, revisions: RevisionList, today: d
             continue
         before = api.fetched_from_server
         try:
-            xml = api.law_xml(version.revision_id)
+            xml = api.law_xml(version.revision_id, expected=listed[version.revision_id], law_num=revisions.law_num)
         except (BadAnswer, EgovNotFound) as err:
             summary.failures.append(RevisionFailure(law_id, version.revision_id, str(err)))
             continue
@@ -156,6 +157,8 @@ def _sync_law(store: GraphStore, api: EgovApi, revisions: RevisionList, today: d
         name = f"{api.base_url}/law_data/{version.revision_id}"
         names[name] = version.revision_id
         documents.append(XmlDocument(name=name, data=xml))
+    if api.cache is not None:
+        api.cache.release()  # this law passed every check: what was fetched may go to disk, before the store
     ingest = ingest_statutes(store, [], documents=documents, listings={law_id: listing}, catalog=catalog,
                              link=link, workers=1)
     summary.ingests.append(ingest)
@@ -166,7 +169,7 @@ def _sync_law(store: GraphStore, api: EgovApi, revisions: RevisionList, today: d
     summary.laws.append(law_id)
 
 
-def _redate(store: GraphStore, law_id: str, today: date, catalog: Catalog, summary: SyncSummary,
+def _redate(store: GraphStore, api: EgovApi, law_id: str, today: date, catalog: Catalog, summary: SyncSummary,
             link: bool) -> None:
     """A law with nothing updated at e-Gov since its last sync: its stored list, known up to `today`."""
     rows = store.query("law_versions_for_laws", law_ids=[law_id])
@@ -174,6 +177,8 @@ def _redate(store: GraphStore, law_id: str, today: date, catalog: Catalog, summa
     listing = stored_listing(rows, law[0]) if law else None
     if listing is None:
         raise NotFound(f"{law_id} has not been synced; run `lexgraph sync {law_id}`")
+    if api.cache is not None:
+        api.cache.release()
     listing = replace(listing, known_on=today, versions=tuple(
         replace(v, scheduled=v.enforced_from is None or v.enforced_from > today) for v in listing.versions))
     ingest = ingest_statutes(store, [], documents=[], listings={law_id: listing}, catalog=catalog, link=link,
