@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from lexgraph.documents.prepare import MIN_JUDGMENT_CHARS
+from lexgraph.errors import InputError
+from lexgraph.store.base import GraphStore
 from tests.capabilities import NEO4J_URI_ENV
 from tests.conftest import BACKENDS, open_neo4j_wiped, wipe_neo4j
 from tests.helpers import ROOT, SAMPLE, lexgraph
@@ -138,3 +140,15 @@ def test_a_file_name_holding_a_line_break_is_shown_escaped(location: str, tmp_pa
         assert "\x1b" not in run.stdout + run.stderr
     assert "a\\nFAKE-LINE: forged.txt" in runs[0].stderr or "a\\nFAKE-LINE: forged.txt" in runs[1].stderr
     assert "c\\x1b[2J.txt" in runs[0].stderr and runs[2].code == 1
+
+
+def test_a_lone_surrogate_given_to_the_store_is_bad_input_not_a_driver_error(store: GraphStore) -> None:
+    """Library callers (and the MCP server's tools) reach the store without the CLI's argument check: each
+    driver's own failure (LadybugDB's pybind11 cast error, Neo4j's UnicodeEncodeError) becomes `InputError`."""
+    with pytest.raises(InputError, match="lone surrogate U\\+D800 at character 3") as caught:
+        store.run_read_only("MATCH (p:Precedent) WHERE p.case_name = $name RETURN p.uid AS uid",
+                            {"name": "窃盗\ud800"})
+    assert "pybind11" not in str(caught.value)
+    with pytest.raises(InputError, match="lone surrogate U\\+D800"):
+        store.query("precedents_by_case_name", case_names=["窃盗\ud800"])
+    assert store.run_read_only("RETURN $name AS name", {"name": "窃盗"}) == [{"name": "窃盗"}]
