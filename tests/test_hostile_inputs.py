@@ -13,7 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from lexgraph.cli.output import line_shown
 from lexgraph.documents.prepare import MIN_JUDGMENT_CHARS
 from lexgraph.errors import InputError
 from lexgraph.store.base import GraphStore
@@ -152,3 +155,14 @@ def test_a_lone_surrogate_given_to_the_store_is_bad_input_not_a_driver_error(sto
     with pytest.raises(InputError, match="lone surrogate U\\+D800"):
         store.query("precedents_by_case_name", case_names=["窃盗\ud800"])
     assert store.run_read_only("RETURN $name AS name", {"name": "窃盗"}) == [{"name": "窃盗"}]
+
+
+@given(st.text())
+def test_any_text_shown_is_one_line_without_controls(text: str) -> None:
+    shown = line_shown(text)
+    assert "\n" not in shown and not any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F or 0xD800 <= ord(c) <= 0xDFFF
+                                         or c in "\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+                                         for c in shown)
+    if all(0x20 <= ord(c) < 0x7F or (ord(c) > 0x9F and not 0x2028 <= ord(c) <= 0x2069 and not 0xD800 <= ord(c)
+           <= 0xDFFF) for c in text):
+        assert shown == text  # plain text, Japanese included, is shown as it is
