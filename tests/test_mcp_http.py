@@ -195,3 +195,11 @@ def test_any_host_or_origin_header_is_judged_without_an_error(header: str) -> No
     host = host_of(header)
     assert host is None or isinstance(is_loopback(host), bool)
     assert isinstance(origin_is_loopback(header), bool)
+
+
+def test_allow_remote_without_a_token_warns_that_anyone_reaching_it_reads_the_store(tmp_path: Path) -> None:
+    run = lexgraph("mcp", "--http", "0.0.0.0:8765", "--allow-remote", store=tmp_path / "none")
+    assert "warning: --allow-remote without a token" in run.stderr and run.code == 3  # no store there
+    run = lexgraph("mcp", "--http", "0.0.0.0:8765", "--allow-remote", store=tmp_path / "none",
+                   env={"LEXGRAPH_MCP_TOKEN": TOKEN})
+    assert "warning" not in run.stderr and run.code == 3
