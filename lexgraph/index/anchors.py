@@ -19,7 +19,7 @@ import gzip
 import io
 import json
 import os
-import tempfile
+import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -130,8 +130,10 @@ def write_anchors(directory: Path, anchors: Iterable[Anchor], *, source: str = "
     holds some (`InputError`, naming `source`): an empty or wrong folder must not wipe them."""
     directory.mkdir(parents=True, exist_ok=True)
     count = 0
-    handle, name = tempfile.mkstemp(dir=directory, prefix=f".{ANCHOR_FILE}.", suffix=".tmp")
-    temporary = Path(name)
+    # A new name of its own (a concurrent build writes its own), created with the mode the umask gives, as the
+    # file it replaces was.
+    temporary = directory / f".{ANCHOR_FILE}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(handle, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as packed, \
                 io.TextIOWrapper(packed, encoding="utf-8") as out:
