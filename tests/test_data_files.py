@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from lexgraph.documents.datafiles import DataLimits, read_lines
@@ -139,6 +139,7 @@ def test_bounds_of_a_line_and_of_the_whole_are_kept(tmp_path: Path) -> None:
 def test_lines_come_back_as_written_whatever_the_blocks(lines: list[bytes], compressed: bool, block: int,
                                                        tmp_path_factory: pytest.TempPathFactory) -> None:
     content = b"".join(line + b"\n" for line in lines)
+    assume(compressed or not content.startswith(b"\x1f\x8b"))  # gzip is told by these bytes, whatever the name
     path = tmp_path_factory.mktemp("lines") / ("x.jsonl.gz" if compressed else "x.jsonl")
     path.write_bytes(gzip.compress(content) if compressed else content)
     assert list(read_lines(path, block_size=block)) == [line + b"\n" for line in lines]
