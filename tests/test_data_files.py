@@ -214,3 +214,16 @@ def test_search_with_a_hostile_anchors_file_fails_in_one_line(kept: tuple[Path, 
     run = lexgraph("search", "損害賠償", "--mode", "learned", store=store)
     assert run.code == 1 and "Traceback" not in run.stderr
     assert run.stderr.count("\n") == 1 and f"{store / 'index' / ANCHOR_FILE}:1: expected a JSON object" in run.stderr
+
+
+@pytest.mark.parametrize(("kind", "name", "expected"), [
+    ("statutes", "law.xml", "not a regular file (a FIFO, a device or a socket); give e-Gov XML files"),
+    ("literature", "book.md", "not a regular file (a FIFO); give a Markdown or text file"),
+    ("precedents", "85407.txt", "not a regular file (a FIFO); give a judgment text file (.txt)"),
+])
+def test_ingest_refuses_a_fifo_named_as_its_input_without_waiting(kind: str, name: str, expected: str,
+                                                                  tmp_path: Path) -> None:
+    fifo = tmp_path / name
+    os.mkfifo(fifo)
+    run = lexgraph("ingest", kind, fifo, store=tmp_path / "store", subprocess=True, timeout=120)
+    assert run.code == 1 and f"{fifo}: {expected}" in run.stderr, run.stderr
