@@ -166,3 +166,22 @@ def test_any_text_shown_is_one_line_without_controls(text: str) -> None:
     if all(0x20 <= ord(c) < 0x7F or (ord(c) > 0x9F and not 0x2028 <= ord(c) <= 0x2069 and not 0xD800 <= ord(c)
            <= 0xDFFF) for c in text):
         assert shown == text  # plain text, Japanese included, is shown as it is
+
+
+def test_a_file_named_in_another_encoding_is_refused_naming_it_and_the_others_ingest(location: str,
+                                                                                      tmp_path: Path) -> None:
+    """The argument is let through (the file exists), but its name cannot be stored as the precedent's source: it
+    is refused like any value that is not Unicode text, and the report (JSON included) shows it escaped."""
+    folder = tmp_path / "judgments"
+    folder.mkdir()
+    name = os.fsdecode(b"\x82\xa0" + b"91244.txt")  # a Shift_JIS name: lone surrogates in Python
+    shutil.copy(JUDGMENT, folder / name)
+    shutil.copy(SAMPLE / "precedents" / "92453.txt", folder / "92453.txt")
+    run = lexgraph("ingest", "precedents", folder / name, folder / "92453.txt", "--json", store=location)
+    assert run.code == 1, run.stderr
+    summary = run.json()
+    assert summary["added"] == 1 and "Traceback" not in run.stderr
+    [failure] = summary["failures"]
+    assert name in failure["message"] and "(source): holds a lone surrogate U+DC82" in failure["message"]
+    text = lexgraph("ingest", "precedents", folder / name, store=location)
+    assert text.code == 1 and "\\udc82\\udca091244.txt" in text.stderr and "Traceback" not in text.stderr

@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 import functools
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -66,10 +67,12 @@ def _escaped(found: re.Match[str]) -> str:
 
 def check_arguments(arguments: list[str]) -> None:
     """Refuse (exit 2) an argument that is not text: bytes that are not UTF-8 reach Python as lone surrogates
-    (\\udcXX), which no store, file or terminal can take; the message names the argument."""
+    (\\udcXX), which no store or JSON can take; the message names the argument. The name of a file that exists is
+    let through: a file system may hold names in another encoding, and they are opened as given (and shown
+    escaped)."""
     for number, argument in enumerate(arguments, 1):
         found = re.search("[\ud800-\udfff]", argument)
-        if found is not None:
+        if found is not None and not os.path.lexists(argument):
             fail(f"argument {number} ({line_shown(argument)}) holds bytes that are not UTF-8 text (a lone surrogate "
                  f"U+{ord(found[0]):04X} at character {found.start() + 1}); give it in UTF-8", EXIT_USAGE)
 
@@ -154,7 +157,13 @@ def opened(given: str | None, *, read_only: bool = False) -> Iterator[LexGraph]:
 
 
 def emit_json(payload: Any) -> None:
-    sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
+    """`payload` as indented JSON on stdout, text as it is. A lone surrogate (a file name in another encoding, as
+    Python reads it) is written as its JSON escape (``\\udc82``), which UTF-8 output could not take."""
+    text = json.dumps(payload, ensure_ascii=False, indent=2, default=str)
+    sys.stdout.write(_LONE.sub(lambda found: f"\\u{ord(found[0]):04x}", text) + "\n")
+
+
+_LONE = re.compile("[\ud800-\udfff]")
 
 
 @functools.cache
