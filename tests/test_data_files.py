@@ -227,3 +227,13 @@ def test_ingest_refuses_a_fifo_named_as_its_input_without_waiting(kind: str, nam
     os.mkfifo(fifo)
     run = lexgraph("ingest", kind, fifo, store=tmp_path / "store", subprocess=True, timeout=120)
     assert run.code == 1 and f"{fifo}: {expected}" in run.stderr, run.stderr
+
+
+def test_search_with_a_gzip_bomb_for_anchors_is_refused_in_one_line(kept: tuple[Path, bytes]) -> None:
+    """4 GiB of zeros as the anchors file: the learned search used to read it whole (killed at 1.5 GB)."""
+    store, _ = kept
+    gzip_of_zeros(store / "index" / ANCHOR_FILE, 4)
+    started = time.monotonic()
+    run = lexgraph("search", "損害賠償", "--mode", "learned", store=store, subprocess=True, timeout=300)
+    assert run.code == 1 and run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+    assert "refused: its compression ratio passes 200" in run.stderr and time.monotonic() - started < 120
