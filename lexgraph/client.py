@@ -436,8 +436,10 @@ class LexGraph:
         """Write the anchor field's texts beside the index (`index.anchors`): every sentence of the `judgments`
         (text files, or folders of ``*.txt``) citing an article of a law the index holds, without its citations.
         Returns how many anchors were written. Raises `IndexUnavailable` when the index is not the embedded
-        store's (the anchors are a file beside it), `InputError` for a file that cannot be read."""
-        from lexgraph.index.anchors import judgment_files_anchors, write_anchors
+        store's (the anchors are a file beside it), `InputError` for a file that cannot be read, a path that is
+        not a regular file or a folder, a folder without ``*.txt``, or judgments that would replace the anchors built
+        before with none (those are then kept)."""
+        from lexgraph.index.anchors import judgment_files, judgment_files_anchors, write_anchors
 
         index = self._open_search_index()
         directory = getattr(index, "directory", None)
@@ -445,8 +447,9 @@ class LexGraph:
             raise IndexUnavailable("the anchor field is kept beside an embedded store's index; a Neo4j store has "
                                    "none yet: search it without the learned mode's anchors")
         laws = {p.part.split(":", 1)[1] for p in self.index_status().parts if p.part.startswith("law:")}
-        files = [f for p in map(Path, judgments) for f in (sorted(p.glob("*.txt")) if p.is_dir() else [p])]
-        return write_anchors(Path(directory), judgment_files_anchors(files, laws=laws))
+        files = judgment_files(judgments)
+        return write_anchors(Path(directory), judgment_files_anchors(files, laws=laws),
+                             source=", ".join(map(str, judgments)))
 
     def _open_search_index(self) -> SearchIndex:
         """The index, opened once per handle: opening reads every part's filter columns and maps its vectors."""

@@ -343,18 +343,18 @@ def test_the_bundled_catalogue_read_back_from_the_cache_is_the_one_built(tmp_pat
     assert path is not None and path.is_relative_to(tmp_path)
     module._write_cache(path, built)
     assert oct(path.stat().st_mode & 0o777) == "0o600"
-    read = module._read_cache(path, module.Catalog)
+    read = module._read_cache(path, module.Catalog, "catalogue")
     assert read is not None and read is not built
     assert list(read.names()) == list(built.names())
     assert read.to_payload() == built.to_payload()
     assert [read.parent_of(i) for i in sorted(built._by_id)] == [built.parent_of(i) for i in sorted(built._by_id)]
     assert read.lookup("平成15年法律第57号") == built.lookup("平成15年法律第57号")
-    path.chmod(0o620)  # a pickle runs code when read: one that others may write is never read back
-    assert module._read_cache(path, module.Catalog) is None
+    path.chmod(0o620)  # a file others may write may hold their data: never read back
+    assert module._read_cache(path, module.Catalog, "catalogue") is None
     path.chmod(0o600)
-    assert module._read_cache(path, module.Catalog) is not None
-    path.write_bytes(b"not a pickle")
-    assert module._read_cache(path, module.Catalog) is None
+    assert module._read_cache(path, module.Catalog, "catalogue") is not None
+    path.write_bytes(b"not a cache")
+    assert module._read_cache(path, module.Catalog, "catalogue") is None
 
 
 def test_the_bundled_catalogues_name_index_is_kept_beside_it_and_read_back_as_built(tmp_path: Path) -> None:
@@ -374,7 +374,7 @@ def test_the_bundled_catalogues_name_index_is_kept_beside_it_and_read_back_as_bu
     other = module.Catalog.from_payload(payload)
     folder = tmp_path / "lexgraph" / "catalog"
     folder.mkdir(parents=True, mode=0o700)
-    module._BUNDLED_CACHE.append((bundled, folder / "catalog-test.pickle"))
+    module._BUNDLED_CACHE.append((bundled, folder / "catalog-test.json"))
     built: list[module.Catalog] = []
 
     def build(catalog: module.Catalog) -> LawNames:
@@ -383,7 +383,7 @@ def test_the_bundled_catalogues_name_index_is_kept_beside_it_and_read_back_as_bu
 
     try:
         first = module.derived_from_bundled(bundled, "lawnames", _SOURCE, build, LawNames)
-        [kept] = folder.glob("lawnames-*.pickle")
+        [kept] = folder.glob("lawnames-*.json")
         assert oct(kept.stat().st_mode & 0o777) == "0o600"
         again = module.derived_from_bundled(bundled, "lawnames", _SOURCE, build, LawNames)
         assert built == [bundled] and again is not first
@@ -393,10 +393,10 @@ def test_the_bundled_catalogues_name_index_is_kept_beside_it_and_read_back_as_bu
         module.derived_from_bundled(bundled, "lawnames", _SOURCE, build, LawNames)
         assert built == [bundled, bundled]
         kept.chmod(0o600)
-        kept.write_bytes(b"not a pickle")
+        kept.write_bytes(b"not a cache")
         assert vars(module.derived_from_bundled(bundled, "lawnames", _SOURCE, build, LawNames)) == vars(first)
         assert len(built) == 3
         module.derived_from_bundled(other, "lawnames", _SOURCE, build, LawNames)  # not the bundled one
-        assert built[-1] is other and len(list(folder.glob("lawnames-*.pickle"))) == 1
+        assert built[-1] is other and len(list(folder.glob("lawnames-*.json"))) == 1
     finally:
         module._BUNDLED_CACHE.pop()

@@ -16,8 +16,9 @@ import re
 import weakref
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
-from lexgraph.statutes.catalog import Catalog, derived_from_bundled
+from lexgraph.statutes.catalog import Catalog, derived_from_bundled, joined_column, split_column
 
 # A title that itself contains a clause reference (金融商品取引法第二条に規定する定義に関する内閣府令): the
 # extractor must not read 金融商品取引法第二条 inside it as a citation.
@@ -70,6 +71,33 @@ class LawNames:
         if index is None:
             index = derived_from_bundled(catalog, "lawnames", _SOURCE, cls._of_catalog, cls)
             _CACHE[catalog] = index
+        return index
+
+    def to_cache(self) -> dict[str, Any]:
+        """The index as plain data for the user's cache folder (`from_cache` reads it back)."""
+        return {"count": len(self._names), "names": joined_column(sorted(self._names)),
+                "lengths": {tail: list(ls) for tail, ls in self._lengths.items()},
+                "referencing": {head: list(ns) for head, ns in self._referencing.items()}}
+
+    @classmethod
+    def from_cache(cls, data: Any) -> LawNames:
+        """The index from `to_cache`'s data, checked: strings where names are, positive lengths; ValueError
+        otherwise (the index is then built again)."""
+        if type(data) is not dict:
+            raise ValueError("not an object")
+        count, names, lengths, referencing = (data.get(key) for key in ("count", "names", "lengths", "referencing"))
+        if type(count) is not int or type(names) is not str:
+            raise ValueError("names is not a column of strings")
+        if type(lengths) is not dict or not all(type(ls) is list and all(type(n) is int and n > 0 for n in ls)
+                                                for ls in lengths.values()):
+            raise ValueError("lengths is not an object of lists of positive integers")
+        if type(referencing) is not dict or not all(type(ns) is list and all(type(n) is str for n in ns)
+                                                    for ns in referencing.values()):
+            raise ValueError("referencing is not an object of lists of strings")
+        index = cls.__new__(cls)
+        index._names = frozenset(split_column(names, count))
+        index._lengths = {tail: tuple(ls) for tail, ls in lengths.items()}
+        index._referencing = {head: tuple(ns) for head, ns in referencing.items()}
         return index
 
     @classmethod

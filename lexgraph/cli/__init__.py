@@ -121,9 +121,14 @@ class Commands(TyperGroup):
 
 class LazyCommands(Commands):
     """``lexgraph``'s group: the commands of `COMMANDS`, each imported when it runs (`load_command`); the list
-    ``--help`` prints comes from `COMMANDS`' lines, without importing any."""
+    ``--help`` prints comes from `COMMANDS`' lines, without importing any. An argument that is not UTF-8 text is
+    refused before any command sees it (`output.check_arguments`)."""
 
     _listing = False
+
+    def invoke(self, ctx: Any) -> Any:  # Typer's own click Context
+        output.check_arguments([*getattr(ctx, "_protected_args", []), *ctx.args])
+        return super().invoke(ctx)
 
     def __init__(self, **attrs: Any) -> None:
         super().__init__(**attrs)
@@ -184,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         if show is not None:
             show()
         else:
-            err.print(f"[bold red]error:[/] {escape(error.format_message())}", highlight=False)
+            err.print(f"[bold red]error:[/] {escape(output.line_shown(error.format_message()))}", highlight=False)
         return error.exit_code
     except typer.Abort:
         return 1

@@ -10,7 +10,17 @@ from rich.markup import escape
 
 from lexgraph.cli.law import print_links_summary
 from lexgraph.cli.options import ChunkSizeOpt, JsonOpt, OverlapOpt, StoreOpt, check_chunking, parse_day
-from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, err, fail, opened, out, progress_bar
+from lexgraph.cli.output import (
+    EXIT_BAD_INPUT,
+    EXIT_USAGE,
+    emit_json,
+    err,
+    fail,
+    line_shown,
+    opened,
+    out,
+    progress_bar,
+)
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
 
@@ -46,7 +56,7 @@ def ingest_statutes(
         task = progress.add_task("ingesting", total=_xml_files(paths))
 
         def on_file(size: int, name: str) -> None:
-            progress.update(task, advance=1, description=Path(name.replace("!", "/")).name[:40])
+            progress.update(task, advance=1, description=line_shown(Path(name.replace("!", "/")).name)[:40])
 
         def on_link_start(total: int) -> None:
             progress.reset(task, total=total, description="linking")
@@ -64,9 +74,9 @@ def ingest_statutes(
         if summary.links is not None:
             print_links_summary(summary.links)
         for outcome in summary.conflicts:
-            err.print(f"[yellow]conflict[/] {escape(outcome.message)}", highlight=False)
+            err.print(f"[yellow]conflict[/] {escape(line_shown(outcome.message))}", highlight=False)
         for outcome in summary.failures:
-            err.print(f"[red]failed[/] {escape(outcome.message)}", highlight=False)
+            err.print(f"[red]failed[/] {escape(line_shown(outcome.message))}", highlight=False)
     if summary.failures or summary.conflicts or (summary.links is not None and summary.links.failed_laws):
         raise typer.Exit(EXIT_BAD_INPUT)
 
@@ -164,13 +174,14 @@ def _print_document_summary(summary: DocumentSummary, as_json: bool) -> None:
         # Results on stdout; notes, duplicates and failures are messages, on stderr (with --json, part of it).
         for outcome in summary.outcomes:
             for problem in outcome.problems:
-                err.print(f"[yellow]note[/] {escape(outcome.source)}: {escape(problem)}", highlight=False)
+                err.print(f"[yellow]note[/] {escape(line_shown(outcome.source))}: {escape(line_shown(problem))}",
+                          highlight=False)
         for reason, count in data["not_linked"].items():
             if reason.startswith("参照法条"):
-                err.print(f"[yellow]not linked[/] {count} × {escape(reason)}", highlight=False)
+                err.print(f"[yellow]not linked[/] {count} × {escape(line_shown(reason))}", highlight=False)
         for message in data["duplicates"]:
-            err.print(f"[yellow]duplicate[/] {escape(message)}", highlight=False)
+            err.print(f"[yellow]duplicate[/] {escape(line_shown(message))}", highlight=False)
         for outcome in summary.failures:
-            err.print(f"[red]failed[/] {escape(outcome.message)}", highlight=False)
+            err.print(f"[red]failed[/] {escape(line_shown(outcome.message))}", highlight=False)
     if summary.failures:
         raise typer.Exit(EXIT_BAD_INPUT)

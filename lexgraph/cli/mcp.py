@@ -2,20 +2,20 @@
 
 Standard input and output by default (what a desktop assistant starts as a subprocess), or streamable HTTP with
 ``--http HOST:PORT`` at ``http://HOST:PORT/mcp``. The HTTP server listens on loopback unless ``--allow-remote`` is
-given: it has no authentication of its own, and what it serves (a store's laws and turns) is the operator's.
+given, and there answers only requests whose Host and Origin name loopback (a web page cannot reach it by DNS
+rebinding); a token (``--token-file`` or ``LEXGRAPH_MCP_TOKEN``) keeps out the machine's other users and programs.
+What it serves (a store's laws and turns) is the operator's.
 """
 
 from __future__ import annotations
 
-import ipaddress
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from lexgraph.cli.options import StoreOpt
 from lexgraph.cli.output import EXIT_UNAVAILABLE, EXIT_USAGE, err, fail, opened
-
-LOOPBACK_NAMES = ("localhost",)
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -27,40 +27,46 @@ def parse_address(text: str) -> tuple[str, int]:
     return host, int(port_text)
 
 
-def is_loopback(host: str) -> bool:
-    """Whether `host` is a loopback address or ``localhost`` (a name is not resolved: only these are trusted)."""
-    if host.lower() in LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def mcp_command(
     store: StoreOpt = None,
     http: Annotated[str | None, typer.Option("--http", help="Serve streamable HTTP on HOST:PORT (at /mcp) "
                                              "instead of standard input/output.")] = None,
     allow_remote: Annotated[bool, typer.Option("--allow-remote", help="Let --http listen on an address other than "
-                                               "loopback. The server has no authentication: put it behind one.")]
+                                               "loopback, and turn off the Host/Origin check. Give a token, or put "
+                                               "the server behind a proxy that authenticates.")]
     = False,
+    token_file: Annotated[Path | None, typer.Option("--token-file", help="With --http, require every request to "
+                                                    "carry this file's token (Authorization: Bearer TOKEN); "
+                                                    "default: LEXGRAPH_MCP_TOKEN when set. The file must be "
+                                                    "the user's own (chmod 600).")] = None,
 ) -> None:
     """Serve the store to AI assistants (MCP), read-only: clauses as of a day, versions, diffs, citations,
     precedents, search and answers."""
     host, port = parse_address(http) if http else ("127.0.0.1", 0)
-    if http and not allow_remote and not is_loopback(host):
-        fail(f"--http {http}: {host} is not a loopback address, and the server has no authentication; listen on "
-             "127.0.0.1 (the default) or give --allow-remote to serve other machines", EXIT_USAGE)
+    if token_file is not None and not http:
+        fail("--token-file is for --http: a server on standard input/output answers only the program that started "
+             "it", EXIT_USAGE)
     try:
-        from lexgraph.cli.mcp_server import build_server
+        from lexgraph.cli.mcp_server import build_server, serve_http
+        from lexgraph.cli.mcp_server.guard import Guard, is_loopback, read_token
     except ImportError as error:
         fail(f"lexgraph mcp needs the MCP SDK ({error.name} is not installed): pip install 'lexgraph[mcp]'",
              EXIT_UNAVAILABLE)
+    if http and not allow_remote and not is_loopback(host):
+        fail(f"--http {http}: {host} is not a loopback address, and the server has no authentication; listen on "
+             "127.0.0.1 (the default) or give --allow-remote to serve other machines", EXIT_USAGE)
+    checks = Guard(loopback_only=not allow_remote, token=read_token(token_file)) if http else None
+    if checks is not None and allow_remote and checks.token is None:
+        err.print("warning: --allow-remote without a token: anyone who reaches the server reads the whole store; "
+                  "give --token-file or LEXGRAPH_MCP_TOKEN, or put it behind a proxy that authenticates",
+                  highlight=False)
     with opened(store, read_only=True) as lg:
         server = build_server(lg, host=host, port=port)
-        if http:
-            err.print(f"lexgraph MCP server (read-only) at http://{_url_host(host)}:{port}/mcp", highlight=False)
-            server.run("streamable-http")
+        if checks is not None:
+            needs = ", token required" if checks.token else ""
+            err.print(f"lexgraph MCP server (read-only{needs}) at http://{_url_host(host)}:{port}/mcp",
+                      highlight=False)
+            serve_http(server, checks)
         else:
             server.run("stdio")
 

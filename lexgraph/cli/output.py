@@ -10,6 +10,8 @@ from __future__ import annotations
 import codecs
 import functools
 import json
+import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -40,9 +42,39 @@ __all__ = ["EXIT_BAD_INPUT", "EXIT_UNAVAILABLE", "EXIT_USAGE"]  # re-exported fo
 
 
 def fail(message: str, code: int) -> NoReturn:
-    """Print `message` as an error on stderr and exit with `code`."""
-    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+    """Print `message` as an error on stderr, in one line (`line_shown`), and exit with `code`."""
+    err.print(f"[bold red]error:[/] {escape(line_shown(message))}", highlight=False)
     raise typer.Exit(code)
+
+
+# Characters that would let a name (a file's, a field's) break a message's line, draw over the terminal or reorder
+# what is shown: C0 and C1 controls (line breaks and escape included), DEL, the Unicode line and paragraph
+# separators, the bidirectional overrides and isolates, and lone surrogates.
+_UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def line_shown(text: str) -> str:
+    """`text` as one line that shows what it holds: every character of `_UNSHOWN` written as its escape (``\\n``,
+    ``\\x1b``, ``\\u2028``), so that a file named ``a\\nFAKE-LINE: …`` cannot print a line of its own. Messages and
+    report lines that may hold a name pass through it."""
+    return _UNSHOWN.sub(_escaped, text)
+
+
+def _escaped(found: re.Match[str]) -> str:
+    return found[0].encode("unicode_escape", "backslashreplace").decode("ascii") if ord(found[0]) > 0xFF or \
+        found[0] in "\n\r\t" else f"\\x{ord(found[0]):02x}"
+
+
+def check_arguments(arguments: list[str]) -> None:
+    """Refuse (exit 2) an argument that is not text: bytes that are not UTF-8 reach Python as lone surrogates
+    (\\udcXX), which no store or JSON can take; the message names the argument. The name of a file that exists is
+    let through: a file system may hold names in another encoding, and they are opened as given (and shown
+    escaped)."""
+    for number, argument in enumerate(arguments, 1):
+        found = re.search("[\ud800-\udfff]", argument)
+        if found is not None and not os.path.lexists(argument):
+            fail(f"argument {number} ({line_shown(argument)}) holds bytes that are not UTF-8 text (a lone surrogate "
+                 f"U+{ord(found[0]):04X} at character {found.start() + 1}); give it in UTF-8", EXIT_USAGE)
 
 
 @contextmanager
@@ -125,7 +157,13 @@ def opened(given: str | None, *, read_only: bool = False) -> Iterator[LexGraph]:
 
 
 def emit_json(payload: Any) -> None:
-    sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, default=str) + "\n")
+    """`payload` as indented JSON on stdout, text as it is. A lone surrogate (a file name in another encoding, as
+    Python reads it) is written as its JSON escape (``\\udc82``), which UTF-8 output could not take."""
+    text = json.dumps(payload, ensure_ascii=False, indent=2, default=str)
+    sys.stdout.write(_LONE.sub(lambda found: f"\\u{ord(found[0]):04x}", text) + "\n")
+
+
+_LONE = re.compile("[\ud800-\udfff]")
 
 
 @functools.cache
@@ -218,8 +256,9 @@ def read_blocks(file: str, on_bytes: Callable[[int], None] | None = None) -> Ite
     judgments and literature (`lexgraph.documents.encoding.decode_text`). A file is first read through in blocks and
     streamed when it is certainly UTF-8 (what long inputs are). Anything else (Shift_JIS, EUC-JP, damaged or
     uncertain text) is read whole and decided by that decoder: converted with a note, or refused with the ``iconv``
-    fix (exit 1). No result is printed for a file that will be refused. Standard input is streamed as UTF-8, and
-    refused when a byte is not UTF-8 (it cannot be read twice).
+    fix (exit 1). No result is printed for a file that will be refused. Standard input, and any file that cannot
+    be read twice (a FIFO, ``<(…)``, /dev/stdin on a pipe), is streamed as UTF-8, and refused when a byte is not
+    UTF-8.
     """
     from lexgraph.documents.encoding import Utf8Tally  # its patterns are compiled only by a command that reads text
 
@@ -227,8 +266,14 @@ def read_blocks(file: str, on_bytes: Callable[[int], None] | None = None) -> Ite
         stream = sys.stdin.buffer if file == "-" else Path(file).open("rb")  # noqa: SIM115 (closed below)
     except OSError as error:
         fail(f"{file}: cannot be read ({error.strerror})", EXIT_BAD_INPUT)
+    # A pipe (a FIFO, `<(…)`, /dev/stdin fed by one) cannot be read twice: it is streamed as standard input is.
+    name = "standard input" if file == "-" else file
     try:
-        if file != "-":
+        seekable = file != "-" and stream.seekable()
+    except OSError:
+        seekable = False
+    try:
+        if seekable:
             tally = Utf8Tally()
             try:
                 for text in _decoded(stream, None):
@@ -245,10 +290,10 @@ def read_blocks(file: str, on_bytes: Callable[[int], None] | None = None) -> Ite
         try:
             yield from _decoded(stream, on_bytes)
         except UnicodeDecodeError as error:
-            fail(f"standard input: {error.reason} (it is read as UTF-8, since it cannot be read twice); convert it "
-                 "(e.g. iconv -f SHIFT_JIS -t UTF-8) or give the file's name", EXIT_BAD_INPUT)
+            fail(f"{name}: {error.reason} (it is read as UTF-8, since it cannot be read twice); convert it "
+                 "(e.g. iconv -f SHIFT_JIS -t UTF-8) or give the name of a regular file", EXIT_BAD_INPUT)
     except OSError as error:
-        fail(f"{file}: cannot be read ({error.strerror})", EXIT_BAD_INPUT)
+        fail(f"{file}: cannot be read ({error.strerror or error})", EXIT_BAD_INPUT)
     finally:
         if file != "-":
             stream.close()
@@ -272,7 +317,7 @@ def _decided(data: bytes, name: str) -> str:
 
     decoded = decode_text(data, name)  # an `EncodingError` (exit 1) for text it cannot decide
     if decoded.note:
-        err.print(f"[yellow]note[/] {escape(decoded.note)}", highlight=False)
+        err.print(f"[yellow]note[/] {escape(line_shown(decoded.note))}", highlight=False)
     return decoded.text
 
 

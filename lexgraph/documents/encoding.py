@@ -76,6 +76,7 @@ _NARROW_CHAR = re.compile("[\\u0080-\\u07ff]")  # what UTF-8 writes in two bytes
 _SUSPECT_CHAR = re.compile(
     "[^\\t\\n\\x0c\\r\\x20-\\x7e"
     f"{_char_class(tuple((max(low, 0x800), high) for low, high in _PLAUSIBLE_RANGES if high >= 0x800))}]")
+_SURROGATE = re.compile("[\ud800-\udfff]")  # half of a UTF-16 pair alone: valid in a Python str, in no encoding
 _CONTROL_CHAR = re.compile("[\\x00-\\x08\\x0b\\x0e-\\x1f\\x7f]")  # tab, line feed, form feed and return are text
 
 
@@ -134,14 +135,21 @@ def _where(text: str, index: int) -> str:
 
 
 def check_clean(text: str, name: str) -> None:
-    """Refuse text holding a replacement character or a control character (a binary file, or text damaged
-    before lexgraph read it): storing it would store the damage as the document."""
+    """Refuse text holding a replacement character, a lone surrogate or a control character (a binary file, text
+    damaged before lexgraph read it, a broken JSON escape): storing it would store the damage as the document, or
+    fail inside the store's driver."""
     broken = text.find(REPLACEMENT)
     if broken >= 0:
         raise EncodingError(
             f"{name}: holds the replacement character U+FFFD at {_where(text, broken)}: the text was damaged before "
             "lexgraph read it (an earlier conversion replaced bytes it could not read); convert the original file "
             "again, e.g. iconv -f SHIFT_JIS -t UTF-8 ORIGINAL > FILE")
+    lone = _SURROGATE.search(text)
+    if lone is not None:
+        raise EncodingError(
+            f"{name}: holds a lone surrogate U+{ord(lone[0]):04X} at {_where(text, lone.start())}: it is not Unicode "
+            "text (a JSON escape such as \\ud800 without its pair, or bytes decoded wrongly), and no store can hold "
+            "it; correct the value")
     found = _CONTROL_CHAR.search(text)
     if found is not None:
         control = found.start()

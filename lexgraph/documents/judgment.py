@@ -31,6 +31,7 @@ from typing import Any, cast
 
 from lexgraph.citations.dates import ERAS, parse_japanese_date
 from lexgraph.documents.chunking import PAGE_MARKER_RE
+from lexgraph.documents.datafiles import open_regular
 from lexgraph.documents.encoding import decode_text
 from lexgraph.documents.jsonl import BadLine, line_where, read_records
 from lexgraph.errors import InputError
@@ -503,9 +504,11 @@ _LAWSUIT_ID_RE = re.compile(r"^0*(\d+)(?:_hanrei)?$")
 def read_judgment(path: str | Path, *, court: str | None = SUPREME_COURT) -> ParsedJudgment:
     """Read and parse one judgment file. The lawsuit id is the file name's number (「082820_hanrei.txt」 →
     「82820」). The encoding is detected (`encoding.decode_text`): a Shift_JIS or EUC-JP file is converted, and
-    said so in ``problems``. Raises `EncodingError` for bytes no encoding certainly explains, OSError for I/O."""
+    said so in ``problems``. Raises `EncodingError` for bytes no encoding certainly explains, OSError for I/O,
+    `InputError` for a path that is not a regular file."""
     path = Path(path)
-    decoded = decode_text(path.read_bytes(), str(path))
+    with open_regular(path, "judgment text file (.txt)") as file:  # a FIFO is refused, not waited on
+        decoded = decode_text(file.read(), str(path))
     m = _LAWSUIT_ID_RE.match(path.stem)
     parsed = parse_judgment(decoded.text, source=str(path), lawsuit_id=m[1] if m else None, court=court)
     if decoded.note:

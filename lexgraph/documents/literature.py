@@ -22,6 +22,7 @@ from typing import Any
 
 from lexgraph.dates import DateFormatError, parse_day
 from lexgraph.documents.chunking import Span
+from lexgraph.documents.datafiles import open_regular
 from lexgraph.documents.encoding import check_clean, decode_text
 from lexgraph.documents.jsonl import BadLine, line_where, read_records
 from lexgraph.errors import ConfigurationError, InputError, ToolMissing
@@ -153,7 +154,8 @@ def _check_date(value: str, where: str) -> str:
 def _read_text_file(path: Path) -> tuple[str, list[str]]:
     """The text of a Markdown or text file in whichever of UTF-8, Shift_JIS or EUC-JP it certainly is (a note
     says when it was converted); `EncodingError` otherwise."""
-    decoded = decode_text(path.read_bytes(), str(path))
+    with open_regular(path, "Markdown or text file") as file:  # a FIFO is refused, not waited on
+        decoded = decode_text(file.read(), str(path))
     return decoded.text, [decoded.note] if decoded.note else []
 
 

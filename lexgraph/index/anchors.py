@@ -16,13 +16,19 @@ query's own judgment must never describe its gold. The anchors are written besid
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import os
+import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from lexgraph.citations import extract
 from lexgraph.citations.sentences import sentence_ends, without_citations
+from lexgraph.documents.datafiles import DataLimits, is_regular_file, open_regular
+from lexgraph.documents.jsonl import line_where, read_records
 from lexgraph.errors import InputError
 from lexgraph.index.tokenize import tokenize
 
@@ -78,43 +84,111 @@ def judgment_anchors(source: str, text: str, *, window: int = DEFAULT_WINDOW,
     return out
 
 
+def judgment_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The judgment text files `paths` name: files as given, folders' ``*.txt`` in name order. A path that does
+    not exist, that names something other than a regular file or a folder (a FIFO, even as ``x.txt`` in a folder),
+    or that gives no file at all is refused with `InputError` before any is read."""
+    files: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found = sorted(path.glob("*.txt"))
+            if not found:
+                raise InputError(f"{path}: no judgment text (*.txt) in this folder; give the folder of judgment "
+                                 "texts (the anchors built before are kept)")
+            files += found
+        elif path.exists():
+            files.append(path)
+        else:
+            raise InputError(f"{path}: no such file or folder; give judgment text files (.txt) or their folder")
+    for file in files:
+        if not is_regular_file(file):
+            raise InputError(f"{file}: not a regular file (a FIFO, a device or a socket); give judgment text files "
+                             "(nothing was read, and the anchors built before are kept)")
+    return files
+
+
 def judgment_files_anchors(files: Iterable[Path], *, window: int = DEFAULT_WINDOW,
                            laws: set[str] | None = None) -> Iterator[Anchor]:
+    """The anchors of judgment text files, read one by one: each must be a regular UTF-8 file (a FIFO in the
+    folder is refused, never opened for a blocking read)."""
     for path in files:
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
+            with open_regular(path, "judgment text file (.txt)") as file:
+                text = file.read().decode("utf-8")
+        except UnicodeDecodeError as error:
             raise InputError(f"{path}: cannot be read as UTF-8 text for anchors ({error}); give judgment text "
                              f"files (the 裁判所 PDF extracts, one judgment per .txt)") from error
+        except OSError as error:
+            raise InputError(f"{path}: cannot be read ({error.strerror}); give judgment text files") from error
         yield from judgment_anchors(path.stem, text, window=window, laws=laws)
 
 
-def write_anchors(directory: Path, anchors: Iterable[Anchor]) -> int:
-    """Write the anchors to ``directory/anchors.jsonl.gz`` (replacing it); returns how many."""
+def write_anchors(directory: Path, anchors: Iterable[Anchor], *, source: str = "the judgments given") -> int:
+    """Write the anchors to ``directory/anchors.jsonl.gz``, replacing it whole; returns how many. They go to a
+    temporary file first, removed on every way out (an unreadable judgment, an interrupt), so that a failed build
+    leaves the anchors built before, and nothing else. A build that yields no anchor does not replace a file that
+    holds some (`InputError`, naming `source`): an empty or wrong folder must not wipe them."""
     directory.mkdir(parents=True, exist_ok=True)
     count = 0
-    temporary = directory / (ANCHOR_FILE + ".tmp")
-    with gzip.open(temporary, "wt", encoding="utf-8") as out:
-        for anchor in anchors:
-            out.write(json.dumps(anchor.to_json(), ensure_ascii=False) + "\n")
-            count += 1
-    temporary.replace(directory / ANCHOR_FILE)
+    # A new name of its own (a concurrent build writes its own), created with the mode the umask gives, as the
+    # file it replaces was.
+    temporary = directory / f".{ANCHOR_FILE}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(handle, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as packed, \
+                io.TextIOWrapper(packed, encoding="utf-8") as out:
+            for anchor in anchors:
+                out.write(json.dumps(anchor.to_json(), ensure_ascii=False) + "\n")
+                count += 1
+        if count == 0:
+            kept = _holds_anchors(directory / ANCHOR_FILE)
+            if kept:
+                raise InputError(f"{source}: no sentence cites an article of the indexed laws, so no anchor was "
+                                 f"built; the anchors built before ({directory / ANCHOR_FILE}) are kept. Give the "
+                                 "folder of judgment texts (.txt), or remove that file to drop the anchors")
+        temporary.replace(directory / ANCHOR_FILE)
+    finally:
+        temporary.unlink(missing_ok=True)
     return count
 
 
-def read_anchors(directory: Path) -> list[Anchor] | None:
-    """The anchors written beside an index, or None when none were built."""
-    path = directory / ANCHOR_FILE
+def _holds_anchors(path: Path) -> bool:
+    """Whether an anchors file is there and holds at least one record (one that cannot be read holds none)."""
     if not path.exists():
+        return False
+    try:
+        return next(iter(read_records(path)), None) is not None
+    except InputError:
+        return False
+
+
+def read_anchors(directory: Path, *, limits: DataLimits | None = None) -> list[Anchor] | None:
+    """The anchors written beside an index, or None when none were built. The file is read by the one bounded
+    reader of data files (`documents.jsonl.read_records`: a regular gzip file, within `limits`), and each record
+    checked: an error names the file, the line and the field, and says to build the anchors again."""
+    path = directory / ANCHOR_FILE
+    if not path.exists() and not path.is_symlink():
         return None
     out = []
-    with gzip.open(path, "rt", encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
-            try:
-                row = json.loads(line)
-                out.append(Anchor(row["law_id"], row["article"], row["kind"], row["source"],
-                                  tuple(row["tokens"].split())))
-            except (ValueError, KeyError) as error:
-                raise InputError(f"{path}:{number}: not an anchor record ({error}); rebuild it with "
-                                 f"`lexgraph index --anchors DIR`") from error
+    try:
+        for number, row in read_records(path, limits=limits):
+            out.append(_anchor(row, line_where(path, number)))
+    except InputError as error:
+        raise InputError(f"{error}; {REBUILD}") from None
     return out
+
+
+REBUILD = "build the anchors again with `lexgraph index --anchors DIR`"
+
+
+def _anchor(row: dict[str, Any], where: str) -> Anchor:
+    values = []
+    for field in ("law_id", "article", "kind", "source", "tokens"):
+        value = row.get(field)
+        if value is None:
+            raise InputError(f"{where}: field {field!r} is missing")
+        if type(value) is not str:
+            raise InputError(f"{where}: field {field!r} is a {type(value).__name__} ({str(value)[:40]}), not a string")
+        values.append(value)
+    law_id, article, kind, source, tokens = values
+    return Anchor(law_id, article, kind, source, tuple(tokens.split()))

@@ -19,15 +19,16 @@ import gzip
 import hashlib
 import json
 import os
-import pickle
 import re
+import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import date
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
 from lexgraph.errors import InputError
 from lexgraph.statutes import former_titles
@@ -500,6 +501,162 @@ class Catalog:
         }
 
 
+    def to_cache(self) -> dict[str, Any]:
+        """The built catalogue as plain data for the user's cache folder (`from_cache` reads it back), laid out for
+        a fast read, in columns. Every entry of `_by_id` is one row, each field one string of all rows' values
+        joined by U+E000 (a row's 略称 by `_SUB`; no parent is ""). An entry as given that the build changed (a
+        略称 or a parent added) is a variant of its row, with only its own 略称 and parent. The indexes are row
+        numbers, beside their names joined the same way, a name that is its row's title (or law number) written ""
+        (most are: the file is then half as large, and read faster); a name that means several laws is listed in
+        ``more`` and numbered after the rows. An entry shared by several names is so one object again when read
+        back, and the names come back in their order."""
+        entries = list(self._by_id.values())
+        numbers = {id(entry): row for row, entry in enumerate(entries)}
+        variants = [entry for entry in self._given.values() if id(entry) not in numbers]
+        variant_of: list[int] = []
+        for entry in variants:
+            base = self._by_id[entry.law_id]
+            if (base.title, base.law_num, base.law_type) != (entry.title, entry.law_num, entry.law_type):
+                raise ValueError(f"{entry.law_id}: the built entry's title, number or type differs from the given")
+            numbers[id(entry)] = len(entries) + len(variant_of)
+            variant_of.append(numbers[id(base)])
+        if any(_SUB in alias for entry in (*entries, *variants) for alias in entry.aliases):
+            raise ValueError("a 略称 holds the separator U+E001")
+
+        total = len(numbers)
+
+        def index(mapping: Mapping[str, tuple[LawEntry, ...]], field: str) -> dict[str, Any]:
+            if "" in mapping:
+                raise ValueError("an empty name is indexed")
+            names: list[str] = []
+            rows: list[int] = []
+            more: list[list[int]] = []
+            for name, found in mapping.items():
+                if len(found) == 1:
+                    names.append("" if name == getattr(found[0], field) else name)
+                    rows.append(numbers[id(found[0])])
+                else:
+                    names.append(name)
+                    rows.append(total + len(more))
+                    more.append([numbers[id(e)] for e in found])
+            return {"names": joined_column(names), "rows": rows, "more": more}
+
+        former_numbers = {f: i for i, f in enumerate(self._former)}
+        return {
+            "count": len(entries), "law_id": joined_column(e.law_id for e in entries),
+            "title": joined_column(e.title for e in entries), "law_num": joined_column(e.law_num for e in entries),
+            "law_type": joined_column(e.law_type for e in entries),
+            "aliases": joined_column(_SUB.join(e.aliases) for e in entries),
+            "parent": joined_column(e.parent_law_id or "" for e in entries),
+            "variant_of": variant_of, "variant_aliases": joined_column(_SUB.join(e.aliases) for e in variants),
+            "variant_parent": joined_column(e.parent_law_id or "" for e in variants),
+            "given": [numbers[id(e)] for e in self._given.values()],
+            "by_name": index(self._by_name, "title"), "by_num": index(self._by_num, "law_num"),
+            "former": [[f.title, f.law_id, f.new_title, f.renamed_on.isoformat() if f.renamed_on else None,
+                        f.source] for f in self._former],
+            "by_former": {name: [former_numbers[f] for f in found] for name, found in self._by_former.items()},
+            "parents": self._parents, "orders": self._orders, "duplicates": self._duplicates,
+            "aliases_dictionary": self._aliases,
+        }
+
+    @classmethod
+    def from_cache(cls, data: Any) -> Catalog:
+        """A catalogue from `to_cache`'s data, checked as it is read: every column a string of as many values as
+        there are rows, every row number an integer naming a row, every mapping of strings to strings. Anything
+        else raises ValueError (the cache is then built again); nothing in the data can name a class or run code."""
+        count = _checked(data, "count", int)
+        columns: list[list[Any]] = [split_column(_checked(data, name, str), count) for name in
+                                    ("law_id", "title", "law_num", "law_type", "aliases", "parent")]
+        columns[4] = [tuple(aliases.split(_SUB)) if aliases else () for aliases in columns[4]]
+        columns[5] = [parent or None for parent in columns[5]]
+        entries = list(map(LawEntry, *columns))
+        bases = _rows(_checked(data, "variant_of", list), entries)
+        aliases = split_column(_checked(data, "variant_aliases", str), len(bases))
+        parents = split_column(_checked(data, "variant_parent", str), len(bases))
+        entries += [LawEntry(base.law_id, base.title, base.law_num, base.law_type,
+                             tuple(alias.split(_SUB)) if alias else (), parent or None)
+                    for base, alias, parent in zip(bases, aliases, parents, strict=True)]
+        alone: list[tuple[LawEntry, ...]] = [(entry,) for entry in entries]
+        former: list[FormerTitle] = []
+        for row in _checked(data, "former", list):
+            if (type(row) is not list or len(row) != 5 or not _strings(row[:3]) or type(row[4]) is not str
+                    or not (row[3] is None or type(row[3]) is str)):
+                raise ValueError(f"former title {len(former)} is not [title, law_id, new_title, renamed_on, source]")
+            former.append(FormerTitle(row[0], row[1], row[2], date.fromisoformat(row[3]) if row[3] else None,
+                                      row[4]))
+
+        def index(name: str, column: list[str]) -> dict[str, tuple[LawEntry, ...]]:
+            found = _checked(data, name, dict)
+            more = _checked(found, "more", list)
+            numbers = found.get("rows")
+            values = _rows(numbers, [*alone, *(tuple(_rows(rows, entries)) for rows in more)])
+            names = split_column(_checked(found, "names", str), len(values))
+            return dict(zip([name or column[row] for name, row in zip(names, numbers, strict=True)], values,
+                            strict=True))
+
+        catalog = cls.__new__(cls)
+        catalog._given = {e.law_id: e for e in _rows(_checked(data, "given", list), entries)}
+        catalog._by_id = {e.law_id: e for e in entries[:count]}
+        catalog._by_name = index("by_name", columns[1])
+        catalog._by_num = index("by_num", columns[2])
+        catalog._former = tuple(former)
+        catalog._by_former = {name: tuple(_rows(numbers, former))
+                              for name, numbers in _checked(data, "by_former", dict).items()}
+        for name, key in (("parents", "parents"), ("orders", "orders"), ("duplicates", "duplicates"),
+                          ("aliases", "aliases_dictionary")):
+            mapping = _checked(data, key, dict)
+            if not _strings(mapping.values()):
+                raise ValueError(f"{key} maps a name to something other than a string")
+            setattr(catalog, f"_{name}", mapping)
+        catalog._lookups = {}
+        return catalog
+
+
+_Row = TypeVar("_Row")
+
+
+def _rows(numbers: Any, table: Sequence[_Row]) -> list[_Row]:
+    """The rows of `table` that `numbers` names: a list of integers each naming a row, or ValueError."""
+    if type(numbers) is not list or not set(map(type, numbers)) <= {int} or (numbers and min(numbers) < 0):
+        raise ValueError("a list of row numbers holds something else")
+    try:
+        return list(map(table.__getitem__, numbers))
+    except IndexError:
+        raise ValueError("a row number names a row that is not there") from None
+# Separators of the cache's columns: private-use characters, which no law name or id holds (checked on writing),
+# and which JSON writes as they are (a control character would be written as an escape, and read more slowly).
+_SEP, _SUB = "\ue000", "\ue001"
+
+
+def joined_column(values: Iterable[str]) -> str:
+    """Strings as one cache column (`split_column` reads it back): joined by U+E000, which none may hold."""
+    listed = list(values)
+    if any(_SEP in value for value in listed):
+        raise ValueError("a value holds the separator U+E000")
+    return _SEP.join(listed)
+
+
+def split_column(text: str, count: int) -> list[str]:
+    """`count` values from a column `joined_column` wrote; ValueError when it holds another number."""
+    values = text.split(_SEP) if count else []
+    if len(values) != count or (not count and text):
+        raise ValueError(f"a column holds {len(values)} values, not {count}")
+    return values
+
+
+def _checked(data: Any, name: str, kind: type) -> Any:
+    """`data[name]`, which must be of type `kind`; ValueError naming the field otherwise (a JSON object's keys are
+    strings by the format)."""
+    value: Any = data.get(name) if type(data) is dict else None
+    if type(value) is not kind:
+        raise ValueError(f"{name} is not a {kind.__name__}")
+    return value
+
+
+def _strings(values: Iterable[Any]) -> bool:
+    return set(map(type, values)) <= {str}
+
+
 def encode_catalog(catalog: Catalog, meta: Mapping[str, Any] | None = None) -> bytes:
     """A catalogue file: compact JSON, gzip with a fixed timestamp so that an unchanged build is
     byte-identical."""
@@ -536,14 +693,28 @@ COURT_RULES: dict[str, tuple[str, str]] = {
 #: The bundled catalogue once loaded, and its cache file (None where there is none): what `derived_from_bundled`
 #: keys its files by.
 _BUNDLED_CACHE: list[tuple[Catalog, Path | None]] = []
-_Derived = TypeVar("_Derived")
+
+
+class Cached(Protocol):
+    """What is kept in the cache folder: an object that is written as plain data and read back from it, checked."""
+
+    def to_cache(self) -> Any: ...
+
+    @classmethod
+    def from_cache(cls, data: Any) -> Self: ...
+
+
+_Derived = TypeVar("_Derived", bound=Cached)
+#: The first line of every cache file: the format of what follows (a changed layout is a new format, and an old
+#: file is built again instead of misread).
+CACHE_FORMAT = "lexgraph-cache 1"
 
 
 @functools.cache
 def _bundled() -> Catalog:
     data = (resources.files("lexgraph") / "data" / "catalog.json.gz").read_bytes()
     cache = _cache_file(data)
-    catalog = _read_cache(cache, Catalog)
+    catalog = _read_cache(cache, Catalog, "catalogue")
     if catalog is None:
         payload = json.loads(gzip.decompress(data))
         payload["aliases"] = {**EXTRA_ALIASES, **payload.get("aliases", {})}
@@ -559,11 +730,13 @@ def _bundled() -> Catalog:
 
 
 # Building the bundled catalogue's indexes (names, numbers, parents) from its 8 500 laws takes most of a short
-# `lexgraph cite` (0.4-0.6 s); reading the built catalogue back takes a fifth of that (issue 35 §5). So the first
-# process to build it keeps it in the user's cache folder, named by a hash of the data file, of this module's source
-# and of the Python version, so that a changed catalogue, a changed builder or another interpreter builds afresh.
-# The file is the user's own (mode 600, in their cache folder), written whole or not at all; a cache folder that
-# cannot be written, or a file that cannot be read, only means the catalogue is built, as before.
+# `lexgraph cite` (0.4-0.6 s); reading the built catalogue back takes a fraction of that. So the first process to
+# build it keeps it in the user's cache folder, named by a hash of the data file, of this module's source and of
+# the Python version, so that a changed catalogue, a changed builder or another interpreter builds afresh. The file
+# is plain JSON, read back as data and checked (`Catalog.from_cache`): whoever can write it can make lexgraph's
+# answers wrong until it is removed, never make it run code. It is the user's own (mode 600, in their cache
+# folder), written whole or not at all; a cache folder that cannot be written only means the catalogue is built,
+# as before, and a file that cannot be read back is reported in one line and built again.
 def _cache_file(data: bytes) -> Path | None:
     try:
         source = Path(__file__).read_bytes()
@@ -572,53 +745,83 @@ def _cache_file(data: bytes) -> Path | None:
     key = hashlib.sha256(data + source + sys.version.encode() + repr(sorted(EXTRA_ALIASES.items())).encode()
                          + former_titles.bundled_bytes())
     root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return root / "lexgraph" / "catalog" / f"catalog-{key.hexdigest()[:24]}.pickle"
+    return root / "lexgraph" / "catalog" / f"catalog-{key.hexdigest()[:24]}.json"
 
 
 def derived_from_bundled(catalog: Catalog, kind: str, version: bytes,
                          build: Callable[[Catalog], _Derived], of_type: type[_Derived]) -> _Derived:
     """`build(catalog)`, kept beside the bundled catalogue's cache file when `catalog` is the bundled one: an index
     built from it alone (`citations.lawnames.LawNames`, a fifth of a short `cite` to build, issue 35 §5) is then
-    read back as the catalogue is, under the same rules (the user's own private file, written whole; anything else
-    is built). The file is named by the catalogue's file, `kind` and `version` (the builder's source), so that a
-    changed catalogue or builder builds afresh; any other catalogue is built for each time."""
+    read back as the catalogue is, under the same rules (the user's own private file of plain data, written whole,
+    checked by `of_type.from_cache`; anything else is built). The file is named by the catalogue's file, `kind` and
+    `version` (the builder's source), so that a changed catalogue or builder builds afresh; any other catalogue is
+    built for each time."""
     held = next((cache for bundled, cache in _BUNDLED_CACHE if bundled is catalog), None)
     if held is None:
         return build(catalog)
     key = hashlib.sha256(held.name.encode() + b"\0" + kind.encode() + b"\0" + version).hexdigest()[:24]
-    path = held.parent / f"{kind}-{key}.pickle"
-    found = _read_cache(path, of_type)
+    path = held.parent / f"{kind}-{key}.json"
+    found = _read_cache(path, of_type, kind)
     if found is None:
         found = build(catalog)
         _write_cache(path, found)
     return found
 
 
-def _read_cache(path: Path | None, of_type: type[_Derived]) -> _Derived | None:
-    if path is None or not path.is_file() or not _own_private_file(path):
-        return None
-    try:
-        with path.open("rb") as file:
-            found = pickle.load(file)  # the user's own file, written by `_write_cache`
-    except Exception:  # a damaged or foreign file: build the catalogue instead
-        return None
-    return found if type(found) is of_type else None
+#: A cache file larger than this is not read (the catalogue's is about 3 MB): a planted file cannot fill memory.
+CACHE_MAX_BYTES = 64 * 1024 * 1024
 
 
-def _own_private_file(path: Path) -> bool:
-    """A pickle runs code when read, so only a file this user owns and nobody else can write (nor its folder) is
-    read back; anything else (a shared XDG_CACHE_HOME, a file planted by another user) means the catalogue is built."""
+def _read_cache(path: Path | None, of_type: type[_Derived], what: str) -> _Derived | None:
+    """The object kept in `path`, or None when there is none to use (then it is built). A file that is there but
+    not the user's private file, not of the cache's format, or whose data `of_type.from_cache` refuses is ignored
+    with one line on stderr. Only JSON is parsed: nothing in the file can run code."""
+    if path is None:
+        return None
     try:
-        for checked in (path, path.parent):
-            status = checked.stat()
-            if status.st_uid != os.getuid() or status.st_mode & 0o022:
-                return False
+        with open(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as file:
+            status = os.fstat(file.fileno())
+            if not _own_private_file(path, status):
+                _ignored(path, what, "it is not a regular file of this user's that only they can write")
+                return None
+            if status.st_size > CACHE_MAX_BYTES:
+                _ignored(path, what, f"it is larger than {CACHE_MAX_BYTES // 2 ** 20} MB")
+                return None
+            text = file.read(CACHE_MAX_BYTES + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        _ignored(path, what, f"it cannot be read ({error.strerror})")
+        return None
+    head, _, body = text.partition(b"\n")
+    if head.decode("ascii", "replace") != CACHE_FORMAT:
+        _ignored(path, what, f"its first line is not {CACHE_FORMAT!r}")
+        return None
+    try:
+        return of_type.from_cache(json.loads(body))
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as error:
+        _ignored(path, what, f"its data is not a {what} ({str(error)[:120]})")
+        return None
+
+
+def _ignored(path: Path, what: str, why: str) -> None:
+    """The one line a cache file that cannot be used is reported by; the cache is then built again."""
+    print(f"lexgraph: ignoring the cached {what} {str(path)!r}: {why}; building it again", file=sys.stderr)
+
+
+def _own_private_file(path: Path, status: os.stat_result) -> bool:
+    """Whether the opened cache file (`status`) is a regular file this user owns and nobody else can write, in a
+    folder likewise: anything else (a shared XDG_CACHE_HOME, a file planted by another user) may hold another's
+    data, and the catalogue is built instead."""
+    try:
+        parent = path.parent.stat()
     except OSError:
         return False
-    return True
+    return stat.S_ISREG(status.st_mode) and all(
+        checked.st_uid == os.getuid() and not checked.st_mode & 0o022 for checked in (status, parent))
 
 
-def _write_cache(path: Path | None, catalog: object) -> None:
+def _write_cache(path: Path | None, value: Cached) -> None:
     if path is None:
         return
     written = None
@@ -626,9 +829,13 @@ def _write_cache(path: Path | None, catalog: object) -> None:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         handle, written = tempfile.mkstemp(dir=path.parent, prefix=".catalog-")  # mode 600
         with os.fdopen(handle, "wb") as file:
-            pickle.dump(catalog, file, protocol=pickle.HIGHEST_PROTOCOL)
+            file.write(CACHE_FORMAT.encode() + b"\n")
+            file.write(json.dumps(value.to_cache(), ensure_ascii=False, separators=(",", ":")).encode())
         os.replace(written, path)
-    except OSError:
+        written = None
+    except (OSError, ValueError):
+        pass  # a cache folder that cannot be written (or a value the format cannot hold): built by every process
+    finally:
         if written is not None:
             with contextlib.suppress(OSError):
                 os.unlink(written)

@@ -178,6 +178,9 @@ def iter_documents(paths: Sequence[str | Path], *, only: NameFilter | None = Non
             yield SourceError(f"{path}: no such file or directory")
         elif path.is_dir():
             yield from _iter_directory(path, only)
+        elif not path.is_file():  # a FIFO or a device would be waited on, or read without end
+            yield SourceError(f"{path}: not a regular file (a FIFO, a device or a socket); give e-Gov XML files, "
+                              "archives of them or their folder")
         elif path.name.lower().endswith(_ARCHIVE_SUFFIXES):
             yield from _iter_archive(path, only)
         elif only is None or only(_stem(path.name)):

@@ -23,6 +23,34 @@ from lexgraph import errors
 Row = dict[str, Any]
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def unencodable(params: Mapping[str, Any] | None) -> errors.InputError | None:
+    """The error for a parameter whose text holds a lone surrogate (half a UTF-16 pair: a Python string may hold
+    one, no encoding can), naming the parameter and where: neither engine's driver can send it (LadybugDB's fails
+    with a pybind11 cast error, Neo4j's with UnicodeEncodeError). None when every text is whole. Asked only after
+    the driver failed, so that a query pays nothing for it."""
+
+    def found(value: Any, where: str) -> str | None:
+        if isinstance(value, str):
+            lone = _SURROGATE.search(value)
+            return f"{where} holds a lone surrogate U+{ord(lone[0]):04X} at character {lone.start() + 1}" \
+                if lone else None
+        if isinstance(value, Mapping):
+            return next(filter(None, (found(v, f"{where}.{k}") for k, v in value.items())), None)
+        if isinstance(value, (list, tuple)):
+            return next(filter(None, (found(v, f"{where}[{i}]") for i, v in enumerate(value))), None)
+        return None
+
+    for name, value in (params or {}).items():
+        problem = found(value, f"${name}")
+        if problem is not None:
+            return errors.InputError(f"{problem}: it is not Unicode text, and the store cannot take it; give the "
+                                     "value in UTF-8 (a JSON escape such as \\ud800 needs its pair)")
+    return None
+
+
 class StoreError(errors.Unavailable):
     """The store cannot do what was asked (exit code 3 in the CLI)."""
 

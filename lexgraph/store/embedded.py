@@ -45,6 +45,7 @@ from lexgraph.store.base import (
     chunked,
     load_named_query,
     rel_spec,
+    unencodable,
 )
 from lexgraph.store.readonly import LADYBUG, check_read_statement
 
@@ -143,7 +144,7 @@ class EmbeddedStore(GraphStore):
         try:
             result = self._conn.execute(cypher, dict(params or {}))
         except RuntimeError as err:
-            raise StoreError(f"{err} (query: {cypher.strip()[:200]})") from err
+            raise unencodable(params) or StoreError(f"{err} (query: {cypher.strip()[:200]})") from err
         results = result if isinstance(result, list) else [result]
         last = results[-1]
         columns = last.get_column_names()
@@ -258,7 +259,7 @@ class EmbeddedStore(GraphStore):
                 prepared = self._conn.prepare(cypher)
             result = self._conn.execute(prepared, dict(params or {}))
         except RuntimeError as err:
-            raise _user_query_error(err, cypher) from None
+            raise unencodable(params) or _user_query_error(err, cypher) from None
         assert not isinstance(result, list)  # a prepared statement is one statement
         try:
             columns = result.get_column_names()

@@ -51,6 +51,7 @@ from neo4j.time import Date as Neo4jDate
 from neo4j.time import DateTime as Neo4jDateTime
 from neo4j.time import Time as Neo4jTime
 
+from lexgraph.errors import InputError
 from lexgraph.store.base import (
     NODE_SPECS,
     REL_TYPES,
@@ -253,6 +254,11 @@ class Neo4jStore(GraphStore):
             raise StoreError(f"Neo4j refused {doing}: {err.code}: {err.message}") from err
         except DriverError as err:
             raise StoreError(f"the Neo4j driver failed while {doing}: {err}") from err
+        except UnicodeEncodeError as err:  # a lone surrogate in a parameter: the driver cannot send it
+            lone = err.object[err.start:err.end] if isinstance(err.object, str) else ""
+            raise InputError(f"a text given while {doing} holds a lone surrogate U+{ord(lone[:1] or '?'):04X} at "
+                             f"character {err.start + 1}: it is not Unicode text, and the store cannot take it; "
+                             "give the value in UTF-8") from None
 
     def _auth_message(self, err: Neo4jError) -> str:
         if not self._has_password:

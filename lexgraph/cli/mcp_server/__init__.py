@@ -21,12 +21,14 @@ from typing import Any
 from mcp.server.fastmcp import FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
 from mcp.server.lowlevel.helper_types import ReadResourceContents
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import ContentBlock, Resource, ResourceTemplate, ToolAnnotations
 from pydantic import AnyUrl
 
 from lexgraph import LexGraph, LexGraphError, NotFound
 from lexgraph.cli.mcp_server import uris
 from lexgraph.cli.mcp_server.failures import error_result, mcp_error
+from lexgraph.cli.mcp_server.guard import Guard
 from lexgraph.cli.mcp_server.tools import Tools
 
 INSTRUCTIONS = (
@@ -144,5 +146,16 @@ class LexGraphMCP(FastMCP):
 
 
 def build_server(lg: LexGraph, *, host: str = "127.0.0.1", port: int = 8000) -> LexGraphMCP:
-    """The server over an open (read-only) handle; `host` and `port` are used by the HTTP transport only."""
-    return LexGraphMCP(lg, host=host, port=port, log_level="WARNING")
+    """The server over an open (read-only) handle; `host` and `port` are used by the HTTP transport only. The SDK's
+    own Host check is off: `serve_http` puts `guard.Guard`'s in front, the same for every loopback bind."""
+    return LexGraphMCP(lg, host=host, port=port, log_level="WARNING",
+                       transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False))
+
+
+def serve_http(server: LexGraphMCP, checks: Guard) -> None:
+    """Serve streamable HTTP at ``/mcp`` with every request passing `checks` first (until interrupted)."""
+    import uvicorn
+
+    app = checks.wrap(server.streamable_http_app())
+    uvicorn.Server(uvicorn.Config(app, host=server.settings.host, port=server.settings.port,
+                                  log_level="warning")).run()
