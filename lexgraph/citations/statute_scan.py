@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from lexgraph.citations.compact import CompactText
 from lexgraph.citations.lawnames import LawNames
+from lexgraph.citations.layout import ends_line_as_written, is_word_char
 from lexgraph.citations.model import (
     LawRef,
     LawRefKind,
@@ -132,9 +133,6 @@ def _amends_at(text: str, position: int) -> bool:
 _WORDS_BEFORE_SAME = ("以上", "各", "他", "及", "並", "又", "右")
 # Words glued to a law name that pick a version of it: (word, before the amendment?).
 _VERSION_WORDS = (("改正前", True), ("改正後", False), ("旧", True), ("新", False))
-# A line shorter than this ends where the writer ended it (a heading, a label), not where the page was full:
-# judgments are set at 30 to 40 characters a line.
-_SHORT_LINE = 24
 # A bare law name ends at 法/律/令/則 not followed by more of a word (民法の, 民法上; not 民法施行法).
 BARE_NAME_END = re.compile(r"[法律令則](?=[^一-龥々ァ-ヴー]|[上等所第中]|\Z)")
 
@@ -153,11 +151,6 @@ _GENERIC_TYPES = ("規則", "条例", "省令", "府令", "政令")
 _TYPE_PREFIX = re.compile(r"^(?:内閣府令|[一-龥]{1,6}?省令|政令|勅令)(?=[一-龥ァ-ヴー]{2})")
 _TITLE_STOP = "、，,。「」『』（）()［］【】"
 _TITLE_BREAKS = re.compile(r"[はが]")
-
-
-def is_word_char(ch: str) -> bool:
-    """Kanji and katakana: a character that continues a word (and so a name) in Japanese."""
-    return ("\u4e00" <= ch <= "\u9fff") or ("\u30a1" <= ch <= "\u30fa") or ch in "々〆ヵヶー"
 
 
 def _glues(ch: str) -> bool:
@@ -204,6 +197,8 @@ class StatuteScan:
     compact: CompactText | None = None  # the original text, for the layout around a line break
     chains: list[tuple[int, int]] = field(default_factory=list)  # (compact end, start of its last element), in order
     chain_law: tuple[LawBefore | None, bool] = (None, False)  # the law and 附則 mark of the chain read last
+    starts_line: bool = False  # the text starts a line (a whole text, not a window into one)
+    heading_ends: dict[int, bool] = field(default_factory=dict)  # `_ends_heading`'s answers by position
 
 
     # --- law names ---------------------------------------------------------------------------------------------
@@ -261,6 +256,7 @@ class StatuteScan:
             return number.start(), "number", law_num_of(number.group()), None
         word = _LAW_WORDS.search(t, max(0, end - 6), end)
         if word is not None and (word.start() == 0 or not is_word_char(t[word.start() - 1])
+                                 or self.starts_anew(word.start())
                                  or t.endswith(_WORDS_BEFORE_SAME, max(0, word.start() - 2), word.start())
                                  or _amends_at(t, word.start())):
             return word.start(), _law_word_kind(word.group()), word.group(), None
@@ -293,7 +289,8 @@ class StatuteScan:
             return None
         start = end
         limit = max(0, end - 80)
-        while start > limit and t[start - 1] not in _TITLE_STOP:
+        while start > limit and t[start - 1] not in _TITLE_STOP and not (
+                start in self.breaks and self._ends_heading(start)):
             start -= 1
         title = t[start:end]
         cut = max((m.end() for m in _TITLE_BREAKS.finditer(title)), default=0)
@@ -313,9 +310,9 @@ class StatuteScan:
         治安警察法), read as a whole. A heading or label on the line before is never glued (「当裁判所の判断\n\n
         刑訴法３８２条」)."""
         t = self.text
-        if name_start == 0 or not is_word_char(t[name_start - 1]) or self._after_label(name_start):
+        if name_start == 0 or not is_word_char(t[name_start - 1]) or self.starts_anew(name_start):
             return name_start, None
-        run = self._run_start(end, headings=True)
+        run = self._run_start(end)
         if run >= name_start:
             return name_start, None
         prefix = t[run:name_start]
@@ -331,14 +328,14 @@ class StatuteScan:
     def _defined_term_ending_at(self, end: int) -> int | None:
         return self.definitions.longest_ending_at(self.text, end)
 
-    def _run_start(self, end: int, headings: bool = False) -> int:
+    def _run_start(self, end: int) -> int:
         """Where the run of kanji / katakana ending at `end` starts (at most `_MAX_NAME` long, never across 年,
-        第, 号 or 項, which end a law number or a clause rather than belong to a name; with `headings`, nor across
-        the end of a heading)."""
+        第, 号 or 項, which end a law number or a clause rather than belong to a name, nor across the end of a
+        heading)."""
         t = self.text
         start = end
         limit = max(0, end - _MAX_NAME)
-        breaks = self.breaks if headings else frozenset()
+        breaks = self.breaks
         while start > limit and (is_word_char(t[start - 1]) or t[start - 1] == "・"):
             ch = t[start - 1]
             if ch in _RUN_STOP or (ch == "年" and start >= 2 and t[start - 2] in _NUMERAL_OR_ERA):
@@ -354,30 +351,26 @@ class StatuteScan:
 
     def _ends_heading(self, position: int) -> bool:
         """Does the whitespace removed before compact `position` end a heading, a label or a paragraph rather
-        than merely wrap a line? In text from PDFs, a blank line (not a page break) does, and so does a line break
-        after a short line (「当裁判所の判断\n刑法１９０条は」); words are wrapped at full lines only."""
-        compact = self.compact
-        if compact is None or position <= 0:
+        than merely wrap a line (`lexgraph.citations.layout`)? Read once per position: every name reader asks."""
+        if position not in self.breaks:
             return False
-        after = compact.to_original(position)
-        before = compact.to_original(position - 1)
-        removed = compact.original[before + 1:after]
-        newlines = removed.count("\n")
-        if newlines == 0 or "\f" in removed or "-" in removed:  # a page number between two pages' lines
-            return False
-        if newlines >= 2:
-            return True
-        line_start = compact.original.rfind("\n", 0, before) + 1
-        if line_start == 0:  # the text starts inside the line: how long the line is is not known
-            return False
-        line = compact.original[line_start:before + 1].strip()
-        # A short line that starts with punctuation is the rest of a line the extraction broke (「）\n，地方税法及び
-        # 旭川市国民健\n康保険条例」), not a heading.
-        return len(line) < _SHORT_LINE and is_word_char(line[0])
+        known = self.heading_ends.get(position)
+        if known is None:
+            compact = self.compact
+            known = compact is not None and position > 0 and ends_line_as_written(
+                compact.original, compact.to_original(position - 1), compact.to_original(position),
+                self.starts_line)
+            self.heading_ends[position] = known
+        return known
+
+    def starts_anew(self, position: int) -> bool:
+        """Does the text at `position` start after a heading, a label or a paragraph end, so that nothing before
+        it is part of the word or name that starts there (「判断\n同法３条」, 「ア\n地方税法」)?"""
+        return position in self.breaks and (self._after_label(position) or self._ends_heading(position))
 
     def inside_word(self, position: int) -> bool:
         """Does the text at `position` continue a word (韓国|民法), rather than start one (、民法 / ア\n民法)?"""
-        return position > 0 and is_word_char(self.text[position - 1]) and not self._after_label(position)
+        return position > 0 and is_word_char(self.text[position - 1]) and not self.starts_anew(position)
 
     def label_before(self, position: int) -> bool:
         """Is the text before `position` a bracketed label starting a line: 「(イ)」, 「（２）」?"""

@@ -36,7 +36,7 @@ def find_statutes(text: str, names: LawNames, defined: Iterable[str] = (), offse
     """
     compact = CompactText.of(text)
     scan = StatuteScan(compact.text, names, frozenset(compact.breaks), compact=compact,
-                       definitions=DefinedTerms(defined))
+                       definitions=DefinedTerms(defined), starts_line=offset == 0)
     finding = StatuteFinding()
     for statute_pass in passes:
         statute_pass.run(scan, finding)
