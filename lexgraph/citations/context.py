@@ -137,6 +137,7 @@ class ResolutionState:
     abbreviations: tuple[tuple[str, LawTarget], ...] = ()
     bare_meanings: tuple[tuple[str, LawTarget], ...] = ()
     last_with: tuple[tuple[str, tuple[LawTarget, Clause]], ...] = ()
+    subject: tuple[str, LawTarget] | None = None  # the law under discussion and the word the text defined for it
 
 
 @dataclass(frozen=True)

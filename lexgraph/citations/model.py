@@ -110,7 +110,9 @@ class StatuteMention:
     citation (「１５条８項（平成６年法律第２号による改正前は７項）」): the same clause in another numbering, which
     a later 同項 never means. `law_from` is set by a refiner that parsed the sentence (`lexgraph.citations.ginza`),
     never by the scanner: the start of the earlier mention in the same sentence whose law this reference belongs
-    to (the subject of its clause), overriding "the law named last".
+    to (the subject of its clause), overriding "the law named last". `sentence_start` is where the sentence of a
+    clause written with no law before it (３条, 第二項) starts: whether the law named last was named in that sentence
+    or before it decides whether the law under discussion may be meant instead (`lexgraph.citations.resolve`).
     """
 
     start: int
@@ -127,6 +129,7 @@ class StatuteMention:
     parallel: bool = False
     law_from: int | None = None
     target: TargetRef | None = None
+    sentence_start: int | None = None
 
 
 @dataclass(frozen=True)

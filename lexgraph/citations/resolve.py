@@ -126,6 +126,10 @@ class _Resolver:
         # The law named last outside an aside in brackets, and where the aside that named `last_law` ends.
         self.outer_law = state.last_law
         self.last_law_scope: int | None = None
+        self.last_law_at = -1  # where `last_law` was named (-1: before this text)
+        # The law under discussion: the one the text defined a word such as 「法」 or 「本件条例」 for, which a bare
+        # article of a later sentence may mean as well as the law named last.
+        self.subject: tuple[str, LawTarget] | None = state.subject
         self.cited_at: dict[int, tuple[LawTarget, Clause]] = {}  # by the start of the citation
         # The law each mention that names one resolved to, by the mention's start: what a parse-refined reference
         # (`StatuteMention.law_from`) points back to.
@@ -151,7 +155,7 @@ class _Resolver:
                 target = self.law(mention.law, mention.pin) if mention.law else None
                 if target is not None:
                     self.law_at[mention.start] = target
-                self.remember_law(target, mention.scope_end)
+                self.remember_law(target, mention.scope_end, mention.start)
             else:
                 citations.extend(self.cite(mention))
         return citations
@@ -159,16 +163,18 @@ class _Resolver:
     def state(self) -> ResolutionState:
         return ResolutionState(self.last_law, self.last_clause, tuple(self.recent),
                                tuple(self.abbreviations.items()), tuple(self.bare_meanings.items()),
-                               tuple(self.last_with.items()))
+                               tuple(self.last_with.items()), self.subject)
 
     # --- laws ------------------------------------------------------------------------------------------------
 
     def define(self, definition: AbbreviationDefinition) -> None:
         target = self.law(definition.law, definition.pin)
         self.abbreviations[definition.term] = target
-        self.remember_law(target)
+        if _SUBJECT_TERM.fullmatch(definition.term) and (target.law_id is not None or target.title is not None):
+            self.subject = (definition.term, target)
+        self.remember_law(target, at=definition.start)
 
-    def remember_law(self, target: LawTarget | None, scope_end: int | None = None) -> None:
+    def remember_law(self, target: LawTarget | None, scope_end: int | None = None, at: int = -1) -> None:
         """Keep `target` as the law named last. How it was inferred (its reason) stays with the citation that
         inferred it: a later 同法 is not an inference from a guess but a plain reference. `scope_end` is the end
         of the aside in brackets it was named in, if any."""
@@ -177,6 +183,7 @@ class _Resolver:
                 target = _without_reason(target)  # 同法 after a former title names the law, not the old name
             self.last_law = target
             self.last_law_scope = scope_end
+            self.last_law_at = at
             if scope_end is None:
                 self.outer_law = target
             self._push_recent(target)
@@ -369,7 +376,7 @@ class _Resolver:
             # article means.
             target = self.law(mention.law, mention.pin) if mention.law else _unresolved("no law")
             self.law_at[mention.start] = target
-            self.remember_law(target, mention.scope_end)
+            self.remember_law(target, mention.scope_end, mention.start)
             return []
         provision = mention.provision
         first = provision.steps[0]
@@ -417,7 +424,7 @@ class _Resolver:
                 scope = mention.scope_end
             elif scope is not None and mention.start >= scope:
                 scope = None
-            self.remember_law(law, scope)
+            self.remember_law(law, scope, mention.start)
         last = targets[-1]
         if last.clause.article is not None or last.clause.paragraph is not None:
             known = last.clause  # not dataclasses.replace, which costs more than the rest of this step
@@ -598,6 +605,15 @@ class _Resolver:
             if (self.last_law_scope is not None and mention.start >= self.last_law_scope
                     and self.outer_law is not None):
                 law = self.outer_law
+            subject = self.subject
+            if (subject is not None and mention.sentence_start is not None and self.last_law_at < mention.sentence_start
+                    and first.level == "article" and _key(subject[1]) != _key(law)):
+                # The law named last was named in an earlier sentence, and the text discusses another law: either
+                # may be meant, and the words do not say which (「本件条例は憲法に違反しない。３条は，…」).
+                term, discussed = subject
+                return replace(discussed, status="ambiguous", reason=(
+                    f"{_written(first)} may be of the law under discussion, {discussed.title} (「{term}」), or of "
+                    f"the law named in an earlier sentence, {law.title}")), None
             return law, f"law taken from the law named before ({law.title})"
         return _unresolved("clause cited with no law named"), None
 
@@ -873,6 +889,10 @@ class _Resolver:
         if revision is None:
             return None, f"no stored version of {law.title} in force on {self.context.as_of.isoformat()}"
         return revision, None
+
+
+# Words a text defines for the law it discusses as a whole: 「（以下「法」という。）」, 「（以下「本件条例」という。）」
+_SUBJECT_TERM = re.compile(r"法|本法|令|条例|規則|本件(?:[^（）「」]{0,6}?)(?:法|法律|条例|規則|規程|要綱)")
 
 
 def _without_reason(target: LawTarget) -> LawTarget:

@@ -63,7 +63,6 @@ from lexgraph.citations.statute_scan import (
     anchors,
     closing_bracket,
     is_word_char,
-    law_num_of,
     opening_bracket_before,
     pin_before,
     pin_note_of,
@@ -145,6 +144,9 @@ class Definitions:
         closing = closing_bracket(t, opening)
         law = scan.law_before(closing + 1) if closing is not None else None
         return law if law is not None else scan.law_before(opening)
+
+_MAX_SENTENCE = 600  # a sentence of a judgment is rarely longer; further back is taken as another sentence
+
 
 class ClauseChains:
     """Every clause chain with the law written before it: one mention per element of a list."""
@@ -275,6 +277,7 @@ class ClauseChains:
         suffix_pin = self._pin_after(scan, chain_end)
         if suffix_pin is not None:
             pin = suffix_pin
+        sentence = self._sentence_start(scan, position) if law is None and relation is None else None
         for index, element in enumerate(elements):
             provision = element.provision
             if same_prefix is not None and provision.steps[0].relation is None:
@@ -285,12 +288,31 @@ class ClauseChains:
             mention = StatuteMention(
                 start=start, end=element.end, surface="", law=law.law if law is not None else None,
                 provision=provision, pin=pin, inherited=index > 0 and law is not None, qualifies_previous=qualifies,
-                quoted_in=quoted, scope_end=scope_end, parallel=parallel,
+                quoted_in=quoted, scope_end=scope_end, parallel=parallel, sentence_start=sentence,
             )
             yield start, element.end, mention
         scan.chains.append((chain_end, start))
         scan.last_chain_end = chain_end
         scan.chain_law = (law, suppl)
+    def _sentence_start(self, scan: StatuteScan, position: int) -> int:
+        """Where the sentence holding `position` starts: a reference inside a bracket (「（…金額。２条１９号）」)
+        belongs to the sentence the bracket is in; else after the last 「。」 before it that ends no bracket's or
+        quote's own sentence (「（以下「法」という。）」, 「…とする。」」)."""
+        t = scan.text
+        opening = opening_bracket_before(t, position, limit=MAX_BRACKET)
+        while opening is not None:
+            position = opening
+            opening = opening_bracket_before(t, position, limit=MAX_BRACKET)
+        limit = max(0, position - _MAX_SENTENCE)
+        end = t.rfind("。", limit, position)
+        while end >= 0:
+            between = t[end + 1:position]
+            if sum(map(between.count, "）)」』")) <= sum(map(between.count, "（(「『")) and not (
+                    end + 1 < len(t) and t[end + 1] in "）)」』"):
+                return end + 1
+            end = t.rfind("。", limit, end)
+        return limit
+
     def _topic_clause(self, scan: StatuteScan, position: int) -> int | None:
         """The start of the clause citation whose words the relative reference at `position` repeats: the clause
         a quote is introduced by (「同条２項が「前項の協議が調わないとき…」」, 「１４条２項の「前項ただし書の場合
@@ -385,7 +407,9 @@ class WholeLaws:
                 yield first, last, StatuteMention(
                     start=first, end=last, surface="", law=law.law, provision=None, pin=law.pin)
             else:
-                law_num = law_num_of(number.group())
+                law_num = scan.law_num_at(start, number.group())
+                if law_num is None:
+                    continue
                 yield start, end, StatuteMention(
                     start=start, end=end, surface="", law=LawRef("number", law_num), provision=None)
 

@@ -65,7 +65,11 @@ _LAW_NUM = (
     rf"{_ERA}(?:元|{_N})年(?:{_N}月{_N}日)?"
     rf"(?:法律|政令|勅令|太政官布告|太政官達|[一-龥]{{0,12}}?(?:省令|府令|規則|告示|訓令|布告|条例))第?{_N}号"
 )
-LAW_NUMBER = re.compile(_LAW_NUM)
+# 「平成２５年６月２４日、同年法律第６８号（以下「平成２５年改正法」という。）」: the year of the date written before
+# it (`StatuteScan.law_num_at`).
+_SAME_YEAR_NUM = (rf"同年(?:{_N}月{_N}日)?(?:法律|政令|[一-龥]{{0,12}}?(?:省令|府令|規則|告示|条例))第?{_N}号")
+LAW_NUMBER = re.compile(rf"{_LAW_NUM}|{_SAME_YEAR_NUM}")
+_YEAR_BEFORE = re.compile(rf"{_ERA}(?:元|{_N})年")
 _POSITIONAL = re.compile("[〇一二三四五六七八九]{2,}")  # 三一 (31), 二〇 (20): digits written in kanji
 # What follows the number of an amending law: 「平成１８年法律第１１５号２条による」, 「…第９６号１条の規定による」.
 _BY = rf"(?:{_N}条(?:の{_N})*(?:第?{_N}項)?)?(?:の規定)?による"
@@ -113,6 +117,11 @@ _LAW_SUFFIX = (
 _RUN_STOP = frozenset("第号項")
 _NUMERAL_OR_ERA = frozenset("0123456789０１２３４５６７８９〇零一二三四五六七八九十百千元")
 _MAX_NAME = 40
+# The words an Act's title is made of (kanji, katakana, a few particles), ending in 法律: 「民法の一部を改正する法律」
+_ACT_TITLE = re.compile(r"(?:[一-龥々ァ-ヴー・]|の(?!法律)|に関する|に対する|に伴う|を改正する|における|及び|並びに"
+                        r"|のための)+の?(?<=[一-龥々ァ-ヴー・る])法律\Z")
+_VERSION_PREFIX = re.compile(r"(?:[一-龥]{1,4})?(?:改正|廃止)(?:前|後)の")
+_SAME_YEAR_REACH = 300  # how far back the year of a 同年 law number is looked for
 PARTICLES = "はがのにをでともへや、，,"
 # Words glued to a law name that are not part of it: determiners (右 "the aforesaid", 上記, 前記, 所論) and adverbs
 # or conjunctions written without a comma (当然刑法３５条, それ故憲法３５条, 又憲法９８条).
@@ -203,6 +212,16 @@ class StatuteScan:
 
     # --- law names ---------------------------------------------------------------------------------------------
 
+    def law_num_at(self, position: int, written: str) -> str | None:
+        """The law number `written` at `position`, in e-Gov's form; 同年法律第６８号 takes its year from the last
+        year written before it (「平成２５年６月２４日、同年法律第６８号」), None when there is none near."""
+        if not written.startswith("同年"):
+            return law_num_of(written)
+        years = list(_YEAR_BEFORE.finditer(self.text, max(0, position - _SAME_YEAR_REACH), position))
+        if not years:
+            return None
+        return law_num_of(years[-1].group() + written[2:])
+
     def law_before(self, end: int) -> LawBefore | None:
         """The law reference ending at `end`, with a bracket of law number / version pin / definition after the
         name: 民法, 同法, 法, 個人情報の保護に関する法律（平成十五年法律第五十七号）, 平成十五年法律第五十七号."""
@@ -216,11 +235,16 @@ class StatuteScan:
                 return None
             name_end = opening
         law_num = bracket.law_num if bracket else None
+        if law_num is not None and law_num.startswith("同年"):
+            law_num = self.law_num_at(name_end, law_num)
         pin = bracket.pin if bracket else None
         named = self.name_ending_at(name_end)
-        if law_num is not None and (named is None or named[2] in _GENERIC_TYPES or named[2] == "法律"
-                                    or (named[1] == "same" and named[2][-2:] in _GENERIC_TYPES)):
-            written = self._written_title(name_end)
+        if (law_num is not None and (named is None or named[2] in _GENERIC_TYPES or named[2] == "法律"
+                                     or (named[1] == "same" and named[2][-2:] in _GENERIC_TYPES))) or (
+                named is not None and named[1] == "name" and named[2] == "法律"):
+            # 「民法の一部を改正する法律（以下「改正法」という。）」, 「…を改正する法律第三条」: the title written in
+            # full, not the word 法律 that ends it
+            written = self._written_title(name_end) if law_num is not None else self._act_title(name_end)
             if written is not None:
                 named = (written, "name", t[written:name_end].strip("「」『』"), None)
         if named is None:
@@ -253,7 +277,8 @@ class StatuteScan:
             return start, "name", t[catalogue_start:end] if pin is not None else t[start:end], pin
         number = self.law_numbers.get(end)
         if number is not None:
-            return number.start(), "number", law_num_of(number.group()), None
+            law_num = self.law_num_at(number.start(), number.group())
+            return (number.start(), "number", law_num, None) if law_num is not None else None
         word = _LAW_WORDS.search(t, max(0, end - 6), end)
         if word is not None and (word.start() == 0 or not is_word_char(t[word.start() - 1])
                                  or self.starts_anew(word.start())
@@ -301,6 +326,19 @@ class StatuteScan:
         if len(title) < 4 or not title.endswith(_LAW_SUFFIX) or ("の" not in title and "関する" not in title):
             return None
         return start + cut
+
+    def _act_title(self, end: int) -> int | None:
+        """Where the title of an Act the catalogue does not know starts, written in full before its 法律 with no
+        number after it (「民法の一部を改正する法律（以下「改正法」という。）」, 「国民年金法等の一部を改正する法律附則
+        ２１条１項」): the longest run before `end` made only of the words titles are made of, so that the sentence
+        before it (「しかも原判決において本件を暴力行為等処罰に関する法律」) and a version word (「…による廃止前の」)
+        are not part of it."""
+        title = _ACT_TITLE.search(self.text, max(0, end - 80), end)
+        if title is None or title.end() != end:
+            return None
+        start = title.start()
+        version = _VERSION_PREFIX.match(self.text, start, end)
+        return version.end() if version is not None else start
 
     def glued_start(self, name_start: int, end: int) -> tuple[int, VersionPin | None]:
         """Where the citation of the catalogue name at `name_start` … `end` starts, when the name may be glued to
