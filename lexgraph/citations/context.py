@@ -128,7 +128,9 @@ class ResolutionState:
     defined (以下「振興会法」という); `last_with` the clause cited last that has a paragraph, and an item, which
     同項 / 同号 mean even when a citation without that level came in between; `bare_meanings` what a bare 法 /
     令 was last read as (in a 施行令, its parent
-    Act), which a guideline or Q&A following the 施行令 in the same document still means.
+    Act), which a guideline or Q&A following the 施行令 in the same document still means; `subject` the law under
+    discussion and the word the text defined for it (「本件条例」, 「本法」), which a bare article of a later sentence
+    may mean as well as the law named last.
     """
 
     last_law: LawTarget | None = None
