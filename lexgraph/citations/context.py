@@ -105,6 +105,7 @@ class LawTarget:
     reason: str | None = None
     pin: VersionPin | None = None
     former: FormerTitle | None = None
+    outside: str | None = None  # a law no catalogue of national law holds: `lexgraph.citations.model.Outside`
 
 
 @dataclass(frozen=True)

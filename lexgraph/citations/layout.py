@@ -11,9 +11,10 @@ A line end is the writer's when
 
 * the next line opens with an indent (a full-width space: a new paragraph);
 * the line is a heading: short (judgments are set at 30 to 40 characters a line, so a short line ended where the
-  writer ended it), or a label with its title (第１　請求, １　事案の概要, (1) 本件の経緯, ア 争点), a date line
-  (令和４年６月１７日判決), one of the words that head a judgment's parts (主文, 理由, 当裁判所の判断,
-  上告人の主張 …), or a line that ends 「…について」 with no sentence in it (上告代理人…の上告理由第２について).
+  writer ended it; not the text's first line, which may have been cut from a longer one), or a label with its
+  title (第１　請求, １　事案の概要, (1) 本件の経緯, ア 争点), a date line (令和４年６月１７日判決), one of the
+  words that head a judgment's parts (主文, 理由, 当裁判所の判断, 上告人の主張 …), or a line that ends
+  「…について」 with no sentence in it (上告代理人…の上告理由第２について).
 
 A blank line alone says nothing: text from PDFs has them inside sentences (「厚生\\n\\n年金基金令」,
 「民集４９巻\\n\\n７号」). A short line that starts with punctuation is the rest of a line the extraction broke
@@ -49,13 +50,17 @@ def is_word_char(ch: str) -> bool:
     return ("\u4e00" <= ch <= "\u9fff") or ("\u30a1" <= ch <= "\u30fa") or ch in "々〆ヵヶー"
 
 
-def heading_line(line: str) -> bool:
-    """Is `line` (one line of the text, without its line end) a heading or label, whose end the writer chose?"""
+def heading_line(line: str, by_length: bool = True) -> bool:
+    """Is `line` (one line of the text, without its line end) a heading or label, whose end the writer chose?
+    Without `by_length` a short line is not taken for one by its length alone: the first line of a text may be
+    the end of a line cut from a longer text (「少年\\n審判規則７条」)."""
     line = line.strip(_SPACES)
     if not line:
         return False
     label = _LABEL.match(line)
-    if len(line) < SHORT_LINE and (is_word_char(line[0]) or label is not None):
+    if len(line) < SHORT_LINE and label is not None:
+        return True
+    if by_length and len(line) < SHORT_LINE and is_word_char(line[0]):
         return True
     if len(line) > _LONGEST_HEADING or "。" in line:
         return False
@@ -76,6 +81,7 @@ def ends_line_as_written(original: str, before: int, after: int, starts_line: bo
     if removed.endswith("\u3000"):  # the next line is indented: a new paragraph
         return True
     line_start = original.rfind("\n", 0, before) + 1
-    if line_start == 0 and not starts_line:  # the text starts inside the line: how long it is is not known
+    if line_start == 0 and not starts_line:  # a window that starts inside the line: what the line is, is not known
         return False
-    return heading_line(original[line_start:before + 1])
+    # The first line of a text is a heading by what it says, not by its length: the text may be cut from another.
+    return heading_line(original[line_start:before + 1], by_length=line_start > 0)

@@ -264,6 +264,12 @@ class _Resolver:
         if rule is not None:
             return LawTarget(None, rule[0], law_num=rule[1], status="unresolved",
                              reason=f"{rule[0]} is a rule of the Supreme Court, not in e-Gov")
+        outside = outside_kind(ref.name, ref.law_num)
+        if outside is not None:
+            number = f" ({ref.law_num})" if ref.law_num is not None else ""
+            return LawTarget(None, ref.name, law_num=ref.law_num, status="not_in_catalogue", outside=outside,
+                             reason=f"'{ref.name}'{number} is {_OUTSIDE_WORDS[outside]}, which the catalogue of "
+                                    "national law does not hold")
         if ref.law_num is not None:
             return LawTarget(None, ref.name, law_num=ref.law_num, status="unresolved",
                              reason=f"law '{ref.name}' ({ref.law_num}) not in catalogue")
@@ -478,7 +484,7 @@ class _Resolver:
             division_to=target.path_to if target.kind == "division" else None,
             appendix=target.written if target.kind == "appendix" else None,
             relative_division=target.written if target.relative else None,
-            **_former_fields(law),
+            **_former_fields(law), outside=law.outside,
         )
         revisions, day = self.context.revisions, self.context.as_of
         if target.relative and law.status == "resolved":
@@ -869,7 +875,7 @@ class _Resolver:
             version_note=pin.note if pin else None, status=status,
             reason="; ".join(dict.fromkeys(reasons)) or None, path=path, path_to=path_to,
             law_num=law.law_num, pinned_law_num=pin.amending_law_num if pin else None,
-            **_former_fields(law),
+            **_former_fields(law), outside=law.outside,
         )
 
     def _revision(self, law: LawTarget, pin: VersionPin | None) -> tuple[str | None, str | None]:
@@ -893,6 +899,34 @@ class _Resolver:
 
 # Words a text defines for the law it discusses as a whole: 「（以下「法」という。）」, 「（以下「本件条例」という。）」
 _SUBJECT_TERM = re.compile(r"法|本法|令|条例|規則|本件(?:[^（）「」]{0,6}?)(?:法|法律|条例|規則|規程|要綱)")
+
+
+# A local body's name at the start of a title, or in a law number: 東京都, 大阪市, 目黒区, 沖縄県, 北海道.
+_LOCAL_BODY = r"(?:[一-龥ァ-ヴー]{1,6}?(?:都|道|府|県|市|区|町|村)|北海道)"
+_ORDINANCE = re.compile(rf"条例\Z|^(?:明治|大正|昭和|平成|令和).*{_LOCAL_BODY}条例第")
+_LOCAL_RULE = re.compile(rf"^(?!内閣府){_LOCAL_BODY}.*規則\Z|^(?:明治|大正|昭和|平成|令和).*{_LOCAL_BODY}規則第")
+# Foreign law named by its country or state (韓国民法, 中華人民共和国民法典, 州ＬＰＳ法, ドイツ民法).
+_FOREIGN = re.compile(r"^(?:韓国|大韓民国|中国|中華人民共和国|台湾|北朝鮮|米国|アメリカ|合衆国|英国|イギリス|ドイツ"
+                      r"|独国|フランス|仏国|イタリア|スイス|オランダ|ロシア|カナダ|オーストラリア|ブラジル|フィリピン|タイ|ベトナム"
+                      r"|[一-龥ァ-ヴー]{0,8}州)")
+_TREATY = re.compile(r"(?:条約|協定|議定書)\Z")
+_OUTSIDE_WORDS = {"ordinance": "a local body's 条例", "local_rule": "a local body's 規則", "foreign": "a foreign law",
+                  "treaty": "a treaty"}
+
+
+def outside_kind(name: str, law_num: str | None = None) -> str | None:
+    """What the law called `name` (numbered `law_num`) is when no catalogue of national law can hold it: a 条例
+    or a 規則 of a local body (by its title or its number: 「昭和３７年東京都条例第１０３号」), a foreign law (by its
+    country: 韓国民法), a treaty; None for a name that may be a national law the catalogue merely lacks."""
+    if _ORDINANCE.search(name) or (law_num is not None and _ORDINANCE.search(law_num)):
+        return "ordinance"
+    if _LOCAL_RULE.search(name) or (law_num is not None and _LOCAL_RULE.search(law_num)):
+        return "local_rule"
+    if _FOREIGN.match(name):
+        return "foreign"
+    if _TREATY.search(name):
+        return "treaty"
+    return None
 
 
 def _without_reason(target: LawTarget) -> LawTarget:
