@@ -51,7 +51,7 @@ def test_pieces_give_the_citations_of_a_whole_read() -> None:
     text = repeated(1_000_000)  # about 3 MB of UTF-8
     context = CitationContext(citing_court=SUPREME_COURT)
     whole = as_json(extract(text, context))
-    assert len(whole) > 5_000 and {c["kind"] for c in whole} == {"statute", "precedent"}
+    assert len(whole) > 5_000 and {"statute", "precedent", "law"} <= {c["kind"] for c in whole}
     # Small pieces, so that the text is cut at some hundred places; blocks of an odd size that cut characters'
     # neighbours apart.
     streamed = as_json(iter_citations(blocks(text, 65_537), context, piece_chars=4_000))

@@ -291,6 +291,11 @@ class _Resolver:
             options = ", ".join(f"{e.title} ({e.law_id})" for e in found[:4])
             return replace(_target(found[0]), status="ambiguous",
                            reason=f"law number {surface} names {len(found)} laws: {options}")
+        outside = outside_kind("", number)
+        if outside is not None:
+            return LawTarget(None, None, law_num=number, status="not_in_catalogue", outside=outside,
+                             reason=f"law number {surface} is {_OUTSIDE_WORDS[outside]}, which the catalogue of "
+                                    "national law does not hold")
         return LawTarget(None, None, law_num=number, status="unresolved",
                          reason=f"law number {surface} not in catalogue")
 
@@ -377,13 +382,13 @@ class _Resolver:
         if mention.target is not None:
             return [self._cite_target(mention, mention.target)]
         if mention.provision is None:
-            # A law named with its number and no clause (「自衛隊法（平成２７年法律第６７号…）」,
-            # 「昭和４４年法律第２号」) is not a citation (issue 14, class 6); it is the law a later 同法 or a bare
-            # article means.
+            # A law named with its number and no clause (「電気通信事業法（昭和五十九年法律第八十六号。以下「法」と
+            # いう。）」, 「昭和４４年法律第２号」) is a citation of the law as a whole (kind "law": a table of
+            # authorities lists it), and the law a later 同法 or a bare article means.
             target = self.law(mention.law, mention.pin) if mention.law else _unresolved("no law")
             self.law_at[mention.start] = target
             self.remember_law(target, mention.scope_end, mention.start)
-            return []
+            return [self._whole_law(mention, target)]
         provision = mention.provision
         first = provision.steps[0]
         if (mention.law is None and first.relation is None and first.level in ("paragraph", "item")
@@ -447,6 +452,23 @@ class _Resolver:
             if first.level == "article":  # an article written (第三十一条, 前条, 同条), not implied by 第一項 / 同項
                 self.last_with["article"] = self.last_clause
         return out
+
+    def _whole_law(self, mention: StatuteMention, law: LawTarget) -> Citation:
+        """The citation of a law named as a whole, with its revision in force on the day when a store knows it."""
+        reasons = [r for r in (law.reason,) if r]
+        if law.former is not None:
+            reasons.append(law.former.note(self.context.as_of, law.title))
+        revision_id = None
+        if law.law_id is not None and law.status not in ("unresolved", "not_in_catalogue"):
+            revision_id, note = self._revision(law, mention.pin)
+            if note:
+                reasons.append(note)
+        return Citation(
+            start=mention.start, end=mention.end, surface=mention.surface, kind="law", law_title=law.title,
+            law_id=law.law_id, revision_id=revision_id, version_note=mention.pin.note if mention.pin else None,
+            status=law.status, reason="; ".join(dict.fromkeys(reasons)) or None, law_num=law.law_num,
+            **_former_fields(law), outside=law.outside,
+        )
 
     def _cite_target(self, mention: StatuteMention, target: TargetRef) -> Citation:
         """この法律, 第三章, 別表第一 (issue 31 §3): of the law written before it, else of the law being read; never
