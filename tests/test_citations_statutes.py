@@ -346,7 +346,7 @@ def test_to_json_is_the_cite_contract(catalog: Catalog) -> None:
         "status": "resolved", "reason": None, "court": None, "date": None,
         "decision_type": None, "case_number": None, "reporter": None, "as_of": None,
         "division": None, "division_to": None, "appendix": None, "former_title": None, "renamed_on": None,
-        "relative_division": None, "outside": None,
+        "relative_division": None, "outside": None, "members": None, "members_implied": None,
     }
 
 

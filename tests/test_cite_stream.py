@@ -44,7 +44,9 @@ def blocks(text: str, size: int) -> list[str]:
 
 
 def as_json(citations: object) -> list[dict]:
-    return [c.to_json() for c in citations]  # type: ignore[attr-defined]
+    """The citations as the CLI's JSON document has them (a range's members are a list there, a tuple in Python)."""
+    return [{k: list(v) if isinstance(v, tuple) else v for k, v in c.to_json().items()}  # type: ignore[attr-defined]
+            for c in citations]  # type: ignore[attr-defined]
 
 
 def test_pieces_give_the_citations_of_a_whole_read() -> None:

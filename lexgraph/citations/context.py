@@ -75,6 +75,14 @@ class StructureLookup(Protocol):
     def relative_division(self, citation: Citation, on: date, at: str) -> tuple[str, ...] | str | None: ...
 
 
+@runtime_checkable
+class MemberLookup(Protocol):
+    """Optional extra a `RevisionLookup` may offer: the clauses in force on `on` from `first` to `last` of a law,
+    in the law's order (a range's members, 第二条の二 included), or None when the law is not stored."""
+
+    def members(self, law_id: str, first: str, last: str, on: date) -> tuple[str, ...] | None: ...
+
+
 _Offered = TypeVar("_Offered")
 _OFFERS: dict[tuple[type, type], bool] = {}
 

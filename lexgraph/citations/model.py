@@ -225,6 +225,10 @@ class Citation:
     relative_division: str | None = None
     # A law the catalogue cannot hold, with status "not_in_catalogue": what it is (`Outside`).
     outside: str | None = None
+    # A range's members (第一項から第三項まで → a27_36/p1, a27_36/p2, a27_36/p3): with a store, every member in force
+    # on the day; without, the members its ends imply where the numbering is plain, `members_implied` True.
+    members: tuple[str, ...] | None = None
+    members_implied: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The entry of ``lexgraph cite --json`` (issue 3): exactly these keys, in this order. A contract: keys
@@ -288,6 +292,6 @@ CITE_JSON_KEYS = (
     "paragraph", "paragraph_to", "item", "item_to", "subitem", "subitem_to", "version_note", "status", "reason",
     "court", "date", "decision_type",
     "case_number", "reporter", "as_of", "division", "division_to", "appendix", "former_title", "renamed_on",
-    "relative_division", "outside",
+    "relative_division", "outside", "members", "members_implied",
 )
 _cite_json_values = attrgetter(*CITE_JSON_KEYS)  # one C call for all the values of `Citation.to_json`

@@ -26,6 +26,7 @@ from lexgraph.citations.context import (
     Clause,
     GapLookup,
     LawTarget,
+    MemberLookup,
     ResolutionState,
     StructureLookup,
     offers,
@@ -467,7 +468,7 @@ class _Resolver:
             start=mention.start, end=mention.end, surface=mention.surface, kind="law", law_title=law.title,
             law_id=law.law_id, revision_id=revision_id, version_note=mention.pin.note if mention.pin else None,
             status=law.status, reason="; ".join(dict.fromkeys(reasons)) or None, law_num=law.law_num,
-            **_former_fields(law), outside=law.outside,
+            former_title=_former_title(law), renamed_on=_renamed_on(law), outside=law.outside,
         )
 
     def _cite_target(self, mention: StatuteMention, target: TargetRef) -> Citation:
@@ -506,7 +507,7 @@ class _Resolver:
             division_to=target.path_to if target.kind == "division" else None,
             appendix=target.written if target.kind == "appendix" else None,
             relative_division=target.written if target.relative else None,
-            **_former_fields(law), outside=law.outside,
+            former_title=_former_title(law), renamed_on=_renamed_on(law), outside=law.outside,
         )
         revisions, day = self.context.revisions, self.context.as_of
         if target.relative and law.status == "resolved":
@@ -885,9 +886,10 @@ class _Resolver:
                         revision_id = None
                         status = "unverified"
                         reasons.append(unknown)
+        members, implied = self._members(law, path, path_to)
         return Citation(
             start=mention.start, end=mention.end, surface=mention.surface, kind="statute",
-            law_title=law.title, law_id=law.law_id, revision_id=revision_id,
+            law_title=law.title, law_id=law.law_id, revision_id=revision_id, members=members, members_implied=implied,
             article=clause.article if clause else None, article_to=target.article_to if target else None,
             paragraph=_paragraph(clause), item=clause.item if clause else None,
             subitem="/".join(clause.subitems) if clause and clause.subitems else None,
@@ -897,8 +899,23 @@ class _Resolver:
             version_note=pin.note if pin else None, status=status,
             reason="; ".join(dict.fromkeys(reasons)) or None, path=path, path_to=path_to,
             law_num=law.law_num, pinned_law_num=pin.amending_law_num if pin else None,
-            **_former_fields(law), outside=law.outside,
+            former_title=_former_title(law), renamed_on=_renamed_on(law), outside=law.outside,
         )
+
+    def _members(self, law: LawTarget, path: str | None, path_to: str | None
+                 ) -> tuple[tuple[str, ...] | None, bool | None]:
+        """The members of a range (`path` … `path_to`): those in force on the day, where a store holding the law
+        says so; else the members the ends imply where numbering is plain (第一項から第三項まで: 1, 2, 3; not 第三条
+        から第五条の二まで, whose branches between only the law knows), marked implied; (None, None) otherwise."""
+        if path is None or path_to is None:
+            return None, None
+        revisions, day = self.context.revisions, self.context.as_of
+        if law.law_id is not None and day is not None and offers(revisions, MemberLookup):  # type: ignore[type-abstract]
+            stored = revisions.members(law.law_id, path, path_to, day)
+            if stored is not None:
+                return stored, False
+        implied = implied_members(path, path_to)
+        return (implied, True) if implied is not None else (None, None)
 
     def _revision(self, law: LawTarget, pin: VersionPin | None) -> tuple[str | None, str | None]:
         revisions = self.context.revisions
@@ -951,16 +968,39 @@ def outside_kind(name: str, law_num: str | None = None) -> str | None:
     return None
 
 
+_PLAIN_STEP = re.compile(r"([a-z]+)(\d+)")
+_MAX_IMPLIED = 200  # a range written with ends further apart than this is listed by its ends only
+
+
+def implied_members(first: str, last: str) -> tuple[str, ...] | None:
+    """The paths from `first` to `last` that the ends imply when they differ only in their last step and both
+    number it plainly (a27_36/p1 … a27_36/p3, a2/p21/i1 … a2/p21/i5, a3 … a5); None otherwise (a branch such as
+    a5_2 at either end, or different parents), since only the law knows what lies between."""
+    parent, _, step = first.rpartition("/")
+    parent_to, _, step_to = last.rpartition("/")
+    start, end = _PLAIN_STEP.fullmatch(step), _PLAIN_STEP.fullmatch(step_to)
+    if parent != parent_to or start is None or end is None or start[1] != end[1]:
+        return None
+    low, high = int(start[2]), int(end[2])
+    if not low < high or high - low > _MAX_IMPLIED:
+        return None
+    prefix = f"{parent}/{start[1]}" if parent else start[1]
+    return tuple(f"{prefix}{n}" for n in range(low, high + 1))
+
+
 def _without_reason(target: LawTarget) -> LawTarget:
     return LawTarget(target.law_id, target.title, target.law_type, target.law_num, target.status, None, target.pin)
 
 
-def _former_fields(law: LawTarget) -> dict[str, str | None]:
-    """`former_title` / `renamed_on` of a citation of a law named by a former title (issue 31 §3)."""
-    if law.former is None:
-        return {}
-    day = law.former.renamed_on
-    return {"former_title": law.former.title, "renamed_on": day.isoformat() if day else None}
+def _former_title(law: LawTarget) -> str | None:
+    """`former_title` of a citation of a law named by a title it bore before a renaming."""
+    return law.former.title if law.former is not None else None
+
+
+def _renamed_on(law: LawTarget) -> str | None:
+    """`renamed_on` (ISO) of a citation of a law named by a former title, when the source fixes the day."""
+    day = law.former.renamed_on if law.former is not None else None
+    return day.isoformat() if day else None
 
 
 def _key(target: LawTarget) -> str:
