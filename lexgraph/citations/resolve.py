@@ -886,7 +886,7 @@ class _Resolver:
                         revision_id = None
                         status = "unverified"
                         reasons.append(unknown)
-        members, implied = self._members(law, path, path_to)
+        members, implied = self._members(law, path, path_to) if path_to is not None else (None, None)
         return Citation(
             start=mention.start, end=mention.end, surface=mention.surface, kind="statute",
             law_title=law.title, law_id=law.law_id, revision_id=revision_id, members=members, members_implied=implied,

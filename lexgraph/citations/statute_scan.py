@@ -39,7 +39,7 @@ _N = f"[{NUMERAL_CHARS}]+"
 # A branch number: の二, の１４. Never の一 followed by a word (第二条の一部 is "a part of article 2").
 # Old laws write ノ (刑法第二百三十条ノ二, 公有水面埋立法１３条ノ２).
 _BRANCHES = rf"(?:[のノ](?!一(?![{NUMERAL_CHARS}]))[{NUMERAL_CHARS}]+)*"
-_NOT_ARTICLE = "(?![件約例理規目々文項])"  # 三条件, 条約, 同条例, 条理, 条項
+_NOT_ARTICLE = "(?![件約例理規目々文項駅])"  # 三条件, 条約, 同条例, 条理, 条項, 五条駅
 _NOT_PARAGRAPH = "(?!目)"  # 項目
 # ６号機, ２６号俸, 甲第１号証, 号外, １号タンク, 第１号寄附金, ＩＬＯ九八号条約: numbered things, not items.
 _NOT_ITEM = "(?![機俸証館線室車棟艦炉紙外表型店寄議])(?![ァ-ヴー]{2})(?!条約)"
@@ -121,6 +121,7 @@ _MAX_NAME = 40
 _ACT_TITLE = re.compile(r"(?:[一-龥々ァ-ヴー・]|の(?!法律)|に関する|に対する|に伴う|を改正する|における|及び|並びに"
                         r"|のための)+の?(?<=[一-龥々ァ-ヴー・る])法律\Z")
 _VERSION_PREFIX = re.compile(r"(?:[一-龥]{1,4})?(?:改正|廃止)(?:前|後)の")
+_QUOTED_INSTRUMENTS = ("規程", "規則", "要綱", "条例")
 _SAME_YEAR_REACH = 300  # how far back the year of a 同年 law number is looked for
 PARTICLES = "はがのにをでともへや、，,"
 # Words glued to a law name that are not part of it: determiners (右 "the aforesaid", 上記, 前記, 所論) and adverbs
@@ -246,6 +247,12 @@ class StatuteScan:
             # full, not the word 法律 that ends it
             written = self._written_title(name_end) if law_num is not None else self._act_title(name_end)
             if written is not None:
+                named = (written, "name", t[written:name_end].strip("「」『』"), None)
+        elif named is None and name_end > 0 and t[name_end - 1] in "」』":
+            # 「死刑確定者処遇規程」１６条: a 規程 / 規則 / 要綱 / 条例 whose title is in quotes is that instrument's
+            # (outside the catalogue, as a rule), not the law named before it. Quoted 規約 and 条約 stay unread.
+            written = self._written_title(name_end)
+            if written is not None and t[written + 1:name_end - 1].endswith(_QUOTED_INSTRUMENTS):
                 named = (written, "name", t[written:name_end].strip("「」『』"), None)
         if named is None:
             if law_num is None:
