@@ -54,6 +54,7 @@ from lexgraph.citations.statute_scan import (
     PARALLEL_NOTE,
     PARTICLES,
     QUOTE_LEAD,
+    SAME_YEAR_NUMBER,
     TOPIC_LEAD,
     UNIT,
     Element,
@@ -112,6 +113,9 @@ class LawNumbers:
 
     def run(self, scan: StatuteScan, finding: StatuteFinding) -> None:
         numbers = list(LAW_NUMBER.finditer(scan.text))
+        if "同年" in scan.text:
+            numbers.extend(SAME_YEAR_NUMBER.finditer(scan.text))
+            numbers.sort(key=lambda m: m.start())
         scan.law_numbers = {m.end(): m for m in numbers}
         finding.blocked = [m.span() for m in numbers]
 
