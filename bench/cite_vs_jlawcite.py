@@ -7,6 +7,7 @@ linearly. jlawcite is measured in its own virtualenv (it is not a lexgraph depen
     python3 -m venv /work/jlawcite-venv && /work/jlawcite-venv/bin/pip install jlawcite==2.5.0
     .venv/bin/python bench/cite_vs_jlawcite.py [--mb 1] [--repeats 5] [--jlawcite-python PATH] [--json]
     .venv/bin/python bench/cite_vs_jlawcite.py --scale 1 10 50      # time and peak RSS of the CLI per size
+    .venv/bin/python bench/cite_vs_jlawcite.py --before ../main     # also the code of another checkout, same run
 
 What is measured, per repeat (lexgraph and jlawcite alternate, each in a fresh process):
 
@@ -140,9 +141,10 @@ def jlawcite_python(given: str | None) -> Path | None:
     return candidate
 
 
-def run_worker(command: list[str]) -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"}
-    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT)
+def run_worker(command: list[str], checkout: Path = ROOT) -> dict[str, Any]:
+    """One worker's figures; `checkout` is the lexgraph whose code it imports (this one, or --before's)."""
+    env = {**os.environ, "PYTHONPATH": str(checkout), "OMP_NUM_THREADS": "1"}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=checkout)
     if done.returncode != 0:
         raise SystemExit(f"worker failed ({' '.join(command[:2])}):\n{done.stderr}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -153,14 +155,20 @@ def compare(args: argparse.Namespace, path: Path, size: int, scratch: Path) -> d
     jlawcite = jlawcite_python(args.jlawcite_python)
     lexgraph_cmd = [sys.executable, "-c", _LEXGRAPH_WORKER, str(path), str(scratch / "no-store")]
     jlawcite_cmd = [str(jlawcite), "-c", _JLAWCITE_WORKER, str(path)] if jlawcite else None
+    before: Path | None = args.before
     runs: dict[str, list[dict[str, Any]]] = {"lexgraph": [], "jlawcite": []}
+    if before is not None:
+        runs["lexgraph_before"] = []
     for repeat in range(args.repeats):
-        order = [("lexgraph", lexgraph_cmd), ("jlawcite", jlawcite_cmd)]
+        order: list[tuple[str, list[str] | None, Path]] = [("lexgraph", lexgraph_cmd, ROOT),
+                                                           ("jlawcite", jlawcite_cmd, ROOT)]
+        if before is not None:
+            order.insert(1, ("lexgraph_before", lexgraph_cmd, before))
         if repeat % 2:
             order.reverse()  # alternate who goes first, so that neither always meets the same load
-        for name, command in order:
+        for name, command, checkout in order:
             if command is not None:
-                runs[name].append(run_worker(command))
+                runs[name].append(run_worker(command, checkout))
     result: dict[str, Any] = {"input_bytes": size, "repeats": args.repeats, "jlawcite_python": str(jlawcite)}
     for name, measured in runs.items():
         if measured:
@@ -174,6 +182,10 @@ def compare(args: argparse.Namespace, path: Path, size: int, scratch: Path) -> d
         result["ratio_cpu"] = round(result["lexgraph"]["mb_per_cpu_s"] / result["jlawcite"]["mb_per_cpu_s"], 3)
         pairs = [j["seconds"] / lg["seconds"] for lg, j in zip(runs["lexgraph"], runs["jlawcite"], strict=True)]
         result["ratio_per_repeat"] = [round(p, 3) for p in pairs]
+        if runs.get("lexgraph_before"):
+            result["ratio_before"] = round(result["lexgraph_before"]["mb_per_s"] / result["jlawcite"]["mb_per_s"], 3)
+            result["ratio_cpu_before"] = round(
+                result["lexgraph_before"]["mb_per_cpu_s"] / result["jlawcite"]["mb_per_cpu_s"], 3)
     return result
 
 
@@ -212,6 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, nargs="*", help="instead: time and peak RSS of `lexgraph cite "
                         "--json` on inputs of these sizes in MB")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--before", type=Path, help="another lexgraph checkout (the code before a change), measured "
+                        "in the same run, alternating with this one and jlawcite")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="cite-bench-") as folder:
         scratch = Path(folder)
@@ -236,10 +250,11 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result, ensure_ascii=False))
         return 0
     print(f"input {result['input_bytes']:,} bytes, {result['repeats']} repeats, medians (start-up excluded)")
-    for name in ("lexgraph", "jlawcite"):
+    for name in ("lexgraph", "lexgraph_before", "jlawcite"):
         measured = result.get(name)
         if measured is None:
-            print(f"{name:9} ABSENT (see above): no comparison")
+            if name != "lexgraph_before":
+                print(f"{name:9} ABSENT (see above): no comparison")
             continue
         print(f"{name:9} {measured['mb_per_s']:7.3f} MB/s  {measured['median_s']:.3f} s wall   "
               f"{measured['mb_per_cpu_s']:7.3f} MB/s  {measured['median_cpu_s']:.3f} s CPU   "
@@ -248,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
         verdict = "lexgraph at least as fast" if result["ratio"] >= 1.0 else "lexgraph SLOWER"
         print(f"ratio lexgraph/jlawcite throughput: {result['ratio']:.3f} wall ({verdict}), "
               f"{result['ratio_cpu']:.3f} CPU time; wall per repeat {result['ratio_per_repeat']}")
+    if "ratio_before" in result:
+        print(f"before ({args.before}): ratio {result['ratio_before']:.3f} wall, {result['ratio_cpu_before']:.3f} CPU")
     return 0
 
 

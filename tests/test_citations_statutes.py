@@ -284,7 +284,10 @@ def test_relative_references_in_a_judgment(catalog: Catalog) -> None:
         ("国民健康保険法", "a1"), ("国民健康保険法", "a3/p1"),
         ("旭川市国民健康保険条例", "a19/p1"), ("旭川市国民健康保険条例", "a19/p1/i1"),
         ("旭川市国民健康保険条例", "a19/p1/i2")]
-    assert found[2]["reason"] == "law '旭川市国民健康保険条例' (昭和三十四年旭川市条例第五号) not in catalogue"
+    assert (found[2]["status"], found[2]["outside"], found[2]["reason"]) == (
+        "not_in_catalogue", "ordinance",
+        "'旭川市国民健康保険条例' (昭和三十四年旭川市条例第五号) is a local body's 条例, "
+        "which the catalogue of national law does not hold")
 
 
 def test_same_law_is_the_last_act_not_a_rule(catalog: Catalog) -> None:
@@ -303,8 +306,9 @@ def test_unknown_law_names_are_reported_not_dropped(catalog: Catalog) -> None:
     """085547: a foreign code is not the 民法 of the catalogue."""
     found = cite("それと同時に，韓国民法８１１条の女\n性に対する６箇月の再婚禁止規定について", catalog)
     assert len(found) == 1
-    assert found[0]["law_title"] == "韓国民法" and found[0]["status"] == "unresolved"
-    assert found[0]["reason"] == "law name '韓国民法' not in catalogue"
+    assert found[0]["law_title"] == "韓国民法" and found[0]["status"] == "not_in_catalogue"
+    assert found[0]["outside"] == "foreign"
+    assert found[0]["reason"] == "'韓国民法' is a foreign law, which the catalogue of national law does not hold"
 
 
 def test_enumeration_label_is_not_part_of_a_name(catalog: Catalog) -> None:
@@ -342,7 +346,7 @@ def test_to_json_is_the_cite_contract(catalog: Catalog) -> None:
         "status": "resolved", "reason": None, "court": None, "date": None,
         "decision_type": None, "case_number": None, "reporter": None, "as_of": None,
         "division": None, "division_to": None, "appendix": None, "former_title": None, "renamed_on": None,
-        "relative_division": None,
+        "relative_division": None, "outside": None, "members": None, "members_implied": None,
     }
 
 

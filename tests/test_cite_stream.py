@@ -44,14 +44,16 @@ def blocks(text: str, size: int) -> list[str]:
 
 
 def as_json(citations: object) -> list[dict]:
-    return [c.to_json() for c in citations]  # type: ignore[attr-defined]
+    """The citations as the CLI's JSON document has them (a range's members are a list there, a tuple in Python)."""
+    return [{k: list(v) if isinstance(v, tuple) else v for k, v in c.to_json().items()}  # type: ignore[attr-defined]
+            for c in citations]  # type: ignore[attr-defined]
 
 
 def test_pieces_give_the_citations_of_a_whole_read() -> None:
     text = repeated(1_000_000)  # about 3 MB of UTF-8
     context = CitationContext(citing_court=SUPREME_COURT)
     whole = as_json(extract(text, context))
-    assert len(whole) > 5_000 and {c["kind"] for c in whole} == {"statute", "precedent"}
+    assert len(whole) > 5_000 and {"statute", "precedent", "law"} <= {c["kind"] for c in whole}
     # Small pieces, so that the text is cut at some hundred places; blocks of an odd size that cut characters'
     # neighbours apart.
     streamed = as_json(iter_citations(blocks(text, 65_537), context, piece_chars=4_000))

@@ -54,7 +54,8 @@ def test_lexgraphs_own_caption_of_a_real_judgment_reads_back() -> None:
 def test_every_caption_lexgraph_writes_reads_back_as_the_same_decision() -> None:
     """Every court the caption code abbreviates, on the first and last day of every era (元 included)."""
     courts_ = ["最高裁判所", "最高裁判所大法廷", "最高裁判所第一小法廷", "最高裁判所第三小法廷", "大審院",
-               "東京高等裁判所", "知的財産高等裁判所", "大阪地方裁判所", "名古屋高等裁判所金沢支部", "横浜家庭裁判所"]
+               "東京高等裁判所", "知的財産高等裁判所", "知的財産高等裁判所特別部", "大阪地方裁判所",
+               "名古屋高等裁判所金沢支部", "横浜家庭裁判所"]
     days = [date(1912, 7, 30), date(1926, 12, 25), date(1989, 1, 8), date(2019, 5, 1), date(2019, 4, 30)]
     for court in courts_:
         for day in days:

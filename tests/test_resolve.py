@@ -238,18 +238,21 @@ def test_a_name_that_fits_several_laws_is_ambiguous() -> None:
     assert citation.law_id == "332AC0000000026"
 
 
-def test_a_law_number_alone_names_the_law_but_is_no_citation() -> None:
+def test_a_law_number_alone_names_the_law_as_a_whole() -> None:
     """87091: an amending law named by its number, then cited by the abbreviation the judgment gives it. A law
-    number with no clause is not a citation (issue 14, class 6; the golds' convention), but it says which law the
-    abbreviation means. Amending laws are not in the bundled law list, so the clause is unresolved, with the number,
-    rather than dropped."""
+    number with no clause is a citation of kind "law" (the law as a whole, which a table of authorities lists; the
+    golds score clauses only), and it says which law the abbreviation means. Amending laws are not in the bundled
+    law list, so the clause is unresolved, with the number, rather than dropped."""
     text = ("上記①の改正案に係る公職選挙法の一部を改正する法律案が成立し（平成２７年法律第６０号。以下「平成２７年"
             "改正法」という。），同年１１月５日に施行された。しかしながら，平成２７年改正法附則７条は，")
-    [clause] = extract(text, precedents=False)
+    whole, clause = extract(text, precedents=False)
+    assert (whole.kind, whole.surface, whole.law_num, whole.status) == (
+        "law", "平成２７年法律第６０号", "平成二十七年法律第六十号", "unresolved")
     assert (clause.surface, clause.path, clause.law_num, clause.status, clause.reason) == (
         "平成２７年改正法附則７条", "suppl/a7", "平成二十七年法律第六十号", "unresolved",
         "law number 平成二十七年法律第六十号 not in catalogue")
-    assert extract("平成十五年法律第五十七号", precedents=False) == []
+    [law] = extract("平成十五年法律第五十七号", precedents=False)
+    assert (law.kind, law.law_title, law.path, law.status) == ("law", "個人情報の保護に関する法律", None, "resolved")
     [known] = extract("平成十五年法律第五十七号第二条", precedents=False)
     assert (known.law_title, known.path, known.status) == ("個人情報の保護に関する法律", "a2", "resolved")
 

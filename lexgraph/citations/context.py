@@ -75,6 +75,14 @@ class StructureLookup(Protocol):
     def relative_division(self, citation: Citation, on: date, at: str) -> tuple[str, ...] | str | None: ...
 
 
+@runtime_checkable
+class MemberLookup(Protocol):
+    """Optional extra a `RevisionLookup` may offer: the clauses in force on `on` from `first` to `last` of a law,
+    in the law's order (a range's members, 第二条の二 included), or None when the law is not stored."""
+
+    def members(self, law_id: str, first: str, last: str, on: date) -> tuple[str, ...] | None: ...
+
+
 _Offered = TypeVar("_Offered")
 _OFFERS: dict[tuple[type, type], bool] = {}
 
@@ -105,6 +113,7 @@ class LawTarget:
     reason: str | None = None
     pin: VersionPin | None = None
     former: FormerTitle | None = None
+    outside: str | None = None  # a law no catalogue of national law holds: `lexgraph.citations.model.Outside`
 
 
 @dataclass(frozen=True)
@@ -128,7 +137,9 @@ class ResolutionState:
     defined (以下「振興会法」という); `last_with` the clause cited last that has a paragraph, and an item, which
     同項 / 同号 mean even when a citation without that level came in between; `bare_meanings` what a bare 法 /
     令 was last read as (in a 施行令, its parent
-    Act), which a guideline or Q&A following the 施行令 in the same document still means.
+    Act), which a guideline or Q&A following the 施行令 in the same document still means; `subject` the law under
+    discussion and the word the text defined for it (「本件条例」, 「本法」), which a bare article of a later sentence
+    may mean as well as the law named last.
     """
 
     last_law: LawTarget | None = None
@@ -137,6 +148,7 @@ class ResolutionState:
     abbreviations: tuple[tuple[str, LawTarget], ...] = ()
     bare_meanings: tuple[tuple[str, LawTarget], ...] = ()
     last_with: tuple[tuple[str, tuple[LawTarget, Clause]], ...] = ()
+    subject: tuple[str, LawTarget] | None = None  # the law under discussion and the word the text defined for it
 
 
 @dataclass(frozen=True)

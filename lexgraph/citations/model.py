@@ -19,7 +19,10 @@ Level = Literal["article", "paragraph", "item", "subitem"]
 Relation = Literal["previous", "next", "same", "this", "all_previous"]
 # unverified: the law and clause are found, but the store cannot know the clause's wording on the day read (a gap
 # between stored revisions, past "known up to", before the first stored version): never "resolved" (issue 29).
-Status = Literal["resolved", "unverified", "ambiguous", "unresolved"]
+Status = Literal["resolved", "unverified", "ambiguous", "unresolved", "not_in_catalogue"]
+# What a law outside the catalogue is, when its name or number says so (`Citation.outside`): a local body's 条例 or
+# 規則, a foreign law, a treaty. Such a law is never resolved to a national law of the catalogue.
+Outside = Literal["ordinance", "local_rule", "foreign", "treaty"]
 LINKABLE: tuple[str, ...] = ("resolved", "unverified")  # a clause was cited; which wording, the link decides
 # How a law is named: a name or 略称 (民法, 労基法, 振興会法), a law number only (平成十五年法律第五十七号),
 # 同法 / 同令 (the law cited last), この法律 / 本法 (the law being read), bare 法 / 令 (the parent Act or its
@@ -110,7 +113,9 @@ class StatuteMention:
     citation (「１５条８項（平成６年法律第２号による改正前は７項）」): the same clause in another numbering, which
     a later 同項 never means. `law_from` is set by a refiner that parsed the sentence (`lexgraph.citations.ginza`),
     never by the scanner: the start of the earlier mention in the same sentence whose law this reference belongs
-    to (the subject of its clause), overriding "the law named last".
+    to (the subject of its clause), overriding "the law named last". `sentence_start` is where the sentence of a
+    clause written with no law before it (３条, 第二項) starts: whether the law named last was named in that sentence
+    or before it decides whether the law under discussion may be meant instead (`lexgraph.citations.resolve`).
     """
 
     start: int
@@ -127,6 +132,7 @@ class StatuteMention:
     parallel: bool = False
     law_from: int | None = None
     target: TargetRef | None = None
+    sentence_start: int | None = None
 
 
 @dataclass(frozen=True)
@@ -217,6 +223,12 @@ class Citation:
     # division they name is read from the clause's place in the law's structure, so `division` is filled only where
     # a store holding the law gives it (`cite --store`, the ingest's links), else the `reason` says why not.
     relative_division: str | None = None
+    # A law the catalogue cannot hold, with status "not_in_catalogue": what it is (`Outside`).
+    outside: str | None = None
+    # A range's members (第一項から第三項まで → a27_36/p1, a27_36/p2, a27_36/p3): with a store, every member in force
+    # on the day; without, the members its ends imply where the numbering is plain, `members_implied` True.
+    members: tuple[str, ...] | None = None
+    members_implied: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The entry of ``lexgraph cite --json`` (issue 3): exactly these keys, in this order. A contract: keys
@@ -280,6 +292,6 @@ CITE_JSON_KEYS = (
     "paragraph", "paragraph_to", "item", "item_to", "subitem", "subitem_to", "version_note", "status", "reason",
     "court", "date", "decision_type",
     "case_number", "reporter", "as_of", "division", "division_to", "appendix", "former_title", "renamed_on",
-    "relative_division",
+    "relative_division", "outside", "members", "members_implied",
 )
 _cite_json_values = attrgetter(*CITE_JSON_KEYS)  # one C call for all the values of `Citation.to_json`

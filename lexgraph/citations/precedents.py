@@ -159,13 +159,13 @@ _COURT_FULL = (
 )
 # Abbreviations that also carry the decision type: 最判, 最一小判, 最大決, 大判, 東京高判, 岡山地津山支判 …
 _COURT_ABBR = (
-    r"(?:最(?:大|[一二三123]小?)?[判決]|大連?[判決]|知財高[判決]"
+    r"(?:最(?:大|[一二三123]小?)?[判決]|大連?[判決]|知財高大?[判決]"
     rf"|(?:{_HIGH_PLACES})高(?:{_BRANCH}支)?[判決]"
     rf"|(?:{_PLACES})[地家](?:{_BRANCH}支)?[判決審]"
     rf"|(?:{_PLACES})簡[判決])"
 )
 _BENCH = (
-    r"(?:大法廷|第[一二三123]小法廷|(?:民事|刑事)?連合部"
+    r"(?:大法廷|第[一二三123]小法廷|(?:民事|刑事)?連合部|大合議部?|特別部|\(大合議\)"
     r"|第[一二三四五六七八九十0-9]+(?:民事|刑事)部|(?:民事|刑事)第[一二三四五六七八九十0-9]+部)"
 )
 _CASE_CODE = r"\([ぁ-んァ-ヶ一-龥ー]{1,4}\)"
@@ -378,12 +378,23 @@ _KIND_NAMES = {
 
 
 def _bench_name(bench: str | None) -> str | None:
-    """Only the Supreme Court's benches and the 大審院's 連合部 are part of a court's name."""
+    """Only the Supreme Court's benches, the 大審院's 連合部 and the special division of the IP High Court (its
+    大合議, formally 特別部) are part of a court's name."""
     if bench is None:
         return None
     if bench == "大法廷" or bench.endswith("小法廷") or bench.endswith("連合部"):
         return bench.translate(_BENCH_NUM)
+    if bench in _SPECIAL_DIVISION_WORDS:
+        return SPECIAL_DIVISION
     return None
+
+
+# 知財高裁 大合議 (知財高大判, 「知財高裁平成１７年９月３０日大合議判決」, 「知財高判（大合議）」): five judges
+# instead of three, formally the court's 特別部; its decisions carry weight of their own, so the bench is kept in the
+# court's name.
+SPECIAL_DIVISION = "特別部"
+_SPECIAL_DIVISION_WORDS = ("大合議", "大合議部", "特別部", "(大合議)")
+IP_HIGH_COURT = "知的財産高等裁判所"
 
 
 def _read_court(raw: str) -> _Court:
@@ -397,7 +408,9 @@ def _read_court(raw: str) -> _Court:
     if raw in ("同裁判所", "同"):  # 「同昭和四二年（オ）…」 in a list: the court of the item before
         return _Court(None, same_as_previous=True)
     if raw in ("知的財産高等裁判所", "知財高裁"):
-        return _Court("知的財産高等裁判所")
+        return _Court(IP_HIGH_COURT)
+    if raw in ("知財高大判", "知財高大決"):
+        return _Court(IP_HIGH_COURT, SPECIAL_DIVISION, _TYPE_BY_SUFFIX[raw[-1]])
     if raw in ("大判", "大決", "大連判", "大連決"):
         return _Court(GREAT_COURT, "連合部" if "連" in raw else None, _TYPE_BY_SUFFIX[raw[-1]])
     m = _ABBR_SC_RE.fullmatch(raw)
@@ -428,6 +441,8 @@ def _with_bench(court: str | None, bench: str | None) -> str | None:
         return SUPREME_COURT + bench
     if bench.endswith("連合部") and court == GREAT_COURT:
         return GREAT_COURT + bench
+    if bench == SPECIAL_DIVISION and court == IP_HIGH_COURT:
+        return IP_HIGH_COURT + bench
     return court
 
 
@@ -436,6 +451,8 @@ def _strip_bench(court: str | None) -> str | None:
         return SUPREME_COURT
     if court and court.startswith(GREAT_COURT):
         return GREAT_COURT
+    if court and court.startswith(IP_HIGH_COURT):
+        return IP_HIGH_COURT
     return court
 
 

@@ -26,6 +26,7 @@ from lexgraph.citations.context import (
     Clause,
     GapLookup,
     LawTarget,
+    MemberLookup,
     ResolutionState,
     StructureLookup,
     offers,
@@ -126,6 +127,10 @@ class _Resolver:
         # The law named last outside an aside in brackets, and where the aside that named `last_law` ends.
         self.outer_law = state.last_law
         self.last_law_scope: int | None = None
+        self.last_law_at = -1  # where `last_law` was named (-1: before this text)
+        # The law under discussion: the one the text defined a word such as 「法」 or 「本件条例」 for, which a bare
+        # article of a later sentence may mean as well as the law named last.
+        self.subject: tuple[str, LawTarget] | None = state.subject
         self.cited_at: dict[int, tuple[LawTarget, Clause]] = {}  # by the start of the citation
         # The law each mention that names one resolved to, by the mention's start: what a parse-refined reference
         # (`StatuteMention.law_from`) points back to.
@@ -151,7 +156,7 @@ class _Resolver:
                 target = self.law(mention.law, mention.pin) if mention.law else None
                 if target is not None:
                     self.law_at[mention.start] = target
-                self.remember_law(target, mention.scope_end)
+                self.remember_law(target, mention.scope_end, mention.start)
             else:
                 citations.extend(self.cite(mention))
         return citations
@@ -159,16 +164,18 @@ class _Resolver:
     def state(self) -> ResolutionState:
         return ResolutionState(self.last_law, self.last_clause, tuple(self.recent),
                                tuple(self.abbreviations.items()), tuple(self.bare_meanings.items()),
-                               tuple(self.last_with.items()))
+                               tuple(self.last_with.items()), self.subject)
 
     # --- laws ------------------------------------------------------------------------------------------------
 
     def define(self, definition: AbbreviationDefinition) -> None:
         target = self.law(definition.law, definition.pin)
         self.abbreviations[definition.term] = target
-        self.remember_law(target)
+        if _SUBJECT_TERM.fullmatch(definition.term) and (target.law_id is not None or target.title is not None):
+            self.subject = (definition.term, target)
+        self.remember_law(target, at=definition.start)
 
-    def remember_law(self, target: LawTarget | None, scope_end: int | None = None) -> None:
+    def remember_law(self, target: LawTarget | None, scope_end: int | None = None, at: int = -1) -> None:
         """Keep `target` as the law named last. How it was inferred (its reason) stays with the citation that
         inferred it: a later 同法 is not an inference from a guess but a plain reference. `scope_end` is the end
         of the aside in brackets it was named in, if any."""
@@ -177,6 +184,7 @@ class _Resolver:
                 target = _without_reason(target)  # 同法 after a former title names the law, not the old name
             self.last_law = target
             self.last_law_scope = scope_end
+            self.last_law_at = at
             if scope_end is None:
                 self.outer_law = target
             self._push_recent(target)
@@ -257,6 +265,12 @@ class _Resolver:
         if rule is not None:
             return LawTarget(None, rule[0], law_num=rule[1], status="unresolved",
                              reason=f"{rule[0]} is a rule of the Supreme Court, not in e-Gov")
+        outside = outside_kind(ref.name, ref.law_num)
+        if outside is not None:
+            number = f" ({ref.law_num})" if ref.law_num is not None else ""
+            return LawTarget(None, ref.name, law_num=ref.law_num, status="not_in_catalogue", outside=outside,
+                             reason=f"'{ref.name}'{number} is {_OUTSIDE_WORDS[outside]}, which the catalogue of "
+                                    "national law does not hold")
         if ref.law_num is not None:
             return LawTarget(None, ref.name, law_num=ref.law_num, status="unresolved",
                              reason=f"law '{ref.name}' ({ref.law_num}) not in catalogue")
@@ -278,6 +292,11 @@ class _Resolver:
             options = ", ".join(f"{e.title} ({e.law_id})" for e in found[:4])
             return replace(_target(found[0]), status="ambiguous",
                            reason=f"law number {surface} names {len(found)} laws: {options}")
+        outside = outside_kind("", number)
+        if outside is not None:
+            return LawTarget(None, None, law_num=number, status="not_in_catalogue", outside=outside,
+                             reason=f"law number {surface} is {_OUTSIDE_WORDS[outside]}, which the catalogue of "
+                                    "national law does not hold")
         return LawTarget(None, None, law_num=number, status="unresolved",
                          reason=f"law number {surface} not in catalogue")
 
@@ -364,13 +383,13 @@ class _Resolver:
         if mention.target is not None:
             return [self._cite_target(mention, mention.target)]
         if mention.provision is None:
-            # A law named with its number and no clause (「自衛隊法（平成２７年法律第６７号…）」,
-            # 「昭和４４年法律第２号」) is not a citation (issue 14, class 6); it is the law a later 同法 or a bare
-            # article means.
+            # A law named with its number and no clause (「電気通信事業法（昭和五十九年法律第八十六号。以下「法」と
+            # いう。）」, 「昭和４４年法律第２号」) is a citation of the law as a whole (kind "law": a table of
+            # authorities lists it), and the law a later 同法 or a bare article means.
             target = self.law(mention.law, mention.pin) if mention.law else _unresolved("no law")
             self.law_at[mention.start] = target
-            self.remember_law(target, mention.scope_end)
-            return []
+            self.remember_law(target, mention.scope_end, mention.start)
+            return [self._whole_law(mention, target)]
         provision = mention.provision
         first = provision.steps[0]
         if (mention.law is None and first.relation is None and first.level in ("paragraph", "item")
@@ -417,7 +436,7 @@ class _Resolver:
                 scope = mention.scope_end
             elif scope is not None and mention.start >= scope:
                 scope = None
-            self.remember_law(law, scope)
+            self.remember_law(law, scope, mention.start)
         last = targets[-1]
         if last.clause.article is not None or last.clause.paragraph is not None:
             known = last.clause  # not dataclasses.replace, which costs more than the rest of this step
@@ -434,6 +453,23 @@ class _Resolver:
             if first.level == "article":  # an article written (第三十一条, 前条, 同条), not implied by 第一項 / 同項
                 self.last_with["article"] = self.last_clause
         return out
+
+    def _whole_law(self, mention: StatuteMention, law: LawTarget) -> Citation:
+        """The citation of a law named as a whole, with its revision in force on the day when a store knows it."""
+        reasons = [r for r in (law.reason,) if r]
+        if law.former is not None:
+            reasons.append(law.former.note(self.context.as_of, law.title))
+        revision_id = None
+        if law.law_id is not None and law.status not in ("unresolved", "not_in_catalogue"):
+            revision_id, note = self._revision(law, mention.pin)
+            if note:
+                reasons.append(note)
+        return Citation(
+            start=mention.start, end=mention.end, surface=mention.surface, kind="law", law_title=law.title,
+            law_id=law.law_id, revision_id=revision_id, version_note=mention.pin.note if mention.pin else None,
+            status=law.status, reason="; ".join(dict.fromkeys(reasons)) or None, law_num=law.law_num,
+            former_title=_former_title(law), renamed_on=_renamed_on(law), outside=law.outside,
+        )
 
     def _cite_target(self, mention: StatuteMention, target: TargetRef) -> Citation:
         """この法律, 第三章, 別表第一 (issue 31 §3): of the law written before it, else of the law being read; never
@@ -471,7 +507,7 @@ class _Resolver:
             division_to=target.path_to if target.kind == "division" else None,
             appendix=target.written if target.kind == "appendix" else None,
             relative_division=target.written if target.relative else None,
-            **_former_fields(law),
+            former_title=_former_title(law), renamed_on=_renamed_on(law), outside=law.outside,
         )
         revisions, day = self.context.revisions, self.context.as_of
         if target.relative and law.status == "resolved":
@@ -598,6 +634,15 @@ class _Resolver:
             if (self.last_law_scope is not None and mention.start >= self.last_law_scope
                     and self.outer_law is not None):
                 law = self.outer_law
+            subject = self.subject
+            if (subject is not None and mention.sentence_start is not None and self.last_law_at < mention.sentence_start
+                    and first.level == "article" and _key(subject[1]) != _key(law)):
+                # The law named last was named in an earlier sentence, and the text discusses another law: either
+                # may be meant, and the words do not say which (「本件条例は憲法に違反しない。３条は，…」).
+                term, discussed = subject
+                return replace(discussed, status="ambiguous", reason=(
+                    f"{_written(first)} may be of the law under discussion, {discussed.title} (「{term}」), or of "
+                    f"the law named in an earlier sentence, {law.title}")), None
             return law, f"law taken from the law named before ({law.title})"
         return _unresolved("clause cited with no law named"), None
 
@@ -841,9 +886,10 @@ class _Resolver:
                         revision_id = None
                         status = "unverified"
                         reasons.append(unknown)
+        members, implied = self._members(law, path, path_to) if path_to is not None else (None, None)
         return Citation(
             start=mention.start, end=mention.end, surface=mention.surface, kind="statute",
-            law_title=law.title, law_id=law.law_id, revision_id=revision_id,
+            law_title=law.title, law_id=law.law_id, revision_id=revision_id, members=members, members_implied=implied,
             article=clause.article if clause else None, article_to=target.article_to if target else None,
             paragraph=_paragraph(clause), item=clause.item if clause else None,
             subitem="/".join(clause.subitems) if clause and clause.subitems else None,
@@ -853,8 +899,23 @@ class _Resolver:
             version_note=pin.note if pin else None, status=status,
             reason="; ".join(dict.fromkeys(reasons)) or None, path=path, path_to=path_to,
             law_num=law.law_num, pinned_law_num=pin.amending_law_num if pin else None,
-            **_former_fields(law),
+            former_title=_former_title(law), renamed_on=_renamed_on(law), outside=law.outside,
         )
+
+    def _members(self, law: LawTarget, path: str | None, path_to: str | None
+                 ) -> tuple[tuple[str, ...] | None, bool | None]:
+        """The members of a range (`path` … `path_to`): those in force on the day, where a store holding the law
+        says so; else the members the ends imply where numbering is plain (第一項から第三項まで: 1, 2, 3; not 第三条
+        から第五条の二まで, whose branches between only the law knows), marked implied; (None, None) otherwise."""
+        if path is None or path_to is None:
+            return None, None
+        revisions, day = self.context.revisions, self.context.as_of
+        if law.law_id is not None and day is not None and offers(revisions, MemberLookup):  # type: ignore[type-abstract]
+            stored = revisions.members(law.law_id, path, path_to, day)
+            if stored is not None:
+                return stored, False
+        implied = implied_members(path, path_to)
+        return (implied, True) if implied is not None else (None, None)
 
     def _revision(self, law: LawTarget, pin: VersionPin | None) -> tuple[str | None, str | None]:
         revisions = self.context.revisions
@@ -875,16 +936,71 @@ class _Resolver:
         return revision, None
 
 
+# Words a text defines for the law it discusses as a whole: 「（以下「法」という。）」, 「（以下「本件条例」という。）」
+_SUBJECT_TERM = re.compile(r"法|本法|令|条例|規則|本件(?:[^（）「」]{0,6}?)(?:法|法律|条例|規則|規程|要綱)")
+
+
+# A local body's name at the start of a title, or in a law number: 東京都, 大阪市, 目黒区, 沖縄県, 北海道.
+_LOCAL_BODY = r"(?:[一-龥ァ-ヴー]{1,6}?(?:都|道|府|県|市|区|町|村)|北海道)"
+_ORDINANCE = re.compile(rf"条例\Z|^(?:明治|大正|昭和|平成|令和).*{_LOCAL_BODY}条例第")
+_LOCAL_RULE = re.compile(rf"^(?!内閣府){_LOCAL_BODY}.*規則\Z|^(?:明治|大正|昭和|平成|令和).*{_LOCAL_BODY}規則第")
+# Foreign law named by its country or state (韓国民法, 中華人民共和国民法典, 州ＬＰＳ法, ドイツ民法).
+_FOREIGN = re.compile(r"^(?:韓国|大韓民国|中国|中華人民共和国|台湾|北朝鮮|米国|アメリカ|合衆国|英国|イギリス|ドイツ"
+                      r"|独国|フランス|仏国|イタリア|スイス|オランダ|ロシア|カナダ|オーストラリア|ブラジル|フィリピン|タイ|ベトナム"
+                      r"|[一-龥ァ-ヴー]{0,8}州)")
+_TREATY = re.compile(r"(?:条約|協定|議定書)\Z")
+_OUTSIDE_WORDS = {"ordinance": "a local body's 条例", "local_rule": "a local body's 規則", "foreign": "a foreign law",
+                  "treaty": "a treaty"}
+
+
+def outside_kind(name: str, law_num: str | None = None) -> str | None:
+    """What the law called `name` (numbered `law_num`) is when no catalogue of national law can hold it: a 条例
+    or a 規則 of a local body (by its title or its number: 「昭和３７年東京都条例第１０３号」), a foreign law (by its
+    country: 韓国民法), a treaty; None for a name that may be a national law the catalogue merely lacks."""
+    if _ORDINANCE.search(name) or (law_num is not None and _ORDINANCE.search(law_num)):
+        return "ordinance"
+    if _LOCAL_RULE.search(name) or (law_num is not None and _LOCAL_RULE.search(law_num)):
+        return "local_rule"
+    if _FOREIGN.match(name):
+        return "foreign"
+    if _TREATY.search(name):
+        return "treaty"
+    return None
+
+
+_PLAIN_STEP = re.compile(r"([a-z]+)(\d+)")
+_MAX_IMPLIED = 200  # a range written with ends further apart than this is listed by its ends only
+
+
+def implied_members(first: str, last: str) -> tuple[str, ...] | None:
+    """The paths from `first` to `last` that the ends imply when they differ only in their last step and both
+    number it plainly (a27_36/p1 … a27_36/p3, a2/p21/i1 … a2/p21/i5, a3 … a5); None otherwise (a branch such as
+    a5_2 at either end, or different parents), since only the law knows what lies between."""
+    parent, _, step = first.rpartition("/")
+    parent_to, _, step_to = last.rpartition("/")
+    start, end = _PLAIN_STEP.fullmatch(step), _PLAIN_STEP.fullmatch(step_to)
+    if parent != parent_to or start is None or end is None or start[1] != end[1]:
+        return None
+    low, high = int(start[2]), int(end[2])
+    if not low < high or high - low > _MAX_IMPLIED:
+        return None
+    prefix = f"{parent}/{start[1]}" if parent else start[1]
+    return tuple(f"{prefix}{n}" for n in range(low, high + 1))
+
+
 def _without_reason(target: LawTarget) -> LawTarget:
     return LawTarget(target.law_id, target.title, target.law_type, target.law_num, target.status, None, target.pin)
 
 
-def _former_fields(law: LawTarget) -> dict[str, str | None]:
-    """`former_title` / `renamed_on` of a citation of a law named by a former title (issue 31 §3)."""
-    if law.former is None:
-        return {}
-    day = law.former.renamed_on
-    return {"former_title": law.former.title, "renamed_on": day.isoformat() if day else None}
+def _former_title(law: LawTarget) -> str | None:
+    """`former_title` of a citation of a law named by a title it bore before a renaming."""
+    return law.former.title if law.former is not None else None
+
+
+def _renamed_on(law: LawTarget) -> str | None:
+    """`renamed_on` (ISO) of a citation of a law named by a former title, when the source fixes the day."""
+    day = law.former.renamed_on if law.former is not None else None
+    return day.isoformat() if day else None
 
 
 def _key(target: LawTarget) -> str:

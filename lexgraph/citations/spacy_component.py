@@ -141,7 +141,7 @@ def _user_data(doc: Doc) -> dict[Any, Any]:
 
 def _get_citations(doc: Doc) -> list[Citation] | None:
     stored = _user_data(doc).get(_USER_DATA_KEY)
-    return None if stored is None else [Citation(**fields) for fields in stored]
+    return None if stored is None else [_citation(fields) for fields in stored]
 
 
 def _set_citations(doc: Doc, citations: Iterable[Citation] | None) -> None:
@@ -160,4 +160,10 @@ def _span_citation(span: Span) -> Citation | None:
     if stored is None or not span_id.startswith(_SPAN_ID_PREFIX):
         return None
     index = int(span_id[len(_SPAN_ID_PREFIX):])
-    return Citation(**stored[index]) if index < len(stored) else None
+    return _citation(stored[index]) if index < len(stored) else None
+
+
+def _citation(fields: dict[str, Any]) -> Citation:
+    """A citation from its stored plain data: msgpack gives a range's members back as a list, kept as a tuple."""
+    members = fields.get("members")
+    return Citation(**{**fields, "members": tuple(members)}) if isinstance(members, list) else Citation(**fields)

@@ -54,6 +54,7 @@ from lexgraph.citations.statute_scan import (
     PARALLEL_NOTE,
     PARTICLES,
     QUOTE_LEAD,
+    SAME_YEAR_NUMBER,
     TOPIC_LEAD,
     UNIT,
     Element,
@@ -63,7 +64,6 @@ from lexgraph.citations.statute_scan import (
     anchors,
     closing_bracket,
     is_word_char,
-    law_num_of,
     opening_bracket_before,
     pin_before,
     pin_note_of,
@@ -113,6 +113,9 @@ class LawNumbers:
 
     def run(self, scan: StatuteScan, finding: StatuteFinding) -> None:
         numbers = list(LAW_NUMBER.finditer(scan.text))
+        if "同年" in scan.text:
+            numbers.extend(SAME_YEAR_NUMBER.finditer(scan.text))
+            numbers.sort(key=lambda m: m.start())
         scan.law_numbers = {m.end(): m for m in numbers}
         finding.blocked = [m.span() for m in numbers]
 
@@ -145,6 +148,10 @@ class Definitions:
         closing = closing_bracket(t, opening)
         law = scan.law_before(closing + 1) if closing is not None else None
         return law if law is not None else scan.law_before(opening)
+
+_MAX_SENTENCE = 600  # a sentence of a judgment is rarely longer; further back is taken as another sentence
+_OPENERS, _CLOSERS = "（(「『", "）)」』"
+
 
 class ClauseChains:
     """Every clause chain with the law written before it: one mention per element of a list."""
@@ -275,6 +282,7 @@ class ClauseChains:
         suffix_pin = self._pin_after(scan, chain_end)
         if suffix_pin is not None:
             pin = suffix_pin
+        sentence = self._sentence_start(scan, position) if law is None and relation is None else None
         for index, element in enumerate(elements):
             provision = element.provision
             if same_prefix is not None and provision.steps[0].relation is None:
@@ -285,12 +293,29 @@ class ClauseChains:
             mention = StatuteMention(
                 start=start, end=element.end, surface="", law=law.law if law is not None else None,
                 provision=provision, pin=pin, inherited=index > 0 and law is not None, qualifies_previous=qualifies,
-                quoted_in=quoted, scope_end=scope_end, parallel=parallel,
+                quoted_in=quoted, scope_end=scope_end, parallel=parallel, sentence_start=sentence,
             )
             yield start, element.end, mention
         scan.chains.append((chain_end, start))
         scan.last_chain_end = chain_end
         scan.chain_law = (law, suppl)
+    def _sentence_start(self, scan: StatuteScan, position: int) -> int:
+        """Where the sentence holding `position` starts: after the last 「。」 before it that is not inside a bracket
+        or quote, i.e. that is not followed by a closing bracket before any opening one (「（以下「法」という。）」,
+        「（…金額。２条１９号）の」 and 「…とする。」と」 end no sentence of the text). Found with str.find, not a
+        walk over the characters: this runs for every clause written without its law."""
+        t = scan.text
+        limit = max(0, position - _MAX_SENTENCE)
+        end = t.rfind("。", limit, position)
+        while end >= 0:
+            reach = end + _MAX_SENTENCE
+            closing = min((found for c in _CLOSERS if (found := t.find(c, end + 1, reach)) >= 0), default=reach)
+            opening = min((found for c in _OPENERS if (found := t.find(c, end + 1, reach)) >= 0), default=reach)
+            if closing >= opening:
+                return end + 1
+            end = t.rfind("。", limit, end)
+        return limit
+
     def _topic_clause(self, scan: StatuteScan, position: int) -> int | None:
         """The start of the clause citation whose words the relative reference at `position` repeats: the clause
         a quote is introduced by (「同条２項が「前項の協議が調わないとき…」」, 「１４条２項の「前項ただし書の場合
@@ -385,7 +410,9 @@ class WholeLaws:
                 yield first, last, StatuteMention(
                     start=first, end=last, surface="", law=law.law, provision=None, pin=law.pin)
             else:
-                law_num = law_num_of(number.group())
+                law_num = scan.law_num_at(start, number.group())
+                if law_num is None:
+                    continue
                 yield start, end, StatuteMention(
                     start=start, end=end, surface="", law=LawRef("number", law_num), provision=None)
 

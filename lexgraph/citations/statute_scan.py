@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from lexgraph.citations.compact import CompactText
 from lexgraph.citations.lawnames import LawNames
+from lexgraph.citations.layout import ends_line_as_written, is_word_char
 from lexgraph.citations.model import (
     LawRef,
     LawRefKind,
@@ -38,7 +39,7 @@ _N = f"[{NUMERAL_CHARS}]+"
 # A branch number: の二, の１４. Never の一 followed by a word (第二条の一部 is "a part of article 2").
 # Old laws write ノ (刑法第二百三十条ノ二, 公有水面埋立法１３条ノ２).
 _BRANCHES = rf"(?:[のノ](?!一(?![{NUMERAL_CHARS}]))[{NUMERAL_CHARS}]+)*"
-_NOT_ARTICLE = "(?![件約例理規目々文項])"  # 三条件, 条約, 同条例, 条理, 条項
+_NOT_ARTICLE = "(?![件約例理規目々文項駅])"  # 三条件, 条約, 同条例, 条理, 条項, 五条駅
 _NOT_PARAGRAPH = "(?!目)"  # 項目
 # ６号機, ２６号俸, 甲第１号証, 号外, １号タンク, 第１号寄附金, ＩＬＯ九八号条約: numbered things, not items.
 _NOT_ITEM = "(?![機俸証館線室車棟艦炉紙外表型店寄議])(?![ァ-ヴー]{2})(?!条約)"
@@ -64,7 +65,13 @@ _LAW_NUM = (
     rf"{_ERA}(?:元|{_N})年(?:{_N}月{_N}日)?"
     rf"(?:法律|政令|勅令|太政官布告|太政官達|[一-龥]{{0,12}}?(?:省令|府令|規則|告示|訓令|布告|条例))第?{_N}号"
 )
+# 「平成２５年６月２４日、同年法律第６８号（以下「平成２５年改正法」という。）」: the year of the date written before
+# it (`StatuteScan.law_num_at`).
+_SAME_YEAR_NUM = (rf"同年(?:{_N}月{_N}日)?(?:法律|政令|[一-龥]{{0,12}}?(?:省令|府令|規則|告示|条例))第?{_N}号")
 LAW_NUMBER = re.compile(_LAW_NUM)
+# Apart from LAW_NUMBER, whose literal start (an era's name) lets the engine skip through a text fast.
+SAME_YEAR_NUMBER = re.compile(_SAME_YEAR_NUM)
+_YEAR_BEFORE = re.compile(rf"{_ERA}(?:元|{_N})年")
 _POSITIONAL = re.compile("[〇一二三四五六七八九]{2,}")  # 三一 (31), 二〇 (20): digits written in kanji
 # What follows the number of an amending law: 「平成１８年法律第１１５号２条による」, 「…第９６号１条の規定による」.
 _BY = rf"(?:{_N}条(?:の{_N})*(?:第?{_N}項)?)?(?:の規定)?による"
@@ -112,6 +119,12 @@ _LAW_SUFFIX = (
 _RUN_STOP = frozenset("第号項")
 _NUMERAL_OR_ERA = frozenset("0123456789０１２３４５６７８９〇零一二三四五六七八九十百千元")
 _MAX_NAME = 40
+# The words an Act's title is made of (kanji, katakana, a few particles), ending in 法律: 「民法の一部を改正する法律」
+_ACT_TITLE = re.compile(r"(?:[一-龥々ァ-ヴー・]|の(?!法律)|に関する|に対する|に伴う|を改正する|における|及び|並びに"
+                        r"|のための)+の?(?<=[一-龥々ァ-ヴー・る])法律\Z")
+_VERSION_PREFIX = re.compile(r"(?:[一-龥]{1,4})?(?:改正|廃止)(?:前|後)の")
+_QUOTED_INSTRUMENTS = ("規程", "規則", "要綱", "条例")
+_SAME_YEAR_REACH = 300  # how far back the year of a 同年 law number is looked for
 PARTICLES = "はがのにをでともへや、，,"
 # Words glued to a law name that are not part of it: determiners (右 "the aforesaid", 上記, 前記, 所論) and adverbs
 # or conjunctions written without a comma (当然刑法３５条, それ故憲法３５条, 又憲法９８条).
@@ -132,9 +145,6 @@ def _amends_at(text: str, position: int) -> bool:
 _WORDS_BEFORE_SAME = ("以上", "各", "他", "及", "並", "又", "右")
 # Words glued to a law name that pick a version of it: (word, before the amendment?).
 _VERSION_WORDS = (("改正前", True), ("改正後", False), ("旧", True), ("新", False))
-# A line shorter than this ends where the writer ended it (a heading, a label), not where the page was full:
-# judgments are set at 30 to 40 characters a line.
-_SHORT_LINE = 24
 # A bare law name ends at 法/律/令/則 not followed by more of a word (民法の, 民法上; not 民法施行法).
 BARE_NAME_END = re.compile(r"[法律令則](?=[^一-龥々ァ-ヴー]|[上等所第中]|\Z)")
 
@@ -153,11 +163,6 @@ _GENERIC_TYPES = ("規則", "条例", "省令", "府令", "政令")
 _TYPE_PREFIX = re.compile(r"^(?:内閣府令|[一-龥]{1,6}?省令|政令|勅令)(?=[一-龥ァ-ヴー]{2})")
 _TITLE_STOP = "、，,。「」『』（）()［］【】"
 _TITLE_BREAKS = re.compile(r"[はが]")
-
-
-def is_word_char(ch: str) -> bool:
-    """Kanji and katakana: a character that continues a word (and so a name) in Japanese."""
-    return ("\u4e00" <= ch <= "\u9fff") or ("\u30a1" <= ch <= "\u30fa") or ch in "々〆ヵヶー"
 
 
 def _glues(ch: str) -> bool:
@@ -204,9 +209,21 @@ class StatuteScan:
     compact: CompactText | None = None  # the original text, for the layout around a line break
     chains: list[tuple[int, int]] = field(default_factory=list)  # (compact end, start of its last element), in order
     chain_law: tuple[LawBefore | None, bool] = (None, False)  # the law and 附則 mark of the chain read last
+    starts_line: bool = False  # the text starts a line (a whole text, not a window into one)
+    heading_ends: dict[int, bool] = field(default_factory=dict)  # `_ends_heading`'s answers by position
 
 
     # --- law names ---------------------------------------------------------------------------------------------
+
+    def law_num_at(self, position: int, written: str) -> str | None:
+        """The law number `written` at `position`, in e-Gov's form; 同年法律第６８号 takes its year from the last
+        year written before it (「平成２５年６月２４日、同年法律第６８号」), None when there is none near."""
+        if not written.startswith("同年"):
+            return law_num_of(written)
+        years = list(_YEAR_BEFORE.finditer(self.text, max(0, position - _SAME_YEAR_REACH), position))
+        if not years:
+            return None
+        return law_num_of(years[-1].group() + written[2:])
 
     def law_before(self, end: int) -> LawBefore | None:
         """The law reference ending at `end`, with a bracket of law number / version pin / definition after the
@@ -221,12 +238,23 @@ class StatuteScan:
                 return None
             name_end = opening
         law_num = bracket.law_num if bracket else None
+        if law_num is not None and law_num.startswith("同年"):
+            law_num = self.law_num_at(name_end, law_num)
         pin = bracket.pin if bracket else None
         named = self.name_ending_at(name_end)
-        if law_num is not None and (named is None or named[2] in _GENERIC_TYPES or named[2] == "法律"
-                                    or (named[1] == "same" and named[2][-2:] in _GENERIC_TYPES)):
-            written = self._written_title(name_end)
+        if (law_num is not None and (named is None or named[2] in _GENERIC_TYPES or named[2] == "法律"
+                                     or (named[1] == "same" and named[2][-2:] in _GENERIC_TYPES))) or (
+                named is not None and named[1] == "name" and named[2] == "法律"):
+            # 「民法の一部を改正する法律（以下「改正法」という。）」, 「…を改正する法律第三条」: the title written in
+            # full, not the word 法律 that ends it
+            written = self._written_title(name_end) if law_num is not None else self._act_title(name_end)
             if written is not None:
+                named = (written, "name", t[written:name_end].strip("「」『』"), None)
+        elif named is None and name_end > 0 and t[name_end - 1] in "」』":
+            # 「死刑確定者処遇規程」１６条: a 規程 / 規則 / 要綱 / 条例 whose title is in quotes is that instrument's
+            # (outside the catalogue, as a rule), not the law named before it. Quoted 規約 and 条約 stay unread.
+            written = self._written_title(name_end)
+            if written is not None and t[written + 1:name_end - 1].endswith(_QUOTED_INSTRUMENTS):
                 named = (written, "name", t[written:name_end].strip("「」『』"), None)
         if named is None:
             if law_num is None:
@@ -258,9 +286,11 @@ class StatuteScan:
             return start, "name", t[catalogue_start:end] if pin is not None else t[start:end], pin
         number = self.law_numbers.get(end)
         if number is not None:
-            return number.start(), "number", law_num_of(number.group()), None
+            law_num = self.law_num_at(number.start(), number.group())
+            return (number.start(), "number", law_num, None) if law_num is not None else None
         word = _LAW_WORDS.search(t, max(0, end - 6), end)
         if word is not None and (word.start() == 0 or not is_word_char(t[word.start() - 1])
+                                 or self.starts_anew(word.start())
                                  or t.endswith(_WORDS_BEFORE_SAME, max(0, word.start() - 2), word.start())
                                  or _amends_at(t, word.start())):
             return word.start(), _law_word_kind(word.group()), word.group(), None
@@ -293,7 +323,8 @@ class StatuteScan:
             return None
         start = end
         limit = max(0, end - 80)
-        while start > limit and t[start - 1] not in _TITLE_STOP:
+        while start > limit and t[start - 1] not in _TITLE_STOP and not (
+                start in self.breaks and self._ends_heading(start)):
             start -= 1
         title = t[start:end]
         cut = max((m.end() for m in _TITLE_BREAKS.finditer(title)), default=0)
@@ -305,6 +336,19 @@ class StatuteScan:
             return None
         return start + cut
 
+    def _act_title(self, end: int) -> int | None:
+        """Where the title of an Act the catalogue does not know starts, written in full before its 法律 with no
+        number after it (「民法の一部を改正する法律（以下「改正法」という。）」, 「国民年金法等の一部を改正する法律附則
+        ２１条１項」): the longest run before `end` made only of the words titles are made of, so that the sentence
+        before it (「しかも原判決において本件を暴力行為等処罰に関する法律」) and a version word (「…による廃止前の」)
+        are not part of it."""
+        title = _ACT_TITLE.search(self.text, max(0, end - 80), end)
+        if title is None or title.end() != end:
+            return None
+        start = title.start()
+        version = _VERSION_PREFIX.match(self.text, start, end)
+        return version.end() if version is not None else start
+
     def glued_start(self, name_start: int, end: int) -> tuple[int, VersionPin | None]:
         """Where the citation of the catalogue name at `name_start` … `end` starts, when the name may be glued to
         the word before it. A determiner or an adverb is not part of the name (右国公法, 上記憲法, 当然刑法: the
@@ -313,9 +357,9 @@ class StatuteScan:
         治安警察法), read as a whole. A heading or label on the line before is never glued (「当裁判所の判断\n\n
         刑訴法３８２条」)."""
         t = self.text
-        if name_start == 0 or not is_word_char(t[name_start - 1]) or self._after_label(name_start):
+        if name_start == 0 or not is_word_char(t[name_start - 1]) or self.starts_anew(name_start):
             return name_start, None
-        run = self._run_start(end, headings=True)
+        run = self._run_start(end)
         if run >= name_start:
             return name_start, None
         prefix = t[run:name_start]
@@ -331,14 +375,14 @@ class StatuteScan:
     def _defined_term_ending_at(self, end: int) -> int | None:
         return self.definitions.longest_ending_at(self.text, end)
 
-    def _run_start(self, end: int, headings: bool = False) -> int:
+    def _run_start(self, end: int) -> int:
         """Where the run of kanji / katakana ending at `end` starts (at most `_MAX_NAME` long, never across 年,
-        第, 号 or 項, which end a law number or a clause rather than belong to a name; with `headings`, nor across
-        the end of a heading)."""
+        第, 号 or 項, which end a law number or a clause rather than belong to a name, nor across the end of a
+        heading)."""
         t = self.text
         start = end
         limit = max(0, end - _MAX_NAME)
-        breaks = self.breaks if headings else frozenset()
+        breaks = self.breaks
         while start > limit and (is_word_char(t[start - 1]) or t[start - 1] == "・"):
             ch = t[start - 1]
             if ch in _RUN_STOP or (ch == "年" and start >= 2 and t[start - 2] in _NUMERAL_OR_ERA):
@@ -354,30 +398,26 @@ class StatuteScan:
 
     def _ends_heading(self, position: int) -> bool:
         """Does the whitespace removed before compact `position` end a heading, a label or a paragraph rather
-        than merely wrap a line? In text from PDFs, a blank line (not a page break) does, and so does a line break
-        after a short line (「当裁判所の判断\n刑法１９０条は」); words are wrapped at full lines only."""
-        compact = self.compact
-        if compact is None or position <= 0:
+        than merely wrap a line (`lexgraph.citations.layout`)? Read once per position: every name reader asks."""
+        if position not in self.breaks:
             return False
-        after = compact.to_original(position)
-        before = compact.to_original(position - 1)
-        removed = compact.original[before + 1:after]
-        newlines = removed.count("\n")
-        if newlines == 0 or "\f" in removed or "-" in removed:  # a page number between two pages' lines
-            return False
-        if newlines >= 2:
-            return True
-        line_start = compact.original.rfind("\n", 0, before) + 1
-        if line_start == 0:  # the text starts inside the line: how long the line is is not known
-            return False
-        line = compact.original[line_start:before + 1].strip()
-        # A short line that starts with punctuation is the rest of a line the extraction broke (「）\n，地方税法及び
-        # 旭川市国民健\n康保険条例」), not a heading.
-        return len(line) < _SHORT_LINE and is_word_char(line[0])
+        known = self.heading_ends.get(position)
+        if known is None:
+            compact = self.compact
+            known = compact is not None and position > 0 and ends_line_as_written(
+                compact.original, compact.to_original(position - 1), compact.to_original(position),
+                self.starts_line)
+            self.heading_ends[position] = known
+        return known
+
+    def starts_anew(self, position: int) -> bool:
+        """Does the text at `position` start after a heading, a label or a paragraph end, so that nothing before
+        it is part of the word or name that starts there (「判断\n同法３条」, 「ア\n地方税法」)?"""
+        return position in self.breaks and (self._after_label(position) or self._ends_heading(position))
 
     def inside_word(self, position: int) -> bool:
         """Does the text at `position` continue a word (韓国|民法), rather than start one (、民法 / ア\n民法)?"""
-        return position > 0 and is_word_char(self.text[position - 1]) and not self._after_label(position)
+        return position > 0 and is_word_char(self.text[position - 1]) and not self.starts_anew(position)
 
     def label_before(self, position: int) -> bool:
         """Is the text before `position` a bracketed label starting a line: 「(イ)」, 「（２）」?"""
@@ -558,7 +598,7 @@ def read_bracket(content: str) -> Bracket | None:
     a law number at the start, a version pin, a definition or 以下同じ at the end."""
     if not content:
         return None
-    number = LAW_NUMBER.match(content)
+    number = LAW_NUMBER.match(content) or SAME_YEAR_NUMBER.match(content)
     pinned = _pin_inside_re().search(content) if "改正" in content else None
     definitions = list(DEFINITIONS.finditer(content))
     defined = definitions[-1] if definitions else None

@@ -36,7 +36,7 @@ def find_statutes(text: str, names: LawNames, defined: Iterable[str] = (), offse
     """
     compact = CompactText.of(text)
     scan = StatuteScan(compact.text, names, frozenset(compact.breaks), compact=compact,
-                       definitions=DefinedTerms(defined))
+                       definitions=DefinedTerms(defined), starts_line=offset == 0)
     finding = StatuteFinding()
     for statute_pass in passes:
         statute_pass.run(scan, finding)
@@ -52,7 +52,7 @@ def find_statutes(text: str, names: LawNames, defined: Iterable[str] = (), offse
                 first + offset, last + offset, text[first:last], m.law, m.provision, m.pin, m.inherited, m.bare,
                 m.qualifies_previous, None if m.quoted_in is None else to_original(m.quoted_in) + offset,
                 None if m.scope_end is None else to_original(m.scope_end - 1) + 1 + offset, m.parallel, None,
-                m.target))
+                m.target, None if m.sentence_start is None else to_original(m.sentence_start) + offset))
         else:
             out.append(replace(item, start=first + offset, end=last + offset))
     return out

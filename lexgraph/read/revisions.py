@@ -142,6 +142,17 @@ class StoreRevisions:
         named = outside_articles(citation, law, _division_at(law, at, on))
         return named.paths or named.reason or "no division found"
 
+    def members(self, law_id: str, first: str, last: str, on: date) -> tuple[str, ...] | None:
+        """`MemberLookup`: the clauses of a range from `first` to `last` in force on `on`, in the law's order
+        (第三条から第五条まで with 第三条の二 between), or None when the law is not stored. A clause whose wording
+        that day is unknown (an amendment the store does not hold) is still a member: only one not in force is
+        left out."""
+        law = self.law(law_id)
+        if not law.stored:
+            return None
+        return tuple(path for path in law.articles_between(first, last)
+                     if not isinstance(self.wording_on(law_id, path, on), NotInForce))
+
     def items(self, citation: Citation, on: date) -> tuple[str, ...] | str | None:
         """`StructureLookup`: the first and last item a 各号 citation means on `on` (the items in force that day), a
         reason when there are none, or None when the law is not stored."""

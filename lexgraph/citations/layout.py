@@ -1,0 +1,87 @@
+"""The layout of a text as a reader sees it before looking for citations: which line ends are the writer's
+(a heading, a label, a paragraph's end) and which merely wrap a full line.
+
+Why: the finder removes whitespace (text from PDFs breaks lines anywhere, also inside 「民法７０\\n９条」), and
+then reads a law's name backwards from its clause. Across the end of a heading that read glued the heading to
+the name: 「令和４年６月１７日判決\\n民法第七百九条」 gave the law 「日判決民法」, 「事案の概要\\n大阪市ヘイトスピーチへ
+の対処に関する条例（…）」 a title that began with the headings above it, and every 同法 after them inherited the
+wrong law. A line the writer ended is structure: no name, title or word runs across it.
+
+A line end is the writer's when
+
+* the next line opens with an indent (a full-width space: a new paragraph);
+* the line is a heading: short (judgments are set at 30 to 40 characters a line, so a short line ended where the
+  writer ended it; not the text's first line, which may have been cut from a longer one), or a label with its
+  title (第１　請求, １　事案の概要, (1) 本件の経緯, ア 争点), a date line (令和４年６月１７日判決), one of the
+  words that head a judgment's parts (主文, 理由, 当裁判所の判断, 上告人の主張 …), or a line that ends
+  「…について」 with no sentence in it (上告代理人…の上告理由第２について).
+
+A blank line alone says nothing: text from PDFs has them inside sentences (「厚生\\n\\n年金基金令」,
+「民集４９巻\\n\\n７号」). A short line that starts with punctuation is the rest of a line the extraction broke
+(「）\\n，地方税法及び旭川市国民健\\n康保険条例」), not a heading.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A line shorter than this ends where the writer ended it (a heading, a label), not where the page was full:
+# judgments are set at 30 to 40 characters a line.
+SHORT_LINE = 24
+_LONGEST_HEADING = 60
+_SPACES = " \t\u3000"
+_NUMBER = r"[0-9０-９一二三四五六七八九十百]+"
+# An enumeration label at the start of a line, alone or followed by a space and its title.
+_LABEL = re.compile(
+    rf"(?:第{_NUMBER}|{_NUMBER}|[（(](?:{_NUMBER}|[ア-ンａ-ｚa-zＡ-ＺA-Z])[）)]|[ア-ン]|[ａ-ｚa-z])(?:[ \t\u3000]|\Z)")
+_DATE_LINE = re.compile(
+    rf"(?:明治|大正|昭和|平成|令和)(?:元|{_NUMBER})年{_NUMBER}月{_NUMBER}日[^。，、,]{{0,16}}\Z")
+# The words that head a judgment's parts, and what a heading line may end with.
+HEADING_WORDS = frozenset({
+    "判決", "決定", "命令", "主文", "理由", "事実", "事実及び理由", "事案の概要", "前提事実", "争点", "当事者の主張",
+    "当裁判所の判断", "上告人の主張", "被上告人の主張", "原告の主張", "被告の主張", "控訴人の主張", "被控訴人の主張",
+    "原判決", "原審の判断", "判断", "結論", "請求", "事実関係", "事案", "論旨", "検討",
+})
+_SENTENCE_MARKS = "。，、,"
+
+
+def is_word_char(ch: str) -> bool:
+    """Kanji and katakana: a character that continues a word (and so a name) in Japanese."""
+    return ("\u4e00" <= ch <= "\u9fff") or ("\u30a1" <= ch <= "\u30fa") or ch in "々〆ヵヶー"
+
+
+def heading_line(line: str, by_length: bool = True) -> bool:
+    """Is `line` (one line of the text, without its line end) a heading or label, whose end the writer chose?
+    Without `by_length` a short line is not taken for one by its length alone: the first line of a text may be
+    the end of a line cut from a longer text (「少年\\n審判規則７条」)."""
+    line = line.strip(_SPACES)
+    if not line:
+        return False
+    label = _LABEL.match(line)
+    if len(line) < SHORT_LINE and label is not None:
+        return True
+    if by_length and len(line) < SHORT_LINE and is_word_char(line[0]):
+        return True
+    if len(line) > _LONGEST_HEADING or "。" in line:
+        return False
+    if label is not None and not any(mark in line for mark in _SENTENCE_MARKS):
+        return True  # 第２　上告代理人甲野太郎ほかの上告受理申立て理由第１について
+    return (_DATE_LINE.match(line) is not None or line.replace("\u3000", "").replace(" ", "") in HEADING_WORDS
+            or (line.endswith("について") and is_word_char(line[0])))
+
+
+def ends_line_as_written(original: str, before: int, after: int, starts_line: bool) -> bool:
+    """Does the whitespace between `original[before]` and `original[after]` (the last character kept before it
+    and the first after it) end a line where the writer ended it, rather than wrap a full one? `starts_line`
+    says that `original` starts at the start of a line (a whole text, not a window into one), so that the
+    length of its first line is known."""
+    removed = original[before + 1:after]
+    if "\n" not in removed or "\f" in removed or "-" in removed:  # a page number between two pages' lines
+        return False
+    if removed.endswith("\u3000"):  # the next line is indented: a new paragraph
+        return True
+    line_start = original.rfind("\n", 0, before) + 1
+    if line_start == 0 and not starts_line:  # a window that starts inside the line: what the line is, is not known
+        return False
+    # The first line of a text is a heading by what it says, not by its length: the text may be cut from another.
+    return heading_line(original[line_start:before + 1], by_length=line_start > 0)
