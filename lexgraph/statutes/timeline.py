@@ -23,7 +23,13 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from lexgraph.model import KnownAmendment, LawVersionInfo, ParsedProvision, ProvisionVersion, RevisionId
-from lexgraph.statutes.amendments import VersionAmendments, named_amendments, plan_gaps
+from lexgraph.statutes.amendments import (
+    VersionAmendments,
+    VersionPeriod,
+    law_num_of_act_id,
+    named_amendments,
+    plan_gaps,
+)
 
 
 @dataclass(frozen=True)
@@ -158,10 +164,10 @@ def build_timeline(law_id: str, contents: Sequence[VersionContent], listing: Sou
         else:  # a snapshot: its start is unknown, but not before the day it was seen if an older version exists
             starts.append(revision.known_in_force_on if position > 0 else None)
     named = {c.revision.text: named_amendments(c.provisions) for c in ordered}
-    periods = plan_gaps([
-        VersionAmendments(c.revision.text, starts[i], c.revision.amended_by, named[c.revision.text])
-        for i, c in enumerate(ordered)
-    ])
+    amendments = [VersionAmendments(c.revision.text, starts[i], c.revision.amended_by, named[c.revision.text])
+                  for i, c in enumerate(ordered)]
+    periods = plan_gaps(amendments)
+    disputed = _cross_checked(amendments, listing) if listing is not None else ()
     listed = [listing.get(c.revision.text) if listing is not None else None for c in ordered]
     # Listed revisions whose text the store lacks (it could not be fetched or read): the wording before one is
     # known only up to the day it takes effect, never shown beyond it.
@@ -190,11 +196,13 @@ def build_timeline(law_id: str, contents: Sequence[VersionContent], listing: Sou
             until = listing.repealed_on
         start = starts[position]
         lacking = next((d for d in missing if (start is None or start < d) and (until is None or d < until)), None)
+        disagreement = disputed[position]
+        known_until = min((d for d in (lacking, disagreement.known_until) if d is not None), default=None)
         versions.append(LawVersionInfo(
             revision_id=revision.text, law_id=law_id, enforced_from=start, enforced_until=until,
             amended_by=revision.amended_by, source=content.source, dated_by=EGOV_API,
             known_in_force_on=listing.known_on if position == newest_enforced else None,
-            known_until=lacking, scheduled=entry.scheduled,
+            known_until=known_until, gap=disagreement.gap, scheduled=entry.scheduled,
         ))
 
     provisions: dict[str, ProvisionVersion] = {}
@@ -256,6 +264,23 @@ def build_timeline(law_id: str, contents: Sequence[VersionContent], listing: Sou
         provisions=tuple(sorted(provisions.values(), key=lambda p: (p.path, p.valid_from or date.min))),
         contains=frozenset(contains), has_part=frozenset(has_part), next_links=frozenset(next_links), named=named,
     )
+
+
+def _cross_checked(amendments: Sequence[VersionAmendments], listing: SourceListing) -> tuple[VersionPeriod, ...]:
+    """Where the stored 附則 and the revision list disagree: an amendment the 附則 name in force between two stored
+    versions for which the list has no revision. The list is e-Gov's word that nothing else happened, the 附則 are
+    the law's own word that something did; the store cannot tell which is right, so from the first day such an
+    amendment may have taken effect the wording is unknown (as for files), and each amendment says both sources.
+    A later list that names a revision of it resolves the disagreement: the next sync recomputes this."""
+    listed = {num for v in listing.versions if v.amended_by and (num := law_num_of_act_id(v.amended_by))}
+    periods = plan_gaps(amendments, also_held=listed)
+    naming: dict[str, str] = {}
+    for version in amendments:
+        for amendment in version.named:
+            naming.setdefault(amendment.law_num, version.revision_id)
+    return tuple(replace(period, gap=tuple(replace(a, conflict=(
+        f"the 附則 of stored revision {naming.get(a.law_num, '?')} name it, and e-Gov's revision list read on "
+        f"{listing.known_on.isoformat()} has no revision for it")) for a in period.gap)) for period in periods)
 
 
 def _close(provisions: dict[str, ProvisionVersion], uid: str, until: date | None) -> None:
