@@ -90,6 +90,9 @@ class LawMeta:
     # The enacting formula of an ordinance (e-Gov EnactStatement: 「…法（…）第…条の規定に基づき、…を次のように
     # 定める。」), which says the Act its bare 法 means (lexgraph.statutes.enact); "" for a law without one.
     enact_statement: str = ""
+    # e-Gov's own note that this text's 施行期日 is not fixed (its <Law> gives only ScheduledEnforcementDate, the
+    # latest possible or a placeholder day, or is UnEnforced with an EnforcementComment): what the note says, or "".
+    open_day: str = ""
 
 
 @dataclass(frozen=True)

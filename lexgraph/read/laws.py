@@ -227,7 +227,10 @@ def version_by_id(store: GraphStore, law: LawInfo, revision_id: str) -> LawVersi
 def newest_known_up_to(store: GraphStore, law: LawInfo) -> date | None:
     """How far the store knows the newest stored version of a law to be in force (never "now")."""
     versions = [v for v in law_versions(store, law) if not v.scheduled]  # scheduled: not yet in force
-    return versions[-1].known_up_to if versions else None
+    if not versions:
+        return None
+    last = versions[-1]  # followed only by scheduled versions: known up to the last day it was seen in force
+    return last.known_up_to or max((d for d in (last.enforced_from, last.known_in_force_on) if d), default=None)
 
 
 def gap_message(store: GraphStore, law: LawInfo, what: str, day: date, version: LawVersionInfo) -> str:

@@ -40,6 +40,9 @@ class VersionContent:
     source: str
     xml_format: str
     provisions: tuple[ParsedProvision, ...]
+    # The source leaves its day open (`LawMeta.open_day`, or e-Gov's placeholder day in its id): a version
+    # scheduled (施行予定), never read as in force on or after the day in its id.
+    open_day: bool = False
 
     @property
     def sort_key(self) -> tuple[date, int]:
@@ -52,6 +55,14 @@ class VersionContent:
 
 
 EGOV_API = "egov-api"  # `dated_by` of a version whose period comes from e-Gov's revision list (`lexgraph sync`)
+#: From this day on a date in a revision id is e-Gov's placeholder for a day not fixed (2117-12-31: the day a
+#: treaty takes effect), never a day a law was set to take effect.
+PLACEHOLDER_FROM = date(2100, 1, 1)
+
+
+def day_left_open(revision: RevisionId, note: str = "") -> bool:
+    """Whether a text's day is open: its source says so (`note`), or its id carries e-Gov's placeholder day."""
+    return bool(note) or (revision.enforced_from is not None and revision.enforced_from >= PLACEHOLDER_FROM)
 
 
 @dataclass(frozen=True)
@@ -189,6 +200,7 @@ def build_timeline(law_id: str, contents: Sequence[VersionContent], listing: Sou
                 dated_by="snapshot" if revision.is_snapshot else "revision_id",
                 known_in_force_on=revision.known_in_force_on,
                 known_until=periods[position].known_until, gap=periods[position].gap,
+                scheduled=content.open_day or day_left_open(revision),
             ))
             continue
         assert listing is not None
