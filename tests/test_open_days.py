@@ -1,5 +1,5 @@
-"""Open days stay open: e-Gov's placeholder day (2117-12-31, 「包括的核実験禁止条約が日本国について効力を生ずる日」) and a
-file's "latest possible" day (only ScheduledEnforcementDate, 「…政令で定める日」) are read as scheduled (施行予定) with
+"""Open days stay open: e-Gov's placeholder day (2117-12-31, 「包括的核実験禁止条約が日本国について効力を生ずる日」)
+and a file's "latest possible" day (only ScheduledEnforcementDate, 「…政令で定める日」) are read as scheduled (施行予定) with
 the day not fixed, from files and from `lexgraph sync`, never as in force on or after them.
 
 Files: the real e-Gov revision files of 原子炉等規制法 in ../shared/data/egov/revisions (see SOURCE.md there): the
@@ -97,7 +97,7 @@ def _civil_with_open_days() -> Law:
                                promulgated="2023-06-14", enforced="2023-06-14"), text),
         Revision(revision_info(ELSEWHERE_CIVIL, "民法", status="UnEnforced", promulgated="2022-06-17",
                                enforced="2028-06-16", comment="刑法等一部改正法施行日",
-                               amendment_title=f"刑法等の一部を改正する法律の施行に伴う関係法律整理法{TEST_MARK}"), text),
+                               amendment_title=f"刑法等一部改正法整理法{TEST_MARK}"), text),
         Revision(revision_info(PLACEHOLDER_CIVIL, "民法", status="UnEnforced", promulgated="1997-06-18",
                                enforced="2117-12-31", comment="包括的核実験禁止条約が日本国について効力を生ずる日",
                                amendment_title=f"原子炉等規制法の一部を改正する法律{TEST_MARK}"), text),
