@@ -1,6 +1,6 @@
 """Open days stay open: e-Gov's placeholder day (2117-12-31, 「包括的核実験禁止条約が日本国について効力を生ずる日」)
-and a file's "latest possible" day (only ScheduledEnforcementDate, 「…政令で定める日」) are read as scheduled (施行予定) with
-the day not fixed, from files and from `lexgraph sync`, never as in force on or after them.
+and a file's "latest possible" day (only ScheduledEnforcementDate, 「…政令で定める日」) are read as scheduled
+(施行予定) with the day not fixed, from files and from `lexgraph sync`, never as in force on or after them.
 
 Files: the real e-Gov revision files of 原子炉等規制法 in ../shared/data/egov/revisions (see SOURCE.md there): the
 2023-06-17 text (CurrentEnforced, EnforcementDate), the 2024-04-01 one (a fixed day not yet come), the 2025-06-06
