@@ -391,7 +391,8 @@ def _wording(row: dict[str, Any]) -> tuple[str, str]:
     """A change of wording, not of markup: how a file splits sentences, or the spaces, tabs and line breaks its
     generator left inside a sentence (行政手続法 第二条第四号 in e-Gov's 2018 and 2024 files: 「…をいう。⏎
     ただし、…」 with indentation, and 「…をいう。ただし、…」), can differ between XML generations while the law
-    reads the same, and a diff must not report that as an amendment. Whitespace carries no wording in a statute's text."""
+    reads the same, and a diff must not report that as an amendment. Whitespace carries no wording in a statute's
+    text."""
     return (_SPACE.sub("", row.get("caption") or ""), _SPACE.sub("", row.get("text") or ""))
 
 
