@@ -1,5 +1,5 @@
 """Smaller truths (on both backends where a store is involved): `law diff` reports changes of wording, not of the
-spaces and line breaks an XML generator left inside a sentence.
+spaces and line breaks an XML generator left inside a sentence; a title matches with or without its 抄 mark.
 
 行政手続法 in e-Gov's 2018-04-01 and 2024-04-01 files (tests/data/egov): 第二条第四号 reads 「…をいう。⏎ 　…ただし、…」
 in the first and 「…をいう。ただし、…」 in the second; the law did not change there.
@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
+
 from lexgraph.client import LexGraph
+from lexgraph.statutes.catalog import Catalog
 from lexgraph.store.base import GraphStore
 from tests.helpers import EGOV_DATA
 
@@ -26,3 +29,13 @@ def test_law_diff_ignores_whitespace_only_changes(store: GraphStore) -> None:
     first = lg.show("行政手続法", "第二条第一項第四号", as_of=date(2018, 4, 1)).provision.text
     later = lg.show("行政手続法", "第二条第一項第四号", as_of=date(2024, 4, 1)).provision.text
     assert first != later and "".join(first.split()) == "".join(later.split())  # the texts do differ, in spaces
+
+
+@pytest.mark.parametrize("written", ["民法施行法", "民法施行法抄", "民法施行法　抄", "民法施行法 抄", "民法施行法（抄）"])
+def test_a_title_matches_with_or_without_its_sho_mark(written: str) -> None:
+    assert [e.law_id for e in Catalog.bundled().lookup(written)] == ["131AC0000000011"]  # 民法施行法抄
+
+
+def test_a_name_with_sho_run_together_is_not_a_marked_title() -> None:
+    assert Catalog.bundled().lookup("刑法抄") == []  # 明治十三年太政官布告第三十六号（刑法抄）'s own words, not 刑法
+    assert [e.law_id for e in Catalog.bundled().lookup("刑法　抄")] == ["140AC0000000045"]
