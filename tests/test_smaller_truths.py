@@ -31,7 +31,8 @@ def test_law_diff_ignores_whitespace_only_changes(store: GraphStore) -> None:
     assert first != later and "".join(first.split()) == "".join(later.split())  # the texts do differ, in spaces
 
 
-@pytest.mark.parametrize("written", ["民法施行法", "民法施行法抄", "民法施行法　抄", "民法施行法 抄", "民法施行法（抄）"])
+@pytest.mark.parametrize("written", ["民法施行法", "民法施行法抄", "民法施行法　抄", "民法施行法 抄",
+                                     "民法施行法（抄）"])
 def test_a_title_matches_with_or_without_its_sho_mark(written: str) -> None:
     assert [e.law_id for e in Catalog.bundled().lookup(written)] == ["131AC0000000011"]  # 民法施行法抄
 
