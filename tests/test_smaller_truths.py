@@ -1,5 +1,6 @@
 """Smaller truths (on both backends where a store is involved): `law diff` reports changes of wording, not of the
-spaces and line breaks an XML generator left inside a sentence; a title matches with or without its 抄 mark.
+spaces and line breaks an XML generator left inside a sentence; a title matches with or without its 抄 mark; a
+law with only a provisional id is not published under e-Gov's URL prefix.
 
 行政手続法 in e-Gov's 2018-04-01 and 2024-04-01 files (tests/data/egov): 第二条第四号 reads 「…をいう。⏎ 　…ただし、…」
 in the first and 「…をいう。ただし、…」 in the second; the law did not change there.
@@ -10,12 +11,15 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+import rdflib
 
 from lexgraph.client import LexGraph
-from lexgraph.statutes.catalog import Catalog
+from lexgraph.graph.rdf import PREFIXES, law_iri, turtle, wording_triples
+from lexgraph.statutes.catalog import PROVISIONAL_ID, Catalog
 from lexgraph.store.base import GraphStore
 from tests.helpers import EGOV_DATA
 
+LG = rdflib.Namespace(PREFIXES["lg"])
 PROCEDURE = ("405AC0000000088_20180401_429AC0000000004.xml", "405AC0000000088_20240401_504AC0100000052.xml")
 
 
@@ -40,3 +44,15 @@ def test_a_title_matches_with_or_without_its_sho_mark(written: str) -> None:
 def test_a_name_with_sho_run_together_is_not_a_marked_title() -> None:
     assert Catalog.bundled().lookup("刑法抄") == []  # 明治十三年太政官布告第三十六号（刑法抄）'s own words, not 刑法
     assert [e.law_id for e in Catalog.bundled().lookup("刑法　抄")] == ["140AC0000000045"]
+
+
+def test_export_rdf_never_publishes_a_provisional_id_under_e_govs_prefix() -> None:
+    provisional = [e for _, e in Catalog.bundled().names() if PROVISIONAL_ID.match(e.law_id)]
+    assert provisional  # laws the bundled list knows without an e-Gov id
+    law_id = provisional[0].law_id
+    document = turtle(wording_triples("wording:x", law_id=law_id, clause_path="a1", label="第一条",
+                                      valid_from=date(2020, 4, 1), valid_until=None))
+    laws = set(rdflib.Graph().parse(data=document, format="turtle").objects(None, LG.law))
+    assert laws == {rdflib.URIRef(PREFIXES["lglaw"] + law_id)}
+    assert not any(str(iri).startswith(PREFIXES["law"]) for iri in laws)
+    assert law_iri("129AC0000000089") == "law:129AC0000000089"  # an e-Gov id stays e-Gov's page
