@@ -1,6 +1,7 @@
 """Smaller truths (on both backends where a store is involved): `law diff` reports changes of wording, not of the
 spaces and line breaks an XML generator left inside a sentence; a title matches with or without its 抄 mark; a
-law with only a provisional id is not published under e-Gov's URL prefix.
+law with only a provisional id is not published under e-Gov's URL prefix; the experiments' `differs_from_paper`
+records name the model and embedder each paper (../shared/seeds) says it used, and never call lawqa_jp not public.
 
 行政手続法 in e-Gov's 2018-04-01 and 2024-04-01 files (tests/data/egov): 第二条第四号 reads 「…をいう。⏎ 　…ただし、…」
 in the first and 「…をいう。ただし、…」 in the second; the law did not change there.
@@ -17,6 +18,7 @@ from lexgraph.client import LexGraph
 from lexgraph.graph.rdf import PREFIXES, law_iri, turtle, wording_triples
 from lexgraph.statutes.catalog import PROVISIONAL_ID, Catalog
 from lexgraph.store.base import GraphStore
+from tests.capabilities import SHARED, require
 from tests.helpers import EGOV_DATA
 
 LG = rdflib.Namespace(PREFIXES["lg"])
@@ -56,3 +58,32 @@ def test_export_rdf_never_publishes_a_provisional_id_under_e_govs_prefix() -> No
     assert laws == {rdflib.URIRef(PREFIXES["lglaw"] + law_id)}
     assert not any(str(iri).startswith(PREFIXES["law"]) for iri in laws)
     assert law_iri("129AC0000000089") == "law:129AC0000000089"  # an e-Gov id stays e-Gov's page
+
+
+# What each paper (../shared/seeds, word for word) says it used, as the records must name it: (experiment, the
+# paper's file, words that must appear both in the paper and in the record's model / embedder).
+PAPERS = {
+    "citation-graph": ("000_a866f989d01cf254.txt", {"model": "Claude3.5Sonnet", "embedder": "multilingual-e5-large"}),
+    "citation-graph-answers": ("000_a866f989d01cf254.txt", {"model": "Claude3.5Sonnet"}),
+    "cluster-tree": ("001_3e5d1780b5e2e7c5.txt", {"model": "GPT-4o-mini",
+                                                  "embedder": "intfloat/multilingual-e5-large"}),
+    "citalaw": ("002_8dd66e5ca57dbcd7.txt", {"model": "Qwen2", "embedder": "bge-base-zh-v1.5"}),
+    "guardrails": ("003_fde43af783048c2d.txt", {"model": "gpt-4.1-mini"}),
+    "multi-agent": ("004_525ae72b640621b8.txt", {"model": "Qwen3:8b"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PAPERS))
+def test_differs_from_paper_records_say_what_the_paper_says(name: str) -> None:
+    require("shared")
+    from lexgraph.eval.experiments import EXPERIMENTS, STANDING_REASONS
+
+    experiment = next(e for e in EXPERIMENTS if e.name == name)
+    file, words = PAPERS[name]
+    paper = "".join((SHARED.parent / "seeds" / file).read_text(encoding="utf-8").split())
+    for key, word in words.items():
+        assert word in paper, (file, word)  # the paper does record it
+        assert word in "".join(experiment.paper_setting[key].split()), (name, key)
+    if "lawqa" in experiment.paper_setting["dataset"]:  # the paper's own data is lawqa_jp, which is public
+        reason = {**STANDING_REASONS, **experiment.reasons}["dataset"]
+        assert "not public" not in reason, reason
