@@ -1,7 +1,8 @@
 """Smaller truths (on both backends where a store is involved): `law diff` reports changes of wording, not of the
 spaces and line breaks an XML generator left inside a sentence; a title matches with or without its 抄 mark; a
 law with only a provisional id is not published under e-Gov's URL prefix; the experiments' `differs_from_paper`
-records name the model and embedder each paper (../shared/seeds) says it used, and never call lawqa_jp not public.
+records name the model and embedder each paper (../shared/seeds) says it used, and never call lawqa_jp not public;
+one rule for 削除 articles.
 
 行政手続法 in e-Gov's 2018-04-01 and 2024-04-01 files (tests/data/egov): 第二条第四号 reads 「…をいう。⏎ 　…ただし、…」
 in the first and 「…をいう。ただし、…」 in the second; the law did not change there.
@@ -9,19 +10,25 @@ in the first and 「…をいう。ただし、…」 in the second; the law did
 
 from __future__ import annotations
 
+import tarfile
 from datetime import date
+from pathlib import Path
 
 import pytest
 import rdflib
 
 from lexgraph.client import LexGraph
+from lexgraph.errors import NotInForce
 from lexgraph.graph.rdf import PREFIXES, law_iri, turtle, wording_triples
 from lexgraph.statutes.catalog import PROVISIONAL_ID, Catalog
 from lexgraph.store.base import GraphStore
 from tests.capabilities import SHARED, require
-from tests.helpers import EGOV_DATA
+from tests.helpers import EGOV_DATA, SAMPLE
 
 LG = rdflib.Namespace(PREFIXES["lg"])
+REACTOR = "332AC0000000166"
+REACTOR_REVISIONS = (f"{REACTOR}_20150801_000000000000000", f"{REACTOR}_20200401_429AC0000000015",
+                     f"{REACTOR}_20210701_503AC0000000053")
 PROCEDURE = ("405AC0000000088_20180401_429AC0000000004.xml", "405AC0000000088_20240401_504AC0100000052.xml")
 
 
@@ -87,3 +94,28 @@ def test_differs_from_paper_records_say_what_the_paper_says(name: str) -> None:
     if "lawqa" in experiment.paper_setting["dataset"]:  # the paper's own data is lawqa_jp, which is public
         reason = {**STANDING_REASONS, **experiment.reasons}["dataset"]
         assert "not public" not in reason, reason
+
+
+def test_one_rule_for_deleted_articles(store: GraphStore, tmp_path: Path) -> None:
+    """民法 keeps 「第三十八条　削除」 for years; 原子炉等規制法 made 第四十三条の三の十二 削除 on 2020-04-01 and
+    dropped it on 2021-07-01. Both are not in force while 削除, as an article a later text no longer has."""
+    require("shared")
+    wanted = {f"{REACTOR}/{r}/{r}.xml": r for r in REACTOR_REVISIONS}
+    with tarfile.open(SHARED / "egov" / "revisions" / f"{REACTOR}_revisions.tar.xz") as archive:
+        for member in archive.getmembers():
+            if member.name in wanted and (source := archive.extractfile(member)) is not None:
+                (tmp_path / f"{wanted[member.name]}.xml").write_bytes(source.read())
+    lg = LexGraph(store)
+    lg.ingest_statutes([str(tmp_path / f"{r}.xml") for r in REACTOR_REVISIONS]
+                       + [str(SAMPLE / "129AC0000000089_20230614_505AC0000000053.xml")], link=False)
+    before = lg.show("原子炉等規制法", "第四十三条の三の十二", as_of=date(2015, 8, 1)).provision.text
+    assert before.startswith("第四十三条の三の十二") and "削除" not in before
+    for law, clause, day in (("原子炉等規制法", "第四十三条の三の十二", date(2020, 5, 1)),  # 削除
+                             ("原子炉等規制法", "第四十三条の三の十二", date(2021, 8, 1)),  # gone
+                             ("民法", "第三十八条", date(2023, 6, 14))):  # 削除 in every stored version
+        with pytest.raises(NotInForce):
+            lg.show(law, clause, as_of=day)
+    changes = {c.path: c.status for c in lg.diff("原子炉等規制法", date(2020, 4, 1), date(2021, 7, 1)).changes}
+    assert "a43_3_12" not in changes  # 削除 on both days: nothing to report
+    cited = lg.cite("民法第三十八条による。", as_of=date(2023, 6, 14))
+    assert [c.status for c in cited if c.kind == "statute"] == ["unresolved"]

@@ -162,6 +162,24 @@ def article_path(path: str) -> str:
     return path
 
 
+def deleted_articles(provisions: Sequence[ParsedProvision]) -> frozenset[str]:
+    """Paths of the articles a version keeps only as 「第三十八条　削除」: the number is kept so that the articles
+    after it are not renumbered, but the article says nothing and is not in force. One law's XML keeps such a
+    placeholder for years (民法 第三十八条), another drops it at the next amendment (原子炉等規制法 第四十三条の三の
+    十二: 削除 from 2020-04-01, gone from 2021-07-01); the store reads both the same way."""
+    return frozenset(p.path for p in provisions if p.kind == "article"
+                     and p.text.removeprefix(p.title).strip() == "削除")
+
+
+def in_force_provisions(provisions: Sequence[ParsedProvision]) -> Sequence[ParsedProvision]:
+    """A version's clauses without its deleted articles (`deleted_articles`) and their 削除 paragraphs: one rule for
+    削除 across laws, the same as for an article a later text no longer has (not in force from that day)."""
+    deleted = deleted_articles(provisions)
+    if not deleted:
+        return provisions
+    return tuple(p for p in provisions if p.path not in deleted and article_path(p.path) not in deleted)
+
+
 def build_timeline(law_id: str, contents: Sequence[VersionContent], listing: SourceListing | None = None
                    ) -> LawTimeline:
     """The law's versions in time and its clause nodes; with a `listing` (a synced law), periods as it gives them."""
@@ -226,7 +244,7 @@ def build_timeline(law_id: str, contents: Sequence[VersionContent], listing: Sou
         revision_id = versions[position].revision_id
         uid_by_path: dict[str, str] = {}
         next_runs: dict[str, tuple[str, str]] = {}
-        for p in content.provisions:
+        for p in in_force_provisions(content.provisions):
             digest = provision_hash(p)
             previous = open_runs.get(p.path)
             if previous is not None and previous[0] == digest:
