@@ -138,3 +138,28 @@ def test_law_versions_and_doctor_name_the_disagreement(tmp_path: Path) -> None:
     assert any(a["law_num"] == MAJORITY and "e-Gov's revision list" in a["conflict"] for a in middle["gap"])
     doctor = lexgraph("doctor", store=store)
     assert doctor.code == 1 and "sources agree" in doctor.stdout and CIVIL_CODE in doctor.stdout
+
+
+UNNAMED = f"{CIVIL_CODE}_20210901_503AC0000000999"
+
+
+def test_a_listed_revision_no_stored_text_names_is_unknown(store: GraphStore, tmp_path: Path) -> None:
+    """The other way round: the list has a revision (令和三年法律第九百九十九号, made for the test) that the 附則 of no
+    stored text from its day on name; its own wording is not shown as in force where the next text differs."""
+    lg = LexGraph(store)
+    lg.ingest_statutes([str(p) for p in FILES], link=False)
+    law = _short_list()
+    law.revisions.insert(2, Revision(revision_info(UNNAMED, "民法", status="PreviousEnforced", promulgated=None,
+                                                   enforced="2021-09-01",
+                                                   amendment_title=f"民法の一部を改正する法律{TEST_MARK}"), FILES[1]))
+    with EgovApiServer([law]) as server:
+        summary = lg.sync(["民法"], api=server.url, pace=0, link=False, cache_dir=tmp_path / "cache")
+    assert summary.failures == []
+    version = next(v for v in lg.versions("民法") if v.revision_id == UNNAMED)
+    assert version.known_until == date(2021, 9, 1)
+    unnamed = next(a for a in version.gap if a.law_num == "令和三年法律第九百九十九号")
+    assert "e-Gov's revision list" in unnamed.conflict and THIRD in unnamed.conflict
+    with pytest.raises(LexGraphError, match="令和三年法律第九百九十九号"):
+        lg.show("民法", "第四条", as_of=date(2021, 10, 1))
+    assert "不法行為" in lg.show("民法", "第七百九条", as_of=date(2021, 10, 1)).provision.caption
+    assert not lg.doctor().ok

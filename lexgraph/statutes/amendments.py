@@ -147,7 +147,8 @@ def law_num_of_act_id(law_id: str) -> str | None:
     era = next((name for name, code in _ERA_CODES.items() if code == match.group(1)), None)
     if era is None or era not in ERAS:
         return None
-    year, number = int(match.group(2)), int(match.group(3))
+    # The digits before the number mark who proposed the law (504AC0100000052: a member's bill, 令和四年法律第五十二号).
+    year, number = int(match.group(2)), int(match.group(3)[-6:])
     return f"{era}{'元' if year == 1 else int_to_kanji(year)}年法律第{int_to_kanji(number)}号"
 
 

@@ -196,7 +196,7 @@ def build_timeline(law_id: str, contents: Sequence[VersionContent], listing: Sou
     amendments = [VersionAmendments(c.revision.text, starts[i], c.revision.amended_by, named[c.revision.text])
                   for i, c in enumerate(ordered)]
     periods = plan_gaps(amendments)
-    disputed = _cross_checked(amendments, listing) if listing is not None else ()
+    disputed = _cross_checked(law_id, amendments, listing) if listing is not None else ()
     listed = [listing.get(c.revision.text) if listing is not None else None for c in ordered]
     # Listed revisions whose text the store lacks (it could not be fetched or read): the wording before one is
     # known only up to the day it takes effect, never shown beyond it.
@@ -296,21 +296,44 @@ def build_timeline(law_id: str, contents: Sequence[VersionContent], listing: Sou
     )
 
 
-def _cross_checked(amendments: Sequence[VersionAmendments], listing: SourceListing) -> tuple[VersionPeriod, ...]:
-    """Where the stored 附則 and the revision list disagree: an amendment the 附則 name in force between two stored
-    versions for which the list has no revision. The list is e-Gov's word that nothing else happened, the 附則 are
-    the law's own word that something did; the store cannot tell which is right, so from the first day such an
-    amendment may have taken effect the wording is unknown (as for files), and each amendment says both sources.
-    A later list that names a revision of it resolves the disagreement: the next sync recomputes this."""
+def _cross_checked(law_id: str, amendments: Sequence[VersionAmendments], listing: SourceListing
+                   ) -> tuple[VersionPeriod, ...]:
+    """Where the stored 附則 and the revision list disagree. Either way the store cannot tell which source is
+    right, so the days concerned are unknown (for a clause that reads differently at the next stored version) and
+    each amendment concerned says both sources; a later list or text that settles it is read on the next sync.
+
+    - An amendment the 附則 name in force between two stored versions, for which the list has no revision: the
+      list is e-Gov's word that nothing else happened, the 附則 the law's own that something did. Unknown from the
+      first day it may have taken effect (as for files).
+    - A listed revision whose amending law no stored text from its day on names in its 附則 (every e-Gov text
+      carries the 附則 of the laws that amended it by then: on the 19 real files of 原子炉等規制法 each names its own
+      and every earlier one): the revision's own wording is unknown from its first day."""
     listed = {num for v in listing.versions if v.amended_by and (num := law_num_of_act_id(v.amended_by))}
-    periods = plan_gaps(amendments, also_held=listed)
+    periods = list(plan_gaps(amendments, also_held=listed))
     naming: dict[str, str] = {}
     for version in amendments:
         for amendment in version.named:
             naming.setdefault(amendment.law_num, version.revision_id)
-    return tuple(replace(period, gap=tuple(replace(a, conflict=(
-        f"the 附則 of stored revision {naming.get(a.law_num, '?')} name it, and e-Gov's revision list read on "
-        f"{listing.known_on.isoformat()} has no revision for it")) for a in period.gap)) for period in periods)
+    read = f"e-Gov's revision list read on {listing.known_on.isoformat()}"
+    periods = [replace(period, gap=tuple(replace(a, conflict=(
+        f"the 附則 of stored revision {naming.get(a.law_num, '?')} name it, and {read} has no revision for it"))
+        for a in period.gap)) for period in periods]
+    own = law_num_of_act_id(law_id)
+    for position, version in enumerate(amendments):
+        entry = listing.get(version.revision_id)
+        number = law_num_of_act_id(version.amended_by) if version.amended_by else None
+        if entry is None or entry.scheduled or number is None or number == own or version.starts is None:
+            continue
+        texts = [v for v in amendments[position:] if v.starts is not None]
+        if any(number in {a.law_num for a in v.named} for v in texts):
+            continue
+        unnamed = KnownAmendment(
+            law_num=number, promulgated=None, enforced_from=version.starts, basis="date", enforcement="",
+            conflict=(f"{read} has revision {version.revision_id} for it, and the 附則 of no stored text from "
+                      f"that day on name it ({', '.join(v.revision_id for v in texts)})"))
+        period = periods[position]
+        periods[position] = replace(period, known_until=version.starts, gap=(unnamed, *period.gap))
+    return tuple(periods)
 
 
 def _close(provisions: dict[str, ProvisionVersion], uid: str, until: date | None) -> None:
