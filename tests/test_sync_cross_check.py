@@ -10,6 +10,8 @@ are unknown with both sources named, `doctor` says so, and a later list that has
 
 from __future__ import annotations
 
+import re
+import tarfile
 from datetime import date
 from pathlib import Path
 
@@ -17,7 +19,9 @@ import pytest
 
 from lexgraph.client import LexGraph
 from lexgraph.errors import LexGraphError
+from lexgraph.statutes.amendments import law_num_of_act_id
 from lexgraph.store.base import GraphStore
+from tests.capabilities import SHARED, require
 from tests.egov_api_server import (
     CIVIL_CODE,
     EGOV,
@@ -163,3 +167,42 @@ def test_a_listed_revision_no_stored_text_names_is_unknown(store: GraphStore, tm
         lg.show("民法", "第四条", as_of=date(2021, 10, 1))
     assert "不法行為" in lg.show("民法", "第七百九条", as_of=date(2021, 10, 1)).provision.caption
     assert not lg.doctor().ok
+
+
+REACTOR = "332AC0000000166"
+REACTOR_TITLE = "核原料物質、核燃料物質及び原子炉の規制に関する法律"
+
+
+@pytest.mark.slow
+def test_real_revision_files_with_their_own_list_agree(store: GraphStore, tmp_path: Path) -> None:
+    """No false alarm on real data: the 19 e-Gov revision files of 原子炉等規制法 (../shared/data/egov/revisions),
+    served with the list their own <Law> attributes give (status, day, comment), sync with no disagreement."""
+    require("shared")
+    folder = tmp_path / "files"
+    folder.mkdir()
+    with tarfile.open(SHARED / "egov" / "revisions" / f"{REACTOR}_revisions.tar.xz") as archive:
+        for member in archive.getmembers():
+            if member.name.endswith(".xml") and (source := archive.extractfile(member)) is not None:
+                (folder / Path(member.name).name).write_bytes(source.read())
+    law = Law(law_info(REACTOR, "昭和三十二年法律第百六十六号", "Showa", 32, "166", "1957-06-10"))
+    for path in sorted(folder.glob("*.xml")):
+        head = re.search(rb"<Law [^>]*>", path.read_bytes()[:4000])
+        assert head is not None
+        attrs = {k.decode(): v.decode() for k, v in re.findall(rb'(\w+)="([^"]*)"', head.group())}
+        amending = path.stem.split("_")[2]
+        day = (attrs.get("EnforcementDate") or attrs.get("ScheduledEnforcementDate") or "").replace("/", "-")
+        law.revisions.append(Revision(revision_info(
+            path.stem, REACTOR_TITLE, status=attrs.get("Status") or "PreviousEnforced",
+            promulgated=None, enforced=day or None, comment=attrs.get("EnforcementComment") or None,
+            amendment_num=law_num_of_act_id(amending), amendment_type="1" if amending.strip("0") == "" else "3"),
+            path))
+    assert len(law.revisions) == 19
+    lg = LexGraph(store)
+    with EgovApiServer([law]) as server:
+        summary = lg.sync([REACTOR], api=server.url, pace=0, link=False, cache_dir=tmp_path / "cache")
+    assert summary.failures == [] and summary.listed == 19
+    versions = lg.versions(REACTOR)
+    assert not [(v.revision_id, a.law_num) for v in versions for a in v.gap if a.conflict]
+    assert next(f for f in lg.doctor().findings if f.check == "sources agree").ok
+    placeholder = next(v for v in versions if v.revision_id.endswith("_21171231_409AC0000000080"))
+    assert placeholder.scheduled and placeholder.enforced_from is None  # the treaty's day stays open
