@@ -90,6 +90,9 @@ class LawMeta:
     # The enacting formula of an ordinance (e-Gov EnactStatement: 「…法（…）第…条の規定に基づき、…を次のように
     # 定める。」), which says the Act its bare 法 means (lexgraph.statutes.enact); "" for a law without one.
     enact_statement: str = ""
+    # e-Gov's own note that this text's 施行期日 is not fixed (its <Law> gives only ScheduledEnforcementDate, the
+    # latest possible or a placeholder day, or is UnEnforced with an EnforcementComment): what the note says, or "".
+    open_day: str = ""
 
 
 @dataclass(frozen=True)
@@ -143,21 +146,31 @@ class KnownAmendment:
     enforcement: str  # the 附則 sentence that fixes the day
     earliest: date | None = None
     latest: date | None = None  # the last day a 政令 could fix (「…一年を超えない範囲内において政令で定める日」)
+    # Where two sources disagree about this amendment (the 附則 name it in force, e-Gov's revision list has no
+    # revision for it): both sources, in words. Empty when none does; then it is left out of the JSON, so that a
+    # store ingested before the cross-check reads back the same.
+    conflict: str = ""
 
     def to_json(self) -> dict[str, str | None]:
-        return {"law_num": self.law_num, "promulgated": _iso(self.promulgated),
+        data = {"law_num": self.law_num, "promulgated": _iso(self.promulgated),
                 "enforced_from": _iso(self.enforced_from), "basis": self.basis, "enforcement": self.enforcement,
                 "earliest": _iso(self.earliest), "latest": _iso(self.latest)}
+        return data | {"conflict": self.conflict} if self.conflict else data
 
     @classmethod
     def from_json(cls, data: dict[str, str | None]) -> KnownAmendment:
         return cls(law_num=data["law_num"] or "", promulgated=_day(data.get("promulgated")),
                    enforced_from=_day(data.get("enforced_from")), basis=data.get("basis") or "unknown",
                    enforcement=data.get("enforcement") or "", earliest=_day(data.get("earliest")),
-                   latest=_day(data.get("latest")))
+                   latest=_day(data.get("latest")), conflict=data.get("conflict") or "")
 
     def describe(self) -> str:
-        """「平成三十年法律第五十九号 (from 2022-04-01)」, or for a day the text leaves open, what fixes it."""
+        """「平成三十年法律第五十九号 (from 2022-04-01)」, or for a day the text leaves open, what fixes it; and where
+        the sources disagree about it, both of them."""
+        conflict = f"; sources disagree: {self.conflict}" if self.conflict else ""
+        return self._describe_day()[:-1] + conflict + ")"
+
+    def _describe_day(self) -> str:
         if self.enforced_from is not None:
             return f"{self.law_num} (from {self.enforced_from.isoformat()})"
         after = f", not before {self.earliest.isoformat()}" if self.earliest else ""

@@ -163,14 +163,20 @@ RENAMED_ON = "2026-01-01"
 def renamed_law() -> Law:
     """下請代金支払遅延等防止法, its 2015 text, then a revision from 2026-01-01 whose `law_title` (and the served text's
     <LawTitle>) is another title: a renaming, as e-Gov lists one (issue 31 §3). The second revision is a copy of the
-    2015 text with its <LawTitle> replaced, made for the test (its amendment title says so)."""
+    2015 text with its <LawTitle> replaced and the renaming law's 附則 added, made for the test (its amendment title
+    says so)."""
     old_title = "下請代金支払遅延等防止法"
     law = Law(law_info(SUBCONTRACT, "昭和三十一年法律第百二十号", "Showa", 31, "120", "1956-06-01"))
     xml = EGOV / f"{SUBCONTRACT}_20150801_000000000000000.xml"
     body = re.sub(rb"^<\?xml[^>]*\?>\s*", b"", xml.read_bytes())
     renamed = body.replace(f"<LawTitle>{old_title}</LawTitle>".encode(),
                            f"<LawTitle>{RENAMED_TITLE}</LawTitle>".encode())
-    assert renamed != body
+    # Like every e-Gov text, the renaming revision carries the 附則 of the law that made it (a sync checks that).
+    renamed = renamed.replace(b"</LawBody>", (
+        '<SupplProvision AmendLawNum="令和七年五月二三日法律第四一号"><SupplProvisionLabel>附　則</SupplProvisionLabel>'
+        '<Paragraph Num="1"><ParagraphNum/><ParagraphSentence><Sentence>この法律は、令和八年一月一日から施行する。'
+        '</Sentence></ParagraphSentence></Paragraph></SupplProvision></LawBody>').encode())
+    assert renamed != body and renamed.count(b"</LawBody>") == 1
     law.revisions = [
         Revision(revision_info(f"{SUBCONTRACT}_20150801_000000000000000", old_title, status="PreviousEnforced",
                                promulgated="1956-06-01", enforced="2015-08-01", amendment_type="1"), xml),

@@ -74,8 +74,9 @@ def test_versions_lists_enforcement_periods(sample_store: Path) -> None:
 def _independent_article_texts(path: Path) -> dict[str, str]:
     """Article wording of the 本則 read with plain lxml, without lexgraph's parser: the diff's independent check.
     Wording is the caption and the characters of every sentence and number; how the markup splits sentences is
-    not wording (2023 splits 817条の5 into two <Sentence>s, 2020 has one). Collapsed deleted ranges
-    (Num="38:84") are expanded, as the other generation writes them one by one."""
+    not wording (2023 splits 817条の5 into two <Sentence>s, 2020 has one). A deleted article (「第三十八条　削除」,
+    one by one or collapsed as Num="38:84") is not in force: it is left out, so that an article that became 削除
+    counts as removed."""
     root = etree.parse(str(path)).getroot()
     etree.strip_elements(root, "Rt", with_tail=False)  # ruby readings (振り仮名) are not wording
     texts: dict[str, str] = {}
@@ -83,10 +84,7 @@ def _independent_article_texts(path: Path) -> dict[str, str]:
     for article in root.find("LawBody/MainProvision").iter("Article"):
         num = article.get("Num")
         body = "".join("".join(el.itertext()) for el in article.iter("Sentence"))
-        if ":" in num and body == "削除":
-            first, last = (int(x) for x in num.split(":"))
-            texts.update({str(n): "削除" for n in range(first, last + 1)})
-        else:
+        if body != "削除":
             # Line breaks are the file's layout (the 2020 generation breaks lines after </Rt>), never wording.
             texts[num] = "".join("".join(el.itertext()) for el in article.iter(*wording_tags)).replace("\n", "")
     return texts

@@ -44,7 +44,7 @@ from lexgraph.citations.model import (
     TargetRef,
     VersionPin,
 )
-from lexgraph.numerals import build_path
+from lexgraph.numerals import build_path, kanji_to_int
 from lexgraph.statutes.catalog import COURT_RULES, LawEntry, normalize_law_num, parent_title
 
 _RECENT = 8
@@ -868,6 +868,8 @@ class _Resolver:
             revision_id, note = self._revision(law, pin)
             if note:
                 reasons.append(note)
+                if revision_id is None and status == "resolved":
+                    status = "unverified"  # the store was asked and holds no such version: nothing was checked
             if path is not None and pin is None and target is not None and target.status == "resolved":
                 exists = self._exists(law, clause) if clause is not None else None
                 if exists is False:
@@ -925,14 +927,21 @@ class _Resolver:
             if pin.amending_law_num is None or not offers(revisions, AmendmentLookup):  # type: ignore[type-abstract]
                 return None, None
             amending = self.catalog.by_law_num(pin.amending_law_num)
-            if amending is None:
-                return None, f"amending law {pin.amending_law_num} not in catalogue"
-            return revisions.revision_around_amendment(law.law_id, amending.law_id, pin.before), None
+            # Amending laws are mostly not in the catalogue: a 法律's number gives the e-Gov id of a 閣法, which
+            # is what a stored version's id names as its amending law.
+            amending_id = amending.law_id if amending is not None else cabinet_act_id(pin.amending_law_num)
+            found = revisions.revision_around_amendment(law.law_id, amending_id, pin.before) if amending_id else None
+            if found is None:
+                which = "in force just before" if pin.before else "made by"
+                return None, (f"{pin.note}: the store holds no version of {law.title} known to be the one {which} "
+                              f"{pin.amending_law_num}; not checked against its text")
+            return found, None
         if self.context.as_of is None:
             return None, None
         revision = revisions.revision_in_force(law.law_id, self.context.as_of)
         if revision is None:
-            return None, f"no stored version of {law.title} in force on {self.context.as_of.isoformat()}"
+            return None, (f"no stored version of {law.title} in force on {self.context.as_of.isoformat()}; not "
+                          "checked against its text")
         return revision, None
 
 
@@ -986,6 +995,24 @@ def implied_members(first: str, last: str) -> tuple[str, ...] | None:
         return None
     prefix = f"{parent}/{start[1]}" if parent else start[1]
     return tuple(f"{prefix}{n}" for n in range(low, high + 1))
+def cabinet_act_id(law_num: str) -> str | None:
+    """The e-Gov id a 法律 of this number has when the Cabinet proposed it (平成三十年法律第五十九号 →
+    430AC0000000059), the inverse of `law_num_of_act_id`; None for anything else."""
+    match = _ACT_NUM.match(law_num)
+    if match is None:
+        return None
+    era, year_text, number_text = match.groups()
+    year = 1 if year_text == "元" else kanji_to_int(year_text)
+    number = kanji_to_int(number_text)
+    code = _ERA_CODES.get(era)
+    if code is None or year is None or number is None or year > 99 or number > 999:
+        return None
+    return f"{code}{year:02d}AC0000000{number:03d}"
+
+
+_ACT_NUM = re.compile(r"^(明治|大正|昭和|平成|令和)([元〇一二三四五六七八九十百]+)年法律"
+                      r"第([〇一二三四五六七八九十百千]+)号$")
+_ERA_CODES = {"明治": "1", "大正": "2", "昭和": "3", "平成": "4", "令和": "5"}
 
 
 def _without_reason(target: LawTarget) -> LawTarget:

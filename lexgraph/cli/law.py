@@ -98,8 +98,11 @@ def version_period(v: Any) -> str:
     """``2020-05-16 – 2023-06-14 (wording known to 2020-05-17: 7 amendments between not stored)``; a synced
     version known up to the sync day before a scheduled one, and a scheduled one, say so."""
     if getattr(v, "scheduled", False):
-        return (f"scheduled (施行予定) from {iso(v.enforced_from)}" if v.enforced_from is not None
-                else "scheduled (施行予定), day not fixed (unknown)")
+        if v.enforced_from is None:
+            return "scheduled (施行予定), day not fixed (unknown)"
+        if v.dated_by != "egov-api":  # a file whose day e-Gov leaves open: the day in its id is not a day
+            return f"scheduled (施行予定), day not fixed (its id gives {iso(v.enforced_from)}: {v.source})"
+        return f"scheduled (施行予定) from {iso(v.enforced_from)}"
     text = period_text(v.enforced_from, v.enforced_until, v.known_up_to)
     if v.enforced_until is not None and v.known_up_to is not None:
         text += f" (known up to {iso(v.known_up_to)}; then scheduled)"

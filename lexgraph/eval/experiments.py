@@ -256,8 +256,10 @@ STANDING_REASONS = {
 }
 
 CITATION_GRAPH = "Integrated legal citation graph for QA (statutes, precedents, books, guidelines)"
+BUSINESS_LAWYERS = ("BUSINESS LAWYERS 実務Q&A articles (企業法務 questions, experts' answers; §3.2), not released as a "
+                    "dataset")
 LAWQA_PAPER_DATA = "lawqa_jp (Digital Agency 4-choice questions)"
-UNRECORDED = "as published (not recorded in lexgraph)"
+UNRECORDED = "not stated in the paper"
 
 EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment(
@@ -265,8 +267,8 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "Recall@5/10/20 of the evidence (clauses and precedents cited by the top M chunks, RRF over chunk ranks, "
         "top N) per retrieval mode; an M sweep; Hybrid as RRF or as the mean of normalised scores",
         "retrieval", CitationGraphParams(),
-        {"dataset": "the paper's QA set over statutes, precedents, books and guidelines",
-         "embedder": "multilingual-e5-large", "model": UNRECORDED + " (HyDE only)"},
+        {"dataset": BUSINESS_LAWYERS, "embedder": "multilingual-e5-large",
+         "model": "Claude 3.5 Sonnet (HyDE's queries and the answers; §3.1)"},
         notes=("gold = the article headings of lawqa_jp's context, scored at article and paragraph level",
                "evidence comes from the chunks stored (judgments, books, guidelines): without literature in the "
                "store the graph selects nothing; --set direct_clauses=true fuses a direct clause search"),
@@ -280,7 +282,8 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "answer quality per prompt style (Text-only, Focus-literature, Focus-law, RDF) and zero-shot: ROUGE-L, "
         "evidence Recall@k, LLM judge, and an embedding similarity (BERTScore-style, with the offline embedder)",
         "answers", AnswerStyleParams(),
-        {"dataset": "the paper's QA set", "model": UNRECORDED, "embedder": "multilingual-e5-large"},
+        {"dataset": BUSINESS_LAWYERS, "model": "Claude 3.5 Sonnet (answers; §3.1), judged by G-EVAL-4 (GPT-4)",
+         "embedder": "multilingual-e5-large"},
         notes=("ROUGE-L over Sudachi tokens against the correct choice's text; the judge is the configured model",
                "embedding_similarity is the cosine of the offline embedder's passage vectors of answer and "
                "reference: BERTScore-style, not BERTScore (no token alignment, not the paper's model)",
@@ -297,7 +300,8 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "adjusted F1 (β = 4), Recall@k and result size of the leaves under the node nearest the question, beside a "
         "top-k dense baseline",
         "tree", TreeParams(),
-        {"dataset": "Taiwanese regulations QA", "embedder": UNRECORDED, "model": UNRECORDED + " (Tree+QE only)",
+        {"dataset": "Taiwanese regulations QA (expert-graded queries)", "embedder": "intfloat/multilingual-e5-large",
+         "model": "GPT-4o-mini (the generator, and Tree+QE's query extraction)",
          "units": "chunks of 200 characters, overlap 40"},
         notes=("leaves are the index's clause units (one paragraph each, most under 200 characters), not 200-character "
                "chunks with a 40-character overlap: lawqa_jp's gold is clauses, and the tree does not re-cut what the "
@@ -314,8 +318,11 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "citalaw", "CitaLaw: citations attached to answer sentences",
         "ROUGE-L, evidence Recall@k and judge score of CloseBook, CGG, ARG-Q and ARG-QA answers",
         "answers", CitaLawParams(),
-        {"dataset": "CitaLaw (Chinese laws and precedents, layperson and practitioner questions)",
-         "model": UNRECORDED, "embedder": UNRECORDED},
+        {"dataset": "CitaLaw (Chinese laws and precedents: LawBench's consultations for laypersons, LexEval's open "
+                    "questions for practitioners)",
+         "model": "legal LLMs (fuzi.mingcha, LexiLaw, Tailing, DISC-LawLLM, …) and open-domain Qwen2 (7B), Llama3 "
+                  "(8B), temperature 0; Qwen2 extracts the syllogism parts",
+         "embedder": "bge-base-zh-v1.5 (retrieval), sentence-BERT (sentence similarity)"},
         notes=("questions are lawqa_jp's; the reference answer is the correct choice's text",
                "embedding_similarity is the cosine of the offline embedder's passage vectors: BERTScore-style, "
                "not BERTScore",
@@ -326,6 +333,8 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                "citation quality (CitaLaw, Cita_c/a/d) is judged by the configured model, not DISC-LawLLM, and the "
                "syllogism parts are extracted by it, not Qwen2; MAUVE is not computed (it needs GPT-2 features)"),
         reasons={
+            "dataset": "CitaLaw's questions (from LawBench and LexEval, both public) are Chinese; lawqa_jp is the "
+                       "Japanese QA set with statute gold here",
             "note 0": "the CitaLaw dataset is Chinese; lawqa_jp is the Japanese set here, and its only reference answer"
                       " is the correct choice",
             "note 1": "BERTScore's model is not bundled and nothing downloads weights at run time",
@@ -337,7 +346,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "guardrails", "JSON guardrails for LLM output (schema, repair prompt, bounded retries, turn log)",
         "share of turns valid at the first attempt, valid after repairs, failed; attempts per turn",
         "guardrails", GuardrailParams(),
-        {"dataset": "contract-review knowledge interviews", "model": UNRECORDED},
+        {"dataset": "contract-review knowledge interviews", "model": "gpt-4.1-mini"},
         notes=("turns are lexgraph answers to lawqa_jp's questions, not interview turns",),
         reasons={
             "note 0": "the paper's interviews are a lawyer's replies, not data one can replay; lexgraph's own turns "
@@ -347,13 +356,17 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         "multi-agent", "Multi-agent statute application on lawqa_jp",
         "accuracy of single agent, syllogism, elimination, debate (τ), division of labour and majority vote",
         "mcqa", MultiAgentParams(),
-        {"dataset": LAWQA_PAPER_DATA + ", 40 questions stratified, seed 42", "model": "Qwen3-8B"},
+        {"dataset": LAWQA_PAPER_DATA + ", 40 questions stratified, seed 42",
+         "model": "Qwen3:8b through Ollama, temperature 0.0, one attempt"},
         notes=("a question's law is its first e-Gov URL's title in law_list.json beside the dataset (the qid's first "
                "part where the list is absent or does not know the URL); question types are read from 問題文",
                "the worked examples are the paper's figures 1-3 as printed (excerpts); figures 2-3 are lawqa_jp dev "
                "question 金商法 61 with its answer and figure 1 is close to question 58, so every method's accuracy "
                "is also given without those two (accuracy_without_example_questions)"),
         reasons={
+            "dataset": "the same public dataset (lawqa_jp); the paper publishes its strata but not its draw",
+            "model": "Qwen3:8b is an open model but not bundled, and nothing downloads weights at run time: serve it "
+                     "through the configured OpenAI-compatible endpoint to match the paper",
             "note 0": "the paper publishes its strata but not its shuffle nor its type labels",
             "note 1": "the paper's few-shot examples are its figures; two of them are dev questions, so both figures "
                       "are given",

@@ -2,7 +2,8 @@
 for `lexgraph export rdf`.
 
 Every node gets an IRI a reader can follow or at least recognise: a law is its e-Gov page
-(``law:129AC0000000089`` = https://laws.e-gov.go.jp/law/129AC0000000089), a judgment its page on the courts'
+(``law:129AC0000000089`` = https://laws.e-gov.go.jp/law/129AC0000000089; a law with only a provisional id,
+``lglaw:…``, lexgraph's own), a judgment its page on the courts'
 site (``hanrei:91244``), a clause its e-Gov law id and clause path (``clause:129AC0000000089.a709.p1``), and one
 wording of a clause that clause plus the day the wording took effect (``wording:129AC0000000089.a709.20200401``).
 Revisions are e-Gov revision ids (``rev:129AC0000000089_20200516_501AC0000000002``). The vocabulary (``lg:``) is
@@ -23,6 +24,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
+from lexgraph.statutes.catalog import PROVISIONAL_ID
+
 if TYPE_CHECKING:
     from lexgraph.graph.neighbourhood import GraphNode, Neighbourhood
 
@@ -34,6 +37,7 @@ PREFIXES: Mapping[str, str] = {
     "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
     "xsd": "http://www.w3.org/2001/XMLSchema#",
     "law": "https://laws.e-gov.go.jp/law/",
+    "lglaw": "https://w3id.org/lexgraph/law/",
     "rev": "https://w3id.org/lexgraph/revision/",
     "clause": "https://w3id.org/lexgraph/clause/",
     "wording": "https://w3id.org/lexgraph/wording/",
@@ -76,7 +80,11 @@ def date_literal(day: date) -> str:
 
 
 def law_iri(law_id: str) -> str:
-    return f"law:{local_name(law_id)}"
+    """A law's e-Gov page; a law with no e-Gov id (the catalogue's provisional id, ``502ACX54B800018``) is named
+    in lexgraph's own namespace instead: e-Gov has no page of that name, and publishing one under e-Gov's prefix
+    would claim one."""
+    prefix = "lglaw" if PROVISIONAL_ID.match(law_id) else "law"
+    return f"{prefix}:{local_name(law_id)}"
 
 
 def clause_iri(law_id: str, clause_path: str) -> str:

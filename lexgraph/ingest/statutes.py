@@ -50,6 +50,7 @@ from lexgraph.statutes.timeline import (
     SourceListing,
     VersionContent,
     build_timeline,
+    day_left_open,
     version_hash,
 )
 from lexgraph.store.base import GraphStore, StoreError, Transaction
@@ -284,9 +285,8 @@ def prepare_document(doc: XmlDocument, flags: DatingFlags, catalog: Catalog, *,
     if entry is None or entry.law_id != revision.law_id:
         entry = catalog.by_id(revision.law_id)
     aliases = tuple(dict.fromkeys([*law.meta.abbrev, *(entry.aliases if entry else ())]))
-    alone = _Alone.of(revision.law_id, VersionContent(revision, doc.name, law.meta.xml_format, law.provisions),
-                      names) if names is not None and precompute_unless is not None \
-        and revision.law_id not in precompute_unless else None
+    alone = _Alone.of(revision.law_id, _content(revision, doc.name, law), names) \
+        if names is not None and precompute_unless is not None and revision.law_id not in precompute_unless else None
     return _Incoming(doc.name, law, revision, version_hash(law.provisions), aliases, alone)
 
 
@@ -523,9 +523,7 @@ def _plan_law(
     if listing is not None:  # a revision whose day was open and is now fixed arrives with its text (`accepted`)
         arriving = {a.revision.text for a in accepted}
         existing_contents = [c for c in existing_contents if c.revision.text not in arriving]
-    contents = existing_contents + [
-        VersionContent(a.revision, a.doc_name, a.law.meta.xml_format, a.law.provisions) for a in accepted
-    ]
+    contents = existing_contents + [_content(a.revision, a.doc_name, a.law) for a in accepted]
     alone = accepted[0].alone if len(accepted) == 1 and not stored and listing is None else None
     timeline = alone.timeline if alone is not None else build_timeline(law_id, contents, listing)
     newest = max(accepted, key=lambda a: VersionContent(a.revision, "", "", ()).sort_key) if accepted else None
@@ -550,6 +548,15 @@ def _plan_law(
                     reread=frozenset(reread), stored_parsers={r["revision_id"]: r.get("parser") for r in stored},
                     timeline_contents=tuple(contents), packed=alone.packed if alone is not None else None,
                     fresh=not stored, version_titles=_version_titles(stored, accepted, listing))
+
+
+def _content(revision: RevisionId, doc_name: str, law: ParsedLaw) -> VersionContent:
+    """A file's version; one whose day e-Gov leaves open keeps e-Gov's note in its source, where `law versions`
+    shows it and a later ingest reads it back."""
+    open_day = day_left_open(revision, law.meta.open_day)
+    source = f"{doc_name} ({law.meta.open_day or '施行期日 not fixed: e-Gov placeholder day'})" if open_day \
+        else doc_name
+    return VersionContent(revision, source, law.meta.xml_format, law.provisions, open_day=open_day)
 
 
 def stored_listing(stored: list[dict[str, Any]], law: dict[str, Any]) -> SourceListing | None:
@@ -608,7 +615,8 @@ def _load_existing(
         if row["known_in_force_on"] is not None:  # a dated revision seen in force later (see `date_revision`)
             revision = replace(revision, known_in_force_on=row["known_in_force_on"])
         provisions = tuple(sorted(by_version.get(row["revision_id"], []), key=lambda p: p.seq))
-        contents.append(VersionContent(revision, row["source"], row["xml_format"] or "", provisions))
+        contents.append(VersionContent(revision, row["source"], row["xml_format"] or "", provisions,
+                                       open_day=bool(row.get("scheduled"))))
     return contents, uids, contains
 
 

@@ -133,8 +133,9 @@ def version_known_on(spans: LawSpans, law_id: str, day: date,
                        "force then")
     if version.scheduled:
         return Unknown(law_id, what, day, SCHEDULED,
-                       f"{where}: revision {version.revision_id} is scheduled (施行予定), not yet in force when the "
-                       f"store last saw the law; its wording on {day.isoformat()} is not known in force",
+                       f"{where}: revision {version.revision_id} is scheduled (施行予定): not in force when its "
+                       f"source was read, or on a day its source leaves open; its wording on {day.isoformat()} is "
+                       "not known in force",
                        version=version)
     up_to = version.known_up_to
     following = versions[versions.index(version) + 1] if version in versions[:-1] else None

@@ -23,6 +23,7 @@ from lexgraph.read.spans import LawSpans as LawSpans  # re-exported: the resolve
 from lexgraph.read.spans import ProvisionSpan as ProvisionSpan
 from lexgraph.read.spans import VersionSpan as VersionSpan
 from lexgraph.read.targets import each_item, outside_articles
+from lexgraph.statutes.amendments import law_num_of_act_id
 from lexgraph.store.base import GraphStore
 
 #: Distinct clauses of one law asked about before `StoreRevisions` reads the law whole: below it each clause's spans
@@ -171,12 +172,18 @@ class StoreRevisions:
         return (in_force[0], in_force[-1]) if len(in_force) > 1 else (in_force[0],)
 
     def revision_around_amendment(self, law_id: str, amending_law_id: str, before: bool) -> str | None:
-        versions = self.versions(law_id).versions
+        """The stored version the amendment made (`before` False), or the one just before it, when the store
+        knows it is that one: the version before is none when the 附則 name amendments the store does not hold
+        between the two (a gap), since the wording just before the amendment may then be another."""
+        versions = [v for v in self.versions(law_id).versions if not v.scheduled]
+        number = law_num_of_act_id(amending_law_id)
         for index, version in enumerate(versions):
-            if version.amended_by == amending_law_id:
+            if version.amended_by == amending_law_id or (
+                    number is not None and version.amended_by and law_num_of_act_id(version.amended_by) == number):
                 if not before:
                     return version.revision_id
-                return versions[index - 1].revision_id if index > 0 else None
+                previous = versions[index - 1] if index > 0 else None
+                return previous.revision_id if previous is not None and previous.known_until is None else None
         return None
 
     def _read(self, law_id: str) -> LawSpans:

@@ -147,11 +147,12 @@ def law_num_of_act_id(law_id: str) -> str | None:
     era = next((name for name, code in _ERA_CODES.items() if code == match.group(1)), None)
     if era is None or era not in ERAS:
         return None
-    year, number = int(match.group(2)), int(match.group(3))
+    # The digits before the number mark who proposed the law (504AC0100000052: a member's bill, 令和四年法律第五十二号).
+    year, number = int(match.group(2)), int(match.group(3)[-6:])
     return f"{era}{'元' if year == 1 else int_to_kanji(year)}年法律第{int_to_kanji(number)}号"
 
 
-def plan_gaps(versions: Sequence[VersionAmendments]) -> tuple[VersionPeriod, ...]:
+def plan_gaps(versions: Sequence[VersionAmendments], also_held: Iterable[str] = ()) -> tuple[VersionPeriod, ...]:
     """For versions in time order, how long each one's wording is known in force.
 
     Between version i and i+1, an amendment that does not start a stored version falls in the gap when its
@@ -160,8 +161,10 @@ def plan_gaps(versions: Sequence[VersionAmendments]) -> tuple[VersionPeriod, ...
     reaches past version i's start, or, with no window, when version i+1 names it and no version up to i does;
     it may have taken effect from the day after version i began (or its promulgation, if later), and that
     earliest day counts. The last version has no gap here: how far it is known is `LawVersionInfo.known_up_to`.
+    `also_held`: law numbers of amendments another source accounts for (e-Gov's revision list names a revision
+    of theirs), which therefore fall in no gap even though the store holds no text of theirs.
     """
-    held = {num for v in versions if v.amended_by and (num := law_num_of_act_id(v.amended_by))}
+    held = {num for v in versions if v.amended_by and (num := law_num_of_act_id(v.amended_by))} | set(also_held)
     periods: list[VersionPeriod] = []
     for i, version in enumerate(versions):
         following = versions[i + 1] if i + 1 < len(versions) else None

@@ -51,6 +51,9 @@ _DATE_BEFORE_NUMBER = re.compile(r"(?<=年)[一二三四五六七八九十]+月[
 _NEEDS_WORK = re.compile(r"[\s\d０-９]|人事院規則|一年|月")
 
 _SHO = re.compile(r"(?:抄|（抄）)$")
+# The 抄 mark set apart from a title, as e-Gov prints it (「民法施行法　抄」) or in brackets; 「刑法抄」 run together
+# is a name of its own (明治十三年太政官布告第三十六号（刑法抄）), not 刑法 marked.
+_SHO_MARK = re.compile(r"(?:\s抄|（抄）)\s*$")
 _TRAILING_PAREN = re.compile(r"^(.+?)（([^（）]+)）$")
 _NUMBER_AS_TITLE = re.compile(r"^(明治|大正|昭和|平成|令和).+号$")
 _PARENT_SUFFIXES = ("施行規則", "施行令", "施行法")
@@ -426,6 +429,8 @@ class Catalog:
         found += self._by_num.get(as_number, ())
         if key in self._by_id:
             found.append(self._by_id[key])
+        if not found and _SHO_MARK.search(name):  # 「財政法　抄」, 「民法施行法（抄）」: a mark, not part of the name
+            found = [*self._by_name.get(_SHO.sub("", key), ())]
         unique = {entry.law_id: entry for entry in found}
         answer = sorted(unique.values(), key=_rank)
         if len(self._lookups) < _LOOKUPS_KEPT:

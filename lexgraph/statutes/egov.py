@@ -152,7 +152,22 @@ def _read_meta(root: etree._Element, source: str) -> LawMeta:
         promulgated=promulgated,
         xml_format="api_v2" if api_v2 else "bulk2020",
         enact_statement="".join(_text(e).strip() for e in root.iterfind("LawBody/EnactStatement")),
+        open_day=_open_day(root),
     )
+
+
+def _open_day(root: etree._Element) -> str:
+    """e-Gov's note that the day this text takes effect is not fixed. A fixed day is `EnforcementDate`; a text
+    with only `ScheduledEnforcementDate` carries the latest day a 政令 may fix (「…を超えない範囲内において政令で
+    定める日」) or a placeholder (2117-12-31: 「包括的核実験禁止条約が日本国について効力を生ずる日」), and the file's
+    revision id repeats that day, so reading the id's day as the day it took effect would be a guess."""
+    fixed = (root.get("EnforcementDate") or "").strip()
+    scheduled = (root.get("ScheduledEnforcementDate") or "").strip().replace("/", "-")
+    comment = (root.get("EnforcementComment") or "").strip()
+    if fixed or not (scheduled or (comment and root.get("Status") == "UnEnforced")):
+        return ""
+    given = f"; e-Gov gives {scheduled}, not a day it took effect" if scheduled else ""
+    return f"施行期日 not fixed: {comment or 'no day given'}{given}"
 
 
 def _promulgation_date(era: str, year: int | None, month: str | None, day: str | None) -> date | None:

@@ -42,6 +42,7 @@ from urllib.parse import quote, urlencode, urljoin, urlsplit
 
 from lexgraph.config import settings_table
 from lexgraph.errors import ConfigurationError, NotFound, SourceUnavailable
+from lexgraph.statutes.timeline import PLACEHOLDER_FROM
 from lexgraph.version import __version__
 
 DEFAULT_API = "https://laws.e-gov.go.jp/api/2"
@@ -58,6 +59,8 @@ CURRENT, PREVIOUS, UNENFORCED, REPEALED = "CurrentEnforced", "PreviousEnforced",
 #: ``repeal_status`` values other than "None" that end a law (spec schema `repeal_status`; Suspend does not).
 REPEAL_STATUSES = frozenset({"Repeal", "Expire", "LossOfEffectiveness"})
 _OPEN_DAY = re.compile(r"政令で定める日|勅令で定める日|別に法律で定める日|省令で定める日")
+# A day set by another event (「刑法等一部改正法施行日」, 「…法の施行の日」, 「…条約が日本国について効力を生ずる日」).
+_FIXED_ELSEWHERE = re.compile(r"施行(?:の)?日|効力を生ずる日|発効")
 
 
 def api_base(option: str | None) -> str:
@@ -160,10 +163,13 @@ class ListedRevision:
 
     @property
     def day_open(self) -> bool:
-        """Whether e-Gov leaves this revision's 施行期日 open: no date, or a revision not yet in force whose day a
-        政令 is to fix (e-Gov then gives the latest possible day as `amendment_enforcement_date`, not the day)."""
-        return self.enforcement_date is None or (
-            self.status == UNENFORCED and bool(_OPEN_DAY.search(self.enforcement_comment)))
+        """Whether e-Gov leaves this revision's 施行期日 open: no date, e-Gov's placeholder day (2117-12-31, for
+        「…条約が日本国について効力を生ずる日」), or a revision not yet in force whose day a 政令 or another law's
+        enforcement is to fix (e-Gov then gives the latest possible day as `amendment_enforcement_date`, or a
+        placeholder, not the day: its comment says what fixes it)."""
+        return self.enforcement_date is None or self.enforcement_date >= PLACEHOLDER_FROM or (
+            self.status == UNENFORCED and bool(_OPEN_DAY.search(self.enforcement_comment)
+                                               or _FIXED_ELSEWHERE.search(self.enforcement_comment)))
 
     @property
     def enforced_from(self) -> date | None:

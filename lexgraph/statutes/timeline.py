@@ -23,7 +23,13 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from lexgraph.model import KnownAmendment, LawVersionInfo, ParsedProvision, ProvisionVersion, RevisionId
-from lexgraph.statutes.amendments import VersionAmendments, named_amendments, plan_gaps
+from lexgraph.statutes.amendments import (
+    VersionAmendments,
+    VersionPeriod,
+    law_num_of_act_id,
+    named_amendments,
+    plan_gaps,
+)
 
 
 @dataclass(frozen=True)
@@ -34,6 +40,9 @@ class VersionContent:
     source: str
     xml_format: str
     provisions: tuple[ParsedProvision, ...]
+    # The source leaves its day open (`LawMeta.open_day`, or e-Gov's placeholder day in its id): a version
+    # scheduled (施行予定), never read as in force on or after the day in its id.
+    open_day: bool = False
 
     @property
     def sort_key(self) -> tuple[date, int]:
@@ -46,6 +55,14 @@ class VersionContent:
 
 
 EGOV_API = "egov-api"  # `dated_by` of a version whose period comes from e-Gov's revision list (`lexgraph sync`)
+#: From this day on a date in a revision id is e-Gov's placeholder for a day not fixed (2117-12-31: the day a
+#: treaty takes effect), never a day a law was set to take effect.
+PLACEHOLDER_FROM = date(2100, 1, 1)
+
+
+def day_left_open(revision: RevisionId, note: str = "") -> bool:
+    """Whether a text's day is open: its source says so (`note`), or its id carries e-Gov's placeholder day."""
+    return bool(note) or (revision.enforced_from is not None and revision.enforced_from >= PLACEHOLDER_FROM)
 
 
 @dataclass(frozen=True)
@@ -145,6 +162,24 @@ def article_path(path: str) -> str:
     return path
 
 
+def deleted_articles(provisions: Sequence[ParsedProvision]) -> frozenset[str]:
+    """Paths of the articles a version keeps only as 「第三十八条　削除」: the number is kept so that the articles
+    after it are not renumbered, but the article says nothing and is not in force. One law's XML keeps such a
+    placeholder for years (民法 第三十八条), another drops it at the next amendment (原子炉等規制法 第四十三条の三の
+    十二: 削除 from 2020-04-01, gone from 2021-07-01); the store reads both the same way."""
+    return frozenset(p.path for p in provisions if p.kind == "article"
+                     and p.text.removeprefix(p.title).strip() == "削除")
+
+
+def in_force_provisions(provisions: Sequence[ParsedProvision]) -> Sequence[ParsedProvision]:
+    """A version's clauses without its deleted articles (`deleted_articles`) and their 削除 paragraphs: one rule for
+    削除 across laws, the same as for an article a later text no longer has (not in force from that day)."""
+    deleted = deleted_articles(provisions)
+    if not deleted:
+        return provisions
+    return tuple(p for p in provisions if p.path not in deleted and article_path(p.path) not in deleted)
+
+
 def build_timeline(law_id: str, contents: Sequence[VersionContent], listing: SourceListing | None = None
                    ) -> LawTimeline:
     """The law's versions in time and its clause nodes; with a `listing` (a synced law), periods as it gives them."""
@@ -158,10 +193,10 @@ def build_timeline(law_id: str, contents: Sequence[VersionContent], listing: Sou
         else:  # a snapshot: its start is unknown, but not before the day it was seen if an older version exists
             starts.append(revision.known_in_force_on if position > 0 else None)
     named = {c.revision.text: named_amendments(c.provisions) for c in ordered}
-    periods = plan_gaps([
-        VersionAmendments(c.revision.text, starts[i], c.revision.amended_by, named[c.revision.text])
-        for i, c in enumerate(ordered)
-    ])
+    amendments = [VersionAmendments(c.revision.text, starts[i], c.revision.amended_by, named[c.revision.text])
+                  for i, c in enumerate(ordered)]
+    periods = plan_gaps(amendments)
+    disputed = _cross_checked(law_id, amendments, listing) if listing is not None else ()
     listed = [listing.get(c.revision.text) if listing is not None else None for c in ordered]
     # Listed revisions whose text the store lacks (it could not be fetched or read): the wording before one is
     # known only up to the day it takes effect, never shown beyond it.
@@ -183,6 +218,7 @@ def build_timeline(law_id: str, contents: Sequence[VersionContent], listing: Sou
                 dated_by="snapshot" if revision.is_snapshot else "revision_id",
                 known_in_force_on=revision.known_in_force_on,
                 known_until=periods[position].known_until, gap=periods[position].gap,
+                scheduled=content.open_day or day_left_open(revision),
             ))
             continue
         assert listing is not None
@@ -190,11 +226,13 @@ def build_timeline(law_id: str, contents: Sequence[VersionContent], listing: Sou
             until = listing.repealed_on
         start = starts[position]
         lacking = next((d for d in missing if (start is None or start < d) and (until is None or d < until)), None)
+        disagreement = disputed[position]
+        known_until = min((d for d in (lacking, disagreement.known_until) if d is not None), default=None)
         versions.append(LawVersionInfo(
             revision_id=revision.text, law_id=law_id, enforced_from=start, enforced_until=until,
             amended_by=revision.amended_by, source=content.source, dated_by=EGOV_API,
             known_in_force_on=listing.known_on if position == newest_enforced else None,
-            known_until=lacking, scheduled=entry.scheduled,
+            known_until=known_until, gap=disagreement.gap, scheduled=entry.scheduled,
         ))
 
     provisions: dict[str, ProvisionVersion] = {}
@@ -206,7 +244,7 @@ def build_timeline(law_id: str, contents: Sequence[VersionContent], listing: Sou
         revision_id = versions[position].revision_id
         uid_by_path: dict[str, str] = {}
         next_runs: dict[str, tuple[str, str]] = {}
-        for p in content.provisions:
+        for p in in_force_provisions(content.provisions):
             digest = provision_hash(p)
             previous = open_runs.get(p.path)
             if previous is not None and previous[0] == digest:
@@ -256,6 +294,46 @@ def build_timeline(law_id: str, contents: Sequence[VersionContent], listing: Sou
         provisions=tuple(sorted(provisions.values(), key=lambda p: (p.path, p.valid_from or date.min))),
         contains=frozenset(contains), has_part=frozenset(has_part), next_links=frozenset(next_links), named=named,
     )
+
+
+def _cross_checked(law_id: str, amendments: Sequence[VersionAmendments], listing: SourceListing
+                   ) -> tuple[VersionPeriod, ...]:
+    """Where the stored 附則 and the revision list disagree. Either way the store cannot tell which source is
+    right, so the days concerned are unknown (for a clause that reads differently at the next stored version) and
+    each amendment concerned says both sources; a later list or text that settles it is read on the next sync.
+
+    - An amendment the 附則 name in force between two stored versions, for which the list has no revision: the
+      list is e-Gov's word that nothing else happened, the 附則 the law's own that something did. Unknown from the
+      first day it may have taken effect (as for files).
+    - A listed revision whose amending law no stored text from its day on names in its 附則 (every e-Gov text
+      carries the 附則 of the laws that amended it by then: on the 19 real files of 原子炉等規制法 each names its own
+      and every earlier one): the revision's own wording is unknown from its first day."""
+    listed = {num for v in listing.versions if v.amended_by and (num := law_num_of_act_id(v.amended_by))}
+    periods = list(plan_gaps(amendments, also_held=listed))
+    naming: dict[str, str] = {}
+    for version in amendments:
+        for amendment in version.named:
+            naming.setdefault(amendment.law_num, version.revision_id)
+    read = f"e-Gov's revision list read on {listing.known_on.isoformat()}"
+    periods = [replace(period, gap=tuple(replace(a, conflict=(
+        f"the 附則 of stored revision {naming.get(a.law_num, '?')} name it, and {read} has no revision for it"))
+        for a in period.gap)) for period in periods]
+    own = law_num_of_act_id(law_id)
+    for position, version in enumerate(amendments):
+        entry = listing.get(version.revision_id)
+        number = law_num_of_act_id(version.amended_by) if version.amended_by else None
+        if entry is None or entry.scheduled or number is None or number == own or version.starts is None:
+            continue
+        texts = [v for v in amendments[position:] if v.starts is not None]
+        if any(number in {a.law_num for a in v.named} for v in texts):
+            continue
+        unnamed = KnownAmendment(
+            law_num=number, promulgated=None, enforced_from=version.starts, basis="date", enforcement="",
+            conflict=(f"{read} has revision {version.revision_id} for it, and the 附則 of no stored text from "
+                      f"that day on name it ({', '.join(v.revision_id for v in texts)})"))
+        period = periods[position]
+        periods[position] = replace(period, known_until=version.starts, gap=(unnamed, *period.gap))
+    return tuple(periods)
 
 
 def _close(provisions: dict[str, ProvisionVersion], uid: str, until: date | None) -> None:

@@ -7,6 +7,7 @@ consistent timeline per law.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,25 @@ class Finding:
 
     def to_json(self) -> dict[str, Any]:
         return {"check": self.check, "ok": self.ok, "detail": self.detail, "fix": self.fix}
+
+
+def _disputed(store: GraphStore) -> Finding:
+    """Laws whose revision list and stored 附則 disagree: the store reads the days concerned as unknown (never
+    the old wording as in force), and says so here, since only a new source can settle it."""
+    rows = store.query("doctor_disputed_versions", marker='"conflict"')
+    if not rows:
+        return Finding("sources agree", True, "e-Gov's revision lists and the stored 附則 agree")
+    first = rows[0]
+    disputed = [a for a in json.loads(first["gap"] or "[]") if a.get("conflict")]
+    named = disputed[0] if disputed else {}
+    day = named.get("enforced_from") or f"{named.get('earliest') or 'a day not fixed'} at the earliest"
+    more = f" ({len(rows)}{'+' if len(rows) == 20 else ''} versions in all)" if len(rows) > 1 else ""
+    return Finding(
+        "sources agree", False,
+        f"{first['law_id']} revision {first['revision_id']}: {named.get('law_num', '?')} in force from {day}: "
+        f"{named.get('conflict', '')}; the wordings that differ are unknown from then{more}",
+        f"sync the law again once e-Gov lists that revision (`lexgraph sync {first['law_id']}`), or ingest that "
+        "revision's e-Gov file (`lexgraph ingest statutes FILE.xml`)")
 
 
 @dataclass(frozen=True)
@@ -88,6 +108,7 @@ def examine(store: GraphStore, checks: Sequence[Check] = ()) -> DoctorReport:
         "" if not old_text else "ingest the same statute files again: each such version is read again (status "
         "reread), clauses whose text changes get the new text, and the law's periods are recomputed",
     ))
+    findings.append(_disputed(store) if counts.nodes.get("LawVersion") else Finding("sources agree", True, "no law"))
     overlaps = store.query("doctor_overlapping_versions")
     findings.append(Finding(
         "version periods", not overlaps,
