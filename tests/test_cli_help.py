@@ -61,3 +61,25 @@ def test_a_list_of_commands_wraps_each_line_whole() -> None:
     """A command's line in `lexgraph --help` is wrapped at the terminal's width, not where the source broke it."""
     shown = lexgraph("--help", env=NARROW).stdout
     assert re.search(r"Neo4j, say\)\. Running it again changes nothing\.", shown), shown
+
+
+#: The commands README.md names as taking no --json (their output is a format of its own) or no --store.
+NO_JSON = {("viz",), ("mcp",), ("export", "rdf"), ("knowledge", "export")}
+NO_STORE = {("experiment", "list")}
+
+
+def test_every_command_takes_store_and_json_as_the_readme_says() -> None:
+    from tests.helpers import ROOT
+
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    for path in _commands():
+        command = load_command(path[0]) if path else None
+        for name in path[1:]:
+            command = command.commands[name]  # type: ignore[union-attr]
+        if command is None or getattr(command, "commands", None):
+            continue  # a group
+        options = {option for param in command.params for option in getattr(param, "opts", ())}
+        assert ("--json" in options) != (path in NO_JSON), path
+        assert ("--store" in options) != (path in NO_STORE), path
+    for path in NO_JSON | NO_STORE:
+        assert f"`{' '.join(path)}`" in readme or f"`{' '.join(path)}`:" in readme, path
