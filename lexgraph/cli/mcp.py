@@ -44,6 +44,9 @@ def mcp_command(
     allow_remote: Annotated[bool, typer.Option("--allow-remote", help="Let --http listen on an address other than "
                                                "loopback. The server has no authentication: put it behind one.")]
     = False,
+    result_limit: Annotated[int, typer.Option("--result-limit", help="Bytes of JSON a tool result holds at most: "
+                                              "longer lists come in pages, longer texts are cut and say so.")]
+    = 4096,
 ) -> None:
     """Serve the store to AI assistants (MCP), read-only: clauses as of a day, versions, diffs, citations,
     precedents, search and answers."""
@@ -56,8 +59,10 @@ def mcp_command(
     except ImportError as error:
         fail(f"lexgraph mcp needs the MCP SDK ({error.name} is not installed): pip install 'lexgraph[mcp]'",
              EXIT_UNAVAILABLE)
+    if result_limit < 1024:
+        fail(f"--result-limit {result_limit}: give at least 1024 bytes (a page holds one item at least)", EXIT_USAGE)
     with opened(store, read_only=True) as lg:
-        server = build_server(lg, host=host, port=port)
+        server = build_server(lg, host=host, port=port, limit=result_limit)
         if http:
             err.print(f"lexgraph MCP server (read-only) at http://{_url_host(host)}:{port}/mcp", highlight=False)
             server.run("streamable-http")

@@ -183,6 +183,11 @@ class Neo4jStore(GraphStore):
                 clean_uri,
                 auth=neo4j.basic_auth(self.user, secret) if secret is not None else None,
                 user_agent=f"lexgraph/{__version__}",
+                # A property key or label the data does not hold yet (`repealed_on` on a law never repealed, an
+                # empty store's labels) is expected of lexgraph's queries, which read absent keys as null: the
+                # server need not warn of it, and an application that logs warnings (the MCP server) would write
+                # one to stderr per query.
+                notifications_disabled_classifications=[neo4j.NotificationDisabledClassification.UNRECOGNIZED],
             )
         except (ConfigurationError, ValueError) as err:
             raise StoreUnavailable(
