@@ -35,7 +35,8 @@ def main() -> int:
     if missing:
         print("no meaning in lexgraph/store/schema.py for:\n  " + "\n  ".join(missing), file=sys.stderr)
         return 1
-    Path(args.out).write_text(markdown(references), encoding="utf-8")
+    text = markdown(references).replace(f"{ROOT}/", "")  # a file read from this checkout, named inside it
+    Path(args.out).write_text(text, encoding="utf-8")
     print(f"wrote {args.out}: {sum(len(e.properties) for ref in references for e in ref.entries)} properties")
     return 0
 

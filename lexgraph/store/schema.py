@@ -317,21 +317,34 @@ def live_schema(store: GraphStore) -> dict[tuple[str, str], list[tuple[str, str]
             columns = store.run_read_only(f"CALL table_info('{name}') RETURN name, type")
             found[(kind, name)] = [(c["name"], c["type"]) for c in columns]
         return found
+    # Neo4j: the keys its nodes of each label hold (not db.schema.nodeTypeProperties, which the server answers
+    # with a notice on every call that its format will change); a second label of a node that has a label of the
+    # data model (a Document's Book or Guideline) is that label's, not one of its own.
     known = set(MEANINGS)
-    for row in store.run_read_only("CALL db.schema.nodeTypeProperties() YIELD nodeLabels, propertyName, "
-                                   "propertyTypes RETURN nodeLabels, propertyName, propertyTypes"):
-        labels = [label for label in row["nodeLabels"] if label in known] or list(row["nodeLabels"])
-        for label in labels[:1]:
-            properties = found.setdefault(("node", label), [])
-            if row["propertyName"] and row["propertyName"] not in {p for p, _ in properties}:
-                properties.append((row["propertyName"], "|".join(row["propertyTypes"] or [])))
-    for row in store.run_read_only("CALL db.schema.relTypeProperties() YIELD relType, propertyName, propertyTypes "
-                                   "RETURN relType, propertyName, propertyTypes"):
-        rel = row["relType"].strip(":`")
-        properties = found.setdefault(("relationship", rel), [])
-        if row["propertyName"] and row["propertyName"] not in {p for p, _ in properties}:
-            properties.append((row["propertyName"], "|".join(row["propertyTypes"] or [])))
+    for row in store.run_read_only("CALL db.labels() YIELD label RETURN label"):
+        label = _identifier(row["label"])
+        if label not in known:
+            sample = store.run_read_only(f"MATCH (n:{label}) RETURN labels(n) AS labels LIMIT 1")
+            if sample and set(sample[0]["labels"]) & known:
+                continue
+        keys = store.run_read_only(f"MATCH (n:{label}) UNWIND keys(n) AS key RETURN DISTINCT key")
+        if keys:
+            found[("node", label)] = [(r["key"], _neo4j_type(store, f"(n:{label})", r["key"])) for r in keys]
+    for row in store.run_read_only("CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType"):
+        rel = _identifier(row["relationshipType"])
+        keys = store.run_read_only(f"MATCH ()-[n:{rel}]->() UNWIND keys(n) AS key RETURN DISTINCT key")
+        exists = keys or store.run_read_only(f"MATCH ()-[n:{rel}]->() RETURN 1 AS one LIMIT 1")
+        if exists:
+            found[("relationship", rel)] = [(r["key"], _neo4j_type(store, f"()-[n:{rel}]->()", r["key"]))
+                                           for r in keys]
     return found
+
+
+def _neo4j_type(store: GraphStore, pattern: str, prop: str) -> str:
+    """The Cypher type of a value of `prop` (STRING, DATE, LIST<STRING>), from one that exists."""
+    key = _identifier(prop)
+    rows = store.run_read_only(f"MATCH {pattern} WHERE n.{key} IS NOT NULL RETURN valueType(n.{key}) AS t LIMIT 1")
+    return str(rows[0]["t"]).replace(" NOT NULL", "") if rows else "?"
 
 
 def _ends(store: GraphStore, rel: str) -> tuple[tuple[str, str], ...]:
