@@ -75,6 +75,7 @@ if TYPE_CHECKING:
     from lexgraph.statutes.egov_api import SyncLimits
     from lexgraph.store.copy import CopySummary
     from lexgraph.store.doctor import DoctorReport
+    from lexgraph.store.schema import Reference
 
 __all__ = ["LexGraph"]
 
@@ -743,6 +744,13 @@ class LexGraph:
         """User Cypher, always read-only: the rows, as dicts. Raises `ReadOnlyViolation` for a query that writes and
         `StoreError` for one the store rejects."""
         return self.store.run_read_only(cypher, params)
+
+    def schema(self) -> Reference:
+        """The property reference read from this store's live schema: every label, relationship type and property,
+        with its type, meaning and an example (`lexgraph.store.schema`)."""
+        from lexgraph.store.schema import reference
+
+        return reference(self.store)
 
     def close(self) -> None:
         """Close the search index and the store; the handle cannot be used afterwards."""

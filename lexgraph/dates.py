@@ -1,15 +1,18 @@
 """Days as people write them: ISO dates and Japanese era dates (和暦), the one table of eras.
 
 Lawyers write 令和3年1月1日, 令和３年１月１日, 令和三年一月一日, R3.1.1, 平成31年4月30日 or 令和元年5月1日; a command's
-``--as-of`` must take all of them. Year arithmetic is the courts' and the statutes' (平成N = 1988 + N), and, as
-statutes written before an era ended do (平成三十四年 = 2022), a year past the era's end is read by the same
-arithmetic. A day before its era began (平成1年1月1日) does not exist and is refused.
+``--as-of`` must take all of them. Year arithmetic is the courts' and the statutes' (平成N = 1988 + N). A day
+before its era began (平成1年1月1日) does not exist and is refused. A day after its era ended is read two ways:
+statutes written before an era ended name later days in it (平成三十四年四月一日 = 2022-04-01), and `era_day`
+reads them by the same arithmetic; but a day a person gives (`parse_day`: ``--as-of 平成31年5月1日``) is checked
+against the era's real span and refused with the day's own name (令和元年5月1日), since such a date is far more
+likely a slip than a quotation, and reading it silently would answer for a day the reader did not mean to ask.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 from lexgraph.errors import InputError
 from lexgraph.numerals import kanji_to_int
@@ -61,6 +64,33 @@ def era_day(era: str, year: int, month: int, day: int) -> date:
     return value
 
 
+def era_end(era: str) -> date | None:
+    """The last day of `era`, or None for the present one."""
+    names = list(ERAS)
+    following = names.index(era) + 1
+    return ERAS[names[following]][1] - timedelta(days=1) if following < len(names) else None
+
+
+def era_name(day: date) -> str:
+    """`day` as a lawyer writes it in its own era: 令和元年5月1日 (the Gregorian date before 明治)."""
+    era = era_of(day)
+    if era is None:
+        return f"{day.year}年{day.month}月{day.day}日"
+    year = day.year - ERAS[era][0]
+    return f"{era}{'元' if year == 1 else year}年{day.month}月{day.day}日"
+
+
+def era_day_in_span(era: str, year: int, month: int, day: int) -> date:
+    """`era_day`, refused also after the era ended, with the name of that day in its own era."""
+    value = era_day(era, year, month, day)
+    last = era_end(era)
+    if last is not None and value > last:
+        raise DateFormatError(f"{era}{'元' if year == 1 else year}年{month}月{day}日 is after {era} ended "
+                              f"({era_name(last)}, {last.isoformat()}): that day is {era_name(value)} "
+                              f"({value.isoformat()})")
+    return value
+
+
 def _number(text: str) -> int:
     value = kanji_to_int(text)
     if value is None:
@@ -77,9 +107,9 @@ def parse_day(text: str) -> date:
         pass
     try:
         if m := _ERA_KANJI.match(s):
-            return era_day(m.group(1), *(_number(g) for g in m.groups()[1:]))
+            return era_day_in_span(m.group(1), *(_number(g) for g in m.groups()[1:]))
         if m := _ERA_LETTER.match(s):
-            return era_day(ERA_LETTERS[m.group(1).upper()], *(_number(g) for g in m.groups()[1:]))
+            return era_day_in_span(ERA_LETTERS[m.group(1).upper()], *(_number(g) for g in m.groups()[1:]))
         if m := _WESTERN.match(s):
             return date(int(m.group(1)), _number(m.group(2)), _number(m.group(3)))
     except ValueError as e:  # DateFormatError, or a day that does not exist (2021-02-30)

@@ -101,6 +101,20 @@ def test_eval_citations_reports_what_the_library_computes() -> None:
     assert run.json()["precedent"]["target"]["f1"] >= 0.95
 
 
+def test_eval_citations_resolves_against_the_store_given(sample_store: Path, tmp_path: Path) -> None:
+    """`--store`, as every command that reads a store takes it: the gold read as `cite --store` reads a text."""
+    from lexgraph import LexGraph
+
+    run = lexgraph("eval", "citations", "--gold", GOLD, "--json", "--misses", "0", "--sentences-alone",
+                   store=sample_store)
+    assert run.code == 0, run.stderr
+    with LexGraph.open(sample_store, read_only=True) as lg:
+        expected = evaluate(load_gold(GOLD), lambda s: [c.to_json() for c in lg.cite_pieces([s], judgment_days=[])])
+    assert run.json() == expected.to_json()
+    absent = lexgraph("eval", "citations", "--gold", GOLD, "--sentences-alone", store=tmp_path / "absent")
+    assert absent.code == 3 and "no store" in absent.stderr
+
+
 def test_eval_citations_on_the_lawqa_gold() -> None:
     run = lexgraph("eval", "citations", "--gold", LAWQA_GOLD, "--json", "--misses", "0")
     assert run.code == 0, run.stderr

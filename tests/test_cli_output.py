@@ -13,6 +13,7 @@ import pytest
 from rich.cells import cell_len
 
 from lexgraph.model import NOT_STORED_LABEL
+from lexgraph.numerals import clause_label
 from tests.helpers import SAMPLE, Run, lexgraph
 
 NARROW = {"COLUMNS": "80"}
@@ -165,3 +166,47 @@ def test_a_landmark_that_stored_judgments_cite_is_found_as_their_placeholder(sto
             find_precedent(graph, "別の事件", {"別の事件": other_bench})  # same day, another bench: not it
     finally:
         graph.close()
+
+
+def _unmarked(text: str) -> str:
+    return re.sub(r"\[-|-\]|\{\+|\+\}", "", text)
+
+
+def _comparisons(shown: str) -> dict[str, dict[str, str]]:
+    """The 新旧対照 a `law diff` printed: clause label → 改正前 / 改正後 → the wording's lines joined (the
+    terminal's folds and the wording's own line breaks alike)."""
+    found: dict[str, dict[str, str]] = {}
+    clause = side = None
+    for line in shown.splitlines():
+        if line.split(" ", 1)[0] in ("added", "changed", "removed"):
+            clause, side = line.split(maxsplit=1)[1], None
+            found[clause] = {}
+        elif clause is not None and line.strip() in ("改正前", "改正後"):
+            side = line.strip()
+            found[clause][side] = ""
+        elif clause is not None and side is not None and line.startswith("    "):
+            found[clause][side] += line[4:]
+    return found
+
+
+def test_a_diff_shows_each_change_old_and_new_with_the_changed_words_marked(store: Path) -> None:
+    """The 新旧対照 a lawyer reads: each changed clause's wording before and after, the changed words marked, and
+    nothing else altered (the marks taken out, each side is the stored wording)."""
+    args = ("law", "diff", "民法", "--from", "2020-04-01", "--to", "2023-07-01")
+    shown = run(store, *args).stdout
+    stored = run(store, *args, "--json").json()["changes"]
+    comparisons = _comparisons(shown)
+    assert len(comparisons) == len(stored) > 0
+    for change in stored:
+        sides = comparisons[clause_label(change["path"])]
+        for side, wording in (("改正前", change["before"]), ("改正後", change["after"])):
+            if wording is None:
+                assert side not in sides, (change, sides)
+                continue
+            assert _unmarked(sides[side]) == wording.replace("\n", ""), (change, sides)
+        if change["status"] == "changed":  # every change has a mark on at least one side, and only changes do
+            assert "[-" in sides["改正前"] or "{+" in sides["改正後"], sides
+    assert "年齢[-二十-]歳" in comparisons["第四条"]["改正前"] and "年齢{+十八+}歳" in comparisons["第四条"]["改正後"]
+    assert widest(shown) <= 80
+    names = run(store, *args, "--names-only").stdout
+    assert "改正前" not in names and "changed  第四条" in names

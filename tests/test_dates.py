@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lexgraph.dates import ERAS, DateFormatError, era_of, parse_day
+from lexgraph.dates import ERAS, DateFormatError, era_day, era_name, era_of, parse_day
 
 ACCEPTED = [
     ("2021-01-01", date(2021, 1, 1)),
@@ -25,7 +25,6 @@ ACCEPTED = [
     ("昭和64年1月7日", date(1989, 1, 7)),
     ("平成元年1月8日", date(1989, 1, 8)),
     ("明治二十九年四月二十七日", date(1896, 4, 27)),  # 民法 (明治二十九年法律第八十九号) was promulgated
-    ("平成三十四年四月一日", date(2022, 4, 1)),  # a statute's 施行期日 written before 令和 (成年年齢: 2022-04-01)
     ("2022年4月1日", date(2022, 4, 1)),
     ("２０２２年４月１日", date(2022, 4, 1)),
     ("2022/4/1", date(2022, 4, 1)),
@@ -42,6 +41,12 @@ REFUSED = [
     ("令和元年4月30日", "before 令和 began"),  # still 平成
     ("平成1年1月7日", "before 平成 began"),
     ("令和3年2月30日", "does not exist"),
+    # a day after its era ended: the message names it in its own era
+    ("平成31年5月1日", "after 平成 ended .*平成31年4月30日.*that day is 令和元年5月1日"),
+    ("H31.5.1", "令和元年5月1日"),
+    ("昭和64年1月8日", "after 昭和 ended .*昭和64年1月7日.*that day is 平成元年1月8日"),
+    ("大正15年12月25日", "that day is 昭和元年12月25日"),
+    ("平成三十四年四月一日", "that day is 令和4年4月1日"),  # a statute's wording, not a day a reader asks about
     ("2021-13-01", "not a date"),
     ("yesterday", "令和3年1月1日"),  # the message lists the forms read
     ("令和3年", "R3.1.1"),
@@ -62,6 +67,16 @@ def test_an_era_date_reads_back(day: date) -> None:
     year = day.year - ERAS[era][0]
     assert parse_day(f"{era}{'元' if year == 1 else year}年{day.month}月{day.day}日") == day
     assert parse_day(day.isoformat()) == day
+
+
+def test_a_statute_reads_a_day_past_its_era_by_the_same_arithmetic() -> None:
+    """Statutes written before 令和 name 平成三十四年四月一日 (成年年齢: 2022-04-01): read as the statute means it."""
+    assert era_day("平成", 34, 4, 1) == date(2022, 4, 1)
+
+
+@given(st.dates(min_value=date(1868, 1, 25), max_value=date(2100, 12, 31)))
+def test_a_day_named_in_its_era_reads_back(day: date) -> None:
+    assert parse_day(era_name(day)) == day
 
 
 @given(st.text(max_size=20))

@@ -1,7 +1,8 @@
 """A hostile e-Gov server against a sync into Neo4j: what tests/test_egov_sync_hostile.py checks on the embedded
 store, on the other backend (another law's text reported and not stored; another law's list, a day that does not
 exist, an id that is no e-Gov id, an endless or dripping answer, a redirect elsewhere, a Retry-After of years:
-each refused with nothing written; a store that held a law left as it was). Needs the Neo4j test server (``LEXGRAPH_TEST_NEO4J_URI``; see docs/neo4j.md)."""
+each refused with nothing written; a store that held a law left as it was). Needs the Neo4j test server
+(``LEXGRAPH_TEST_NEO4J_URI``; see docs/neo4j.md)."""
 
 from __future__ import annotations
 

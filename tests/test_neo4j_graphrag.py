@@ -100,3 +100,29 @@ def test_neo4j_graphrag_retrievers_find_what_lexgraph_finds(indexed: LexGraph, d
                            effective_search_ratio=MIN_CANDIDATES // 10)
     assert set(uids(found)) == set(expected), uids(found)
     assert all("plain=True" in item.content and "version='借地借家法" in item.content for item in found.items)
+
+
+def test_the_docs_clause_retriever_returns_each_clause_once(neo4j_store: GraphStore, driver: object, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/neo4j.md's VectorCypherRetriever, run as written on 民法 in its two versions: a wording both versions
+    hold is one row, with both versions listed, not one row per version."""
+    import re
+
+    from neo4j_graphrag.retrievers import VectorCypherRetriever
+
+    shutil.copy(SEED_CACHE, tmp_path / SEED_CACHE.name)
+    monkeypatch.setenv("LEXGRAPH_CACHE_DIR", str(tmp_path))
+    lg = LexGraph(neo4j_store)
+    lg.ingest_statutes([SAMPLE])
+    assert lg.index(laws=["民法"]).embedded_texts == 0
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "neo4j.md").read_text(encoding="utf-8")
+    written = re.search(r'retrieval_query=\n((?:\s+"[^"]*"\s*)+)\)', docs)
+    assert written, "docs/neo4j.md's VectorCypherRetriever example"
+    query = "".join(re.findall(r'"([^"]*)"', written[1]))
+    clauses = VectorCypherRetriever(driver, "provision_embedding", retrieval_query=query)
+    found = clauses.search(query_vector=lg.embed_query("不法行為による損害賠償"), top_k=10,
+                           effective_search_ratio=MIN_CANDIDATES // 10)
+    wordings = [re.search(r"uid='([^']+)'", item.content)[1] for item in found.items]  # type: ignore[index]
+    assert len(wordings) == 10 and len(set(wordings)) == 10, wordings
+    shared = [item.content for item in found.items if item.content.count("民法（") >= 2]
+    assert shared, wordings  # a wording in force in both stored versions lists both

@@ -522,3 +522,23 @@ def test_search_help_says_what_as_of_defaults_to() -> None:
     assert run.code == 0, run.stderr
     line = next(line for line in run.stdout.splitlines() if "--as-of" in line)
     assert "default: every wording" in line and "default today" not in line, line
+
+
+def test_a_supplementary_clause_names_which_of_the_laws_supplementary_provisions(search_store: Path) -> None:
+    """民法 carries the 附則 of every law that amended it: a hit names its amending law and date
+    (附則（平成14年2月8日法律第1号）第一条), never a bare 附則 that could be any of them."""
+    from lexgraph.index.units import supplement_label
+
+    args = ("search", "この法律の施行期日", "--law", "民法", "--mode", "bm25", "--k", "10")
+    found = lexgraph(*args, "--json", store=search_store)
+    assert found.code == 0, found.stderr
+    supplementary = [c for c in found.json()["clauses"] if c["path"].startswith("suppl")]
+    assert len(supplementary) >= 3  # the question is a 附則's own words
+    shown = lexgraph(*args, store=search_store, env={"COLUMNS": "250"})
+    assert shown.code == 0, shown.stderr
+    for clause in supplementary:
+        label = supplement_label(clause["path"])
+        assert label in clause["title"] and label in shown.stdout, (label, shown.stdout)
+    assert "附則 " not in shown.stdout and all("附則 " not in c["title"] for c in found.json()["clauses"])
+    assert supplement_label("suppl[平成14年2月8日法律第1号]/a1/p1") == "附則（平成14年2月8日法律第1号）"
+    assert supplement_label("suppl/a2") == "附則（制定時）"

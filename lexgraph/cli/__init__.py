@@ -1,6 +1,6 @@
 """The `lexgraph` command: one Typer sub-app per file, each a thin face over `lexgraph.LexGraph`.
 
-Results go to stdout (as JSON with ``--json``); progress and messages go to stderr. Exit codes (DESIGN §8):
+Results go to stdout (as JSON with ``--json``); progress and messages go to stderr. Exit codes:
 0 ok, 1 bad input, 2 usage, 3 store or model unavailable: the command group runs every command inside one
 handler (`output.library_errors`), which prints a `LexGraphError`'s message and exits with its `exit_code`.
 The command modules import the public face (`lexgraph`: `LexGraph`, options, results, errors), the public names of
@@ -13,21 +13,24 @@ from __future__ import annotations
 
 from collections.abc import Iterator, MutableMapping
 from importlib import import_module
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
 from typer.core import TyperCommand, TyperGroup
 
 from lexgraph.cli import output
+from lexgraph.cli.help_format import readable_help
 from lexgraph.cli.output import err, library_errors
 from lexgraph.cli.plain_text import as_given, take_text_as_given
+
+readable_help()
 
 #: Every command of ``lexgraph``, in the order ``lexgraph --help`` lists them: its name, the module and attribute
 #: that define it (a command function, or a Typer sub-app for a group), and the line the list shows, which is the
 #: command's own help (its first paragraph; tests/test_entry_point.py checks that each line still is). A command's
 #: module is imported only when that command runs or shows its own help, so that ``lexgraph --help`` and
-#: ``lexgraph cite`` load no other command's imports (issue 35 §5).
+#: ``lexgraph cite`` load no other command's imports.
 COMMANDS: tuple[tuple[str, str, str, str], ...] = (
     ("cite", "lexgraph.cli.cite", "cite", "Find and resolve the statute and precedent citations in a text."),
     ("stats", "lexgraph.cli.store", "stats", "Node counts per label and relationship counts per type."),
@@ -171,8 +174,18 @@ app = _App(cls=LazyCommands, no_args_is_help=True, add_completion=False,
            help="Japanese law as a versioned citation graph.")
 
 
+def _show_version(given: bool) -> None:
+    if given:
+        import lexgraph
+
+        typer.echo(f"lexgraph {lexgraph.__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(version: Annotated[bool, typer.Option(
+        "--version", callback=_show_version, is_eager=True, help="Print lexgraph's version and exit.")] = False,
+          ) -> None:
     """The group itself does nothing: each command is loaded when it runs (`LazyCommands`)."""
 
 

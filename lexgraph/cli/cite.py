@@ -47,9 +47,10 @@ def cite(
     as_of: Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD or 令和3年1月1日, R3.1.1): "
                                               "the statutes are read as of; "
                                               "default: the judgment's date in the text, else today.")] = None,
-    in_law: Annotated[str | None, typer.Option("--in-law", help="The text is a clause of this law …")] = None,
-    at: Annotated[str | None, typer.Option("--at", help="… namely this clause (第二十一条第二項), so that 前項 "
-                                           "resolves.")] = None,
+    in_law: Annotated[str | None, typer.Option("--in-law", help="The text is a clause of this law (with --at: "
+                                               "which one).")] = None,
+    at: Annotated[str | None, typer.Option("--at", help="The clause of --in-law the text is (第二十一条第二項), so "
+                                           "that 前項 resolves.")] = None,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
     as_jsonl: Annotated[bool, typer.Option("--jsonl", help="Print one JSON object per citation and line "

@@ -41,7 +41,8 @@ app = typer.Typer(no_args_is_help=True, help="Measure extraction, retrieval and 
 
 @app.command("citations")
 def eval_citations(
-    gold: Annotated[Path, typer.Option("--gold", help="Gold JSONL: one sentence per line (issue 3 format).")],
+    gold: Annotated[Path, typer.Option("--gold", help="Gold JSONL: one sentence per line, {doc, sentence_start, "
+                                       "sentence, citations: [cite's --json entries]}.")],
     misses: Annotated[int, typer.Option(help="How many misses to list (0: none).")] = 20,
     extractor: ExtractorOpt = DEFAULT_EXTRACTOR,
     judgments: Annotated[Path | None, typer.Option(
@@ -49,6 +50,9 @@ def eval_citations(
                             "else ../shared/data/precedents/supreme_court); a missing folder is an error.")] = None,
     sentences_alone: Annotated[bool, typer.Option(
         "--sentences-alone", help="Score each sentence alone, without its judgment (lower figures).")] = False,
+    store: Annotated[str | None, typer.Option(
+        "--store", help="Resolve against this store's laws too, as `lexgraph cite --store` does, each judgment as of "
+                        "its own date (default: the bundled catalogue alone).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Precision, recall and F1 of the citation extractor on a gold file, for statutes and precedents, on spans,
@@ -61,9 +65,18 @@ def eval_citations(
     except OSError as error:
         fail(f"{gold}: {error}", EXIT_BAD_INPUT)
     if not (lines and "context" in lines[0]):
-        _print_scores(gold, citations.score_extractor(lines, extractor, judgments=judgments,
-                                                       sentences_alone=sentences_alone), misses, as_json)
+        if store is None:
+            scores = citations.score_extractor(lines, extractor, judgments=judgments, sentences_alone=sentences_alone)
+        else:
+            with opened(store, read_only=True) as lg:
+                scores = citations.score_extractor(
+                    lines, extractor, judgments=judgments, sentences_alone=sentences_alone,
+                    cite=lambda text: lg.cite_pieces([text], extractor=extractor, judgment_days=[]))
+        _print_scores(gold, scores, misses, as_json)
         return
+    if store is not None:  # the lawqa_jp gold's brackets are read inside their own clause's text, not a store's
+        err.print("note: --store is not used for a gold with `context` lines (each is read within its own clause)",
+                  highlight=False)
     result = lawqa_gold.score_extractor(lines, extractor)
     payload = {"kind": "relative references in statutes", "brackets": result.total, "correct": result.correct,
                "accuracy": round(result.accuracy, 4),

@@ -98,7 +98,7 @@ def list_command(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
 
 
 @app.command("show")
-def show_command(uid: Annotated[str, typer.Argument(help="The entry's uid (k:…), as `knowledge list` prints it.")],
+def show_command(uid: Annotated[str, typer.Argument(help="The entry's uid (k:<id>), as `knowledge list` prints it.")],
                  store: StoreOpt = None, as_json: JsonOpt = False) -> None:
     """One stored entry in full (the entry shape 1.0), with the clauses it is linked to."""
     with opened(store, read_only=True) as lg:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.markup import escape
 
+from lexgraph.cli.comparison import LEGEND, folded, marked
 from lexgraph.cli.options import AsOfOpt, JsonOpt, LawArg, StoreOpt, display_day, given_day, parse_day
 from lexgraph.cli.output import (
     EXIT_BAD_INPUT,
@@ -177,10 +178,15 @@ def law_diff(
     to_day: Annotated[str, typer.Option("--to", help="YYYY-MM-DD or 和暦 (令和3年1月1日, R3.1.1)")],
     level: Annotated[str, typer.Option(help="article (articles and other top-level units) or all (every clause)")]
     = "article",
+    names_only: Annotated[bool, typer.Option("--names-only", help="List the clauses that changed, without their "
+                                             "wordings.")] = False,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Clauses added, changed and removed between the versions in force on two dates."""
+    """Clauses added, changed and removed between the versions in force on two dates.
+
+    Each change is shown as a 新旧対照: its wording before (改正前) and after (改正後), the changed words marked
+    [-削られた文字-] and {+加えられた文字+}."""
     if level not in ("article", "all"):
         fail("--level is article or all", EXIT_USAGE)
     start, end = given_day(from_day, "--from"), given_day(to_day, "--to")
@@ -196,9 +202,23 @@ def law_diff(
     if not diff.complete:
         _print_wrapped(f"compared only up to {diff.compared_to}: the store knows {diff.law.title} no further, so "
                        f"what changed from then to {end} is not known", "")
+    if diff.changes and not names_only:
+        out.print(f"  {LEGEND}", style="dim", highlight=False)
     for change in diff.changes:
         colour = {"added": "green", "changed": "yellow", "removed": "red"}[change.status]
         out.print(f"[{colour}]{change.status:8}[/] {clause_label(change.path)}", highlight=False)
+        if not names_only:
+            _print_comparison(change.before, change.after)
+
+
+def _print_comparison(before: str | None, after: str | None) -> None:
+    """A change's 新旧対照, each wording under its label, indented and wrapped to the terminal (never cut)."""
+    old, new = marked(before, after)
+    for label, wording in (("改正前", old), ("改正後", new)):
+        if wording is not None:
+            out.print(f"  {label}", style="dim", highlight=False)
+            for piece in folded(wording, max(out.width - 4, 20)):
+                out.print("    ", piece, sep="", highlight=False)
 
 
 @app.command("cites")

@@ -39,6 +39,9 @@ def mcp_command(
                                                     "carry this file's token (Authorization: Bearer TOKEN); "
                                                     "default: LEXGRAPH_MCP_TOKEN when set. The file must be "
                                                     "the user's own (chmod 600).")] = None,
+    result_limit: Annotated[int, typer.Option("--result-limit", help="Bytes of JSON a tool result holds at most: "
+                                              "longer lists come in pages, longer texts are cut and say so.")]
+    = 4096,
 ) -> None:
     """Serve the store to AI assistants (MCP), read-only: clauses as of a day, versions, diffs, citations,
     precedents, search and answers."""
@@ -52,6 +55,8 @@ def mcp_command(
     except ImportError as error:
         fail(f"lexgraph mcp needs the MCP SDK ({error.name} is not installed): pip install 'lexgraph[mcp]'",
              EXIT_UNAVAILABLE)
+    if result_limit < 1024:
+        fail(f"--result-limit {result_limit}: give at least 1024 bytes (a page holds one item at least)", EXIT_USAGE)
     if http and not allow_remote and not is_loopback(host):
         fail(f"--http {http}: {host} is not a loopback address, and the server has no authentication; listen on "
              "127.0.0.1 (the default) or give --allow-remote to serve other machines", EXIT_USAGE)
@@ -61,7 +66,7 @@ def mcp_command(
                   "give --token-file or LEXGRAPH_MCP_TOKEN, or put it behind a proxy that authenticates",
                   highlight=False)
     with opened(store, read_only=True) as lg:
-        server = build_server(lg, host=host, port=port)
+        server = build_server(lg, host=host, port=port, limit=result_limit)
         if checks is not None:
             needs = ", token required" if checks.token else ""
             err.print(f"lexgraph MCP server (read-only{needs}) at http://{_url_host(host)}:{port}/mcp",

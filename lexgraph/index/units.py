@@ -23,7 +23,7 @@ from datetime import date
 from typing import Any, Literal
 
 from lexgraph.index.tokenize import TOKENIZER_VERSION
-from lexgraph.numerals import int_to_kanji
+from lexgraph.numerals import clause_label, int_to_kanji
 from lexgraph.statutes.timeline import parent_path
 from lexgraph.store.base import GraphStore, Row
 
@@ -87,7 +87,10 @@ class IndexUnit:
         indexes' fingerprints were built on it, and changing it would re-embed every clause of every store."""
         if self.label != "Provision":
             return self.title
-        return _PARAGRAPH_IN_DIGITS.sub(lambda m: f"第{int_to_kanji(int(m[1]))}項", self.title, count=1)
+        shown = _PARAGRAPH_IN_DIGITS.sub(lambda m: f"第{int_to_kanji(int(m[1]))}項", self.title, count=1)
+        if self.path.startswith("suppl"):  # which of the law's 附則: the amending law's, with its date
+            shown = shown.replace("附則 ", supplement_label(self.path), 1)
+        return shown
 
     @property
     def search_text(self) -> str:
@@ -99,6 +102,22 @@ class IndexUnit:
         store has); a chunk whose document existed on ``day``."""
         return (self.valid_from is None or self.valid_from <= day) and (
             self.valid_until is None or day < self.valid_until)
+
+
+def supplement_label(path: str) -> str:
+    """Which 附則 a clause path is in, as a lawyer names it: 附則（平成30年6月20日法律第59号）, the amending law's
+    number and date, or 附則（制定時） for the 附則 the law was enacted with. A law carries the 附則 of every law
+    that amended it, dozens for 民法, so "附則 第二条" alone does not say which clause is meant."""
+    label = clause_label(path.split("/", 1)[0])
+    return "附則（制定時）" if label == "附則" else label
+
+
+def clause_caption(path: str) -> str:
+    """`clause_label`, with the 附則 named as `supplement_label` names it: 附則（制定時）第二条第二項."""
+    label = clause_label(path)
+    if path.startswith("suppl") and label.startswith("附則") and not label.startswith("附則（"):
+        return supplement_label(path) + label[len("附則"):]
+    return label
 
 
 def dense_text(unit: IndexUnit, law_title: str = "") -> str:

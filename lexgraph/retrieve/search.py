@@ -29,6 +29,7 @@ from typing import Any
 from lexgraph.errors import InputError
 from lexgraph.index.embed import Embedder
 from lexgraph.index.query import UNIT_KINDS, SearchFilter, SearchIndex, UnitKind
+from lexgraph.index.units import clause_caption
 from lexgraph.llm.client import LLMClient
 from lexgraph.model import ANY_WORDING
 from lexgraph.numerals import clause_label
@@ -359,7 +360,7 @@ def _describe(store: GraphStore, ranked: Sequence[Any], labels: Mapping[str, str
                                       **common))
         elif e.id in provisions:
             row = provisions[e.id]
-            title = f"{row['law_title']} {clause_label(row['path'])}{row['caption'] or ''}"
+            title = f"{row['law_title']} {clause_caption(row['path'])}{row['caption'] or ''}"
             items.append(EvidenceItem(label="Provision", title=title, text=row["text"] or "", law_id=row["law_id"],
                                       path=row["path"], valid_from=row["valid_from"], valid_until=row["valid_until"],
                                       **common))

@@ -184,6 +184,13 @@ class Neo4jStore(GraphStore):
                 clean_uri,
                 auth=neo4j.basic_auth(self.user, secret) if secret is not None else None,
                 user_agent=f"lexgraph/{__version__}",
+                # Notices that are no problem of the user's, which an application that logs warnings (the MCP
+                # server) would write to stderr, one a query: a property key or label the data does not hold yet
+                # (`repealed_on` on a law never repealed, an empty store's labels), which lexgraph's queries read as
+                # null on purpose; and the `CALL { WITH … }` subqueries, deprecated from Neo4j 5.23 but kept so
+                # that the servers lexgraph supports from MIN_SERVER_VERSION (5.18) run them.
+                notifications_disabled_classifications=[neo4j.NotificationDisabledClassification.UNRECOGNIZED,
+                                                        neo4j.NotificationDisabledClassification.DEPRECATION],
             )
         except (ConfigurationError, ValueError) as err:
             raise StoreUnavailable(

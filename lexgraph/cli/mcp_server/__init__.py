@@ -2,9 +2,12 @@
 read-only (docs/mcp.md).
 
 Built on the official SDK's `FastMCP`, which turns each tool's typed signature and pydantic return type into its
-input and output JSON schemas. Two things are lexgraph's own: a library error becomes an error result carrying the
-CLI's message instead of the SDK's "Error executing tool …" wrapping (`failures`), and clause URIs hold paths with
-slashes, which the SDK's template matcher does not, so resources are listed and read here (`uris`).
+input and output JSON schemas. What is lexgraph's own: a library error becomes an error result carrying the CLI's
+message instead of the SDK's "Error executing tool …" wrapping, and an argument that breaks a tool's schema one
+naming the argument and what it takes (`failures`); a result's structured content is the answer, held to a size
+bound (`pages`), and its text part one line saying what it holds, not the same JSON again, which would double what
+an assistant's context carries; the server names lexgraph's version, not the SDK's; and clause URIs hold paths
+with slashes, which the SDK's template matcher does not, so resources are listed and read here (`uris`).
 
 This package is part of the CLI: it imports the public face (`lexgraph`), the public names of the modules that own
 what it needs, and `lexgraph.cli`; it is imported only when `lexgraph mcp` runs (the SDK is an optional extra:
@@ -14,7 +17,7 @@ what it needs, and `lexgraph.cli`; it is imported only when `lexgraph mcp` runs 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,13 +25,15 @@ from mcp.server.fastmcp import FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
 from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp.types import ContentBlock, Resource, ResourceTemplate, ToolAnnotations
-from pydantic import AnyUrl
+from mcp.types import Resource, ResourceTemplate, TextContent, ToolAnnotations
+from pydantic import AnyUrl, ValidationError
 
-from lexgraph import LexGraph, LexGraphError, NotFound
+import lexgraph
+from lexgraph import InputError, LexGraph, LexGraphError, NotFound
 from lexgraph.cli.mcp_server import uris
-from lexgraph.cli.mcp_server.failures import error_result, mcp_error
+from lexgraph.cli.mcp_server.failures import error_result, invalid_arguments, mcp_error, summary
 from lexgraph.cli.mcp_server.guard import Guard
+from lexgraph.cli.mcp_server.pages import DEFAULT_LIMIT, compact
 from lexgraph.cli.mcp_server.tools import Tools
 
 INSTRUCTIONS = (
@@ -76,7 +81,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec("laws", "保存済みの法令", "ストアにある法令の一覧（法令ID・題名・法令番号・URI）。"),
     ToolSpec("cypher", "Cypher（読み取り専用）",
              "グラフに読み取り専用の Cypher を 1 文実行し、行を返す（最大 200 行）。"
-             "書き込み・ファイル操作は拒否される。"),
+             "書き込み・ファイル操作は拒否される。schema: true で、書くのに要るラベル・関係・プロパティ（型・意味・例）"
+             "とバックエンドごとの方言の違いを返す。"),
     ToolSpec("stats", "ストアの統計", "ラベルごとのノード数と種類ごとの関係数。"),
 )
 
@@ -84,10 +90,11 @@ TOOLS: tuple[ToolSpec, ...] = (
 class LexGraphMCP(FastMCP):
     """FastMCP with lexgraph's errors and clause resources (see the module's docstring)."""
 
-    def __init__(self, lg: LexGraph, **settings: Any) -> None:
+    def __init__(self, lg: LexGraph, *, limit: int = DEFAULT_LIMIT, **settings: Any) -> None:
         super().__init__(name="lexgraph", instructions=INSTRUCTIONS, **settings)
+        self._mcp_server.version = lexgraph.__version__  # serverInfo: lexgraph's version, not the SDK's
         self.lg = lg
-        tools = Tools(lg)
+        tools = Tools(lg, limit)
         for spec in TOOLS:
             self.add_tool(getattr(tools, spec.name), name=spec.name, title=spec.title, description=spec.description,
                           annotations=ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True,
@@ -95,14 +102,22 @@ class LexGraphMCP(FastMCP):
                           structured_output=True)
         self.tools = tools
 
-    async def call_tool(self, name: str, arguments: dict[str, Any]) -> Sequence[ContentBlock] | dict[str, Any]:
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+        if self._tool_manager.get_tool(name) is None:
+            return error_result(InputError(f"no tool {name!r}; the tools are {', '.join(s.name for s in TOOLS)}"))
         try:
-            return await super().call_tool(name, arguments)
+            result = await super().call_tool(name, arguments)
         except ToolError as error:
             cause = error.__cause__
             if cause is not None and isinstance(cause, LexGraphError):
-                return error_result(cause)  # type: ignore[no-any-return]
+                return error_result(cause)
+            if isinstance(cause, ValidationError):
+                return error_result(InputError(invalid_arguments(name, cause)))
             raise
+        if not (isinstance(result, tuple) and len(result) == 2):
+            return result
+        structured = compact(result[1])
+        return [TextContent(type="text", text=summary(name, structured))], structured
 
     async def list_resources(self) -> list[Resource]:
         try:
@@ -137,18 +152,21 @@ class LexGraphMCP(FastMCP):
                                      mime_type="application/json")]
 
     def _resource(self, ref: uris.ResourceRef) -> dict[str, Any]:
+        """A resource whole: a client reads one on purpose, and a long wording is read here rather than cut."""
         if ref.path is None:
-            return self.tools.law_versions(ref.law_id).model_dump(mode="json")
+            return self.tools.versions_of(ref.law_id)
         if ref.as_of is not None:
-            return self.tools.clause_as_of(ref.law_id, ref.path, ref.as_of).model_dump(mode="json")
+            return self.tools.clause_on(ref.law_id, ref.path, ref.as_of).model_dump(mode="json")
         assert ref.revision_id is not None
         return self.tools.clause_in_revision(ref.law_id, ref.path, ref.revision_id).model_dump(mode="json")
 
 
-def build_server(lg: LexGraph, *, host: str = "127.0.0.1", port: int = 8000) -> LexGraphMCP:
-    """The server over an open (read-only) handle; `host` and `port` are used by the HTTP transport only. The SDK's
-    own Host check is off: `serve_http` puts `guard.Guard`'s in front, the same for every loopback bind."""
-    return LexGraphMCP(lg, host=host, port=port, log_level="WARNING",
+def build_server(lg: LexGraph, *, host: str = "127.0.0.1", port: int = 8000,
+                 limit: int = DEFAULT_LIMIT) -> LexGraphMCP:
+    """The server over an open (read-only) handle, each tool result held to `limit` bytes; `host` and `port` are
+    used by the HTTP transport only. The SDK's own Host check is off: `serve_http` puts `guard.Guard`'s in front,
+    the same for every loopback bind."""
+    return LexGraphMCP(lg, host=host, port=port, log_level="WARNING", limit=limit,
                        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False))
 
 

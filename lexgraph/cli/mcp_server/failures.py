@@ -42,3 +42,36 @@ def mcp_error(error: BaseException) -> Exception:
 
     code = INTERNAL_ERROR if exit_code(error) == EXIT_UNAVAILABLE else INVALID_PARAMS
     return McpError(ErrorData(code=code, message=str(error), data=error_payload(error)))
+
+
+def invalid_arguments(tool: str, error: Any) -> str:
+    """A pydantic `ValidationError` of a tool's arguments as one readable line: each argument named with what
+    it takes and what was given, instead of the library's multi-line report and its links."""
+    parts = []
+    for problem in error.errors():
+        where = ".".join(str(part) for part in problem.get("loc", ())) or "arguments"
+        if problem.get("type") == "missing":
+            parts.append(f"{where} is required")
+            continue
+        message = str(problem.get("msg", "is not valid"))
+        message = message[0].lower() + message[1:] if message else message
+        parts.append(f"{where}: {message.replace('input should', 'should')} (given {problem.get('input')!r})")
+    return f"{tool}: {'; '.join(parts)}"
+
+
+def summary(tool: str, structured: dict[str, Any]) -> str:
+    """The text part of a tool result: one line saying what the structured content holds (its lists' sizes, the
+    clause and its status, whether there is more), never the content again."""
+    said = []
+    if "status" in structured and "clause" in structured:
+        said.append(f"{structured.get('law_title', '')} {structured['clause']} as of {structured.get('as_of')}: "
+                    f"{structured['status']}")
+    totals = structured.get("total") or {}
+    for key, value in structured.items():
+        if isinstance(value, list) and key != "surfaces":
+            said.append(f"{key} {len(value)}" + (f" of {totals[key]}" if key in totals else ""))
+    if structured.get("next_cursor"):
+        said.append("more: call again with cursor = next_cursor")
+    if structured.get("truncated"):
+        said.append(f"cut to fit: {structured['truncated']}")
+    return f"lexgraph {tool}: the result is the structured content" + (f" ({'; '.join(said)})" if said else "")

@@ -2,7 +2,9 @@
 
 The fields an assistant decides by are typed here; the rest of the client's JSON (`to_json` of the library's
 values) passes through as extra fields (``extra="allow"``), so that a field the library adds later reaches the
-assistant without a change here and the schema never lies about what is there.
+assistant without a change here and the schema never lies about what is there. A result is concise unless
+``detail: "full"`` was asked (`tools`), and long lists come in pages (`pages`): so every field that a concise
+result or a page may leave out is optional, and a field with no value is left out rather than sent as null.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 ClauseStatus = Literal["in_force", "last_known", "unknown", "not_in_force"]
+Detail = Literal["brief", "full"]
 
 
 class Open(BaseModel):
@@ -20,19 +23,27 @@ class Open(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
-class ClauseAsOf(BaseModel):
+class Page(Open):
+    """A result whose lists may come in pages."""
+
+    total: dict[str, int] | None = Field(None, description="How many items each list holds in all pages.")
+    next_cursor: str | None = Field(None, description="Present when a list continues: call the tool again with "
+                                                      "the same arguments and cursor set to this.")
+
+
+class ClauseAsOf(Open):
     """A clause on a day: its wording and where it comes from, or why the store cannot give one."""
 
     status: ClauseStatus = Field(description=(
         "in_force: the wording in force that day. last_known: the newest stored wording, but the store knows it "
         "in force only up to known_up_to, not on the day asked. unknown: the store cannot know the wording that "
-        "day (amendments it does not hold). not_in_force: the clause did not exist or was not in force then."))
+        "day (amendments it does not hold). not_in_force: the clause was not in force then."))
     message: str | None = Field(None, description="Why the status is not in_force: the message `lexgraph law show` "
                                                   "prints for it.")
     law_id: str
     law_title: str
     clause: str = Field(description="The clause as a lawyer writes it (第四条, 第七百十条第一項).")
-    path: str = Field(description="lexgraph's clause path (a4, a710/p1).")
+    path: str | None = Field(None, description="lexgraph's clause path (a4, a710/p1).")
     as_of: str = Field(description="The day asked (YYYY-MM-DD).")
     revision_id: str | None = Field(None, description="The stored revision the wording is read from.")
     uri: str | None = Field(None, description="The resource URI of this wording (law, clause path, revision).")
@@ -47,15 +58,16 @@ class ClauseAsOf(BaseModel):
 
 class LawVersion(Open):
     revision_id: str
-    enforced_from: str | None
-    enforced_until: str | None = Field(description="The next stored version's start; null for the newest.")
-    known_up_to: str | None = Field(description="For the newest version: how far the store knows it in force.")
-    known_until: str | None = Field(description="Set when amendments the store does not hold fall after this "
-                                                "version: changed clauses are unknown from this day.")
     period: str
+    enforced_from: str | None = None
+    enforced_until: str | None = Field(None, description="The next stored version's start; absent for the newest.")
+    known_up_to: str | None = Field(None, description="For the newest version: how far the store knows it in "
+                                                      "force.")
+    known_until: str | None = Field(None, description="Set when amendments the store does not hold fall after this "
+                                                      "version: changed clauses are unknown from this day.")
 
 
-class LawVersions(Open):
+class LawVersions(Page):
     law_id: str
     title: str
     law_num: str | None = None
@@ -69,7 +81,7 @@ class StoredLaw(BaseModel):
     uri: str
 
 
-class StoredLaws(BaseModel):
+class StoredLaws(Page):
     laws: list[StoredLaw]
 
 
@@ -77,11 +89,11 @@ class ClauseChange(Open):
     path: str
     clause: str
     status: Literal["added", "changed", "removed"]
-    before: str | None
-    after: str | None
+    before: str | None = Field(None, description="The wording before (detail: full).")
+    after: str | None = Field(None, description="The wording after (detail: full).")
 
 
-class LawDiff(Open):
+class LawDiff(Page):
     law_id: str
     law_title: str
     from_revision: str
@@ -100,40 +112,43 @@ class Citation(Open):
     status: str = Field(description="resolved, or why not (the reason field says more).")
     law_title: str | None = None
     law_id: str | None = None
-    revision_id: str | None = Field(None, description="The revision in force on the citation day; empty when the "
+    revision_id: str | None = Field(None, description="The revision in force on the citation day; absent when the "
                                                       "law is not stored.")
     uri: str | None = Field(None, description="The cited clause's resource URI, when it resolved to a stored "
                                               "revision.")
 
 
-class Citations(BaseModel):
+class Citations(Page):
     as_of: str = Field(description="The day the statutes were read as of.")
     as_of_source: str = Field(description="given, the date in the text, or today.")
     citations: list[Citation]
 
 
 class ClauseLink(Open):
-    near_path: str = Field(description="The clause (or the clause inside it) on this side of the link.")
     surface: str = Field(description="The citing words.")
     law_id: str
     law_title: str
     path: str
-    text: str
+    clause: str = Field(description="The clause at the far end, as a lawyer writes it.")
+    near_path: str | None = Field(None, description="The clause (or the clause inside it) on this side of the link.")
+    text: str | None = Field(None, description="The far end's wording that day (detail: full).")
     uri: str | None = None
 
 
-class CitingDocument(Open):
+class CitingJudgment(Open):
+    """One precedent (or book, guideline) citing the clause, once however many of its chunks cite it."""
+
     kind: str
     uid: str
     name: str | None = None
     court: str | None = None
     date: str | None = None
-    surface: str
-    path: str | None = None
-    revision_id: str | None = Field(None, description="The wording the document cites; null when not stored.")
+    citations: int = Field(description="How many times its text cites the clause.")
+    surfaces: list[str] = Field(description="The citing words, each once.")
+    revision_ids: list[str] | None = Field(None, description="The wordings it cites; absent when none is stored.")
 
 
-class ClauseLinks(BaseModel):
+class ClauseLinks(Page):
     law_id: str
     law_title: str
     path: str
@@ -142,18 +157,18 @@ class ClauseLinks(BaseModel):
     links: list[ClauseLink]
 
 
-class CitedBy(BaseModel):
+class CitedBy(Page):
     law_id: str
     law_title: str
     path: str
     clause: str
     as_of: str = Field(description="The day the citing clauses were read as of.")
     clauses: list[ClauseLink] = Field(description="Clauses of laws citing this clause (as of as_of).")
-    documents: list[CitingDocument] = Field(description="Precedents, books and guidelines citing it (any wording "
-                                                        "unless as_of was given).")
+    documents: list[CitingJudgment] = Field(description="Precedents, books and guidelines citing it, each once "
+                                                        "(any wording unless as_of was given).")
 
 
-class Precedent(Open):
+class Precedent(Page):
     uid: str
     chunks: int
     cites_clauses: list[dict[str, Any]]
@@ -162,31 +177,38 @@ class Precedent(Open):
 
 
 class SearchHit(Open):
-    uid: str
     title: str
-    text: str
     score: float
+    snippet: str | None = Field(None, description="The first line of the text (detail: brief).")
+    text: str | None = Field(None, description="The whole text (detail: full).")
 
 
-class SearchResult(Open):
+class SearchResult(Page):
     question: str
     mode: str
-    clauses: list[dict[str, Any]]
-    chunks: list[dict[str, Any]]
-    evidence: list[SearchHit]
+    clauses: list[SearchHit]
+    chunks: list[SearchHit]
+    evidence: list[SearchHit] | None = Field(None, description="Evidence the citation graph selects (evidence: "
+                                                               "true).")
 
 
-class AnswerOut(Open):
+class AnswerOut(Page):
     question: str
     label: str = Field(description="What kind of answer this is: a model's, or extractive (no model configured).")
     extractive: bool
-    model: str | None
+    model: str | None = None
     as_of: str
 
 
-class QueryRows(BaseModel):
-    rows: list[dict[str, Any]]
-    truncated: bool = Field(description="True when more rows matched than were returned.")
+class QueryRows(Page):
+    rows: list[dict[str, Any]] | None = Field(None, description="The rows of the query.")
+    truncated: bool | None = Field(None, description="True when more rows matched than the tool reads (200).")
+    backend: str | None = Field(None, description="schema: true: the store's backend (embedded or neo4j); its "
+                                                  "Cypher dialect is told in notes.")
+    labels: list[dict[str, Any]] | None = Field(None, description="schema: true: each label and relationship type "
+                                                                  "(kind, meaning, a relationship's ends).")
+    properties: list[dict[str, Any]] | None = Field(None, description="schema: true: each property: of (its label or "
+                                                                      "type), name, type, meaning, example.")
 
 
 class StoreStats(BaseModel):
