@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, extractor_named
-from lexgraph.config import sync_cache_dir
+from lexgraph.config import BufferPool, sync_cache_dir
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
 from lexgraph.errors import ConfigurationError, IndexUnavailable, InputError, ModelUnavailable
@@ -109,11 +109,14 @@ class LexGraph:
         self.location: str | None = None  # where it was opened (`open`), for files kept beside the store
 
     @classmethod
-    def open(cls, location: str | Path, *, read_only: bool = False, migrate: bool = True) -> LexGraph:
+    def open(cls, location: str | Path, *, read_only: bool = False, migrate: bool = True,
+             buffer_pool: BufferPool | int | str | None = None) -> LexGraph:
         """A handle on the store at `location` (a directory, or a bolt:// / neo4j:// URI), with pending schema
-        migrations applied unless it is opened `read_only` or `migrate` is False. Raises `StoreUnavailable` when
-        the store cannot be opened (no driver, no server, a lock), `StoreError` when a migration fails."""
-        store = open_store(str(location), read_only=read_only)
+        migrations applied unless it is opened `read_only` or `migrate` is False. `buffer_pool` is the embedded
+        engine's memory (bytes or ``"4GiB"``; None: LEXGRAPH_BUFFER_POOL, lexgraph.toml, else a share of the memory
+        available). Raises `StoreUnavailable` when the store cannot be opened (no driver, no server, a lock),
+        `StoreError` when a migration fails, `ConfigurationError` for a size that cannot be read."""
+        store = open_store(str(location), read_only=read_only, buffer_pool=buffer_pool)
         if migrate and not read_only:
             store.migrate()
         handle = cls(store)

@@ -20,7 +20,7 @@ from rich.markup import escape
 from typer.core import TyperCommand, TyperGroup
 
 from lexgraph.cli import output
-from lexgraph.cli.output import err, library_errors
+from lexgraph.cli.output import add_buffer_pool_option, err, library_errors
 from lexgraph.cli.plain_text import as_given, take_text_as_given
 
 #: Every command of ``lexgraph``, in the order ``lexgraph --help`` lists them: its name, the module and attribute
@@ -81,6 +81,7 @@ def load_command(name: str) -> Any:
         command = typer.main.get_command(single)
     command.name = name
     take_text_as_given(command)  # no pydantic validator for a text option's text (cli/plain_text.py)
+    add_buffer_pool_option(command)  # beside every --store
     return command
 
 

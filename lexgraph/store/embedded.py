@@ -27,6 +27,7 @@ from typing import Any
 
 import ladybug
 
+from lexgraph.config import BufferPool, buffer_pool
 from lexgraph.errors import ConfigurationError
 from lexgraph.store.base import (
     NODE_SPECS,
@@ -48,7 +49,6 @@ from lexgraph.store.base import (
 )
 from lexgraph.store.readonly import LADYBUG, check_read_statement
 
-DEFAULT_BUFFER_POOL = 1 << 30  # 1 GiB: LadybugDB's default is 80% of RAM, which starves everything else
 _BATCH = 50_000
 _ARROW_TYPES = {"STRING": "string", "INT64": "int64", "DATE": "date32", "DOUBLE": "float64", "BOOL": "bool_",
                 "STRING[]": "list_of_string"}
@@ -75,8 +75,13 @@ class EmbeddedStore(GraphStore):
     index_kind = "files"
 
     def __init__(self, directory: str | os.PathLike[str], *, read_only: bool = False,
-                 buffer_pool_size: int = DEFAULT_BUFFER_POOL) -> None:
+                 buffer_pool_size: BufferPool | int | str | None = None) -> None:
+        """`buffer_pool_size`: bytes, a size such as ``4GiB`` or a `BufferPool`; None reads the setting
+        (`config.buffer_pool`: LEXGRAPH_BUFFER_POOL, lexgraph.toml, else a share of the memory available).
+        LadybugDB's own default, 80% of RAM, starves everything else on the machine; a fixed 1 GiB was too small
+        for the whole archive."""
         self.directory = Path(directory)
+        self.buffer_pool: BufferPool = buffer_pool(buffer_pool_size, named_by="buffer_pool_size")
         self.location = str(self.directory)
         self.read_only = read_only
         self._db_path = self.directory / "graph.lbdb"
@@ -91,7 +96,7 @@ class EmbeddedStore(GraphStore):
         except OSError as err:
             raise StoreUnavailable(f"cannot create the store folder {self.directory}: {err.strerror}") from None
         try:
-            self._db = self._open_database(buffer_pool_size)
+            self._db = self._open_database(self.buffer_pool.size)
         except RuntimeError as err:
             raise StoreUnavailable(self._explain_open_failure(err)) from None
         self._conn = ladybug.Connection(self._db)
