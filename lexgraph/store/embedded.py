@@ -27,7 +27,7 @@ from typing import Any
 
 import ladybug
 
-from lexgraph.config import BufferPool, buffer_pool
+from lexgraph.config import BUFFER_POOL_ENV, BufferPool, buffer_pool
 from lexgraph.errors import ConfigurationError
 from lexgraph.store.base import (
     NODE_SPECS,
@@ -143,11 +143,21 @@ class EmbeddedStore(GraphStore):
                     f"and search, work meanwhile)")
         return f"cannot open the store {self.directory}: {message}"
 
+    def _pool_message(self, err: RuntimeError) -> str:
+        """What to do when a query ran out of the engine's buffer pool: the size, where it came from and the
+        settings that change it, rather than the engine's bare "buffer pool is full"."""
+        pool = self.buffer_pool
+        return (f"the store {self.directory} ran out of its {pool.label} buffer pool (set by {pool.source}) "
+                f"({str(err).strip()[:160]}); give it more with --buffer-pool 4GiB, {BUFFER_POOL_ENV}=4GiB or "
+                f"buffer_pool = \"4GiB\" in lexgraph.toml (`lexgraph doctor` says what this store needs)")
+
     # -- low level ----------------------------------------------------------------------------------------------
     def _execute(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         try:
             result = self._conn.execute(cypher, dict(params or {}))
         except RuntimeError as err:
+            if _out_of_pool(err):
+                raise StoreError(self._pool_message(err)) from err
             raise StoreError(f"{err} (query: {cypher.strip()[:200]})") from err
         results = result if isinstance(result, list) else [result]
         last = results[-1]
@@ -263,6 +273,8 @@ class EmbeddedStore(GraphStore):
                 prepared = self._conn.prepare(cypher)
             result = self._conn.execute(prepared, dict(params or {}))
         except RuntimeError as err:
+            if _out_of_pool(err):
+                raise StoreError(self._pool_message(err)) from None
             raise _user_query_error(err, cypher) from None
         assert not isinstance(result, list)  # a prepared statement is one statement
         try:
@@ -546,6 +558,13 @@ _COPY_ROWS = 1_000_000
 _USER_ERRORS = ("parser exception", "binder exception", "catalog exception", "conversion exception",
                 "overflow exception", "runtime exception", "parameter ")
 _WRITE_REFUSED = ("write query inside a read-only transaction", "write operations in a read-only database")
+
+
+def _out_of_pool(err: RuntimeError) -> bool:
+    """Whether the engine failed for want of buffer-pool memory (LadybugDB 0.22: "Buffer manager exception: Unable
+    to allocate memory! The buffer pool is full")."""
+    message = str(err).lower()
+    return "buffer pool is full" in message or "buffer manager exception" in message
 
 
 def _user_query_error(err: RuntimeError, cypher: str) -> StoreError | InvalidQuery:

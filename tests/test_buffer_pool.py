@@ -1,0 +1,108 @@
+"""The embedded store's buffer pool: sized from the machine by default, set by ``--buffer-pool``, the environment or
+lexgraph.toml (in that order), read back as it was written, and named with the setting to change when a query
+runs out of it. Real stores, the real CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lexgraph import ConfigurationError, LexGraph
+from lexgraph.config import (
+    BUFFER_POOL_ENV,
+    BUFFER_POOL_MAX,
+    BUFFER_POOL_MIN,
+    available_memory,
+    buffer_pool,
+    default_buffer_pool,
+    format_size,
+    parse_size,
+)
+from tests.helpers import lexgraph
+
+
+@pytest.mark.parametrize(("text", "size"), [
+    ("4GiB", 4 << 30), ("4G", 4 << 30), ("4g", 4 << 30), ("512MiB", 512 << 20), ("512 MB", 512 << 20),
+    ("1.5GiB", 3 << 29), ("1073741824", 1 << 30), (" 2TiB ", 2 << 40), (1 << 30, 1 << 30),
+])
+def test_a_size_is_read_as_written(text: str | int, size: int) -> None:
+    assert parse_size(text, named_by="--buffer-pool") == size
+
+
+@pytest.mark.parametrize("text", ["", "lots", "4 GB RAM", "-1G", "4XiB", "1.2.3G"])
+def test_a_size_that_is_not_one_names_the_setting_and_the_form(text: str) -> None:
+    with pytest.raises(ConfigurationError, match=r"--buffer-pool .* 4GiB, 512MiB"):
+        parse_size(text, named_by="--buffer-pool")
+
+
+def test_a_size_too_small_for_the_engine_is_refused() -> None:
+    with pytest.raises(ConfigurationError, match="below 64MiB"):
+        parse_size("1MiB", named_by=BUFFER_POOL_ENV)
+
+
+@given(st.integers(min_value=64 << 20, max_value=1 << 44))
+def test_a_printed_size_reads_back_within_its_rounding(size: int) -> None:
+    back = parse_size(format_size(size).replace(" ", ""), named_by="x")
+    assert abs(back - size) <= size * 0.05 + 1
+
+
+def test_the_default_is_a_quarter_of_the_memory_available_within_its_bounds() -> None:
+    available = available_memory()
+    assert available is not None and available > 0  # Linux says: MemAvailable
+    assert BUFFER_POOL_MIN <= default_buffer_pool() <= BUFFER_POOL_MAX
+    expected = max(BUFFER_POOL_MIN, min(BUFFER_POOL_MAX, available // 4))
+    assert abs(default_buffer_pool() - expected) < 256 << 20  # memory moves between the two reads
+
+
+def test_flag_then_environment_then_lexgraph_toml_then_the_machine(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(BUFFER_POOL_ENV, raising=False)
+    assert buffer_pool().source.startswith("the default")
+    (tmp_path / "lexgraph.toml").write_text('buffer_pool = "300MiB"\n', encoding="utf-8")
+    assert buffer_pool() == buffer_pool(300 << 20, named_by="buffer_pool in lexgraph.toml")
+    assert buffer_pool().source == "buffer_pool in lexgraph.toml"
+    monkeypatch.setenv(BUFFER_POOL_ENV, "700MiB")
+    assert (buffer_pool().size, buffer_pool().source) == (700 << 20, BUFFER_POOL_ENV)
+    assert (buffer_pool("2GiB").size, buffer_pool("2GiB").source) == (2 << 30, "--buffer-pool")
+    (tmp_path / "lexgraph.toml").write_text('buffer_pool = "a lot"\n', encoding="utf-8")
+    monkeypatch.delenv(BUFFER_POOL_ENV)
+    with pytest.raises(ConfigurationError, match=r"buffer_pool in lexgraph\.toml 'a lot' is not a size"):
+        buffer_pool()
+
+
+def test_the_store_is_opened_with_the_pool_asked_for(sample_store: Path) -> None:
+    with LexGraph.open(sample_store, read_only=True, buffer_pool="300MiB") as lg:
+        assert lg.store.buffer_pool.size == 300 << 20  # type: ignore[attr-defined]
+        assert lg.show("民法", "第七百九条").provision.path == "a709"
+
+
+def test_every_command_that_opens_a_store_takes_buffer_pool(sample_store: Path) -> None:
+    run = lexgraph("law", "show", "民法", "第七百九条", "--as-of", "2021-01-01", "--buffer-pool", "512MiB",
+                   store=sample_store)
+    assert run.code == 0, run.stderr
+    assert "故意又は過失によって" in run.stdout
+    for command in (["law", "cited-by", "--help"], ["stats", "--help"], ["export", "rdf", "--help"],
+                    ["query", "--help"], ["mcp", "--help"], ["graph", "neighbourhood", "--help"]):
+        assert "--buffer-pool" in lexgraph(*command).stdout, command
+
+
+def test_a_bad_size_is_a_usage_error_naming_where_it_was_written(sample_store: Path) -> None:
+    run = lexgraph("stats", "--buffer-pool", "plenty", store=sample_store)
+    assert run.code == 2
+    assert "--buffer-pool 'plenty' is not a size" in run.stderr
+    run = lexgraph("stats", store=sample_store, env={BUFFER_POOL_ENV: "12"})
+    assert run.code == 2
+    assert f"{BUFFER_POOL_ENV} '12' is below 64MiB" in run.stderr
+
+
+def test_a_query_that_outgrows_the_pool_names_the_pool_and_the_settings(sample_store: Path) -> None:
+    run = lexgraph("query", "UNWIND range(1, 8000000) AS x RETURN x % 1000003 AS k, collect(x) AS c ORDER BY k "
+                   "LIMIT 1", "--buffer-pool", "64MiB", store=sample_store)
+    assert run.code == 3
+    message = " ".join(run.stderr.split())
+    assert "ran out of its 64 MiB buffer pool (set by --buffer-pool)" in message
+    assert f"--buffer-pool 4GiB, {BUFFER_POOL_ENV}=4GiB" in message
