@@ -172,9 +172,12 @@ class _Walker:
         _, law_id, path = key
         params = {"law_id": law_id, "path": path, "prefix": f"{path}/"}
         steps: list[_Step] = []
+        # each wording's edges followed from its key: memory bounded by the article's own citations on a store of
+        # any size (a join of both sides scanned every clause of the store)
+        wordings = [row["uid"] for row in self.store.query("clause_wordings_all", **params)]
         for query, outgoing in (("graph_article_cites", True), ("graph_article_cited_by", False)):
             pairs: dict[Key, set[tuple[str, str]]] = defaultdict(set)
-            for row in self.store.query(query, **params):
+            for row in (found for uid in wordings for found in self.store.query(query, uid=uid)):
                 if self.as_of is not None and not (
                         _in_force(row["near_from"], row["near_until"], self.as_of)
                         and _in_force(row["valid_from"], row["valid_until"], self.as_of)

@@ -298,8 +298,7 @@ def clause_links(store: GraphStore, law: LawInfo, clause: str, day: date, direct
     revisions = ClauseSpans(store)
     found = provision_as_of(store, law, clause, day, revisions)
     path = found.provision.path
-    query = "provision_cites" if direction == "cites" else "provision_cited_by"
-    rows = store.query(query, law_id=law.law_id, path=path, prefix=f"{path}/", day=day)
+    rows = citation_rows(store, law.law_id, path, day, direction)
     near = "from_path" if direction == "cites" else "to_path"
     links = []
     for row in rows:  # each end as the one decision reads it on the day
@@ -311,6 +310,21 @@ def clause_links(store: GraphStore, law: LawInfo, clause: str, day: date, direct
                                 row["law_title"], provision_from_row(row["law_id"], row),
                                 far_answer.reason if isinstance(far_answer, Unknown) else None))
     return ClauseLinks(law, path, day, direction, tuple(links), found.unknown.reason if found.unknown else None)
+
+
+def citation_rows(store: GraphStore, law_id: str, path: str, day: date, direction: str) -> list[dict[str, Any]]:
+    """The citations leaving (``cites``) or reaching (``cited_by``) the clause at `path` and the clauses inside it,
+    both ends as worded on `day`, in the order a reader expects (the near clause, then the citation's place in its
+    text or the citing law and clause). The clause's wordings are found first and each one's edges are followed
+    from its key: memory stays bounded by the citations read, on a store of any size (one query joining both
+    sides scanned every clause of the whole archive into the engine's buffer pool and filled it)."""
+    query = "provision_cites" if direction == "cites" else "provision_cited_by"
+    rows = [row for wording in store.query("clause_wordings_on", law_id=law_id, path=path, prefix=f"{path}/",
+                                           day=day)
+            for row in store.query(query, uid=wording["uid"], day=day)]
+    if direction == "cites":
+        return sorted(rows, key=lambda r: (r["from_path"], r["char_start"] or 0, r["path"]))
+    return sorted(rows, key=lambda r: (r["law_id"], r["path"], r["to_path"]))
 
 
 def _shown(answer: Answer, uid: str | None) -> bool:
