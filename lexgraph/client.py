@@ -694,10 +694,11 @@ class LexGraph:
 
         return examine(self.store, checks=(index_finding,))
 
-    def query(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
-        """User Cypher, always read-only: the rows, as dicts. Raises `ReadOnlyViolation` for a query that writes and
-        `StoreError` for one the store rejects."""
-        return self.store.run_read_only(cypher, params)
+    def query(self, cypher: str, params: Mapping[str, Any] | None = None, *, limit: int | None = None) -> list[Row]:
+        """User Cypher, always read-only: the rows, as dicts (at most `limit`, the rest never read, so that a query
+        over the whole store costs the memory of `limit` rows). Raises `ReadOnlyViolation` for a query that writes
+        and `StoreError` for one the store rejects."""
+        return self.store.run_read_only(cypher, params, limit=limit)
 
     def close(self) -> None:
         """Close the search index and the store; the handle cannot be used afterwards."""

@@ -21,7 +21,9 @@ from lexgraph.config import (
     format_size,
     parse_size,
 )
-from tests.helpers import lexgraph
+from lexgraph.ingest.statutes import ingest_statutes
+from lexgraph.store.base import GraphStore
+from tests.helpers import SAMPLE, lexgraph
 
 
 @pytest.mark.parametrize(("text", "size"), [
@@ -106,3 +108,21 @@ def test_a_query_that_outgrows_the_pool_names_the_pool_and_the_settings(sample_s
     message = " ".join(run.stderr.split())
     assert "ran out of its 64 MiB buffer pool (set by --buffer-pool)" in message
     assert f"--buffer-pool 4GiB, {BUFFER_POOL_ENV}=4GiB" in message
+
+
+def test_query_reads_at_most_its_limit_and_says_there_is_more(sample_store: Path) -> None:
+    run = lexgraph("query", "MATCH (p:Provision) RETURN p.uid AS uid", "--limit", "5", "--json", store=sample_store)
+    assert run.code == 0, run.stderr
+    assert len(run.json()) == 5
+    assert "only the first 5 rows are shown; there are more" in run.stderr
+    run = lexgraph("query", "MATCH (l:Law) RETURN l.law_id AS id", "--limit", "500", "--json", store=sample_store)
+    assert run.code == 0 and run.stderr == ""
+    assert 0 < len(run.json()) < 500
+    assert lexgraph("query", "RETURN 1 AS x", "--limit", "0", store=sample_store).code == 2
+
+
+def test_a_limited_user_query_stops_reading_at_the_limit_on_both_backends(store: GraphStore) -> None:
+    ingest_statutes(store, [SAMPLE / "403AC0000000090_snapshot20201118.xml"], link=False)
+    every = store.run_read_only("MATCH (p:Provision) RETURN p.uid AS uid ORDER BY uid")
+    assert len(every) > 50
+    assert store.run_read_only("MATCH (p:Provision) RETURN p.uid AS uid ORDER BY uid", limit=7) == every[:7]

@@ -262,8 +262,11 @@ class GraphStore(ABC):
         return self.transaction()
 
     @abstractmethod
-    def run_read_only(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
-        """Run user-supplied Cypher so that it cannot write; a write raises `ReadOnlyViolation`."""
+    def run_read_only(self, cypher: str, params: Mapping[str, Any] | None = None, *,
+                      limit: int | None = None) -> list[Row]:
+        """Run user-supplied Cypher so that it cannot write; a write raises `ReadOnlyViolation`. With `limit`, at
+        most that many rows are read from the engine (streamed, the rest never fetched): a query over a whole
+        store then costs the memory of `limit` rows, not of its answer."""
 
     @abstractmethod
     def counts(self) -> StoreCounts:

@@ -241,7 +241,8 @@ class EmbeddedStore(GraphStore):
                 ) from error
             raise
 
-    def run_read_only(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
+    def run_read_only(self, cypher: str, params: Mapping[str, Any] | None = None, *,
+                      limit: int | None = None) -> list[Row]:
         """User Cypher, three locks deep, because ``BEGIN TRANSACTION READ ONLY`` alone let ``RETURN 1; COMMIT;
         MATCH (l:Law) DETACH DELETE l`` end the transaction and delete, and let ``LOAD FROM``/``COPY … TO`` read
         and write files (issue 15):
@@ -257,14 +258,14 @@ class EmbeddedStore(GraphStore):
             raise StoreError("cannot run a user query inside an open write transaction")
         self._execute("BEGIN TRANSACTION READ ONLY")
         try:
-            rows = self._run_prepared(statement.text, params)
+            rows = self._run_prepared(statement.text, params, limit)
         except BaseException as err:
             self._end_read_transaction(err)
             raise
         self._end_read_transaction(None)
         return rows
 
-    def _run_prepared(self, cypher: str, params: Mapping[str, Any] | None) -> list[Row]:
+    def _run_prepared(self, cypher: str, params: Mapping[str, Any] | None, limit: int | None = None) -> list[Row]:
         try:
             with warnings.catch_warnings():
                 # `prepare` is deprecated in favour of `execute`, which runs every statement of a multi-statement
@@ -279,7 +280,12 @@ class EmbeddedStore(GraphStore):
         assert not isinstance(result, list)  # a prepared statement is one statement
         try:
             columns = result.get_column_names()
-            return [dict(zip(columns, values, strict=True)) for values in result.get_all()]
+            if limit is None:
+                return [dict(zip(columns, values, strict=True)) for values in result.get_all()]
+            rows: list[Row] = []
+            while len(rows) < limit and result.has_next():
+                rows.append(dict(zip(columns, result.get_next(), strict=True)))
+            return rows
         finally:
             result.close()
 

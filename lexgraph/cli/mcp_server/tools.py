@@ -244,7 +244,7 @@ class Tools:
                params: Annotated[dict[str, Any] | None, Field(description="クエリのパラメータ（$name で参照）。")]
                = None) -> shapes.QueryRows:
         """`lexgraph query CYPHER --json`: one read-only statement; a write is refused (ReadOnlyViolation)."""
-        rows = self.lg.query(query, params or {})
+        rows = self.lg.query(query, params or {}, limit=MAX_ROWS + 1)  # one more says it was cut
         plain = json.loads(json.dumps(rows[:MAX_ROWS], ensure_ascii=False, default=str))
         return shapes.QueryRows(rows=plain, truncated=len(rows) > MAX_ROWS)
 
