@@ -387,6 +387,23 @@ class LexGraph:
 
         return neighbourhood_turtle(self.neighbourhood(node, depth, as_of=as_of, max_nodes=max_nodes))
 
+    def laws_turtle(self, laws: Sequence[str] | None = None) -> Iterator[str]:
+        """Whole laws as RDF (Turtle), streamed: the prefix lines, then one block per law (each wording of its
+        clauses with its period and revisions, and the cross-references leaving it), read one law at a time so that
+        the memory is that of the largest law, not of the store. `laws` by any name; None: every stored law, by
+        law id. Raises `LawNotFound` or `AmbiguousLaw` for a name, before anything is yielded."""
+        from lexgraph.graph.rdf import law_turtle, prefix_lines
+
+        ids = [row["law_id"] for row in self.store.query("laws_all")] if laws is None else list(self.law_ids(laws))
+
+        def blocks() -> Iterator[str]:
+            yield prefix_lines()
+            for law_id in ids:
+                if block := law_turtle(self.store, law_id):
+                    yield block
+
+        return blocks()
+
     # -- search -------------------------------------------------------------------------------------------------
     def law_ids(self, names: Sequence[str]) -> tuple[str, ...]:
         """Stored laws by any name (title, 略称, number, id). Raises `LawNotFound` or `AmbiguousLaw`."""

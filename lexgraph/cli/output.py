@@ -11,7 +11,7 @@ import codecs
 import functools
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from datetime import date
@@ -321,6 +321,25 @@ def _decided(data: bytes, name: str) -> str:
     if decoded.note:
         err.print(f"[yellow]note[/] {escape(decoded.note)}", highlight=False)
     return decoded.text
+
+
+def write_blocks_out(blocks: Iterable[str], out_file: Path | None) -> int:
+    """Each block to `out_file` (or stdout) as soon as it is made, so that an export of any size holds one block
+    in memory; the number of blocks written. A file that cannot be written is bad input (exit 1), named."""
+    count = 0
+    if out_file is None:
+        for block in blocks:
+            out.file.write(block)
+            count += 1
+        return count
+    try:
+        with out_file.open("w", encoding="utf-8") as sink:
+            for block in blocks:
+                sink.write(block)
+                count += 1
+    except OSError as error:
+        fail(f"cannot write {out_file}: {error.strerror}", EXIT_BAD_INPUT)
+    return count
 
 
 def write_text_out(text: str, out_file: Path | None, what: str) -> None:
