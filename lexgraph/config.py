@@ -158,8 +158,8 @@ def parse_size(text: str | int, *, named_by: str) -> int:
             raise ConfigurationError(f"{named_by} {text!r} is not a size; write it as 4GiB, 512MiB or a number of "
                                      f"bytes")
         size = int(float(match.group(1)) * _UNITS[match.group(2).upper()])
-    if size < 64 << 20:
-        raise ConfigurationError(f"{named_by} {text!r} is below 64MiB, too small for the engine to open a store; "
+    if size < 16 << 20:  # LadybugDB 0.22 cannot open a store in 8 MiB
+        raise ConfigurationError(f"{named_by} {text!r} is below 16MiB, too small for the engine to open a store; "
                                  f"give at least 256MiB")
     return size
 

@@ -41,7 +41,7 @@ def test_a_size_that_is_not_one_names_the_setting_and_the_form(text: str) -> Non
 
 
 def test_a_size_too_small_for_the_engine_is_refused() -> None:
-    with pytest.raises(ConfigurationError, match="below 64MiB"):
+    with pytest.raises(ConfigurationError, match="below 16MiB"):
         parse_size("1MiB", named_by=BUFFER_POOL_ENV)
 
 
@@ -98,7 +98,7 @@ def test_a_bad_size_is_a_usage_error_naming_where_it_was_written(sample_store: P
     assert "--buffer-pool 'plenty' is not a size" in run.stderr
     run = lexgraph("stats", store=sample_store, env={BUFFER_POOL_ENV: "12"})
     assert run.code == 2
-    assert f"{BUFFER_POOL_ENV} '12' is below 64MiB" in run.stderr
+    assert f"{BUFFER_POOL_ENV} '12' is below 16MiB" in run.stderr
 
 
 def test_a_query_that_outgrows_the_pool_names_the_pool_and_the_settings(sample_store: Path) -> None:
@@ -126,3 +126,18 @@ def test_a_limited_user_query_stops_reading_at_the_limit_on_both_backends(store:
     every = store.run_read_only("MATCH (p:Provision) RETURN p.uid AS uid ORDER BY uid")
     assert len(every) > 50
     assert store.run_read_only("MATCH (p:Provision) RETURN p.uid AS uid ORDER BY uid", limit=7) == every[:7]
+
+
+def test_doctor_says_when_the_pool_is_too_small_for_the_store_and_which_setting_to_change(sample_store: Path
+                                                                                          ) -> None:
+    run = lexgraph("doctor", "--json", "--buffer-pool", "16MiB", store=sample_store)
+    assert run.code == 1
+    pool = [f for f in run.json()["findings"] if f["check"] == "buffer pool"]
+    assert len(pool) == 1 and not pool[0]["ok"]
+    assert pool[0]["detail"].startswith("16 MiB (set by --buffer-pool) is too small for this store")
+    assert "--buffer-pool 64MiB" in pool[0]["fix"] and f"{BUFFER_POOL_ENV}=64MiB" in pool[0]["fix"]
+    run = lexgraph("doctor", "--json", store=sample_store, env={BUFFER_POOL_ENV: "256MiB"})
+    assert run.code == 0, run.stdout
+    pool = [f for f in run.json()["findings"] if f["check"] == "buffer pool"]
+    assert pool[0]["ok"] and pool[0]["detail"].startswith(f"256 MiB (set by {BUFFER_POOL_ENV}); the largest version")
+    assert "129AC0000000089_20230614_505AC0000000053" in pool[0]["detail"]  # 民法 2023, the sample's largest

@@ -31,6 +31,11 @@ class StoreUnavailable(StoreError, errors.StoreUnavailable):
     """The store cannot be opened or reached: a lock held by another process, a server that is down."""
 
 
+class BufferPoolFull(StoreError):
+    """A query ran out of the embedded engine's buffer pool; the message names its size, where it was set and the
+    settings that change it."""
+
+
 class InvalidQuery(errors.InputError, RuntimeError):
     """User Cypher the engine cannot run as written (a syntax or binder error, a missing parameter): bad input,
     exit code 1 in the CLI, not a store failure (still a RuntimeError, as it was when it was a `StoreError`)."""

@@ -33,6 +33,7 @@ from lexgraph.store.base import (
     NODE_SPECS,
     REL_TYPES,
     AppliedMigration,
+    BufferPoolFull,
     GraphStore,
     InvalidQuery,
     Migration,
@@ -157,7 +158,7 @@ class EmbeddedStore(GraphStore):
             result = self._conn.execute(cypher, dict(params or {}))
         except RuntimeError as err:
             if _out_of_pool(err):
-                raise StoreError(self._pool_message(err)) from err
+                raise BufferPoolFull(self._pool_message(err)) from err
             raise StoreError(f"{err} (query: {cypher.strip()[:200]})") from err
         results = result if isinstance(result, list) else [result]
         last = results[-1]
@@ -275,7 +276,7 @@ class EmbeddedStore(GraphStore):
             result = self._conn.execute(prepared, dict(params or {}))
         except RuntimeError as err:
             if _out_of_pool(err):
-                raise StoreError(self._pool_message(err)) from None
+                raise BufferPoolFull(self._pool_message(err)) from None
             raise _user_query_error(err, cypher) from None
         assert not isinstance(result, list)  # a prepared statement is one statement
         try:
