@@ -88,6 +88,8 @@ def answers(lg: LexGraph) -> dict[str, Any]:
         out["gap 民法 第四条"] = str(err)
     for law, clause, day in CITED:
         out[f"cited-by {law} {clause} {day}"] = lg.cited_by(law, clause, as_of=day).to_json()
+        out[f"cites {law} {clause} {day}"] = lg.cites(law, clause, as_of=day).to_json()
+        out[f"graph {law} {clause}"] = lg.neighbourhood(f"{law} {clause}", 2).to_json()
         out[f"documents citing {law} {clause}"] = [d.to_json() for d in lg.documents_citing(law, clause)]
     for case in CASES:  # precedents by the names a lawyer uses, placeholders included
         out[f"precedent {case}"] = lg.precedent(case).to_json()
