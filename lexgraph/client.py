@@ -256,7 +256,9 @@ class LexGraph:
 
     def laws(self) -> list[LawInfo]:
         """Every stored law, by law id: what a caller (the MCP server's resource list) can ask about."""
-        return [self.law(row["law_id"]) for row in self.store.query("laws_all")]
+        from lexgraph.read.laws import stored_laws
+
+        return stored_laws(self.store)
 
     def show(self, law: str, clause: str, *, as_of: date | None = None) -> ProvisionAsOf:
         """The text of `clause` of `law` in force on `as_of` (None: today), with the version it comes from.

@@ -23,6 +23,7 @@ from lexgraph.config import (
 )
 from lexgraph.ingest.statutes import ingest_statutes
 from lexgraph.store.base import GraphStore
+from lexgraph.store.readonly import check_read_statement, with_row_limit
 from tests.helpers import SAMPLE, lexgraph
 
 
@@ -141,3 +142,23 @@ def test_doctor_says_when_the_pool_is_too_small_for_the_store_and_which_setting_
     pool = [f for f in run.json()["findings"] if f["check"] == "buffer pool"]
     assert pool[0]["ok"] and pool[0]["detail"].startswith(f"256 MiB (set by {BUFFER_POOL_ENV}); the largest version")
     assert "129AC0000000089_20230614_505AC0000000053" in pool[0]["detail"]  # 民法 2023, the sample's largest
+
+
+@pytest.mark.parametrize(("query", "limited"), [
+    ("MATCH (p:Provision) RETURN p.uid AS u", "MATCH (p:Provision) RETURN p.uid AS u\nLIMIT 10"),
+    ("MATCH (p) WITH p LIMIT 3 RETURN p", "MATCH (p) WITH p LIMIT 3 RETURN p\nLIMIT 10"),
+    ("MATCH (p) WHERE EXISTS { MATCH (p)-->() RETURN 1 LIMIT 1 } RETURN p",
+     "MATCH (p) WHERE EXISTS { MATCH (p)-->() RETURN 1 LIMIT 1 } RETURN p\nLIMIT 10"),
+    ("MATCH (p) RETURN p ORDER BY p.uid SKIP 3 LIMIT 2;", "MATCH (p) RETURN p ORDER BY p.uid SKIP 3 LIMIT 2"),
+    ("RETURN 1 AS x UNION RETURN 2 AS x", "RETURN 1 AS x UNION RETURN 2 AS x"),
+])
+def test_the_engine_is_told_the_limit_unless_the_query_ends_in_its_own(query: str, limited: str) -> None:
+    # LadybugDB builds a query's whole result before the first row is read: the limit must be in the query
+    assert with_row_limit(check_read_statement(query), 10) == limited
+
+
+def test_a_user_query_over_every_clause_of_a_store_reads_within_a_small_pool(sample_store: Path) -> None:
+    run = lexgraph("query", "MATCH (p:Provision) RETURN p.uid AS uid, p.text AS text, p.sentences AS s",
+                   "--limit", "50", "--json", "--buffer-pool", "20MiB", store=sample_store)
+    assert run.code == 0, run.stderr
+    assert len(run.json()) == 50

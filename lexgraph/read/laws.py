@@ -163,6 +163,12 @@ def resolve_law(store: GraphStore, name: str, catalog: Catalog | None = None) ->
     return _law_info(next(iter(unique.values())))
 
 
+def stored_laws(store: GraphStore) -> list[LawInfo]:
+    """Every stored law, by law id, from one query (resolving each by name took one scan of the laws per law: 30 s
+    for the whole archive's 8,502)."""
+    return [_law_info(row) for row in store.query("laws_all")]
+
+
 def clause_path(clause: str) -> str:
     """第七百九条, 709条 or a709 → the clause path a709 (`numerals.clause_label` turns it back into 第七百九条).
     Raises `NotFound` for text that names no clause, saying how to write one."""

@@ -48,7 +48,7 @@ from lexgraph.store.base import (
     load_named_query,
     rel_spec,
 )
-from lexgraph.store.readonly import LADYBUG, check_read_statement
+from lexgraph.store.readonly import LADYBUG, check_read_statement, with_row_limit
 
 _BATCH = 50_000
 _ARROW_TYPES = {"STRING": "string", "INT64": "int64", "DATE": "date32", "DOUBLE": "float64", "BOOL": "bool_",
@@ -259,7 +259,8 @@ class EmbeddedStore(GraphStore):
             raise StoreError("cannot run a user query inside an open write transaction")
         self._execute("BEGIN TRANSACTION READ ONLY")
         try:
-            rows = self._run_prepared(statement.text, params, limit)
+            text = statement.text if limit is None else with_row_limit(statement, limit)
+            rows = self._run_prepared(text, params, limit)
         except BaseException as err:
             self._end_read_transaction(err)
             raise
