@@ -80,8 +80,8 @@ def load_command(name: str) -> Any:
         single.command(name)(defined)
         command = typer.main.get_command(single)
     command.name = name
-    take_text_as_given(command)  # no pydantic validator for a text option's text (cli/plain_text.py)
     add_buffer_pool_option(command)  # beside every --store
+    take_text_as_given(command)  # no pydantic validator for a text option's text (cli/plain_text.py)
     return command
 
 

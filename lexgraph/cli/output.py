@@ -149,9 +149,11 @@ def _declared_buffer_pool(buffer_pool: Annotated[str | None, typer.Option(
     """Never run: the declaration Typer builds ``--buffer-pool`` from (`_buffer_pool_option`)."""
 
 
+@functools.cache
 def _buffer_pool_option() -> Any:
     """``--buffer-pool SIZE`` as Typer builds an option (with its own click), taken from the command declared for
-    it; never passed to the command's function (`expose_value` off), kept for `opened` instead."""
+    it, once per process and shared by the commands (it holds no state of a run); never passed to the command's
+    function (`expose_value` off), kept for `opened` instead."""
     holder = typer.Typer(add_completion=False)
     holder.command()(_declared_buffer_pool)
     option = typer.main.get_command(holder).params[0]
