@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, extractor_named
-from lexgraph.config import sync_cache_dir, turn_log_file
+from lexgraph.config import BufferPool, sync_cache_dir, turn_log_file
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
 from lexgraph.errors import ConfigurationError, IndexUnavailable, InputError, ModelUnavailable
@@ -112,11 +112,14 @@ class LexGraph:
         self.location: str | None = None  # where it was opened (`open`), for files kept beside the store
 
     @classmethod
-    def open(cls, location: str | Path, *, read_only: bool = False, migrate: bool = True) -> LexGraph:
+    def open(cls, location: str | Path, *, read_only: bool = False, migrate: bool = True,
+             buffer_pool: BufferPool | int | str | None = None) -> LexGraph:
         """A handle on the store at `location` (a directory, or a bolt:// / neo4j:// URI), with pending schema
-        migrations applied unless it is opened `read_only` or `migrate` is False. Raises `StoreUnavailable` when
-        the store cannot be opened (no driver, no server, a lock), `StoreError` when a migration fails."""
-        store = open_store(str(location), read_only=read_only)
+        migrations applied unless it is opened `read_only` or `migrate` is False. `buffer_pool` is the embedded
+        engine's memory (bytes or ``"4GiB"``; None: LEXGRAPH_BUFFER_POOL, lexgraph.toml, else a share of the memory
+        available). Raises `StoreUnavailable` when the store cannot be opened (no driver, no server, a lock),
+        `StoreError` when a migration fails, `ConfigurationError` for a size that cannot be read."""
+        store = open_store(str(location), read_only=read_only, buffer_pool=buffer_pool)
         if migrate and not read_only:
             store.migrate()
         handle = cls(store)
@@ -278,7 +281,9 @@ class LexGraph:
 
     def laws(self) -> list[LawInfo]:
         """Every stored law, by law id: what a caller (the MCP server's resource list) can ask about."""
-        return [self.law(row["law_id"]) for row in self.store.query("laws_all")]
+        from lexgraph.read.laws import stored_laws
+
+        return stored_laws(self.store)
 
     def show(self, law: str, clause: str, *, as_of: date | None = None) -> ProvisionAsOf:
         """The text of `clause` of `law` in force on `as_of` (None: today), with the version it comes from.
@@ -414,6 +419,23 @@ class LexGraph:
         from lexgraph.graph.rdf import neighbourhood_turtle
 
         return neighbourhood_turtle(self.neighbourhood(node, depth, as_of=as_of, max_nodes=max_nodes))
+
+    def laws_turtle(self, laws: Sequence[str] | None = None) -> Iterator[str]:
+        """Whole laws as RDF (Turtle), streamed: the prefix lines, then one block per law (each wording of its
+        clauses with its period and revisions, and the cross-references leaving it), read one law at a time so that
+        the memory is that of the largest law, not of the store. `laws` by any name; None: every stored law, by
+        law id. Raises `LawNotFound` or `AmbiguousLaw` for a name, before anything is yielded."""
+        from lexgraph.graph.rdf import law_turtle, prefix_lines
+
+        ids = [row["law_id"] for row in self.store.query("laws_all")] if laws is None else list(self.law_ids(laws))
+
+        def blocks() -> Iterator[str]:
+            yield prefix_lines()
+            for law_id in ids:
+                if block := law_turtle(self.store, law_id):
+                    yield block
+
+        return blocks()
 
     # -- search -------------------------------------------------------------------------------------------------
     def law_ids(self, names: Sequence[str]) -> tuple[str, ...]:
@@ -740,10 +762,11 @@ class LexGraph:
 
         return examine(self.store, checks=(index_finding,))
 
-    def query(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
-        """User Cypher, always read-only: the rows, as dicts. Raises `ReadOnlyViolation` for a query that writes and
-        `StoreError` for one the store rejects."""
-        return self.store.run_read_only(cypher, params)
+    def query(self, cypher: str, params: Mapping[str, Any] | None = None, *, limit: int | None = None) -> list[Row]:
+        """User Cypher, always read-only: the rows, as dicts (at most `limit`, the rest never read, so that a query
+        over the whole store costs the memory of `limit` rows). Raises `ReadOnlyViolation` for a query that writes
+        and `StoreError` for one the store rejects."""
+        return self.store.run_read_only(cypher, params, limit=limit)
 
     def schema(self) -> Reference:
         """The property reference read from this store's live schema: every label, relationship type and property,

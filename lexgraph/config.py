@@ -1,4 +1,5 @@
-"""Where the store is and how to reach the model: flag > environment > ``lexgraph.toml`` > default (DESIGN §5)."""
+"""Where the store is, how much memory its engine may use and how to reach the model: flag > environment >
+``lexgraph.toml`` > default."""
 
 from __future__ import annotations
 
@@ -120,6 +121,8 @@ def turn_log_file() -> Path:
         return Path(os.environ["LEXGRAPH_TURN_LOG"]).expanduser()
     root = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return root / "lexgraph" / "turns.jsonl"
+
+
 def settings_table(name: str) -> dict[str, object]:
     """The ``[name]`` table of lexgraph.toml in the current folder ({} when there is none), for settings read as
     flag > environment > file > default by the module that owns them."""
@@ -130,3 +133,98 @@ def settings_table(name: str) -> dict[str, object]:
         raise ConfigurationError(f"{CONFIG_FILE}: [{name}] is not a table; write it as [{name}] followed by "
                                  f"key = value lines")
     return table
+
+
+# -- the embedded engine's buffer pool ------------------------------------------------------------------------------
+BUFFER_POOL_ENV = "LEXGRAPH_BUFFER_POOL"
+BUFFER_POOL_SHARE = 0.25
+"""The share of the memory available when a store is opened that its buffer pool may fill by default. The pool
+only caps the engine's page cache and query memory (it grows as used), and a quarter leaves the rest to the
+search index, the embedder and other processes; LadybugDB's own default, 80% of RAM, starved them."""
+BUFFER_POOL_MIN = 256 << 20
+"""The default's floor: what the bounded read queries need on the whole 8,502-law archive, with room to spare."""
+BUFFER_POOL_MAX = 8 << 30
+"""The default's ceiling: more than the whole-archive store needs to keep its hot pages cached."""
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(i?B?)?\s*$", re.IGNORECASE)
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+@dataclass(frozen=True)
+class BufferPool:
+    """The embedded store's buffer pool: its `size` in bytes and where that came from (`source`: the flag, the
+    environment variable, lexgraph.toml or the machine), so that a message about it names the setting to change."""
+
+    size: int
+    source: str
+
+    @property
+    def label(self) -> str:
+        return format_size(self.size)
+
+
+def format_size(size: int) -> str:
+    """Bytes as a person writes them (1.5 GiB, 256 MiB), in the form `parse_size` reads back."""
+    for unit, factor in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if size >= factor:
+            return f"{size / factor:.1f}".removesuffix(".0") + f" {unit}"
+    return f"{size} B"
+
+
+def parse_size(text: str | int, *, named_by: str) -> int:
+    """A memory size: bytes (``1073741824``) or a number with a binary unit (``4GiB``, ``4G``, ``512MiB``, ``1.5g``;
+    K, M, G and T are powers of 1024). Raises `ConfigurationError` naming `named_by` and the form to write."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        size = text
+    else:
+        match = _SIZE.match(str(text))
+        if match is None:
+            raise ConfigurationError(f"{named_by} {text!r} is not a size; write it as 4GiB, 512MiB or a number of "
+                                     f"bytes")
+        size = int(float(match.group(1)) * _UNITS[match.group(2).upper()])
+    if size < 16 << 20:  # LadybugDB 0.22 cannot open a store in 8 MiB
+        raise ConfigurationError(f"{named_by} {text!r} is below 16MiB, too small for the engine to open a store; "
+                                 f"give at least 256MiB")
+    return size
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new process now (Linux's MemAvailable, else the free physical pages), or
+    None where the system does not say."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def default_buffer_pool() -> int:
+    """`BUFFER_POOL_SHARE` of the memory available now, within [`BUFFER_POOL_MIN`, `BUFFER_POOL_MAX`]; 1 GiB where
+    the system does not say how much is available."""
+    available = available_memory()
+    if available is None:
+        return 1 << 30
+    return max(BUFFER_POOL_MIN, min(BUFFER_POOL_MAX, int(available * BUFFER_POOL_SHARE)))
+
+
+def buffer_pool(flag: BufferPool | str | int | None = None, *, named_by: str = "--buffer-pool") -> BufferPool:
+    """The embedded store's buffer pool: ``--buffer-pool`` (or what a caller gives, named `named_by`) >
+    ``LEXGRAPH_BUFFER_POOL`` > ``buffer_pool = "4GiB"`` in lexgraph.toml > `default_buffer_pool` (a share of the
+    memory available). A size that cannot be read is a `ConfigurationError` (exit 2) naming where it was written."""
+    if isinstance(flag, BufferPool):
+        return flag
+    if flag is not None and flag != "":
+        return BufferPool(parse_size(flag, named_by=named_by), named_by)
+    if os.environ.get(BUFFER_POOL_ENV):
+        return BufferPool(parse_size(os.environ[BUFFER_POOL_ENV], named_by=BUFFER_POOL_ENV), BUFFER_POOL_ENV)
+    configured = _file_settings().get("buffer_pool")
+    if isinstance(configured, str | int) and configured != "":
+        where = f"buffer_pool in {CONFIG_FILE}"
+        return BufferPool(parse_size(configured, named_by=where), where)
+    return BufferPool(default_buffer_pool(), f"the default ({BUFFER_POOL_SHARE:.0%} of the memory available, "
+                                             f"{format_size(BUFFER_POOL_MIN)} to {format_size(BUFFER_POOL_MAX)})")

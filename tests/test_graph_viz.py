@@ -168,7 +168,7 @@ def test_cli_errors(store: Path, tmp_path: Path) -> None:
     run = lexgraph("graph", "neighbourhood", "91244", "--depth", "-1", store=store)
     assert run.code == 2
     run = lexgraph("viz", "91244", "--out", tmp_path / "x.jpg", store=store)
-    assert run.code == 2 and ".png, .svg or .html" in run.stderr
+    assert run.code == 2 and ".png, .svg, .html or .dot" in run.stderr
     run = lexgraph("viz", "91244", "--out", tmp_path / "x.png", store=tmp_path / "nowhere")
     assert run.code == 3
 
@@ -190,6 +190,17 @@ def test_render_raises_a_clear_error_without_graphviz(lg: LexGraph, tmp_path: Pa
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(GraphvizMissing, match="apt-get install graphviz fonts-ipafont-gothic"):
         render(hood, tmp_path / "x.svg")
+
+
+def test_viz_writes_the_graphviz_source_without_graphviz(store: Path, tmp_path: Path) -> None:
+    env = {**os.environ, "PATH": str(tmp_path / "empty"), "PYTHONIOENCODING": "utf-8"}  # no `dot` to be found
+    done = subprocess.run([sys.executable, "-m", "lexgraph", "viz", "民法 第七百九条", "--depth", "2", "--out",
+                           str(tmp_path / "709.dot"), "--store", str(store)], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    source = (tmp_path / "709.dot").read_text(encoding="utf-8")
+    assert source.startswith("digraph lexgraph {") and source.rstrip().endswith("}")
+    assert "民法 第七百十条" in source and "民法 第七百九条" in source  # 第七百十条's 「前条」 cites it
 
 
 # -- pictures ---------------------------------------------------------------------------------------------------

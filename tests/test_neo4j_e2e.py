@@ -88,6 +88,8 @@ def answers(lg: LexGraph) -> dict[str, Any]:
         out["gap 民法 第四条"] = str(err)
     for law, clause, day in CITED:
         out[f"cited-by {law} {clause} {day}"] = lg.cited_by(law, clause, as_of=day).to_json()
+        out[f"cites {law} {clause} {day}"] = lg.cites(law, clause, as_of=day).to_json()
+        out[f"graph {law} {clause}"] = lg.neighbourhood(f"{law} {clause}", 2).to_json()
         out[f"documents citing {law} {clause}"] = [d.to_json() for d in lg.documents_citing(law, clause)]
     for case in CASES:  # precedents by the names a lawyer uses, placeholders included
         out[f"precedent {case}"] = lg.precedent(case).to_json()
@@ -155,7 +157,9 @@ def test_the_sample_ingested_indexed_searched_and_answered_on_neo4j(
     report, reference = lg.doctor(), embedded.doctor()
     assert report.counts == reference.counts
     assert report.counts.nodes["Provision"] > 4000 and report.counts.relationships["CITES"] > 2000
-    assert [f.to_json() for f in report.findings] == [f.to_json() for f in reference.findings]
+    engine = [f for f in reference.findings if f.check == "buffer pool"]  # the embedded engine's memory alone
+    assert len(engine) == 1 and engine[0].ok
+    assert [f.to_json() for f in report.findings] == [f.to_json() for f in reference.findings if f not in engine]
     assert [f.check for f in report.findings if not f.ok] == ["search indexes"]  # 個人情報保護法 is not indexed
 
     assert_same(answers(lg), expected)

@@ -73,3 +73,40 @@ def test_export_rdf_to_a_file_and_its_errors(store: Path, tmp_path: Path) -> Non
     missing = lexgraph("export", "rdf", "民法 第九千条", store=store)
     assert missing.code == 1 and "Traceback" not in missing.stderr
     assert lexgraph("export", "rdf", "民法 第七百九条", "--depth", "-1", store=store).code == 2
+
+
+def test_export_rdf_of_a_whole_law_has_every_wording_and_its_citations(store: Path, tmp_path: Path) -> None:
+    target = tmp_path / "minpo.ttl"
+    run = lexgraph("export", "rdf", "--law", "民法", "--out", target, store=store)
+    assert run.code == 0, run.stderr
+    assert "wrote" in run.stderr and "1 laws" in run.stderr
+    graph = rdflib.Graph().parse(target, format="turtle")
+    minpo = rdflib.URIRef(PREFIXES["law"] + "129AC0000000089")
+    assert (minpo, rdflib.RDF.type, LG.Law) in graph and (minpo, rdflib.RDFS.label, rdflib.Literal("民法")) in graph
+    stored = lexgraph("query", "MATCH (v:LawVersion {law_id: '129AC0000000089'})-[:CONTAINS]->(p:Provision) "
+                      "RETURN count(DISTINCT p) AS n", "--json", store=store).json()[0]["n"]
+    assert len(set(graph.subjects(LG.law, minpo))) == stored
+    a709 = rdflib.URIRef(PREFIXES["clause"] + "129AC0000000089.a709")
+    a710p1 = rdflib.URIRef(PREFIXES["clause"] + "129AC0000000089.a710.p1")
+    cited = {w for w in graph.subjects(LG.wordingOf, a709)}
+    citing = {w for w in graph.subjects(LG.wordingOf, a710p1)}
+    assert any((c, LG.cites, w) in graph for c in citing for w in cited)  # 第七百十条's 「前条」
+
+
+def test_export_rdf_of_every_law_is_streamed_law_by_law(store: Path) -> None:
+    run = lexgraph("export", "rdf", "--all", store=store)
+    assert run.code == 0, run.stderr
+    graph = rdflib.Graph().parse(data=run.stdout, format="turtle")
+    laws = lexgraph("query", "MATCH (l:Law) RETURN l.law_id AS id", "--json", store=store).json()
+    assert {str(s) for s in graph.subjects(rdflib.RDF.type, LG.Law)} == {PREFIXES["law"] + r["id"] for r in laws}
+    assert run.stdout.count("@prefix lg:") == 1  # one head, then one block per law
+    cross = lexgraph("query", "MATCH (:Provision)-[r:CITES]->(:Provision) RETURN count(r) AS n", "--json",
+                     store=store).json()[0]["n"]
+    assert 0 < len(list(graph.subject_objects(LG.cites))) <= cross
+
+
+def test_export_rdf_takes_one_of_a_node_a_law_or_all(store: Path) -> None:
+    for args in ((), ("民法 第七百九条", "--all"), ("--law", "民法", "--all")):
+        run = lexgraph("export", "rdf", *args, store=store)
+        assert run.code == 2 and "give one of NODE, --law LAW or --all" in run.stderr, args
+    assert lexgraph("export", "rdf", "--law", "no such law", store=store).code == 1

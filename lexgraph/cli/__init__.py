@@ -21,7 +21,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from lexgraph.cli import output
 from lexgraph.cli.help_format import readable_help
-from lexgraph.cli.output import err, library_errors
+from lexgraph.cli.output import add_buffer_pool_option, err, library_errors
 from lexgraph.cli.plain_text import as_given, take_text_as_given
 
 readable_help()
@@ -83,6 +83,7 @@ def load_command(name: str) -> Any:
         single.command(name)(defined)
         command = typer.main.get_command(single)
     command.name = name
+    add_buffer_pool_option(command)  # beside every --store
     take_text_as_given(command)  # no pydantic validator for a text option's text (cli/plain_text.py)
     return command
 

@@ -54,7 +54,8 @@ def graph_neighbourhood(
 
 def viz(
     node: NodeArg,
-    out_file: Annotated[Path, typer.Option("--out", help="FILE.png, FILE.svg or FILE.html (the SVG inline).")],
+    out_file: Annotated[Path, typer.Option("--out", help="FILE.png, FILE.svg, FILE.html (the SVG inline) or "
+                                                      "FILE.dot (the Graphviz source; needs no Graphviz).")],
     depth: DepthOpt = 1,
     as_of: GraphAsOfOpt = None,
     max_nodes: MaxNodesOpt = 150,
@@ -65,8 +66,9 @@ def viz(
     from lexgraph.graph.render import FORMATS, graphviz, render
 
     if out_file.suffix.lower() not in FORMATS:
-        fail(f"--out {out_file}: write the picture as .png, .svg or .html", EXIT_USAGE)
-    graphviz()  # `GraphvizMissing` (exit 3) saying how to install it
+        fail(f"--out {out_file}: write the picture as .png, .svg, .html or .dot", EXIT_USAGE)
+    if out_file.suffix.lower() != ".dot":
+        graphviz()  # `GraphvizMissing` (exit 3) saying how to install it
     hood = load_neighbourhood(node, depth, as_of, max_nodes, store)
     try:
         written = render(hood, out_file)

@@ -13,11 +13,12 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
+from contextvars import ContextVar
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, BinaryIO, NoReturn
 
 import typer
 from rich import box
@@ -27,7 +28,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from lexgraph.config import store_exists, store_location
+from lexgraph.config import BUFFER_POOL_ENV, buffer_pool, store_exists, store_location
 from lexgraph.errors import EXIT_BAD_INPUT, EXIT_UNAVAILABLE, EXIT_USAGE, LexGraphError
 
 if TYPE_CHECKING:
@@ -152,8 +153,56 @@ def opened(given: str | None, *, read_only: bool = False) -> Iterator[LexGraph]:
     location = store_location(given)
     if read_only and not store_exists(location):
         fail(f"no store at {location}; run `lexgraph ingest statutes PATH…` first or pass --store", EXIT_UNAVAILABLE)
-    with LexGraph.open(location, read_only=read_only) as lg:
+    with LexGraph.open(location, read_only=read_only, buffer_pool=buffer_pool(given_buffer_pool())) as lg:
         yield lg
+
+
+_GIVEN_BUFFER_POOL: ContextVar[str | None] = ContextVar("lexgraph_buffer_pool", default=None)
+
+
+def given_buffer_pool() -> str | None:
+    """The text of ``--buffer-pool`` on the command running now, or None when it was not given."""
+    return _GIVEN_BUFFER_POOL.get()
+
+
+def _remember_buffer_pool(ctx: Any, _param: Any, value: str | None) -> str | None:
+    """Keep the option's text for `opened` (where a bad size is exit 2) while the command runs, and forget it when
+    its context closes, so that the next command run in the same process (the tests run many) starts without."""
+    if value is not None:
+        token = _GIVEN_BUFFER_POOL.set(value)
+        ctx.call_on_close(lambda: _GIVEN_BUFFER_POOL.reset(token))
+    return value
+
+
+def _declared_buffer_pool(buffer_pool: Annotated[str | None, typer.Option(
+        "--buffer-pool", metavar="SIZE",
+        help=f"Memory the embedded store's engine may use (4GiB, 512MiB; env {BUFFER_POOL_ENV}; buffer_pool in "
+             "lexgraph.toml; default a quarter of the memory available, 256 MiB to 8 GiB).")] = None) -> None:
+    """Never run: the declaration Typer builds ``--buffer-pool`` from (`_buffer_pool_option`)."""
+
+
+@functools.cache
+def _buffer_pool_option() -> Any:
+    """``--buffer-pool SIZE`` as Typer builds an option (with its own click), taken from the command declared for
+    it, once per process and shared by the commands (it holds no state of a run); never passed to the command's
+    function (`expose_value` off), kept for `opened` instead."""
+    holder = typer.Typer(add_completion=False)
+    holder.command()(_declared_buffer_pool)
+    option = typer.main.get_command(holder).params[0]
+    option.expose_value = False
+    option.callback = _remember_buffer_pool
+    return option
+
+
+def add_buffer_pool_option(command: Any) -> None:
+    """Give every command of `command` (a Typer command or group) that takes ``--store`` a ``--buffer-pool SIZE``
+    beside it: the embedded engine's memory, which every command opening a store must be able to set, added here
+    once rather than written into each command's signature. `opened` reads it."""
+    for sub in getattr(command, "commands", {}).values():
+        add_buffer_pool_option(sub)
+    names = [p.name for p in getattr(command, "params", [])]
+    if "store" in names and "buffer_pool" not in names:
+        command.params.insert(names.index("store") + 1, _buffer_pool_option())
 
 
 def emit_json(payload: Any) -> None:
@@ -319,6 +368,25 @@ def _decided(data: bytes, name: str) -> str:
     if decoded.note:
         err.print(f"[yellow]note[/] {escape(line_shown(decoded.note))}", highlight=False)
     return decoded.text
+
+
+def write_blocks_out(blocks: Iterable[str], out_file: Path | None) -> int:
+    """Each block to `out_file` (or stdout) as soon as it is made, so that an export of any size holds one block
+    in memory; the number of blocks written. A file that cannot be written is bad input (exit 1), named."""
+    count = 0
+    if out_file is None:
+        for block in blocks:
+            out.file.write(block)
+            count += 1
+        return count
+    try:
+        with out_file.open("w", encoding="utf-8") as sink:
+            for block in blocks:
+                sink.write(block)
+                count += 1
+    except OSError as error:
+        fail(f"cannot write {out_file}: {error.strerror}", EXIT_BAD_INPUT)
+    return count
 
 
 def write_text_out(text: str, out_file: Path | None, what: str) -> None:

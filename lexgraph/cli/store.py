@@ -10,9 +10,11 @@ from rich.markup import escape
 from rich.table import Table
 
 from lexgraph.cli.options import JsonOpt, StoreOpt
-from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, fail, opened, out, progress_bar, table
+from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, err, fail, opened, out, progress_bar, table
 from lexgraph.config import store_location
 from lexgraph.store.copy import DEFAULT_BATCH
+
+QUERY_LIMIT = 10_000  # rows `query` reads at most unless told: a user's MATCH over 1.6 M clauses must not fill memory
 
 
 def stats(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
@@ -94,12 +96,16 @@ def query(
     schema: Annotated[bool, typer.Option("--schema", help="Print the store's labels, relationship types and "
                                          "properties, with their types, meanings and an example, instead.")]
     = False,
+    limit: Annotated[int, typer.Option("--limit", help="At most this many rows; the rest are never read, so that "
+                                       "a query over the whole store stays in bounded memory.")] = QUERY_LIMIT,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Run your own Cypher, read-only: a query that writes is refused."""
     if (cypher is None) == (not schema):
         fail("give a Cypher query, or --schema for the store's schema (not both)", EXIT_USAGE)
+    if limit < 1:
+        fail("--limit must be at least 1", EXIT_USAGE)
     params = dict(_parse_param(p) for p in param or [])
     with opened(store, read_only=True) as lg:
         if schema:
@@ -110,7 +116,11 @@ def query(
                 out.print(reference.to_text(), highlight=False, markup=False)
             return
         assert cypher is not None
-        rows = lg.query(cypher, params)
+        rows = lg.query(cypher, params, limit=limit + 1)
+    if len(rows) > limit:
+        rows = rows[:limit]
+        err.print(f"only the first {limit:,} rows are shown; there are more (--limit, or LIMIT / SKIP in the query)",
+                  highlight=False)
     if as_json:
         emit_json(rows)
         return

@@ -172,9 +172,12 @@ class _Walker:
         _, law_id, path = key
         params = {"law_id": law_id, "path": path, "prefix": f"{path}/"}
         steps: list[_Step] = []
+        # each wording's edges followed from its key: memory bounded by the article's own citations on a store of
+        # any size (a join of both sides scanned every clause of the store)
+        wordings = [row["uid"] for row in self.store.query("clause_wordings_all", **params)]
         for query, outgoing in (("graph_article_cites", True), ("graph_article_cited_by", False)):
             pairs: dict[Key, set[tuple[str, str]]] = defaultdict(set)
-            for row in self.store.query(query, **params):
+            for row in (found for uid in wordings for found in self.store.query(query, uid=uid)):
                 if self.as_of is not None and not (
                         _in_force(row["near_from"], row["near_until"], self.as_of)
                         and _in_force(row["valid_from"], row["valid_until"], self.as_of)
@@ -287,6 +290,9 @@ def _locate(store: GraphStore, uid: str) -> tuple[Key, str | None]:
 
 
 # -- captions ---------------------------------------------------------------------------------------------------
+_ARTICLE_BATCH = 48  # articles whose periods one query reads (ClauseSpans.read)
+
+
 def _describe(store: GraphStore, distance: dict[Key, int], pinned: str | None,
               as_of: date | None, revisions: ClauseSpans) -> dict[Key, GraphNode]:
     nodes: dict[Key, GraphNode] = {}
@@ -306,11 +312,18 @@ def _describe(store: GraphStore, distance: dict[Key, int], pinned: str | None,
     if articles:
         laws = {row["law_id"]: row for row in store.query("laws_all")}
         wordings: dict[Key, list[dict[str, Any]]] = defaultdict(list)
-        for row in store.query("graph_articles", law_ids=sorted({k[1] for k in articles}),
-                               paths=sorted({k[2] for k in articles})):
-            key = ("article", row["law_id"], row["path"])
-            if key in distance:
-                wordings[key].append(row)
+        # one law at a time, through its versions: one query for many laws' paths read every such path of every
+        # law with its text, and the articles around a clause cited from all over the archive filled a 64 MiB pool
+        by_law: dict[str, list[str]] = defaultdict(list)
+        for key in articles:
+            by_law[key[1]].append(key[2])
+        for law_id, paths in by_law.items():
+            for row in store.query("graph_articles_of_law", law_id=law_id, paths=sorted(paths)):
+                key = ("article", row["law_id"], row["path"])
+                if key in distance:
+                    wordings[key].append(row)
+        for start in range(0, len(articles), _ARTICLE_BATCH):  # their periods, a query a batch, not one each
+            revisions.read([(k[1], k[2]) for k in articles[start:start + _ARTICLE_BATCH]])
         for key in articles:
             answer = revisions.wording_on(key[1], key[2], as_of_day(as_of))
             nodes[key] = _article_node(key, wordings.get(key, []), laws.get(key[1]), distance[key], pinned, as_of,

@@ -28,6 +28,7 @@ from lexgraph.statutes.catalog import PROVISIONAL_ID
 
 if TYPE_CHECKING:
     from lexgraph.graph.neighbourhood import GraphNode, Neighbourhood
+    from lexgraph.store.base import GraphStore
 
 VOCABULARY = "https://w3id.org/lexgraph/ns#"
 
@@ -208,3 +209,32 @@ def _day(value: object) -> date | None:
     if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
         return date.fromisoformat(value)
     return None
+
+
+def prefix_lines() -> str:
+    """Every prefix of `PREFIXES`, declared once at the head of a streamed export (`law_turtle`'s blocks have
+    none)."""
+    return "".join(f"@prefix {name}: <{namespace}> .\n" for name, namespace in PREFIXES.items())
+
+
+def law_turtle(store: GraphStore, law_id: str) -> str:
+    """One stored law as Turtle without prefix lines: the law, each wording of its clauses (clause, law, label,
+    period, the revisions holding it) and each cross-reference leaving it (``lg:cites``, wording to wording). Two
+    queries of this law alone, so that `lexgraph export rdf --all` writes the whole store law by law in the
+    memory of its largest law."""
+    from lexgraph.numerals import clause_label
+
+    triples: list[Triple] = []
+    for row in store.query("rdf_law_wordings", law_id=law_id):
+        if not triples:
+            triples += [Triple(law_iri(law_id), "rdf:type", "lg:Law"),
+                        Triple(law_iri(law_id), "rdfs:label", literal(row["law_title"] or law_id))]
+        path = row["path"]
+        label = f"{row['law_title'] or law_id} {clause_label(path)}"
+        triples += wording_triples(wording_iri(law_id, path, _day(row["valid_from"])), law_id=law_id,
+                                   clause_path=path, label=label, valid_from=_day(row["valid_from"]),
+                                   valid_until=_day(row["valid_until"]), revision_id=row["revision_id"] or "")
+    for row in store.query("rdf_law_citations", law_id=law_id):
+        triples.append(Triple(wording_iri(law_id, row["path"], _day(row["valid_from"])), "lg:cites",
+                              wording_iri(row["to_law_id"], row["to_path"], _day(row["to_valid_from"]))))
+    return turtle(triples, prefixes=()) if triples else ""

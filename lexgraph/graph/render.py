@@ -22,7 +22,7 @@ from lexgraph.errors import ToolMissing, Unavailable
 from lexgraph.graph.neighbourhood import GraphNode, Neighbourhood
 
 GRAPHVIZ_MISSING = "Graphviz is needed for pictures: apt-get install graphviz fonts-ipafont-gothic"
-FORMATS = (".png", ".svg", ".html")
+FORMATS = (".png", ".svg", ".html", ".dot")  # .dot: the Graphviz source, written without Graphviz
 FONT = "IPAGothic"
 DEFAULT_ENGINE = "dot"
 WIDE_STEP = 24  # nodes at one distance beyond which twopi is chosen over dot
@@ -236,16 +236,20 @@ def run_graphviz(dot: str, fmt: str, *, engine: str = DEFAULT_ENGINE, dpi: int |
 def render(hood: Neighbourhood, out: str | Path, *, engine: str | None = None, title: str | None = None,
            dpi: int = PNG_DPI) -> Path:
     """Write the picture of `hood` to `out`: .png (at `dpi`), .svg or .html (by suffix), laid out by `engine`
-    (dot, the default: citing on the left, cited on the right; twopi: rings around the start; neato, sfdp).
-    Returns the path written."""
+    (dot, the default: citing on the left, cited on the right; twopi: rings around the start; neato, sfdp), or
+    .dot, its Graphviz source, which needs no Graphviz (to draw elsewhere, or on a machine without it). Returns
+    the path written."""
     path = Path(out)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
-        raise RenderError(f"{path.name}: the picture is written as .png, .svg or .html, not {suffix or 'nothing'}")
+        raise RenderError(f"{path.name}: the picture is written as .png, .svg, .html or .dot, not "
+                          f"{suffix or 'nothing'}")
     engine = engine or choose_engine(hood)
     title = title or default_title(hood)
     dot = to_dot(hood, engine=engine, title=title)
-    if suffix == ".png":
+    if suffix == ".dot":
+        data = dot.encode("utf-8")
+    elif suffix == ".png":
         data = run_graphviz(dot, "png", engine=engine, dpi=dpi)
     else:
         svg = run_graphviz(dot, "svg", engine=engine).decode("utf-8")

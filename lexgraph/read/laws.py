@@ -164,6 +164,12 @@ def resolve_law(store: GraphStore, name: str, catalog: Catalog | None = None) ->
     return _law_info(next(iter(unique.values())))
 
 
+def stored_laws(store: GraphStore) -> list[LawInfo]:
+    """Every stored law, by law id, from one query (resolving each by name took one scan of the laws per law: 30 s
+    for the whole archive's 8,502)."""
+    return [_law_info(row) for row in store.query("laws_all")]
+
+
 def clause_path(clause: str) -> str:
     """第七百九条, 709条 or a709 → the clause path a709 (`numerals.clause_label` turns it back into 第七百九条).
     Raises `NotFound` for text that names no clause, saying how to write one."""
@@ -302,9 +308,15 @@ def clause_links(store: GraphStore, law: LawInfo, clause: str, day: date, direct
     revisions = ClauseSpans(store)
     found = provision_as_of(store, law, clause, day, revisions)
     path = found.provision.path
-    query = "provision_cites" if direction == "cites" else "provision_cited_by"
-    rows = store.query(query, law_id=law.law_id, path=path, prefix=f"{path}/", day=day)
+    rows = citation_rows(store, law.law_id, path, day, direction)
     near = "from_path" if direction == "cites" else "to_path"
+    # both ends' input to the decision read in batches, not a query per clause: 地方自治法 第二条 is cited by 1,331
+    # clauses of the whole archive, and asking for each end alone took 7 minutes; one batch of them all filled a
+    # 64 MiB pool (every path asked is read in every law asked), batches of `_SPAN_BATCH` do not
+    ends = list(dict.fromkeys([(law.law_id, row[near]) for row in rows]
+                              + [(row["law_id"], row["path"]) for row in rows]))
+    for start in range(0, len(ends), _SPAN_BATCH):
+        revisions.read(ends[start:start + _SPAN_BATCH])
     links = []
     for row in rows:  # each end as the one decision reads it on the day
         near_answer = revisions.wording_on(law.law_id, row[near], day)
@@ -315,6 +327,24 @@ def clause_links(store: GraphStore, law: LawInfo, clause: str, day: date, direct
                                 row["law_title"], provision_from_row(row["law_id"], row),
                                 far_answer.reason if isinstance(far_answer, Unknown) else None))
     return ClauseLinks(law, path, day, direction, tuple(links), found.unknown.reason if found.unknown else None)
+
+
+_SPAN_BATCH = 48  # clauses whose periods one query reads (ClauseSpans.read)
+
+
+def citation_rows(store: GraphStore, law_id: str, path: str, day: date, direction: str) -> list[dict[str, Any]]:
+    """The citations leaving (``cites``) or reaching (``cited_by``) the clause at `path` and the clauses inside it,
+    both ends as worded on `day`, in the order a reader expects (the near clause, then the citation's place in its
+    text or the citing law and clause). The clause's wordings are found first and each one's edges are followed
+    from its key: memory stays bounded by the citations read, on a store of any size (one query joining both
+    sides scanned every clause of the whole archive into the engine's buffer pool and filled it)."""
+    query = "provision_cites" if direction == "cites" else "provision_cited_by"
+    rows = [row for wording in store.query("clause_wordings_on", law_id=law_id, path=path, prefix=f"{path}/",
+                                           day=day)
+            for row in store.query(query, uid=wording["uid"], day=day)]
+    if direction == "cites":
+        return sorted(rows, key=lambda r: (r["from_path"], r["char_start"] or 0, r["path"]))
+    return sorted(rows, key=lambda r: (r["law_id"], r["path"], r["to_path"]))
 
 
 def _shown(answer: Answer, uid: str | None) -> bool:

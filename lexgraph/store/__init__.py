@@ -7,7 +7,7 @@ the driver is an optional extra (``pip install 'lexgraph[neo4j]'``).
 
 from __future__ import annotations
 
-from lexgraph.config import NEO4J_URI_SCHEMES, parse_store_location
+from lexgraph.config import NEO4J_URI_SCHEMES, BufferPool, parse_store_location
 from lexgraph.store.base import GraphStore, ReadOnlyViolation, StoreError, StoreUnavailable
 
 __all__ = [
@@ -22,10 +22,12 @@ def is_neo4j_uri(location: str) -> bool:
     return parse_store_location(location).backend == "neo4j"
 
 
-def open_store(location: str, *, read_only: bool = False) -> GraphStore:
+def open_store(location: str, *, read_only: bool = False,
+               buffer_pool: BufferPool | int | str | None = None) -> GraphStore:
     """Open the store at ``location``: a Neo4j URI (credentials may sit in it, as in
     ``bolt://neo4j:secret@localhost:7687``, or come from ``NEO4J_USERNAME`` / ``NEO4J_PASSWORD``), or else a
-    directory for the embedded backend. Raises `StoreUnavailable` when the store cannot be opened."""
+    directory for the embedded backend, whose engine gets `buffer_pool` (None: `config.buffer_pool`'s setting; a
+    Neo4j server sizes its own memory). Raises `StoreUnavailable` when the store cannot be opened."""
     if is_neo4j_uri(location):
         try:
             from lexgraph.store.neo4j import Neo4jStore
@@ -39,4 +41,4 @@ def open_store(location: str, *, read_only: bool = False) -> GraphStore:
         return Neo4jStore(location.strip(), read_only=read_only)
     from lexgraph.store.embedded import EmbeddedStore
 
-    return EmbeddedStore(location, read_only=read_only)
+    return EmbeddedStore(location, read_only=read_only, buffer_pool_size=buffer_pool)

@@ -59,6 +59,11 @@ class StoreUnavailable(StoreError, errors.StoreUnavailable):
     """The store cannot be opened or reached: a lock held by another process, a server that is down."""
 
 
+class BufferPoolFull(StoreError):
+    """A query ran out of the embedded engine's buffer pool; the message names its size, where it was set and the
+    settings that change it."""
+
+
 class InvalidQuery(errors.InputError, RuntimeError):
     """User Cypher the engine cannot run as written (a syntax or binder error, a missing parameter): bad input,
     exit code 1 in the CLI, not a store failure (still a RuntimeError, as it was when it was a `StoreError`)."""
@@ -290,8 +295,11 @@ class GraphStore(ABC):
         return self.transaction()
 
     @abstractmethod
-    def run_read_only(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
-        """Run user-supplied Cypher so that it cannot write; a write raises `ReadOnlyViolation`."""
+    def run_read_only(self, cypher: str, params: Mapping[str, Any] | None = None, *,
+                      limit: int | None = None) -> list[Row]:
+        """Run user-supplied Cypher so that it cannot write; a write raises `ReadOnlyViolation`. With `limit`, at
+        most that many rows are read from the engine (streamed, the rest never fetched): a query over a whole
+        store then costs the memory of `limit` rows, not of its answer."""
 
     @abstractmethod
     def counts(self) -> StoreCounts:

@@ -12,8 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lexgraph.config import BUFFER_POOL_ENV, format_size
 from lexgraph.statutes.egov import PARSER_VERSION
-from lexgraph.store.base import GraphStore, StoreCounts
+from lexgraph.store.base import BufferPoolFull, GraphStore, StoreCounts
 
 
 @dataclass(frozen=True)
@@ -82,9 +83,21 @@ def examine(store: GraphStore, checks: Sequence[Check] = ()) -> DoctorReport:
         + ", ".join(f"V{a.version:03d}__{a.name}" for a, _ in changed),
         "" if not changed else "never edit an applied migration; restore the file and add a new V0NN migration",
     ))
-    counts = store.counts()
-    if pending:
-        return DoctorReport(store.location, store.backend, counts, tuple(findings))
+    try:
+        counts = store.counts()
+        if pending:
+            return DoctorReport(store.location, store.backend, counts, tuple(findings))
+        _consistency(store, counts, findings)
+        findings.extend(check(store) for check in checks)
+    except BufferPoolFull:  # a pool too small for even the checks: that is the finding
+        if not any(f.check == "buffer pool" and not f.ok for f in findings):
+            findings.append(_pool_too_small(store, "the checks themselves ran out of it"))
+        counts = StoreCounts({}, {})
+    return DoctorReport(store.location, store.backend, counts, tuple(findings))
+
+
+def _consistency(store: GraphStore, counts: StoreCounts, findings: list[Finding]) -> None:
+    """The store's own consistency checks, appended to `findings`."""
     orphans = [r["uid"] for r in store.query("doctor_orphan_provisions")]
     findings.append(Finding(
         "orphan clauses", not orphans,
@@ -133,5 +146,34 @@ def examine(store: GraphStore, checks: Sequence[Check] = ()) -> DoctorReport:
         f"{stubs} precedents are known only from citations; `lexgraph ingest precedents` of their texts fills "
         "them in",
     ))
-    findings.extend(check(store) for check in checks)
-    return DoctorReport(store.location, store.backend, counts, tuple(findings))
+    if (pool_finding := buffer_pool_finding(store)) is not None:
+        findings.append(pool_finding)
+
+
+def buffer_pool_finding(store: GraphStore) -> Finding | None:
+    """Whether the embedded engine's buffer pool holds the largest read a bounded read path makes of this store:
+    the whole of its largest version (`law diff`, `export rdf --law`), read here under the store's own pool. Every
+    other read path reads one clause's citations or one law at a time, so a pool that holds this holds them. None
+    for a store with no such pool (a Neo4j server sizes its own memory)."""
+    pool = getattr(store, "buffer_pool", None)
+    if pool is None:
+        return None
+    largest = store.query("doctor_largest_version")
+    if not largest:
+        return Finding("buffer pool", True, f"{pool.label} (set by {pool.source}); the store holds no law yet")
+    revision, clauses = largest[0]["revision_id"], largest[0]["clauses"]
+    try:
+        store.query("provisions_in_version", revision_id=revision)
+    except BufferPoolFull:
+        return _pool_too_small(store, f"reading its largest version, {revision} ({clauses:,} clauses), ran out of "
+                                      "it")
+    return Finding("buffer pool", True, f"{pool.label} (set by {pool.source}); the largest version, {revision} "
+                   f"({clauses:,} clauses), reads within it")
+
+
+def _pool_too_small(store: GraphStore, what: str) -> Finding:
+    pool = store.buffer_pool  # type: ignore[attr-defined]  # only a store with a pool runs out of it
+    more = format_size(pool.size * 4).replace(" ", "")
+    return Finding("buffer pool", False, f"{pool.label} (set by {pool.source}) is too small for this store: {what}",
+                   f"give the store more memory: --buffer-pool {more} on the command, {BUFFER_POOL_ENV}={more}, or "
+                   f"buffer_pool = \"{more}\" in lexgraph.toml")

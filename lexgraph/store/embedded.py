@@ -27,11 +27,13 @@ from typing import Any
 
 import ladybug
 
+from lexgraph.config import BUFFER_POOL_ENV, BufferPool, buffer_pool
 from lexgraph.errors import ConfigurationError
 from lexgraph.store.base import (
     NODE_SPECS,
     REL_TYPES,
     AppliedMigration,
+    BufferPoolFull,
     GraphStore,
     InvalidQuery,
     Migration,
@@ -47,9 +49,8 @@ from lexgraph.store.base import (
     rel_spec,
     unencodable,
 )
-from lexgraph.store.readonly import LADYBUG, check_read_statement
+from lexgraph.store.readonly import LADYBUG, check_read_statement, with_row_limit
 
-DEFAULT_BUFFER_POOL = 1 << 30  # 1 GiB: LadybugDB's default is 80% of RAM, which starves everything else
 _BATCH = 50_000
 _ARROW_TYPES = {"STRING": "string", "INT64": "int64", "DATE": "date32", "DOUBLE": "float64", "BOOL": "bool_",
                 "STRING[]": "list_of_string"}
@@ -76,8 +77,13 @@ class EmbeddedStore(GraphStore):
     index_kind = "files"
 
     def __init__(self, directory: str | os.PathLike[str], *, read_only: bool = False,
-                 buffer_pool_size: int = DEFAULT_BUFFER_POOL) -> None:
+                 buffer_pool_size: BufferPool | int | str | None = None) -> None:
+        """`buffer_pool_size`: bytes, a size such as ``4GiB`` or a `BufferPool`; None reads the setting
+        (`config.buffer_pool`: LEXGRAPH_BUFFER_POOL, lexgraph.toml, else a share of the memory available).
+        LadybugDB's own default, 80% of RAM, starves everything else on the machine; a fixed 1 GiB was too small
+        for the whole archive."""
         self.directory = Path(directory)
+        self.buffer_pool: BufferPool = buffer_pool(buffer_pool_size, named_by="buffer_pool_size")
         self.location = str(self.directory)
         self.read_only = read_only
         self._db_path = self.directory / "graph.lbdb"
@@ -92,7 +98,7 @@ class EmbeddedStore(GraphStore):
         except OSError as err:
             raise StoreUnavailable(f"cannot create the store folder {self.directory}: {err.strerror}") from None
         try:
-            self._db = self._open_database(buffer_pool_size)
+            self._db = self._open_database(self.buffer_pool.size)
         except RuntimeError as err:
             raise StoreUnavailable(self._explain_open_failure(err)) from None
         self._conn = ladybug.Connection(self._db)
@@ -139,11 +145,21 @@ class EmbeddedStore(GraphStore):
                     f"and search, work meanwhile)")
         return f"cannot open the store {self.directory}: {message}"
 
+    def _pool_message(self, err: RuntimeError) -> str:
+        """What to do when a query ran out of the engine's buffer pool: the size, where it came from and the
+        settings that change it, rather than the engine's bare "buffer pool is full"."""
+        pool = self.buffer_pool
+        return (f"the store {self.directory} ran out of its {pool.label} buffer pool (set by {pool.source}) "
+                f"({str(err).strip()[:160]}); give it more with --buffer-pool 4GiB, {BUFFER_POOL_ENV}=4GiB or "
+                f"buffer_pool = \"4GiB\" in lexgraph.toml (`lexgraph doctor` says what this store needs)")
+
     # -- low level ----------------------------------------------------------------------------------------------
     def _execute(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
         try:
             result = self._conn.execute(cypher, dict(params or {}))
         except RuntimeError as err:
+            if _out_of_pool(err):
+                raise BufferPoolFull(self._pool_message(err)) from err
             raise unencodable(params) or StoreError(f"{err} (query: {cypher.strip()[:200]})") from err
         results = result if isinstance(result, list) else [result]
         last = results[-1]
@@ -227,7 +243,8 @@ class EmbeddedStore(GraphStore):
                 ) from error
             raise
 
-    def run_read_only(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
+    def run_read_only(self, cypher: str, params: Mapping[str, Any] | None = None, *,
+                      limit: int | None = None) -> list[Row]:
         """User Cypher, three locks deep, because ``BEGIN TRANSACTION READ ONLY`` alone let ``RETURN 1; COMMIT;
         MATCH (l:Law) DETACH DELETE l`` end the transaction and delete, and let ``LOAD FROM``/``COPY … TO`` read
         and write files (issue 15):
@@ -243,14 +260,15 @@ class EmbeddedStore(GraphStore):
             raise StoreError("cannot run a user query inside an open write transaction")
         self._execute("BEGIN TRANSACTION READ ONLY")
         try:
-            rows = self._run_prepared(statement.text, params)
+            text = statement.text if limit is None else with_row_limit(statement, limit)
+            rows = self._run_prepared(text, params, limit)
         except BaseException as err:
             self._end_read_transaction(err)
             raise
         self._end_read_transaction(None)
         return rows
 
-    def _run_prepared(self, cypher: str, params: Mapping[str, Any] | None) -> list[Row]:
+    def _run_prepared(self, cypher: str, params: Mapping[str, Any] | None, limit: int | None = None) -> list[Row]:
         try:
             with warnings.catch_warnings():
                 # `prepare` is deprecated in favour of `execute`, which runs every statement of a multi-statement
@@ -259,11 +277,18 @@ class EmbeddedStore(GraphStore):
                 prepared = self._conn.prepare(cypher)
             result = self._conn.execute(prepared, dict(params or {}))
         except RuntimeError as err:
+            if _out_of_pool(err):
+                raise BufferPoolFull(self._pool_message(err)) from None
             raise unencodable(params) or _user_query_error(err, cypher) from None
         assert not isinstance(result, list)  # a prepared statement is one statement
         try:
             columns = result.get_column_names()
-            return [dict(zip(columns, values, strict=True)) for values in result.get_all()]
+            if limit is None:
+                return [dict(zip(columns, values, strict=True)) for values in result.get_all()]
+            rows: list[Row] = []
+            while len(rows) < limit and result.has_next():
+                rows.append(dict(zip(columns, result.get_next(), strict=True)))
+            return rows
         finally:
             result.close()
 
@@ -542,6 +567,13 @@ _COPY_ROWS = 1_000_000
 _USER_ERRORS = ("parser exception", "binder exception", "catalog exception", "conversion exception",
                 "overflow exception", "runtime exception", "parameter ")
 _WRITE_REFUSED = ("write query inside a read-only transaction", "write operations in a read-only database")
+
+
+def _out_of_pool(err: RuntimeError) -> bool:
+    """Whether the engine failed for want of buffer-pool memory (LadybugDB 0.22: "Buffer manager exception: Unable
+    to allocate memory! The buffer pool is full")."""
+    message = str(err).lower()
+    return "buffer pool is full" in message or "buffer manager exception" in message
 
 
 def _user_query_error(err: RuntimeError, cypher: str) -> StoreError | InvalidQuery:

@@ -30,6 +30,7 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from itertools import islice
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
@@ -410,7 +411,8 @@ class Neo4jStore(GraphStore):
             return _run_in(self, tx, cypher, params, f"query {query_name!r}")
         return self._read(cypher, params, f"query {query_name!r}")
 
-    def run_read_only(self, cypher: str, params: Mapping[str, Any] | None = None) -> list[Row]:
+    def run_read_only(self, cypher: str, params: Mapping[str, Any] | None = None, *,
+                      limit: int | None = None) -> list[Row]:
         """User Cypher: exactly one read statement (`check_read_statement`, Neo4j dialect: no LOAD CSV, no USE,
         no procedure outside the read-only allow-list, no ``CALL { … } IN TRANSACTIONS``), run in a READ_ACCESS
         session's read transaction, whose summary must say it read. LOAD CSV and file-exporting procedures run
@@ -424,8 +426,8 @@ class Neo4jStore(GraphStore):
         def work(tx: ManagedTransaction) -> list[Row]:
             try:
                 result = tx.run(statement.text, parameters)
-                rows = [_record_to_row(record) for record in result]
-                summary = result.consume()
+                rows = [_record_to_row(record) for record in islice(result, limit)]
+                summary = result.consume()  # the rows past `limit` are discarded, never held
             except Neo4jError as err:
                 if _is_write_refusal(err):
                     raise ReadOnlyViolation(f"{_READ_ONLY_MESSAGE} ({err.code})") from None

@@ -407,3 +407,25 @@ def _refuse(text: str, offset: int, clause: str, reason: str) -> RefusedStatemen
     column = offset - (text.rfind("\n", 0, offset) + 1) + 1
     return RefusedStatement(f"refused {clause} (line {line}, column {column}): {clause} {reason}; a query is "
                             f"exactly one read-only statement (docs/security.md)", clause=clause, offset=offset)
+
+
+def with_row_limit(statement: ReadStatement, limit: int) -> str:
+    """The statement's text with ``LIMIT limit`` after its final RETURN when it has no LIMIT of its own there (and
+    is no UNION, whose last LIMIT would bind one branch only). LadybugDB materialises a query's whole result before
+    the first row is read, so a caller that wants `limit` rows in bounded memory must say so in the query; a
+    statement that already ends in its own LIMIT (or SKIP … LIMIT) is left as written."""
+    tokens = [t for t in tokenize(statement.text) if t.kind != "comment"]
+    words = [t.text.upper() for t in tokens if t.kind == "word"]
+    if "RETURN" not in words or "UNION" in words:
+        return statement.text
+    depth, last_return, has_limit = 0, -1, False
+    for index, token in enumerate(tokens):
+        if token.kind == "symbol" and token.text in "([{":
+            depth += 1
+        elif token.kind == "symbol" and token.text in ")]}":
+            depth -= 1
+        elif depth == 0 and token.kind == "word" and token.text.upper() == "RETURN":
+            last_return, has_limit = index, False
+        elif depth == 0 and last_return >= 0 and token.kind == "word" and token.text.upper() == "LIMIT":
+            has_limit = True
+    return statement.text if has_limit else f"{statement.text}\nLIMIT {int(limit)}"

@@ -412,7 +412,7 @@ class Tools:
         if not query:
             raise InputError("query is required (one read-only Cypher statement), or schema: true for the store's "
                              "labels, relationship types and properties")
-        rows = self.lg.query(query, params or {})
+        rows = self.lg.query(query, params or {}, limit=MAX_ROWS + 1)  # one more says it was cut
         plain = json.loads(json.dumps(rows[:MAX_ROWS], ensure_ascii=False, default=str))
         payload = {"rows": plain, "truncated": len(rows) > MAX_ROWS}
         return shapes.QueryRows.model_validate(
