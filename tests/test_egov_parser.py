@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -140,3 +141,27 @@ def test_bad_input_gives_one_clear_error_naming_the_file(data, problem):
 def test_ruby_reads_as_its_base_text_in_both_generations(civil_2020, civil_2023, path, field, expected):
     for law in (civil_2020, civil_2023):
         assert getattr(by_path(law, path), field).startswith(expected)
+
+
+# Real revision ids of e-Gov's 2020 law list (../shared/data/egov/law_list_2020-05-18.csv): 156 laws' ids hold
+# lower-case letters, and a sync of one of them failed as "not an e-Gov revision id" after its list was accepted.
+@pytest.mark.parametrize(("text", "law_id", "day", "amended_by"), [
+    ("321M30000f40001_20161001_000000000000000", "321M30000f40001", date(2016, 10, 1), "000000000000000"),
+    ("322M4000094a001_20190401_430M60000002055", "322M4000094a001", date(2019, 4, 1), "430M60000002055"),
+    ("129AC0000000089_20200401_429AC0000000044.xml", "129AC0000000089", date(2020, 4, 1), "429AC0000000044"),
+])
+def test_revision_ids_are_read_in_either_case(text: str, law_id: str, day: date, amended_by: str) -> None:
+    from lexgraph.statutes.sources import parse_revision_id
+
+    revision = parse_revision_id(text)
+    assert revision is not None
+    assert (revision.law_id, revision.enforced_from, revision.amended_by) == (law_id, day, amended_by)
+
+
+@pytest.mark.parametrize("text", ["321M30000f4000_20161001_000000000000000",
+                                  "x321M30000f40001_20161001_000000000000000",
+                                  "321M30000f40001_20161301_000000000000000"])
+def test_what_is_not_a_revision_id_stays_unread(text: str) -> None:
+    from lexgraph.statutes.sources import parse_revision_id
+
+    assert parse_revision_id(text) is None

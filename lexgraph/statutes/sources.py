@@ -26,7 +26,9 @@ from typing import IO
 from lexgraph.errors import InputError
 from lexgraph.model import RevisionId
 
-REVISION_PATTERN = re.compile(r"(?<![0-9A-Za-z])([0-9]{3}[0-9A-Z]{12})_([0-9]{8})_([0-9A-Z]{15})(?![0-9A-Za-z])")
+REVISION_PATTERN = re.compile(r"(?<![0-9A-Za-z])([0-9]{3}[0-9A-Za-z]{12})_([0-9]{8})_([0-9A-Za-z]{15})(?![0-9A-Za-z])")
+"""An e-Gov revision id in a file name or a list: law id, day, amending law id. Ids hold lower-case letters too
+(321M30000f40001, 156 laws of e-Gov's 2020 list), so both cases are read."""
 _ARCHIVE_DAY = re.compile(r"(\d{4}-\d{2}-\d{2})")
 _ARCHIVE_SUFFIXES = (".tar.xz", ".txz", ".tar.gz", ".tgz", ".tar", ".zip")
 
