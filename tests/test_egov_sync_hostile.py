@@ -289,3 +289,20 @@ def test_laws_pages_refuse_an_id_that_is_not_e_govs_and_a_law_listed_twice() -> 
             with pytest.raises(AnswerRefused, match=named.replace(".", r"\.")):
                 list(client.laws({}, limit=1))
             client.close()
+
+
+def test_a_failure_naming_what_the_server_sent_stays_one_line(tmp_path: Path) -> None:
+    """What a hostile server writes into a text (here its <LawNum>) reaches the failure line that names it, escaped:
+    a line break in it cannot print a line of its own on the terminal."""
+    forged = tmp_path / CIVIL_TEXT.name
+    text = CIVIL_TEXT.read_text(encoding="utf-8")
+    assert "<LawNum>明治二十九年法律第八十九号</LawNum>" in text
+    forged.write_text(text.replace("<LawNum>明治二十九年法律第八十九号</LawNum>",
+                                   "<LawNum>明治二十九年法律第八十九号\nFAKE-LINE: all revisions synced</LawNum>"),
+                      encoding="utf-8")
+    with EgovApiServer([impostor_text(procedure_act(), NEW, forged)]) as api:
+        run = sync(api, tmp_path / "store")
+    assert run.code == 1, run.stderr
+    lines = run.stderr.splitlines()
+    assert not [line for line in lines if line.startswith("FAKE-LINE")], run.stderr
+    assert any("\\nFAKE-LINE: all revisions synced" in line for line in lines), run.stderr

@@ -13,7 +13,7 @@ from rich.markup import escape
 
 from lexgraph.cli.law import print_links_summary
 from lexgraph.cli.options import JsonOpt, StoreOpt, parse_day
-from lexgraph.cli.output import EXIT_BAD_INPUT, emit_json, err, fail, opened, out, progress_bar
+from lexgraph.cli.output import EXIT_BAD_INPUT, emit_json, err, fail, line_shown, opened, out, progress_bar
 from lexgraph.config import parse_store_location, store_location
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ def sync_command(
             if ingest.links is not None:
                 print_links_summary(ingest.links)
         for failure in summary.failures:
-            err.print(f"[red]failed[/] {escape(str(failure))}", highlight=False)
+            err.print(f"[red]failed[/] {escape(line_shown(str(failure)))}", highlight=False)
     if summary.failures:
         raise typer.Exit(EXIT_BAD_INPUT)
 
@@ -116,7 +116,7 @@ def _sync(store: str | None, laws: list[str] | None, api: str | None, pace: floa
             progress.update(task, advance=1)
 
         def on_wait(message: str, seconds: float) -> None:  # a wait the server asked for is never silent
-            err.print(escape(message), highlight=False)
+            err.print(escape(line_shown(message)), highlight=False)
 
         return lg.sync(laws or (), api=api, pace=pace, updated_since=since, link=link, on_law=on_law,
                        on_revision=on_revision, all_laws=all_laws, archive=archive, limits=limits, on_wait=on_wait)
