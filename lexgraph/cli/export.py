@@ -16,7 +16,7 @@ app = typer.Typer(no_args_is_help=True, help="The graph in other formats.")
 
 @app.command("rdf")
 def export_rdf(
-    node: Annotated[str | None, typer.Argument(help="A uid (hanrei:91244, doc:…, a clause uid), a lawsuit id "
+    node: Annotated[str | None, typer.Argument(help="A uid (hanrei:91244, a doc: uid, a clause uid), a lawsuit id "
                                                "(91244) or a law and clause in force on --as-of (\"民法 第七百九条\"); "
                                                "or none, with --law or --all.")] = None,
     depth: DepthOpt = 1,
