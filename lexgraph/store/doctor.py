@@ -48,7 +48,7 @@ Check = Callable[[GraphStore], "Finding"]
 def examine(store: GraphStore, checks: Sequence[Check] = ()) -> DoctorReport:
     """The store's own checks (migrations, counts, consistency), then each of `checks` (the client adds the
     search indexes', which live above the store) in order."""
-    findings: list[Finding] = []
+    findings: list[Finding] = [_log_finding(store)]
     pending = store.pending_migrations()
     findings.append(Finding(
         "migrations", not pending,
@@ -114,3 +114,19 @@ def examine(store: GraphStore, checks: Sequence[Check] = ()) -> DoctorReport:
     ))
     findings.extend(check(store) for check in checks)
     return DoctorReport(store.location, store.backend, counts, tuple(findings))
+
+
+def _log_finding(store: GraphStore) -> Finding:
+    """What opening the store did to its write-ahead log, and the torn tails kept beside it. A tail set aside is
+    not a problem of the store (it holds every committed transaction), so the finding passes; it names the files
+    because they are the user's to keep or delete, never deleted by lexgraph."""
+    notes = list(store.opening_notes)
+    aside = store.set_aside_files()
+    if not notes and not aside:
+        return Finding("write-ahead log", True, "whole: the store opened without replaying a torn log")
+    detail = "; ".join(notes) if notes else "opened whole"
+    if aside:
+        detail += (f"; torn logs set aside by an open after a killed write are kept beside the store "
+                   f"({', '.join(aside)}): what lies in them past the last whole COMMIT was never committed; "
+                   f"delete them when no longer wanted")
+    return Finding("write-ahead log", True, detail)
