@@ -122,6 +122,10 @@ def _log_finding(store: GraphStore) -> Finding:
     because they are the user's to keep or delete, never deleted by lexgraph."""
     notes = list(store.opening_notes)
     aside = store.set_aside_files()
+    if store.torn_log:
+        return Finding("write-ahead log", False, "; ".join(notes),
+                       "run `lexgraph doctor --repair` (or any write command, once no other writer runs): it copies "
+                       "the log beside the store and keeps in the store every transaction committed before the tear")
     if not notes and not aside:
         return Finding("write-ahead log", True, "whole: the store opened without replaying a torn log")
     detail = "; ".join(notes) if notes else "opened whole"

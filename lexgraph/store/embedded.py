@@ -57,8 +57,10 @@ _KEYS = {spec.label: spec.key for spec in NODE_SPECS}
 _MIGRATION_TABLE = "_Migration"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _LOG_SUFFIXES = (".wal", ".wal.checkpoint")
-_LOG_FAILURE = re.compile(r"\bwal\b|\.wal\b|reading past the end of the file")
 _TORN = ".torn-"
+# What the engine raises when its open fails: its own errors, and the C++ exceptions pybind11 maps (a record torn
+# inside a string gave `ValueError`, a garbage length after a torn record `MemoryError` from std::bad_alloc).
+_ENGINE_OPEN_ERRORS = (RuntimeError, ValueError, MemoryError)
 
 
 def _check_store_folder(directory: Path) -> None:
@@ -96,7 +98,7 @@ class EmbeddedStore(GraphStore):
             raise StoreUnavailable(f"cannot create the store folder {self.directory}: {err.strerror}") from None
         try:
             self._db = self._open_database(buffer_pool_size)
-        except (RuntimeError, ValueError) as err:
+        except _ENGINE_OPEN_ERRORS as err:
             raise StoreUnavailable(self._explain_open_failure(err)) from None
         self._conn = ladybug.Connection(self._db)
         self._in_transaction = False
@@ -116,36 +118,50 @@ class EmbeddedStore(GraphStore):
             self._ensure_migration_table()
 
     def _open_database(self, buffer_pool_size: int) -> ladybug.Database:
-        """The engine's database. A writer killed mid-transaction leaves a write-ahead log that only a read-write
-        open replays, and the engine refuses a read-only open until then; so a reader that finds no writer replays
-        it (every committed transaction, nothing else) and then opens read-only, as `doctor` after a crash must,
-        and says so in `opening_notes`. A live writer holds the lock, and the read-write open fails with the usual
-        message.
+        """The engine's database. A writer killed during a checkpoint leaves files that only a read-write open
+        recovers, and the engine refuses a read-only open until then ("recovery is pending"); so a reader that
+        finds no writer lets a read-write open recover them (every committed transaction, nothing else) and then
+        opens read-only, as `doctor` after a crash must, and says so in `opening_notes`. A live writer holds the
+        lock, and the read-write open fails with the usual message.
 
-        A log whose last record is torn (a kill, or a power cut, while COMMIT wrote it) fails LadybugDB 0.22's
-        checksum and the engine refuses the whole store; `_recover_torn_log` opens it with the records before the
-        tear instead. Each open is tried strictly first, so a whole log is never read leniently."""
+        A log whose last record is torn (a kill, or a power cut, while COMMIT wrote it) makes LadybugDB 0.22
+        refuse the whole store. A read-write open then sets the log aside and replays its whole committed
+        transactions (`_recover_torn_log`); a read-only open reads the same transactions without changing a
+        file, and says that the torn tail is still there (`torn_log`). Each open is tried strictly first, so a
+        whole log is never read leniently."""
         try:
             return self._engine(buffer_pool_size, read_only=self.read_only)
-        except (RuntimeError, ValueError) as err:
+        except _ENGINE_OPEN_ERRORS as err:
             pending = self.read_only and "recovery is pending" in str(err)
             if not (pending or self._torn_log_suspected(err)):
                 raise
             first = err
         if not self.read_only:
             return self._recover_torn_log(buffer_pool_size, first)
+        if not pending:
+            try:
+                db = self._engine(buffer_pool_size, read_only=True, lenient=True)
+            except _ENGINE_OPEN_ERRORS:
+                raise first from None
+            self.torn_log = True
+            self.opening_notes += (
+                f"the store's write-ahead log ends in a torn record ({_engine_text(first)}), as a process killed or "
+                f"a machine stopped during COMMIT leaves it: this read-only open reads every transaction committed "
+                f"before it and changes nothing; `lexgraph doctor --repair` (or any write command) sets the torn "
+                f"log aside beside the store",)
+            return db
         logs = _size_text(sum(size for _, size in self._logs()))
         try:
             self._engine(buffer_pool_size, read_only=False).close()
-        except (RuntimeError, ValueError) as err:
+        except _ENGINE_OPEN_ERRORS as err:
             if not self._torn_log_suspected(err):
                 raise
             self._recover_torn_log(buffer_pool_size, err).close()
         else:
             self.opening_notes += (
-                f"the write-ahead log ({logs}) that a writer left without closing the store {self.directory} was "
-                f"replayed into it before this read-only open: every transaction that writer committed is kept, "
-                f"nothing else",)
+                f"the store's write-ahead log and checkpoint files ({logs}), left by a writer killed during a "
+                f"checkpoint, were recovered into the store before this read-only open (the engine opens no store "
+                f"read-only until they are): every transaction that writer committed is kept, nothing else",)
         return self._engine(buffer_pool_size, read_only=True)
 
     def _engine(self, buffer_pool_size: int, *, read_only: bool, lenient: bool = False) -> ladybug.Database:
@@ -167,14 +183,14 @@ class EmbeddedStore(GraphStore):
         return found
 
     def _torn_log_suspected(self, err: Exception) -> bool:
-        """Whether the engine's open failed while reading a write-ahead log: a log is there, and the message names
-        the log or a read past its end (a torn record's length). LadybugDB 0.22 raises a `ValueError`
-        (``basic_string::_M_replace_aux``) for a record torn inside its type name, which names nothing; with a
-        log there and no lock refused, that too is the log."""
-        message = str(err).lower()
-        if "lock" in message or not self._logs():
-            return False
-        return isinstance(err, ValueError) or bool(_LOG_FAILURE.search(message))
+        """Whether the engine's open may have failed on a torn write-ahead log: a log is there, and the failure is
+        not the lock of a live writer. No message is required, because LadybugDB 0.22 fails on a torn log in many
+        ways: cut at random bytes and followed by zeros or garbage, the same log gave "Checksum verification
+        failed", "Reading past the end of the file", "serialized with enableChecksums=False" (a torn header), an
+        internal assertion (UNREACHABLE_CODE), a `ValueError` (``basic_string::_M_replace_aux``) and a
+        `MemoryError` (``std::bad_alloc``). A failure that is not the log's fails the lenient open too, and is
+        then reported with both messages."""
+        return "lock" not in str(err).lower() and bool(self._logs())
 
     def _recover_torn_log(self, buffer_pool_size: int, failure: Exception) -> ladybug.Database:
         """Open, read-write, the last checkpoint plus every whole committed transaction of a log whose tail is
@@ -192,7 +208,7 @@ class EmbeddedStore(GraphStore):
             kept.append(aside)
         try:
             db = self._engine(buffer_pool_size, read_only=False, lenient=True)
-        except (RuntimeError, ValueError) as again:
+        except _ENGINE_OPEN_ERRORS as again:
             raise StoreUnavailable(
                 f"cannot open the store {self.directory}: its write-ahead log failed to replay ({_engine_text(failure)}"
                 f"), and replaying only its whole committed transactions failed too ({_engine_text(again)}); the "
