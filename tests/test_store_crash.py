@@ -26,8 +26,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lexgraph.store.base import load_migrations
 from lexgraph.store.embedded import EmbeddedStore
-from tests.helpers import ROOT, SHARED, lexgraph  # noqa: F401
+from tests.helpers import ROOT, SHARED, lexgraph
 
 ROWS = 60_000
 
@@ -293,3 +294,108 @@ def test_a_read_only_open_reads_what_a_killed_writer_committed_and_changes_nothi
     finally:
         opened.close()
     assert {p.name: p.read_bytes() for p in store.iterdir()} == before
+
+
+# `lexgraph ingest statutes` with its COMMITs timed; with nth > 0, it is killed `delay` s after its nth COMMIT starts
+# (with a negative delay: just before that COMMIT, which leaves what the COMMITs before it wrote).
+INGEST = """
+import json, os, signal, sys, threading, time
+from lexgraph.store import embedded
+
+nth, delay, command = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3:]
+run = embedded.EmbeddedStore._execute
+commits = []
+
+def execute(self, cypher, *args, **kwargs):
+    if cypher != "COMMIT":
+        return run(self, cypher, *args, **kwargs)
+    commits.append(0.0)
+    if len(commits) == nth:
+        if delay < 0:
+            os.kill(os.getpid(), signal.SIGKILL)
+        threading.Timer(delay, lambda: os.kill(os.getpid(), signal.SIGKILL)).start()
+    started = time.perf_counter()
+    try:
+        return run(self, cypher, *args, **kwargs)
+    finally:
+        commits[-1] = time.perf_counter() - started
+
+embedded.EmbeddedStore._execute = execute
+from lexgraph.cli import app
+sys.argv = ["lexgraph", *command]
+try:
+    app()
+finally:
+    print("COMMITS " + json.dumps(commits), file=sys.stderr)
+"""
+VERSIONED = SHARED / "egov" / "versioned"  # 15 versions of 11 laws
+
+
+def _ingest(store: Path, nth: int = 0, delay: float = 0.0) -> tuple[int, list[float]]:
+    done = subprocess.run([sys.executable, "-c", INGEST, str(nth), str(delay), "ingest", "statutes", str(VERSIONED),
+                           "--store", str(store), "--json"], cwd=ROOT, env=_env(), capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode in (0, -9), done.stderr[-3000:]
+    commits = json.loads(done.stderr.rsplit("COMMITS ", 1)[1].splitlines()[0]) if "COMMITS " in done.stderr else []
+    return done.returncode, commits
+
+
+def _counts(store: Path) -> tuple[dict[str, int], dict[str, int]]:
+    """The store's counts after a kill, read as the next command would; a torn log is set aside first, as
+    `doctor --repair` does, and doctor then finds nothing wrong."""
+    opened = EmbeddedStore(store, read_only=True)
+    try:
+        counts, torn = opened.counts(), opened.torn_log
+    finally:
+        opened.close()
+    if torn:
+        assert _repaired(store)[0].startswith("set aside the torn tail")
+    doctor = lexgraph("doctor", "--json", store=store)
+    assert doctor.code == 0, doctor.stdout + doctor.stderr
+    return counts.nodes, counts.relationships
+
+
+def _ingest_kill_sweep(tmp_path: Path, fractions: list[float], longest_only: bool) -> None:
+    whole = tmp_path / "whole"
+    code, timed = _ingest(whole)
+    assert code == 0
+    expected = _counts(whole)
+    migrations = len(load_migrations("embedded"))
+    data = list(range(migrations + 1, len(timed) + 1))  # the ingest's own COMMITs, after the migrations'
+    if longest_only:
+        data = [max(data, key=lambda n: timed[n - 1])]
+    references: dict[int, tuple[dict[str, int], dict[str, int]]] = {len(timed): expected}
+
+    def after(n: int) -> tuple[dict[str, int], dict[str, int]]:
+        """The counts once the first n COMMITs are done and no other (the process killed before the next)."""
+        if n not in references:
+            store = tmp_path / f"after-{n}"
+            assert _ingest(store, n + 1, -1)[0] == -9
+            references[n] = _counts(store)
+            shutil.rmtree(store)
+        return references[n]
+
+    kills = 0
+    for n in data:
+        for fraction in fractions:
+            store = tmp_path / f"kill-{n}-{fraction}"
+            code, _ = _ingest(store, n, timed[n - 1] * fraction)
+            state = _counts(store)
+            assert state in (after(n - 1), after(n)), f"killed {fraction:.0%} into COMMIT {n} ({timed[n - 1]:.2f} s)"
+            assert _ingest(store)[0] == 0  # the same ingest again
+            assert _counts(store) == expected, f"rerun after a kill {fraction:.0%} into COMMIT {n}"
+            kills += code == -9
+            shutil.rmtree(store)
+    print(f"{kills} kills of {len(data) * len(fractions)} moments in COMMITs {data} ({[timed[n - 1] for n in data]})")
+
+
+@pytest.mark.requires("shared")
+def test_an_ingest_killed_in_its_largest_commit_is_whole_after_it_runs_again(tmp_path: Path) -> None:
+    _ingest_kill_sweep(tmp_path, [0.05], longest_only=True)
+
+
+@pytest.mark.slow
+@pytest.mark.requires("shared")
+def test_an_ingest_killed_at_24_moments_of_its_commits_opens_and_runs_again_to_the_same_store(
+        tmp_path: Path) -> None:
+    _ingest_kill_sweep(tmp_path, [0.0, 0.03, 0.07, 0.15, 0.4, 0.8], longest_only=False)
