@@ -282,6 +282,21 @@ def test_doctor_reports_a_torn_log_and_repair_sets_it_aside(committed_log: Path,
     assert lexgraph("doctor", "--repair", store=tmp_path / "none").code == 3
 
 
+def test_a_log_a_live_writer_is_writing_is_not_called_torn(committed_log: Path, tmp_path: Path) -> None:
+    """A reader may open while a writer's COMMIT is half way through the log: that half record is no tear, and
+    doctor must not send the user to repair it. The lock note names the writer (here, this process)."""
+    size = (committed_log / "graph.lbdb.wal").stat().st_size
+    store = tmp_path / "store"
+    _torn_copy(committed_log, store, size - 100)
+    (store / "lexgraph.lock").write_text(json.dumps({"pid": os.getpid(), "command": "lexgraph ingest"}))
+    opened = EmbeddedStore(store, read_only=True)
+    try:
+        assert len(_transactions(opened)) == TRANSACTIONS - 1 and not opened.torn_log
+        assert f"process {os.getpid()} (lexgraph ingest) is still writing" in opened.opening_notes[0]
+    finally:
+        opened.close()
+
+
 def test_a_read_only_open_reads_what_a_killed_writer_committed_and_changes_nothing(committed_log: Path,
                                                                                    tmp_path: Path) -> None:
     store = tmp_path / "store"

@@ -143,6 +143,12 @@ class EmbeddedStore(GraphStore):
                 db = self._engine(buffer_pool_size, read_only=True, lenient=True)
             except _ENGINE_OPEN_ERRORS:
                 raise first from None
+            writer = self._live_writer()
+            if writer is not None:  # its COMMIT is writing the last record now: not torn, just not whole yet
+                self.opening_notes += (
+                    f"the store's write-ahead log ends in a record that {writer} is still writing: this read-only "
+                    f"open reads every transaction committed before it",)
+                return db
             self.torn_log = True
             self.opening_notes += (
                 f"the store's write-ahead log ends in a torn record ({_engine_text(first)}), as a process killed or "
@@ -163,6 +169,22 @@ class EmbeddedStore(GraphStore):
                 f"checkpoint, were recovered into the store before this read-only open (the engine opens no store "
                 f"read-only until they are): every transaction that writer committed is kept, nothing else",)
         return self._engine(buffer_pool_size, read_only=True)
+
+    def _live_writer(self) -> str | None:
+        """The writer named in ``lexgraph.lock`` when that process still runs (a reader cannot take the engine's
+        lock to ask): a log it is writing ends in a half record that is no tear."""
+        try:
+            note = json.loads(self._lock_note.read_text(encoding="utf-8"))
+            pid = int(note["pid"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return None
+        except PermissionError:
+            pass  # another user's process: alive
+        return f"process {pid} ({note.get('command', 'a writer')})"
 
     def _engine(self, buffer_pool_size: int, *, read_only: bool, lenient: bool = False) -> ladybug.Database:
         return ladybug.Database(str(self._db_path), buffer_pool_size=buffer_pool_size, read_only=read_only,
