@@ -226,7 +226,14 @@ class EmbeddedStore(GraphStore):
         kept: list[Path] = []
         for log, _ in logs:
             aside = log.with_name(f"{log.name}{_TORN}{stamp}")
-            _durable_copy(log, aside)
+            try:
+                _durable_copy(log, aside)
+            except OSError as err:  # the log is left as it was: nothing is cut before its copy is safe
+                raise StoreUnavailable(
+                    f"the store {self.directory} has a write-ahead log torn by a killed write "
+                    f"({_engine_text(failure)}), and it could not be copied aside before the torn tail is cut "
+                    f"({err.strerror}): free {_size_text(logs[0][1])} in {self.directory} and open it again"
+                ) from None
             kept.append(aside)
         try:
             db = self._engine(buffer_pool_size, read_only=False, lenient=True)
