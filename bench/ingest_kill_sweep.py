@@ -7,8 +7,9 @@ other writes (docs/architecture.md, "Transactions, bulk inserts and a killed wri
 process runs the ingest with the store's statement runner wrapped so that, when the N-th ``COMMIT`` starts, a timer
 kills the process (SIGKILL) after the given delay. The parent then runs `doctor --json` and `stats --json` on
 what is left, as the next command would, and prints one row per kill: the counts of laws, versions, clauses,
-CONTAINS and CITES edges, and doctor's verdict. Every row must be one the store can be in: doctor ok, and each
-version with its clauses. Exit 1 if any row is not.
+CONTAINS and CITES edges, doctor's verdict, and whether the kill tore the log (then set aside by `doctor
+--repair` before the counts). Every row must be one the store can be in: doctor ok, and each version with its
+clauses. Exit 1 if any row is not.
 
 Default source: ../shared/data/egov/versioned (15 versions of 11 laws). The first run without a kill counts the
 COMMITs, and `--commits` defaults to every one after the migrations'.
@@ -76,11 +77,18 @@ def _ingest(store: Path, source: Path, nth: int, delay_s: float) -> tuple[int, i
 
 
 def _state(store: Path) -> dict[str, Any]:
+    """Doctor's verdict and the counts. A log torn by the kill is doctor's one PROBLEM with a fix
+    (`doctor --repair`), which the next write command applies by itself: shown as ``torn``, then repaired."""
     doctor = _lexgraph("doctor", "--json", "--store", str(store))
+    problems = [f["check"] for f in json.loads(doctor.stdout)["findings"] if not f["ok"]] if doctor.stdout else ["?"]
+    torn = problems == ["write-ahead log"]
+    if torn:
+        doctor = _lexgraph("doctor", "--repair", "--json", "--store", str(store))
     stats = json.loads(_lexgraph("stats", "--json", "--store", str(store)).stdout)
     nodes, rels = stats["nodes"], stats["relationships"]
-    return {"doctor_ok": doctor.returncode == 0, "laws": nodes.get("Law", 0), "versions": nodes.get("LawVersion", 0),
-            "clauses": nodes.get("Provision", 0), "contains": rels.get("CONTAINS", 0), "cites": rels.get("CITES", 0)}
+    return {"doctor_ok": doctor.returncode == 0, "torn": torn, "laws": nodes.get("Law", 0),
+            "versions": nodes.get("LawVersion", 0), "clauses": nodes.get("Provision", 0),
+            "contains": rels.get("CONTAINS", 0), "cites": rels.get("CITES", 0)}
 
 
 def main() -> int:

@@ -154,6 +154,8 @@ def opened(given: str | None, *, read_only: bool = False) -> Iterator[LexGraph]:
     if read_only and not store_exists(location):
         fail(f"no store at {location}; run `lexgraph ingest statutes PATH…` first or pass --store", EXIT_UNAVAILABLE)
     with LexGraph.open(location, read_only=read_only, buffer_pool=buffer_pool(given_buffer_pool())) as lg:
+        for note in lg.store.opening_notes:  # what the open did to the store (a torn log set aside), on stderr
+            err.print(f"[yellow]note:[/] {escape(line_shown(note))}", highlight=False)
         yield lg
 
 

@@ -10,8 +10,19 @@ from rich.markup import escape
 from rich.table import Table
 
 from lexgraph.cli.options import JsonOpt, StoreOpt
-from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, err, fail, opened, out, progress_bar, table
-from lexgraph.config import store_location
+from lexgraph.cli.output import (
+    EXIT_BAD_INPUT,
+    EXIT_UNAVAILABLE,
+    EXIT_USAGE,
+    emit_json,
+    err,
+    fail,
+    opened,
+    out,
+    progress_bar,
+    table,
+)
+from lexgraph.config import store_exists, store_location
 from lexgraph.store.copy import DEFAULT_BATCH
 
 QUERY_LIMIT = 10_000  # rows `query` reads at most unless told: a user's MATCH over 1.6 M clauses must not fill memory
@@ -32,9 +43,18 @@ def stats(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
     out.print(grid)
 
 
-def doctor(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
+def doctor(
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+    repair: Annotated[bool, typer.Option(
+        "--repair", help="Open the store for writing, as any write command does: a write-ahead log torn by a killed "
+        "writer is copied beside the store and the store keeps every transaction committed before the tear "
+        "(pending migrations are applied too).")] = False,
+) -> None:
     """Check migrations, counts and consistency, and say what to do about any problem."""
-    with opened(store, read_only=True) as lg:
+    if repair and not store_exists(store_location(store)):
+        fail(f"no store at {store_location(store)} to repair; pass --store", EXIT_UNAVAILABLE)
+    with opened(store, read_only=not repair) as lg:
         report = lg.doctor()
     if as_json:
         emit_json(report.to_json())

@@ -252,6 +252,18 @@ class GraphStore(ABC):
     #: database's own indexes. The index package reads this and never asks which backend a store is.
     index_kind: str = "abstract"
     location: str = ""
+    #: What opening the store did to it that its user must hear of (a torn write-ahead log set aside, a log a
+    #: killed writer left replayed by a read-only open), one sentence each. The store prints nothing itself; the
+    #: CLI says these on stderr and `doctor` reports them.
+    opening_notes: tuple[str, ...] = ()
+    #: True when the store was opened read-only around a torn write-ahead log it may not change: it reads every
+    #: committed transaction, and a read-write open (`doctor --repair`) would set the torn log aside.
+    torn_log: bool = False
+
+    def set_aside_files(self) -> list[str]:
+        """Files an earlier open moved beside the store rather than delete (a torn write-ahead log's tail), for
+        `doctor` to name; none for a backend that keeps no files of its own."""
+        return []
 
     # -- schema -------------------------------------------------------------------------------------------------
     def migrations(self) -> list[Migration]:

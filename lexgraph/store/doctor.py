@@ -70,6 +70,8 @@ def examine(store: GraphStore, checks: Sequence[Check] = ()) -> DoctorReport:
     """The store's own checks (migrations, counts, consistency), then each of `checks` (the client adds the
     search indexes', which live above the store) in order."""
     findings: list[Finding] = []
+    if store.opening_notes or store.torn_log or store.set_aside_files():
+        findings.append(_log_finding(store))
     pending = store.pending_migrations()
     findings.append(Finding(
         "migrations", not pending,
@@ -177,3 +179,22 @@ def _pool_too_small(store: GraphStore, what: str) -> Finding:
     return Finding("buffer pool", False, f"{pool.label} (set by {pool.source}) is too small for this store: {what}",
                    f"give the store more memory: --buffer-pool {more} on the command, {BUFFER_POOL_ENV}={more}, or "
                    f"buffer_pool = \"{more}\" in lexgraph.toml")
+
+
+def _log_finding(store: GraphStore) -> Finding:
+    """What opening the store did to its write-ahead log, and the torn logs kept beside it (a finding only when
+    there is one of those). A torn log still in place is a problem with a fix (`doctor --repair`). A torn log set
+    aside is not a problem of the store, which holds every committed transaction, so that finding passes; it
+    names the files because they are the user's to keep or delete, never deleted by lexgraph."""
+    notes = list(store.opening_notes)
+    aside = store.set_aside_files()
+    if store.torn_log:
+        return Finding("write-ahead log", False, "; ".join(notes),
+                       "run `lexgraph doctor --repair` (or any write command, once no other writer runs): it copies "
+                       "the log beside the store and keeps in the store every transaction committed before the tear")
+    if aside:
+        notes.append(f"torn logs set aside by an open after a killed write are kept beside the store "
+                     f"({', '.join(aside)}): what lies in them past the last whole COMMIT was never committed; "
+                     f"delete them when no longer wanted")
+    detail = "; ".join(notes)
+    return Finding("write-ahead log", True, detail)

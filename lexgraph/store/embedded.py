@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sys
 import tempfile
 import warnings
@@ -57,6 +58,11 @@ _ARROW_TYPES = {"STRING": "string", "INT64": "int64", "DATE": "date32", "DOUBLE"
 _KEYS = {spec.label: spec.key for spec in NODE_SPECS}
 _MIGRATION_TABLE = "_Migration"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_LOG_SUFFIXES = (".wal", ".wal.checkpoint")
+_TORN = ".torn-"
+# What the engine raises when its open fails: its own errors, and the C++ exceptions pybind11 maps (a record torn
+# inside a string gave `ValueError`, a garbage length after a torn record `MemoryError` from std::bad_alloc).
+_ENGINE_OPEN_ERRORS = (RuntimeError, ValueError, MemoryError)
 
 
 def _check_store_folder(directory: Path) -> None:
@@ -99,7 +105,7 @@ class EmbeddedStore(GraphStore):
             raise StoreUnavailable(f"cannot create the store folder {self.directory}: {err.strerror}") from None
         try:
             self._db = self._open_database(self.buffer_pool.size)
-        except RuntimeError as err:
+        except _ENGINE_OPEN_ERRORS as err:
             raise StoreUnavailable(self._explain_open_failure(err)) from None
         self._conn = ladybug.Connection(self._db)
         self._in_transaction = False
@@ -119,19 +125,148 @@ class EmbeddedStore(GraphStore):
             self._ensure_migration_table()
 
     def _open_database(self, buffer_pool_size: int) -> ladybug.Database:
-        """The engine's database. A writer killed mid-transaction leaves a write-ahead log that only a read-write
-        open replays, and the engine refuses a read-only open until then; so a reader that finds no writer replays
-        it (every acknowledged transaction, nothing else: DESIGN.md §5) and then opens read-only, as `doctor`
-        after a crash must. A live writer holds the lock, and the read-write open fails with the usual message."""
-        try:
-            return ladybug.Database(str(self._db_path), buffer_pool_size=buffer_pool_size, read_only=self.read_only)
-        except RuntimeError as err:
-            if not (self.read_only and "recovery is pending" in str(err)):
-                raise
-        ladybug.Database(str(self._db_path), buffer_pool_size=buffer_pool_size).close()
-        return ladybug.Database(str(self._db_path), buffer_pool_size=buffer_pool_size, read_only=True)
+        """The engine's database. A writer killed during a checkpoint leaves files that only a read-write open
+        recovers, and the engine refuses a read-only open until then ("recovery is pending"); so a reader that
+        finds no writer lets a read-write open recover them (every committed transaction, nothing else) and then
+        opens read-only, as `doctor` after a crash must, and says so in `opening_notes`. A live writer holds the
+        lock, and the read-write open fails with the usual message.
 
-    def _explain_open_failure(self, err: RuntimeError) -> str:
+        A log whose last record is torn (a kill, or a power cut, while COMMIT wrote it) makes LadybugDB 0.22
+        refuse the whole store. A read-write open then sets the log aside and replays its whole committed
+        transactions (`_recover_torn_log`); a read-only open reads the same transactions without changing a
+        file, and says that the torn tail is still there (`torn_log`). Each open is tried strictly first, so a
+        whole log is never read leniently."""
+        try:
+            return self._engine(buffer_pool_size, read_only=self.read_only)
+        except _ENGINE_OPEN_ERRORS as err:
+            pending = self.read_only and "recovery is pending" in str(err)
+            if not (pending or self._torn_log_suspected(err)):
+                raise
+            first = err
+        if not self.read_only:
+            return self._recover_torn_log(buffer_pool_size, first)
+        if not pending:
+            try:
+                db = self._engine(buffer_pool_size, read_only=True, lenient=True)
+            except _ENGINE_OPEN_ERRORS:
+                raise first from None
+            writer = self._live_writer()
+            if writer is not None:  # its COMMIT is writing the last record now: not torn, just not whole yet
+                self.opening_notes += (
+                    f"the store's write-ahead log ends in a record that {writer} is still writing: this read-only "
+                    f"open reads every transaction committed before it",)
+                return db
+            self.torn_log = True
+            self.opening_notes += (
+                f"the store's write-ahead log ends in a torn record ({_engine_text(first)}), as a process killed or "
+                f"a machine stopped during COMMIT leaves it: this read-only open reads every transaction committed "
+                f"before it and changes nothing; `lexgraph doctor --repair` (or any write command) sets the torn "
+                f"log aside beside the store",)
+            return db
+        logs = _size_text(sum(size for _, size in self._logs()))
+        try:
+            self._engine(buffer_pool_size, read_only=False).close()
+        except _ENGINE_OPEN_ERRORS as err:
+            if not self._torn_log_suspected(err):
+                raise
+            self._recover_torn_log(buffer_pool_size, err).close()
+        else:
+            self.opening_notes += (
+                f"the store's write-ahead log and checkpoint files ({logs}), left by a writer killed during a "
+                f"checkpoint, were recovered into the store before this read-only open (the engine opens no store "
+                f"read-only until they are): every transaction that writer committed is kept, nothing else",)
+        return self._engine(buffer_pool_size, read_only=True)
+
+    def _live_writer(self) -> str | None:
+        """The writer named in ``lexgraph.lock`` when that process still runs (a reader cannot take the engine's
+        lock to ask): a log it is writing ends in a half record that is no tear."""
+        try:
+            note = json.loads(self._lock_note.read_text(encoding="utf-8"))
+            pid = int(note["pid"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return None
+        except PermissionError:
+            pass  # another user's process: alive
+        return f"process {pid} ({note.get('command', 'a writer')})"
+
+    def _engine(self, buffer_pool_size: int, *, read_only: bool, lenient: bool = False) -> ladybug.Database:
+        return ladybug.Database(str(self._db_path), buffer_pool_size=buffer_pool_size, read_only=read_only,
+                                throw_on_wal_replay_failure=not lenient)
+
+    def _logs(self) -> list[tuple[Path, int]]:
+        """The engine's write-ahead logs that hold anything, with their sizes: the active log (``graph.lbdb.wal``)
+        and the one an interrupted checkpoint froze (``graph.lbdb.wal.checkpoint``)."""
+        found = []
+        for suffix in _LOG_SUFFIXES:
+            log = self._db_path.with_name(self._db_path.name + suffix)
+            try:
+                size = log.stat().st_size
+            except OSError:
+                continue
+            if size:
+                found.append((log, size))
+        return found
+
+    def _torn_log_suspected(self, err: Exception) -> bool:
+        """Whether the engine's open may have failed on a torn write-ahead log: a log is there, and the failure is
+        not the lock of a live writer. No message is required, because LadybugDB 0.22 fails on a torn log in many
+        ways: cut at random bytes and followed by zeros or garbage, the same log gave "Checksum verification
+        failed", "Reading past the end of the file", "serialized with enableChecksums=False" (a torn header), an
+        internal assertion (UNREACHABLE_CODE), a `ValueError` (``basic_string::_M_replace_aux``) and a
+        `MemoryError` (``std::bad_alloc``). A failure that is not the log's fails the lenient open too, and is
+        then reported with both messages."""
+        return "lock" not in str(err).lower() and bool(self._logs())
+
+    def _recover_torn_log(self, buffer_pool_size: int, failure: Exception) -> ladybug.Database:
+        """Open, read-write, the last checkpoint plus every whole committed transaction of a log whose tail is
+        torn, after copying each log as it is beside the store (``graph.lbdb.wal.torn-<UTC time>``): the engine
+        (``throw_on_wal_replay_failure=False``) replays the log up to the end of its last whole COMMIT record and
+        cuts the rest. A torn record belongs to the transaction being committed when the writer died; that
+        transaction never returned from COMMIT, so leaving it out is the all-or-nothing a killed writer is owed.
+        Nothing is deleted: the copies keep the cut bytes, and the note says where."""
+        logs = self._logs()
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
+        kept: list[Path] = []
+        for log, _ in logs:
+            aside = log.with_name(f"{log.name}{_TORN}{stamp}")
+            try:
+                _durable_copy(log, aside)
+            except OSError as err:  # the log is left as it was: nothing is cut before its copy is safe
+                raise StoreUnavailable(
+                    f"the store {self.directory} has a write-ahead log torn by a killed write "
+                    f"({_engine_text(failure)}), and it could not be copied aside before the torn tail is cut "
+                    f"({err.strerror}): free {_size_text(logs[0][1])} in {self.directory} and open it again"
+                ) from None
+            kept.append(aside)
+        try:
+            db = self._engine(buffer_pool_size, read_only=False, lenient=True)
+        except _ENGINE_OPEN_ERRORS as again:
+            raise StoreUnavailable(
+                f"cannot open the store {self.directory}: its write-ahead log failed to replay ({_engine_text(failure)}"
+                f"), and replaying only its whole committed transactions failed too ({_engine_text(again)}); the "
+                f"log as it was is kept as {', '.join(str(k) for k in kept)}: restore the store from a copy, or "
+                f"ingest again into a new store") from None
+        total = sum(size for _, size in logs)
+        replayed = sum(size for _, size in self._logs())
+        cut = f"{_size_text(total - replayed)} of {_size_text(total)} not replayed" if len(logs) == 1 else \
+            f"{_size_text(total)} in {len(logs)} logs"
+        self.opening_notes += (
+            f"set aside the torn tail of the store's write-ahead log ({cut}) as {', '.join(k.name for k in kept)} "
+            f"beside it: the log's last record failed its check ({_engine_text(failure)}), as a process killed "
+            f"or a machine stopped during COMMIT leaves it, so that transaction never committed; the store was "
+            f"opened with every transaction committed before it",)
+        return db
+
+    def set_aside_files(self) -> list[str]:
+        """The copies of torn write-ahead logs that earlier opens kept beside the store (`_recover_torn_log`)."""
+        return sorted(str(path) for path in self.directory.glob(f"{self._db_path.name}.wal*{_TORN}*")
+                      if not path.name.endswith(".part"))
+
+    def _explain_open_failure(self, err: Exception) -> str:
         message = str(err)
         if "lock" in message.lower():
             holder = "another process"
@@ -587,6 +722,30 @@ def _user_query_error(err: RuntimeError, cypher: str) -> StoreError | InvalidQue
     if lowered.startswith(_USER_ERRORS) and "panic" not in lowered and "wal" not in lowered:
         return InvalidQuery(f"{message} (query: {cypher.strip()[:200]})")
     return StoreError(f"{message} (query: {cypher.strip()[:200]})")
+
+
+def _durable_copy(source: Path, target: Path) -> None:
+    """`source` copied to `target` through a ``.part`` file that is synced and then renamed, so that a kill
+    during the copy leaves no half file under the final name."""
+    part = target.with_name(target.name + ".part")
+    shutil.copyfile(source, part)
+    with part.open("rb+") as copied:
+        os.fsync(copied.fileno())
+    os.replace(part, target)
+    folder = os.open(target.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+
+
+def _engine_text(err: Exception) -> str:
+    """The engine's message without its exception class prefix (``Storage exception: ``)."""
+    return re.sub(r"^[A-Za-z ]+exception: ", "", str(err).strip())
+
+
+def _size_text(size: int) -> str:
+    return f"{size:,} bytes" if size < 1 << 20 else f"{size / (1 << 20):,.1f} MB"
 
 
 def _key_of(label: str) -> str:
