@@ -114,3 +114,23 @@ def build_search_store(store: Path, *literature: Path) -> None:
     assert run.code == 0, run.stderr
     assert run.json()["built"] == ["chunks"]
     assert literature or run.json()["embedded_texts"] == 0, STALE_SEED
+
+
+REACTOR = "332AC0000000166"  # 原子炉等規制法: its real e-Gov revision files are in ../shared/data/egov/revisions
+
+
+def reactor_revisions(folder: Path, revisions: tuple[str, ...] | None = None) -> list[Path]:
+    """The real e-Gov files of 原子炉等規制法's `revisions` (all 19 when None), unpacked into `folder` as
+    ``<revision id>.xml`` from the archive in ../shared, in the order asked (sorted when all)."""
+    import tarfile
+
+    folder.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(SHARED / "egov" / "revisions" / f"{REACTOR}_revisions.tar.xz") as archive:
+        for member in archive.getmembers():
+            revision = Path(member.name).stem
+            if member.name.endswith(".xml") and (revisions is None or revision in revisions) \
+                    and (source := archive.extractfile(member)) is not None:
+                (folder / f"{revision}.xml").write_bytes(source.read())
+    if revisions is None:
+        return sorted(folder.glob("*.xml"))
+    return [folder / f"{r}.xml" for r in revisions]

@@ -9,7 +9,6 @@ amendment when the store holds it and knows it is that one, else `unverified` na
 
 from __future__ import annotations
 
-import tarfile
 from datetime import date
 from pathlib import Path
 
@@ -20,12 +19,11 @@ from lexgraph.client import LexGraph
 from lexgraph.statutes.amendments import law_num_of_act_id
 from lexgraph.store.base import GraphStore
 from tests.capabilities import SHARED, require
-from tests.helpers import SAMPLE
+from tests.helpers import REACTOR, SAMPLE, reactor_revisions
 
 CIVIL_FILES = (SAMPLE / "129AC0000000089_20200401_501AC0000000034.xml",
                SAMPLE / "129AC0000000089_20230614_505AC0000000053.xml")
 COMPANIES = SHARED / "egov" / "snapshots" / "417AC0000000086_lawhub20200902_revision-unknown.xml"
-REACTOR = "332AC0000000166"
 REACTOR_REVISIONS = (f"{REACTOR}_20210701_503AC0000000053", f"{REACTOR}_20220617_504AC0000000068")
 ON = date(2021, 1, 1)
 
@@ -71,11 +69,7 @@ def test_a_clause_no_stored_version_has_is_not_resolved(store: GraphStore) -> No
 
 def test_before_and_after_an_amendment_the_store_holds(store: GraphStore, tmp_path: Path) -> None:
     require("shared")
-    wanted = {f"{REACTOR}/{r}/{r}.xml": r for r in REACTOR_REVISIONS}
-    with tarfile.open(SHARED / "egov" / "revisions" / f"{REACTOR}_revisions.tar.xz") as archive:
-        for member in archive.getmembers():
-            if member.name in wanted and (source := archive.extractfile(member)) is not None:
-                (tmp_path / f"{wanted[member.name]}.xml").write_bytes(source.read())
+    reactor_revisions(tmp_path, REACTOR_REVISIONS)
     lg = LexGraph(store)
     lg.ingest_statutes([str(tmp_path / f"{r}.xml") for r in REACTOR_REVISIONS], link=False)
     before = _only(lg.cite("令和四年法律第六十八号による改正前の原子炉等規制法第四十三条の三の二十三。", as_of=ON))

@@ -10,7 +10,6 @@ in the first and 「…をいう。ただし、…」 in the second; the law did
 
 from __future__ import annotations
 
-import tarfile
 from datetime import date
 from pathlib import Path
 
@@ -23,10 +22,9 @@ from lexgraph.graph.rdf import PREFIXES, law_iri, turtle, wording_triples
 from lexgraph.statutes.catalog import PROVISIONAL_ID, Catalog
 from lexgraph.store.base import GraphStore
 from tests.capabilities import SHARED, require
-from tests.helpers import EGOV_DATA, SAMPLE
+from tests.helpers import EGOV_DATA, REACTOR, SAMPLE, reactor_revisions
 
 LG = rdflib.Namespace(PREFIXES["lg"])
-REACTOR = "332AC0000000166"
 REACTOR_REVISIONS = (f"{REACTOR}_20150801_000000000000000", f"{REACTOR}_20200401_429AC0000000015",
                      f"{REACTOR}_20210701_503AC0000000053")
 PROCEDURE = ("405AC0000000088_20180401_429AC0000000004.xml", "405AC0000000088_20240401_504AC0100000052.xml")
@@ -100,11 +98,7 @@ def test_one_rule_for_deleted_articles(store: GraphStore, tmp_path: Path) -> Non
     """民法 keeps 「第三十八条　削除」 for years; 原子炉等規制法 made 第四十三条の三の十二 削除 on 2020-04-01 and
     dropped it on 2021-07-01. Both are not in force while 削除, as an article a later text no longer has."""
     require("shared")
-    wanted = {f"{REACTOR}/{r}/{r}.xml": r for r in REACTOR_REVISIONS}
-    with tarfile.open(SHARED / "egov" / "revisions" / f"{REACTOR}_revisions.tar.xz") as archive:
-        for member in archive.getmembers():
-            if member.name in wanted and (source := archive.extractfile(member)) is not None:
-                (tmp_path / f"{wanted[member.name]}.xml").write_bytes(source.read())
+    reactor_revisions(tmp_path, REACTOR_REVISIONS)
     lg = LexGraph(store)
     lg.ingest_statutes([str(tmp_path / f"{r}.xml") for r in REACTOR_REVISIONS]
                        + [str(SAMPLE / "129AC0000000089_20230614_505AC0000000053.xml")], link=False)

@@ -11,7 +11,6 @@ are unknown with both sources named, `doctor` says so, and a later list that has
 from __future__ import annotations
 
 import re
-import tarfile
 from datetime import date
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from lexgraph.client import LexGraph
 from lexgraph.errors import LexGraphError
 from lexgraph.statutes.amendments import law_num_of_act_id
 from lexgraph.store.base import GraphStore
-from tests.capabilities import SHARED, require
+from tests.capabilities import require
 from tests.egov_api_server import (
     CIVIL_CODE,
     EGOV,
@@ -33,7 +32,7 @@ from tests.egov_api_server import (
     law_info,
     revision_info,
 )
-from tests.helpers import lexgraph
+from tests.helpers import REACTOR, lexgraph, reactor_revisions
 
 FIRST = f"{CIVIL_CODE}_20200401_501AC0000000034"
 SECOND = f"{CIVIL_CODE}_20200516_501AC0000000002"
@@ -169,7 +168,6 @@ def test_a_listed_revision_no_stored_text_names_is_unknown(store: GraphStore, tm
     assert not lg.doctor().ok
 
 
-REACTOR = "332AC0000000166"
 REACTOR_TITLE = "核原料物質、核燃料物質及び原子炉の規制に関する法律"
 
 
@@ -179,11 +177,7 @@ def test_real_revision_files_with_their_own_list_agree(store: GraphStore, tmp_pa
     served with the list their own <Law> attributes give (status, day, comment), sync with no disagreement."""
     require("shared")
     folder = tmp_path / "files"
-    folder.mkdir()
-    with tarfile.open(SHARED / "egov" / "revisions" / f"{REACTOR}_revisions.tar.xz") as archive:
-        for member in archive.getmembers():
-            if member.name.endswith(".xml") and (source := archive.extractfile(member)) is not None:
-                (folder / Path(member.name).name).write_bytes(source.read())
+    reactor_revisions(folder)
     law = Law(law_info(REACTOR, "昭和三十二年法律第百六十六号", "Showa", 32, "166", "1957-06-10"))
     for path in sorted(folder.glob("*.xml")):
         head = re.search(rb"<Law [^>]*>", path.read_bytes()[:4000])
