@@ -411,6 +411,9 @@ def test_an_ingest_killed_in_its_largest_commit_is_whole_after_it_runs_again(tmp
 
 @pytest.mark.slow
 @pytest.mark.requires("shared")
+@pytest.mark.parametrize("fractions", [[0.0, 0.03, 0.07], [0.15, 0.4, 0.8]], ids=["early", "late"])
 def test_an_ingest_killed_at_24_moments_of_its_commits_opens_and_runs_again_to_the_same_store(
-        tmp_path: Path) -> None:
-    _ingest_kill_sweep(tmp_path, [0.0, 0.03, 0.07, 0.15, 0.4, 0.8], longest_only=False)
+        fractions: list[float], tmp_path: Path) -> None:
+    """Six moments of each of the ingest's COMMITs, in two halves that the test processes run side by side (each
+    sweep reruns the whole ingest after every kill: one half alone is CI's longest test)."""
+    _ingest_kill_sweep(tmp_path, fractions, longest_only=False)
