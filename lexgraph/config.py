@@ -69,6 +69,17 @@ def parse_store_location(location: str, *, named_by: str = "the store location")
     return StoreLocation(text, "neo4j")
 
 
+def positive_env(variable: str) -> int | None:
+    """The positive whole number in environment variable `variable`, or None when it is unset or empty; anything
+    else is a `ConfigurationError` naming the variable (a limit set by mistake must not silently become another)."""
+    text = os.environ.get(variable, "").strip()
+    if not text:
+        return None
+    if not text.isdecimal() or int(text) <= 0:
+        raise ConfigurationError(f"{variable}={text!r} is not a positive whole number; unset it for the default")
+    return int(text)
+
+
 def _file_settings(directory: Path | None = None) -> dict[str, object]:
     path = (directory or Path.cwd()) / CONFIG_FILE
     if not path.is_file():

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from lexgraph.errors import ConfigurationError, InputError
+from lexgraph.config import positive_env
+from lexgraph.errors import InputError
 
 GZIP_MAGIC = b"\x1f\x8b"
 _MB = 1 << 20
@@ -50,8 +51,8 @@ class DataLimits:
         """The defaults, with ``LEXGRAPH_DATA_MAX_MB`` (the total; a line is also raised to it when it is larger)
         and ``LEXGRAPH_DATA_MAX_RATIO`` when set."""
         limits = cls()
-        megabytes = _positive_env("LEXGRAPH_DATA_MAX_MB")
-        ratio = _positive_env("LEXGRAPH_DATA_MAX_RATIO")
+        megabytes = positive_env("LEXGRAPH_DATA_MAX_MB")
+        ratio = positive_env("LEXGRAPH_DATA_MAX_RATIO")
         if megabytes is not None:
             limits = cls(max_bytes=megabytes * _MB, max_line=max(limits.max_line, megabytes * _MB),
                          max_ratio=limits.max_ratio)
@@ -59,14 +60,6 @@ class DataLimits:
             limits = cls(limits.max_bytes, limits.max_line, float(ratio), limits.ratio_from_bytes)
         return limits
 
-
-def _positive_env(variable: str) -> int | None:
-    text = os.environ.get(variable, "").strip()
-    if not text:
-        return None
-    if not text.isdigit() or int(text) <= 0:
-        raise ConfigurationError(f"{variable}={text!r} is not a positive whole number; unset it for the default")
-    return int(text)
 
 
 @contextmanager

@@ -13,7 +13,6 @@ the version is stored as a snapshot.
 from __future__ import annotations
 
 import json
-import os
 import re
 import tarfile
 import zipfile
@@ -23,6 +22,7 @@ from datetime import date
 from pathlib import Path, PurePosixPath
 from typing import IO
 
+from lexgraph.config import positive_env
 from lexgraph.errors import InputError
 from lexgraph.model import RevisionId
 
@@ -52,21 +52,11 @@ class ArchiveLimits:
     @staticmethod
     def from_env() -> ArchiveLimits:
         limits = ArchiveLimits()
-        megabytes = _positive_env("LEXGRAPH_ARCHIVE_MAX_MEMBER_MB")
-        ratio = _positive_env("LEXGRAPH_ARCHIVE_MAX_RATIO")
+        megabytes = positive_env("LEXGRAPH_ARCHIVE_MAX_MEMBER_MB")
+        ratio = positive_env("LEXGRAPH_ARCHIVE_MAX_RATIO")
         return replace(limits, max_member_bytes=limits.max_member_bytes if megabytes is None else megabytes << 20,
                        max_ratio=limits.max_ratio if ratio is None else float(ratio))
 
-
-def _positive_env(variable: str) -> int | None:
-    text = os.environ.get(variable, "").strip()
-    if not text:
-        return None
-    if not text.isdecimal() or int(text) <= 0:
-        from lexgraph.errors import ConfigurationError
-
-        raise ConfigurationError(f"{variable}={text!r} is not a positive whole number; unset it for the default")
-    return int(text)
 
 
 _READ_BLOCK = 1 << 20
