@@ -198,6 +198,25 @@ def parse_size(text: str | int, *, named_by: str) -> int:
     return size
 
 
+def _pool_size(text: str | int, named_by: str) -> int:
+    """`parse_size`, and no more than the machine has: the engine fails to allocate a larger pool with a bare
+    "std::bad_alloc" that names no setting."""
+    size = parse_size(text, named_by=named_by)
+    total = physical_memory()
+    if total is not None and size > total:
+        raise ConfigurationError(f"{named_by} {text!r} is more than this machine's {format_size(total)} of memory; "
+                                 f"give at most {format_size(total).replace(' ', '')}")
+    return size
+
+
+def physical_memory() -> int | None:
+    """Bytes of physical memory of this machine, or None where the system does not say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 def available_memory() -> int | None:
     """Bytes of memory available to a new process now (Linux's MemAvailable, else the free physical pages), or
     None where the system does not say."""
@@ -230,12 +249,12 @@ def buffer_pool(flag: BufferPool | str | int | None = None, *, named_by: str = "
     if isinstance(flag, BufferPool):
         return flag
     if flag is not None and flag != "":
-        return BufferPool(parse_size(flag, named_by=named_by), named_by)
+        return BufferPool(_pool_size(flag, named_by), named_by)
     if os.environ.get(BUFFER_POOL_ENV):
-        return BufferPool(parse_size(os.environ[BUFFER_POOL_ENV], named_by=BUFFER_POOL_ENV), BUFFER_POOL_ENV)
+        return BufferPool(_pool_size(os.environ[BUFFER_POOL_ENV], BUFFER_POOL_ENV), BUFFER_POOL_ENV)
     configured = _file_settings().get("buffer_pool")
     if isinstance(configured, str | int) and configured != "":
         where = f"buffer_pool in {CONFIG_FILE}"
-        return BufferPool(parse_size(configured, named_by=where), where)
+        return BufferPool(_pool_size(configured, where), where)
     return BufferPool(default_buffer_pool(), f"the default ({BUFFER_POOL_SHARE:.0%} of the memory available, "
                                              f"{format_size(BUFFER_POOL_MIN)} to {format_size(BUFFER_POOL_MAX)})")

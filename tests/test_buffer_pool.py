@@ -102,6 +102,13 @@ def test_a_bad_size_is_a_usage_error_naming_where_it_was_written(sample_store: P
     assert f"{BUFFER_POOL_ENV} '12' is below 16MiB" in run.stderr
 
 
+def test_a_pool_larger_than_the_machine_is_refused_naming_its_memory(sample_store: Path) -> None:
+    """9999 TiB: the engine itself fails with a bare "std::bad_alloc" that names no setting."""
+    run = lexgraph("stats", store=sample_store, env={BUFFER_POOL_ENV: "9999T"})
+    assert run.code == 2
+    assert f"{BUFFER_POOL_ENV} '9999T' is more than this machine's" in run.stderr and "give at most" in run.stderr
+
+
 def test_a_query_that_outgrows_the_pool_names_the_pool_and_the_settings(sample_store: Path) -> None:
     run = lexgraph("query", "UNWIND range(1, 8000000) AS x RETURN x % 1000003 AS k, collect(x) AS c ORDER BY k "
                    "LIMIT 1", "--buffer-pool", "64MiB", store=sample_store)
