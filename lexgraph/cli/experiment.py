@@ -79,7 +79,7 @@ def run_command(
         folder = report or Path(scratch)
         with opened(store, read_only=True) as lg:
             result = lg.run_experiment(experiment, params, dataset=source, questions=questions, report=folder,
-                                       limit=limit, llm=llm, embedder=make_embedder(embedder),
+                                       limit=limit, llm=llm, embedder=make_embedder(embedder, lg),
                                        progress=lambda step: err.print(f"{experiment.name}: {step}",
                                                                        highlight=False))
         payload = result.to_json()

@@ -68,7 +68,7 @@ def index_command(
             else:
                 _print_status(report)
             raise typer.Exit(0 if report.ok else EXIT_BAD_INPUT)
-        model = make_embedder(embedder)
+        model = make_embedder(embedder, lg)
         with progress_bar("texts", quiet=as_json) as progress:
             task = progress.add_task("indexing", total=None)
             shown = [""]
@@ -135,7 +135,7 @@ def search_command(
     parse_kinds(kind)
     day = parse_day(as_of)
     with opened(store, read_only=True) as lg:
-        retriever = lg.retriever(embedder=make_embedder(embedder), options=options)
+        retriever = lg.retriever(embedder=make_embedder(embedder, lg), options=options)
         result = lg.search(question, as_of=day, laws=law or (),
                            kind=kind, options=options, retriever=retriever)  # type: ignore[arg-type]
     if as_json:

@@ -24,8 +24,9 @@ from lexgraph.index.backends import index_backend
 from lexgraph.index.embed import Embedder, EmbeddingCache
 from lexgraph.index.parts import IndexProgress as IndexProgress  # re-exported: what `LexGraph.index` takes
 from lexgraph.index.parts import IndexSummary as IndexSummary  # re-exported: what `LexGraph.index` returns
+from lexgraph.index.parts import embed_parts
 from lexgraph.index.query import UNIT_KINDS, SearchIndex, UnitKind
-from lexgraph.index.units import CHUNKS_PART, part_fingerprints, part_law_id
+from lexgraph.index.units import CHUNKS_PART, law_titles, part_fingerprints, part_law_id
 from lexgraph.store.base import GraphStore
 
 
@@ -126,6 +127,7 @@ def refresh_index(
     own_cache = cache is None
     cache = cache or EmbeddingCache(cache_directory(store))
     try:
+        embed_parts(store, embedder, cache, to_build, dict(law_titles(store)), summary, progress)
         backend.refresh(store, embedder, cache, current, to_build, orphaned, rebuild=rebuild,
                         full_rebuild=rebuild and not laws and set(kinds) == set(UNIT_KINDS), summary=summary,
                         progress=progress)

