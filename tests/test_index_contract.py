@@ -211,6 +211,43 @@ def test_hnsw_path_agrees_with_exact_search(tmp_path: Path, monkeypatch: pytest.
             assert approximate.vector_search(vector, 5, SearchFilter(laws=("129AC0000000089",))) == []
 
 
+def test_the_one_rows_file_opens_the_index_as_the_part_files_do(tmp_path: Path) -> None:
+    """Opening an embedded index reads ``rows.parquet`` (every part's filter columns, one file) instead of a file
+    a part; an index without it (built before it existed) or with one written for other parts is read part by part,
+    and either way every search answers the same."""
+    from lexgraph.index import local
+    from lexgraph.store.embedded import EmbeddedStore
+
+    with EmbeddedStore(tmp_path / "store") as store:
+        store.migrate()
+        index_shakuchi(store, tmp_path)
+        directory = tmp_path / "store" / "index"
+        rows = directory / local.ROWS_FILE
+        assert rows.is_file()
+        manifest = local.Manifest.read(directory)
+        assert manifest is not None
+        names = sorted(manifest.parts)
+        assert local._read_rows(directory, names, [manifest.parts[n].rows for n in names]) is not None
+        assert local._read_rows(directory, names, [manifest.parts[n].rows + 1 for n in names]) is None
+        vector = get_embedder().embed_queries(["借地権の存続期間は何年か"])[0]
+        filters = (SearchFilter(), SearchFilter(laws=(SHAKUCHI,), as_of=date(2021, 1, 1)),
+                   SearchFilter(kind="chunk"), SearchFilter(laws=(MINPO,)))
+
+        def answers(index: object) -> list[list[tuple[str, float]]]:
+            return [[(h.uid, round(h.score, 6)) for h in index.vector_search(vector, 8, where)]  # type: ignore[attr-defined]
+                    for where in filters]
+
+        from_one_file = answers(open_index(store))
+        rows.unlink()
+        assert answers(open_index(store)) == from_one_file and from_one_file[0] and not from_one_file[3]
+        rows.write_bytes(b"not parquet")  # damaged: read part by part too
+        assert answers(open_index(store)) == from_one_file
+        rows.unlink()
+        refresh_index(store, get_embedder(), cache=EmbeddingCache(tmp_path / "cache"))  # a missing file is written
+        assert local._read_rows(directory, names, [manifest.parts[n].rows for n in names]) is not None
+        assert answers(open_index(store)) == from_one_file
+
+
 def test_another_embedder_rebuilds_the_index_and_a_mismatched_query_is_refused(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An index holds one model's vectors: indexing with a sentence-transformers folder re-embeds every part, and

@@ -9,7 +9,10 @@ Layout of ``<store>/index/``:
 - ``bm25/``: a tantivy index over every part (``whitespace`` tokenizer over the pre-computed tokens, so BM25 means
   what Neo4j's full-text index over the same tokens means), rebuilt from the part files in seconds;
 - ``vectors.usearch``: an HNSW graph over every embedding, built only when the collection is larger than
-  `EXACT_LIMIT`. Below it, and whenever a filter leaves few candidates, search is exact (a dot product per row).
+  `EXACT_LIMIT`. Below it, and whenever a filter leaves few candidates, search is exact (a dot product per row);
+- ``rows.parquet``: every part's filter columns (uid, path, laws, validity) in one file, which is what opening
+  the index reads (`build_rows`): the whole archive has 8,502 parts, and reading them one by one made the first
+  search of a process wait for all of them.
 
 Why files and not ``tokens``/``embedding`` properties in LadybugDB, as in Neo4j: the engine's own full-text and
 vector extensions download at run time (which fails offline), so the indexes live outside the engine anyway, and
@@ -48,12 +51,16 @@ from lexgraph.index.units import (
     unit_from_row,
     unit_row,
 )
+from lexgraph.model import ANY_WORDING
 
 FORMAT = 1
 #: Above this many vectors an HNSW index answers unfiltered and loosely filtered searches.
 EXACT_LIMIT = 100_000
 TIE_MARGIN = 50
 """BM25 hits read past the k-th, so that a tie across the k-th place is ordered by uid like the rest."""
+ROWS_FILE = "rows.parquet"
+_ROW_COLUMNS = ("uid", "path", "laws", "valid_from", "valid_until")
+_EPOCH_ORDINAL = date(1970, 1, 1).toordinal()  # date32 counts days from 1970-01-01; the filters count ordinals
 _NO_START = -(2**31)
 _NO_END = 2**31 - 1
 _UNIT_SCHEMA = pa.schema([
@@ -286,6 +293,55 @@ def build_hnsw(directory: Path, parts: Sequence[str], dim: int) -> None:
     os.replace(tmp, path)
 
 
+def build_rows(directory: Path, parts: Sequence[str]) -> None:
+    """``rows.parquet``: the filter columns of every part in `parts` (sorted, as the manifest lists them), one
+    after another, with the part each row belongs to. Opening the index reads this one file instead of a file a
+    part; a part's rows in it are checked against the manifest's count, and an index without it (or with a stale
+    one) is read part by part as before."""
+    tables = []
+    for part in parts:
+        table = read_part_units(directory, part, _ROW_COLUMNS)
+        tables.append(table.append_column("part", pa.array([part] * table.num_rows, pa.string())))
+    schema = pa.schema([*(_UNIT_SCHEMA.field(c) for c in _ROW_COLUMNS), ("part", pa.string())])
+    table = pa.concat_tables(tables) if tables else schema.empty_table()
+    tmp = directory / f"{ROWS_FILE}.tmp"
+    pq.write_table(table, tmp)
+    os.replace(tmp, directory / ROWS_FILE)
+
+
+def _read_rows(directory: Path, names: Sequence[str], counts: Sequence[int]) -> dict[str, Any] | None:
+    """The columns of ``rows.parquet`` when it holds exactly `names` with `counts` rows each, in that order; None
+    when it is absent or was written for other parts (an index refreshed by an older version)."""
+    path = directory / ROWS_FILE
+    try:
+        table = pq.read_table(path)
+    except FileNotFoundError:
+        return None
+    except (OSError, pa.ArrowException):
+        return None
+    if table.num_rows != sum(counts) or table.column_names != [*_ROW_COLUMNS, "part"]:
+        return None
+    starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    part_column = table.column("part")
+    for name, start, count in zip(names, starts[:-1].tolist(), counts, strict=True):
+        if count and (part_column[start].as_py() != name or part_column[start + count - 1].as_py() != name):
+            return None
+    return {
+        "uid": table.column("uid").to_pylist(), "path": table.column("path").to_pylist(),
+        "laws": table.column("laws"),
+        "from_day": _ordinals(table.column("valid_from"), _NO_START),
+        "until_day": _ordinals(table.column("valid_until"), _NO_END),
+        "starts": starts,
+    }
+
+
+def _ordinals(column: pa.ChunkedArray, default: int) -> np.ndarray:
+    """A date32 column as date ordinals (`date.toordinal`), `default` where the date is unknown."""
+    days = column.cast(pa.int32()).fill_null(0).to_numpy()
+    known = column.is_valid().to_numpy()
+    return np.where(known, days.astype(np.int64) + _EPOCH_ORDINAL, np.int64(default)).astype(np.int64)
+
+
 def _iso(value: object) -> str:
     if isinstance(value, date):
         return value.isoformat()
@@ -314,6 +370,24 @@ class _PartRows:
     label: str
 
 
+def _parts_one_by_one(directory: Path, names: Sequence[str]) -> list[_PartRows]:
+    """Every part's filter columns read from its own file: an index written before ``rows.parquet``."""
+    parts = []
+    offset = 0
+    for name in names:
+        table = read_part_units(directory, name, ["uid", "path", "laws", "valid_from", "valid_until"])
+        columns = {c: table.column(c).to_pylist() for c in table.column_names}
+        parts.append(_PartRows(
+            name=name, offset=offset, uids=tuple(columns["uid"]), paths=tuple(columns["path"]),
+            from_day=np.array([_day(d, _NO_START) for d in columns["valid_from"]], dtype=np.int64),
+            until_day=np.array([_day(d, _NO_END) for d in columns["valid_until"]], dtype=np.int64),
+            laws=tuple(tuple(x or ()) for x in columns["laws"]),
+            label="Provision" if part_law_id(name) is not None else "Chunk",
+        ))
+        offset += table.num_rows
+    return parts
+
+
 class LocalIndex:
     """Search over ``<store>/index``: BM25 through tantivy, vectors exact (numpy) or through usearch."""
 
@@ -336,20 +410,29 @@ class LocalIndex:
             raise IndexMissing(f"{directory / 'bm25'} is damaged ({err}); run `lexgraph index --rebuild`") from None
         self._searcher = self._tantivy.searcher()
         self._parts: list[_PartRows] = []
-        self._vectors: dict[str, np.ndarray] = {}
-        offset = 0
-        for name in sorted(manifest.parts):
-            table = read_part_units(directory, name, ["uid", "path", "laws", "valid_from", "valid_until"])
-            columns = {c: table.column(c).to_pylist() for c in table.column_names}
-            self._parts.append(_PartRows(
-                name=name, offset=offset, uids=tuple(columns["uid"]), paths=tuple(columns["path"]),
-                from_day=np.array([_day(d, _NO_START) for d in columns["valid_from"]], dtype=np.int64),
-                until_day=np.array([_day(d, _NO_END) for d in columns["valid_until"]], dtype=np.int64),
-                laws=tuple(tuple(x or ()) for x in columns["laws"]),
-                label="Provision" if part_law_id(name) is not None else "Chunk",
-            ))
-            self._vectors[name] = read_part_vectors(directory, name)
-            offset += table.num_rows
+        self._vectors: dict[str, np.ndarray] = {}  # a part's vectors, mapped when a search first reads them
+        names = sorted(manifest.parts)
+        rows = _read_rows(directory, names, [manifest.parts[name].rows for name in names])
+        if rows is None:
+            self._parts = _parts_one_by_one(directory, names)
+        else:
+            starts = rows["starts"].tolist()
+            for name, start, end in zip(names, starts[:-1], starts[1:], strict=True):
+                law_id = part_law_id(name)
+                self._parts.append(_PartRows(
+                    name=name, offset=start, uids=tuple(rows["uid"][start:end]), paths=tuple(rows["path"][start:end]),
+                    from_day=rows["from_day"][start:end], until_day=rows["until_day"][start:end],
+                    # a law's clauses belong to it alone; only the chunks' laws are read from the column
+                    laws=((law_id,),) * (end - start) if law_id is not None else tuple(
+                        tuple(x or ()) for x in rows["laws"].slice(start, end - start).to_pylist()),
+                    label="Provision" if law_id is not None else "Chunk",
+                ))
+        self._starts = np.array([part.offset for part in self._parts], dtype=np.int64)
+        self._total = sum(len(part.uids) for part in self._parts)
+        self._from_all = np.concatenate([p.from_day for p in self._parts]) if self._parts else np.empty(0, np.int64)
+        self._until_all = (np.concatenate([p.until_day for p in self._parts]) if self._parts
+                           else np.empty(0, np.int64))
+        self._label_rows: dict[str, np.ndarray] = {}  # a label → which rows have it (built on first use)
         self._part_by_name = {part.name: part for part in self._parts}
         self._row_of: dict[str, tuple[int, int]] | None = None  # built on first use: only the tree needs it
         self._articles: dict[str, dict[str, tuple[int, ...]]] = {}  # part → article → rows (`articles_of`)
@@ -407,13 +490,12 @@ class LocalIndex:
         if query.shape[0] != self.manifest.dim:
             raise IndexUnavailable(f"query vector has {query.shape[0]} dimensions; the index has {self.manifest.dim} "
                                    f"({self.embedder_name})")
-        candidates = [(part, self._mask(part, where)) for part in self._parts if self._may_hold(part, where)]
-        n_candidates = sum(int(mask.sum()) for _, mask in candidates)
+        allowed = self._allowed(where)
         found = None
-        if self._hnsw is not None and n_candidates > EXACT_LIMIT:
-            found = self._approximate(query, k, candidates)
+        if self._hnsw is not None and int(allowed.sum()) > EXACT_LIMIT:
+            found = self._approximate(query, k, allowed)
         if found is None:
-            found = self._exact(query, k, candidates)
+            found = self._exact(query, k, self._candidates(allowed))
         return self._hits(found)
 
     def hybrid_search(self, tokens: Sequence[str], vector: np.ndarray | None, k: int,
@@ -424,6 +506,57 @@ class LocalIndex:
                             where: SearchFilter) -> dict[UnitKind, tuple[list[IndexHit], list[IndexHit]]]:
         """Each kind apart: in process, asking together saves nothing."""
         return {kind: self.hybrid_search(tokens, vector, k, replace(where, kind=kind)) for kind, k in ks.items()}
+
+    def _allowed(self, where: SearchFilter) -> np.ndarray:
+        """Which rows of the whole index pass `where`, as one array: computed over all rows at once, since a
+        loop over the parts costs the whole archive's 8,502 of them at every search."""
+        allowed = np.ones(self._total, dtype=bool)
+        if where.kind is not None:
+            allowed &= self._with_label(LABELS[where.kind])
+        if where.laws:
+            of_laws = np.zeros(self._total, dtype=bool)
+            for part in self._parts_of(where.laws):
+                of_laws[part.offset:part.offset + len(part.uids)] = self._mask(part, replace(where, as_of=ANY_WORDING))
+            allowed &= of_laws
+        if where.day is not None:
+            day = where.day.toordinal()
+            allowed &= (self._from_all <= day) & (day < self._until_all)
+        return allowed
+
+    def _with_label(self, label: str) -> np.ndarray:
+        rows = self._label_rows.get(label)
+        if rows is None:
+            rows = np.zeros(self._total, dtype=bool)
+            for part in self._parts:
+                if part.label == label:
+                    rows[part.offset:part.offset + len(part.uids)] = True
+            self._label_rows[label] = rows
+        return rows
+
+    def _parts_of(self, laws: Iterable[str]) -> list[_PartRows]:
+        """The parts that can hold units of `laws`: the laws' own parts, and the chunks (which cite laws)."""
+        named = [self._part_by_name.get(law_part(law)) for law in laws]
+        return [p for p in named if p is not None] + [p for p in self._parts if part_law_id(p.name) is None]
+
+    def _candidates(self, allowed: np.ndarray) -> list[tuple[_PartRows, np.ndarray]]:
+        """The parts with a row in `allowed`, each with its rows' mask (the parts counted in one pass)."""
+        running = np.concatenate([[0], np.cumsum(allowed, dtype=np.int64)])
+        held = running[self._starts + [len(p.uids) for p in self._parts]] - running[self._starts]
+        out = []
+        for i in np.flatnonzero(held).tolist():
+            part = self._parts[i]
+            out.append((part, allowed[part.offset:part.offset + len(part.uids)]))
+        return out
+
+    def _part_vectors(self, part: _PartRows) -> np.ndarray:
+        vectors = self._vectors.get(part.name)
+        if vectors is None:
+            vectors = self._vectors[part.name] = read_part_vectors(self.directory, part.name)
+        return vectors
+
+    def _uid_at(self, row: int) -> str:
+        part = self._parts[int(np.searchsorted(self._starts, row, side="right")) - 1]
+        return part.uids[row - part.offset]
 
     def _may_hold(self, part: _PartRows, where: SearchFilter) -> bool:
         if where.kind is not None and part.label != LABELS[where.kind]:
@@ -453,8 +586,7 @@ class LocalIndex:
             rows = np.flatnonzero(mask)
             if not len(rows):
                 continue
-            vectors = self._vectors[part.name]
-            scores.append(_dot(vectors, rows, query))
+            scores.append(_dot(self._part_vectors(part), rows, query))
             held.append((part, rows))
         if not scores:
             return []
@@ -469,25 +601,16 @@ class LocalIndex:
         order = sorted(uids, key=lambda i: (-every[i], uids[i]))[:k]
         return [(uids[i], float(every[i])) for i in order]
 
-    def _approximate(self, query: np.ndarray, k: int, candidates: Sequence[tuple[_PartRows, np.ndarray]]
-                     ) -> list[tuple[str, float]] | None:
+    def _approximate(self, query: np.ndarray, k: int, allowed: np.ndarray) -> list[tuple[str, float]] | None:
         """HNSW with the filter applied to an oversampled result, widened until k pass; None → search exactly."""
-        allowed = {part.offset: (part, mask) for part, mask in candidates}
-        offsets = sorted(allowed)
-        total = sum(len(p.uids) for p in self._parts)
         wanted = k * 8
-        while wanted <= total:
+        while wanted <= self._total:
             matches = self._hnsw.search(query, wanted)
             kept: list[tuple[str, float]] = []
             for key, distance in zip(matches.keys, matches.distances, strict=True):
-                part_offset = offsets[int(np.searchsorted(offsets, int(key), side="right")) - 1] if offsets else -1
-                entry = allowed.get(part_offset)
-                if entry is None:
-                    continue
-                part, mask = entry
-                row = int(key) - part.offset
-                if 0 <= row < len(part.uids) and mask[row]:
-                    kept.append((part.uids[row], 1.0 - float(distance)))
+                row = int(key)
+                if 0 <= row < self._total and allowed[row]:
+                    kept.append((self._uid_at(row), 1.0 - float(distance)))
                     if len(kept) == k:
                         return kept
             if len(matches.keys) < wanted:
@@ -570,7 +693,7 @@ class LocalIndex:
             where = row_of.get(uid)
             if where is not None:
                 part = self._parts[where[0]]
-                out[uid] = np.asarray(self._vectors[part.name][where[1]], dtype=np.float32)
+                out[uid] = np.asarray(self._part_vectors(part)[where[1]], dtype=np.float32)
         return out
 
     def law_vocabulary(self, terms: Sequence[str], laws: Iterable[str]) -> LawVocabulary:

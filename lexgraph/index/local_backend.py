@@ -78,7 +78,7 @@ class FilesIndexBackend:
                     if part not in to_build:
                         parts.pop(part)
             if (to_build or orphaned or manifest is None or not (directory / "bm25").is_dir()
-                    or not (directory / "terms.json").is_file()):
+                    or not (directory / "terms.json").is_file() or not (directory / local.ROWS_FILE).is_file()):
                 started = time.perf_counter()
                 names = sorted(parts)
                 if progress is not None:
@@ -86,5 +86,6 @@ class FilesIndexBackend:
                 local.build_bm25(directory, names)
                 local.build_hnsw(directory, names, embedder.dim)
                 local.build_collection_terms(directory, names)
+                local.build_rows(directory, names)
                 summary.seconds["bm25"] += time.perf_counter() - started
             local.Manifest(TOKENIZER_VERSION, embedder.name, embedder.dim, parts).write(directory)
