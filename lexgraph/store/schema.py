@@ -362,6 +362,12 @@ def _ends(store: GraphStore, rel: str) -> tuple[tuple[str, str], ...]:
     return tuple(sorted({(main(r["a"]), main(r["b"])) for r in rows}))
 
 
+def _orderable(prop_type: str) -> bool:
+    """Whether values of `prop_type` (as `live_schema` names it) have an order every backend can sort by."""
+    return prop_type.upper() in {"STRING", "INT64", "INT32", "INTEGER", "DOUBLE", "FLOAT", "DATE", "BOOLEAN",
+                                 "TIMESTAMP", "DATE_TIME", "LOCAL_DATE_TIME"}
+
+
 def reference(store: GraphStore) -> Reference:
     """The property reference of `store`: its live schema with the meanings and an example of each property."""
     entries = []
@@ -369,13 +375,17 @@ def reference(store: GraphStore) -> Reference:
         shown = []
         for prop, prop_type in properties:
             prop = _identifier(prop)
+            # the least value where values order (strings, numbers, dates), so that every reader of one store
+            # shows one example: the first row a parallel scan meets differs from one read to the next
+            order = "ORDER BY v " if _orderable(prop_type) else ""
             if kind == "node":
                 meaning = MEANINGS.get(name, {}).get(prop)
-                rows = store.run_read_only(f"MATCH (n:{name}) WHERE n.{prop} IS NOT NULL RETURN n.{prop} AS v LIMIT 1")
+                rows = store.run_read_only(f"MATCH (n:{name}) WHERE n.{prop} IS NOT NULL RETURN n.{prop} AS v "
+                                           f"{order}LIMIT 1")
             else:
                 meaning = RELATIONSHIPS.get(name, ("", {}))[1].get(prop)
                 rows = store.run_read_only(f"MATCH ()-[r:{name}]->() WHERE r.{prop} IS NOT NULL RETURN r.{prop} AS v "
-                                           "LIMIT 1")
+                                           f"{order}LIMIT 1")
             shown.append(Property(prop, prop_type, meaning, _example(rows[0]["v"]) if rows else None))
         meaning = LABELS.get(name, "") if kind == "node" else RELATIONSHIPS.get(name, ("", {}))[0]
         entries.append(Entry(name, kind, meaning, tuple(shown), _ends(store, name) if kind == "relationship" else ()))
