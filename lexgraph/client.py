@@ -494,7 +494,7 @@ class LexGraph:
         from lexgraph.index.embed import embedder_choice_of, get_embedder
 
         if self._embedder is None:
-            recorded = index_backend(self.store).recorded_parts(self.store)[1]
+            recorded = index_backend(self.store).recorded_parts(self.store, check_files=False)[1]
             self._embedder = get_embedder(embedder_choice_of(recorded))
         return self._embedder
 

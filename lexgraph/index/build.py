@@ -74,10 +74,12 @@ def open_index(store: GraphStore) -> SearchIndex:
 
 
 # -- status ---------------------------------------------------------------------------------------------------
-def index_status(store: GraphStore) -> IndexStatus:
+def index_status(store: GraphStore, *, check_files: bool = True) -> IndexStatus:
+    """Each part's state against the graph; `check_files` also reads every part's files' headers (a part whose
+    files are gone or short is missing), which a search, asking only what changed in the graph, does without."""
     current = part_fingerprints(store)
     backend = index_backend(store)
-    recorded, embedder, problem = backend.recorded_parts(store)
+    recorded, embedder, problem = backend.recorded_parts(store, check_files=check_files)
     states = []
     for part in sorted(set(current) | set(recorded)):
         if part not in recorded:

@@ -30,7 +30,7 @@ class FilesIndexBackend:
     def open(self, store: GraphStore) -> SearchIndex:
         return local.LocalIndex(local.index_directory(store.location))
 
-    def recorded_parts(self, store: GraphStore) -> RecordedParts:
+    def recorded_parts(self, store: GraphStore, *, check_files: bool = True) -> RecordedParts:
         directory = local.index_directory(store.location)
         try:
             manifest = local.Manifest.read(directory)
@@ -42,7 +42,8 @@ class FilesIndexBackend:
         if not manifest.compatible():
             problem = (f"the index was built by another version (tokenizer {manifest.tokenizer}); "
                        "rebuild it with `lexgraph index --rebuild`")
-        damaged = local.damaged_parts(directory, manifest)  # files gone or short: as good as missing
+        # files gone or short: as good as missing
+        damaged = local.damaged_parts(directory, manifest) if check_files else set()
         parts = {name: (info.fingerprint, info.rows) for name, info in manifest.parts.items() if name not in damaged}
         return parts, manifest.embedder, problem
 

@@ -298,7 +298,7 @@ class Neo4jIndexBackend:
     def open(self, store: GraphStore) -> SearchIndex:
         return Neo4jIndex(store)
 
-    def recorded_parts(self, store: GraphStore) -> RecordedParts:
+    def recorded_parts(self, store: GraphStore, *, check_files: bool = True) -> RecordedParts:
         rows = store.query("index_parts")
         if not rows:
             return {}, None, f"no search index in {store.location}; build it with `lexgraph index`"

@@ -118,7 +118,7 @@ def stale_parts(store: GraphStore) -> tuple[StalePart, ...]:
     from lexgraph.index.units import part_law_id
 
     found = []
-    for part in index_status(store).parts:
+    for part in index_status(store, check_files=False).parts:
         if part.status != "stale":
             continue
         law_id = part_law_id(part.part) or ""
