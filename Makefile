@@ -54,8 +54,8 @@ demo: install
 
 # The whole of Japanese law: every law of the 2020 e-Gov archive beside the repo in one store, with its search
 # index (int8 passages, each distinct text embedded once) and the judgments' anchors where they are at hand.
-# README gives its measured time and size. Killed, it continues where it stopped when run again: the ingest skips
-# the laws already stored and the index embeds only what its cache lacks.
+# README gives its measured time and size. Killed, it continues when run again: the ingest reads the archive again
+# but writes nothing for the laws already stored, and the index embeds only what its cache lacks.
 CORPUS ?= corpus-store
 ARCHIVE ?= ../shared/data/egov/lawhub-xml_2020-11-18_all.tar.xz
 JUDGMENTS ?= ../shared/data/precedents/supreme_court
