@@ -16,7 +16,7 @@ DEFAULT_STORE = "lexgraph-store"
 CONFIG_FILE = "lexgraph.toml"
 
 
-ConfigError = ConfigurationError  # its name before the error tree (issue 36)
+ConfigError = ConfigurationError  # its name before the error tree
 
 
 class StoreLocationError(ConfigurationError):

@@ -73,7 +73,7 @@ class NotInForce(NotFound):
 class WordingUnknown(NotInForce):
     """The store cannot know what the clause said that day: the day falls in a gap between stored revisions
     (amendments the store knows of but does not hold), past the day the newest source was seen in force, or
-    before the first stored version. Never shown as in force (DESIGN.md §5 "Honest periods")."""
+    before the first stored version. Never shown as in force (docs/statutes.md)."""
 
 
 class ConfigurationError(LexGraphError, ValueError):

@@ -212,7 +212,8 @@ class LawVersionInfo:
     dated_by: str  # "revision_id" (e-Gov id) or "snapshot" (only a date on which it was known in force)
     known_in_force_on: date | None = None
     # The first day on which an amendment the store knows of but does not hold may have changed this version's
-    # wording (DESIGN.md §5 "Honest periods"); `gap` names those amendments. None: none known before the next.
+    # wording: from that day it is not known in force (docs/statutes.md); `gap` names those amendments. None: none
+    # known before the next.
     known_until: date | None = None
     gap: tuple[KnownAmendment, ...] = ()
     amendments: tuple[KnownAmendment, ...] = ()  # every amending law its 附則 name (as read back from the store)

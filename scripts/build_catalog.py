@@ -374,7 +374,7 @@ def sources_note(report: Report, catalog: Catalog, size: int, archive: bool, law
     if report.basis:
         b = report.basis
         handling.append(
-            f"- **What an ordinance's bare 法 and 令 mean** (issue 31), read from the {b.get('ordinances', 0):,} "
+            f"- **What an ordinance's bare 法 and 令 mean**, read from the {b.get('ordinances', 0):,} "
             "ordinances of the 2020-11-18 archive (`scripts/ordinance_basis.py`): the law it defines as 「法」 "
             f"({b.get('definition', 0):,}), else the Act its title names (derived on load, {b.get('title', 0):,}), "
             f"else the first Act its enacting formula (EnactStatement) is made under ({b.get('formula', 0):,}); "

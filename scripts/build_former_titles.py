@@ -41,7 +41,7 @@ from lexgraph.statutes.egov_api import ResponseCache, cached_revision_lists  # n
 from lexgraph.statutes.former_titles import DATA_FILE, FormerTitle, from_revision_list  # noqa: E402
 
 OUT = ROOT / "lexgraph" / "data" / DATA_FILE
-ABOUT = ("Former titles of renamed laws (issue 31 §3), read by lexgraph.statutes.former_titles: each entry a title the "
+ABOUT = ("Former titles of renamed laws, read by lexgraph.statutes.former_titles: each entry a title the "
          "law (law_id) bore until renamed_on (the first day of new_title; null when the source does not fix the day), "
          "and its source. Written by scripts/build_former_titles.py; do not edit by hand "
          "(lexgraph/data/CATALOG_SOURCES.md).")

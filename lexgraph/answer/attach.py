@@ -95,7 +95,7 @@ def attach_published(sentences: Sequence[AnswerSentence], references: References
 
 def unknown_caveats(references: References, as_of: date) -> list[str]:
     """One caveat for every clause the search left out because its wording on `as_of` is not known: the answer
-    never rests, unsaid, on something else in its place (issue 29)."""
+    never rests, unsaid, on something else in its place."""
     return [f"{title} は {as_of.isoformat()} 時点の文言が不明なため参照していません（{reason}）。この条文に基づく"
             "回答はできません。" for title, reason in references.unknown]
 
@@ -119,7 +119,7 @@ def in_force_caveats(cited: Sequence[str], references: References, as_of: date) 
                            f"（施行 {ref.valid_from.isoformat()}）。")
         elif ref.valid_until is not None and as_of >= ref.valid_until:
             # The wording's end is where it was replaced, or where an amendment the store knows of but does not
-            # hold may have changed it (DESIGN.md §5 "Honest periods"): either way it is not known in force then.
+            # hold may have changed it: either way it is not known in force then.
             caveats.append(f"{ref.id}（{ref.title}）のこの文言の効力が確認できるのは {ref.valid_until.isoformat()} "
                            f"より前までで、{as_of.isoformat()} に効力を有するとは確認できません。")
     return caveats

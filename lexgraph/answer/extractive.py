@@ -29,7 +29,7 @@ def _period(ref: Reference) -> str:
         return ""
     start = ref.valid_from.isoformat() if ref.valid_from else "施行日不明（スナップショット）"
     # An open end is never 「現在」: the store knows a wording in force only up to the day its source was seen
-    # (DESIGN.md §5, honest periods), not that it still is.
+    # (docs/statutes.md), not that it still is.
     end = f"〜{ref.valid_until.isoformat()}" if ref.valid_until else "〜（終期不明：その後の改正は未確認）"
     revision = f"、{ref.revision_id}" if ref.revision_id else ""
     return f"［{start}{end} の文言{revision}］"

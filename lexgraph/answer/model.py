@@ -2,7 +2,7 @@
 or a label saying it is the model's own, and how the answer was made (mode, prompt style, model or none, the
 attempts the guardrails saw).
 
-Every statement is attributable or labelled (issue 15 §4). Its ``basis`` says which:
+Every statement is attributable or labelled. Its ``basis`` says which:
 
 - ``cited``: the model cited references for it, and the guardrails checked that each is one it was given;
 - ``attached``: the model cited nothing, and lexgraph attached the closest references after generation
@@ -160,7 +160,8 @@ class Answer:
 
 def upgrade_answer_json(payload: Mapping[str, Any]) -> dict[str, Any]:
     """An answer's JSON (a turn log line's ``answer``, an ``Answer.body`` in the graph) in the current format.
-    Format 1 (before issue 15 §4) wrote the conclusion and the caveats as plain strings, which cited nothing: they
+    Format 1 (before every statement was attributable or labelled) wrote the conclusion and the caveats as plain
+    strings, which cited nothing: they
     become statements of basis ``model``, or ``lexgraph`` for an extractive answer, which no model wrote (format 1
     does not say which caveats of a model's answer lexgraph added, so all are read as the model's); sentences
     gain their basis."""

@@ -1,4 +1,4 @@
-"""Back references to a precedent cited before in the same document (issue 31 §2): 同判決, 同決定, 前掲最判,
+"""Back references to a precedent cited before in the same document: 同判決, 同決定, 前掲最判,
 前掲最大判, 前掲大判, 前掲最高裁判決, 前掲大法廷判決.
 
 eyecite's "id." is the model: the words are *found* apart from the citations, then *resolved* against what the

@@ -43,7 +43,7 @@ class AmendmentLookup(Protocol):
 
 @runtime_checkable
 class GapLookup(Protocol):
-    """Optional extra a `RevisionLookup` may offer (DESIGN.md §5 "Honest periods"): why the wording of a clause on
+    """Optional extra a `RevisionLookup` may offer (docs/statutes.md): why the wording of a clause on
     a day is unknown (the day falls after an amendment the store knows of but does not hold, and the clause reads
     differently in the next stored version), or None when it is not."""
 
@@ -60,7 +60,7 @@ class AbsenceLookup(Protocol):
 
 @runtime_checkable
 class StructureLookup(Protocol):
-    """Optional extra a `RevisionLookup` may offer (issue 31 §3): what only a store that holds the law knows of its
+    """Optional extra a `RevisionLookup` may offer: what only a store that holds the law knows of its
     structure. `target_note` says why a division or appendix citation finds no node in force on `on` (None when
     it does, or the law is not stored), reading a division from the clause `at` of the same law when one is being
     read (第一節 there is its chapter's); `items` gives the first and last item a 各号 citation means on `on` (one
@@ -91,7 +91,7 @@ def offers(lookup: object, protocol: type[_Offered]) -> TypeGuard[_Offered]:
     """``isinstance(lookup, protocol)`` for the optional lookups above, decided once per class of `lookup`.
 
     Why: the check of a runtime-checkable Protocol lists the protocol's members every time, and the resolver asked
-    it for every citation (a tenth of ``lexgraph cite``'s time, issue 14 "Speed"). A lookup's methods are those of
+    it for every citation (a tenth of ``lexgraph cite``'s time). A lookup's methods are those of
     its class, so the answer for one instance is the answer for all."""
     key = (type(lookup), protocol)
     known = _OFFERS.get(key)
@@ -103,7 +103,7 @@ def offers(lookup: object, protocol: type[_Offered]) -> TypeGuard[_Offered]:
 @dataclass(frozen=True)
 class LawTarget:
     """A law as resolved: its e-Gov id and title when known, else the name as written, with a status and reason.
-    `former` is the renaming when the text named the law by a title it bore before (issue 31 §3)."""
+    `former` is the renaming when the text named the law by a title it bore before."""
 
     law_id: str | None
     title: str | None

@@ -1,4 +1,4 @@
-"""Reporters and courts as data (issue 36: eyecite keeps its reporters in reporters-db; lexgraph in two JSON files).
+"""Reporters and courts as data, in two JSON files (as eyecite keeps its reporters in reporters-db).
 
 `lexgraph/data/reporters.json` lists every reporter (判例集) with the forms it is written in (民集, 最高裁判所民事判例集
 …) and the online sources that take no volume (裁判所ウェブサイト); `lexgraph/data/courts.json` the seats of the

@@ -1,7 +1,7 @@
 """The GiNZA extractor: the rule extractor, with the sentence's dependency parse deciding where the rules guess.
 
 The rules find every mention and resolve it as a reader would, but two of their decisions are guesses from the
-order of words (issue 14, class 1 and class 6):
+order of words:
 
 * **Which law a bare article, or 同法, belongs to.** The rules take the law named last. In 「改正前地方税法は，本件
   条例が施行された平成１３年８月当時の…標準税率について，…旨を定めていた（７２条の２２第１項３号）」 the article

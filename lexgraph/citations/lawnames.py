@@ -52,7 +52,7 @@ class LawNames:
         given |= {n.replace("、", comma) for n in given if "、" in n for comma in COMMAS}
         self._names = frozenset(given)
         # Built in a few passes that run in C (a set of pairs, one regex over all the names joined) rather than a
-        # Python loop with a regex search per name: the loop was a tenth of a short `lexgraph cite` (issue 35 §5).
+        # Python loop with a regex search per name: the loop was a tenth of a short `lexgraph cite`.
         lengths: dict[str, list[int]] = {}
         for tail, length in {(name[-2:], len(name)) for name in self._names}:
             lengths.setdefault(tail, []).append(length)

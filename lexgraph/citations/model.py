@@ -18,7 +18,7 @@ Level = Literal["article", "paragraph", "item", "subitem"]
 # 前 (previous), 次 (next), 同 (the one cited last), 本 / この (the one being read), 前各 (all before this one).
 Relation = Literal["previous", "next", "same", "this", "all_previous"]
 # unverified: the law and clause are found, but the store cannot know the clause's wording on the day read (a gap
-# between stored revisions, past "known up to", before the first stored version): never "resolved" (issue 29).
+# between stored revisions, past "known up to", before the first stored version): never "resolved".
 Status = Literal["resolved", "unverified", "ambiguous", "unresolved", "not_in_catalogue"]
 # What a law outside the catalogue is, when its name or number says so (`Citation.outside`): a local body's 条例 or
 # 規則, a foreign law, a treaty. Such a law is never resolved to a national law of the catalogue.
@@ -29,7 +29,7 @@ LINKABLE: tuple[str, ...] = ("resolved", "unverified")  # a clause was cited; wh
 # Cabinet Order when the text is a 施行令 / 施行規則, else a defined abbreviation).
 LawRefKind = Literal["name", "number", "same", "this", "act", "order"]
 
-# What a statute reference points at besides a clause (issue 31 §3): the law itself (この法律), a division of it
+# What a statute reference points at besides a clause: the law itself (この法律), a division of it
 # (第三章, 第二章第三節), an appendix (別表第一, 様式第一号).
 TargetKind = Literal["law", "division", "appendix"]
 CitationKind = Literal["statute", "precedent", "law", "division", "appendix"]
@@ -149,7 +149,7 @@ class AbbreviationDefinition:
 
 @dataclass(frozen=True)
 class TargetRef:
-    """What a statute mention points at when it is no clause (issue 31 §3). `kind` "law": the law itself
+    """What a statute mention points at when it is no clause. `kind` "law": the law itself
     (この法律, この政令: `written` only); "division": 第三章, 第二章第三節, 第三章から第四章の二まで, with `path` the
     division path (pt 編, ch 章, se 節, ss 款, dv 目 and e-Gov Nums: ``ch2/se3``) and `path_to` a range's end
     (``ch4_2``), or no `path` when `written` is relative to the citing clause (前章, この節, 次款: `relative`);
@@ -215,11 +215,11 @@ class Citation:
     division: str | None = None  # kind "division": ch3, ch2/se3 (see `TargetRef`)
     division_to: str | None = None  # the end of a range of divisions: 第三章から第五章まで → ch3 … ch5
     appendix: str | None = None  # kind "appendix": the title as written, 別表第一, 様式第一号
-    # The law was named by a title it bore before it was renamed (issue 31 §3): that title, and the first day of the
+    # The law was named by a title it bore before it was renamed: that title, and the first day of the
     # next one (ISO; None when the source does not fix it). The `reason` says whether the name was out of date.
     former_title: str | None = None
     renamed_on: str | None = None
-    # A division written relative to the citing clause (前章, この節, 次款, issue 31 §3): the words as written. Which
+    # A division written relative to the citing clause (前章, この節, 次款): the words as written. Which
     # division they name is read from the clause's place in the law's structure, so `division` is filled only where
     # a store holding the law gives it (`cite --store`, the ingest's links), else the `reason` says why not.
     relative_division: str | None = None
@@ -231,9 +231,9 @@ class Citation:
     members_implied: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The entry of ``lexgraph cite --json`` (issue 3): exactly these keys, in this order. A contract: keys
-        are only ever added (the range ends of issue 14), never renamed or removed; other fields go into
-        `to_dict`."""
+        """The entry of ``lexgraph cite --json``: exactly these keys, in this order. A contract: keys
+        are only ever added (as the range ends `article_to` to `subitem_to` were), never renamed or removed; other
+        fields go into `to_dict`."""
         return dict(zip(CITE_JSON_KEYS, self.json_values(), strict=True))
 
     def json_values(self) -> tuple[Any, ...]:

@@ -9,7 +9,7 @@ A judgment cites another decision in a few recurring shapes, for example
     大審院判決（昭和八年（れ）第一二七号同年四月一九日言渡、集一二巻四七一頁）
 
 that is: an optional court, optional case numbers, a date, an optional court or bench, a decision type and an
-optional reporter. Books, commentaries and briefs (issue 31 §2) abbreviate the court with the type and the era, and
+optional reporter. Books, commentaries and briefs abbreviate the court with the type and the era, and
 write the date with 「・」 or 「.」; lexgraph's own captions (`lexgraph.store.names.precedent_caption`) do the same:
 
     最判平23・12・16民集65巻9号3472頁        最二小判 令和4.6.17        大判大2・2・5民録19輯57頁
@@ -127,7 +127,7 @@ _YN = rf"(?:{_N}|元)"
 _ERA = "|".join(ERAS)
 _YEAR = rf"(?:(?:{_ERA}){_YN}年|同{_YN}年|同年)"
 _DATE = rf"(?:{_YEAR}(?:{_N}月|同月){_N}日|同月{_N}日|同日)"
-# The literature's dates (issue 31 §2): the era abbreviated to its first character (or a letter), and the date
+# The literature's dates: the era abbreviated to its first character (or a letter), and the date
 # written with 「・」 or 「.」: 最判平23・12・16, 最二小判 令和4.6.17 (lexgraph's own captions), 大判大2・2・5,
 # 最判昭57年3月23日. The folded compact text has ASCII digits; a full-width 「．」 is read as 「.」. They are read only
 # after an abbreviated court (最判, 東京高決 …) or a court named in full: a bare 「平23・12・16」 cites nothing.
@@ -320,7 +320,7 @@ class PrecedentMention:
         return f"{why} ({self.date_problem})" if self.date_problem and self.date is None else why
 
     def to_json(self) -> dict[str, Any]:
-        """The cite entry of `lexgraph cite --json` (issue 3): statute fields null, kind "precedent"."""
+        """The cite entry of `lexgraph cite --json`: statute fields null, kind "precedent"."""
         return {
             "start": self.start,
             "end": self.end,

@@ -277,7 +277,7 @@ class _Resolver:
         return LawTarget(None, ref.name, status="unresolved", reason=f"law name '{ref.name}' not in catalogue")
 
     def _maybe_former(self, name: str, target: LawTarget) -> LawTarget:
-        """`target` with the renaming when `name` is a title it bore before (issue 31 §3)."""
+        """`target` with the renaming when `name` is a title it bore before."""
         for renamed in self.catalog.former_titles(canonical_commas(name)):
             if renamed.law_id == target.law_id:
                 return replace(target, former=renamed)
@@ -351,7 +351,7 @@ class _Resolver:
             return self.abbreviations["令"]
         current = self.current_law
         if current is not None and current.law_id is not None:
-            # what the ordinance itself says 令 is, or its parent Act's 施行令 (issue 31: the 令 of
+            # what the ordinance itself says 令 is, or its parent Act's 施行令 (e.g. the 令 of
             # 企業内容等の開示に関する内閣府令 is 金融商品取引法施行令, which its title does not name)
             stated = self.catalog.order_of(current.law_id)
             parent = self.catalog.parent_of(current.law_id) if stated is None else None
@@ -472,7 +472,7 @@ class _Resolver:
         )
 
     def _cite_target(self, mention: StatuteMention, target: TargetRef) -> Citation:
-        """この法律, 第三章, 別表第一 (issue 31 §3): of the law written before it, else of the law being read; never
+        """この法律, 第三章, 別表第一: of the law written before it, else of the law being read; never
         of a law merely named earlier (a judgment's 「別表第一」 is its own or a contract's as often as a law's)."""
         amending = self._amending_law() if mention.law is not None and mention.law.kind == "this" else None
         if amending is not None:
@@ -523,7 +523,7 @@ class _Resolver:
         return citation
 
     def _relative_division(self, citation: Citation, reasons: list[str]) -> Citation:
-        """前章 / この節 / 次款 of the law being read (issue 31 §3): the division is read from the place of the citing
+        """前章 / この節 / 次款 of the law being read: the division is read from the place of the citing
         clause (`current_path`) in the law's structure, which only a store holding the law gives; elsewhere the
         citation keeps its words and says why no division is given. Never a guess from the words alone."""
         revisions, day = self.context.revisions, self.context.as_of
@@ -549,7 +549,7 @@ class _Resolver:
 
     def _each_item(self, citation: Citation) -> Citation:
         """第三十六条第一項各号 / 同項各号 / 第三十六条各号: the items of that paragraph on the citing day, as one
-        range (its first and last item), where a store holds the law (issue 31 §3, as 前各項 is expanded); else the
+        range (its first and last item), where a store holds the law (as 前各項 is expanded); else the
         clause as written, with the reason it is not expanded."""
         if citation.status != "resolved" or citation.law_id is None or citation.item is not None or citation.path_to:
             return citation
@@ -673,8 +673,8 @@ class _Resolver:
 
     def _same_clause(self, provision: ProvisionRef) -> tuple[LawTarget, Clause] | None:
         """What 同条 / 同項 / 同号 (and 同条項) refer back to: the clause cited last that has the deepest level the
-        reference repeats. An intervening 同条, or a citation with no item, does not hide the item 同号 means
-        (issue 14, class 2). For 同条 that is the article cited last *by its number or 前条 / 同条*: a reference to a
+        reference repeats. An intervening 同条, or a citation with no item, does not hide the item 同号 means.
+        For 同条 that is the article cited last *by its number or 前条 / 同条*: a reference to a
         paragraph of the clause being read (第一項, or 同項 back to it) names no article, and a drafter never calls
         the article being read 同条 (「第一項に規定する審査請求については、行政不服審査法第三十一条の規定は適用せず、
         同項の意見の聴取については、同条第二項から第五項までの規定を準用する」: 同条 is 第三十一条)."""
@@ -703,7 +703,7 @@ class _Resolver:
             return self.current_clause
         if first.level == "article" or (suppl and first.level == "paragraph"):
             # 附則第五条 read inside an amending law's 附則 is an article of that same 附則; 附則第三項 is a paragraph
-            # of a 附則 that has no articles (issue 31 §3), never 第三項 of the article being read
+            # of a 附則 that has no articles, never 第三項 of the article being read
             block = self.current_clause.suppl if suppl and not explicit_law and self.current_clause else suppl
             return Clause(suppl=block or suppl)
         # 第二項 / ３号 alone: within the clause being read, else within the clause cited last; in brackets right

@@ -6,7 +6,7 @@ sees what the earlier ones took, and that is why the order is part of the list:
 
 1. `LawNumbers`     law numbers (平成十五年法律第五十七号): the clause pass must not read 第五十七号 as an item;
 2. `Definitions`    「（以下「振興会法」という。）」: the terms a later name or clause may use;
-3. `Appendices`     別表第一 / 様式第一号 with the law written before it (issue 31 §3); its span is blocked for the
+3. `Appendices`     別表第一 / 様式第一号 with the law written before it; its span is blocked for the
    clause pass (様式第二号 is no item);
 4. `Divisions`      第三章 / 第二章第三節 / 第三章から第四章の二まで, likewise; `RelativeDivisions` 前章 / この節
                      / 次款, the law being read's, relative to the citing clause;
@@ -198,7 +198,7 @@ class ClauseChains:
                 continuations[following] = (elements[-1].provision.steps, *law_and_suppl)
     def _continuation(self, scan: StatuteScan, elements: list[Element]) -> int | None:
         """Where the list of a chain goes on after a bracketed aside: in 「第七条第一項（第九条において準用する場合を
-        含む。）、第四項（…）及び第五項」 the 第四項 and 第五項 are 第七条's, not the citing article's (issue 31). The
+        含む。）、第四項（…）及び第五項」 the 第四項 and 第五項 are 第七条's, not the citing article's. The
         element after the bracket must name a level below the first level of the one before it, so that it has
         something to inherit; the bracket itself is read as usual."""
         t = scan.text
@@ -429,7 +429,7 @@ _APPENDIX = rf"(?:別表|別記様式|様式(?=第))(?:第{_NUM}号?)?(?!(?![及
 
 
 # The division and appendix patterns are compiled on first use, not at import: most texts name no division (第三章)
-# and no appendix (別表, 様式), and compiling them was a share of every `lexgraph cite`'s start-up (issue 35 §5).
+# and no appendix (別表, 様式), and compiling them was a share of every `lexgraph cite`'s start-up.
 @functools.cache
 def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
@@ -488,7 +488,7 @@ class _PartPass:
 
 
 class Divisions(_PartPass):
-    """第三章, 第二章第三節, 第三章から第四章の二まで: a division of a law (issue 31 §3)."""
+    """第三章, 第二章第三節, 第三章から第四章の二まで: a division of a law."""
 
     name = "divisions"
 
@@ -533,7 +533,7 @@ _RELATIVE_DIVISION = re.compile("(?:前|この|次)[編章節款目]")
 
 
 class RelativeDivisions:
-    """前章 / この章 / 次章, 前節 / この節 / 次節, 前款 / この款, 前編 / この編 (issue 31 §3): a division of the law
+    """前章 / この章 / 次章, 前節 / この節 / 次節, 前款 / この款, 前編 / この編: a division of the law
     being read, relative to the division the citing clause sits in. Only the law being read: a law written right
     before it (民法前章) is no drafter's usage, so the words are taken only where nothing glues to them (同前章,
     前章第二節, 前章中 are left alone). Which division is meant is known only from the law's structure (the
@@ -563,7 +563,7 @@ class RelativeDivisions:
 
 
 class Appendices(_PartPass):
-    """別表第一, 別表, 様式第一号, 別記様式第二号: an appendix of a law (issue 31 §3)."""
+    """別表第一, 別表, 様式第一号, 別記様式第二号: an appendix of a law."""
 
     name = "appendices"
 
@@ -576,7 +576,7 @@ class Appendices(_PartPass):
 
 
 class LawItself:
-    """この法律 / この政令 / この府令 / この省令 / この規則 with no clause after it: the law being read (issue 31 §3).
+    """この法律 / この政令 / この府令 / この省令 / この規則 with no clause after it: the law being read.
     この法律第五条 is a clause chain's, taken before this pass runs."""
 
     name = "law-itself"

@@ -80,7 +80,7 @@ _PIN_BEFORE = rf"(?:(?P<num>{_LAW_NUM}){_BY}|(?P<year>{_ERA}(?:元|{_N})年)法?
 
 
 # The two version-pin patterns are compiled on first use: only a text that says 改正 needs them, and compiling
-# them (two law-number alternations) was a share of every `lexgraph cite`'s start-up (issue 35 §5).
+# them (two law-number alternations) was a share of every `lexgraph cite`'s start-up.
 @functools.cache
 def _pin_before_re() -> re.Pattern[str]:
     return re.compile(_PIN_BEFORE)
@@ -151,14 +151,14 @@ BARE_NAME_END = re.compile(r"[法律令則](?=[^一-龥々ァ-ヴー]|[上等所
 LEVEL_ORDER: dict[Level, int] = {"article": 0, "paragraph": 1, "item": 2, "subitem": 3}
 _RELATIONS: dict[str, Relation] = {"前各": "all_previous", "前": "previous", "次": "next", "同": "same",
                                    "右": "same", "本": "this", "この": "this"}
-# Treaties and private instruments are not e-Gov law: 「同条約３２条」, 「上記条約」, 「管理規約」, 「本件契約」
-# (issue 14, class 6). Names with these endings that the catalogue does not know are not citations.
+# Treaties and private instruments are not e-Gov law: 「同条約３２条」, 「上記条約」, 「管理規約」, 「本件契約」.
+# Names with these endings that the catalogue does not know are not citations.
 NOT_STATUTE_ENDINGS = ("条約", "規約", "協定", "契約", "約款", "定款")
 # 「（平成６年法律第２号による改正前は７項）」: the same clause as numbered in another version, not a clause of
 # its own that a later 同項 could mean.
 PARALLEL_NOTE = re.compile(r"改正(?:前|後)(?:は|の)\Z|(?:旧|新)(?:法|規定)?では\Z")
 # A generic type word standing for the law of that type named last: 「右規則四条」, 「規則四条」 after
-# 「国民公園管理規則」 (issue 14, class 4).
+# 「国民公園管理規則」.
 _GENERIC_TYPES = ("規則", "条例", "省令", "府令", "政令")
 _TYPE_PREFIX = re.compile(r"^(?:内閣府令|[一-龥]{1,6}?省令|政令|勅令)(?=[一-龥ァ-ヴー]{2})")
 _TITLE_STOP = "、，,。「」『』（）()［］【】"

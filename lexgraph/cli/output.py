@@ -1,6 +1,6 @@
 """What every command shares on the way out: the consoles, exit codes, errors turned into messages, JSON, progress.
 
-Results go to stdout (as JSON with ``--json``); progress and messages go to stderr. Exit codes (DESIGN §8):
+Results go to stdout (as JSON with ``--json``); progress and messages go to stderr. Exit codes:
 0 ok, 1 bad input, 2 usage, 3 store, index or model unavailable: each error of `lexgraph.errors` carries its own,
 and `library_errors` is the one place that turns an error into a message and its exit code.
 """
@@ -220,7 +220,7 @@ _LONE = re.compile("[\ud800-\udfff]")
 @functools.cache
 def _rate_column() -> type[Any]:
     """The rate column's class, made on first use: rich.progress is imported only by a command that shows a bar,
-    not by every start-up (`lexgraph --help`; issue 35 §5)."""
+    not by every start-up (`lexgraph --help`)."""
     from rich.progress import ProgressColumn, Task
 
     class RateColumn(ProgressColumn):

@@ -2,7 +2,7 @@
 
 Typer (0.2x) coerces every option's and argument's value through a pydantic ``TypeAdapter`` it builds the first
 time the parameter is parsed, given or not: for ``lexgraph cite`` that imported pydantic and built six adapters,
-about a third of a short ``cite``'s time (issue 35 §5). For a parameter typed ``str`` (or ``str | None``) whose
+about a third of a short ``cite``'s time. For a parameter typed ``str`` (or ``str | None``) whose
 value arrives as a ``str``, that adapter returns the value unchanged (Typer's ``_parse_cli_str`` then pydantic's
 lax ``str``), and so it does for a ``bool`` (a flag, ``--help`` too) that arrives as a ``bool``; so
 `take_text_as_given` gives such parameters a coercion that returns it at once. Any other value (bytes from a test,

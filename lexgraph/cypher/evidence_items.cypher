@@ -1,5 +1,5 @@
 // The clauses ($provisions, with their law's title) and precedents ($precedents) selected as evidence, as a search
-// shows them, in one read: on a server each query is a round trip (issue 34). Both parts return the same columns,
+// shows them, in one read: on a server each query is a round trip. Both parts return the same columns,
 // each filled by its own label ('' or false otherwise); a date column of the other label is a typed null
 // (`CASE WHEN false …`), since the embedded engine types every column of a UNION and a bare NULL has no type.
 UNWIND $provisions AS provision_uid

@@ -1,4 +1,4 @@
-// The title each stored version of a law bore (issue 31 §3), with the day it took effect, for the former titles of
+// The title each stored version of a law bore, with the day it took effect, for the former titles of
 // renamed laws: a title that a later version no longer bears was the law's name until that version's day.
 MATCH (l:Law)-[:HAS_VERSION]->(v:LawVersion)
 WHERE v.title IS NOT NULL AND v.title <> ''

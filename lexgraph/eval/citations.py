@@ -1,4 +1,4 @@
-"""Precision, recall and F1 of a citation extractor against a gold JSONL file (issue 3).
+"""Precision, recall and F1 of a citation extractor against a gold JSONL file.
 
 The gold file has one line per sentence::
 
@@ -253,7 +253,7 @@ def evaluate_in_documents(gold_lines: Iterable[Entry | str], extract_text: Predi
     """Score `extract_text` on every gold sentence as read within its whole judgment (see `replay_judgments`);
     `corpus` None reads every sentence alone, knowingly. Raises `Unavailable` when `corpus` is no folder: the
     golds' figures are measured with their judgments read whole, and reading sentences alone instead gave lower
-    figures with no word of why (a checkout without ../shared beside it, issue 31)."""
+    figures with no word of why (a checkout without ../shared beside it)."""
     if corpus is not None and not corpus.is_dir():
         raise Unavailable(
             f"judgments folder {corpus} not found: gold sentences are scored as read within their whole judgment "
@@ -272,8 +272,8 @@ def score_extractor(lines: Sequence[Entry], extractor: str = DEFAULT_EXTRACTOR, 
                     cite: Callable[[str], Iterable[Any]] | None = None) -> CitationScores:
     """Precision, recall and F1 of the extractor named `extractor` (one of `EXTRACTORS`) on gold lines, on spans,
     overlaps and resolved targets (``lexgraph eval citations``). Each judgment the gold names is read whole from
-    `judgments_folder(judgments)`, as ``lexgraph cite`` reads it, so that 同法 and labels defined earlier resolve
-    (issue 14); a judgment that folder lacks (a caption line of the literature gold) is read sentence by sentence
+    `judgments_folder(judgments)`, as ``lexgraph cite`` reads it, so that 同法 and labels defined earlier resolve;
+    a judgment that folder lacks (a caption line of the literature gold) is read sentence by sentence
     (`replay_judgments`), and `sentences_alone` reads every one so. Raises `Unavailable` when the folder is
     missing, `ConfigurationError` for an unknown extractor, `ToolMissing` for one not installed. `cite` (a text →
     its citations) replaces the extractor read with the catalogue alone: a store's, so that laws only the store

@@ -1,11 +1,11 @@
 """The seed papers' experiments as named configurations: `lexgraph experiment list` / `run NAME`.
 
-Why a registry: each of the five papers lexgraph builds on (DESIGN §1) measured something with parameters of its own
-(M = 30 related chunks, Recall@5/10/20, β = 4, 40 questions drawn with seed 42, temperature 0, ...). Writing them
-once, as frozen dataclasses whose defaults are the published values, lets one command rerun a paper's setting on
-the data at hand, and lets the report say exactly which values were used and which differ from the paper (a
-substitute model, dataset or embedder, or an overridden parameter), so that no reader mistakes a substitute run for
-the original.
+Why a registry: each of the five papers lexgraph builds on (docs/experiments.md) measured something with
+parameters of its own (M = 30 related chunks, Recall@5/10/20, β = 4, 40 questions drawn with seed 42, temperature
+0, ...). Writing them once, as frozen dataclasses whose defaults are the published values, lets one command rerun a
+paper's setting on the data at hand, and lets the report say exactly which values were used and which differ from
+the paper (a substitute model, dataset or embedder, or an overridden parameter), so that no reader mistakes a
+substitute run for the original.
 
 This module is light (no numpy, no store): `lexgraph experiment list` imports it alone. The runners live in
 `eval.experiment_run`.

@@ -6,8 +6,9 @@ Without the brackets the text is exactly ``dev.json``. Each excerpt says which c
 (``##`` law, ``###`` 条, ``####`` 項, ``#####`` 号), so every bracket is a test of the resolver reading a clause
 of a statute: current law and clause from the headings, relative reference from the text, target from the bracket.
 
-`build_gold` turns the dataset into gold lines in the format of issue 3 (one line per annotated text line, with the
-clause it belongs to under ``context``); `evaluate` replays them through the extractor and scores each bracket.
+`build_gold` turns the dataset into gold lines in the gold format of `lexgraph.eval.citations` (one line per
+annotated text line, with the clause it belongs to under ``context``); `evaluate` replays them through the
+extractor and scores each bracket.
 
 出典：デジタル庁 日本の法令に関する多肢選択式QAデータセット (PDL 1.0).
 """
@@ -136,10 +137,10 @@ def _law_and_path(target: str, catalog: Catalog) -> tuple[str | None, str | None
 
 
 def gold_lines(samples: Iterable[Mapping[str, Any]], catalog: Catalog) -> Iterator[dict[str, Any]]:
-    """Every line of every excerpt that has a bracket, in order, in the format of issue 3. Only lines with
-    ``"annotated": true`` carry gold; the others (headings, lines without brackets) are there so that a replay
-    reads the excerpt as a reader does. ``context`` names the clause being read (``in_law``, ``in_law_id``,
-    ``at``) and each entry has its provision ``path`` and the bracket text as ``gold``."""
+    """Every line of every excerpt that has a bracket, in order, in the gold format of `lexgraph.eval.citations`.
+    Only lines with ``"annotated": true`` carry gold; the others (headings, lines without brackets) are there so
+    that a replay reads the excerpt as a reader does. ``context`` names the clause being read (``in_law``,
+    ``in_law_id``, ``at``) and each entry has its provision ``path`` and the bracket text as ``gold``."""
     for sample in samples:
         if "[" not in sample["コンテキスト"]:
             continue
@@ -181,7 +182,7 @@ def _entries(raw: str, law_title: str, law_id: str | None, current_path: str | N
             if path is None and law_id is None:
                 # The text is no statute (a 通知 such as 医薬品等適正広告基準の解説及び留意事項) and the bracket
                 # one of its own sections (本項[第4]): a real reference, but to no statute clause. The right reading
-                # is "unresolved, with a reason", never a guessed clause (issue 31 §1, the gold's conventions).
+                # is "unresolved, with a reason", never a guessed clause (the gold's conventions).
                 entry.update(status="unresolved", expect="unresolved", why=NOT_A_STATUTE)
                 yield entry
                 continue
@@ -279,7 +280,7 @@ def _same_target(citation: Citation, gold: Mapping[str, Any]) -> bool:
 
 def _in_range(citation: Citation, path: str) -> bool:
     """A range covers each clause inside it: articles (第三条から第五条まで), and paragraphs, items or subitems of
-    one clause (第一項から第三項まで: one citation with `path_to`, issue 14)."""
+    one clause (第一項から第三項まで: one citation with `path_to`)."""
     if citation.article_to is None and citation.path_to is not None and citation.path is not None:
         head, _, first = citation.path.rpartition("/")
         last = citation.path_to.rpartition("/")[2]

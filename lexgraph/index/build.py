@@ -1,6 +1,6 @@
 """`lexgraph index`: build or refresh the search indexes from the graph, and tell when they are stale.
 
-The indexes are derived data (DESIGN §3). Each part (a law's clauses, or all chunks) carries the fingerprint of
+The indexes are derived data. Each part (a law's clauses, or all chunks) carries the fingerprint of
 the graph state it was built from (`units.part_fingerprints`); a part is *stale* when the graph's fingerprint
 differs (a new version of the law, a changed judgment), *missing* when the graph has it and the index does not,
 and *orphaned* when the index has it and the graph does not. `refresh_index` rebuilds exactly those parts, and

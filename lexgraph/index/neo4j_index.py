@@ -1,9 +1,9 @@
-"""The Neo4j backend's search indexes: native full-text and vector indexes over node properties (DESIGN §5).
+"""The Neo4j backend's search indexes: native full-text and vector indexes over node properties.
 
 `lexgraph index` gives each indexed clause and chunk a search entry, ``(:Provision)-[:INDEXED_AS]->
 (:ProvisionSearch)`` and ``(:Chunk)-[:INDEXED_AS]->(:ChunkSearch)``, holding ``tokens`` (Sudachi, space-separated),
 ``embedding``, the heading shown with a hit (``name``), the text, and the fields searches filter on (``laws``,
-``valid_from``, ``valid_until``): a person reading the clause in Neo4j Browser never meets 384 floats (issue 34).
+``valid_from``, ``valid_until``): a person reading the clause in Neo4j Browser never meets 384 floats.
 Neo4j keeps its indexes current as the entries change. Migration V013 creates the full-text index
 ``lexgraph_tokens`` over the entries of both kinds with the ``whitespace`` analyzer, so BM25 ranks the same tokens
 as tantivy does in the embedded backend, with the same statistics (one index over both kinds there too: an index
@@ -66,7 +66,7 @@ _MAX_FETCH = 10_000
 MIN_CANDIDATES = 400
 #: The hits of each list that come with their fields from the search query itself: a fused top 10 is largely made
 #: of the first twenty of the BM25 and dense lists (on 32 of lawqa_jp's 69 dev questions wholly, against none with
-#: ten), so reading the shown hits often costs no second round trip (issue 34); the rest travel as uid and score.
+#: ten), so reading the shown hits often costs no second round trip; the rest travel as uid and score.
 DETAILED = 20
 
 

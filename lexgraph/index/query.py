@@ -29,7 +29,7 @@ from lexgraph.model import ANY_WORDING, AsOf, day_filter
 LABELS: dict[UnitKind, str] = {"provision": "Provision", "chunk": "Chunk"}
 
 
-IndexMissing = IndexUnavailable  # its name before the error tree (issue 36): no index, or one this version cannot read
+IndexMissing = IndexUnavailable  # its name before the error tree: no index, or one this version cannot read
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ class SearchIndex(Protocol):
     def hybrid_search_kinds(self, tokens: Sequence[str], vector: np.ndarray | None, ks: Mapping[UnitKind, int],
                             where: SearchFilter) -> dict[UnitKind, tuple[list[IndexHit], list[IndexHit]]]:
         """`hybrid_search` of each kind in `ks` with its own k (``where.kind`` is not read), as a search reads
-        clauses and chunks for one question: on a server, one round trip for all of them (issue 34)."""
+        clauses and chunks for one question: on a server, one round trip for all of them."""
         ...
 
     def vectors_of(self, uids: Sequence[str]) -> dict[str, np.ndarray]:

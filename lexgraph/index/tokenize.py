@@ -1,7 +1,7 @@
 """Japanese text as BM25 terms: SudachiPy (SudachiDict-core) normalised forms, without particles and punctuation.
 
-Both search backends index the same pre-tokenised ``tokens`` string (tantivy and Neo4j split it on whitespace,
-DESIGN §5), so this module alone decides what a term is, for clauses, judgments and queries alike.
+Both search backends index the same pre-tokenised ``tokens`` string (tantivy and Neo4j split it on whitespace),
+so this module alone decides what a term is, for clauses, judgments and queries alike.
 
 Choices:
 

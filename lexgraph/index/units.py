@@ -1,6 +1,6 @@
 """What the search indexes hold: one `IndexUnit` per searchable passage, read from the graph.
 
-The units are the graph's own text, so the indexes can be rebuilt from the graph at any time (DESIGN §3):
+The units are the graph's own text, so the indexes can be rebuilt from the graph at any time:
 - **clauses**: every stored wording of each paragraph, and of each article that has no paragraphs. A paragraph is
   the unit because it is what a question's answer lives in, and it holds its items' text; an article is its
   paragraphs joined, so indexing both would rank the same words twice. Article-level results come from the
@@ -77,7 +77,7 @@ class IndexUnit:
     valid_from: date | None
     valid_until: date | None
     #: What a chunk cites, when the index read it together with the chunk (Neo4j's search query does: one round
-    #: trip fewer a search, issue 34); None when it was not read (a clause, the embedded index): ask the store.
+    #: trip fewer a search); None when it was not read (a clause, the embedded index): ask the store.
     cites: tuple[CitedTarget, ...] | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -228,7 +228,7 @@ def _clause_title(law_title: str, row: Row, article: Row) -> str:
     heading = article.get("title") or ""
     if article.get("kind") == "paragraph":
         # A paragraph with no article of its own (附則 １): headed, as always, by the number e-Gov prints before its
-        # text, not by its title (第一項 since issue 34), so that its indexed text and cached vector stay put.
+        # text, not by its title (第一項), so that its indexed text and cached vector stay put.
         printed = _PRINTED_NUMBER.match(article.get("text") or "")
         heading = printed[1] if printed else ""
     if row["kind"] == "paragraph":

@@ -390,7 +390,7 @@ class _LawPlan:
     timeline_contents: tuple[VersionContent, ...] = ()
     packed: PackedLaw | None = None  # the timeline's linking input, when a worker built both
     fresh: bool = False  # the store holds no version of the law: every write is an insert
-    # The law's title in each version (issue 31 §3): e-Gov's revision list, else the text read now, else the store.
+    # The law's title in each version: e-Gov's revision list, else the text read now, else the store.
     version_titles: dict[str, str | None] = field(default_factory=dict)
 
     def writes(self) -> _Writes:
@@ -623,7 +623,7 @@ def _load_existing(
 def _version_titles(stored: list[dict[str, Any]], accepted: list[_Incoming],
                     listing: SourceListing | None) -> dict[str, str | None]:
     """The law's title in each version: what e-Gov's revision list gives, else the <LawTitle> of the text read now,
-    else what the store holds. A renamed law's older versions keep the title they bore (issue 31 §3)."""
+    else what the store holds. A renamed law's older versions keep the title they bore."""
     titles: dict[str, str | None] = {r["revision_id"]: r.get("title") for r in stored}
     titles.update({a.revision.text: a.law.meta.title for a in accepted if a.law.meta.title})
     if listing is not None:
@@ -674,7 +674,7 @@ def _edge_writes(writes: _Writes, rel_type: str, target: Iterable[tuple[str, str
 
 def period_properties(version: LawVersionInfo, named: Sequence[KnownAmendment]) -> dict[str, Any]:
     """A version's period facts as ordinary properties (migration V008), for Cypher users: the JSON `gap` and
-    `amendments` keep every detail for lexgraph, these the ones a query needs (DESIGN.md §5, issue 29)."""
+    `amendments` keep every detail for lexgraph, these the ones a query needs."""
     gap = version.gap if version.known_until is not None else ()
     return {"known_up_to": version.known_up_to,
             "gap_start": version.known_until, "gap_end": version.enforced_until if version.known_until else None,

@@ -1,4 +1,4 @@
-"""The LLM behind any OpenAI-compatible endpoint, through the official ``openai`` client (DESIGN §6).
+"""The LLM behind any OpenAI-compatible endpoint, through the official ``openai`` client.
 
 Configuration comes from the environment: ``OPENAI_BASE_URL``, ``OPENAI_API_KEY`` and ``LEXGRAPH_LLM_MODEL``
 (``LEXGRAPH_LLM_TIMEOUT`` seconds, ``LEXGRAPH_LLM_RETRIES``). No model is configured unless ``LEXGRAPH_LLM_MODEL`` is
@@ -29,7 +29,7 @@ NOT_CONFIGURED = ("no language model is configured: set LEXGRAPH_LLM_MODEL (and 
                   "for your endpoint, e.g. a local llama.cpp or vLLM server)")
 
 
-LLMUnavailable = ModelUnavailable  # its name before the error tree (issue 36): no model, or it cannot be reached
+LLMUnavailable = ModelUnavailable  # its name before the error tree: no model, or it cannot be reached
 
 
 class LLMTimeout(ModelUnavailable):

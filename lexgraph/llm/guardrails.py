@@ -105,7 +105,7 @@ class ReplyCheck:
 
 def statements(value: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
     """Every statement of an answer with where it stands: each sentence, the conclusion and each caveat. All carry
-    citations, so that none can make a claim the check does not see (issue 15 §4)."""
+    citations, so that none can make a claim the check does not see."""
     found = [(f"sentences[{i}]", s) for i, s in enumerate(value.get("sentences", [])) if isinstance(s, Mapping)]
     if isinstance(value.get("conclusion"), Mapping):
         found.append(("conclusion", value["conclusion"]))

@@ -26,8 +26,8 @@ if TYPE_CHECKING:  # only named here: a text read with no store (``lexgraph cite
 def store_catalog(store: GraphStore, base: Catalog) -> Catalog:
     """The bundled catalogue plus the stored laws it lacks (or knows under a provisional id, or under a title the
     law no longer bears), so that every stored law can be cited by name. An ordinance among them takes the Act its
-    enacting formula names as its parent (what its bare 法 means, issue 31), unless its title names one. The titles
-    the stored versions bore before a renaming are the laws' former titles (issue 31 §3)."""
+    enacting formula names as its parent (what its bare 法 means), unless its title names one. The titles
+    the stored versions bore before a renaming are the laws' former titles."""
     former = stored_former_titles(store)
     renamed = {f.law_id for f in former}  # the bundled list may know such a law by the title it bore in 2020
     extra = [

@@ -1,4 +1,4 @@
-"""The one answer to "what did this clause say on D?" (DESIGN.md §5 "Honest periods", issue 29).
+"""The one answer to "what did this clause say on D?" (docs/statutes.md).
 
 Every read path (`law show`, `law cites` / `cited-by`, `law diff`, citation resolution, search filters, evidence
 selection, `ask`, `graph`) asks `wording_on` and nothing else, so that they cannot disagree. The answer is one of:
@@ -7,7 +7,7 @@ selection, `ask`, `graph`) asks `wording_on` and nothing else, so that they cann
 - `Unknown`: the store cannot know what the clause said that day, and why: the day falls in a gap between stored
   versions after amendments the store knows of but does not hold (`GAP`), after the last day the newest version
   is known in force (`PAST_KNOWN`: the last known wording is attached, never as in force), before the first stored
-  version (`BEFORE_FIRST`), or under a version that is only scheduled (`SCHEDULED`: issue 30's e-Gov sync);
+  version (`BEFORE_FIRST`), or under a version that is only scheduled (`SCHEDULED`: promulgated, not yet in force);
 - `NotInForce`: the clause was not in force that day: not yet (`NOT_YET`), no longer (`DELETED`), the law was
   repealed (`REPEALED`), or no stored version around that day has it at all (`ABSENT`).
 
@@ -139,7 +139,7 @@ def version_known_on(spans: LawSpans, law_id: str, day: date,
                        version=version)
     up_to = version.known_up_to
     following = versions[versions.index(version) + 1] if version in versions[:-1] else None
-    if up_to is None and following is not None and following.scheduled:  # known up to the sync day (issue 30)
+    if up_to is None and following is not None and following.scheduled:  # known up to the sync day
         up_to = max(d for d in (version.enforced_from, version.known_in_force_on, date.min) if d is not None)
     if up_to is not None and day > up_to:
         return Unknown(law_id, what, day, PAST_KNOWN,

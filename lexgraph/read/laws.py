@@ -43,8 +43,8 @@ class NotInForce(errors.NotInForce):
 
 class UnknownWording(NotInForce, errors.WordingUnknown):
     """The store cannot know the clause's wording on the day asked (`lexgraph.read.in_force.Unknown`): a gap
-    between stored versions after amendments it does not hold, or before the first stored version (DESIGN.md §5
-    "Honest periods")."""
+    between stored versions after amendments it does not hold, or before the first stored version
+    (docs/statutes.md)."""
 
 
 UnknownInGap = UnknownWording  # the name it had when gaps were the only unknown

@@ -24,7 +24,7 @@ class VersionSpan:
     known_until: date | None = None  # see LawVersionInfo.known_until
     known_in_force_on: date | None = None  # see LawVersionInfo.known_in_force_on
     gap: tuple[KnownAmendment, ...] = ()  # the amendments in this version's gap (`LawVersionInfo.gap`)
-    scheduled: bool = False  # promulgated, not yet in force on the last sync day (interface with issue 30)
+    scheduled: bool = False  # promulgated, not yet in force on the last sync day
 
     @property
     def known_up_to(self) -> date | None:
@@ -99,7 +99,7 @@ class LawSpans:
     def articles_between(self, first: str, last: str) -> list[str]:
         """Clause paths from `first` to `last` inclusive, in the law's own order: articles (第三条から第五条まで),
         and the paragraphs, items or subitems of one clause (２条２号から７号まで: ``a2/p1/i2`` … ``a2/p1/i7``),
-        which a citation gives as one range (issue 14)."""
+        which a citation gives as one range."""
         paths = self._articles_under(first.rpartition("/")[0], first.rpartition("/")[2][:1])
         if first not in paths or last not in paths:
             return [p for p in (first, last) if p in self.by_path]
@@ -107,7 +107,7 @@ class LawSpans:
         return paths[i : j + 1] if i <= j else [first, last]
 
     def divisions(self, written: str, within: str | None = None) -> list[str]:
-        """The stored divisions a citation's division path names (issue 31 §3). Read, as a drafter writes it, from
+        """The stored divisions a citation's division path names. Read, as a drafter writes it, from
         the division the citing clause sits in (`within`, ``pt2/ch3/se1``) outwards: 第一節 in 第二編第三章 is that
         chapter's (``pt2/ch3/se1``), 第三章第一節 there is ``pt2/ch3/se1`` too, 第四編 is ``pt4``. Without a place
         to read from (a judgment), ``ch3/se2`` itself, or, in a law divided into 編 where the text writes no 編,

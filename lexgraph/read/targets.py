@@ -1,5 +1,5 @@
-"""The clause nodes a citation names in a stored law, where the citation's words alone do not give a path
-(issue 31 §3): a division (第三章, 第三章から第四章の二まで; 前章, この節, 次款 from the citing clause's), an
+"""The clause nodes a citation names in a stored law, where the citation's words alone do not give a path:
+a division (第三章, 第三章から第四章の二まで; 前章, この節, 次款 from the citing clause's), an
 appendix (別表第一, 様式第二号) and the items of a clause cited as a whole (第三十六条第一項各号, 同項各号).
 
 One place for the ingest's linking (statute clauses and documents) and for the resolver over a store (`cite

@@ -1,4 +1,4 @@
-"""A fusion learned, not hand-set (issue 32): the hybrid's candidates, and the paragraphs of the articles the
+"""A fusion learned, not hand-set: the hybrid's candidates, and the paragraphs of the articles the
 anchor field ranks first, scored by a logistic model over features of the question and the clause.
 
 Why a logistic model: it does as well here as the rankers tried beside it (docs/search.md), its weights are a

@@ -89,7 +89,7 @@ class Retriever(Protocol):
 @runtime_checkable
 class KindsRetriever(Retriever, Protocol):
     """A retriever that can rank clauses and chunks for one question together (`retrieve_kinds`): a search
-    needs both, and on a server the index answers both in one round trip (issue 34). Every kind's list is the
+    needs both, and on a server the index answers both in one round trip. Every kind's list is the
     one `retrieve` gives for that kind alone."""
 
     def retrieve_kinds(self, question: str, ks: Mapping[UnitKind, int],
@@ -235,7 +235,7 @@ def fuse(lists: Mapping[str, Sequence[Retrieved]], k: int, *, rrf_k: float = DEF
 def retrieve_lists(retrievers: Sequence[Retriever], question: str, k: int,
                    where: SearchFilter) -> dict[str, list[Retrieved]]:
     """Each retriever's list, by name; a BM25 and a dense retriever over the same index are asked together
-    (`SearchIndex.hybrid_search`): one query on Neo4j instead of two (issue 34)."""
+    (`SearchIndex.hybrid_search`): one query on Neo4j instead of two."""
     bm25, dense = _shared_index_pair(retrievers)
     lists: dict[str, list[Retrieved]] = {}
     if bm25 is not None and dense is not None:
@@ -248,7 +248,7 @@ def retrieve_lists_of_kinds(retrievers: Sequence[Retriever], question: str, dept
                             where: SearchFilter) -> dict[UnitKind, dict[str, list[Retrieved]]]:
     """`retrieve_lists` of each kind in `depths`, at its own depth; a BM25 and a dense retriever over the same
     index are asked for every kind at once (`SearchIndex.hybrid_search_kinds`): one query on Neo4j for a search's
-    clauses and chunks (issue 34)."""
+    clauses and chunks."""
     bm25, dense = _shared_index_pair(retrievers)
     together: dict[UnitKind, dict[str, list[Retrieved]]] = {kind: {} for kind in depths}
     if bm25 is not None and dense is not None:

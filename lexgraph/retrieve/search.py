@@ -181,7 +181,7 @@ def search(store: GraphStore, retriever: Retriever, question: str, *, where: Sea
     decisions = _Decisions(store, where.day)
     dropped: list[str] = []
     depths: dict[UnitKind, int] = {"provision": max(options.k, options.n), "chunk": max(options.k, options.m)}
-    if where.kind is None and isinstance(retriever, KindsRetriever):  # both kinds in one read (issue 34)
+    if where.kind is None and isinstance(retriever, KindsRetriever):  # both kinds in one read
         found = retriever.retrieve_kinds(question, depths, where)
     else:
         found = {kind: retriever.retrieve(question, depths[kind], replace(where, kind=kind)) for kind in UNIT_KINDS
@@ -302,7 +302,7 @@ def _evidence(store: GraphStore, clauses: Sequence[Retrieved], chunks: Sequence[
 
 def _chunk_citations(store: GraphStore, chunks: Sequence[Retrieved]) -> list[Mapping[str, Any]]:
     """What the chunks cite, as rows of ``chunks_citations``: from the chunks' units where the search brought them
-    with what they cite (Neo4j's search query: one round trip fewer a search, issue 34), else read from the store.
+    with what they cite (Neo4j's search query: one round trip fewer a search), else read from the store.
     A unit not yet in hand is never read for this."""
     rows: list[Mapping[str, Any]] = []
     rest = []
@@ -344,7 +344,7 @@ def _describe(store: GraphStore, ranked: Sequence[Any], labels: Mapping[str, str
               direct: Mapping[str, Retrieved]) -> list[EvidenceItem]:
     cited_clauses = [e.id for e in ranked if labels.get(e.id) == "Provision" and e.id not in direct]
     cited_precedents = [e.id for e in ranked if labels.get(e.id) == "Precedent"]
-    # One read for both labels (`evidence_items`): each query is a round trip on a server (issue 34).
+    # One read for both labels (`evidence_items`): each query is a round trip on a server.
     rows = (store.query("evidence_items", provisions=cited_clauses, precedents=cited_precedents)
             if cited_clauses or cited_precedents else [])
     provisions = {r["uid"]: r for r in rows if r["label"] == "Provision"}

@@ -22,7 +22,7 @@ Search (`search`): the paper's Algorithm 2, a breadth-first pass over every node
 nearest the query (cosine) and returning every leaf under it. Visiting every node is one product of the query with
 the ``2n - 1`` node vectors; ties go to the node the BFS meets first (nearer the root). The answer adapts to the
 question: a leaf when one clause is nearer than any cluster's centroid, a cluster when its centroid is nearer than
-each member. Before issue 33 the search descended greedily towards the nearer child and took the path's best node;
+each member. An earlier version of the search descended greedily towards the nearer child and took the path's best node;
 in the chained trees of real collections it stopped high and returned hundreds of clauses (docs/experiments.md).
 An ``allowed`` mask (a filter's units) lets only nodes holding an allowed leaf compete, so one tree of the whole
 collection serves every filter.

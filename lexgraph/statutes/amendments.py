@@ -1,4 +1,4 @@
-"""What a law's stored versions say about the amendments between them (DESIGN.md §5 "Honest periods").
+"""What a law's stored versions say about the amendments between them (docs/statutes.md).
 
 A consolidated e-Gov text carries the 附則 of every amending law in force by then (``<SupplProvision
 AmendLawNum="平成三〇年六月二〇日法律第五九号">``), and the first sentence of each fixes its 施行期日

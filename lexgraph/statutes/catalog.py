@@ -70,7 +70,7 @@ _TYPE_RANK = {
 # name (the 旧刑法 布告 is titled "…（刑法抄）", which must not make 刑法 ambiguous), and a curated 略称 never
 # displaces a title.
 _OFFICIAL, _BARE, _ALIAS = 0, 1, 2
-# A former title (issue 31 §3) names its law only where no law bears it, nor a bare title or 略称 of one, today.
+# A former title names its law only where no law bears it, nor a bare title or 略称 of one, today.
 _FORMER = 3
 
 
@@ -242,8 +242,8 @@ class Catalog:
         too.
 
         ``parents`` and ``orders`` map an ordinance to the Act and the Cabinet Order its bare 法 and 令 mean, as
-        the build read them from the ordinance itself (its definitions 「以下「法」という」, its enacting formula;
-        issue 31): a stated parent wins over the one derived from the title.
+        the build read them from the ordinance itself (its definitions 「以下「法」という」, its enacting formula):
+        a stated parent wins over the one derived from the title.
 
         ``former`` are titles laws bore before they were renamed (`lexgraph.statutes.former_titles`): a former title
         names its law, below every other kind of name, and `former_titles` says which renaming it is."""
@@ -352,8 +352,8 @@ class Catalog:
 
     def _act_in_title(self, law_id: str, title: str, claims: dict[str, dict[str, int]],
                       winners: dict[str, list[str]]) -> str | None:
-        """The Act an ordinance's title says it was made under, which is what its bare 法 means (issue 14, class
-        5): 「出入国管理及び難民認定法第二十条の二第二項の基準を定める省令」, 「高齢者の医療の確保に関する法律による
+        """The Act an ordinance's title says it was made under, which is what its bare 法 means:
+        「出入国管理及び難民認定法第二十条の二第二項の基準を定める省令」, 「高齢者の医療の確保に関する法律による
         保険者の前期高齢者交付金等の額の算定等に関する省令」. The title must begin with the Act's title (or bare
         title), followed by a clause of it or by による / に基づく / に規定する; a title that mentions an Act later
         (「…の特例等に関する命令」) names none. The longest such title wins; a tie leaves the parent unknown."""
@@ -670,7 +670,7 @@ def encode_catalog(catalog: Catalog, meta: Mapping[str, Any] | None = None) -> b
     return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
 
 
-# 略称 that judgments use and the jlawcite dictionaries lack (issue 14, class 4), → the official title.
+# 略称 that judgments use and the jlawcite dictionaries lack, → the official title.
 EXTRA_ALIASES: dict[str, str] = {
     "裁判員法": "裁判員の参加する刑事裁判に関する法律",
     "暴力団対策法": "暴力団員による不当な行為の防止等に関する法律",
@@ -728,7 +728,7 @@ def _bundled() -> Catalog:
     _BUNDLED_CACHE.append((catalog, cache))
     # The catalogue lives as long as the process and is never changed: its 40 000 objects (entries and their
     # index tuples) would only be walked again by every full run of the cyclic garbage collector, which was a
-    # tenth of `lexgraph cite`'s time (issue 14 "Speed"). Freezing moves them (and what the imports made) out of
+    # tenth of `lexgraph cite`'s time. Freezing moves them (and what the imports made) out of
     # its sight; they are still freed by reference counting, and nothing loaded later is affected.
     gc.freeze()
     return catalog
@@ -756,7 +756,7 @@ def _cache_file(data: bytes) -> Path | None:
 def derived_from_bundled(catalog: Catalog, kind: str, version: bytes,
                          build: Callable[[Catalog], _Derived], of_type: type[_Derived]) -> _Derived:
     """`build(catalog)`, kept beside the bundled catalogue's cache file when `catalog` is the bundled one: an index
-    built from it alone (`citations.lawnames.LawNames`, a fifth of a short `cite` to build, issue 35 §5) is then
+    built from it alone (`citations.lawnames.LawNames`, a fifth of a short `cite` to build) is then
     read back as the catalogue is, under the same rules (the user's own private file of plain data, written whole,
     checked by `of_type.from_cache`; anything else is built). The file is named by the catalogue's file, `kind` and
     `version` (the builder's source), so that a changed catalogue or builder builds afresh; any other catalogue is

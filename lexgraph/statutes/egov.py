@@ -56,7 +56,7 @@ PARSER_VERSION = 3
 """Raised whenever the text the parser reads from the same file changes, so that a store can tell a text read by
 an older parser (stored on each LawVersion as ``parser``) from a new wording. 2: <Ruby> read as its base text.
 3: divisions (編章節款目) become clauses of kind ``division`` (``ch3/se2``), and an appendix is numbered by its
-title (別表第二 → ``appdx_table2``), which e-Gov's ``Num`` mostly leaves out (issue 31 §3)."""
+title (別表第二 → ``appdx_table2``), which e-Gov's ``Num`` mostly leaves out."""
 
 _PARSER = etree.XMLParser(
     resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, remove_comments=True, recover=False
@@ -204,7 +204,7 @@ _DIVISION_TITLE = re.compile(rf"第({_NUMERAL_RUN.pattern})[編章節款目]((?:
 def _add_division(
     walk: _Walk, element: etree._Element, title: str, prefix: str, heading: tuple[str, ...], parent: str | None
 ) -> str:
-    """A 編, 章, 節, 款 or 目 as a clause of kind ``division`` (issue 31 §3): its path is the divisions above it and
+    """A 編, 章, 節, 款 or 目 as a clause of kind ``division``: its path is the divisions above it and
     its own (``pt3/ch2``, ``ch3/se2``; e-Gov's Num, else the number its title writes), its text its title, so that
     a citation of 第三章 links to the chapter in force on the citing day, and a chapter retitled is a new wording.
     Its articles keep their own paths (``a709``): a division holds them by their heading, not by path."""
@@ -382,7 +382,7 @@ def _reserve(walk: _Walk) -> int:
 
 def paragraph_title(path: str, printed: str) -> str:
     """A paragraph as a lawyer names it, 第二項, from its path, one style for every paragraph: e-Gov prints ２, and
-    nothing for an article's first or only paragraph, which left most paragraphs without a title (issue 34). The
+    nothing for an article's first or only paragraph, which left most paragraphs without a title. The
     printed number stays in the text. A paragraph numbered otherwise (p2_2) keeps what e-Gov prints."""
     number = path.rsplit("/", 1)[-1].removeprefix("p")
     return f"第{int_to_kanji(int(number))}項" if number.isdigit() and int(number) > 0 else printed

@@ -1,4 +1,4 @@
-"""Former titles of renamed laws (issue 31 §3): 労働者派遣事業の適正な運営の確保及び派遣労働者の就業条件の整備等に関する
+"""Former titles of renamed laws: 労働者派遣事業の適正な運営の確保及び派遣労働者の就業条件の整備等に関する
 法律 is 昭和六十年法律第八十八号, named …派遣労働者の保護等に関する法律 since 2012-10-01. Texts written before the
 renaming cite the law by the title of their day, and texts written after it sometimes still do; either way the
 citation means the same law id.

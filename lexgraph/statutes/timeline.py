@@ -1,4 +1,4 @@
-"""Place the versions of one law in time and derive its Provision nodes (DESIGN.md §3).
+"""Place the versions of one law in time and derive its Provision nodes.
 
 A Provision node is one distinct text of a clause over one *contiguous* run of versions. Real data is not
 monotonic: a later revision may restore older wording (A → B → A). The restored A is in force over a different
@@ -75,7 +75,7 @@ class ListedVersion:
     scheduled: bool
     amended_by: str | None = None
     note: str = ""  # what the source says of an open day (「…政令で定める日」), kept as the version's source
-    title: str = ""  # the law's title in this revision (e-Gov's `law_title`): a renamed law's former title (issue 31)
+    title: str = ""  # the law's title in this revision (e-Gov's `law_title`): a renamed law's former title
 
 
 @dataclass(frozen=True)
@@ -265,7 +265,8 @@ def build_timeline(law_id: str, contents: Sequence[VersionContent], listing: Sou
                 has_part.add((uid_by_path[parent], uid))
         # Runs that do not continue into this version end where it starts, or, when the 附則 name amendments in
         # between that the store does not hold, where the first of them may have taken effect: after that day
-        # the wording is not known (DESIGN.md §5 "Honest periods"). Runs that continue stay in force across.
+        # the wording is not known, so it is never shown in force (docs/statutes.md). Runs that continue stay in
+        # force across.
         if position > 0:
             end = versions[position - 1].known_until or starts[position]
             for path, (_, uid) in open_runs.items():

@@ -18,7 +18,7 @@ from lexgraph.errors import ConfigurationError
 from lexgraph.store.base import NODE_SPECS, REL_SPECS, GraphStore, Row
 
 DEFAULT_BATCH = 10_000
-"""Rows per transaction: Neo4j's own write batch (`lexgraph.store.neo4j.BATCH_SIZE`, DESIGN.md §5)."""
+"""Rows per transaction: Neo4j's own write batch (`lexgraph.store.neo4j.BATCH_SIZE`)."""
 
 
 @dataclass

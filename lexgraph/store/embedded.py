@@ -5,7 +5,7 @@ Writes are ``UNWIND $rows`` statements: keys are looked up first, new rows creat
 go through ``COPY FROM`` an Arrow table instead: the bulk path, kept apart because LadybugDB 0.22 does not keep a
 transaction that mixes COPY with other writes atomic (see `EmbeddedStore.insert_transaction`).
 Relationship writes match both ends with two separate ``MATCH`` clauses (one MATCH on two property maps scans
-per row; DESIGN §5).
+per row).
 
 One process owns a read-write store. A second writer gets `StoreUnavailable` naming the holder, which we record in
 ``lexgraph.lock`` beside the database because the engine's own error does not say who holds the lock.
@@ -382,7 +382,7 @@ class EmbeddedStore(GraphStore):
                       limit: int | None = None) -> list[Row]:
         """User Cypher, three locks deep, because ``BEGIN TRANSACTION READ ONLY`` alone let ``RETURN 1; COMMIT;
         MATCH (l:Law) DETACH DELETE l`` end the transaction and delete, and let ``LOAD FROM``/``COPY … TO`` read
-        and write files (issue 15):
+        and write files:
 
         1. `check_read_statement` accepts exactly one statement made of read clauses (lexgraph/store/readonly.py);
         2. the statement is *prepared*, and the engine refuses to prepare more than one statement;

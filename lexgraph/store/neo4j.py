@@ -3,7 +3,7 @@
 It means the same as the embedded backend (one contract suite, tests/test_store_contract.py, runs against
 both) and differs only in how it writes fast and how it keeps user queries read-only:
 
-- Bulk writes are ``UNWIND $rows … MERGE`` on the label's key, in batches of 10,000 rows (DESIGN.md §5).
+- Bulk writes are ``UNWIND $rows … MERGE`` on the label's key, in batches of 10,000 rows.
   The keys carry uniqueness constraints (migrations/neo4j/V001), so each MERGE is an index seek and cannot
   create duplicates. Labels, relationship types and key names are spliced into the Cypher text, so they come
   only from ``NODE_SPECS`` / ``REL_SPECS`` (``rel_spec``); every value travels as a parameter.
@@ -76,7 +76,7 @@ from lexgraph.store.readonly import check_read_statement
 from lexgraph.version import __version__
 
 _log = logging.getLogger(__name__)
-# Nothing below the CLI prints (DESIGN.md §8). Without a handler, Python's last-resort handler would write our
+# Nothing below the CLI prints. Without a handler, Python's last-resort handler would write our
 # warnings, and the driver's server notifications ("neo4j.notifications": unknown label, cartesian product …),
 # to stderr. A NullHandler keeps them quiet unless the application configures logging.
 _log.addHandler(logging.NullHandler())
@@ -84,7 +84,7 @@ logging.getLogger("neo4j.notifications").addHandler(logging.NullHandler())
 
 BATCH_SIZE = 10_000
 """Rows per ``UNWIND`` statement: enough to amortise round trips, few enough to keep the server's
-transaction state small (DESIGN.md §5)."""
+transaction state small."""
 
 DEFAULT_DATABASE = "neo4j"
 START_HINT = "docker compose -f docker/docker-compose.yml up -d"
@@ -291,7 +291,7 @@ class Neo4jStore(GraphStore):
         """One named read in an auto-commit transaction of a READ session, retried on an error the driver calls
         retryable (a transient server error, a lost connection), as a managed transaction would be: safe for a
         read. A managed transaction (`execute_read`) costs a BEGIN and a COMMIT more, one extra round trip a
-        query, about 3.4 ms on loopback and more under load; a search runs four or five named reads (issue 34)."""
+        query, about 3.4 ms on loopback and more under load; a search runs four or five named reads."""
         parameters = dict(params or {})
         with self._driver_errors(doing):
             for attempt in range(1, _READ_ATTEMPTS + 1):
@@ -416,7 +416,7 @@ class Neo4jStore(GraphStore):
         """User Cypher: exactly one read statement (`check_read_statement`, Neo4j dialect: no LOAD CSV, no USE,
         no procedure outside the read-only allow-list, no ``CALL { … } IN TRANSACTIONS``), run in a READ_ACCESS
         session's read transaction, whose summary must say it read. LOAD CSV and file-exporting procedures run
-        in a READ session, which is why the text is checked first (issue 15). A statement the server cannot run
+        in a READ session, which is why the text is checked first. A statement the server cannot run
         raises `InvalidQuery` with the server's own code and message."""
         statement = check_read_statement(cypher, NEO4J_DIALECT)
         if self._current_tx() is not None:
@@ -624,7 +624,7 @@ def _is_write_refusal(err: Neo4jError) -> bool:
 
 #: Values the driver returns as the Python value itself: nothing to convert. Checked by exact type first, since a
 #: search's rows hold hundreds of them (uids, scores, texts), and the general checks below cost about 5 µs a value:
-#: about 9 ms of a hybrid search on Neo4j before this (issue 34, bench/search_profile.py).
+#: about 9 ms of a hybrid search on Neo4j before this (bench/search_profile.py).
 _PLAIN_TYPES = frozenset({str, int, float, bool, type(None), bytes})
 
 

@@ -1,7 +1,7 @@
 // Index clauses: each gets a search entry (:ProvisionSearch, linked by INDEXED_AS) holding what search needs and a
 // person reading the clause does not: the Sudachi tokens (full-text index, whitespace analyzer), the embedding
 // (vector index), the heading shown with a hit as `name`, the text, the laws it belongs to and its dates. The
-// clause itself keeps only its own properties (issue 34: no embedding in its Browser panel).
+// clause itself keeps only its own properties (no embedding in its Browser panel).
 UNWIND $rows AS r
 MATCH (n:Provision {uid: r.uid})
 MERGE (s:ProvisionSearch {uid: r.uid})
