@@ -23,7 +23,7 @@ PACKAGE = Path(__file__).parents[1] / "lexgraph"
 #: lazily), which the CLI imports; top-level modules count as packages.
 LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer) for layer in (
     {"__main__"},
-    {"cli"},
+    {"cli", "integrations"},  # faces over the package root: the CLI, and the other frameworks' retrievers
     {"<root>"},
     {"client"},
     {"eval"},
