@@ -372,34 +372,31 @@ class EmbeddingCache:
     def get_many(self, model: str, kind: Kind, keys: Sequence[bytes]) -> dict[bytes, np.ndarray]:
         """The cached vectors among `keys` (read-only float32 arrays), by key."""
         found: dict[bytes, np.ndarray] = {}
+        for key, dim, blob in self._select("key, dim, vector", model, kind, keys):
+            vector = np.frombuffer(blob, dtype=np.float32)
+            if vector.shape[0] == dim:
+                found[key] = vector
+        return found
+
+    def _select(self, columns: str, model: str, kind: Kind, keys: Sequence[bytes]) -> list[tuple[Any, ...]]:
+        """`columns` (fixed SQL, never user text) of the rows of `keys`, asked `_CHUNK` keys a statement."""
         unique = list(dict.fromkeys(keys))
+        rows: list[tuple[Any, ...]] = []
         with self._lock:
             for start in range(0, len(unique), self._CHUNK):
                 chunk = unique[start:start + self._CHUNK]
                 marks = ",".join("?" * len(chunk))
-                rows = self._db.execute(
-                    f"SELECT key, dim, vector FROM embedding WHERE model = ? AND kind = ? AND key IN ({marks})",
+                rows += self._db.execute(
+                    f"SELECT {columns} FROM embedding WHERE model = ? AND kind = ? AND key IN ({marks})",
                     (model, kind, *chunk),
                 ).fetchall()
-                for key, dim, blob in rows:
-                    vector = np.frombuffer(blob, dtype=np.float32)
-                    if vector.shape[0] == dim:
-                        found[key] = vector
-        return found
+        return rows
 
     def missing(self, model: str, kind: Kind, keys: Sequence[bytes]) -> list[bytes]:
         """The keys among `keys` the cache holds no vector for, in their order, without reading any vector (a
         whole-archive build asks this of half a million keys)."""
-        unique = list(dict.fromkeys(keys))
-        present: set[bytes] = set()
-        with self._lock:
-            for start in range(0, len(unique), self._CHUNK):
-                chunk = unique[start:start + self._CHUNK]
-                marks = ",".join("?" * len(chunk))
-                present.update(key for (key,) in self._db.execute(
-                    f"SELECT key FROM embedding WHERE model = ? AND kind = ? AND key IN ({marks})",
-                    (model, kind, *chunk)))
-        return [key for key in unique if key not in present]
+        present = {key for (key,) in self._select("key", model, kind, keys)}
+        return [key for key in dict.fromkeys(keys) if key not in present]
 
     def put_many(self, model: str, kind: Kind, items: Iterable[tuple[bytes, np.ndarray]]) -> None:
         """Stores vectors by key, in one transaction; a key already present keeps its vector."""

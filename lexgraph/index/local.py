@@ -315,9 +315,7 @@ def _read_rows(directory: Path, names: Sequence[str], counts: Sequence[int]) -> 
     path = directory / ROWS_FILE
     try:
         table = pq.read_table(path)
-    except FileNotFoundError:
-        return None
-    except (OSError, pa.ArrowException):
+    except (OSError, pa.ArrowException):  # absent or damaged: the parts are read one by one
         return None
     if table.num_rows != sum(counts) or table.column_names != [*_ROW_COLUMNS, "part"]:
         return None
@@ -375,7 +373,7 @@ def _parts_one_by_one(directory: Path, names: Sequence[str]) -> list[_PartRows]:
     parts = []
     offset = 0
     for name in names:
-        table = read_part_units(directory, name, ["uid", "path", "laws", "valid_from", "valid_until"])
+        table = read_part_units(directory, name, _ROW_COLUMNS)
         columns = {c: table.column(c).to_pylist() for c in table.column_names}
         parts.append(_PartRows(
             name=name, offset=offset, uids=tuple(columns["uid"]), paths=tuple(columns["path"]),
@@ -428,7 +426,9 @@ class LocalIndex:
                     label="Provision" if law_id is not None else "Chunk",
                 ))
         self._starts = np.array([part.offset for part in self._parts], dtype=np.int64)
-        self._total = sum(len(part.uids) for part in self._parts)
+        self._ends = self._starts + np.array([len(part.uids) for part in self._parts], dtype=np.int64)
+        self._total = int(self._ends[-1]) if self._parts else 0
+        self._chunk_parts = [part for part in self._parts if part_law_id(part.name) is None]
         self._from_all = np.concatenate([p.from_day for p in self._parts]) if self._parts else np.empty(0, np.int64)
         self._until_all = (np.concatenate([p.until_day for p in self._parts]) if self._parts
                            else np.empty(0, np.int64))
@@ -536,12 +536,12 @@ class LocalIndex:
     def _parts_of(self, laws: Iterable[str]) -> list[_PartRows]:
         """The parts that can hold units of `laws`: the laws' own parts, and the chunks (which cite laws)."""
         named = [self._part_by_name.get(law_part(law)) for law in laws]
-        return [p for p in named if p is not None] + [p for p in self._parts if part_law_id(p.name) is None]
+        return [p for p in named if p is not None] + self._chunk_parts
 
     def _candidates(self, allowed: np.ndarray) -> list[tuple[_PartRows, np.ndarray]]:
         """The parts with a row in `allowed`, each with its rows' mask (the parts counted in one pass)."""
         running = np.concatenate([[0], np.cumsum(allowed, dtype=np.int64)])
-        held = running[self._starts + [len(p.uids) for p in self._parts]] - running[self._starts]
+        held = running[self._ends] - running[self._starts]
         out = []
         for i in np.flatnonzero(held).tolist():
             part = self._parts[i]
