@@ -26,6 +26,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer) for layer in (
     {"cli", "integrations"},  # faces over the package root: the CLI, and the other frameworks' retrievers
     {"<root>"},
     {"client"},
+    {"api"},  # one facade per job, sharing one session; `LexGraph` (client) hands them out
     {"eval"},
     {"answer"},
     {"retrieve", "graph"},

