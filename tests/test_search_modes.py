@@ -14,7 +14,6 @@ from lexgraph.errors import ConfigurationError
 from lexgraph.eval.experiments import CitationGraphParams, TreeParams
 from lexgraph.retrieve import modes
 from lexgraph.retrieve.modes import RetrieverSetup, SearchMode, compared_modes, register, search_mode
-from lexgraph.retrieve.options import MODES as SEARCH_MODES
 from lexgraph.retrieve.retrievers import Bm25Retriever, Retriever
 from lexgraph.retrieve.search import SearchOptions
 from tests.helpers import copy_store, lexgraph
@@ -43,6 +42,7 @@ def new_mode() -> Iterator[str]:
 
 
 def test_every_built_in_mode_is_offered_and_declared() -> None:
+    SEARCH_MODES = SearchOptions.modes()
     assert tuple(m.name for m in modes.BUILT_IN) == SEARCH_MODES
     assert compared_modes() == ("bm25", "dense", "hybrid") == CitationGraphParams().modes
     for name in SEARCH_MODES:

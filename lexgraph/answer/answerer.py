@@ -30,7 +30,7 @@ from lexgraph.answer.attach import (
     unknown_caveats,
 )
 from lexgraph.answer.extractive import extractive_answer
-from lexgraph.answer.model import MODES, Answer, AnswerSentence, StatuteMention, cited_ids
+from lexgraph.answer.model import ANSWER_MODES, Answer, AnswerSentence, StatuteMention, cited_ids
 from lexgraph.answer.prompts import STYLES, closed_book, render, with_draft
 from lexgraph.answer.references import DEFAULT_LIMITS, References, build_references
 from lexgraph.errors import ConfigurationError, InputError
@@ -64,9 +64,19 @@ class AskOptions:
     limits: Mapping[str, int] | None = None  # references per kind (DEFAULT_LIMITS)
     attachment: str = "lexgraph"  # uncited sentences by token cosine, or "citalaw": the paper's rule (attach_published)
 
+    @staticmethod
+    def modes() -> tuple[str, ...]:
+        """The generation modes an answer can be asked in (``closebook``: CitaLaw's zero-shot baseline)."""
+        return ANSWER_MODES
+
+    @staticmethod
+    def styles() -> tuple[str, ...]:
+        """The prompt styles (one template each under ``answer/templates``)."""
+        return STYLES
+
     def __post_init__(self) -> None:
-        if self.mode not in MODES:
-            raise ConfigurationError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+        if self.mode not in self.modes():
+            raise ConfigurationError(f"mode must be one of {', '.join(self.modes())}, not {self.mode!r}")
         if self.prompt_style not in STYLES:
             raise ConfigurationError(f"prompt style must be one of {', '.join(STYLES)}, not {self.prompt_style!r}")
         if self.max_repairs < 0:

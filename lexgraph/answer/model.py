@@ -28,7 +28,7 @@ from lexgraph.answer.lead import Confidence
 from lexgraph.answer.references import References
 from lexgraph.llm.guardrails import Attempt, Messages
 
-MODES = ("cgg", "arg-q", "arg-qa", "closebook")  # closebook: CitaLaw's CloseBook, the zero-shot baseline
+ANSWER_MODES = ("cgg", "arg-q", "arg-qa", "closebook")  # closebook: CitaLaw's CloseBook, the zero-shot baseline
 EXTRACTIVE_LABEL = "extractive: no language model was used; these are the most relevant clauses and passages, quoted"
 #: The answer JSON's format: 2 since conclusion and caveats are statements with citations (1: plain strings).
 ANSWER_FORMAT = 2

@@ -29,8 +29,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from lexgraph.answer.model import MODES as ANSWER_MODES
-from lexgraph.answer.model import Answer, upgrade_answer_json
+from lexgraph.answer.model import ANSWER_MODES, Answer, upgrade_answer_json
 from lexgraph.documents.jsonl import read_records
 from lexgraph.errors import ConfigurationError, InputError
 from lexgraph.llm.guardrails import Attempt

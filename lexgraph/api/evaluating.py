@@ -16,8 +16,10 @@ from lexgraph.retrieve.options import SearchOptions
 if TYPE_CHECKING:
     from lexgraph.answer.answerer import AskOptions
     from lexgraph.eval.answers import AnswersReport
+    from lexgraph.eval.citations import CitationScores
     from lexgraph.eval.experiment_run import ExperimentReport
     from lexgraph.eval.experiments import Experiment, Params
+    from lexgraph.eval.lawqa_gold import Evaluation
     from lexgraph.eval.mcqa import MCQAConfig, MethodRun
     from lexgraph.eval.retrieval import GoldQuestion, LawqaRun, RetrievalProgress
     from lexgraph.index.embed import Embedder
@@ -83,3 +85,33 @@ class Evaluating:
         return run_experiment(self._handle, experiment, params, dataset=str(dataset), questions=questions,
                               folder=report, limit=limit, llm=llm,
                               embedder=embedder or self._session.default_embedder(), progress=progress)
+
+    # -- the gold files and reports the evaluations read and write ----------------------------------------------
+    @staticmethod
+    def load_citation_gold(path: str | Path) -> list[dict[str, Any]]:
+        """A citation gold file's lines (`eval.citations.load_gold`); raises `InputError` naming FILE:LINE."""
+        from lexgraph.eval.citations import load_gold
+
+        return load_gold(path)
+
+    @staticmethod
+    def score_citations(lines: Sequence[Any], extractor: str, **settings: Any) -> CitationScores:
+        """Precision, recall and F1 of `extractor` on a citation gold's lines (`eval.citations.score_extractor`)."""
+        from lexgraph.eval.citations import score_extractor
+
+        return score_extractor(lines, extractor, **settings)
+
+    @staticmethod
+    def score_relative_references(lines: Sequence[Any], extractor: str) -> Evaluation:
+        """How many of the lawqa_jp gold's bracketed relative references `extractor` resolves
+        (`eval.lawqa_gold.score_extractor`)."""
+        from lexgraph.eval.lawqa_gold import score_extractor
+
+        return score_extractor(lines, extractor)
+
+    @staticmethod
+    def write_mcqa_report(directory: str | Path, config: MCQAConfig, runs: Sequence[MethodRun]) -> list[Path]:
+        """The MCQA evaluation's report files (`eval.mcqa.write_report`)."""
+        from lexgraph.eval.mcqa import write_report
+
+        return write_report(directory, config, runs)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from datetime import date
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lexgraph.api.reading import Reading
@@ -62,3 +63,25 @@ class Graphing:
                     yield block
 
         return blocks()
+
+    # -- pictures -----------------------------------------------------------------------------------------------
+    @staticmethod
+    def picture_formats() -> tuple[str, ...]:
+        """The suffixes a picture is written as (``.dot``: the Graphviz source, written without Graphviz)."""
+        from lexgraph.graph.render import FORMATS
+
+        return FORMATS
+
+    @staticmethod
+    def require_graphviz() -> None:
+        """Raise `ToolMissing`, saying how to install it, when Graphviz's ``dot`` is not installed."""
+        from lexgraph.graph.render import graphviz
+
+        graphviz()
+
+    @staticmethod
+    def draw(hood: Neighbourhood, out: str | Path) -> Path:
+        """`hood` drawn into `out` (its suffix chooses the format: `picture_formats`); returns the file written."""
+        from lexgraph.graph.render import render
+
+        return render(hood, out)

@@ -24,15 +24,7 @@ if TYPE_CHECKING:
     from lexgraph.retrieve.retrievers import Retriever
     from lexgraph.retrieve.search import SearchResult
 
-__all__ = ["Searching", "refuse_empty"]
-
-
-def refuse_empty(question: str) -> None:
-    """The one refusal of an empty question, for a search and for an answer alike: raises `InputError` with the
-    example that shows what to give."""
-    if not question.strip():
-        raise InputError("the question is empty; give a question in words, e.g. lexgraph search "
-                         "'不法行為による損害賠償'")
+__all__ = ["Searching"]
 
 
 def one_setting(options: SearchOptions | None, **given: Any) -> SearchOptions:
@@ -58,6 +50,14 @@ class Searching:
         self._indexing = indexing
         self._citing = citing
 
+    @staticmethod
+    def refuse_empty(question: str) -> None:
+        """The one refusal of an empty question to search, for the library and the CLI alike (which says it before
+        it opens the index): raises `InputError` with an example of what to give."""
+        if not question.strip():
+            raise InputError("the question is empty; give a question in words, e.g. lexgraph search "
+                             "'不法行為による損害賠償'")
+
     def search(self, question: str, *, mode: str | None = None, as_of: date | None = None,
                laws: Sequence[str] = (), kind: UnitKind | None = None, options: SearchOptions | None = None,
                retriever: Retriever | None = None) -> SearchResult:
@@ -69,7 +69,7 @@ class Searching:
         from lexgraph.index.query import SearchFilter
         from lexgraph.retrieve.search import search
 
-        refuse_empty(question)
+        self.refuse_empty(question)
         options = one_setting(options, mode=mode)
         where = SearchFilter(as_of=wordings(as_of), laws=self._reading.law_ids(laws), kind=kind)
         retriever = retriever or self.retriever(options=options)

@@ -3,9 +3,9 @@
 Results go to stdout (as JSON with ``--json``); progress and messages go to stderr. Exit codes:
 0 ok, 1 bad input, 2 usage, 3 store or model unavailable: the command group runs every command inside one
 handler (`output.library_errors`), which prints a `LexGraphError`'s message and exits with its `exit_code`.
-The command modules import the public face (`lexgraph`: `LexGraph`, options, results, errors), the public names of
-the modules that own a default, a list of choices or a report writer, and this package's `options` and `output`
-(tests/test_architecture.py), and nothing heavy at import time, so that
+The command modules import the package root alone (`lexgraph`: `LexGraph` and its facades, the options with their
+defaults and choices, results, errors, and what the faces read besides), `lexgraph.errors`, and this package's own
+modules (tests/test_architecture.py), and nothing heavy at import time, so that
 ``lexgraph --help``, ``law show`` and ``cite`` start in well under a second.
 """
 
@@ -131,7 +131,8 @@ class LazyCommands(Commands):
     _listing = False
 
     def invoke(self, ctx: Any) -> Any:  # Typer's own click Context
-        output.check_arguments([*getattr(ctx, "_protected_args", []), *ctx.args])
+        with library_errors():  # its refusal is a `ConfigurationError`, shown as every other error is
+            output.check_arguments([*getattr(ctx, "_protected_args", []), *ctx.args])
         return super().invoke(ctx)
 
     def __init__(self, **attrs: Any) -> None:

@@ -8,17 +8,17 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
-from lexgraph import AskOptions, ConfigurationError, SearchOptions
-from lexgraph.answer.model import BASIS_LABELS
-from lexgraph.answer.model import MODES as ANSWER_MODES
-from lexgraph.answer.prompts import STYLES
-from lexgraph.answer.references import capped_limits
+from lexgraph import (
+    BASIS_LABELS,
+    DEFAULT_MAX_REPAIRS,
+    NOT_STORED_LABEL,
+    AskOptions,
+    ConfigurationError,
+    SearchOptions,
+    capped_limits,
+)
 from lexgraph.cli.options import AsOfOpt, JsonOpt, LawsOpt, StoreOpt, parse_day
 from lexgraph.cli.output import emit_json, err, opened, out
-from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS
-from lexgraph.model import NOT_STORED_LABEL
-from lexgraph.retrieve.modes import DEFAULT_MODE as DEFAULT_SEARCH_MODE
-from lexgraph.retrieve.options import MODES as SEARCH_MODES
 
 if TYPE_CHECKING:
     from lexgraph import Answer, AnswerSentence
@@ -26,10 +26,10 @@ if TYPE_CHECKING:
 
 def ask_command(
     question: Annotated[str, typer.Argument(help="The question, in Japanese.")],
-    prompt: Annotated[str, typer.Option("--prompt", help=f"Prompt style: {', '.join(STYLES)}.")] = "text",
-    mode: Annotated[str, typer.Option("--mode", help=f"Generation mode: {', '.join(ANSWER_MODES)}.")] = "cgg",
-    search_mode: Annotated[str, typer.Option("--search", help=f"Retrieval: {', '.join(SEARCH_MODES)}.")
-                           ] = DEFAULT_SEARCH_MODE,
+    prompt: Annotated[str, typer.Option("--prompt", help=f"Prompt style: {', '.join(AskOptions.styles())}.")] = "text",
+    mode: Annotated[str, typer.Option("--mode", help=f"Generation mode: {', '.join(AskOptions.modes())}.")] = "cgg",
+    search_mode: Annotated[str, typer.Option("--search", help=f"Retrieval: {', '.join(SearchOptions.modes())}.")
+                           ] = SearchOptions.mode,
     as_of: AsOfOpt = None,
     law: LawsOpt = None,
     max_repairs: Annotated[int, typer.Option("--max-repairs", help="Repair prompts after an invalid reply.")

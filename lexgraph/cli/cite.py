@@ -18,21 +18,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from lexgraph.citations.extractors import DEFAULT_EXTRACTOR
-from lexgraph.citations.model import CITE_JSON_KEYS
+from lexgraph import CITE_JSON_KEYS, DEFAULT_EXTRACTOR, clause_label, store_exists, store_location
 from lexgraph.cli.options import ExtractorOpt, JsonOpt, StoreOpt, load_extractor, parse_day
 from lexgraph.cli.output import (
-    EXIT_USAGE,
     err,
-    fail,
     opened,
     out,
     progress_bar,
     read_blocks,
     table,
 )
-from lexgraph.config import store_exists, store_location
-from lexgraph.numerals import clause_label
+from lexgraph.errors import ConfigurationError
 
 if TYPE_CHECKING:
     from lexgraph import Citation
@@ -58,13 +54,13 @@ def cite(
     extractor: ExtractorOpt = DEFAULT_EXTRACTOR,
 ) -> None:
     """Find and resolve the statute and precedent citations in a text."""
-    from lexgraph.read.citing import citation_day
+    from lexgraph import citation_day
 
     if at and not in_law:
-        fail("--at names a clause of the law given by --in-law; give --in-law too", EXIT_USAGE)
+        raise ConfigurationError("--at names a clause of the law given by --in-law; give --in-law too")
     load_extractor(extractor)
     if as_json and as_jsonl:
-        fail("--json and --jsonl are two forms of the same output; give one", EXIT_USAGE)
+        raise ConfigurationError("--json and --jsonl are two forms of the same output; give one")
     size = None if file == "-" else _size(file)
     quiet = as_json or as_jsonl or (size is not None and size < _PROGRESS_FROM_BYTES)
     with progress_bar("kB", quiet=quiet) as progress:
@@ -99,7 +95,7 @@ def _citations(blocks: Iterable[str], given: str | None, *, as_of: date, in_law:
     """The text's citations against the store at the location `given` by ``--store`` (`LexGraph.cite_pieces`:
     revision ids from the stored laws), or, where there is none (a fresh machine), against the bundled catalogue
     alone."""
-    from lexgraph.read.citing import bundled_citations
+    from lexgraph import bundled_citations
 
     location = store_location(given)
     if not store_exists(location):

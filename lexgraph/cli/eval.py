@@ -7,34 +7,33 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from lexgraph import SearchOptions
-from lexgraph.answer.agents import DEFAULT_TAU, METHODS
-from lexgraph.answer.model import MODES as ANSWER_MODES
-from lexgraph.answer.prompts import STYLES
-from lexgraph.citations.extractors import DEFAULT_EXTRACTOR
+from lexgraph import (
+    DEFAULT_EXTRACTOR,
+    DEFAULT_MAX_REPAIRS,
+    DEFAULT_TAU,
+    METHODS,
+    NOT_CONFIGURED,
+    AskOptions,
+    Evaluating,
+    SearchOptions,
+    compared_modes,
+    configured_client,
+    store_location,
+)
 from lexgraph.cli.options import EmbedderOpt, ExtractorOpt, JsonOpt, StoreOpt, load_extractor, make_embedder, parse_ks
 from lexgraph.cli.output import (
-    EXIT_BAD_INPUT,
-    EXIT_UNAVAILABLE,
-    EXIT_USAGE,
     emit_json,
     err,
-    fail,
     fmt,
     opened,
     out,
     progress_bar,
     table,
 )
-from lexgraph.config import store_location
-from lexgraph.llm.client import NOT_CONFIGURED, configured_client
-from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS
-from lexgraph.retrieve.modes import compared_modes
-from lexgraph.retrieve.options import MODES as SEARCH_MODES
+from lexgraph.errors import ConfigurationError, InputError, ModelUnavailable
 
 if TYPE_CHECKING:
-    from lexgraph.eval.citations import CitationScores
-    from lexgraph.eval.significance import RunComparison
+    from lexgraph import CitationScores, RunComparison
 
 app = typer.Typer(no_args_is_help=True, help="Measure extraction, retrieval and answers on gold data.")
 
@@ -57,19 +56,18 @@ def eval_citations(
 ) -> None:
     """Precision, recall and F1 of the citation extractor on a gold file, for statutes and precedents, on spans,
     overlaps and resolved targets. Lines with a `context` (the lawqa_jp gold) are replayed as statute clauses."""
-    from lexgraph.eval import citations, lawqa_gold
-
     load_extractor(extractor)
     try:
-        lines = citations.load_gold(gold)  # a line that is no gold line: an `InputError` naming FILE:LINE (exit 1)
+        lines = Evaluating.load_citation_gold(gold)  # not a gold line: an `InputError` naming FILE:LINE (exit 1)
     except OSError as error:
-        fail(f"{gold}: {error}", EXIT_BAD_INPUT)
+        raise InputError(f"{gold}: {error}") from error
     if not (lines and "context" in lines[0]):
         if store is None:
-            scores = citations.score_extractor(lines, extractor, judgments=judgments, sentences_alone=sentences_alone)
+            scores = Evaluating.score_citations(lines, extractor, judgments=judgments,
+                                                sentences_alone=sentences_alone)
         else:
             with opened(store, read_only=True) as lg:
-                scores = citations.score_extractor(
+                scores = Evaluating.score_citations(
                     lines, extractor, judgments=judgments, sentences_alone=sentences_alone,
                     cite=lambda text: lg.cite_pieces([text], extractor=extractor, judgment_days=[]))
         _print_scores(gold, scores, misses, as_json)
@@ -77,7 +75,7 @@ def eval_citations(
     if store is not None:  # the lawqa_jp gold's brackets are read inside their own clause's text, not a store's
         err.print("note: --store is not used for a gold with `context` lines (each is read within its own clause)",
                   highlight=False)
-    result = lawqa_gold.score_extractor(lines, extractor)
+    result = Evaluating.score_relative_references(lines, extractor)
     payload = {"kind": "relative references in statutes", "brackets": result.total, "correct": result.correct,
                "accuracy": round(result.accuracy, 4),
                "misses": [{"gold": dict(g), "found": list(found)} for g, found in result.misses[:misses]]}
@@ -116,7 +114,8 @@ def eval_retrieval(
                      ] = None,
     depth: Annotated[int, typer.Option("--depth", help="Clauses searched per question; article Recall@k reads the "
                                        "first k distinct articles of them.")] = 100,
-    mode: Annotated[list[str] | None, typer.Option("--mode", help=f"Modes to compare ({', '.join(SEARCH_MODES)}); "
+    mode: Annotated[list[str] | None, typer.Option("--mode", help="Modes to compare "
+                                                   f"({', '.join(SearchOptions.modes())}); "
                                                    "repeatable. Default: bm25, dense and hybrid.")] = None,
     k: Annotated[str, typer.Option("--k", help="Cut-offs for Recall@k.")] = "5,10,20",
     report: Annotated[Path | None, typer.Option("--report", help="Write metrics.json, comparisons.json, "
@@ -134,18 +133,18 @@ def eval_retrieval(
     listed apart and left out of the "reachable" rows. Then the --reference mode against each other mode: the
     difference of each metric, its 95% interval and whether it is more than chance (p < 0.05), with the queries of
     one judgment resampled together."""
-    from lexgraph.eval.benchmark import load_questions
-    from lexgraph.eval.retrieval import compare_modes, write_retrieval_report
+    from lexgraph import compare_modes, load_questions, write_retrieval_report
 
     ks = parse_ks(k)
     if depth < max(ks):
-        fail(f"--depth {depth} is less than the largest k ({max(ks)}): search at least as deep as you score",
-             EXIT_USAGE)
+        raise ConfigurationError(f"--depth {depth} is less than the largest k ({max(ks)}): search at least as "
+                                 "deep as you score")
     modes = mode or list(compared_modes())
+    known = SearchOptions.modes()  # read now: a mode registered at run time is evaluable
     for name in [*modes, reference]:
-        if name not in SEARCH_MODES:
-            fail(f"--mode {name!r}: choose from {', '.join(SEARCH_MODES)}" if name in modes else
-                 f"--reference {name!r}: choose from {', '.join(SEARCH_MODES)}", EXIT_USAGE)
+        if name not in known:
+            raise ConfigurationError(f"--mode {name!r}: choose from {', '.join(known)}" if name in modes else
+                                     f"--reference {name!r}: choose from {', '.join(known)}")
     questions = load_questions(dataset, split)
     with opened(store, read_only=True) as lg, progress_bar("questions", quiet=as_json) as progress:
         tasks: dict[str, Any] = {}
@@ -238,29 +237,28 @@ def eval_mcqa(
     as_json: JsonOpt = False,
 ) -> None:
     """Accuracy of the multi-agent methods on lawqa_jp's 4-choice questions, with every agent's trace."""
-    from lexgraph.eval.lawqa import load_lawqa
-    from lexgraph.eval.mcqa import MCQAConfig, write_report
+    from lexgraph import MCQAConfig, load_lawqa
 
     llm = configured_client()
     if llm is None:
-        fail(f"eval mcqa asks a model; {NOT_CONFIGURED}", EXIT_UNAVAILABLE)
+        raise ModelUnavailable(f"eval mcqa asks a model; {NOT_CONFIGURED}")
     if config is not None:
         try:
             settings = MCQAConfig.read(config)
         except (OSError, ValueError, TypeError, KeyError) as error:
-            fail(f"--config {config}: not a report's config.json ({error})", EXIT_BAD_INPUT)
+            raise InputError(f"--config {config}: not a report's config.json ({error})") from error
     else:
         if dataset is None:
-            fail("give --dataset FILE (or --config DIR/config.json)", EXIT_USAGE)
+            raise ConfigurationError("give --dataset FILE (or --config DIR/config.json)")
         try:
             settings = MCQAConfig.for_dataset(dataset, method or ["baseline"], llm, use_context=use_context,
                                               randomized=randomized, limit=limit, tau=tau,
                                               max_repairs=max_repairs, store=store or "")
         except OSError as error:
-            fail(f"--dataset {dataset}: cannot be read ({error.strerror})", EXIT_BAD_INPUT)
+            raise InputError(f"--dataset {dataset}: cannot be read ({error.strerror})") from error
     for name in settings.methods:
         if name not in METHODS:
-            fail(f"--method {name!r}: choose from {', '.join(METHODS)}", EXIT_USAGE)
+            raise ConfigurationError(f"--method {name!r}: choose from {', '.join(METHODS)}")
     items = load_lawqa(settings.dataset)
     # a report of `experiment run multi-agent` names the sample it ran: the same questions again
     items = [q for q in items if q.qid in set(settings.qids)] if settings.qids else items[: settings.limit]
@@ -271,7 +269,7 @@ def eval_mcqa(
         task = progress.add_task("agents", total=len(items) * len(settings.methods)
                                  * settings.runs_per_question)
         runs = lg.eval_mcqa(llm, items, settings, on_result=lambda _: progress.advance(task))
-    files = write_report(report, settings, runs) if report is not None else []
+    files = Evaluating.write_mcqa_report(report, settings, runs) if report is not None else []
     if as_json:
         emit_json({"config": settings.to_json(), "methods": [run.to_json() for run in runs],
                     "report": [str(f) for f in files]})
@@ -293,8 +291,8 @@ def eval_answers(
                                           "answer, the context's headings the gold evidence.")],
     limit: Annotated[int | None, typer.Option("--limit", help="Only the first N questions.")] = None,
     k: Annotated[str, typer.Option("--k", help="Cut-offs for the evidence Recall@k.")] = "5,10,20",
-    mode: Annotated[str, typer.Option("--mode", help=f"Generation mode: {', '.join(ANSWER_MODES)}.")] = "cgg",
-    prompt: Annotated[str, typer.Option("--prompt", help=f"Prompt style: {', '.join(STYLES)}.")] = "text",
+    mode: Annotated[str, typer.Option("--mode", help=f"Generation mode: {', '.join(AskOptions.modes())}.")] = "cgg",
+    prompt: Annotated[str, typer.Option("--prompt", help=f"Prompt style: {', '.join(AskOptions.styles())}.")] = "text",
     no_model: Annotated[bool, typer.Option("--no-model", help="Score extractive answers (and no judge).")] = False,
     report: Annotated[Path | None, typer.Option("--report", help="Write metrics.json, details.csv, config.json "
                                                 "and answers.png here.")] = None,
@@ -302,9 +300,7 @@ def eval_answers(
     as_json: JsonOpt = False,
 ) -> None:
     """ROUGE-L (Sudachi tokens), Recall@k of the cited evidence, and an LLM-judge score when a model is set."""
-    from lexgraph import AskOptions
-    from lexgraph.eval.answers import write_answers_report
-    from lexgraph.eval.lawqa import load_lawqa
+    from lexgraph import load_lawqa, write_answers_report
 
     ks = parse_ks(k)
     options = AskOptions(mode=mode, prompt_style=prompt)

@@ -9,18 +9,16 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from lexgraph import NOT_CONFIGURED, configured_client
 from lexgraph.cli.options import EmbedderOpt, JsonOpt, StoreOpt, make_embedder
 from lexgraph.cli.output import (
-    EXIT_UNAVAILABLE,
-    EXIT_USAGE,
     emit_json,
     err,
-    fail,
     fmt,
     opened,
     out,
 )
-from lexgraph.llm.client import NOT_CONFIGURED, configured_client
+from lexgraph.errors import ConfigurationError, ModelUnavailable
 
 app = typer.Typer(no_args_is_help=True, help="The seed papers' experiments, with their published parameters.")
 
@@ -28,7 +26,7 @@ app = typer.Typer(no_args_is_help=True, help="The seed papers' experiments, with
 @app.command("list")
 def list_command(as_json: JsonOpt = False) -> None:
     """The experiments: the paper, what it measured, the parameters as published, and whether a model is needed."""
-    from lexgraph.eval.experiments import EXPERIMENTS
+    from lexgraph import EXPERIMENTS
 
     experiments = EXPERIMENTS
     if as_json:
@@ -61,12 +59,11 @@ def run_command(
 ) -> None:
     """Run one experiment with the paper's parameters (and any --set), on the data at hand; the report records
     the values used and everything that differs from the paper. Without a model where one is needed: exit 3."""
-    from lexgraph.eval.experiments import experiment_settings
-    from lexgraph.eval.lawqa import DatasetError, load_lawqa
+    from lexgraph import DatasetError, experiment_settings, load_lawqa
 
     experiment, params = experiment_settings(name, settings or [])
     if limit is not None and limit < 1:
-        fail("--limit must be at least 1", EXIT_USAGE)
+        raise ConfigurationError("--limit must be at least 1")
     source = dataset or Path(experiment.dataset)
     try:
         questions = load_lawqa(source)
@@ -74,7 +71,7 @@ def run_command(
         raise DatasetError(f"{error}; give the lawqa_jp file with --dataset") from error
     llm = configured_client()
     if params.model_needed() and llm is None:
-        fail(f"experiment {experiment.name} needs a model; {NOT_CONFIGURED}", EXIT_UNAVAILABLE)
+        raise ModelUnavailable(f"experiment {experiment.name} needs a model; {NOT_CONFIGURED}")
     with tempfile.TemporaryDirectory(prefix="lexgraph-experiment-") as scratch:
         folder = report or Path(scratch)
         with opened(store, read_only=True) as lg:

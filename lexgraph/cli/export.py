@@ -9,7 +9,8 @@ import typer
 
 from lexgraph.cli.graph import load_neighbourhood
 from lexgraph.cli.options import DepthOpt, GraphAsOfOpt, MaxNodesOpt, StoreOpt
-from lexgraph.cli.output import EXIT_USAGE, err, fail, opened, write_blocks_out, write_text_out
+from lexgraph.cli.output import err, opened, write_blocks_out, write_text_out
+from lexgraph.errors import ConfigurationError
 
 app = typer.Typer(no_args_is_help=True, help="The graph in other formats.")
 
@@ -34,7 +35,7 @@ def export_rdf(
     path, each wording with its period, judgments by their courts.go.jp lawsuit id, citations as lg:cites.
     With --law or --all, whole laws instead."""
     if sum((node is not None, bool(laws), everything)) != 1:
-        fail("give one of NODE, --law LAW or --all", EXIT_USAGE)
+        raise ConfigurationError("give one of NODE, --law LAW or --all")
     if node is not None:
         text = load_neighbourhood(node, depth, as_of, max_nodes, store, as_turtle=True)
         write_text_out(text, out_file, f"{text.count(chr(10))} lines of Turtle")

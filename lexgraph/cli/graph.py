@@ -8,7 +8,8 @@ from typing import Annotated, Any
 import typer
 
 from lexgraph.cli.options import DepthOpt, GraphAsOfOpt, JsonOpt, MaxNodesOpt, NodeArg, StoreOpt, parse_day
-from lexgraph.cli.output import EXIT_BAD_INPUT, EXIT_USAGE, emit_json, err, fail, opened, out, table
+from lexgraph.cli.output import emit_json, err, opened, out, table
+from lexgraph.errors import ConfigurationError, InputError
 
 app = typer.Typer(no_args_is_help=True, help="The citation graph around a node (see also `lexgraph viz`).")
 
@@ -18,9 +19,9 @@ def load_neighbourhood(node: str, depth: int, as_of: str | None, max_nodes: int,
     """The neighbourhood of `node` (a `Neighbourhood`), or with `as_turtle` the same as RDF (`lexgraph export
     rdf`), after the options are checked."""
     if depth < 0:
-        fail("--depth must be 0 or more", EXIT_USAGE)
+        raise ConfigurationError("--depth must be 0 or more")
     if max_nodes < 1:
-        fail("--max-nodes must be at least 1", EXIT_USAGE)
+        raise ConfigurationError("--max-nodes must be at least 1")
     day = parse_day(as_of)
     with opened(store, read_only=True) as lg:
         read = lg.neighbourhood_turtle if as_turtle else lg.neighbourhood
@@ -63,15 +64,15 @@ def viz(
 ) -> None:
     """Draw the citation neighbourhood of a node with Graphviz: laws red, precedents gold, guidelines green, books
     blue, other documents grey, cited-but-not-stored precedents dashed."""
-    from lexgraph.graph.render import FORMATS, graphviz, render
+    from lexgraph import Graphing
 
-    if out_file.suffix.lower() not in FORMATS:
-        fail(f"--out {out_file}: write the picture as .png, .svg, .html or .dot", EXIT_USAGE)
+    if out_file.suffix.lower() not in Graphing.picture_formats():
+        raise ConfigurationError(f"--out {out_file}: write the picture as .png, .svg, .html or .dot")
     if out_file.suffix.lower() != ".dot":
-        graphviz()  # `GraphvizMissing` (exit 3) saying how to install it
+        Graphing.require_graphviz()  # `GraphvizMissing` (exit 3) saying how to install it
     hood = load_neighbourhood(node, depth, as_of, max_nodes, store)
     try:
-        written = render(hood, out_file)
+        written = Graphing.draw(hood, out_file)
     except OSError as error:
-        fail(f"{out_file}: cannot be written ({error.strerror})", EXIT_BAD_INPUT)
+        raise InputError(f"{out_file}: cannot be written ({error.strerror})") from error
     err.print(f"wrote {written}: {hood.note}", highlight=False)

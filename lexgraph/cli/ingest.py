@@ -8,21 +8,19 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
+from lexgraph import DEFAULT_CHUNK_SIZE, DEFAULT_OVERLAP
 from lexgraph.cli.law import print_links_summary
 from lexgraph.cli.options import ChunkSizeOpt, JsonOpt, OverlapOpt, StoreOpt, check_chunking, parse_day
 from lexgraph.cli.output import (
     EXIT_BAD_INPUT,
-    EXIT_USAGE,
     emit_json,
     err,
-    fail,
     line_shown,
     opened,
     out,
     progress_bar,
 )
-from lexgraph.documents.chunking import DEFAULT_OVERLAP
-from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
+from lexgraph.errors import ConfigurationError, InputError
 
 if TYPE_CHECKING:
     from lexgraph import DocumentSummary
@@ -49,7 +47,7 @@ def ingest_statutes(
 ) -> None:
     """Ingest e-Gov 法令XML, then link the clauses' cross-references. Re-running the same files changes nothing."""
     if revision and len(paths) != 1:
-        fail("--revision names the revision of one file; give exactly one PATH", EXIT_USAGE)
+        raise ConfigurationError("--revision names the revision of one file; give exactly one PATH")
     known_day = parse_day(in_force_on, "--in-force-on")
     _require_input(paths, (".xml", ".zip", ".tar.xz", ".txz", ".tar.gz", ".tgz", ".tar"), "e-Gov XML")
     with opened(store) as lg, progress_bar("laws", quiet=as_json) as progress:
@@ -118,9 +116,9 @@ def ingest_literature(
 ) -> None:
     """Ingest books and guidelines: documents, chunks, and edges to the clauses and precedents they cite."""
     if kind is not None and kind not in ("book", "guideline", "other"):
-        fail("--kind is book, guideline or other", EXIT_USAGE)
+        raise ConfigurationError("--kind is book, guideline or other")
     if title and len(paths) != 1:
-        fail("--title names one document; give exactly one PATH", EXIT_USAGE)
+        raise ConfigurationError("--title names one document; give exactly one PATH")
     check_chunking(chunk_size, overlap)
     when = parse_day(day, "--date")
     _require_input(paths, (".md", ".markdown", ".txt", ".pdf", ".jsonl"), "documents")
@@ -145,7 +143,7 @@ def _require_input(paths: list[Path], suffixes: tuple[str, ...], what: str) -> N
         elif path.is_dir() and not any(p.is_file() and p.name.lower().endswith(suffixes) for p in path.rglob("*")):
             problems.append(f"{path}: holds no {what} ({', '.join(suffixes)})")
     if paths and len(problems) == len(paths):
-        fail("; ".join(problems) + "; nothing was ingested", EXIT_BAD_INPUT)
+        raise InputError("; ".join(problems) + "; nothing was ingested")
 
 
 def _xml_files(paths: list[Path]) -> int | None:

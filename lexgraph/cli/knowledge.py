@@ -10,10 +10,10 @@ from typing import Annotated
 
 import typer
 
-from lexgraph import ModelUnavailable
+from lexgraph import DEFAULT_MAX_REPAIRS, ModelUnavailable
 from lexgraph.cli.options import JsonOpt, StoreOpt
-from lexgraph.cli.output import EXIT_BAD_INPUT, emit_json, err, fail, opened, out, write_text_out
-from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS
+from lexgraph.cli.output import emit_json, err, opened, out, write_text_out
+from lexgraph.errors import InputError
 
 app = typer.Typer(no_args_is_help=True, help="Capture contract-review knowledge linked to clauses.")
 
@@ -41,7 +41,7 @@ def interview_command(
         try:
             scripted = iter([line for line in answers.read_text(encoding="utf-8").splitlines() if line.strip()])
         except OSError as error:
-            fail(f"--answers {answers}: cannot be read ({error.strerror})", EXIT_BAD_INPUT)
+            raise InputError(f"--answers {answers}: cannot be read ({error.strerror})") from error
     with opened(store) as lg:
         try:
             interview = lg.interview(topic=topic, max_repairs=max_repairs, log=log)
@@ -51,11 +51,11 @@ def interview_command(
                     out.print(f"[bold cyan]聞き手[/] {turn.assistant_message}", highlight=False)
                 text = _next_answer(scripted)
                 if text is None:
-                    fail("the interview ended before it was completed: nothing was stored", EXIT_BAD_INPUT)
+                    raise InputError("the interview ended before it was completed: nothing was stored")
                 turn = interview.reply(text)
         except ModelUnavailable as error:  # `RetriesExhausted` included: where to read what the model said
-            fail(f"{error}. Every reply and its errors are in the turn log {log or lg.turn_log_path()}",
-                 error.exit_code)
+            raise ModelUnavailable(f"{error}. Every reply and its errors are in the turn log "
+                                   f"{log or lg.turn_log_path()}") from error
         transcript = json.dumps(interview.messages, ensure_ascii=False)
         assert turn.knowledge is not None  # a finished turn holds the whole entry (the guardrails' rule)
         stored = lg.save_knowledge(turn.knowledge, transcript=transcript)
@@ -104,7 +104,7 @@ def show_command(uid: Annotated[str, typer.Argument(help="The entry's uid (k:<id
     with opened(store, read_only=True) as lg:
         found = lg.knowledge(uid)
     if not found:
-        fail(f"no knowledge entry {uid!r} is stored; `lexgraph knowledge list` shows the uids", EXIT_BAD_INPUT)
+        raise InputError(f"no knowledge entry {uid!r} is stored; `lexgraph knowledge list` shows the uids")
     entry = found[0]
     if as_json:
         emit_json(entry.to_json())

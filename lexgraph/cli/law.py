@@ -8,14 +8,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.markup import escape
 
+from lexgraph import clause_label, period_text
 from lexgraph.cli.comparison import LEGEND, folded, marked
 from lexgraph.cli.options import AsOfOpt, JsonOpt, LawArg, StoreOpt, display_day, given_day, parse_day
 from lexgraph.cli.output import (
     EXIT_BAD_INPUT,
-    EXIT_USAGE,
     emit_json,
     err,
-    fail,
     fit,
     iso,
     one_line,
@@ -24,8 +23,7 @@ from lexgraph.cli.output import (
     progress_bar,
     table,
 )
-from lexgraph.model import period_text
-from lexgraph.numerals import clause_label
+from lexgraph.errors import ConfigurationError
 
 if TYPE_CHECKING:
     from lexgraph import LinkSummary
@@ -188,7 +186,7 @@ def law_diff(
     Each change is shown as a 新旧対照: its wording before (改正前) and after (改正後), the changed words marked
     [-削られた文字-] and {+加えられた文字+}."""
     if level not in ("article", "all"):
-        fail("--level is article or all", EXIT_USAGE)
+        raise ConfigurationError("--level is article or all")
     start, end = given_day(from_day, "--from"), given_day(to_day, "--to")
     with opened(store, read_only=True) as lg:
         diff = lg.diff(law, start, end, level=level)
@@ -250,12 +248,11 @@ def law_cited_by(
     if kind == "provision":
         _print_clause_links(law, clause, as_of, store, as_json, "cited_by")
         return
-    from lexgraph.read.documents import DOCUMENT_KINDS
-    from lexgraph.read.laws import clause_path
+    from lexgraph import DOCUMENT_KINDS, clause_path
 
     kinds = DOCUMENT_KINDS if kind == "document" else (kind,)
     if kind != "document" and kind not in DOCUMENT_KINDS:
-        fail("--kind is provision, precedent, book, guideline, other or document", EXIT_USAGE)
+        raise ConfigurationError("--kind is provision, precedent, book, guideline, other or document")
     day = parse_day(as_of)
     with opened(store, read_only=True) as lg:
         info = lg.law(law)

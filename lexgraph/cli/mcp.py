@@ -15,7 +15,8 @@ from typing import Annotated
 import typer
 
 from lexgraph.cli.options import StoreOpt
-from lexgraph.cli.output import EXIT_UNAVAILABLE, EXIT_USAGE, err, fail, opened
+from lexgraph.cli.output import err, opened
+from lexgraph.errors import ConfigurationError, ToolMissing
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -23,7 +24,7 @@ def parse_address(text: str) -> tuple[str, int]:
     host, sep, port_text = text.rpartition(":")
     host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
     if not sep or not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        fail(f"--http {text!r}: give HOST:PORT, e.g. 127.0.0.1:8765 (or [::1]:8765)", EXIT_USAGE)
+        raise ConfigurationError(f"--http {text!r}: give HOST:PORT, e.g. 127.0.0.1:8765 (or [::1]:8765)")
     return host, int(port_text)
 
 
@@ -47,19 +48,21 @@ def mcp_command(
     precedents, search and answers."""
     host, port = parse_address(http) if http else ("127.0.0.1", 0)
     if token_file is not None and not http:
-        fail("--token-file is for --http: a server on standard input/output answers only the program that started "
-             "it", EXIT_USAGE)
+        raise ConfigurationError("--token-file is for --http: a server on standard input/output answers only the "
+                                 "program that started it")
     try:
         from lexgraph.cli.mcp_server import build_server, serve_http
         from lexgraph.cli.mcp_server.guard import Guard, is_loopback, read_token
     except ImportError as error:
-        fail(f"lexgraph mcp needs the MCP SDK ({error.name} is not installed): pip install 'lexgraph[mcp]'",
-             EXIT_UNAVAILABLE)
+        raise ToolMissing(f"lexgraph mcp needs the MCP SDK ({error.name} is not installed): "
+                          "pip install 'lexgraph[mcp]'") from error
     if result_limit < 1024:
-        fail(f"--result-limit {result_limit}: give at least 1024 bytes (a page holds one item at least)", EXIT_USAGE)
+        raise ConfigurationError(f"--result-limit {result_limit}: give at least 1024 bytes (a page holds one item "
+                                 "at least)")
     if http and not allow_remote and not is_loopback(host):
-        fail(f"--http {http}: {host} is not a loopback address, and the server has no authentication; listen on "
-             "127.0.0.1 (the default) or give --allow-remote to serve other machines", EXIT_USAGE)
+        raise ConfigurationError(f"--http {http}: {host} is not a loopback address, and the server has no "
+                                 "authentication; listen on 127.0.0.1 (the default) or give --allow-remote to serve "
+                                 "other machines")
     checks = Guard(loopback_only=not allow_remote, token=read_token(token_file)) if http else None
     if checks is not None and allow_remote and checks.token is None:
         err.print("warning: --allow-remote without a token: anyone who reaches the server reads the whole store; "

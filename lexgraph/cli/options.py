@@ -8,17 +8,21 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from lexgraph import ConfigurationError, InputError
-from lexgraph.citations.extractors import EXTRACTORS, extractor_named
-from lexgraph.cli.output import EXIT_USAGE, fail
-from lexgraph.config import parse_store_location, store_location
-from lexgraph.dates import DATE_FORMS
-from lexgraph.dates import parse_day as read_day
-from lexgraph.model import as_of_day
+from lexgraph import (
+    DATE_FORMS,
+    EXTRACTORS,
+    UNIT_KINDS,
+    ConfigurationError,
+    InputError,
+    as_of_day,
+    extractor_named,
+    parse_store_location,
+    store_location,
+)
+from lexgraph import parse_day as read_day
 
 if TYPE_CHECKING:
-    from lexgraph import LexGraph
-    from lexgraph.index.embed import Embedder
+    from lexgraph import Embedder, LexGraph
 
 StoreOpt = Annotated[str | None, typer.Option("--store", help="Store directory or bolt:// URI "
                                              "(env LEXGRAPH_STORE; default ./lexgraph-store).")]
@@ -78,19 +82,17 @@ def parse_ks(text: str) -> tuple[int, ...]:
     try:
         ks = tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
     except ValueError:
-        fail(f"--k {text!r}: give cut-offs as 5,10,20", EXIT_USAGE)
+        raise ConfigurationError(f"--k {text!r}: give cut-offs as 5,10,20") from None
     if not ks or ks[0] < 1:
-        fail(f"--k {text!r}: cut-offs must be integers >= 1", EXIT_USAGE)
+        raise ConfigurationError(f"--k {text!r}: cut-offs must be integers >= 1")
     return ks
 
 
 def parse_kinds(kind: str | None) -> tuple[Any, ...]:
-    from lexgraph.index.units import UNIT_KINDS
-
     if kind is None:
         return UNIT_KINDS
     if kind not in UNIT_KINDS:
-        fail(f"--kind must be one of {', '.join(UNIT_KINDS)}, not {kind!r}", EXIT_USAGE)
+        raise ConfigurationError(f"--kind must be one of {', '.join(UNIT_KINDS)}, not {kind!r}")
     return (kind,)
 
 
@@ -103,7 +105,8 @@ def parse_weights(values: Sequence[str] | None) -> dict[str, float] | None:
         try:
             weights[name.strip()] = float(number)
         except ValueError:
-            fail(f"--weight {value!r}: write it as LIST=NUMBER, e.g. bm25=1.0 or dense=0.5", EXIT_USAGE)
+            raise ConfigurationError(f"--weight {value!r}: write it as LIST=NUMBER, e.g. bm25=1.0 or "
+                                     "dense=0.5") from None
     return weights  # names and values are checked by SearchOptions (a `ConfigurationError`: exit 2)
 
 
@@ -117,13 +120,13 @@ def load_extractor(name: str) -> None:
     """`--extractor`: an unknown name is a usage error (exit 2), an extractor whose model is not installed cannot
     run (exit 3). The model is loaded here, once per process, so that no command fails after it began reading."""
     if name not in EXTRACTORS:
-        fail(f"--extractor {name!r}: choose from {', '.join(EXTRACTORS)}", EXIT_USAGE)
+        raise ConfigurationError(f"--extractor {name!r}: choose from {', '.join(EXTRACTORS)}")
     extractor_named(name)  # `ToolMissing` (exit 3) when its model is not installed
 
 
 def check_chunking(size: int, overlap: int) -> None:
     if size <= 0 or not 0 <= overlap < size:
-        fail(f"--chunk-size must be positive and --overlap in [0, size): got {size} and {overlap}", EXIT_USAGE)
+        raise ConfigurationError(f"--chunk-size must be positive and --overlap in [0, size): got {size} and {overlap}")
 
 
 def is_server(store: str | None) -> bool:

@@ -28,8 +28,16 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from lexgraph.config import BUFFER_POOL_ENV, buffer_pool, store_exists, store_location
-from lexgraph.errors import EXIT_BAD_INPUT, EXIT_UNAVAILABLE, EXIT_USAGE, LexGraphError
+from lexgraph import BUFFER_POOL_ENV, buffer_pool, store_exists, store_location
+from lexgraph.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_UNAVAILABLE,
+    EXIT_USAGE,
+    ConfigurationError,
+    InputError,
+    LexGraphError,
+    StoreUnavailable,
+)
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -42,8 +50,9 @@ err = Console(stderr=True, soft_wrap=True)
 __all__ = ["EXIT_BAD_INPUT", "EXIT_UNAVAILABLE", "EXIT_USAGE"]  # re-exported for the commands, with the helpers
 
 
-def fail(message: str, code: int) -> NoReturn:
-    """Print `message` as an error on stderr, in one line (`line_shown`), and exit with `code`."""
+def _refuse(message: str, code: int) -> NoReturn:
+    """Print `message` as an error on stderr, in one line (`line_shown`), and exit with `code`: what the one
+    handler (`library_errors`) does with every `LexGraphError`."""
     err.print(f"[bold red]error:[/] {escape(line_shown(message))}", highlight=False)
     raise typer.Exit(code)
 
@@ -74,8 +83,9 @@ def check_arguments(arguments: list[str]) -> None:
     for number, argument in enumerate(arguments, 1):
         found = re.search("[\ud800-\udfff]", argument)
         if found is not None and not os.path.lexists(argument):
-            fail(f"argument {number} ({line_shown(argument)}) holds bytes that are not UTF-8 text (a lone surrogate "
-                 f"U+{ord(found[0]):04X} at character {found.start() + 1}); give it in UTF-8", EXIT_USAGE)
+            raise ConfigurationError(f"argument {number} ({line_shown(argument)}) holds bytes that are not UTF-8 "
+                                     f"text (a lone surrogate U+{ord(found[0]):04X} at character "
+                                     f"{found.start() + 1}); give it in UTF-8")
 
 
 @contextmanager
@@ -86,7 +96,7 @@ def library_errors() -> Iterator[None]:
     try:
         yield
     except LexGraphError as error:
-        fail(str(error), error.exit_code)
+        _refuse(str(error), error.exit_code)
 
 
 class _StdoutFailed(Exception):
@@ -152,7 +162,7 @@ def opened(given: str | None, *, read_only: bool = False) -> Iterator[LexGraph]:
 
     location = store_location(given)
     if read_only and not store_exists(location):
-        fail(f"no store at {location}; run `lexgraph ingest statutes PATH…` first or pass --store", EXIT_UNAVAILABLE)
+        raise StoreUnavailable(f"no store at {location}; run `lexgraph ingest statutes PATH…` first or pass --store")
     with LexGraph.open(location, read_only=read_only, buffer_pool=buffer_pool(given_buffer_pool())) as lg:
         for note in lg.store.opening_notes:  # what the open did to the store (a torn log set aside), on stderr
             err.print(f"[yellow]note:[/] {escape(line_shown(note))}", highlight=False)
@@ -311,12 +321,12 @@ def read_blocks(file: str, on_bytes: Callable[[int], None] | None = None) -> Ite
     be read twice (a FIFO, ``<(…)``, /dev/stdin on a pipe), is streamed as UTF-8, and refused when a byte is not
     UTF-8.
     """
-    from lexgraph.documents.encoding import Utf8Tally  # its patterns are compiled only by a command that reads text
+    from lexgraph import Utf8Tally  # its patterns are compiled only by a command that reads text
 
     try:
         stream = sys.stdin.buffer if file == "-" else Path(file).open("rb")  # noqa: SIM115 (closed below)
     except OSError as error:
-        fail(f"{file}: cannot be read ({error.strerror})", EXIT_BAD_INPUT)
+        raise InputError(f"{file}: cannot be read ({error.strerror})") from error
     # A pipe (a FIFO, `<(…)`, /dev/stdin fed by one) cannot be read twice: it is streamed as standard input is.
     name = "standard input" if file == "-" else file
     try:
@@ -341,10 +351,10 @@ def read_blocks(file: str, on_bytes: Callable[[int], None] | None = None) -> Ite
         try:
             yield from _decoded(stream, on_bytes)
         except UnicodeDecodeError as error:
-            fail(f"{name}: {error.reason} (it is read as UTF-8, since it cannot be read twice); convert it "
-                 "(e.g. iconv -f SHIFT_JIS -t UTF-8) or give the name of a regular file", EXIT_BAD_INPUT)
+            raise InputError(f"{name}: {error.reason} (it is read as UTF-8, since it cannot be read twice); convert it "
+                 "(e.g. iconv -f SHIFT_JIS -t UTF-8) or give the name of a regular file") from error
     except OSError as error:
-        fail(f"{file}: cannot be read ({error.strerror or error})", EXIT_BAD_INPUT)
+        raise InputError(f"{file}: cannot be read ({error.strerror or error})") from error
     finally:
         if file != "-":
             stream.close()
@@ -364,7 +374,7 @@ def _decoded(stream: BinaryIO, on_bytes: Callable[[int], None] | None) -> Iterat
 
 
 def _decided(data: bytes, name: str) -> str:
-    from lexgraph.documents.encoding import decode_text
+    from lexgraph import decode_text
 
     decoded = decode_text(data, name)  # an `EncodingError` (exit 1) for text it cannot decide
     if decoded.note:
@@ -387,7 +397,7 @@ def write_blocks_out(blocks: Iterable[str], out_file: Path | None) -> int:
                 sink.write(block)
                 count += 1
     except OSError as error:
-        fail(f"cannot write {out_file}: {error.strerror}", EXIT_BAD_INPUT)
+        raise InputError(f"cannot write {out_file}: {error.strerror}") from error
     return count
 
 
@@ -400,5 +410,5 @@ def write_text_out(text: str, out_file: Path | None, what: str) -> None:
     try:
         out_file.write_text(text, encoding="utf-8")
     except OSError as error:
-        fail(f"cannot write {out_file}: {error.strerror}", EXIT_BAD_INPUT)
+        raise InputError(f"cannot write {out_file}: {error.strerror}") from error
     err.print(f"wrote {out_file} ({what})", highlight=False)

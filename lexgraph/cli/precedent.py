@@ -6,10 +6,9 @@ from typing import Annotated
 
 import typer
 
+from lexgraph import NOT_STORED_LABEL, clause_label
 from lexgraph.cli.options import JsonOpt, StoreOpt
 from lexgraph.cli.output import emit_json, one_line, opened, out
-from lexgraph.model import NOT_STORED_LABEL
-from lexgraph.numerals import clause_label
 
 app = typer.Typer(no_args_is_help=True, help="Read precedents.")
 

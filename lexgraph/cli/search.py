@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from lexgraph import SearchOptions
+from lexgraph import NOT_STORED_LABEL, Searching, SearchOptions
 from lexgraph.cli.options import (
     EmbedderOpt,
     JsonOpt,
@@ -27,18 +27,12 @@ from lexgraph.cli.output import (
     EXIT_BAD_INPUT,
     emit_json,
     err,
-    fail,
     opened,
     out,
     progress_bar,
     snippet,
     table,
 )
-from lexgraph.model import NOT_STORED_LABEL
-from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
-from lexgraph.retrieve.fusion import DEFAULT_K as DEFAULT_RRF_K
-from lexgraph.retrieve.modes import DEFAULT_MODE as DEFAULT_SEARCH_MODE
-from lexgraph.retrieve.options import MODES as SEARCH_MODES
 
 if TYPE_CHECKING:
     from lexgraph import SearchResult
@@ -113,14 +107,15 @@ def _options(mode: str, k: int, m: int, n: int, rrf_k: float, weight: Sequence[s
 
 def search_command(
     question: Annotated[str, typer.Argument(help="The question, in Japanese.")],
-    mode: Annotated[str, typer.Option("--mode", help=f"One of {', '.join(SEARCH_MODES)}.")] = DEFAULT_SEARCH_MODE,
+    mode: Annotated[str, typer.Option("--mode", help=f"One of {', '.join(SearchOptions.modes())}.")
+                    ] = SearchOptions.mode,
     as_of: SearchAsOfOpt = None,
     law: LawsOpt = None,
     kind: KindOpt = None,
-    k: Annotated[int, typer.Option("--k", help="Clauses and chunks shown.")] = 10,
-    m: Annotated[int, typer.Option("--m", help="Chunks whose citations select evidence.")] = DEFAULT_M,
-    n: Annotated[int, typer.Option("--n", help="Evidence items.")] = DEFAULT_N,
-    rrf_k: Annotated[float, typer.Option("--rrf-k", help="Reciprocal Rank Fusion constant.")] = DEFAULT_RRF_K,
+    k: Annotated[int, typer.Option("--k", help="Clauses and chunks shown.")] = SearchOptions.k,
+    m: Annotated[int, typer.Option("--m", help="Chunks whose citations select evidence.")] = SearchOptions.m,
+    n: Annotated[int, typer.Option("--n", help="Evidence items.")] = SearchOptions.n,
+    rrf_k: Annotated[float, typer.Option("--rrf-k", help="Reciprocal Rank Fusion constant.")] = SearchOptions.rrf_k,
     weight: Annotated[list[str] | None, typer.Option(
         "--weight", help="A fused list's weight, e.g. dense=0.5; law=0: no law-level evidence.")] = None,
     embedder: EmbedderOpt = None,
@@ -128,9 +123,7 @@ def search_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Rank clauses and chunks for a question, and select evidence through the citation graph."""
-    if not question.strip():  # before the index is opened: an empty question is bad input, whatever the index
-        fail("the question is empty; give a question in words, e.g. lexgraph search '不法行為による損害賠償'",
-             EXIT_BAD_INPUT)
+    Searching.refuse_empty(question)  # before the index is opened: bad input, whatever the index
     options = _options(mode, k, m, n, rrf_k, weight)
     parse_kinds(kind)
     day = parse_day(as_of)

@@ -9,21 +9,18 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from lexgraph import DEFAULT_BATCH, store_exists, store_location
 from lexgraph.cli.options import JsonOpt, StoreOpt
 from lexgraph.cli.output import (
     EXIT_BAD_INPUT,
-    EXIT_UNAVAILABLE,
-    EXIT_USAGE,
     emit_json,
     err,
-    fail,
     opened,
     out,
     progress_bar,
     table,
 )
-from lexgraph.config import store_exists, store_location
-from lexgraph.store.copy import DEFAULT_BATCH
+from lexgraph.errors import ConfigurationError, StoreUnavailable
 
 QUERY_LIMIT = 10_000  # rows `query` reads at most unless told: a user's MATCH over 1.6 M clauses must not fill memory
 
@@ -53,7 +50,7 @@ def doctor(
 ) -> None:
     """Check migrations, counts and consistency, and say what to do about any problem."""
     if repair and not store_exists(store_location(store)):
-        fail(f"no store at {store_location(store)} to repair; pass --store", EXIT_UNAVAILABLE)
+        raise StoreUnavailable(f"no store at {store_location(store)} to repair; pass --store")
     with opened(store, read_only=not repair) as lg:
         report = lg.doctor()
     if as_json:
@@ -95,9 +92,9 @@ def copy(
     """Copy the whole graph into another store (an embedded store into Neo4j, say). Running it again changes
     nothing."""
     if batch <= 0:
-        fail("--batch must be positive", EXIT_USAGE)
+        raise ConfigurationError("--batch must be positive")
     if store_location(store) == to:
-        fail("--to names the store being copied; give another", EXIT_USAGE)
+        raise ConfigurationError("--to names the store being copied; give another")
     with opened(store, read_only=True) as lg, progress_bar("rows", quiet=as_json) as progress:
         task = progress.add_task("copying", total=None)
         summary = lg.copy_to(to, batch=batch, on_batch=lambda what, n: progress.update(
@@ -123,9 +120,9 @@ def query(
 ) -> None:
     """Run your own Cypher, read-only: a query that writes is refused."""
     if (cypher is None) == (not schema):
-        fail("give a Cypher query, or --schema for the store's schema (not both)", EXIT_USAGE)
+        raise ConfigurationError("give a Cypher query, or --schema for the store's schema (not both)")
     if limit < 1:
-        fail("--limit must be at least 1", EXIT_USAGE)
+        raise ConfigurationError("--limit must be at least 1")
     params = dict(_parse_param(p) for p in param or [])
     with opened(store, read_only=True) as lg:
         if schema:
@@ -156,7 +153,7 @@ def query(
 def _parse_param(text: str) -> tuple[str, Any]:
     key, sep, value = text.partition("=")
     if not sep or not key.isidentifier():
-        fail(f"--param {text!r} must be name=value", EXIT_USAGE)
+        raise ConfigurationError(f"--param {text!r} must be name=value")
     try:
         return key, json.loads(value)
     except ValueError:

@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
+from lexgraph import parse_store_location, store_location
 from lexgraph.cli.law import print_links_summary
 from lexgraph.cli.options import JsonOpt, StoreOpt, parse_day
-from lexgraph.cli.output import EXIT_BAD_INPUT, emit_json, err, fail, line_shown, opened, out, progress_bar
-from lexgraph.config import parse_store_location, store_location
+from lexgraph.cli.output import EXIT_BAD_INPUT, emit_json, err, line_shown, opened, out, progress_bar
+from lexgraph.errors import ConfigurationError
 
 if TYPE_CHECKING:
-    from lexgraph import SyncLimits
-    from lexgraph.ingest.sync import SyncSummary
+    from lexgraph import SyncLimits, SyncSummary
 
 
 def sync_command(
@@ -62,11 +62,11 @@ def sync_command(
     killed sync resumes without fetching again what it had."""
     since = parse_day(updated_since, "--updated-since")
     if since is not None and (laws or all_laws):
-        fail("--updated-since refreshes the laws synced before; give it without LAW or --all", 2)
+        raise ConfigurationError("--updated-since refreshes the laws synced before; give it without LAW or --all")
     if all_laws and laws:
-        fail("--all takes every law; give it without LAW", 2)
+        raise ConfigurationError("--all takes every law; give it without LAW")
     if archive is not None and not all_laws:
-        fail("--archive is the bulk download that --all starts from; give --all too", 2)
+        raise ConfigurationError("--archive is the bulk download that --all starts from; give --all too")
     from lexgraph import SyncLimits
 
     limits = SyncLimits.configured({

@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from lexgraph.answer.agents import METHODS
-from lexgraph.answer.model import MODES as ANSWER_MODES
+from lexgraph.answer.model import ANSWER_MODES
 from lexgraph.answer.prompts import STYLES
 from lexgraph.errors import ConfigurationError
 from lexgraph.retrieve.modes import compared_modes, mode_names, search_mode

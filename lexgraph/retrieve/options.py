@@ -1,5 +1,7 @@
 """What a search is asked to do (`SearchOptions`) and the modes it can run in, apart from the search itself so
-that the CLI can offer them without loading the index engines (numpy, tantivy, usearch)."""
+that the CLI can offer them without loading the index engines (numpy, tantivy, usearch). Its defaults are its field
+defaults (``SearchOptions.k`` is what ``--k`` shows), and its modes are read from the registry when asked
+(`SearchOptions.modes`), so that a mode registered at run time is offered and accepted like a built-in one."""
 
 from __future__ import annotations
 
@@ -11,8 +13,6 @@ from lexgraph.errors import ConfigurationError
 from lexgraph.retrieve.evidence import DEFAULT_M, DEFAULT_N
 from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_K, FUSIONS, WEIGHT_NAMES
 from lexgraph.retrieve.modes import DEFAULT_MODE, mode_names, search_mode
-
-MODES = mode_names()  # the registered modes (`lexgraph.retrieve.modes`), in the order the CLI lists them
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,12 @@ class SearchOptions:
     fusion: str = DEFAULT_FUSION
     direct: bool = True  # fuse the direct clause search into the evidence (False: the graph's selection alone)
     query_extraction: bool = False  # tree mode: the model extracts the search query first (Tree+QE)
+
+    @classmethod
+    def modes(cls) -> tuple[str, ...]:
+        """The registered modes (`lexgraph.retrieve.modes`), in the order the CLI lists them, read now: a mode
+        registered since import is among them."""
+        return mode_names()
 
     def __post_init__(self) -> None:
         search_mode(self.mode)  # an unknown mode: a ConfigurationError naming the registered ones

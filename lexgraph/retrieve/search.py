@@ -38,7 +38,6 @@ from lexgraph.read.revisions import ClauseSpans
 from lexgraph.retrieve.evidence import select_evidence
 from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_K
 from lexgraph.retrieve.modes import RetrieverSetup, search_mode
-from lexgraph.retrieve.options import MODES as MODES  # re-exported
 from lexgraph.retrieve.options import SearchOptions
 from lexgraph.retrieve.retrievers import CiteFn, KindsRetriever, Retrieved, Retriever
 from lexgraph.store.base import GraphStore

@@ -23,22 +23,30 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from lexgraph import AskOptions, InputError, LexGraph, NotFound, NotInForce, SearchOptions, WordingUnknown
+from lexgraph import (
+    DATE_FORMS,
+    DOCUMENT_KINDS,
+    UNIT_KINDS,
+    AskOptions,
+    DateFormatError,
+    InputError,
+    LexGraph,
+    NotFound,
+    NotInForce,
+    SearchOptions,
+    WordingUnknown,
+    as_of_day,
+    citation_day,
+    clause_label,
+    clause_path,
+    parse_day,
+)
 from lexgraph.cli.law import _version_json as version_json
 from lexgraph.cli.law import beyond_knowledge_note
 from lexgraph.cli.mcp_server import shapes
 from lexgraph.cli.mcp_server.pages import DEFAULT_LIMIT, bounded, call_key, paged, snippet
 from lexgraph.cli.mcp_server.uris import clause_uri, law_uri
 from lexgraph.cli.output import iso
-from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
-from lexgraph.index.units import UNIT_KINDS
-from lexgraph.model import as_of_day
-from lexgraph.numerals import clause_label
-from lexgraph.read.citing import citation_day
-from lexgraph.read.documents import DOCUMENT_KINDS
-from lexgraph.read.laws import clause_path
-from lexgraph.retrieve.modes import DEFAULT_MODE as DEFAULT_SEARCH_MODE
-from lexgraph.retrieve.options import MODES as SEARCH_MODES
 
 #: At most this many rows come back from `cypher`: an assistant's context is not a place for a whole table.
 MAX_ROWS = 200
@@ -327,8 +335,8 @@ class Tools:
     def search(
         self,
         question: Annotated[str, Field(description="質問（日本語）。")],
-        mode: Annotated[str, Field(description=f"検索方式（既定は {DEFAULT_SEARCH_MODE}）。",
-                                   json_schema_extra={"enum": list(SEARCH_MODES)})] = DEFAULT_SEARCH_MODE,
+        mode: Annotated[str, Field(description=f"検索方式（既定は {SearchOptions.mode}）。",
+                                   json_schema_extra={"enum": list(SearchOptions.modes())})] = SearchOptions.mode,
         laws: Laws = None,
         as_of: Annotated[str | None, Field(description=f"この日に施行中の文言だけを探す（{DATE_FORMS}）。省略時は"
                                                        "すべての版。")] = None,
@@ -343,8 +351,8 @@ class Tools:
         "full"``: every field and the whole text), the evidence only when asked."""
         if kind is not None and kind not in UNIT_KINDS:
             raise InputError(f"kind must be one of {', '.join(UNIT_KINDS)}, not {kind!r}")
-        if mode not in SEARCH_MODES:
-            raise InputError(f"mode must be one of {', '.join(SEARCH_MODES)}, not {mode!r}")
+        if mode not in SearchOptions.modes():
+            raise InputError(f"mode must be one of {', '.join(SearchOptions.modes())}, not {mode!r}")
         day = day_of(as_of)
         options = SearchOptions(mode=mode, k=k)
         payload = self.lg.search(question, as_of=day, laws=laws or (),
