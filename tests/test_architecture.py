@@ -1,8 +1,9 @@
 """The import rule of docs/architecture.md, checked on the source: every package imports only packages in layers
 below its own, no two modules import each other (directly or round a cycle), the CLI faces the library
 through the package root alone (and the error tree), and no command ends itself with a ``fail(`` call. Imports
-are read with `ast`, function-level and TYPE_CHECKING ones included: a lazy import is still a dependency. A second test starts a fresh interpreter to check that importing the CLI loads
-none of the heavy engines, which is what keeps `lexgraph --help` under a second."""
+are read with `ast`, function-level and TYPE_CHECKING ones included: a lazy import is still a dependency. A
+second test starts a fresh interpreter to check that importing the CLI loads none of the heavy engines, which is
+what keeps `lexgraph --help` under a second."""
 
 from __future__ import annotations
 
