@@ -1,7 +1,10 @@
 """lexgraph: Japanese law as a versioned citation graph.
 
-The package root is the public face: `LexGraph` (one handle on a store), the options its methods take, the values
-they return, and every error they raise (the tree of `lexgraph.errors`)::
+The package root is the public face: `LexGraph` (one handle on a store) and the facades it hands out (one job each:
+`Reading`, `Searching`, ... of `lexgraph.api`), the options its methods take (with their defaults, and their choices
+read from the registries when asked), the values they return, and every error they raise (the tree of
+`lexgraph.errors`); and the few defaults, labels, parsers and writers the faces (the CLI, the MCP server) read
+besides (the faces import nothing else of the library)::
 
     from lexgraph import LexGraph, NotInForce, SearchOptions
     with LexGraph.open("lexgraph-store", read_only=True) as lg:

@@ -312,9 +312,9 @@ class LexGraph:
     @_door(Searching.search)
     def search(self, question: str, *, mode: str | None = None, as_of: date | None = None,
                laws: Sequence[str] = (), kind: UnitKind | None = None, options: SearchOptions | None = None,
-               retriever: Retriever | None = None) -> SearchResult:
+               retriever: Retriever | None = None, embedder: Embedder | None = None) -> SearchResult:
         return self.searching.search(question, mode=mode, as_of=as_of, laws=laws, kind=kind, options=options,
-                                     retriever=retriever)
+                                     retriever=retriever, embedder=embedder)
 
     @_door(Indexing.stale_index)
     def stale_index(self) -> tuple[StalePart, ...]:

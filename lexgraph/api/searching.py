@@ -60,19 +60,23 @@ class Searching:
 
     def search(self, question: str, *, mode: str | None = None, as_of: date | None = None,
                laws: Sequence[str] = (), kind: UnitKind | None = None, options: SearchOptions | None = None,
-               retriever: Retriever | None = None) -> SearchResult:
+               retriever: Retriever | None = None, embedder: Embedder | None = None) -> SearchResult:
         """Ranked clauses and chunks for a question, and the evidence the citation graph selects from them: over
         every wording (`as_of` None, the default) or the ones in force on `as_of`. The mode is
         `mode` or `options.mode` (neither: ``hybrid``); both, and different, is a `ConfigurationError`, never one
-        silently ignored. Raises what `retriever` raises (`IndexUnavailable`, `EmbedderMismatch`,
-        `ModelUnavailable`) and `NotFound` for `laws`."""
+        silently ignored. The options travel whole to the retriever this builds (with `embedder`, else the index's
+        own), unless a `retriever` built before is given (then `embedder` is refused: it would not be used).
+        Raises what `retriever` raises (`IndexUnavailable`, `EmbedderMismatch`, `ModelUnavailable`) and
+        `NotFound` for `laws`."""
         from lexgraph.index.query import SearchFilter
         from lexgraph.retrieve.search import search
 
         self.refuse_empty(question)
         options = one_setting(options, mode=mode)
         where = SearchFilter(as_of=wordings(as_of), laws=self._reading.law_ids(laws), kind=kind)
-        retriever = retriever or self.retriever(options=options)
+        if retriever is not None and embedder is not None:
+            raise ConfigurationError("give an embedder or a retriever (built with its own embedder), not both")
+        retriever = retriever or self.retriever(embedder=embedder, options=options)
         result = search(self._session.store, retriever, question, where=where, options=options)
         return replace(result, stale=self._indexing.stale_index())
 

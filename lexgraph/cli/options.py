@@ -11,7 +11,6 @@ import typer
 from lexgraph import (
     DATE_FORMS,
     EXTRACTORS,
-    UNIT_KINDS,
     ConfigurationError,
     InputError,
     as_of_day,
@@ -89,6 +88,8 @@ def parse_ks(text: str) -> tuple[int, ...]:
 
 
 def parse_kinds(kind: str | None) -> tuple[Any, ...]:
+    from lexgraph import UNIT_KINDS  # on first use: `cite` reads no index module
+
     if kind is None:
         return UNIT_KINDS
     if kind not in UNIT_KINDS:

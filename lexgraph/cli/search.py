@@ -3,7 +3,6 @@ question with evidence through the citation graph."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -101,10 +100,6 @@ def _print_status(report: Any) -> None:
     out.print(grid)
 
 
-def _options(mode: str, k: int, m: int, n: int, rrf_k: float, weight: Sequence[str] | None) -> SearchOptions:
-    return SearchOptions(mode=mode, k=k, m=m, n=n, rrf_k=rrf_k, weights=parse_weights(weight))
-
-
 def search_command(
     question: Annotated[str, typer.Argument(help="The question, in Japanese.")],
     mode: Annotated[str, typer.Option("--mode", help=f"One of {', '.join(SearchOptions.modes())}.")
@@ -124,13 +119,12 @@ def search_command(
 ) -> None:
     """Rank clauses and chunks for a question, and select evidence through the citation graph."""
     Searching.refuse_empty(question)  # before the index is opened: bad input, whatever the index
-    options = _options(mode, k, m, n, rrf_k, weight)
+    options = SearchOptions(mode=mode, k=k, m=m, n=n, rrf_k=rrf_k, weights=parse_weights(weight))
     parse_kinds(kind)
     day = parse_day(as_of)
     with opened(store, read_only=True) as lg:
-        retriever = lg.retriever(embedder=make_embedder(embedder, lg), options=options)
-        result = lg.search(question, as_of=day, laws=law or (),
-                           kind=kind, options=options, retriever=retriever)  # type: ignore[arg-type]
+        result = lg.search(question, as_of=day, laws=law or (), kind=kind,  # type: ignore[arg-type]
+                           options=options, embedder=make_embedder(embedder, lg))
     if as_json:
         emit_json(result.to_json())
     else:
