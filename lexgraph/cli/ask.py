@@ -10,7 +10,6 @@ from rich.markup import escape
 
 from lexgraph import (
     BASIS_LABELS,
-    DEFAULT_MAX_REPAIRS,
     NOT_STORED_LABEL,
     AskOptions,
     ConfigurationError,
@@ -26,14 +25,16 @@ if TYPE_CHECKING:
 
 def ask_command(
     question: Annotated[str, typer.Argument(help="The question, in Japanese.")],
-    prompt: Annotated[str, typer.Option("--prompt", help=f"Prompt style: {', '.join(AskOptions.styles())}.")] = "text",
-    mode: Annotated[str, typer.Option("--mode", help=f"Generation mode: {', '.join(AskOptions.modes())}.")] = "cgg",
+    prompt: Annotated[str, typer.Option("--prompt", help=f"Prompt style: {', '.join(AskOptions.styles())}.")
+                      ] = AskOptions.prompt_style,
+    mode: Annotated[str, typer.Option("--mode", help=f"Generation mode: {', '.join(AskOptions.modes())}.")
+                    ] = AskOptions.mode,
     search_mode: Annotated[str, typer.Option("--search", help=f"Retrieval: {', '.join(SearchOptions.modes())}.")
                            ] = SearchOptions.mode,
     as_of: AsOfOpt = None,
     law: LawsOpt = None,
     max_repairs: Annotated[int, typer.Option("--max-repairs", help="Repair prompts after an invalid reply.")
-                           ] = DEFAULT_MAX_REPAIRS,
+                           ] = AskOptions.max_repairs,
     references: Annotated[int | None, typer.Option("--references", help="At most this many references of each "
                                                    "kind (default 5 books, 5 guidelines, 5 precedents, 10 laws).")
                           ] = None,

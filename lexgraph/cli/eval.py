@@ -291,8 +291,10 @@ def eval_answers(
                                           "answer, the context's headings the gold evidence.")],
     limit: Annotated[int | None, typer.Option("--limit", help="Only the first N questions.")] = None,
     k: Annotated[str, typer.Option("--k", help="Cut-offs for the evidence Recall@k.")] = "5,10,20",
-    mode: Annotated[str, typer.Option("--mode", help=f"Generation mode: {', '.join(AskOptions.modes())}.")] = "cgg",
-    prompt: Annotated[str, typer.Option("--prompt", help=f"Prompt style: {', '.join(AskOptions.styles())}.")] = "text",
+    mode: Annotated[str, typer.Option("--mode", help=f"Generation mode: {', '.join(AskOptions.modes())}.")
+                    ] = AskOptions.mode,
+    prompt: Annotated[str, typer.Option("--prompt", help=f"Prompt style: {', '.join(AskOptions.styles())}.")
+                      ] = AskOptions.prompt_style,
     no_model: Annotated[bool, typer.Option("--no-model", help="Score extractive answers (and no judge).")] = False,
     report: Annotated[Path | None, typer.Option("--report", help="Write metrics.json, details.csv, config.json "
                                                 "and answers.png here.")] = None,
