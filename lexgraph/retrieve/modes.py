@@ -10,12 +10,12 @@ usearch); a mode's builder is named as ``"module:function"`` and imported only w
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from lexgraph.errors import ConfigurationError, IndexUnavailable
+from lexgraph.errors import IndexUnavailable
+from lexgraph.registry import Registry, check_target, choices_message, loaded
 
 if TYPE_CHECKING:
     from lexgraph.index.embed import Embedder
@@ -66,10 +66,7 @@ class SearchMode:
     compared: bool = False
 
     def __post_init__(self) -> None:
-        module, colon, function = self.builder.partition(":")
-        if not (module and colon and function.isidentifier()):
-            raise ConfigurationError(f"search mode {self.name!r}: builder must be 'module:function', not "
-                                     f"{self.builder!r}")
+        check_target(self.builder, f"search mode {self.name!r}: builder")
 
     def needs_model(self, query_extraction: bool = False) -> bool:
         return self.model == "always" or (self.model == "query_extraction" and query_extraction)
@@ -83,11 +80,10 @@ class SearchMode:
         cannot rank without, naming the modes that can run on it."""
         lacking = self.lacking(setup.index)
         if lacking:
-            can = [mode.name for mode in _REGISTRY.values() if not mode.lacking(setup.index)]
+            can = [mode.name for mode in MODE_REGISTRY.values() if not mode.lacking(setup.index)]
             raise IndexUnavailable(f"--mode {self.name} cannot run on this index: {lacking[0]}; the modes that can: "
                                    f"{', '.join(can)}")
-        module, _, function = self.builder.partition(":")
-        make: Callable[[RetrieverSetup], Retriever] = getattr(importlib.import_module(module), function)
+        make: Callable[[RetrieverSetup], Retriever] = loaded(self.builder)
         return make(setup)
 
 
@@ -121,15 +117,13 @@ BUILT_IN: tuple[SearchMode, ...] = (
 #: the MCP server's ``search`` tool, and the reference `lexgraph eval retrieval` tests every other mode against.
 DEFAULT_MODE = "learned"
 
-_REGISTRY: dict[str, SearchMode] = {}
+#: The registered modes (`lexgraph.registry.Registry`): the built-in ones, and any registered at run time.
+MODE_REGISTRY: Registry[SearchMode] = Registry("search mode", unknown=choices_message("mode"))
 
 
 def register(mode: SearchMode) -> SearchMode:
     """Add a mode (a name registered twice is a `ConfigurationError`: one meaning per name)."""
-    if mode.name in _REGISTRY:
-        raise ConfigurationError(f"search mode {mode.name!r} is registered twice")
-    _REGISTRY[mode.name] = mode
-    return mode
+    return MODE_REGISTRY.register(mode)
 
 
 for _mode in BUILT_IN:
@@ -137,17 +131,14 @@ for _mode in BUILT_IN:
 
 
 def mode_names() -> tuple[str, ...]:
-    return tuple(_REGISTRY)
+    return MODE_REGISTRY.names()
 
 
 def search_mode(name: str) -> SearchMode:
     """The registered mode called `name`, or a `ConfigurationError` naming the choices."""
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise ConfigurationError(f"mode must be one of {', '.join(_REGISTRY)}, not {name!r}") from None
+    return MODE_REGISTRY.entry(name)
 
 
 def compared_modes() -> tuple[str, ...]:
     """The modes an evaluation compares when none is named."""
-    return tuple(name for name, mode in _REGISTRY.items() if mode.compared)
+    return tuple(name for name, mode in MODE_REGISTRY.items() if mode.compared)
