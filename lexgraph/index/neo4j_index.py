@@ -159,6 +159,9 @@ def ensure_vector_indexes(store: GraphStore, dim: int) -> None:
 class Neo4jIndex:
     """Search through the database's own indexes."""
 
+    #: The index lives in the database: no folder beside it for derived files (the anchor field, saved trees).
+    directory: Path | None = None
+
     def __init__(self, store: GraphStore) -> None:
         parts = store.query("index_parts")
         if not parts:
@@ -173,10 +176,8 @@ class Neo4jIndex:
             self._units[kind] = self._units.get(kind, 0) + int(part["rows"] or 0)
         self._law_terms = LawTermsReader(self._read_collection_terms, self._read_laws_terms)
 
-    #: The index lives in the database: no folder beside it for derived files (the anchor field, saved trees).
-    directory: Path | None = None
-
     def lacks(self, kind: IndexKind) -> str | None:
+        """Only the anchor field: the anchors are a file, and this index has no folder to keep one in."""
         if kind == "anchors":
             return ("a Neo4j store has no anchor field (it is a file kept beside an embedded store's index, built by "
                     "`lexgraph index --anchors`)")
