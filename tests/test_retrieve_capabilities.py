@@ -19,7 +19,7 @@ from lexgraph.errors import IndexUnavailable
 from lexgraph.index.build import open_index
 from lexgraph.index.query import SearchFilter
 from lexgraph.index.units import article_path
-from lexgraph.retrieve.modes import mode_names, search_mode
+from lexgraph.retrieve.modes import MODE_REGISTRY, SearchMode, mode_names, register, search_mode
 from lexgraph.store.base import GraphStore
 from tests.helpers import ROOT, copy_store, lexgraph
 from tests.test_index_contract import SHAKUCHI, index_shakuchi
@@ -163,3 +163,18 @@ def test_with_anchors_the_index_lacks_nothing_and_learned_ranks_as_itself(anchor
     result = anchored_handle.search(QUESTION)
     assert result.mode == "learned" and result.ranked_by is None
     assert anchored_handle.retriever("anchor").name == "anchor"
+
+
+def test_a_registered_mode_is_held_to_the_index_kinds_it_declares(indexed: GraphStore) -> None:
+    """`SearchMode.index` is read: the same builder runs where the index has what the mode declares and is refused
+    where it does not."""
+    plain = register(SearchMode("bm25-plain", "tests.test_search_modes:bm25_twice", index=("bm25",)))
+    anchored = register(SearchMode("bm25-anchored", "tests.test_search_modes:bm25_twice", index=("bm25", "anchors")))
+    try:
+        lg = LexGraph(indexed)
+        assert lg.search(QUESTION, mode=plain.name, kind="provision").clauses
+        with pytest.raises(IndexUnavailable, match=r"^--mode bm25-anchored cannot run on this index: .*anchor field"):
+            lg.retriever(anchored.name)
+    finally:
+        MODE_REGISTRY.unregister(plain.name)
+        MODE_REGISTRY.unregister(anchored.name)
