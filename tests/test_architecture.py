@@ -38,7 +38,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer) for layer in (
     {"statutes"},
     {"llm"},
     {"model", "config", "version", "dates"},
-    {"numerals"},
+    {"numerals", "registry"},
     {"errors"},
 ))
 RANK = {name: depth for depth, layer in enumerate(LAYERS) for name in layer}
@@ -219,11 +219,11 @@ def test_indexing_never_asks_which_backend_a_store_is() -> None:
 
 
 def test_every_store_declares_its_dialect_and_index_kind() -> None:
-    from lexgraph.index.backends import _BACKENDS
+    from lexgraph.index.backends import BACKENDS
     from lexgraph.store.base import load_migrations
     from lexgraph.store.embedded import EmbeddedStore
     from lexgraph.store.neo4j import Neo4jStore
 
     for store_type in (EmbeddedStore, Neo4jStore):
-        assert store_type.index_kind in _BACKENDS, store_type
+        assert store_type.index_kind in BACKENDS, store_type
         assert load_migrations(store_type.dialect), store_type

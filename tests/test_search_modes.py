@@ -33,12 +33,9 @@ def bm25_twice(setup: RetrieverSetup) -> Retriever:
 
 @pytest.fixture
 def new_mode() -> Iterator[str]:
-    saved = dict(modes._REGISTRY)
-    register(SearchMode("bm25-again", "BM25, registered by a test", f"{__name__}:bm25_twice",
-                        embeds_question=False, index=("bm25",)))
+    register(SearchMode("bm25-again", f"{__name__}:bm25_twice", embeds_question=False, index=("bm25",)))
     yield "bm25-again"
-    modes._REGISTRY.clear()
-    modes._REGISTRY.update(saved)
+    modes.MODE_REGISTRY.unregister("bm25-again")
 
 
 def test_every_built_in_mode_is_offered_and_declared() -> None:

@@ -35,6 +35,7 @@ from lexgraph.answer.prompts import escape_tags, template
 from lexgraph.errors import ConfigurationError, ModelUnavailable
 from lexgraph.llm.client import LLMClient
 from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, Attempt, ReplyCheck, RetriesExhausted, complete_json
+from lexgraph.registry import Registry
 
 LABELS = ("a", "b", "c", "d")
 DEBATE_ROUNDS = 3
@@ -348,11 +349,21 @@ def vote(s: Session) -> str:
     return str(out["answer"])
 
 
-METHOD_FUNCTIONS: dict[str, Callable[[Session], str]] = {
-    "baseline": baseline, "syllogism": syllogism, "elimination": elimination, "debate": debate,
-    "syllogism-division": syllogism_division, "elimination-division": elimination_division, "vote": vote,
-}
-METHODS: tuple[str, ...] = tuple(METHOD_FUNCTIONS)
+@dataclass(frozen=True)
+class Method:
+    """One agent method: its name (``--method``) and the function that runs it on a question's session."""
+
+    name: str
+    run: Callable[[Session], str]
+
+
+#: The agent methods by name (`lexgraph.registry.Registry`), in the order the CLI lists them.
+METHOD_REGISTRY: Registry[Method] = Registry("method")
+for _method in (Method("baseline", baseline), Method("syllogism", syllogism), Method("elimination", elimination),
+                Method("debate", debate), Method("syllogism-division", syllogism_division),
+                Method("elimination-division", elimination_division), Method("vote", vote)):
+    METHOD_REGISTRY.register(_method)
+METHODS: tuple[str, ...] = METHOD_REGISTRY.names()  # the built-in names, as the CLI offers them
 RUNOFFS = ("judge", "vote")
 
 
@@ -360,8 +371,7 @@ def solve(llm: LLMClient, item: MCQAItem, method: str, context: str, *, order: t
           tau: float = DEFAULT_TAU, max_repairs: int = DEFAULT_MAX_REPAIRS, temperature: float | None = None,
           eliminate: int | None = None, runoff: str = "vote", examples: str = "paper") -> MCQAResult:
     """Run one method on one question, in one choice order; a failed agent ends the question with its error."""
-    if method not in METHOD_FUNCTIONS:
-        raise ConfigurationError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+    run = METHOD_REGISTRY.entry(method).run  # an unknown method: a ConfigurationError naming the registered ones
     if runoff not in RUNOFFS:
         raise ConfigurationError(f"runoff must be one of {', '.join(RUNOFFS)}, not {runoff!r}")
     if examples not in EXAMPLE_SOURCES:
@@ -369,7 +379,7 @@ def solve(llm: LLMClient, item: MCQAItem, method: str, context: str, *, order: t
     session = Session(llm, item, context, order, max_repairs, tau=tau, temperature=temperature, eliminate=eliminate,
                       runoff=runoff, examples=examples)
     try:
-        shown = METHOD_FUNCTIONS[method](session)
+        shown = run(session)
     except MCQAError as error:
         return MCQAResult(item.qid, method, None, tuple(session.trace), str(error), order)
     return MCQAResult(item.qid, method, session.original(shown), tuple(session.trace), None, order)

@@ -53,7 +53,7 @@ class Indexing:
         from lexgraph.index.anchors import judgment_files, judgment_files_anchors, write_anchors
 
         index = self._session.search_index()
-        directory = getattr(index, "directory", None)
+        directory = index.directory
         if directory is None:
             raise IndexUnavailable("the anchor field is kept beside an embedded store's index; a Neo4j store has "
                                    "none yet: search it without the learned mode's anchors")

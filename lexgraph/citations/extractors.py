@@ -14,9 +14,9 @@ from typing import Protocol
 
 from lexgraph.citations.context import CitationContext
 from lexgraph.citations.model import Citation
-from lexgraph.errors import ConfigurationError, ToolMissing
+from lexgraph.errors import ToolMissing
+from lexgraph.registry import lazy_table
 
-EXTRACTORS = ("rules", "ginza")
 DEFAULT_EXTRACTOR = "rules"
 
 
@@ -53,17 +53,29 @@ class RuleExtractor:
         return iter_citations(blocks, context, precedents=precedents)
 
 
-def extractor_named(name: str) -> Extractor:
-    """The extractor called `name`. Raises `ConfigurationError` for a name not in `EXTRACTORS`, and `ToolMissing`
-    for ``ginza`` when spaCy or the ``ja_ginza`` model is not installed (what to install is in the message)."""
-    if name == "rules":
-        return RuleExtractor()
-    if name == "ginza":
-        from lexgraph.citations.ginza import GinzaExtractor, load_ginza
+def ginza_extractor() -> Extractor:
+    """The GiNZA extractor; `ToolMissing` when spaCy or the ``ja_ginza`` model is not installed (what to install
+    is in the message)."""
+    from lexgraph.citations.ginza import GinzaExtractor, load_ginza
 
-        try:
-            return GinzaExtractor(load_ginza())
-        except (ImportError, OSError) as error:
-            raise ToolMissing(f"the ginza extractor needs spaCy and the ja_ginza model (pip install ja-ginza): "
-                              f"{error}") from error
-    raise ConfigurationError(f"unknown extractor {name!r}: choose from {', '.join(EXTRACTORS)}")
+    try:
+        return GinzaExtractor(load_ginza())
+    except (ImportError, OSError) as error:
+        raise ToolMissing(f"the ginza extractor needs spaCy and the ja_ginza model (pip install ja-ginza): "
+                          f"{error}") from error
+
+
+#: name → the function that makes the extractor (``"module:function"``, imported when asked for).
+EXTRACTOR_REGISTRY = lazy_table("extractor", {
+    "rules": "lexgraph.citations.extractors:RuleExtractor",
+    "ginza": "lexgraph.citations.extractors:ginza_extractor",
+}, unknown=lambda name, names: f"unknown extractor {name!r}: choose from {', '.join(names)}")
+EXTRACTORS = EXTRACTOR_REGISTRY.names()  # the built-in names, as the CLI offers them
+
+
+def extractor_named(name: str) -> Extractor:
+    """The extractor called `name`. Raises `ConfigurationError` for a name not registered (`EXTRACTOR_REGISTRY`), and
+    `ToolMissing` for ``ginza`` when spaCy or the ``ja_ginza`` model is not installed (what to install is in the
+    message)."""
+    extractor: Extractor = EXTRACTOR_REGISTRY.entry(name).load()()
+    return extractor

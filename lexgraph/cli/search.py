@@ -135,6 +135,8 @@ def _print_result(result: SearchResult) -> None:
     where = result.where.to_json()
     scope = ", ".join(f"{key} {value}" for key, value in where.items() if value) or "no filter"
     out.print(f"[bold]{result.question}[/]  (mode {result.mode}; {scope})", highlight=False)
+    if result.ranked_by is not None:
+        err.print(f"[yellow]ranked as {result.ranked_by.mode}[/] {result.ranked_by.reason}", highlight=False)
     for i, answer in enumerate(result.hypothetical_answers, start=1):
         out.print(f"[dim]hypothetical answer {i}: {snippet(answer, 100)}[/]", highlight=False)
     evidence = table("#", "score", "evidence", "why")

@@ -4,12 +4,11 @@
 A backend of the index (`IndexBackend`) answers five questions: where the index is (for `status` and messages),
 where embeddings are cached, how to open it for searching, what each part was built from, and how to write the
 parts a refresh built. Adding a store backend with its own kind of index is one module implementing it and one
-line in `_BACKENDS` (docs/architecture.md, "Adding a kind of thing").
+line in `BACKENDS` (docs/architecture.md, "Adding a kind of thing").
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -18,6 +17,7 @@ from lexgraph.errors import ConfigurationError
 from lexgraph.index.embed import Embedder, EmbeddingCache
 from lexgraph.index.parts import IndexProgress, IndexSummary
 from lexgraph.index.query import SearchIndex
+from lexgraph.registry import lazy_table
 from lexgraph.store.base import GraphStore
 
 #: part → (fingerprint, rows), the embedder's name, and a problem that makes the whole index unusable.
@@ -54,18 +54,16 @@ class IndexBackend(Protocol):
 
 
 #: index kind → "module:class" (imported when first used: the Neo4j one needs no tantivy, and the other way round).
-_BACKENDS = {
+BACKENDS = lazy_table("index kind", {
     "files": "lexgraph.index.local_backend:FilesIndexBackend",
     "neo4j": "lexgraph.index.neo4j_index:Neo4jIndexBackend",
-}
+})
 
 
 def index_backend(store: GraphStore) -> IndexBackend:
     """The backend of the index that ``store`` declares."""
-    target = _BACKENDS.get(store.index_kind)
-    if target is None:
+    if store.index_kind not in BACKENDS:
         raise ConfigurationError(f"{type(store).__name__} declares index kind {store.index_kind!r}, which lexgraph "
-                                 f"does not know; known: {', '.join(sorted(_BACKENDS))} (lexgraph/index/backends.py)")
-    module, name = target.split(":")
-    backend: IndexBackend = getattr(importlib.import_module(module), name)()
+                                 f"does not know; known: {', '.join(sorted(BACKENDS))} (lexgraph/index/backends.py)")
+    backend: IndexBackend = BACKENDS[store.index_kind].load()()
     return backend

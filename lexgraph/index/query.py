@@ -6,6 +6,12 @@ as neo4j-graphrag's retrievers talk to one interface whatever the database.
 
 Filters are applied *inside* each ranked list: a search for the top 10 clauses in force on a date returns the 10
 best among those clauses, never the survivors of a global top 10.
+
+What an index can do beyond the searches every index runs is declared on `SearchIndex`, never found by looking for
+an attribute: its folder (`directory`, None for a server's indexes), the index kinds it lacks and why (`lacks`),
+the units' paths held in memory (`columns`, None when units are read instead) and a key of its content
+(`content`). A mode that reads a kind an index lacks is refused there, or ranks as another mode and says so
+(`retrieve.modes.SearchMode`).
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -27,6 +34,11 @@ from lexgraph.index.units import IndexUnit, UnitKind
 from lexgraph.model import ANY_WORDING, AsOf, day_filter
 
 LABELS: dict[UnitKind, str] = {"provision": "Provision", "chunk": "Chunk"}
+
+#: The kinds of index a search mode reads (`retrieve.modes.SearchMode.index`): Sudachi tokens for BM25, passage
+#: vectors, the laws' term counts (law-level evidence), the anchor field (the text of the citations pointing at a
+#: clause, `index.anchors`). An index says which of them it lacks (`SearchIndex.lacks`).
+IndexKind = Literal["bm25", "vectors", "law_terms", "anchors"]
 
 
 IndexMissing = IndexUnavailable  # its name before the error tree: no index, or one this version cannot read
@@ -115,10 +127,53 @@ class UnitBatch:
                                "`lexgraph index`, or a damaged index: `lexgraph index --rebuild`)") from None
 
 
+class UnitColumns(Protocol):
+    """The units' paths as an index holds them in memory (the embedded index's part files): the learned fusion
+    reads a law's articles, an article's clauses and every candidate's path from them without reading a unit."""
+
+    def articles_of(self, law_id: str) -> Mapping[str, tuple[int, ...]]:
+        """A law's articles (``a709``, ``suppl…/a3``), each with the rows of its units."""
+        ...
+
+    def uids_under(self, law_id: str, article: str, where: SearchFilter) -> list[str]:
+        """The uids of an article's units that pass the filter, in clause order."""
+        ...
+
+    def unit_paths(self, uids: Sequence[str]) -> dict[str, str]:
+        """Each uid's path (a uid the index does not hold is left out)."""
+        ...
+
+
 class SearchIndex(Protocol):
-    """BM25 over Sudachi tokens and nearest neighbours over unit embeddings, both filtered inside the ranking."""
+    """BM25 over Sudachi tokens and nearest neighbours over unit embeddings, both filtered inside the ranking.
+
+    Each capability that not every index has is declared here with the answer of an index without it (None), so
+    that a retriever asks the index what it can do instead of looking for its attributes."""
 
     embedder_name: str
+
+    @property
+    def directory(self) -> Path | None:
+        """The folder of the index's files, beside which what is derived from it is kept (the anchor field, saved
+        cluster trees); None for an index a server keeps in its database."""
+        ...
+
+    def lacks(self, kind: IndexKind) -> str | None:
+        """Why the index cannot give `kind` now, saying what to do; None when it can."""
+        ...
+
+    def columns(self) -> UnitColumns | None:
+        """The units' paths held in memory (`UnitColumns`), or None when the index reads units instead."""
+        ...
+
+    def content(self) -> Mapping[str, Any] | None:
+        """What the index was built from, as a cache derived from it is keyed (embedder, dimension, each part's
+        fingerprint and rows); None when it keeps no folder for such a cache (`directory` is None)."""
+        ...
+
+    def units_by_uid(self, uids: Sequence[str]) -> dict[str, IndexUnit]:
+        """The units of some uids, in one read (a uid the index does not hold is left out)."""
+        ...
 
     def text_search(self, tokens: Sequence[str], k: int, where: SearchFilter) -> list[IndexHit]:
         """The ``k`` best units by BM25 for the query's tokens."""

@@ -36,6 +36,7 @@ from lexgraph.retrieve.retrievers import (
     FUSION_DEPTH,
     FusionRetriever,
     QueryVectors,
+    RankedBy,
     Retrieved,
     Retriever,
     retrieve_lists,
@@ -136,6 +137,9 @@ class LearnedRetriever:
         self.query_vector = query_vector
         self.field = field
         self.model = model
+        #: Without an anchor field every clause list is the hybrid's (`anchored` is never true): said, not hidden.
+        self.ranked_by = None if field is not None else RankedBy("hybrid", (
+            f"the learned fusion reads the anchor field: {index.lacks('anchors') or 'the index has none'}"))
         self._under: dict[tuple[str, str, SearchFilter], list[IndexUnit]] = {}
 
     def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]:
@@ -174,19 +178,19 @@ class LearnedRetriever:
     def anchored(self, law_id: str) -> bool:
         """Whether the anchor field holds at least `ANCHORED` anchors per article of the law (an index that cannot
         count a law's articles from its columns, Neo4j's, has no anchor field either)."""
-        articles = getattr(self.index, "articles_of", None)
-        if self.field is None or articles is None:
+        columns = self.index.columns()
+        if self.field is None or columns is None:
             return False
-        count = len(articles(law_id))
+        count = len(columns.articles_of(law_id))
         return count > 0 and self.field.law_anchors(law_id) >= ANCHORED * count
 
-    def _article_hits(self, law_id: str, article: str, where: SearchFilter, batch: UnitBatch | None) -> list[IndexHit]:
+    def _article_hits(self, law_id: str, article: str, where: SearchFilter, batch: UnitBatch) -> list[IndexHit]:
         """An article's clauses under the filter as hits whose units are read only if shown: from the index's
         columns when it has them (the embedded index), else read and remembered (the same articles come back
         question after question)."""
-        uids_under = getattr(self.index, "uids_under", None)
-        if uids_under is not None and batch is not None:
-            return batch.hits((uid, 0.0) for uid in uids_under(law_id, article, where))
+        columns = self.index.columns()
+        if columns is not None:
+            return batch.hits((uid, 0.0) for uid in columns.uids_under(law_id, article, where))
         key = (law_id, article, where)
         units = self._under.get(key)
         if units is None:
@@ -195,8 +199,8 @@ class LearnedRetriever:
 
     def _paths(self, hits: Mapping[str, IndexHit]) -> dict[str, str]:
         """Every candidate's path: from the index's path column when it has one, else from the units."""
-        paths = getattr(self.index, "unit_paths", None)
-        known: dict[str, str] = paths(list(hits)) if paths is not None else {}
+        columns = self.index.columns()
+        known = columns.unit_paths(list(hits)) if columns is not None else {}
         return {uid: known.get(uid) or hit.unit.path for uid, hit in hits.items()}
 
     def candidates(self, question: str, where: SearchFilter,
@@ -214,8 +218,7 @@ class LearnedRetriever:
         if self.field is not None:
             found = self.field.search(terms, ANCHOR_DEPTH, where.laws)
             best = found[0].score if found else 1.0
-            load = getattr(self.index, "units_by_uid", None)
-            batch = UnitBatch(load) if load is not None else None
+            batch = UnitBatch(self.index.units_by_uid)
             for hit in found:
                 anchor_rank[(hit.law_id, hit.article)] = hit.rank
                 anchor_score[(hit.law_id, hit.article)] = hit.score / best
@@ -280,7 +283,7 @@ def anchor_field(index: SearchIndex, held_apart: frozenset[str] = frozenset()) -
     sources in `held_apart`; None when the index has no anchors (the anchor features are then 0, and the model
     ranks by the rest). Built once per anchors file and held-apart set: the file's size and modification time are
     part of the key, so anchors written again (by this process or another) are read again."""
-    directory = getattr(index, "directory", None)
+    directory = index.directory
     if directory is None:
         return None
     try:

@@ -86,6 +86,27 @@ class Retriever(Protocol):
     def retrieve(self, question: str, k: int, where: SearchFilter) -> list[Retrieved]: ...
 
 
+@dataclass(frozen=True)
+class RankedBy:
+    """The mode whose ranking a search gave when it is not the mode asked, and why: the index lacks something
+    the asked mode reads (the ``learned`` mode without an anchor field ranks exactly as ``hybrid``)."""
+
+    mode: str
+    reason: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"mode": self.mode, "reason": self.reason}
+
+
+@runtime_checkable
+class StandInRetriever(Retriever, Protocol):
+    """A retriever that may rank as another mode on an index lacking what its own mode reads, and says so
+    (`ranked_by`, None when it ranks as its own mode): a search puts that in its result rather than show the
+    asked mode's name over another mode's ranking."""
+
+    ranked_by: RankedBy | None
+
+
 @runtime_checkable
 class KindsRetriever(Retriever, Protocol):
     """A retriever that can rank clauses and chunks for one question together (`retrieve_kinds`): a search

@@ -39,7 +39,7 @@ from lexgraph.retrieve.evidence import select_evidence
 from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_K
 from lexgraph.retrieve.modes import RetrieverSetup, search_mode
 from lexgraph.retrieve.options import SearchOptions
-from lexgraph.retrieve.retrievers import CiteFn, KindsRetriever, Retrieved, Retriever
+from lexgraph.retrieve.retrievers import CiteFn, KindsRetriever, RankedBy, Retrieved, Retriever, StandInRetriever
 from lexgraph.store.base import GraphStore
 
 
@@ -140,13 +140,17 @@ class SearchResult:
     unverified: tuple[LeftOut, ...] = field(default=())  # kept as the last known wording, not known in force
     floor: float | None = None  # the score a chunk needs to lend its rank to what it cites (`relevance_floor`)
     stale: tuple[StalePart, ...] = field(default=())  # index parts built from an older state of the graph
+    #: The mode that ranked, and why, when it is not `mode` (the index lacks what `mode` reads); None when it is.
+    ranked_by: RankedBy | None = None
 
     def relevant_chunks(self) -> tuple[Retrieved, ...]:
         """The chunks at or above the relevance floor: those the graph evidence and an answer may draw on."""
         return tuple(c for c in self.chunks if self.floor is None or c.score >= self.floor)
 
     def to_json(self) -> dict[str, Any]:
-        return {"question": self.question, "mode": self.mode, "filter": self.where.to_json(),
+        # "ranked_by" only when another mode ranked: a search that ranked as asked reads as it always did.
+        said = {"ranked_by": self.ranked_by.to_json()} if self.ranked_by is not None else {}
+        return {"question": self.question, "mode": self.mode, **said, "filter": self.where.to_json(),
                 "relevance_floor": None if self.floor is None else round(self.floor, 6),
                 "clauses": [h.to_json() for h in self.clauses], "chunks": [h.to_json() for h in self.chunks],
                 "evidence": [e.to_json() for e in self.evidence],
@@ -205,8 +209,10 @@ def search(store: GraphStore, retriever: Retriever, question: str, *, where: Sea
     shown = (clauses, chunks) if whole else (clauses[:options.k], chunks[:options.k])
     unknown = tuple(decisions.unknown.values())
     dropped += [u.note for u in unknown]
+    ranked_by = retriever.ranked_by if isinstance(retriever, StandInRetriever) else None
     return SearchResult(question, options.mode, where, tuple(shown[0]), tuple(shown[1]), tuple(evidence), answers,
-                        tuple(dict.fromkeys(dropped)), unknown, tuple(decisions.unverified.values()), floor)
+                        tuple(dict.fromkeys(dropped)), unknown, tuple(decisions.unverified.values()), floor,
+                        ranked_by=ranked_by)
 
 
 #: A chunk lends its rank to what it cites only when it scores at least this share of the question's best hit.

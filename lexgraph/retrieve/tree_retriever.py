@@ -55,12 +55,11 @@ QUERY_EXTRACTION_PROMPT = (
 def tree_key(index: SearchIndex) -> str | None:
     """A hash of the index's content (embedder, dimension, each part's fingerprint and rows), or None for a backend
     that records none: the key under which a tree of that content is saved."""
-    manifest = getattr(index, "manifest", None)
-    if manifest is None or getattr(index, "directory", None) is None:
+    content = index.content()
+    if content is None or index.directory is None:
         return None
-    content = {"tree_format": TREE_FORMAT, "embedder": manifest.embedder, "dim": manifest.dim,
-               "parts": {name: [info.fingerprint, info.rows] for name, info in sorted(manifest.parts.items())}}
-    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:20]
+    keyed = {"tree_format": TREE_FORMAT, **content}
+    return hashlib.sha256(json.dumps(keyed, sort_keys=True).encode()).hexdigest()[:20]
 
 
 class CollectionTrees:
@@ -75,7 +74,7 @@ class CollectionTrees:
         self._filtered: dict[str, tuple[ClusterTree, np.ndarray | None, dict[str, IndexHit]] | None] = {}
 
     def folder(self) -> Path | None:
-        directory = getattr(self.index, "directory", None)
+        directory = self.index.directory
         return Path(directory) / "trees" if directory is not None else None
 
     def _units(self, where: SearchFilter) -> list[IndexHit]:
