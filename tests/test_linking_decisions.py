@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,7 +20,7 @@ from lexgraph.citations import Citation, CitationContext, extract
 from lexgraph.ingest.linking import NOT_IN_FORCE, CitingClause, statute_link
 from lexgraph.read.revisions import ProvisionSpan, StoreRevisions
 from lexgraph.store.embedded import EmbeddedStore
-from tests.helpers import SAMPLE, lexgraph
+from tests.helpers import SAMPLE, SHARED, lexgraph
 
 CIVIL = "129AC0000000089"  # 民法, stored from 2020-04-01 in two versions
 PRIVACY = "415AC0000000057"  # 個人情報の保護に関する法律: the citing law
@@ -82,3 +83,77 @@ def test_a_judgment_counts_a_clause_not_in_force_under_the_statute_linkers_key(t
     assert run.code == 0, run.stderr
     reasons = {key: n for key, n in run.json()["not_linked"].items() if key.startswith("参照法条")}
     assert reasons == {f"参照法条: {NOT_IN_FORCE.format(what='clause')}": 2}
+
+
+# Precedents -----------------------------------------------------------------------------------------------------
+
+COURTS = st.sampled_from(["", "最高裁判所", "最高裁判所第二小法廷", "最高裁判所大法廷", "東京高等裁判所",
+                          "東京高等裁判所金沢支部"])
+NUMBERS = st.sampled_from(["", "昭和28年(あ)第1713号", "令和3年(医へ)第5号", "平成27年(し)第483号"])
+
+
+@given(cited_court=COURTS, cited_type=st.sampled_from(["", "判決", "決定"]), cited_number=NUMBERS,
+       court=COURTS, decision_type=st.sampled_from(["", "判決", "決定"]),
+       numbers=st.lists(NUMBERS, max_size=3, unique=True))
+def test_a_citation_names_a_precedent_alike_whichever_was_stored_first(
+    cited_court: str, cited_type: str, cited_number: str, court: str, decision_type: str, numbers: list[str],
+) -> None:
+    """Stored first, the precedent is a row the citation `fits`; cited first, the citation is a stub the precedent
+    fills (`stubs_filled_by`): the two answers are one."""
+    from lexgraph.ingest.linking import fits, stub_uid, stubs_filled_by
+
+    citation = Citation(surface="x", start=0, end=1, kind="precedent", court=cited_court or None,
+                        date="2021-06-09", decision_type=cited_type or None, case_number=cited_number or None)
+    stored = {"uid": "hanrei:1", "stub": False, "court": court or None, "decision_type": decision_type or None,
+              "case_number": "、".join(numbers) or None}
+    stub = {"uid": stub_uid(citation), "stub": True, "court": citation.court,
+            "decision_type": citation.decision_type, "case_number": citation.case_number}
+    filled = stubs_filled_by([stub], stored["court"], stored["decision_type"],
+                             (stored["case_number"] or "").split("、"))
+    assert fits(stored, citation) == (filled == [stub["uid"]])
+
+
+def _precedent_graph(store: Path) -> tuple[list[tuple[str, str]], list[tuple[str, bool]]]:
+    """The precedent-to-precedent edges (citing judgment, cited precedent) and every Precedent node with its stub
+    flag: what the order of ingest must not change."""
+    edges = lexgraph("query", "MATCH (c:Chunk)-[:PART_OF]->(p:Precedent), (c)-[:CITES]->(q:Precedent) "
+                     "RETURN DISTINCT p.uid AS citing, q.uid AS cited ORDER BY citing, cited", "--json",
+                     store=store).json()
+    nodes = lexgraph("query", "MATCH (p:Precedent) RETURN p.uid AS uid, p.stub AS stub ORDER BY uid", "--json",
+                     store=store).json()
+    return [(e["citing"], e["cited"]) for e in edges], [(n["uid"], bool(n["stub"])) for n in nodes]
+
+
+def _ingested_in_order(tmp_path: Path, files: tuple[Path, ...]) -> tuple[list[tuple[str, str]],
+                                                                         list[tuple[str, bool]]]:
+    store = tmp_path / "-".join(f.stem for f in files) / "store"
+    for file in files:
+        run = lexgraph("ingest", "precedents", file, "--json", store=store)
+        assert run.code == 0, run.stderr
+    return _precedent_graph(store)
+
+
+JUDGMENTS = Path(__file__).parent / "data" / "precedents"
+SUPREME = SHARED / "precedents" / "supreme_court"
+
+
+def test_a_cited_judgment_with_a_bench_is_linked_in_either_order(tmp_path: Path) -> None:
+    """91120 (令和４年２月８日) cites 最高裁令和３年（医へ）第５号同年６月９日第三小法廷決定, which is 90381."""
+    citing, cited = JUDGMENTS / "91120.txt", JUDGMENTS / "90381.txt"
+    first = _ingested_in_order(tmp_path, (citing, cited))
+    assert first == _ingested_in_order(tmp_path, (cited, citing))
+    assert ("hanrei:91120", "hanrei:90381") in first[0]
+
+
+@pytest.mark.requires("shared")
+@pytest.mark.parametrize("citing, cited", [("92389", "51271"), ("92446", "51765")])
+def test_a_cited_judgment_without_a_case_number_is_linked_in_either_order(tmp_path: Path, citing: str,
+                                                                          cited: str) -> None:
+    """92389 cites 最高裁昭和２８年（あ）第１７１３号同３２年３月１３日大法廷判決, and 92446
+    最高裁昭和４０年（あ）第１１８７号同４４年１２月２４日大法廷判決: 51271 and 51765, whose texts have no header and so
+    no case number. Stored first, each was linked; cited first, the stub keeping the case number was never filled,
+    and the graph differed."""
+    files = (SUPREME / f"{citing}.txt", SUPREME / f"{cited}.txt")
+    forward = _ingested_in_order(tmp_path, files)
+    assert forward == _ingested_in_order(tmp_path, files[::-1])
+    assert (f"hanrei:{citing}", f"hanrei:{cited}") in forward[0]

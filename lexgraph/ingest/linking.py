@@ -181,33 +181,34 @@ class PrecedentMatcher:
         return self._by_day[day]
 
 
-def fits(row: dict[str, Any], citation: Citation) -> bool:
-    """Whether a stored precedent (or stub) can be the one a citation names: same type and compatible court
-    (最高裁判所 fits 最高裁判所第二小法廷), and the same case number when both give one."""
-    if citation.decision_type and row["decision_type"] and citation.decision_type != row["decision_type"]:
+def same_decision(cited_court: str | None, cited_type: str | None, cited_number: str | None,
+                  court: str | None, decision_type: str | None, case_numbers: Iterable[str]) -> bool:
+    """The one rule by which a citation (or the stub that keeps its fields) names a stored decision, used both
+    ways: when a citation is linked to a precedent already stored (`fits`) and when a precedent stored later fills
+    the stubs citations left (`stubs_filled_by`), so that which of the two was ingested first does not change the
+    graph. Every field the two both give must agree, and a field either lacks agrees with anything: the same
+    type (判決 / 決定); courts of which one names the other (最高裁判所 and 最高裁判所第二小法廷, whichever is
+    cited); the cited case number among the decision's (a judgment may decide several cases, 「…、…」)."""
+    if cited_type and decision_type and cited_type != decision_type:
         return False
-    court, cited = row["court"] or "", citation.court or ""
-    if cited and court and not (court.startswith(cited) or cited.startswith(court)):
+    cited_court, court = cited_court or "", court or ""
+    if cited_court and court and not (court.startswith(cited_court) or cited_court.startswith(court)):
         return False
-    if citation.case_number and row["case_number"]:
-        return citation.case_number in row["case_number"].split("、")
+    numbers = [number for number in case_numbers if number]
+    if cited_number and numbers:
+        return cited_number in numbers
     return True
+
+
+def fits(row: dict[str, Any], citation: Citation) -> bool:
+    """Whether a stored precedent (or stub) can be the one a citation names (`same_decision`)."""
+    return same_decision(citation.court, citation.decision_type, citation.case_number,
+                         row["court"], row["decision_type"], (row["case_number"] or "").split("、"))
 
 
 def stubs_filled_by(rows: Iterable[dict[str, Any]], court: str | None, decision_type: str | None,
                     case_numbers: Iterable[str]) -> list[str]:
-    """The stubs of one day that a newly stored precedent fills in."""
-    numbers = set(case_numbers)
-    out = []
-    for row in rows:
-        if not row["stub"]:
-            continue
-        if decision_type and row["decision_type"] and row["decision_type"] != decision_type:
-            continue
-        stub_court = row["court"] or ""
-        if stub_court and court and not court.startswith(stub_court):
-            continue
-        if row["case_number"] and numbers and row["case_number"] not in numbers:
-            continue
-        out.append(row["uid"])
-    return out
+    """The stubs of one day that a newly stored precedent fills in: those `same_decision` says it is."""
+    numbers = list(case_numbers)
+    return [row["uid"] for row in rows if row["stub"] and same_decision(
+        row["court"], row["decision_type"], row["case_number"], court, decision_type, numbers)]
