@@ -11,7 +11,7 @@ import typer
 from lexgraph import ConfigurationError, InputError
 from lexgraph.citations.extractors import EXTRACTORS, extractor_named
 from lexgraph.cli.output import EXIT_USAGE, fail
-from lexgraph.config import parse_store_location, store_location
+from lexgraph.config import is_server_location, store_location
 from lexgraph.dates import DATE_FORMS
 from lexgraph.dates import parse_day as read_day
 from lexgraph.model import as_of_day
@@ -128,6 +128,6 @@ def check_chunking(size: int, overlap: int) -> None:
 
 def is_server(store: str | None) -> bool:
     try:
-        return parse_store_location(store_location(store)).backend == "neo4j"
+        return is_server_location(store_location(store))
     except ConfigurationError:
         return False  # `opened` reports the configuration error
