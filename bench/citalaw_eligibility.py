@@ -1,4 +1,4 @@
-"""How many sentences each citation-attachment method attaches citations to, on the bundled sample (issue 33).
+"""How many sentences each citation-attachment method attaches citations to, on the bundled sample.
 
     .venv/bin/python bench/citalaw_eligibility.py --store DIR [--json]
 
@@ -12,10 +12,11 @@ DIR is a store of the bundled sample, indexed (tests/helpers.build_search_store 
 * ``judgments``: every sentence (split at 。) of the four bundled judgments (lexgraph/data/sample/precedents): how
   many of a legal text's sentences the criteria call legal (eligibility only; nothing to attach).
 
-Methods: ``regex`` is the eligibility lexgraph used before issue 33 (one kanji of 法|条|項|号|権|…, kept here only for
-the comparison) with CitaLaw's attachment; ``ginza`` is CitaLaw's criteria on GiNZA's parse (terminology pool and
-legal entities, `lexgraph.answer.eligibility`) with CitaLaw's attachment; ``lexgraph`` is `lexgraph ask`'s default
-attachment (every uncited sentence may get the most similar law, by token cosine; no eligibility test).
+Methods: ``regex`` is the eligibility lexgraph used before CitaLaw's criteria (one kanji of 法|条|項|号|権|…,
+kept here only for the comparison) with CitaLaw's attachment; ``ginza`` is CitaLaw's criteria on GiNZA's
+parse (terminology pool and legal entities, `lexgraph.answer.eligibility`) with CitaLaw's attachment;
+``lexgraph`` is `lexgraph ask`'s default attachment (every uncited sentence may get the most similar law,
+by token cosine; no eligibility test).
 Printed: sentences, eligible, and sentences given at least one citation, per method and set.
 """
 
@@ -37,7 +38,7 @@ from lexgraph.index.embed import get_embedder
 ROOT = Path(__file__).resolve().parents[1]
 LAWQA = ROOT / "tests" / "data" / "lawqa" / "dev_sample.json"
 JUDGMENTS = ROOT / "lexgraph" / "data" / "sample" / "precedents"
-#: The eligibility of lexgraph before issue 33: one kanji of this class anywhere in the sentence.
+#: The eligibility of lexgraph before CitaLaw's criteria: one kanji of this class anywhere in the sentence.
 OLD_RULE = re.compile(r"法|条|項|号|権|義務|責任|契約|請求|規定|裁判|判決|判例|要件|効力|違反|許可|届出|罰")
 
 

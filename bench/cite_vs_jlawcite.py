@@ -1,7 +1,7 @@
 """`lexgraph cite --json` against jlawcite 2.5.0 on the same judgments, in the same run: throughput and ratio.
 
-Why: issue 14 asks that ``lexgraph cite --json`` on about 1 MB of judgments (precedents included) be at least
-as fast as jlawcite, start-up excluded, and issue 15 that a 50 MB input finish in time and memory that grow
+Why: ``lexgraph cite --json`` on about 1 MB of judgments (precedents included) is held to be at least as
+fast as jlawcite, start-up excluded, and a 50 MB input to finish in time and memory that grow
 linearly. jlawcite is measured in its own virtualenv (it is not a lexgraph dependency):
 
     python3 -m venv /work/jlawcite-venv && /work/jlawcite-venv/bin/pip install jlawcite==2.5.0
@@ -20,7 +20,7 @@ What is measured, per repeat (lexgraph and jlawcite alternate, each in a fresh p
   (to /dev/null); imported and warmed up on the same 20,000 characters first, outside the clock.
 
 Both are warmed up on the same real text, not on one short sentence: "start-up excluded" means every one-time
-cost, and lexgraph compiles its larger grammars the first time a text needs them (issue 35: a short `cite` should
+cost, and lexgraph compiles its larger grammars the first time a text needs them (a short `cite` should
 not pay for patterns it never uses). With a one-sentence warm-up those compilations, 0.03-0.05 s, were counted as
 citing time (stop 40).
 

@@ -4,7 +4,7 @@
 
 Each command runs ``--rounds`` times in a fresh interpreter (``python -m lexgraph …``, as the ``lexgraph`` script
 does); the median wall time is reported beside a bare ``python -c pass`` measured in the same run, and as a ratio
-of it, since absolute times on a shared machine are noisy (issue 35 §5 asks for ≤ 0.5 s on a quiet machine). Then
+of it, since absolute times on a shared machine are noisy (the target is ≤ 0.5 s on a quiet machine). Then
 ``python -X importtime -c "import lexgraph.cli"`` is run once and its slowest imports (cumulative µs) are printed:
 the first place to look when a command gets slower.
 

@@ -1,7 +1,7 @@
 """What encoding detection costs, and how often it refuses or misreads short texts.
 
-Why: every judgment, book and `cite` input now goes through `lexgraph.documents.encoding.decode_text` (issue 15
-§5) instead of a bare ``bytes.decode("utf-8")``. Detection must not slow an ingest or `cite` noticeably, and it must
+Why: every judgment, book and `cite` input now goes through `lexgraph.documents.encoding.decode_text`
+instead of a bare ``bytes.decode("utf-8")``. Detection must not slow an ingest or `cite` noticeably, and it must
 never return wrong text. This script measures both on real judgments, in one process, so the ratio is meaningful
 on a loaded machine.
 

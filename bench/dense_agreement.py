@@ -1,4 +1,4 @@
-"""Dense top 10 on Neo4j against the embedded store, and the HNSW candidate depth it takes to agree (issue 34);
+"""Dense top 10 on Neo4j against the embedded store, and the HNSW candidate depth it takes to agree;
 and the BM25 top 10 of each kind (clauses, chunks), which one full-text index over both kinds keeps equal.
 
     python bench/dense_agreement.py --store DIR --neo4j bolt://127.0.0.1:7687 [--dataset dev.json] [--depths 40,100,…]

@@ -1,4 +1,4 @@
-"""The query encoder's graph against fused variants of it, in one process (issue 35 §5).
+"""The query encoder's graph against fused variants of it, in one process.
 
     OMP_NUM_THREADS=2 python bench/encoder_graphs.py [--rounds 5] [--passages 300] [--candidates a,b] [--json]
 

@@ -1,6 +1,6 @@
 """Throughput and accuracy of lexgraph's rule extractor against jlawcite's `extract_all`, on the same judgments.
 
-Why: the issue asks that lexgraph's extractor be both faster and more accurate than jlawcite (the other rule-based
+Why: lexgraph's extractor is held to be both faster and more accurate than jlawcite (the other rule-based
 Japanese citation extractor on PyPI), and that the rule extractor read at least 2 MB/s of UTF-8 text on one core.
 This script measures both claims in one process, so the ratios are meaningful on a noisy machine.
 

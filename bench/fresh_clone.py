@@ -1,4 +1,4 @@
-"""`make demo` and `make test` timed in a fresh clone, install included, as issue 35 measures them.
+"""`make demo` and `make test` timed in a fresh clone, install included, as a new user waits for them.
 
     python bench/fresh_clone.py [--targets demo,test] [--keep] [--json]
 

@@ -10,7 +10,7 @@ search does, and keeps that many fused clauses, so ``bm25``, ``dense`` and ``mea
 reproduce bench/retrieval_lawqa.py's bm25, dense and hybrid rows to the last digit.
 
 Why it exists: a fusion is cheap and the searches are not, and on a machine shared with other jobs the searches
-of 676 questions would be repeated for every setting. The fusions below are what issue 17 tried against the one cell
+of 676 questions would be repeated for every setting. The fusions below are what was tried against the one cell
 hybrid does not win (judgments test, article MRR) and did not keep; docs/search.md gives the figures:
 
 - ``mean``: the default, the live search's own `retrievers.fuse` (weights `DEFAULT_MEAN_WEIGHTS`, and the law-level

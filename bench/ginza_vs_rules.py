@@ -1,5 +1,5 @@
 """The rule extractor and the GiNZA extractor side by side: speed on the same judgments in the same run, and F1
-on the golds (issue 14, "GiNZA earns its place").
+on the golds.
 
     .venv/bin/python bench/ginza_vs_rules.py [--kb 200] [--rounds 2] [--golds] [--json]
 

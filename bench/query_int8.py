@@ -1,4 +1,4 @@
-"""What an int8 query encoder buys and costs (issue 35 §5): ONNX Runtime's dynamic int8 quantization of the
+"""What an int8 query encoder buys and costs: ONNX Runtime's dynamic int8 quantization of the
 encoder's whole graph (`e5_onnx`), and the smoothed int8 products lexgraph's queries run on, against the float32
 graph (lexgraph's passages), in one process.
 
@@ -9,7 +9,7 @@ questions it prints the cosine of each int8 query vector with the float32 one, t
 (alternating per question, the order flipped every round, so a change of load falls on both), and how many
 questions keep the same dense top 10 clauses when searched with the int8 vector against the index's float32
 passage vectors. The index is not changed, nothing is kept: the figures decide whether such an encoder is worth a
-re-index and a re-evaluation (docs/search.md, issue 35).
+re-index and a re-evaluation (docs/search.md).
 
 ``--smoothed PARTS`` (repeatable) adds the encoder lexgraph's queries run on (`lexgraph.index.e5_smoothing`) with
 other matrix products of every layer in int8 (``q``, ``k``, ``v``, ``ao`` attention output, ``fi`` / ``fo``

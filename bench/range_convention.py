@@ -1,5 +1,5 @@
 """How much of the difference in citations and CITES edges between the issue-20 figures and today comes from the
-range convention (issue 14): a range of paragraphs, items or subitems 「第一号から第十五号まで」 was read as one
+range convention: a range of paragraphs, items or subitems 「第一号から第十五号まで」 was read as one
 citation per member (each checked to exist on the citing clause's date), and is now one citation with
 `item_to` whose edges go to every clause of the cited law between its ends (`LawSpans.articles_between`).
 

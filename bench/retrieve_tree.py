@@ -19,7 +19,7 @@ What is measured:
   centre) for which the search returns exactly the planted cluster holding the query's nearest neighbour, and the
   mean size of the result over the size of that cluster. Variants: inner-node vector = centroid of the leaves (the
   module's) or the plain mean of the two children (the other reading of the paper); returned node = the nearest
-  of all nodes (the paper's BFS, the module's since issue 33) or the first node of a greedy descent whose children
+  of all nodes (the paper's BFS, and the module's) or the first node of a greedy descent whose children
   are both farther ("first peak"); tolerance
   0 or 0.01. Two regimes: 15 small clusters (2-6 members) and 8 large ones (15-40 members).
 """

@@ -17,7 +17,7 @@ noisy.
 With a second ``--store`` (the same graph on another backend: `lexgraph copy --to bolt://…`, then
 ``LEXGRAPH_CACHE_DIR=DIR/cache lexgraph index --store bolt://…``; pass ``--skip-build``), each round times every
 store in turn, so that both see the same load, and the report gives each store's rows (``by_store``) and the
-second's p50 / p95 as a multiple of the first's (issue 34: Neo4j's hybrid p50 within 1.5× of the embedded store's).
+second's p50 / p95 as a multiple of the first's (Neo4j's hybrid p50 within 1.5× of the embedded store's).
 The first store's rows stay where a single store's are.
 
 ``--first-search N`` also times the first search of a fresh process, N processes a store: from ``LexGraph.open``

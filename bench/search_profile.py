@@ -1,5 +1,5 @@
 """Where a search's time goes, per backend, in one run: p50 / p95 of whole searches and the time of each named
-store query they ran (issue 34: hybrid search on Neo4j took about 3× the embedded store's p50).
+store query they ran (hybrid search on Neo4j took about 3× the embedded store's p50).
 
     python bench/search_profile.py STORE [STORE …] [--mode hybrid] [--questions 30] [--dataset dev.json]
 

@@ -1,4 +1,4 @@
-"""The search apart from the query's embedding, p50 / p95, of two checkouts in the same run (issue 35 §5, stop 43).
+"""The search apart from the query's embedding, p50 / p95, of two checkouts in the same run.
 
     python bench/search_rest.py --store DIR [--code A --code B] [--rounds 3] [--modes hybrid:-,learned:2020-04-01]
 

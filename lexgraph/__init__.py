@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, EXTRACTORS, extractor_named
     from lexgraph.citations.model import CITE_JSON_KEYS, Citation
     from lexgraph.client import LexGraph
-    from lexgraph.config import BUFFER_POOL_ENV, buffer_pool, parse_store_location, store_exists, store_location
+    from lexgraph.config import BUFFER_POOL_ENV, buffer_pool, is_server_location, store_exists, store_location
     from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
     from lexgraph.documents.encoding import Utf8Tally, decode_text
     from lexgraph.eval.answers import write_answers_report
@@ -190,7 +190,7 @@ _LAZY: dict[str, str] = {
     "load_lawqa": "lexgraph.eval.lawqa",
     "load_questions": "lexgraph.eval.benchmark",
     "parse_day": "lexgraph.dates",
-    "parse_store_location": "lexgraph.config",
+    "is_server_location": "lexgraph.config",
     "period_text": "lexgraph.model",
     "store_exists": "lexgraph.config",
     "store_location": "lexgraph.config",
@@ -301,7 +301,7 @@ __all__ = [
     "load_lawqa",
     "load_questions",
     "parse_day",
-    "parse_store_location",
+    "is_server_location",
     "period_text",
     "store_exists",
     "store_location",

@@ -69,6 +69,14 @@ def parse_store_location(location: str, *, named_by: str = "the store location")
     return StoreLocation(text, "neo4j")
 
 
+def is_server_location(location: str) -> bool:
+    """Whether a store location names a server (a Neo4j URI) rather than a directory holding an embedded store:
+    the one place that decides it, for opening a store, telling whether there is one to read, where `sync` keeps
+    its cache and whether a command may open the store read-only. Raises `StoreLocationError` (exit 2) for a
+    location that names no store (``http://…``)."""
+    return parse_store_location(location).backend == "neo4j"
+
+
 def positive_env(variable: str) -> int | None:
     """The positive whole number in environment variable `variable`, or None when it is unset or empty; anything
     else is a `ConfigurationError` naming the variable (a limit set by mistake must not silently become another)."""
@@ -108,14 +116,14 @@ def store_location(flag: str | None) -> str:
 def store_exists(location: str) -> bool:
     """Whether there is a store to read at `location` (a location string, as `store_location` gives): a Neo4j URI
     is taken as one (the server says otherwise when it is opened); a directory must exist."""
-    return parse_store_location(location).backend == "neo4j" or Path(location).exists()
+    return is_server_location(location) or Path(location).exists()
 
 
 def sync_cache_dir(location: str) -> Path:
     """Where `sync` keeps e-Gov's answers for the store at `location`: ``egov-cache`` in the store folder, or for a
     Neo4j store (no folder of its own) ``$XDG_CACHE_HOME/lexgraph/egov/<host_port>`` (``~/.cache`` by default),
     named without credentials."""
-    if parse_store_location(location).backend == "neo4j":
+    if is_server_location(location):
         parts = urlsplit(location.strip())
         where = f"{parts.hostname or 'localhost'}_{parts.port or 7687}"
         root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")

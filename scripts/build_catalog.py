@@ -11,7 +11,7 @@ Inputs, under --data-dir:
   was too large for the mirror (所得税法, 租税特別措置法, …), and to number the laws below.
 - the same archive's ordinances (unless --no-archive; --archive-dir reads an unpacked copy faster): what
   each says its bare 法 and 令 mean, from its definitions (「以下「法」という」) and its enacting formula
-  (EnactStatement), stored as the catalogue's ``parents`` and ``orders`` (issue 31; scripts/ordinance_basis.py).
+  (EnactStatement), stored as the catalogue's ``parents`` and ``orders`` (scripts/ordinance_basis.py).
 - lawqa_jp/law_list.json (optional): e-Gov ids of the laws the QA set cites. Those missing from the
   list (金融商品取引法, also too large for the mirror) are added when the archive index gives their
   number and that number agrees with the id.

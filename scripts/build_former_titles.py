@@ -1,4 +1,4 @@
-"""Write lexgraph/data/former_titles.json: titles laws bore before they were renamed (issue 31 §3).
+"""Write lexgraph/data/former_titles.json: titles laws bore before they were renamed.
 
     python scripts/build_former_titles.py [--sync-cache DIR ...] [--archive-dir DIR] [--out PATH]
 

@@ -33,7 +33,7 @@ bracketed annotations (「前項[第21条第1項]」) give the target of each re
 https://www.digital.go.jp/resources/open_data/public_data_license_v1.0 — 加工して作成: brackets removed from the
 text and turned into JSON entries; lexgraph added the clause context and provision paths.
 
-Layout: one JSON object per line of each excerpt that has a bracket, in order (format of issue 3):
+Layout: one JSON object per line of each excerpt that has a bracket, in order:
 `doc` (the sample's ファイル名), `sentence_start` / `sentence_end` (offsets of the line in the excerpt without
 brackets), `sentence`, `annotated` (false for headings and lines without brackets, which are there only so that
 a replay reads the excerpt in order), `context` (`in_law`, `in_law_id`, `at`: the clause the line belongs to,
@@ -45,7 +45,7 @@ of reference words before the bracket; for a list or range, the whole of it).
 A bracket inside a text that is no statute, naming one of that text's own sections (「本項[第4]」 in the notice
 医薬品等適正広告基準の解説及び留意事項, which is not in e-Gov and has no clauses to address), is a real reference
 but to no statute clause: its entry has `"status": "unresolved"`, `"expect": "unresolved"` and `why`, and it is
-right when lexgraph resolves nothing there. (Until issue 31 these were `disputed` entries that expected a resolved
+right when lexgraph resolves nothing there. (These were once `disputed` entries that expected a resolved
 statute citation with no path, which no resolver could meet, and that would have asserted a statute clause in a
 notice.)
 """

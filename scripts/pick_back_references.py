@@ -1,5 +1,5 @@
 """Collect the back references to a precedent (同判決, 同決定, 前掲 + a court) of the Supreme Court judgments of
-../shared into a test table (issue 31 §2), with a stretch of real text that holds the antecedent.
+../shared into a test table, with a stretch of real text that holds the antecedent.
 
     python scripts/pick_back_references.py [--judgments DIR] [--list]
 

@@ -1,4 +1,4 @@
-"""Pick the candidate sentences of the held-out citation gold (issue 14), deterministically.
+"""Pick the candidate sentences of the held-out citation gold, deterministically.
 
 Why a script: the held-out gold must not be chosen by lexgraph's extractor (that would bias it toward what the
 extractor finds) nor by hand (that would bias it toward what the annotator finds interesting). This script draws

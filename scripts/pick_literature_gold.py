@@ -1,4 +1,4 @@
-"""Pick the passages of the literature gold (issue 31 §2): precedents as books, commentaries and briefs cite them.
+"""Pick the passages of the literature gold: precedents as books, commentaries and briefs cite them.
 
 Why a script: the gold must be picked blind and reproducibly (seed below), never by what lexgraph's extractor
 finds. The material at hand holds few literature-style citations (``../shared/data``: Supreme Court judgments, the

@@ -1,5 +1,6 @@
-"""Pick, seeded, real statute strings of the classes of issue 31 §1 from the whole 2020 e-Gov archive, with the
-answer each should resolve to read independently of lexgraph's extractor, and write them as test tables.
+"""Pick, seeded, real statute strings of the ordinance reference classes (docs/citations.md) from the whole
+2020 e-Gov archive, with the answer each should resolve to read independently of lexgraph's extractor, and write
+them as test tables.
 
     python scripts/pick_statute_reference_tables.py --archive-dir DIR [--seed 31] [--per-class 40]
 

@@ -1,4 +1,4 @@
-"""Pick, seeded, real statute strings that point at something other than an article (issue 31 §3) from the whole
+"""Pick, seeded, real statute strings that point at something other than an article from the whole
 2020 e-Gov archive, with the answer read from the string and the citing law's own structure, never from
 lexgraph's extractor, and write them as a test table.
 
@@ -26,7 +26,7 @@ DIR is the unpacked ``egov/lawhub-xml_2020-11-18_all.tar.xz`` of ../shared/data.
   article's only paragraph when none is written) and ``items``, every item of that paragraph in the law's order;
   the row's ``members`` are the article's paragraphs and items, the structure a store would hold.
 
-What the graph links (issue 31 §3), read from the law's own structure by this script: a ``division`` row's
+What the graph links, read from the law's own structure by this script: a ``division`` row's
 ``expect.nodes`` are the division nodes it names, read from the division the citing clause sits in (``within``,
 from its heading) outwards, every member of a range, or none when the law has no such division or several fit
 (the row's ``divisions`` are the law's division paths); an ``appendix`` row's ``appendices`` are the law's appendix

@@ -10,7 +10,7 @@ one; excerpts are shuffled with the seed and the first ``heldout-share`` of them
 which `lexgraph.eval.lawqa_gold`'s callers may read; without it, the split is only printed.
 
 Caveat, written down so it is not forgotten: lawqa_jp publishes 69 questions (dev only), and earlier work
-(issue 14, issue 31 §1) fixed resolver classes while looking at all of them, so the held-out part is held out from
+fixed resolver classes while looking at all of them, so the held-out part is held out from
 this split on, not unseen by the code. An unseen test needs questions the project has never read.
 """
 

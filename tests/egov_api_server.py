@@ -162,7 +162,7 @@ RENAMED_ON = "2026-01-01"
 
 def renamed_law() -> Law:
     """下請代金支払遅延等防止法, its 2015 text, then a revision from 2026-01-01 whose `law_title` (and the served text's
-    <LawTitle>) is another title: a renaming, as e-Gov lists one (issue 31 §3). The second revision is a copy of the
+    <LawTitle>) is another title: a renaming, as e-Gov lists one. The second revision is a copy of the
     2015 text with its <LawTitle> replaced and the renaming law's 附則 added, made for the test (its amendment title
     says so)."""
     old_title = "下請代金支払遅延等防止法"

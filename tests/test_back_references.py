@@ -1,4 +1,4 @@
-"""Issue 31 §2: 同判決 / 同決定 / 前掲最判 read as a back reference to the precedent cited before them in the same
+"""同判決 / 同決定 / 前掲最判 read as a back reference to the precedent cited before them in the same
 document (eyecite's "id.": found, then resolved apart).
 
 The table ``tests/data/literature/back_references.jsonl`` is made by ``scripts/pick_back_references.py``: every

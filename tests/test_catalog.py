@@ -147,7 +147,7 @@ def test_parent_of_implementing_ordinance(catalog: Catalog, child: str, parent: 
 
 
 @pytest.mark.parametrize(("ordinance", "act"), [
-    # An ordinance whose title begins with the Act it is made under: its bare 法 is that Act (issue 14, class 5).
+    # An ordinance whose title begins with the Act it is made under: its bare 法 is that Act.
     ("出入国管理及び難民認定法第二十条の二第二項の基準を定める省令", "出入国管理及び難民認定法"),
     ("高齢者の医療の確保に関する法律による保険者の前期高齢者交付金等の額の算定等に関する省令",
      "高齢者の医療の確保に関する法律"),
@@ -158,7 +158,7 @@ def test_parent_of_implementing_ordinance(catalog: Catalog, child: str, parent: 
     ("国立研究開発法人日本原子力研究開発機構の業務運営に関する命令", None),
 ])
 def test_parent_named_by_an_ordinance_title(catalog: Catalog, ordinance: str, act: str | None) -> None:
-    # The title alone: the catalogue without the parents the ordinances state (their enacting formulas, issue 31).
+    # The title alone: the catalogue without the parents the ordinances state (their enacting formulas).
     payload = {**catalog.to_payload(), "parents": {}, "orders": {}}
     by_title = Catalog.from_payload(payload)
     [entry] = by_title.lookup(ordinance)
@@ -167,7 +167,7 @@ def test_parent_named_by_an_ordinance_title(catalog: Catalog, ordinance: str, ac
 
 
 @pytest.mark.parametrize(("ordinance", "act", "order"), [
-    # Titles that name no Act; each ordinance's enacting formula or definitions do (issue 31). From the 2020 e-Gov
+    # Titles that name no Act; each ordinance's enacting formula or definitions do. From the 2020 e-Gov
     # archive: 昭和四十八年大蔵省令第五号 defines 「金融商品取引法（昭和二十三年法律第二十五号。以下「法」と
     # いう。）」 and 「金融商品取引法施行令（…。以下「令」という。）」; 平成二十年政令第三百九十号's formula opens
     # 「内閣は、独立行政法人通則法（平成十一年法律第百三号）第五十四条の二第一項において準用する国家公務員法…」,
@@ -318,8 +318,9 @@ def test_provisional_ids_are_stable_distinct_and_never_egov_shaped() -> None:
 
 
 def test_the_bundled_catalogue_read_back_from_the_cache_is_the_one_built(tmp_path: Path) -> None:
-    """The first process keeps the built catalogue in the user's cache folder and the next reads it back (issue 35
-    §5): every name, number, id, parent and order must come back as built; a damaged file is built afresh."""
+    """The first process keeps the built catalogue in the user's cache folder and the next reads it back
+    (building it cost a third of a short `cite`'s start-up): every name, number, id, parent and order must come
+    back as built; a damaged file is built afresh."""
     import gzip
     import json
     import os

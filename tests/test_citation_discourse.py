@@ -3,8 +3,8 @@ a word such as 「本件条例」 or 「本法」 for, the sentence the law name
 its title or by a 同年 law number.
 
 Rows are real strings: passages of the Supreme Court judgments in ../shared/data/precedents/supreme_court (file
-named with each row) and the issue's examples. Each expected citation is (surface without whitespace, law_title,
-law_num or None when not checked, article, status)."""
+named with each row) and the examples the rules were written for. Each expected citation is (surface without
+whitespace, law_title, law_num or None when not checked, article, status)."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ CASES: list[tuple[str, list[Row]]] = [
       ("７条１項", "インターネット異性紹介事業を利用して児童を誘引する行為の規制等に関する法律", None, "7",
        "ambiguous"),
       ("５号", "インターネット異性紹介事業を利用して児童を誘引する行為の規制等に関する法律", None, "7", "ambiguous")]),
-    # the issue's example: a bare 「３条」 of a Tokyo 条例 under discussion is never 日本国憲法 第三条 alone
+    # the rule's own example: a bare 「３条」 of a Tokyo 条例 under discussion is never 日本国憲法 第三条 alone
     ("公衆に著しく迷惑をかける暴力的不良行為等の防止に関する条例（昭和３７年東京都条例第１０３号。以下「本件条例」という。）"
      "は，公共の場所における迷惑行為を禁止する。本件条例は憲法に違反しない。３条は，つきまといを禁止している。",
      [("３条", "公衆に著しく迷惑をかける暴力的不良行為等の防止に関する条例", None, "3", "ambiguous")]),
@@ -51,7 +51,7 @@ CASES: list[tuple[str, list[Row]]] = [
      "関して，欠損金額（各事業年度の所得の\n金額の計算上当該事業年度の損金の額が当該事業年度の益金の額を超える場合にお\n"
      "けるその超える部分の金額。２条１９号）の生じた事業年度",
      [("２条１９号", "法人税法", None, "2", "resolved")]),
-    # the issue's example: an amending act defined by its title with no number
+    # the rule's own example: an amending act defined by its title with no number
     ("民法の一部を改正する法律（以下「改正法」という。）の施行日前に締結された契約については，改正法附則１７条３項により，"
      "なお従前の例による。",
      [("改正法附則１７条３項", "民法の一部を改正する法律", None, "17", "unresolved")]),

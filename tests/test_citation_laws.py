@@ -1,5 +1,5 @@
 """A law named as a whole, with its number and no clause, is a citation of kind `law` with its id: what a table of
-authorities lists. Rows are the issue's examples and real strings of the Supreme Court judgments in
+authorities lists. Rows are the examples the rule was written for and real strings of the Supreme Court judgments in
 ../shared/data/precedents/supreme_court (file named with each row)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from lexgraph.citations import CitationContext, extract
 Row = tuple[str, str, str | None, str | None, str]  # surface, kind, law_title, law_id, status
 
 CASES: list[tuple[str, list[Row]]] = [
-    # the issue's examples
+    # the examples the rule was written for
     ("電気通信事業法（昭和五十九年法律第八十六号。以下「法」という。）は，法第二条を定める。",
      [("電気通信事業法（昭和五十九年法律第八十六号。以下「法」という。）", "law", "電気通信事業法", "359AC0000000086",
        "resolved"),

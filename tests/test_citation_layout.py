@@ -1,7 +1,7 @@
 """The text's layout read before its citations: a heading, a label or a date line never joins the law name on the
 next line (`lexgraph.citations.layout`), while a line the page merely wrapped still does.
 
-Rows are real strings: the issue's examples (a new user's judgment headings) and lines of the Supreme Court
+Rows are real strings: a new user's judgment headings and lines of the Supreme Court
 judgments in ../shared/data/precedents/supreme_court (file named with each row)."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def check(text: str, expected: list[tuple[str, str | None, str | None, str | Non
 
 
 HEADINGS: list[tuple[str, list[tuple[str, str | None, str | None, str | None]]]] = [
-    # the issue's five examples: a heading on the text's first line, then the law
+    # a new user's five headings: a heading on the text's first line, then the law
     ("令和４年６月１７日判決\n民法第七百九条の適用について。\n", [("民法第七百九条", "民法", "709", None)]),
     ("令和４年６月１７日判決\n民法第七百九条の適用について。同法第七百十五条第一項の責任も問題となる。\n",
      [("民法第七百九条", "民法", "709", None), ("同法第七百十五条第一項", "民法", "715", "1")]),

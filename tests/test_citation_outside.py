@@ -2,7 +2,7 @@
 `not_in_catalogue` and what it is (`outside`), and never resolved to a national law of the catalogue.
 
 Rows are real strings of the Supreme Court judgments in ../shared/data/precedents/supreme_court (file named with each
-row) and the issue's example."""
+row) and the example the rule was written for."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ CASES: list[tuple[str, list[Row]]] = [
      [("韓国家事訴訟法２９条", "韓国家事訴訟法", "29", "foreign", "not_in_catalogue")]),
     ("ところで右要綱は\nアメリカ合衆国憲法六条二項の「この憲法、これに準拠して制定せられる",
      [("アメリカ合衆国憲法六条二項", "アメリカ合衆国憲法", "6", "foreign", "not_in_catalogue")]),
-    # the issue's example: the article of a Tokyo 条例 under discussion, 同条例's article
+    # the example the rule was written for: the article of a Tokyo 条例 under discussion, 同条例's article
     ("公衆に著しく迷惑をかける暴力的不良行為等の防止に関する条例（昭和３７年東京都条例第１０３号）５条１項３号。"
      "本件条例は憲法に違反しない。同条例８条。",
      [("公衆に著しく迷惑をかける暴力的不良行為等の防止に関する条例（昭和３７年東京都条例第１０３号）５条１項３号",

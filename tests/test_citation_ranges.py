@@ -15,7 +15,7 @@ from lexgraph.citations.resolve import implied_members
 from tests.helpers import lexgraph
 
 CASES: list[tuple[str, str, tuple[str, ...] | None]] = [
-    # the examples (金融商品取引法), read alone
+    # the examples the rule was written for (金融商品取引法), read alone
     ("金融商品取引法第二十七条の三十六第一項から第三項まで", "第二十七条の三十六第一項から第三項まで",
      ("a27_36/p1", "a27_36/p2", "a27_36/p3")),
     ("金融商品取引法第二条第二十一項第一号から第五号まで", "第二条第二十一項第一号から第五号まで",

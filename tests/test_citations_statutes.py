@@ -88,7 +88,7 @@ CASES: list[tuple[str, list[dict[str, Any]]]] = [
     ("たらない旨判示して，刑訴法３９７条１項，３８\n\n- 1 -\n\n\x0c０条により第１審判決を破棄し，無罪を言い渡し",
      [dict(surface="刑訴法３９７条１項", path="a397/p1"),
       dict(surface="３８\n\n- 1 -\n\n\x0c０条", article="380", law_id=KEISO)]),
-    # 88272: an item range is one citation, with item_to (issue 14)
+    # 88272: an item range is one citation, with item_to
     ("（以下，併せて「本件各文書」という。）について，民訴法２２０条１\n号ないし３号に基づき，文書提出命",
      [dict(law_id=MINSO, path="a220/p1/i1", item_to="3", path_to="a220/p1/i3")]),
     # 83104: an article range keeps article_to
@@ -117,7 +117,7 @@ CASES: list[tuple[str, list[dict[str, Any]]]] = [
      [dict(law_title="厚生労働省設置法", path="a25/p1", version_note="平成１９年法律第１０９号による改正前"),
       dict(law_title="厚生労働省設置法", path="a29/p1", version_note="平成１９年法律第１０９号による改正前"),
       dict(law_title="厚生労働省設置法", path="a30/p1"),
-      # 日本年金機構法（平成１９年法律第１０９号。以下「機構法」という。）: named, not cited (issue 14)
+      # 日本年金機構法（平成１９年法律第１０９号。以下「機構法」という。）: named, not cited
       dict(surface="機構法３条", law_title="日本年金機構法", path="a3"),
       dict(surface="同法附則１\n条", law_title="日本年金機構法", path="suppl/a1"),
       dict(surface="７条", law_title="日本年金機構法", path="suppl/a7")]),
@@ -369,7 +369,7 @@ def test_a_suppl_article_read_inside_an_amending_laws_suppl_stays_in_that_suppl(
     assert [(c.kind, c.law_id) for c in found if c.kind != "statute"] == [("law", "415AC0000000138")]
 
 
-# Issue 14: each error class of the held-out gold as a general rule, tried on judgments outside both golds
+# Each error class of the held-out gold as a general rule, tried on judgments outside both golds
 # (52213, 83033, 91799, 53970, 90412) and on held-out ones (85219, 84765, 56095, 91574). (text, expected citations)
 CLASS_CASES = [
     # D: court rules are cited by their title, with their number, and are not in e-Gov

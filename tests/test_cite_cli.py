@@ -32,7 +32,7 @@ def test_the_judgment_date_picks_the_revision(sample_store: Path) -> None:
     # 令和４年６月１７日 判決: the 2020 revision of 民法 was in force; 令和５年１０月２６日 決定: the 2023 one.
     found = cite(JUDGMENTS / "91244.txt", store=sample_store)
     assert civil_709(found)["revision_id"] == CIVIL_2020
-    # The store knows the 2023 revision in force only up to 2023-06-14 (issue 29): a 2023-10-26 decision's citations
+    # The store knows the 2023 revision in force only up to 2023-06-14: a 2023-10-26 decision's citations
     # of 民法 are unverified, with no revision claimed, and say why
     later = [c for c in cite(JUDGMENTS / "92453.txt", store=sample_store) if c["law_id"] == "129AC0000000089"]
     assert later and "resolved" not in {c["status"] for c in later}

@@ -1,5 +1,5 @@
 """A long text read piece by piece (`lexgraph.citations.stream`, `lexgraph cite`) gives exactly the citations of a
-whole read, in memory that does not grow with the text (issue 15 §7, issue 14 "Speed").
+whole read, in memory that does not grow with the text.
 
 The input is real judgments (tests/data/citations/long, tests/data/precedents) repeated into several MB: the
 abbreviations they define (以下「法」という), 同法 and the clause cited last must carry from one piece to the next.

@@ -1,7 +1,7 @@
 """Help that reads right on an 80-column terminal: `lexgraph --help` and every command's and sub-command's help,
 rendered by the real CLI, show flags as flags (never ``--json <bool>``, which reads as if it took a value), wrap
 every line whole (no "…" where the rest was cut, no line wider than the terminal), and tell a user what an option
-does, not the project's history ("issue 3 format"); ``lexgraph --version`` names the package's version."""
+does, not the project's history (an issue's number or section); ``lexgraph --version`` names the package's version."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Output a lawyer reads (issue 18 §3), on the real CLI over the bundled sample (民法 2020 & 2023, 借地借家法,
+"""Output a lawyer reads, on the real CLI over the bundled sample (民法 2020 & 2023, 借地借家法,
 個人情報保護法 and 4 Supreme Court judgments): clauses named as a lawyer writes them (第七百九条第一項, never
 a709/p1 outside --json), citations read from the citing clause to the cited one, tables that fit an 80-column
 terminal without cutting a revision id or a status, precedents found by their case name, and placeholder

@@ -1,4 +1,4 @@
-"""The parallel corpus ingest (issue 20) writes exactly what the single-process one does.
+"""The parallel corpus ingest writes exactly what the single-process one does.
 
 A slice of the e-Gov archive is built here as a real ``.tar.xz`` named like the bulk download, from real laws in
 tests/data/egov and the bundled sample (sources in their SOURCE.md): several laws, one in two revisions, a snapshot

@@ -2,7 +2,7 @@
 (`lexgraph.ingest.crossrefs.law_citations`: clause by clause, block by block). Each case is real clauses of the
 e-Gov archive of 2020 (law id and clause path noted; a few shortened by an aside or a closing phrase, never
 reworded), and the classes are those the whole-archive comparison of the linker with the one of commit 6d021dd
-found (issue 14, classes L3 / L4 / L5)."""
+found (its classes L3 / L4 / L5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 31 §3: divisions (編章節款目), appendices (別表, 様式) and 各号 linked to their nodes, on both backends.
+"""Divisions (編章節款目), appendices (別表, 様式) and 各号 linked to their nodes, on both backends.
 
 A division is a clause of kind ``division`` with a path that names it as a citation does (``ch3``, ``pt2/ch3/se1``)
 and its title as its text; an appendix is numbered by its title (別表第一 → ``appdx_table1``); a 各号 citation is

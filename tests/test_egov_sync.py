@@ -298,7 +298,7 @@ def test_sync_all_starts_from_the_bulk_download(server: EgovApiServer, tmp_path:
 def test_a_renamed_law_is_found_by_its_former_title_with_the_day_of_renaming(tmp_path: Path) -> None:
     """A revision list whose `law_title` changes (tests/egov_api_server.renamed_law): sync stores each version's
     title, and a citation by the former title resolves to the same law id, before the renaming with the rename
-    noted, after it with a note that the name was out of date (issue 31 §3). The current title carries no note."""
+    noted, after it with a note that the name was out of date. The current title carries no note."""
     from tests.egov_api_server import RENAMED_ON, RENAMED_TITLE, renamed_law
 
     store = tmp_path / "store"

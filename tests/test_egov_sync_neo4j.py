@@ -34,7 +34,7 @@ def test_sync_into_neo4j(neo4j_store: GraphStore, tmp_path: Path) -> None:
         assert "二十歳" in lg.show("民法", "第四条", as_of=date(2020, 5, 16)).provision.text
         assert "十八歳" in lg.show("民法", "第四条", as_of=date(2023, 7, 1)).provision.text
         assert lg.law(SUBCONTRACT).repealed_on == date(2026, 1, 1)
-        with pytest.raises(LookupError, match="repealed"):  # NotInForce (read.laws today, errors after issue 36)
+        with pytest.raises(LookupError, match="repealed"):  # NotInForce, a LookupError
             lg.show(SUBCONTRACT, "第一条", as_of=date(2026, 7, 1))
 
         counts = neo4j_store.counts().to_json()

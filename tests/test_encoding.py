@@ -1,4 +1,4 @@
-"""Encodings of judgments and literature (issue 15 §5): a real judgment and a real ruling from tests/data,
+"""Encodings of judgments and literature: a real judgment and a real ruling from tests/data,
 re-encoded to each encoding Japanese files still come in, are read as the UTF-8 original by `cite`, `ingest
 precedents` and `ingest literature` (one decoder, `documents.encoding.decode_text`), with a note when converted;
 bytes that no encoding certainly explains are refused with the file name and the iconv fix, and nothing with a

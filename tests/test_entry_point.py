@@ -46,8 +46,8 @@ def test_a_failing_store_fails_alike_in_both(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", [name for name, *_ in COMMANDS])
 def test_the_command_list_says_what_each_command_says_of_itself(name: str) -> None:
     """`lexgraph --help` lists each command by the line `cli.COMMANDS` keeps, so that listing them imports none
-    (issue 35 §5): that line must stay the command's own help (its first paragraph), which `lexgraph NAME --help`
-    prints from the command itself."""
+    (a command's module loads only when it runs): that line must stay the command's own help (its first
+    paragraph), which `lexgraph NAME --help` prints from the command itself."""
     line = next(line for known, _, _, line in COMMANDS if known == name)
     assert line == (load_command(name).help or "").split("\n\n")[0].strip()
 
@@ -72,7 +72,7 @@ def test_the_help_and_a_short_cite_import_no_other_command() -> None:
 def test_a_short_cite_imports_no_pydantic() -> None:
     """Typer builds a pydantic validator for each option it parses; `cli/plain_text.py` takes a text option's text
     and a flag's bool as given instead, so a short `cite` with text options and flags never imports pydantic (about
-    a third of its start-up, issue 35 §5)."""
+    a third of its start-up)."""
     probe = ("import sys, runpy\nsys.argv = ['lexgraph', *sys.argv[1:]]\n"
              "try:\n    runpy.run_module('lexgraph', run_name='__main__')\nexcept SystemExit as stop:\n"
              "    assert not stop.code, stop.code\n"

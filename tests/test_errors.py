@@ -1,4 +1,4 @@
-"""One error tree (issue 36): every error lexgraph raises derives from `LexGraphError`, keeps the built-in it
+"""One error tree: every error lexgraph raises derives from `LexGraphError`, keeps the built-in it
 refines, and leaves the CLI through one handler with its own exit code (0 ok, 1 bad input or not found, 2 usage,
 3 unavailable). The table walks every subclass defined anywhere in lexgraph, so a new error is checked the day it
 is written."""

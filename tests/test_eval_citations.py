@@ -154,7 +154,7 @@ _OPTIONAL_STATUTE_KEYS = {"paragraph_to", "item_to", "law_id", "suppl", "law_num
 
 
 def test_the_heldout_gold_is_well_formed_and_held_out() -> None:
-    """The second gold (issue 14) must stay a fair test: enough sentences and judgments, none shared with the
+    """The second gold must stay a fair test: enough sentences and judgments, none shared with the
     development gold, and every entry in the dev layout, so that `lexgraph eval citations` reads both alike."""
     lines = load_gold(HELDOUT)
     docs = {line["doc"] for line in lines}
@@ -223,7 +223,7 @@ def test_judgments_are_replayed_whole_so_context_resolves() -> None:
 
 def test_a_missing_judgments_folder_is_an_error_naming_it_and_the_fix(tmp_path: Path) -> None:
     """Without ../shared beside the checkout the golds were read sentence by sentence with no word of it, and the
-    figures fell (issue 31): a folder that is not there is an `Unavailable` naming it and the ways out; a judgment
+    figures fell: a folder that is not there is an `Unavailable` naming it and the ways out; a judgment
     an existing folder lacks is still read alone (the literature gold's caption lines)."""
     from lexgraph.citations import extract
     from lexgraph.errors import Unavailable

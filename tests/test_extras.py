@@ -1,5 +1,5 @@
 """Each extra of pyproject.toml installed alone, from PyPI, in a fresh virtual environment, runs the commands it is for
-(issue 34: ``pip install 'lexgraph[neo4j]'`` could not search, since SudachiPy came only with the ginza extra).
+(``pip install 'lexgraph[neo4j]'`` could not search, since SudachiPy came only with the ginza extra).
 
 Slow (minutes: every venv downloads lexgraph's dependencies) and online (PyPI), so marked slow. ``st`` is left out:
 it brings torch (gigabytes) and runs only with an operator's model folder; its missing-package message is checked

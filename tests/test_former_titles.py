@@ -1,4 +1,4 @@
-"""Former titles of renamed laws (issue 31 §3): from e-Gov's revision lists (a local server written from the spec,
+"""Former titles of renamed laws: from e-Gov's revision lists (a local server written from the spec,
 tests/egov_api_server.py) through the sync cache to the bundled data file, and every bundled entry read back as a
 citation of its law, with the rename noted."""
 

@@ -1,5 +1,5 @@
 """The GiNZA extractor (`lexgraph.citations.ginza`) on sentences of Supreme Court judgments where its parse and
-the rules decide differently, and where they must agree (issue 14, "GiNZA earns its place").
+the rules decide differently, and where they must agree.
 
 Every text below is copied from a judgment of ../shared/data/precedents/supreme_court (file and offset given),
 whitespace as in the file, with the definition sentence the citation depends on put before it where one is

@@ -1,4 +1,4 @@
-"""Honest periods (DESIGN.md §5, issue 14) on real e-Gov XML of 民法: the 2020-04-01, 2020-05-16 and 2023-06-14
+"""Honest periods on real e-Gov XML of 民法: the 2020-04-01, 2020-05-16 and 2023-06-14
 revisions in ../shared/data/egov/versioned (see MANIFEST.json there) and the bundled sample.
 
 Between 2020-05-16 and 2023-06-14 the 2023 text's 附則 name amendments the store does not hold (平成三十年法律第五十九号

@@ -1,9 +1,10 @@
-"""Issue 29: every read path honest about what the store cannot know, on the bundled sample through the real CLI.
+"""Every read path honest about what the store cannot know, on the bundled sample through the real CLI.
 
 The sample holds 民法 in its 2020-04-01 and 2023-06-14 revisions (a gap from 2020-04-02: the 2023 附則 name
 amendments the store does not hold, 平成三十年法律第五十九号 from 2022-04-01 among them), 個人情報保護法 known only
 up to 2020-01-26 (an open end), and 借地借家法 as a snapshot seen in force on 2020-11-18 (a late first version). Each
-test here is one of the five commands the issue names, and failed before the one in-force decision (read/in_force.py).
+test here is one of the five commands that read a wording, and failed before the one in-force decision
+(read/in_force.py).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The in-force decision (lexgraph/read/in_force.py) on the period shapes the sample corpus lacks: a synced law with
-a scheduled revision (the interface with issue 30's e-Gov sync) and a repealed law. The spans are values as the
+a scheduled revision (the interface with e-Gov sync) and a repealed law. The spans are values as the
 store gives them (`version_spans`, `law_provision_spans`); the sample's own shapes are in test_in_force_property.py.
 """
 

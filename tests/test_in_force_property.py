@@ -1,4 +1,4 @@
-"""One answer to "what did this clause say on D?" (issue 29): for random (law, clause, day), every read path agrees
+"""One answer to "what did this clause say on D?": for random (law, clause, day), every read path agrees
 with the in-force decision (lexgraph/read/in_force.py), and none shows a wording as in force when the answer is
 unknown or not in force.
 

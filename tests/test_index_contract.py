@@ -56,7 +56,7 @@ def test_bm25_and_vectors_find_the_clause(indexed: GraphStore) -> None:
     where = SearchFilter(laws=(SHAKUCHI,), kind="provision")
     text = index.text_search(tokenize("借地権の存続期間は三十年"), 5, where)
     # The title as each backend stores it for search: the embedded index keeps e-Gov's 第1項 (its vectors are keyed
-    # by that text); Neo4j's search_title is in one numeral style for full-text users and the Browser (issue 34).
+    # by that text); Neo4j's search_title is in one numeral style for full-text users and the Browser.
     assert text[0].unit.path == "a3/p1" and text[0].unit.title in (
         "借地借家法 第三条第1項（借地権の存続期間）", "借地借家法 第三条第一項（借地権の存続期間）")
     assert all(a.score >= b.score for a, b in itertools.pairwise(text))

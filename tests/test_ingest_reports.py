@@ -1,4 +1,4 @@
-"""What an ingest says, and where (issue 15 §8): results on stdout, notes and failures on stderr; one bad line of a
+"""What an ingest says, and where: results on stdout, notes and failures on stderr; one bad line of a
 metadata or registry JSONL costs that line only, reported as FILE:LINE with the fix, while the good records are
 stored and the command exits 1. On both backends for the library."""
 

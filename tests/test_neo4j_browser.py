@@ -85,7 +85,7 @@ def test_the_guide_is_current_and_its_queries_run_on_the_sample(neo4j_store: Gra
     assert rows[7] and all(str(r["clause"]).startswith("a709") for r in rows[7])
     assert rows[10] and rows[10][0]["references"] > 0
     assert {r["p"]["uid"] for r in rows[8]} == {"hanrei:91244"} and all(r["x"] for r in rows[8])
-    # 11: the gap, read from ordinary properties (issue 29): no wording, and the amendments the store lacks
+    # 11: the gap, read from ordinary properties: no wording, and the amendments the store lacks
     assert [(r["wording"], r["answer"]) for r in rows[11]] == [(None, "not known: in a gap")]
     assert "平成三十年法律第五十九号" in rows[11][0]["amendments_in_gap"] and "2022-04-01" in rows[11][0]["their_days"]
 
@@ -218,7 +218,7 @@ def test_browser_draws_the_guide_s_graphs_with_readable_captions(neo4j_store: Gr
     assert any(c.startswith("民法（令和") for c in captions["versions"]), captions["versions"]
     assert {"Law", "Provision", "Precedent", "Chunk"} <= set(captions["schema"]), captions["schema"]
     assert all((tmp_path / f"{name}.png").stat().st_size > 20_000 for name in [*MORE_GRAPHS, "guide-8"])
-    # The clause's panel: its name and text, and none of the search fields (issue 34: they live on its search
+    # The clause's panel: its name and text, and none of the search fields (they live on its search
     # entry, (:Provision)-[:INDEXED_AS]->(:ProvisionSearch), where neo4j-graphrag's retrievers find them).
     assert {"name", "text", "law_id", "path"} <= set(keys), keys
     assert not [k for k in keys if k in ("embedding", "tokens", "index_key") or k.startswith("search_")], keys

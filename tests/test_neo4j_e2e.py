@@ -43,7 +43,7 @@ CITED = [("民法", "第七百九条", date(2021, 1, 1)), ("民法", "第九十�
 QUESTIONS = ["借地権の存続期間は何年か", "故意又は過失によって他人の権利を侵害した者の損害賠償責任",
              "成年年齢は何歳か"]
 MODES = ("bm25", "dense", "hybrid")
-# Dense top 10 must be equal on both backends (issue 34): Neo4j's HNSW, asked for 4×k neighbours, dropped 民法
+# Dense top 10 must be equal on both backends: Neo4j's HNSW, asked for 4×k neighbours, dropped 民法
 # 第四百六十八条第二項 (rank 6 by exact cosine) for this question. The lawqa_jp questions at hand add more; the
 # whole dev set is bench/dense_agreement.py's.
 SHIKIKIN = "次のうち、敷金を返還してもらえる時期として正しいものを教えてください。"
@@ -165,7 +165,7 @@ def test_the_sample_ingested_indexed_searched_and_answered_on_neo4j(
     assert_same(answers(lg), expected)
 
     # The chunks' citations came with the chunks' own search (`index_search`): the evidence, equal to the embedded
-    # store's above, needed no `chunks_citations` read (issue 34: one round trip fewer).
+    # store's above, needed no `chunks_citations` read (one round trip fewer).
     asked: list[str] = []
     query = neo4j_store.query
 

@@ -78,7 +78,7 @@ def test_neo4j_graphrag_retrievers_find_what_lexgraph_finds(indexed: LexGraph, d
     assert any(uid.startswith(ARTICLE_3) for uid in expected[:3])
 
     vector = VectorRetriever(driver, "provision_embedding", return_properties=["uid", "name", "text"])
-    # Asked for 10 neighbours, the HNSW index searches 10 deep and misses one of the exact top 10 here (issue 34);
+    # Asked for 10 neighbours, the HNSW index searches 10 deep and misses one of the exact top 10 here;
     # 40 × 10 = 400 candidates is what lexgraph asks for (neo4j_index.MIN_CANDIDATES).
     found = vector.search(query_vector=indexed.embed_query(QUESTION), top_k=10,
                           effective_search_ratio=MIN_CANDIDATES // 10)

@@ -1,4 +1,4 @@
-"""Issue 31 §1: statute-internal references in ordinances, on strings picked from the whole 2020 e-Gov corpus.
+"""Statute-internal references in ordinances, on strings picked from the whole 2020 e-Gov corpus.
 
 - 法 / 令 in a 政令, 府令, 省令 or 規則 whose title names no Act: the catalogue holds what each ordinance says they
   mean (its definitions 「以下「法」という」, its enacting formula), read from the corpus by scripts/build_catalog.py;

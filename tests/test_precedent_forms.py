@@ -1,11 +1,11 @@
-"""Precedents as the literature cites them (issue 31 §2), class by class, and reporters and courts as data (issue 36).
+"""Precedents as the literature cites them, class by class, and reporters and courts as data.
 
 Each class has a table of real strings with their source, eyecite-style: a judgment of
-../shared/data/precedents/supreme_court (by lawsuit id; the same text is in the literature gold), the issue's own
-examples, or lexgraph's own caption of a real decision. The literature's compact forms (最判平23・12・16 …) do not
-occur in the judgments at hand (tests/data/literature/README.md); beyond the issue's strings they are covered by the
-literature gold's derived part and by the grammar fuzz test at the end, which composes them from their parts and
-checks every field.
+../shared/data/precedents/supreme_court (by lawsuit id; the same text is in the literature gold), the forms as
+requested (source `requested form`), or lexgraph's own caption of a real decision. The literature's compact forms
+(最判平23・12・16 …) do not occur in the judgments at hand (tests/data/literature/README.md); beyond those strings
+they are covered by the literature gold's derived part and by the grammar fuzz test at the end, which composes
+them from their parts and checks every field.
 """
 
 from __future__ import annotations

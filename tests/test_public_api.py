@@ -1,4 +1,4 @@
-"""The package root is lexgraph's public face (issue 36): `LexGraph`, its options, the values its methods return
+"""The package root is lexgraph's public face: `LexGraph`, its options, the values its methods return
 and every error they raise, all importable from `lexgraph` itself, as httpx's root exports its client, models and
 exceptions. The names are imported lazily, and importing the root loads no engine (tests/test_architecture.py)."""
 
@@ -60,7 +60,7 @@ def test_the_methods_document_their_errors() -> None:
 
 
 def test_the_client_module_holds_lexgraph_alone() -> None:
-    """`lexgraph.client` is `LexGraph` and nothing else (issue 36): no pass-throughs beside it. Every public name
+    """`lexgraph.client` is `LexGraph` and nothing else: no pass-throughs beside it. Every public name
     it holds is imported from the module that owns it, so a user imports from the root or from that module."""
     from lexgraph import client
 
@@ -71,7 +71,7 @@ def test_the_client_module_holds_lexgraph_alone() -> None:
 
 
 def test_as_of_has_one_type_and_one_default() -> None:
-    """One meaning of `as_of` across the public API (issue 36): a `datetime.date` or None, None by default; what
+    """One meaning of `as_of` across the public API: a `datetime.date` or None, None by default; what
     None reads (today's wording, or every wording) is the rule each method's docstring states."""
     with_as_of = {name: inspect.signature(member).parameters["as_of"]
                   for name, member in inspect.getmembers(LexGraph)

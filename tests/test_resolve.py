@@ -55,7 +55,7 @@ IN_STATUTE = [
     ("前号の時前に当該有価証券を処分した場合においては、その処分価額", KIN, "a19/p1/i2", [("前号", KIN, "a19/p1/i1")]),
     ("外国又は外国の者の発行する証券又は証書で第一号から第九号まで又は第十二号から前号までに掲げる証券又は証書の性質を"
      "有するもの", KIN, "a2/p1/i17",
-     # a range is one citation (issue 14), path_to a2/p1/i9; so is a range that ends at 前号 (issue 31), path_to
+     # a range is one citation, path_to a2/p1/i9; so is a range that ends at 前号, path_to
      # a2/p1/i16 (checked in test_range_to_previous_is_one_citation)
      [("第一号から第九号まで", KIN, "a2/p1/i1"), ("第十二号から前号まで", KIN, "a2/p1/i12")]),
     ("株券（金融商品取引所に上場されているもの又は店頭売買有価証券に該当するものに限る。以下この号において同じ。）又は"

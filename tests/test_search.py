@@ -457,7 +457,7 @@ def test_a_question_that_cites_a_clause_finds_it(lg: LexGraph) -> None:
 
 
 def test_search_output_fits_80_columns_and_labels_placeholder_precedents(search_store: Path) -> None:
-    """Issue 18 §3: at 80 columns every title and reason is whole (folded, not cut; only the dim text snippets are
+    """At 80 columns every title and reason is whole (folded, not cut; only the dim text snippets are
     shortened), and a precedent known only from citations says its text is not stored instead of showing none."""
     from rich.cells import cell_len
 
@@ -494,7 +494,7 @@ def test_both_query_engines_find_the_same_clauses_and_a_wrong_one_is_named(searc
 
 
 def test_a_mode_given_twice_must_agree(tmp_path: Path) -> None:
-    """`mode=` and `options.mode` of a search (issue 36): different, the call is refused, where the options' mode
+    """`mode=` and `options.mode` of a search: different, the call is refused, where the options' mode
     used to win silently; the same, or only one of them, the search goes on (to the missing index of this empty
     store). A retriever takes the same rule for every setting it is given twice (mode, RRF k, weights, fusion):
     it used to let its `mode` win over `options.mode` and its defaults win over `options.rrf_k`."""
@@ -516,8 +516,7 @@ def test_a_mode_given_twice_must_agree(tmp_path: Path) -> None:
             with pytest.raises(IndexUnavailable):
                 empty.search("不法行為", **agreeing)  # type: ignore[arg-type]
 def test_search_help_says_what_as_of_defaults_to() -> None:
-    """`search` reads every wording when no day is given (lexgraph.client.ANY_WORDING); its help said "today"
-    (issue 34)."""
+    """`search` reads every wording when no day is given (lexgraph.client.ANY_WORDING); its help said "today"."""
     run = lexgraph("search", "--help", env={"COLUMNS": "250", "NO_COLOR": "1"})
     assert run.code == 0, run.stderr
     line = next(line for line in run.stdout.splitlines() if "--as-of" in line)

@@ -1,4 +1,4 @@
-"""User Cypher is one read statement, on both backends, in the library as in the CLI (issue 15, items 1–3).
+"""User Cypher is one read statement, on both backends, in the library as in the CLI.
 
 Before: ``LexGraph.open(dir).query('RETURN 1; COMMIT; MATCH (l:Law) DETACH DELETE l')`` deleted every Law,
 ``lexgraph query 'LOAD FROM "/etc/passwd" …'`` printed the file, ``COPY … TO`` created one, and several refused
@@ -50,7 +50,7 @@ class Hostile:
 
 
 HOSTILE = [
-    # several statements: the caller's text must not end the read-only transaction (issue 15, item 1)
+    # several statements: the caller's text must not end the read-only transaction
     Hostile("commit-then-delete", "RETURN 1; COMMIT; MATCH (l:Law) DETACH DELETE l", ";"),
     Hostile("read-then-delete", "MATCH (l:Law) RETURN l.title;\nMATCH (l:Law) DETACH DELETE l", ";"),
     Hostile("rollback-then-create", "RETURN 1; ROLLBACK; CREATE (:Law {law_id: 'x'})", ";"),
@@ -106,7 +106,7 @@ HOSTILE = [
             "CALL { … } IN TRANSACTIONS"),
     Hostile("apoc-run-cypher", "RETURN apoc.cypher.runFirstColumnSingle('MATCH (l) DETACH DELETE l', {}) AS x",
             "apoc.cypher.runFirstColumnSingle"),
-    # plugin functions named the other ways Cypher resolves (issue 37, item 2): backquoted parts, spaces and comments
+    # plugin functions named the other ways Cypher resolves: backquoted parts, spaces and comments
     # around the dots, another case; an un-namespaced name that is no built-in function
     Hostile("apoc-backquoted", "RETURN `apoc`.`cypher`.`runFirstColumnSingle`('MATCH (l) DETACH DELETE l', {}) AS x",
             "apoc.cypher.runFirstColumnSingle"),
@@ -367,7 +367,7 @@ def test_reads_work_in_the_cli(sample_store: Path, read: Read) -> None:
     assert read.check(run.json()), run.stdout
 
 
-# -- real errors, not masked ones (issue 15, item 3) ---------------------------------------------------------
+# -- real errors, not masked ones ---------------------------------------------------------
 @pytest.mark.parametrize(("cypher", "engine_says"), [
     ("MATCH (l:Law) RETURN l.no_such_property", "Binder exception: Cannot find property no_such_property"),
     ("MATCH (l:NoSuchTable) RETURN l", "Binder exception: Table NoSuchTable does not exist"),
@@ -424,7 +424,7 @@ def test_neo4j_reads_and_real_errors(neo4j_seeded: GraphStore) -> None:
         neo4j_seeded.run_read_only("MATCH (l:Law RETURN l")
 
 
-# -- functions: an allow-list, names normalised as Cypher does (issue 37, item 2) ---------------------------
+# -- functions: an allow-list, names normalised as Cypher does ---------------------------
 @pytest.mark.parametrize("dialect", [LADYBUG, NEO4J], ids=["ladybug", "neo4j"])
 @pytest.mark.parametrize("cypher", [
     "RETURN toUpper('a') AS a, TOUPPER('b') AS b, `toUpper`('c') AS c, abs (-1) AS d",
@@ -448,7 +448,7 @@ def test_the_function_lists_hold_each_engine_s_built_ins() -> None:
         assert not LADYBUG.allows_function(name), name
 
 
-# -- bounds on the statement's size (issue 37, item 1) -------------------------------------------------------
+# -- bounds on the statement's size -------------------------------------------------------
 def _nested(depth: int, opening: str = "(", closing: str = ")") -> str:
     return "RETURN " + opening * depth + "1" + closing * depth + " AS x"
 
@@ -516,7 +516,7 @@ def test_neo4j_refuses_a_deep_statement_and_runs_allowed_functions(neo4j_seeded:
     assert str(rows[0]["d"]) == "2024-01-01" and str(rows[0]["e"]) == "2024-01-01"
 
 
-# -- store locations: one reading everywhere a store is named (issue 37, item 4) -----------------------------
+# -- store locations: one reading everywhere a store is named -----------------------------
 NOT_A_STORE = ["http://127.0.0.1:7474", "https://example.org/db", "file:///tmp/store", "bolt://", "bolt://:7687",
                "neo4j://localhost:70000", "bolt://127.0.0.1:0"]
 
@@ -580,7 +580,7 @@ def test_a_bolt_port_above_65535_does_not_wrap_to_the_server(neo4j_seeded: Graph
     assert code == 0, stderr
 
 
-# -- poor errors: an empty question, a full disk (issue 37, item 7) ------------------------------------------
+# -- poor errors: an empty question, a full disk ------------------------------------------
 @pytest.mark.parametrize("question", ["", "   ", "\u3000", " \u3000\n"], ids=["empty", "spaces", "full-width", "mixed"])
 def test_an_empty_question_is_one_line_and_exit_1(sample_store: Path, question: str) -> None:
     run = lexgraph("search", question, store=sample_store)
@@ -612,7 +612,7 @@ def test_a_result_that_cannot_be_written_is_one_line_and_exit_1(sample_store: Pa
     assert len(errors) == 1 and "cannot be written" in errors[0], done.stderr  # (cite notes its date first)
 
 
-# -- ingest: nothing created before input is found; no input is exit 1 (issue 37, item 8) --------------------
+# -- ingest: nothing created before input is found; no input is exit 1 --------------------
 @pytest.mark.parametrize("kind", ["statutes", "precedents", "literature"])
 def test_ingest_without_input_creates_nothing_and_exits_1(kind: str, tmp_path: Path) -> None:
     empty = tmp_path / "empty"
@@ -626,7 +626,7 @@ def test_ingest_without_input_creates_nothing_and_exits_1(kind: str, tmp_path: P
         assert not store.exists(), (kind, no_input, sorted(p.name for p in store.rglob("*")))
 
 
-# -- doctor: a problem is a non-zero exit (issue 37, item 9) -------------------------------------------------
+# -- doctor: a problem is a non-zero exit -------------------------------------------------
 def test_doctor_exits_1_when_it_prints_a_problem(sample_store: Path, search_store_template: Path,
                                                   tmp_path: Path) -> None:
     from tests.helpers import copy_store
@@ -641,7 +641,7 @@ def test_doctor_exits_1_when_it_prints_a_problem(sample_store: Path, search_stor
         assert broken.code == 1, (args, broken.code, broken.stdout)
 
 
-# -- a damaged search index is not reported fresh (issue 37, item 5) -----------------------------------------
+# -- a damaged search index is not reported fresh -----------------------------------------
 @pytest.mark.parametrize("damage", ["delete-vectors", "delete-units", "truncate-units"])
 def test_a_deleted_or_damaged_index_part_is_reported_and_rebuilt(search_store_template: Path, tmp_path: Path,
                                                                  damage: str) -> None:
@@ -672,7 +672,7 @@ def test_a_deleted_or_damaged_index_part_is_reported_and_rebuilt(search_store_te
     assert found.code == 0, found.stderr
 
 
-# -- archive bombs (issue 37, item 3) --------------------------------------------------------------------------
+# -- archive bombs --------------------------------------------------------------------------
 def _zip_bomb(path: Path, size: int) -> Path:
     """A zip holding one member of `size` zero bytes (about 1,000 times smaller compressed)."""
     import zipfile

@@ -125,7 +125,7 @@ def test_the_judgment_gets_statutes_and_precedents(nlp: Language) -> None:
 
 
 def test_a_range_is_one_span_with_its_end(nlp: Language) -> None:
-    """同条１項１号から３号まで is one citation (issue 14): one span, its start and its end (`path_to`)."""
+    """同条１項１号から３号まで is one citation: one span, its start and its end (`path_to`)."""
     doc = nlp(RANGE)
     spans = list(doc.spans[KEY])
     assert [(s._.citation.path, s._.citation.path_to) for s in spans] == [

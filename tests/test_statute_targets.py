@@ -1,4 +1,4 @@
-"""Issue 31 §3: what statutes point at besides articles, on strings picked from the whole 2020 e-Gov corpus.
+"""What statutes point at besides articles, on strings picked from the whole 2020 e-Gov corpus.
 
 - この法律 / この政令 / この府令 / この省令 / この規則: the law being read (kind ``law``);
 - 第三章, 第二章第三節, 第三章から第五章まで: a division of the law (kind ``division``, ``division`` /

@@ -1,4 +1,4 @@
-"""A store path that is not a store (issue 15 §6): every command that takes ``--store`` answers a file, or a folder
+"""A store path that is not a store: every command that takes ``--store`` answers a file, or a folder
 that holds no store, with one line on stderr and exit 3, never a traceback; and nothing is created there."""
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from lexgraph import (
     InputError,
     as_of_day,
     extractor_named,
-    parse_store_location,
+    is_server_location,
     store_location,
 )
 from lexgraph import parse_day as read_day
@@ -132,6 +132,6 @@ def check_chunking(size: int, overlap: int) -> None:
 
 def is_server(store: str | None) -> bool:
     try:
-        return parse_store_location(store_location(store)).backend == "neo4j"
+        return is_server_location(store_location(store))
     except ConfigurationError:
         return False  # `opened` reports the configuration error

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
-from lexgraph import parse_store_location, store_location
+from lexgraph import store_exists, store_location
 from lexgraph.cli.law import print_links_summary
 from lexgraph.cli.options import JsonOpt, StoreOpt, parse_day
 from lexgraph.cli.output import EXIT_BAD_INPUT, emit_json, err, line_shown, opened, out, progress_bar
@@ -73,7 +73,7 @@ def sync_command(
         "max_answer_mb": max_answer_mb, "answer_seconds": answer_seconds, "max_retry_after": max_retry_after,
         "max_archive_mb": max_archive_mb, "archive_seconds": archive_seconds})
     location = store_location(store)
-    fresh = parse_store_location(location).backend == "embedded" and not Path(location).exists()
+    fresh = not store_exists(location)
     try:
         summary = _sync(store, laws, api, pace, since, link, all_laws, archive, limits, as_json,
                         fresh=location if fresh else None)

@@ -32,7 +32,6 @@ from lexgraph.citations import (
     resolve_with_state,
 )
 from lexgraph.citations.lawnames import LawNames
-from lexgraph.citations.model import LINKABLE
 from lexgraph.ingest.corpus import (
     CITING_KINDS,
     CorpusRevisions,
@@ -41,7 +40,7 @@ from lexgraph.ingest.corpus import (
     clause_text,
     mentions_for,
 )
-from lexgraph.ingest.linking import cited_paths
+from lexgraph.ingest.linking import LAW_NOT_STORED, OUTSIDE_KINDS, CitingClause, statute_link
 from lexgraph.ingest.workers import ordered_map
 from lexgraph.read.citing import store_catalog
 from lexgraph.read.revisions import LawSpans, ProvisionSpan, StoreRevisions
@@ -338,48 +337,16 @@ def _targets(
     citation: Citation, law_id: str, spans: LawSpans, revisions: StoreRevisions, source: ProvisionSpan,
     summary: LinkSummary, pending: set[str],
 ) -> list[ProvisionSpan]:
-    found, why = _linked(citation, law_id, spans, revisions, source, pending)
-    outside = citation.kind in ("division", "appendix")
-    if why is not None:
-        # 第三章 / 別表第一 counted apart, so that a summary says how many of them found their node
-        summary.not_linked[f"{citation.kind}: {why}" if outside else why] += 1
-    elif outside:
+    """The clause nodes a citation links to while the citing clause was in force (`statute_link` decides, as
+    it does for a judgment), counting why when there are none."""
+    link = statute_link(citation, revisions, citing=CitingClause(law_id, spans, source))
+    if link.key is not None:
+        summary.not_linked[link.key] += 1
+        if link.reason == LAW_NOT_STORED and citation.law_id is not None:
+            pending.add(citation.law_id)
+    elif citation.kind in OUTSIDE_KINDS:
         summary.linked_outside[citation.kind] += 1
-    return found
-
-
-def _linked(
-    citation: Citation, law_id: str, spans: LawSpans, revisions: StoreRevisions, source: ProvisionSpan,
-    pending: set[str],
-) -> tuple[list[ProvisionSpan], str | None]:
-    """The clause nodes a citation links to while the citing clause was in force, or none and why."""
-    if citation.status not in LINKABLE:
-        return [], f"citation {citation.status}"
-    if citation.kind == "law":  # この法律: the law as a whole, no clause node to link to
-        return [], "law reference (no clause)"
-    outside = citation.kind in ("division", "appendix")  # 第三章, 別表第一: a division or appendix node
-    if citation.law_id is None or (citation.path is None and not outside):
-        return [], "a law cited without a clause"
-    if (citation.law_id == law_id and source.path.startswith("suppl[") and not outside
-            and citation.path is not None and not citation.path.startswith("suppl")
-            and "法" not in citation.surface and "令" not in citation.surface):
-        # A bare 第三条 in an amending law's 附則 is that amending law's own article, which is not this law's.
-        return [], "bare article in an amending law's 附則"
-    target_law = spans if citation.law_id == law_id else revisions.law(citation.law_id)
-    if not target_law.stored:
-        pending.add(citation.law_id)
-        return [], "cited law not stored"
-    paths = cited_paths(citation, target_law, source.division if target_law is spans else None)
-    if isinstance(paths, str):  # a division or appendix the stored law does not hold, or names twice
-        return [], paths
-    found = [t for path in paths for t in target_law.overlapping(path, source.valid_from, source.valid_until)]
-    if not found:
-        known = any(path in target_law.by_path for path in paths)
-        # Mostly in the 附則 of amending laws, which e-Gov's consolidated text keeps only in part.
-        what = citation.kind if outside else "clause"
-        return [], (f"cited {what} not in force while the citing clause was" if known
-                    else "no such clause in the stored law")
-    return found, None
+    return link.targets
 
 
 def _blocks(spans: LawSpans) -> list[list[ProvisionSpan]]:

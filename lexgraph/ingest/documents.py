@@ -144,11 +144,11 @@ class DocumentWriter:
             for citation in self._citations(doc.referenced, doc):
                 if citation.kind == "precedent":
                     continue
-                targets, why = statute_link(citation, self.revisions, doc.as_of)
-                for span in targets:
+                link = statute_link(citation, self.revisions, doc.as_of)
+                for span in link.targets:
                     plan.refers_to[span.uid] = citation.surface
-                if not targets:
-                    summary.not_linked[f"参照法条: {why}"] += 1
+                if link.key is not None:
+                    summary.not_linked[f"参照法条: {link.key}"] += 1
                 if citation.law_id:
                     cited_laws.add(citation.law_id)
         plan.rollups = articles
@@ -172,9 +172,10 @@ class DocumentWriter:
 
     def _link_statute(self, doc: PreparedDocument, citation: Citation, plan: _Plan, articles: Counter[str],
                       summary: DocumentSummary) -> None:
-        targets, why = statute_link(citation, self.revisions, doc.as_of)
-        if not targets:
-            summary.not_linked[f"{why}" if citation.kind == "statute" else f"{citation.kind}: {why}"] += 1
+        link = statute_link(citation, self.revisions, doc.as_of)
+        targets = link.targets
+        if link.key is not None:
+            summary.not_linked[link.key] += 1
             return
         law = self.revisions.law(citation.law_id or "")
         holding = list(_chunks_holding(doc.chunks, citation))

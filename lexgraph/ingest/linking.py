@@ -27,34 +27,96 @@ class PrecedentTarget:
     stub_row: dict[str, Any] | None  # the stub node to create, when the precedent is not stored
 
 
+# Why a resolved citation links to no clause: one key per cause, whichever text cites (a statute's clause or a
+# judgment), so that the summaries of `ingest statutes` and `ingest precedents` count a cause under one name.
+NOT_LINKABLE = "citation {status}"  # unresolved, ambiguous …: no law or clause was decided
+LAW_AS_A_WHOLE = "law reference (no clause)"  # この法律, a law named with its number: no clause node
+NO_LAW = "no law"  # a linkable status without a law: nothing to look in
+WITHOUT_CLAUSE = "a law cited without a clause"
+BARE_SUPPL_ARTICLE = "bare article in an amending law's 附則"
+LAW_NOT_STORED = "cited law not stored"
+NO_SUCH_CLAUSE = "no such clause in the stored law"
+NOT_IN_FORCE = "cited {what} not in force when cited"
+
+
+@dataclass(frozen=True)
+class CitingClause:
+    """A statute's clause that cites, as the statute linker reads it: its own law is `spans` (the law being
+    linked, not the store's copy), a 第一節 written alone is read from its `clause.division`, and a cited wording
+    links when it was in force at some time while the citing wording was (its whole period, not one day)."""
+
+    law_id: str
+    spans: LawSpans
+    clause: ProvisionSpan
+
+
+@dataclass(frozen=True)
+class StatuteLink:
+    """The clause nodes a citation links to, or none and the cause (`reason`, one of the keys above)."""
+
+    citation: Citation
+    targets: list[ProvisionSpan]
+    reason: str | None = None
+
+    @property
+    def key(self) -> str | None:
+        """The key a summary counts an unlinked citation under: a division or an appendix (第三章, 別表第一)
+        counted apart from clauses, so that a summary says how many of them found their node."""
+        if self.reason is None:
+            return None
+        return f"{self.citation.kind}: {self.reason}" if self.citation.kind in OUTSIDE_KINDS else self.reason
+
+
+OUTSIDE_KINDS = ("division", "appendix")  # a division or appendix node, not an article's clause
+
+
 def statute_targets(citation: Citation, revisions: StoreRevisions, on: date | None) -> list[ProvisionSpan]:
     """The clause nodes a resolved statute citation points at on `on`: every article of a range, every item of a
     各号, the division or appendix a citation of those kinds names (every division of a range). Empty when the law
     is not stored or the clause was not in force then (`statute_link` says which)."""
-    return statute_link(citation, revisions, on)[0]
+    return statute_link(citation, revisions, on).targets
 
 
-def statute_link(citation: Citation, revisions: StoreRevisions, on: date | None
-                 ) -> tuple[list[ProvisionSpan], str | None]:
-    """`statute_targets`, and when there are none, why: the reason a document's summary counts it under."""
-    if citation.status not in LINKABLE or citation.law_id is None:
-        return [], f"statute citation {citation.status}" if citation.status not in LINKABLE else "no law"
-    if citation.kind == "statute" and citation.path is None:
-        return [], "a law cited without a clause"
-    if citation.kind not in ("statute", "division", "appendix"):
-        return [], f"a {citation.kind} citation (the law as a whole): no clause to link"
-    law = revisions.law(citation.law_id)
+def statute_link(citation: Citation, revisions: StoreRevisions, on: date | None = None, *,
+                 citing: CitingClause | None = None) -> StatuteLink:
+    """Whether a resolved citation links to clause nodes, and to which: the one decision for a judgment's or a
+    book's citations (read on the document's date `on`; None: the clause as it stands now) and for a statute's
+    own cross-references (`citing`: over the citing clause's period). When it links to none, the cause."""
+    def none(reason: str) -> StatuteLink:
+        return StatuteLink(citation, [], reason)
+
+    if citation.status not in LINKABLE:
+        return none(NOT_LINKABLE.format(status=citation.status))
+    if citation.kind not in ("statute", *OUTSIDE_KINDS):  # この法律: the law as a whole, no clause node to link to
+        return none(LAW_AS_A_WHOLE)
+    if citation.law_id is None:
+        return none(NO_LAW)
+    outside = citation.kind in OUTSIDE_KINDS
+    if citation.path is None and not outside:
+        return none(WITHOUT_CLAUSE)
+    own = citing is not None and citation.law_id == citing.law_id
+    if (own and citing is not None and citing.clause.path.startswith("suppl[") and not outside
+            and citation.path is not None and not citation.path.startswith("suppl")
+            and "法" not in citation.surface and "令" not in citation.surface):
+        # A bare 第三条 in an amending law's 附則 is that amending law's own article, which is not this law's.
+        return none(BARE_SUPPL_ARTICLE)
+    law = citing.spans if own and citing is not None else revisions.law(citation.law_id)
     if not law.stored:
-        return [], "cited law or clause not stored as of the document's date"
-    paths = cited_paths(citation, law)
-    if isinstance(paths, str):
-        return [], paths
-    found = [span for path in paths if (span := law.at(path, on)) is not None]
+        return none(LAW_NOT_STORED)
+    paths = cited_paths(citation, law, citing.clause.division if own and citing is not None else None)
+    if isinstance(paths, str):  # a division or appendix the stored law does not hold, or names twice
+        return none(paths)
+    if citing is not None:
+        found = [t for path in paths for t in law.overlapping(path, citing.clause.valid_from,
+                                                                   citing.clause.valid_until)]
+    else:
+        found = [span for path in paths if (span := law.at(path, on)) is not None]
     if not found:
-        what = "division or appendix" if citation.kind != "statute" else "clause"
-        return [], f"cited {what} not in force on the document's date" if any(p in law.by_path for p in paths) \
-            else "cited law or clause not stored as of the document's date"
-    return found, None
+        # Mostly in the 附則 of amending laws, which e-Gov's consolidated text keeps only in part.
+        if any(path in law.by_path for path in paths):
+            return none(NOT_IN_FORCE.format(what=citation.kind if outside else "clause"))
+        return none(NO_SUCH_CLAUSE)
+    return StatuteLink(citation, found)
 
 
 def cited_paths(citation: Citation, law: LawSpans, within: str | None = None) -> list[str] | str:
@@ -119,33 +181,34 @@ class PrecedentMatcher:
         return self._by_day[day]
 
 
-def fits(row: dict[str, Any], citation: Citation) -> bool:
-    """Whether a stored precedent (or stub) can be the one a citation names: same type and compatible court
-    (最高裁判所 fits 最高裁判所第二小法廷), and the same case number when both give one."""
-    if citation.decision_type and row["decision_type"] and citation.decision_type != row["decision_type"]:
+def same_decision(cited_court: str | None, cited_type: str | None, cited_number: str | None,
+                  court: str | None, decision_type: str | None, case_numbers: Iterable[str]) -> bool:
+    """The one rule by which a citation (or the stub that keeps its fields) names a stored decision, used both
+    ways: when a citation is linked to a precedent already stored (`fits`) and when a precedent stored later fills
+    the stubs citations left (`stubs_filled_by`), so that which of the two was ingested first does not change the
+    graph. Every field the two both give must agree, and a field either lacks agrees with anything: the same
+    type (判決 / 決定); courts of which one names the other (最高裁判所 and 最高裁判所第二小法廷, whichever is
+    cited); the cited case number among the decision's (a judgment may decide several cases, 「…、…」)."""
+    if cited_type and decision_type and cited_type != decision_type:
         return False
-    court, cited = row["court"] or "", citation.court or ""
-    if cited and court and not (court.startswith(cited) or cited.startswith(court)):
+    cited_court, court = cited_court or "", court or ""
+    if cited_court and court and not (court.startswith(cited_court) or cited_court.startswith(court)):
         return False
-    if citation.case_number and row["case_number"]:
-        return citation.case_number in row["case_number"].split("、")
+    numbers = [number for number in case_numbers if number]
+    if cited_number and numbers:
+        return cited_number in numbers
     return True
+
+
+def fits(row: dict[str, Any], citation: Citation) -> bool:
+    """Whether a stored precedent (or stub) can be the one a citation names (`same_decision`)."""
+    return same_decision(citation.court, citation.decision_type, citation.case_number,
+                         row["court"], row["decision_type"], (row["case_number"] or "").split("、"))
 
 
 def stubs_filled_by(rows: Iterable[dict[str, Any]], court: str | None, decision_type: str | None,
                     case_numbers: Iterable[str]) -> list[str]:
-    """The stubs of one day that a newly stored precedent fills in."""
-    numbers = set(case_numbers)
-    out = []
-    for row in rows:
-        if not row["stub"]:
-            continue
-        if decision_type and row["decision_type"] and row["decision_type"] != decision_type:
-            continue
-        stub_court = row["court"] or ""
-        if stub_court and court and not court.startswith(stub_court):
-            continue
-        if row["case_number"] and numbers and row["case_number"] not in numbers:
-            continue
-        out.append(row["uid"])
-    return out
+    """The stubs of one day that a newly stored precedent fills in: those `same_decision` says it is."""
+    numbers = list(case_numbers)
+    return [row["uid"] for row in rows if row["stub"] and same_decision(
+        row["court"], row["decision_type"], row["case_number"], court, decision_type, numbers)]

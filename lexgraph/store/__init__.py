@@ -7,19 +7,12 @@ the driver is an optional extra (``pip install 'lexgraph[neo4j]'``).
 
 from __future__ import annotations
 
-from lexgraph.config import NEO4J_URI_SCHEMES, BufferPool, parse_store_location
+from lexgraph.config import NEO4J_URI_SCHEMES, BufferPool, is_server_location
 from lexgraph.store.base import GraphStore, ReadOnlyViolation, StoreError, StoreUnavailable
 
 __all__ = [
-    "NEO4J_URI_SCHEMES", "GraphStore", "ReadOnlyViolation", "StoreError", "StoreUnavailable", "is_neo4j_uri",
-    "open_store",
+    "NEO4J_URI_SCHEMES", "GraphStore", "ReadOnlyViolation", "StoreError", "StoreUnavailable", "open_store",
 ]
-
-
-
-def is_neo4j_uri(location: str) -> bool:
-    """Whether `location` is a Neo4j URI; raises `StoreLocationError` (exit 2) for one that is no store's."""
-    return parse_store_location(location).backend == "neo4j"
 
 
 def open_store(location: str, *, read_only: bool = False,
@@ -28,7 +21,7 @@ def open_store(location: str, *, read_only: bool = False,
     ``bolt://neo4j:secret@localhost:7687``, or come from ``NEO4J_USERNAME`` / ``NEO4J_PASSWORD``), or else a
     directory for the embedded backend, whose engine gets `buffer_pool` (None: `config.buffer_pool`'s setting; a
     Neo4j server sizes its own memory). Raises `StoreUnavailable` when the store cannot be opened."""
-    if is_neo4j_uri(location):
+    if is_server_location(location):
         try:
             from lexgraph.store.neo4j import Neo4jStore
         except ModuleNotFoundError as err:

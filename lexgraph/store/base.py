@@ -19,6 +19,7 @@ from importlib import resources
 from typing import Any
 
 from lexgraph import errors
+from lexgraph.store.migration_checksums import WHOLE_TEXT
 
 Row = dict[str, Any]
 
@@ -98,10 +99,23 @@ class Migration:
     version: int
     name: str
     cypher: str
+    dialect: str = ""  # the folder it was read from: which history of checksums it has
 
     @property
     def checksum(self) -> str:
-        return hashlib.sha256(self.cypher.encode()).hexdigest()[:16]
+        """A hash of the statements alone, comment lines dropped and each run of whitespace made one space: a
+        comment rewritten or a statement re-indented changes nothing, any change to a statement changes it (a
+        migration already applied must never change what it does; `doctor` reports one that did)."""
+        canonical = ";\n".join(" ".join(statement.split()) for statement in self.statements)
+        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+    def unchanged_since(self, recorded: str) -> bool:
+        """Whether the checksum a store recorded when it applied this migration says its statements are the same:
+        this checksum, or the one the file had when a checksum hashed its whole text, comments included (what a
+        store migrated before then recorded), as long as the statements are still those of that text."""
+        if recorded == self.checksum:
+            return True
+        return WHOLE_TEXT.get(self.dialect, {}).get(self.version) == (recorded, self.checksum)
 
     @property
     def statements(self) -> list[str]:
@@ -187,7 +201,7 @@ def load_migrations(backend: str) -> list[Migration]:
     for entry in folder.iterdir():
         match = _MIGRATION_NAME.match(entry.name)
         if match:
-            found.append(Migration(int(match.group(1)), match.group(2), entry.read_text(encoding="utf-8")))
+            found.append(Migration(int(match.group(1)), match.group(2), entry.read_text(encoding="utf-8"), backend))
     found.sort(key=lambda m: m.version)
     return found
 
@@ -283,7 +297,7 @@ class GraphStore(ABC):
         return [
             (applied, files[applied.version])
             for applied in self.applied_migrations()
-            if applied.version in files and files[applied.version].checksum != applied.checksum
+            if applied.version in files and not files[applied.version].unchanged_since(applied.checksum)
         ]
 
     @abstractmethod

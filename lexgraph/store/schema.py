@@ -190,12 +190,12 @@ MEANINGS: dict[str, dict[str, str]] = {
         "token_count": "tokens in all",
     },
     "_Migration": {
-        "version": "key: the migration's number", "name": "its file name", "checksum": "its text's hash",
+        "version": "key: the migration's number", "name": "its file name", "checksum": "its statements' hash",
         "applied_at": "when",
     },
     "_MigrationHistory": {
         "version": "the migration's number (Neo4j's record of it)", "name": "its file name",
-        "checksum": "its text's hash", "applied_at": "when",
+        "checksum": "its statements' hash", "applied_at": "when",
     },
 }
 

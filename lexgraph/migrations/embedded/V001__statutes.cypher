@@ -1,4 +1,4 @@
-// Laws, their versions and clauses (DESIGN.md §3). LadybugDB needs typed tables; Neo4j gets the same
+// Laws, their versions and clauses. LadybugDB needs typed tables; Neo4j gets the same
 // labels through constraints in migrations/neo4j/V001__statutes.cypher.
 CREATE NODE TABLE IF NOT EXISTS Law(
   law_id STRING PRIMARY KEY, title STRING, law_num STRING, law_type STRING, aliases STRING[],

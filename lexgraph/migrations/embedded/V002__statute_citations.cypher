@@ -1,4 +1,4 @@
-// Cross-references between clauses (issue 3): (:Provision)-[:CITES]->(:Provision). One edge per cited clause
+// Cross-references between clauses: (:Provision)-[:CITES]->(:Provision). One edge per cited clause
 // node, from every clause node whose wording cites it while both were in force. `cited_laws` on a Law lists every
 // other law its clauses cite, stored or not, so that when one of them is ingested or amended the citing law is
 // linked again.

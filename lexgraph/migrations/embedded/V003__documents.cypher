@@ -1,4 +1,4 @@
-// Judgments, books and guidelines, their chunks, and what they cite (issue 4, DESIGN.md §3). A Precedent may be a
+// Judgments, books and guidelines, their chunks, and what they cite. A Precedent may be a
 // stub (`stub` true) made from a citation of a decision that is not stored yet; ingesting it fills the node in.
 // `cited_laws` lists the laws a precedent or document cites, so that linking can be redone when they arrive.
 CREATE NODE TABLE IF NOT EXISTS Precedent(

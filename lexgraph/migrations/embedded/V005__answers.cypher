@@ -1,4 +1,4 @@
-// Answers (issue 6, DESIGN.md §1): every question asked and every answer given, with what the answer cites.
+// Answers: every question asked and every answer given, with what the answer cites.
 // (:Question)-[:ANSWERED_BY]->(:Answer)-[:CITES]->(:Provision | :Precedent | :Chunk). The full turn (prompt, raw
 // replies, validation errors, retries, latency, token usage) is in the turn log (JSONL); the graph keeps what a
 // later reader needs to audit an answer against the clauses it relied on.

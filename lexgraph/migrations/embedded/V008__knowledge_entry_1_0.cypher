@@ -1,4 +1,4 @@
-// Contract-review knowledge in the entry shape 1.0 (issue 33: the design document's interview schema 1.0, whose
+// Contract-review knowledge in the entry shape 1.0 (lexgraph/schemas/knowledge_entry.schema.json, whose
 // example entry has contract_types, problem_pattern, risk, recommended_clause and note). Entries written before
 // keep their format-0 columns (contract_type, issue, recommendation) and schema_version stays NULL on them:
 // answer/knowledge.py reads both.

@@ -1,4 +1,4 @@
-// Period facts as ordinary properties (issue 29), beside the JSON `gap` / `amendments` lexgraph reads back, so that
+// Period facts as ordinary properties, beside the JSON `gap` / `amendments` lexgraph reads back, so that
 // a Cypher user can read them without a JSON parser (the same columns as migrations/neo4j/V011):
 // known_up_to: on the newest version, the last day its wording is known in force (never "now");
 // gap_start / gap_end: the gap after this version ([known_until, the next stored version's start));

@@ -1,4 +1,4 @@
-// Names a person reads (issue 34, lexgraph/store/names.py): every node gains `name`, the caption Neo4j Browser
+// Names a person reads (lexgraph/store/names.py): every node gains `name`, the caption Neo4j Browser
 // shows (民法 第七百十条第一項, 最二小判 令和4.6.17（原状回復等請求事件）, 91244 ¶3, 民法（令和5年6月14日改正）).
 // Written with the node at ingest and carried by `copy`; nodes stored before this migration have none until their
 // law, judgment or document is ingested again.

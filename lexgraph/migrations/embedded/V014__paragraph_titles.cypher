@@ -1,4 +1,4 @@
-// Paragraph titles (issue 34): a paragraph's `title` was e-Gov's printed number (「２」, nothing for the first), so
+// Paragraph titles: a paragraph's `title` was e-Gov's printed number (「２」, nothing for the first), so
 // 2,008 of 3,371 paragraphs had none. The parser now writes it as a lawyer names it, 第二項, one style for every
 // paragraph (the printed number stays at the head of the text); this fills the paragraphs stored before, numbered
 // 1 to 99 (one numbered otherwise gets its title when its law is ingested again). Lists are 1-based here.

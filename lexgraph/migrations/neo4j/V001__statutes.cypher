@@ -1,4 +1,4 @@
-// Laws, their versions and clauses (DESIGN.md §3): keys are unique, and the lookups lexgraph makes on every
+// Laws, their versions and clauses: keys are unique, and the lookups lexgraph makes on every
 // query (a law's clauses by path, versions by law) are indexed.
 CREATE CONSTRAINT law_id IF NOT EXISTS FOR (n:Law) REQUIRE n.law_id IS UNIQUE;
 CREATE CONSTRAINT law_version_id IF NOT EXISTS FOR (n:LawVersion) REQUIRE n.revision_id IS UNIQUE;

@@ -1,4 +1,4 @@
-// Judgments, books and guidelines, their chunks, and what they cite (issue 4, DESIGN.md §3): keys are unique, and
+// Judgments, books and guidelines, their chunks, and what they cite: keys are unique, and
 // the lookups made when resolving precedent citations (by date) and listing a document's chunks are indexed.
 CREATE CONSTRAINT precedent_uid IF NOT EXISTS FOR (n:Precedent) REQUIRE n.uid IS UNIQUE;
 CREATE CONSTRAINT document_uid IF NOT EXISTS FOR (n:Document) REQUIRE n.uid IS UNIQUE;

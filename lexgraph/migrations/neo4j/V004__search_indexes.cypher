@@ -1,4 +1,4 @@
-// Search (issue 5, DESIGN.md §5): BM25 through a full-text index with the whitespace analyzer over the Sudachi
+// Search: BM25 through a full-text index with the whitespace analyzer over the Sudachi
 // tokens lexgraph writes (so BM25 means what the embedded backend's tantivy index means), and a record per
 // index part of what it was built from. The vector indexes are created by `lexgraph index`, which knows the
 // embedder's dimensions.

@@ -1,2 +1,2 @@
-// Contract-review knowledge (issue 6): (:Knowledge)-[:CITES]->(:Provision).
+// Contract-review knowledge: (:Knowledge)-[:CITES]->(:Provision).
 CREATE CONSTRAINT knowledge_uid IF NOT EXISTS FOR (n:Knowledge) REQUIRE n.uid IS UNIQUE;

@@ -1,3 +1,3 @@
-// The enacting formula of an ordinance (issue 31): Law gains enact_statement (STRING), as in
+// The enacting formula of an ordinance: Law gains enact_statement (STRING), as in
 // migrations/embedded/V009__enacting_formula.cypher. Neo4j needs no DDL for new properties; this file keeps the two
 // migration histories in step. Laws stored before it have none until re-ingested.

@@ -1,4 +1,4 @@
-// Period facts as ordinary properties (issue 29), beside the JSON `gap` / `amendments` lexgraph reads back, so that
+// Period facts as ordinary properties, beside the JSON `gap` / `amendments` lexgraph reads back, so that
 // Cypher reads them without APOC (as in migrations/embedded/V011__period_properties.cypher):
 // known_up_to (DATE, newest version), gap_start / gap_end (DATE), gap_amendments / gap_law_nums / gap_days and
 // amendment_law_nums / amendment_days (lists of strings; a day is an ISO date or "unknown"). Neo4j needs no DDL

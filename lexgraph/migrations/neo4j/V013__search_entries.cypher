@@ -1,4 +1,4 @@
-// Search entries (issue 34): what search needs of an indexed clause or chunk (Sudachi tokens, the 384-float
+// Search entries: what search needs of an indexed clause or chunk (Sudachi tokens, the 384-float
 // embedding, the search heading, filter fields) moves off the node a person reads in Neo4j Browser into its own
 // node, (:Provision)-[:INDEXED_AS]->(:ProvisionSearch) and (:Chunk)-[:INDEXED_AS]->(:ChunkSearch), as Neo4j's
 // GraphRAG examples keep embeddings on chunk nodes apart from the entities. The full-text index follows the

@@ -1,4 +1,4 @@
-// Paragraph titles (issue 34), as migrations/embedded/V014__paragraph_titles.cypher: a paragraph's `title` was
+// Paragraph titles, as migrations/embedded/V014__paragraph_titles.cypher: a paragraph's `title` was
 // e-Gov's printed number (「２」, nothing for the first); the parser now writes 第二項, and this fills the paragraphs
 // stored before, numbered 1 to 99. Lists are 0-based here.
 MATCH (p:Provision {kind: 'paragraph'})

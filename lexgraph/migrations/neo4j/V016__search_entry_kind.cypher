@@ -1,4 +1,4 @@
-// The kind of a search entry in the full-text index (issue 34): `lexgraph_tokens` covers the entries of both kinds,
+// The kind of a search entry in the full-text index: `lexgraph_tokens` covers the entries of both kinds,
 // as tantivy's one index does in the embedded backend, so that BM25's statistics and every score are the same on
 // both backends. A search of one kind had to stream the other kind's matches too and drop them afterwards (the
 // chunk search read past thousands of clauses). The index now also holds `unit_label` ('Provision' or 'Chunk'), and
