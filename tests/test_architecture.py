@@ -224,8 +224,7 @@ ROWS_NOT_YET_TYPED = ("lexgraph.client", "lexgraph.cli",
                       "lexgraph.graph.neighbourhood", "lexgraph.graph.rdf", "lexgraph.index.neo4j_index",
                       "lexgraph.index.units", "lexgraph.ingest.crossrefs", "lexgraph.ingest.documents",
                       "lexgraph.ingest.linking", "lexgraph.ingest.statutes", "lexgraph.ingest.sync",
-                      "lexgraph.read.citing", "lexgraph.read.documents", "lexgraph.read.laws",
-                      "lexgraph.read.revisions", "lexgraph.retrieve.search", "lexgraph.store.doctor")
+                      "lexgraph.retrieve.search", "lexgraph.store.doctor")
 #: The typed-row layer itself: it turns the engines' dicts into the declared rows.
 ROWS_LAYER = ("lexgraph.store.base", "lexgraph.store.rows", "lexgraph.store.embedded", "lexgraph.store.neo4j")
 

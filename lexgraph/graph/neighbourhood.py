@@ -415,7 +415,7 @@ def resolve_node(store: GraphStore, text: str, *, as_of: date | None = None, cat
 
     landmarks = {m.name: m for m in load_landmarks(str(resources.files("lexgraph") / "data" / "landmarks.csv"))}
     try:
-        return str(find_precedent(store, key, landmarks)["uid"])
+        return str(find_precedent(store, key, landmarks).uid)
     except PrecedentNotFound:
         pass
     if law_error is not None:

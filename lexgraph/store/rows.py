@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from typing import Any, Generic, NamedTuple, TypeVar
 
-R = TypeVar("R", bound=tuple[Any, ...])
+R = TypeVar("R", bound=tuple[Any, ...], covariant=True)
 
 
 class Query(Generic[R]):
-    """A named query and the type of its rows."""
+    """A named query and the type of its rows (covariant: a query of `LawByIdRow` is one of a union holding it)."""
 
     __slots__ = ("name", "row")
 
