@@ -221,7 +221,7 @@ def test_every_store_declares_its_dialect_and_index_kind() -> None:
 #: Every other module runs a named query through ``store.rows(QUERY)`` (lexgraph/store/rows.py).
 ROWS_NOT_YET_TYPED = ("lexgraph.client", "lexgraph.cli",
                       "lexgraph.answer.knowledge", "lexgraph.answer.references", "lexgraph.eval.retrieval",
-                      "lexgraph.graph.neighbourhood", "lexgraph.graph.rdf", "lexgraph.index.neo4j_index",
+                      "lexgraph.index.neo4j_index",
                       "lexgraph.index.units", "lexgraph.ingest.crossrefs", "lexgraph.ingest.documents",
                       "lexgraph.ingest.linking", "lexgraph.ingest.statutes", "lexgraph.ingest.sync",
                       "lexgraph.retrieve.search", "lexgraph.store.doctor")
