@@ -219,9 +219,7 @@ def test_every_store_declares_its_dialect_and_index_kind() -> None:
 # -- typed rows: a named query's row is read by attribute, which mypy checks -----------------------------------
 #: Modules that still read named queries' rows by key: the library's faces, being split into one door per job.
 #: Every other module runs a named query through ``store.rows(QUERY)`` (lexgraph/store/rows.py).
-ROWS_NOT_YET_TYPED = ("lexgraph.client", "lexgraph.cli", "lexgraph.index.neo4j_index", "lexgraph.index.units",
-                      "lexgraph.ingest.crossrefs", "lexgraph.ingest.documents", "lexgraph.ingest.linking",
-                      "lexgraph.ingest.statutes", "lexgraph.ingest.sync", "lexgraph.store.doctor")
+ROWS_NOT_YET_TYPED = ("lexgraph.client", "lexgraph.cli", "lexgraph.ingest.linking")
 #: The typed-row layer itself: it turns the engines' dicts into the declared rows.
 ROWS_LAYER = ("lexgraph.store.base", "lexgraph.store.rows", "lexgraph.store.embedded", "lexgraph.store.neo4j")
 
