@@ -44,8 +44,9 @@ from lexgraph.read.laws import AmbiguousLaw, LawNotFound
 from lexgraph.retrieve.options import SearchOptions
 from lexgraph.statutes.catalog import Catalog, LawEntry
 from lexgraph.store import GraphStore, open_store
-from lexgraph.store.base import Row, StoreCounts
+from lexgraph.store.base import R, Row, StoreCounts
 from lexgraph.store.copy import DEFAULT_BATCH
+from lexgraph.store.rows import Query
 
 if TYPE_CHECKING:
     from lexgraph.answer.answerer import AskOptions
@@ -811,6 +812,12 @@ class _StoreOnFirstWrite:
         if self._store is None and query_name in self._EMPTY_UNTIL_WRITTEN:
             return []
         return self._opened().query(query_name, **params)
+
+    def rows(self, query: Query[R], /, **params: Any) -> list[R]:
+        """`query`'s rows typed (`GraphStore.rows`), with the same answer before the first write."""
+        if self._store is None and query.name in self._EMPTY_UNTIL_WRITTEN:
+            return []
+        return self._opened().rows(query, **params)
 
     def close(self) -> None:
         if self._store is not None:
