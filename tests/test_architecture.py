@@ -227,3 +227,85 @@ def test_every_store_declares_its_dialect_and_index_kind() -> None:
     for store_type in (EmbeddedStore, Neo4jStore):
         assert store_type.index_kind in BACKENDS, store_type
         assert load_migrations(store_type.dialect), store_type
+
+
+# -- typed rows: a named query's row is read by attribute, which mypy checks -----------------------------------
+#: Every module runs a named query through ``store.rows(QUERY)`` (lexgraph/store/rows.py); none is left reading by key.
+ROWS_NOT_YET_TYPED: tuple[str, ...] = ()
+#: The typed-row layer itself: it turns the engines' dicts into the declared rows.
+ROWS_LAYER = ("lexgraph.store.base", "lexgraph.store.rows", "lexgraph.store.embedded", "lexgraph.store.neo4j")
+
+
+def untyped_row_reads(source: str, row_queries: frozenset[str]) -> list[str]:
+    """Where `source` runs a named query that returns rows without its row type (``.query("name", …)``, or a name
+    not known until it runs), and where it reads a row of such a query by key (``row["uid"]``)."""
+    import re
+
+    found: list[str] = []
+    untyped: set[str] = set()  # names bound to rows, or lists of rows, of `.query(...)`
+    tree = ast.parse(source)
+
+    def runs_query(node: ast.AST) -> bool:
+        return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "query"
+                   for n in ast.walk(node))
+
+    def bound(target: ast.AST) -> None:
+        untyped.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+
+    delegating = {id(n) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and f.name == "query"
+                  for n in ast.walk(f)}  # a store's own `query` passing the name on
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "query" \
+                and len(node.args) == 1 and id(node) not in delegating:  # two: the user's Cypher and its params
+            name = node.args[0]
+            if isinstance(name, ast.Constant) and isinstance(name.value, str):
+                if name.value in row_queries:
+                    found.append(f"{node.lineno}: .query({name.value!r}) returns untyped rows")
+            elif isinstance(name, ast.JoinedStr):
+                pattern = "".join(re.escape(part.value) if isinstance(part, ast.Constant) else ".*"
+                                  for part in name.values)
+                if any(re.fullmatch(pattern, query) for query in row_queries):
+                    found.append(f"{node.lineno}: .query(f-string) may return untyped rows")
+            else:
+                found.append(f"{node.lineno}: .query(<a name>) runs a query not known until it runs")
+        elif isinstance(node, (ast.For, ast.comprehension)) and runs_query(node.iter):
+            bound(node.target)
+        elif isinstance(node, ast.Assign) and runs_query(node.value):
+            for target in node.targets:
+                bound(target)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
+                and isinstance(node.slice.value, str):
+            base = node.value
+            while isinstance(base, ast.Subscript):  # rows[0]["uid"]
+                base = base.value
+            if isinstance(base, ast.Name) and base.id in untyped:
+                found.append(f"{node.lineno}: {base.id}[{node.slice.value!r}] reads a query row by key")
+    return found
+
+
+def test_named_query_rows_are_read_through_their_row_types() -> None:
+    from lexgraph.store.rows import QUERIES
+
+    row_queries = frozenset(query.name for query in QUERIES)
+    wrong = [f"{module}:{where}" for module, path in MODULES.items()
+             if not module.startswith(ROWS_NOT_YET_TYPED) and module not in ROWS_LAYER
+             for where in untyped_row_reads(path.read_text(encoding="utf-8"), row_queries)]
+    assert wrong == []
+
+
+def test_the_row_rule_catches_a_read_by_key() -> None:
+    caught = untyped_row_reads(
+        "def f(store, kind):\n"
+        "    rows = store.query('law_by_id', law_id='x')\n"
+        "    first = rows[0]['title']\n"
+        "    for row in store.query(f'index_exact_{kind}s'):\n"
+        "        print(row['uid'])\n"
+        "    store.query(f'index_write_{kind}s', rows=[])\n"
+        "    lg.query(cypher, {'uid': 'x'}, limit=5)\n"
+        "    return [r.title for r in store.rows(LAW_BY_ID, law_id='x')]\n"
+        "def query(self, name, **params):\n"
+        "    return self.inner.query(name, **params)\n",
+        frozenset({"law_by_id", "index_exact_provisions"}))
+    assert caught == ["2: .query('law_by_id') returns untyped rows", "4: .query(f-string) may return untyped rows",
+                      "3: rows['title'] reads a query row by key", "5: row['uid'] reads a query row by key"]

@@ -161,7 +161,7 @@ def test_a_landmark_that_stored_judgments_cite_is_found_as_their_placeholder(sto
     graph = open_store(str(store), read_only=True)
     try:
         found = find_precedent(graph, "成田新法事件", {"成田新法事件": narita})
-        assert found["stub"] and found["case_number"] == "昭和61年(行ツ)第11号"
+        assert found.stub and found.case_number == "昭和61年(行ツ)第11号"
         with pytest.raises(LookupError, match="X-other"):
             find_precedent(graph, "別の事件", {"別の事件": other_bench})  # same day, another bench: not it
     finally:

@@ -101,16 +101,16 @@ def test_a_citation_names_a_precedent_alike_whichever_was_stored_first(
     """Stored first, the precedent is a row the citation `fits`; cited first, the citation is a stub the precedent
     fills (`stubs_filled_by`): the two answers are one."""
     from lexgraph.ingest.linking import fits, stub_uid, stubs_filled_by
+    from lexgraph.store.rows import PrecedentsOnRow
 
     citation = Citation(surface="x", start=0, end=1, kind="precedent", court=cited_court or None,
                         date="2021-06-09", decision_type=cited_type or None, case_number=cited_number or None)
-    stored = {"uid": "hanrei:1", "stub": False, "court": court or None, "decision_type": decision_type or None,
-              "case_number": "、".join(numbers) or None}
-    stub = {"uid": stub_uid(citation), "stub": True, "court": citation.court,
-            "decision_type": citation.decision_type, "case_number": citation.case_number}
-    filled = stubs_filled_by([stub], stored["court"], stored["decision_type"],
-                             (stored["case_number"] or "").split("、"))
-    assert fits(stored, citation) == (filled == [stub["uid"]])
+    stored = PrecedentsOnRow(uid="hanrei:1", court=court or None, decision_type=decision_type or None,
+                             case_number="、".join(numbers) or None, stub=False)
+    stub = PrecedentsOnRow(uid=stub_uid(citation), court=citation.court, decision_type=citation.decision_type,
+                           case_number=citation.case_number, stub=True)
+    filled = stubs_filled_by([stub], stored.court, stored.decision_type, (stored.case_number or "").split("、"))
+    assert fits(stored, citation) == (filled == [stub.uid])
 
 
 def _precedent_graph(store: Path) -> tuple[list[tuple[str, str]], list[tuple[str, bool]]]:

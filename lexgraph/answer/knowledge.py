@@ -19,6 +19,7 @@ from typing import Any
 from lexgraph.citations.model import Citation
 from lexgraph.store.base import GraphStore
 from lexgraph.store.names import titled_name
+from lexgraph.store.rows import KNOWLEDGE_CLAUSES, KNOWLEDGE_ENTRIES, PROVISION_AS_OF
 
 KNOWLEDGE_SCHEMA = "knowledge_entry"
 KNOWLEDGE_VERSION = "1.0"
@@ -63,9 +64,9 @@ def clause_resolver(store: GraphStore, cite: Callable[[str, date], Sequence[Cita
     def resolve(text: str, day: date) -> str | None:
         for citation in cite(text, day):
             if citation.kind == "statute" and citation.law_id and citation.path:
-                rows = store.query("provision_as_of", law_id=citation.law_id, path=citation.path, day=day)
+                rows = store.rows(PROVISION_AS_OF, law_id=citation.law_id, path=citation.path, day=day)
                 if rows:
-                    return str(rows[0]["uid"])
+                    return str(rows[0].uid)
         return None
 
     return resolve
@@ -117,21 +118,21 @@ class KnowledgeEntry:
 
 def read_knowledge(store: GraphStore, uid: str | None = None) -> list[KnowledgeEntry]:
     """Every stored entry (or the one `uid` names), oldest first, each in version 1.0 whatever wrote it."""
-    rows = store.query("knowledge_entries", every=uid is None, uid=uid or "")
+    rows = store.rows(KNOWLEDGE_ENTRIES, every=uid is None, uid=uid or "")
     linked: dict[str, list[Mapping[str, str]]] = {}
-    for link in store.query("knowledge_clauses", every=uid is None, uid=uid or ""):
-        linked.setdefault(link["knowledge"], []).append(
-            {"basis": link["basis"], "law_id": link["law_id"], "path": link["path"], "uid": link["uid"]})
+    for link in store.rows(KNOWLEDGE_CLAUSES, every=uid is None, uid=uid or ""):
+        linked.setdefault(link.knowledge, []).append(
+            {"basis": link.basis, "law_id": link.law_id, "path": link.path, "uid": link.uid})
     out = []
     for row in rows:
-        if row.get("schema_version") == KNOWLEDGE_VERSION:
-            entry = {name: row[name] for name in ENTRY_FIELDS if row.get(name) not in (None, "")}
-            entry["contract_types"] = list(row.get("contract_types") or [])
-            entry["legal_basis"] = list(row.get("legal_basis") or [])
+        if row.schema_version == KNOWLEDGE_VERSION:
+            columns = row._asdict()  # the entry's fields are columns of the same names
+            entry = {name: columns[name] for name in ENTRY_FIELDS if columns.get(name) not in (None, "")}
+            entry["contract_types"] = list(row.contract_types or [])
+            entry["legal_basis"] = list(row.legal_basis or [])
         else:  # written before 1.0: the format-0 columns
-            entry = upgrade_entry({"title": row["title"], "contract_type": row.get("contract_type"),
-                                   "issue": row.get("issue") or "", "recommendation": row.get("recommendation") or "",
-                                   "legal_basis": list(row.get("legal_basis") or [])})
-        out.append(KnowledgeEntry(row["uid"], str(row.get("created_at") or ""), entry,
-                                  tuple(linked.get(row["uid"], ()))))
+            entry = upgrade_entry({"title": row.title, "contract_type": row.contract_type,
+                                   "issue": row.issue or "", "recommendation": row.recommendation or "",
+                                   "legal_basis": list(row.legal_basis or [])})
+        out.append(KnowledgeEntry(row.uid, str(row.created_at or ""), entry, tuple(linked.get(row.uid, ()))))
     return out

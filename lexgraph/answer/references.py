@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from lexgraph.model import NOT_STORED_LABEL, as_of_day
 from lexgraph.statutes.timeline import article_path
 from lexgraph.store.base import GraphStore
+from lexgraph.store.rows import CHUNKS_CITATIONS, EVIDENCE_ITEMS, LAW_VERSION_ON, LAW_VERSIONS
 
 if TYPE_CHECKING:
     from lexgraph.retrieve.search import SearchResult
@@ -140,12 +141,12 @@ def _precedents(store: GraphStore, result: SearchResult, limit: int) -> list[dic
     evidence = {e.uid: e for e in result.evidence if e.label == "Precedent" and not e.stub}
     chosen = [*found, *(uid for uid in evidence if uid not in found)][:limit]
     unread = [uid for uid in chosen if uid not in evidence]
-    rows = {row["uid"]: row for row in (store.query("evidence_items", provisions=[], precedents=unread)
-                                        if unread else [])}
+    rows = {row.uid: row for row in (store.rows(EVIDENCE_ITEMS, provisions=[], precedents=unread)
+                                     if unread else [])}
     out = []
     for uid in chosen:
         row = rows.get(uid)
-        if row is not None and row["stub"]:
+        if row is not None and row.stub:
             continue
         title = evidence[uid].title if uid in evidence else (precedent_title(row) if row else uid)
         text = found.get(uid) or evidence[uid].text
@@ -158,9 +159,9 @@ def _revisions(store: GraphStore, law_ids: set[str], day: date) -> dict[str, str
     """Each law's version in force on the day (the latest stored one when none is known to be)."""
     out = {}
     for law_id in sorted(law_ids):
-        rows = store.query("law_version_on", law_id=law_id, day=day) or store.query("law_versions", law_id=law_id)
+        rows = store.rows(LAW_VERSION_ON, law_id=law_id, day=day) or store.rows(LAW_VERSIONS, law_id=law_id)
         if rows:
-            out[law_id] = rows[-1]["revision_id"]
+            out[law_id] = rows[-1].revision_id
     return out
 
 
@@ -178,12 +179,12 @@ def _relations(store: GraphStore, result: SearchResult, raw: Sequence[dict[str, 
     if not citing:
         return []
     found: list[tuple[str, str]] = []
-    for row in store.query("chunks_citations", uids=sorted(citing)):
-        source = citing[row["chunk"]]
-        if row["label"] == "Provision":
-            target = laws_by_uid.get(row["target"]) or laws_by_article.get((row["law_id"], article_path(row["path"])))
+    for row in store.rows(CHUNKS_CITATIONS, uids=sorted(citing)):
+        source = citing[row.chunk]
+        if row.label == "Provision":
+            target = laws_by_uid.get(row.target) or laws_by_article.get((row.law_id, article_path(row.path)))
         else:
-            target = precedents.get(row["target"])
+            target = precedents.get(row.target)
         if target and target != source and (source, target) not in found:
             found.append((source, target))
     return found

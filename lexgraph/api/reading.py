@@ -38,7 +38,9 @@ class Reading:
 
     def all_law_ids(self) -> list[str]:
         """Every stored law's id, in the store's order: what a command over "every law" walks."""
-        return [row["law_id"] for row in self._session.store.query("laws_all")]
+        from lexgraph.store.rows import LAWS_ALL
+
+        return [row.law_id for row in self._session.store.rows(LAWS_ALL)]
 
     def laws(self) -> list[LawInfo]:
         """Every stored law, by law id: what a caller (the MCP server's resource list) can ask about."""

@@ -17,7 +17,8 @@ from lexgraph.model import ANY_WORDING, AsOf
 from lexgraph.read.laws import AmbiguousLaw, LawNotFound
 from lexgraph.statutes.catalog import Catalog, LawEntry
 from lexgraph.store import GraphStore, open_store
-from lexgraph.store.base import Row
+from lexgraph.store.base import R, Row
+from lexgraph.store.rows import Query
 
 if TYPE_CHECKING:
     from lexgraph.index.embed import Embedder
@@ -118,6 +119,12 @@ class StoreOnFirstWrite:
         if self._store is None and query_name in self._EMPTY_UNTIL_WRITTEN:
             return []
         return self._opened().query(query_name, **params)
+
+    def rows(self, query: Query[R], /, **params: Any) -> list[R]:
+        """`query`'s rows typed (`GraphStore.rows`), with the same answer before the first write."""
+        if self._store is None and query.name in self._EMPTY_UNTIL_WRITTEN:
+            return []
+        return self._opened().rows(query, **params)
 
     def close(self) -> None:
         if self._store is not None:

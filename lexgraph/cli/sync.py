@@ -132,7 +132,7 @@ def _remove_if_empty(location: Path) -> None:
         return
     try:
         with LexGraph.open(location, read_only=True) as lg:
-            empty = not lg.store.query("laws_all")
+            empty = not lg.reading.all_law_ids()
     except Exception:  # a store that does not open is not one this sync may judge empty: left as it is
         return
     if empty:

@@ -226,7 +226,7 @@ def _zero_shot(lg: Any, params: CitationGraphParams, questions: Sequence[LawqaQu
     say("zero-shot")
     ranker = ZeroShotRanker(lg, llm)
     run = evaluate_lawqa(questions, ranker, stored_law_ids(questions, lg.catalog, lg.store), mode="zero-shot",
-                         ks=params.ks, texts=store_clause_texts(lg.store.query))
+                         ks=params.ks, texts=store_clause_texts(lg.store))
     target = folder / "zero-shot"
     write_retrieval_report(target, {**config, "variant": "zero-shot", "listed": ranker.listed}, [run], params.ks)
     failed = sum(1 for item in ranker.listed.values() if item["error"])

@@ -36,7 +36,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lexgraph.eval.metrics import DEFAULT_KS, RetrievalReport, evaluate_retrieval
 from lexgraph.eval.report import pyplot, report_folder, save_figure, write_csv, write_json
@@ -44,6 +44,9 @@ from lexgraph.eval.significance import DEFAULT_RESAMPLES, RunComparison, compare
 from lexgraph.retrieve.options import SearchOptions
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.timeline import article_path
+
+if TYPE_CHECKING:
+    from lexgraph.store.base import GraphStore
 
 _ARTICLE = re.compile(r"^第(.+?条(?:の[0-9０-９一二三四五六七八九十百千]+)*)$")
 _PARAGRAPH = re.compile(r"^第(.+?)項$")
@@ -154,9 +157,12 @@ def bigram_overlap(quoted: str, stored: str) -> float:
     return len(wanted & grams(stored)) / len(wanted) if wanted else 1.0
 
 
-def stored_law_ids(questions: Sequence[GoldQuestion], catalog: Catalog, store: Any) -> dict[str, str | None]:
+def stored_law_ids(questions: Sequence[GoldQuestion], catalog: Catalog,
+                   store: GraphStore) -> dict[str, str | None]:
     """`resolve_titles` against the laws a store holds."""
-    return resolve_titles(questions, catalog, {row["law_id"] for row in store.query("laws_all")})
+    from lexgraph.store.rows import LAWS_ALL
+
+    return resolve_titles(questions, catalog, {row.law_id for row in store.rows(LAWS_ALL)})
 
 
 def evaluate_lawqa(questions: Sequence[GoldQuestion], rank: Ranker, law_ids: dict[str, str | None], *,
@@ -240,19 +246,21 @@ def compare_modes(runs: Sequence[LawqaRun], reference: str = DEFAULT_REFERENCE, 
     return compare_runs({run.mode: run.levels for run in runs}, reference, clusters, resamples=resamples)
 
 
-def store_clause_texts(query: Callable[..., list[dict[str, Any]]]) -> ClauseTexts:
+def store_clause_texts(store: GraphStore) -> ClauseTexts:
     """`ClauseTexts` over a store's ``index_law_provisions`` query, one query per law: an article path gives each
     stored wording of the article (its text, or its paragraphs' joined), a paragraph path each wording of it."""
+    from lexgraph.store.rows import INDEX_LAW_PROVISIONS
+
     known: dict[str, dict[str, list[str]]] = {}
 
     def texts(law_id: str, path: str) -> list[str]:
         if law_id not in known:
             by_path: dict[str, list[str]] = {}
-            for row in query("index_law_provisions", law_id=law_id):
-                text = row["text"] or ""
-                by_path.setdefault(row["path"], []).append(text)
-                parent = row["path"].rsplit("/", 1)[0]
-                if row["kind"] == "paragraph" and parent != row["path"]:
+            for row in store.rows(INDEX_LAW_PROVISIONS, law_id=law_id):
+                text = row.text or ""
+                by_path.setdefault(row.path, []).append(text)
+                parent = row.path.rsplit("/", 1)[0]
+                if row.kind == "paragraph" and parent != row.path:
                     by_path.setdefault(f"{parent}#paragraphs", []).append(text)
             known[law_id] = by_path
         by_path = known[law_id]
@@ -329,7 +337,7 @@ def run_retrieval(lg: Any, questions: Sequence[GoldQuestion], modes: Sequence[st
     against the gold laws that are stored. Raises what the search raises (`IndexMissing`, `EmbedderMismatch`,
     `LLMUnavailable`)."""
     law_ids = stored_law_ids(questions, lg.catalog, lg.store)
-    texts = store_clause_texts(lg.store.query)
+    texts = store_clause_texts(lg.store)
     # The judgments the questions come from, and so every judgment of the split scored: never anchor text.
     held_apart = frozenset(doc for q in questions if (doc := getattr(q, "doc", "")))
     runs = []

@@ -35,6 +35,28 @@ from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.timeline import article_path
 from lexgraph.store.base import GraphStore
 from lexgraph.store.names import precedent_caption
+from lexgraph.store.rows import (
+    CLAUSE_WORDINGS_ALL,
+    GRAPH_ARTICLE_CITED_BY,
+    GRAPH_ARTICLE_CITED_BY_DOCUMENTS,
+    GRAPH_ARTICLE_CITES,
+    GRAPH_ARTICLES_OF_LAW,
+    GRAPH_DOCUMENT_CITES,
+    GRAPH_DOCUMENT_CITES_PRECEDENTS,
+    GRAPH_DOCUMENTS,
+    GRAPH_PRECEDENT_CITED_BY,
+    GRAPH_PRECEDENT_CITES,
+    GRAPH_PRECEDENT_CITES_PRECEDENTS,
+    GRAPH_PRECEDENTS,
+    GRAPH_PROVISION,
+    LAWS_ALL,
+    CitedClauseCountRow,
+    CitedPrecedentCountRow,
+    ClauseTextRow,
+    GraphPrecedentCitedByRow,
+    LawsAllRow,
+    Query,
+)
 
 NODE_KINDS = ("law", "precedent", "guideline", "book", "other", "stub")
 DEFAULT_MAX_NODES = 150
@@ -164,9 +186,8 @@ class _Walker:
         if key[0] == "article":
             return self._article(key)
         if key[0] == "precedent":
-            return self._owner(key, "graph_precedent_cites", "graph_precedent_cites_precedents",
-                               "graph_precedent_cited_by")
-        return self._owner(key, "graph_document_cites", "graph_document_cites_precedents", None)
+            return self._owner(key, GRAPH_PRECEDENT_CITES, GRAPH_PRECEDENT_CITES_PRECEDENTS, GRAPH_PRECEDENT_CITED_BY)
+        return self._owner(key, GRAPH_DOCUMENT_CITES, GRAPH_DOCUMENT_CITES_PRECEDENTS, None)
 
     def _article(self, key: Key) -> list[_Step]:
         _, law_id, path = key
@@ -174,45 +195,46 @@ class _Walker:
         steps: list[_Step] = []
         # each wording's edges followed from its key: memory bounded by the article's own citations on a store of
         # any size (a join of both sides scanned every clause of the store)
-        wordings = [row["uid"] for row in self.store.query("clause_wordings_all", **params)]
-        for query, outgoing in (("graph_article_cites", True), ("graph_article_cited_by", False)):
+        wordings = [row.uid for row in self.store.rows(CLAUSE_WORDINGS_ALL, **params)]
+        for query, outgoing in ((GRAPH_ARTICLE_CITES, True), (GRAPH_ARTICLE_CITED_BY, False)):
             pairs: dict[Key, set[tuple[str, str]]] = defaultdict(set)
-            for row in (found for uid in wordings for found in self.store.query(query, uid=uid)):
+            for row in (found for uid in wordings for found in self.store.rows(query, uid=uid)):
                 if self.as_of is not None and not (
-                        _in_force(row["near_from"], row["near_until"], self.as_of)
-                        and _in_force(row["valid_from"], row["valid_until"], self.as_of)
-                        and self.known(law_id, row["near_path"]) and self.known(row["law_id"], row["path"])):
+                        _in_force(row.near_from, row.near_until, self.as_of)
+                        and _in_force(row.valid_from, row.valid_until, self.as_of)
+                        and self.known(law_id, row.near_path) and self.known(row.law_id, row.path)):
                     continue
-                other: Key = ("article", row["law_id"], article_path(row["path"]))
+                other: Key = ("article", row.law_id, article_path(row.path))
                 if other != key:
-                    pairs[other].add((row["near_path"], row["path"]))
+                    pairs[other].add((row.near_path, row.path))
             for other, clause_pairs in pairs.items():
                 source, target = (key, other) if outgoing else (other, key)
                 steps.append(_Step(other, source, target, "CITES", len(clause_pairs)))
         counts: dict[tuple[Key, str], int] = defaultdict(int)
-        for row in self.store.query("graph_article_cited_by_documents", **params):
-            if not self._dated_ok(row["date"]):
+        for cited in self.store.rows(GRAPH_ARTICLE_CITED_BY_DOCUMENTS, **params):
+            if not self._dated_ok(cited.date):
                 continue
-            rel = row["rel"]
-            counts[(_owner_key(row["label"], row["uid"]), rel)] += int(row["count"] or 1)
+            rel = cited.rel
+            counts[(_owner_key(cited.label, cited.uid), rel)] += int(cited.count or 1)
         steps.extend(_Step(owner, owner, key, rel, n) for (owner, rel), n in counts.items())
         return steps
 
-    def _owner(self, key: Key, cites: str, cites_precedents: str, cited_by: str | None) -> list[_Step]:
+    def _owner(self, key: Key, cites: Query[CitedClauseCountRow], cites_precedents: Query[CitedPrecedentCountRow],
+               cited_by: Query[GraphPrecedentCitedByRow] | None) -> list[_Step]:
         uid = key[1]
         counts: dict[tuple[Key, str], int] = defaultdict(int)
-        for row in self.store.query(cites, uid=uid):
-            counts[(("article", row["law_id"], article_path(row["path"])), row["rel"])] += int(row["count"] or 1)
+        for clause in self.store.rows(cites, uid=uid):
+            counts[(("article", clause.law_id, article_path(clause.path)), clause.rel)] += int(clause.count or 1)
         steps = [_Step(other, key, other, rel, n) for (other, rel), n in counts.items()]
-        for row in self.store.query(cites_precedents, uid=uid):
-            other: Key = ("precedent", row["uid"])
-            if other != key and self._dated_ok(row["date"]):
-                steps.append(_Step(other, key, other, "CITES", int(row["count"])))
+        for precedent in self.store.rows(cites_precedents, uid=uid):
+            other: Key = ("precedent", precedent.uid)
+            if other != key and self._dated_ok(precedent.date):
+                steps.append(_Step(other, key, other, "CITES", int(precedent.count)))
         if cited_by is not None:
-            for row in self.store.query(cited_by, uid=uid):
-                other = _owner_key(row["label"], row["uid"])
-                if other != key and self._dated_ok(row["date"]):
-                    steps.append(_Step(other, other, key, "CITES", int(row["count"])))
+            for citing in self.store.rows(cited_by, uid=uid):
+                other = _owner_key(citing.label, citing.uid)
+                if other != key and self._dated_ok(citing.date):
+                    steps.append(_Step(other, other, key, "CITES", int(citing.count)))
         return steps
 
 
@@ -277,15 +299,15 @@ def neighbourhood(store: GraphStore, start_uid: str, depth: int, *, as_of: AsOf 
 
 def _locate(store: GraphStore, uid: str) -> tuple[Key, str | None]:
     """The walk's key for a stored uid, and the clause wording to show when the uid names an article's wording."""
-    if store.query("graph_precedents", uids=[uid]):
+    if store.rows(GRAPH_PRECEDENTS, uids=[uid]):
         return ("precedent", uid), None
-    if store.query("graph_documents", uids=[uid]):
+    if store.rows(GRAPH_DOCUMENTS, uids=[uid]):
         return ("document", uid), None
-    rows = store.query("graph_provision", uid=uid)
+    rows = store.rows(GRAPH_PROVISION, uid=uid)
     if rows:
         row = rows[0]
-        article = article_path(row["path"])
-        return ("article", row["law_id"], article), uid if article == row["path"] else None
+        article = article_path(row.path)
+        return ("article", row.law_id, article), uid if article == row.path else None
     raise NodeNotFound(f"no precedent, document or clause with uid {uid!r} in the store")
 
 
@@ -297,31 +319,32 @@ def _describe(store: GraphStore, distance: dict[Key, int], pinned: str | None,
               as_of: date | None, revisions: ClauseSpans) -> dict[Key, GraphNode]:
     nodes: dict[Key, GraphNode] = {}
     precedents = [k[1] for k in distance if k[0] == "precedent"]
-    for row in store.query("graph_precedents", uids=precedents) if precedents else []:
-        key: Key = ("precedent", row["uid"])
-        props = {k: v for k, v in row.items() if v is not None and k != "uid"}
-        nodes[key] = GraphNode(row["uid"], "stub" if row["stub"] else "precedent", precedent_caption(row),
+    for precedent in store.rows(GRAPH_PRECEDENTS, uids=precedents) if precedents else []:
+        key: Key = ("precedent", precedent.uid)
+        fields = precedent._asdict()
+        props = {k: v for k, v in fields.items() if v is not None and k != "uid"}
+        nodes[key] = GraphNode(precedent.uid, "stub" if precedent.stub else "precedent", precedent_caption(fields),
                                distance[key], props)
     documents = [k[1] for k in distance if k[0] == "document"]
-    for row in store.query("graph_documents", uids=documents) if documents else []:
-        key = ("document", row["uid"])
-        kind = row["kind"] if row["kind"] in ("book", "guideline") else "other"
-        props = {k: v for k, v in row.items() if v is not None and k != "uid"}
-        nodes[key] = GraphNode(row["uid"], kind, row["title"] or row["uid"], distance[key], props)
+    for document in store.rows(GRAPH_DOCUMENTS, uids=documents) if documents else []:
+        key = ("document", document.uid)
+        kind = document.kind if document.kind in ("book", "guideline") else "other"
+        props = {k: v for k, v in document._asdict().items() if v is not None and k != "uid"}
+        nodes[key] = GraphNode(document.uid, kind, document.title or document.uid, distance[key], props)
     articles = [k for k in distance if k[0] == "article"]
     if articles:
-        laws = {row["law_id"]: row for row in store.query("laws_all")}
-        wordings: dict[Key, list[dict[str, Any]]] = defaultdict(list)
+        laws = {law.law_id: law for law in store.rows(LAWS_ALL)}
+        wordings: dict[Key, list[ClauseTextRow]] = defaultdict(list)
         # one law at a time, through its versions: one query for many laws' paths read every such path of every
         # law with its text, and the articles around a clause cited from all over the archive filled a 64 MiB pool
         by_law: dict[str, list[str]] = defaultdict(list)
         for key in articles:
             by_law[key[1]].append(key[2])
         for law_id, paths in by_law.items():
-            for row in store.query("graph_articles_of_law", law_id=law_id, paths=sorted(paths)):
-                key = ("article", row["law_id"], row["path"])
+            for wording in store.rows(GRAPH_ARTICLES_OF_LAW, law_id=law_id, paths=sorted(paths)):
+                key = ("article", wording.law_id, wording.path)
                 if key in distance:
-                    wordings[key].append(row)
+                    wordings[key].append(wording)
         for start in range(0, len(articles), _ARTICLE_BATCH):  # their periods, a query a batch, not one each
             revisions.read([(k[1], k[2]) for k in articles[start:start + _ARTICLE_BATCH]])
         for key in articles:
@@ -334,37 +357,38 @@ def _describe(store: GraphStore, distance: dict[Key, int], pinned: str | None,
     return nodes
 
 
-def _article_node(key: Key, wordings: list[dict[str, Any]], law: dict[str, Any] | None, dist: int,
+def _article_node(key: Key, wordings: list[ClauseTextRow], law: LawsAllRow | None, dist: int,
                   pinned: str | None, as_of: date | None, answer: Answer) -> GraphNode:
     """An article's node: the wording the in-force decision gives for the day (or the one pinned), with
     ``in_force`` True only for a wording known in force then, and ``status`` / ``reason`` otherwise."""
     _, law_id, path = key
-    wordings.sort(key=lambda r: (r["valid_from"] or date.min, r["uid"]))
+    wordings.sort(key=lambda r: (r.valid_from or date.min, r.uid))
     decided = answer.uid if isinstance(answer, InForce) else \
         answer.last_known.uid if isinstance(answer, Unknown) and answer.last_known is not None else None
-    chosen = (next((w for w in wordings if w["uid"] == pinned), None)
-              or next((w for w in wordings if w["uid"] == decided), None)
+    chosen = (next((w for w in wordings if w.uid == pinned), None)
+              or next((w for w in wordings if w.uid == decided), None)
               or (wordings[-1] if wordings else None))
-    law_title = (law or {}).get("title") or law_id
+    law_title = (law.title if law is not None else None) or law_id
     props: dict[str, Any] = {"law_id": law_id, "law_title": law_title, "path": path}
     if chosen is None:
         return GraphNode(f"{law_id}/{path}", "law", f"{law_title} {path}", dist, props)
-    props.update({k: chosen[k] for k in ("kind", "title", "caption", "text", "valid_from", "valid_until")
-                  if chosen.get(k) is not None})
-    props["in_force"] = isinstance(answer, InForce) and answer.uid == chosen["uid"]
+    fields = chosen._asdict()
+    props.update({k: fields[k] for k in ("kind", "title", "caption", "text", "valid_from", "valid_until")
+                  if fields[k] is not None})
+    props["in_force"] = isinstance(answer, InForce) and answer.uid == chosen.uid
     props["status"] = "in_force" if props["in_force"] else "unknown" if isinstance(answer, Unknown) else \
         "not_in_force" if not isinstance(answer, InForce) else "other_wording"
     if not isinstance(answer, InForce):
         props["reason"] = answer.reason
     if len(wordings) > 1:
-        props["wordings"] = [w["uid"] for w in wordings]
-    return GraphNode(chosen["uid"], "law", article_caption(_short_law_title(law, law_title), path,
-                                                            chosen.get("title") or ""), dist, props)
+        props["wordings"] = [w.uid for w in wordings]
+    return GraphNode(chosen.uid, "law", article_caption(_short_law_title(law, law_title), path,
+                                                         chosen.title or ""), dist, props)
 
 
-def _short_law_title(law: dict[str, Any] | None, title: str) -> str:
+def _short_law_title(law: LawsAllRow | None, title: str) -> str:
     """The title, or for a long one its shortest 略称 (個人情報の保護に関する法律 → 個人情報保護法)."""
-    aliases = [a for a in (law or {}).get("aliases") or [] if len(a) >= 4]
+    aliases = [a for a in (law.aliases if law is not None else None) or [] if len(a) >= 4]
     return min(aliases, key=len) if len(title) > 10 and aliases else title
 
 
@@ -398,7 +422,7 @@ def resolve_node(store: GraphStore, text: str, *, as_of: date | None = None, cat
         raise NodeNotFound(f"no precedent or document with uid {key!r} in the store")
     if key.isdigit():
         uid = f"hanrei:{int(key)}"
-        if store.query("graph_precedents", uids=[uid]):
+        if store.rows(GRAPH_PRECEDENTS, uids=[uid]):
             return uid
         raise NodeNotFound(f"no precedent with lawsuit id {key} ({uid}) in the store")
     law_error: NotFound | None = None
@@ -415,7 +439,7 @@ def resolve_node(store: GraphStore, text: str, *, as_of: date | None = None, cat
 
     landmarks = {m.name: m for m in load_landmarks(str(resources.files("lexgraph") / "data" / "landmarks.csv"))}
     try:
-        return str(find_precedent(store, key, landmarks)["uid"])
+        return str(find_precedent(store, key, landmarks).uid)
     except PrecedentNotFound:
         pass
     if law_error is not None:

@@ -223,18 +223,19 @@ def law_turtle(store: GraphStore, law_id: str) -> str:
     queries of this law alone, so that `lexgraph export rdf --all` writes the whole store law by law in the
     memory of its largest law."""
     from lexgraph.numerals import clause_label
+    from lexgraph.store.rows import RDF_LAW_CITATIONS, RDF_LAW_WORDINGS
 
     triples: list[Triple] = []
-    for row in store.query("rdf_law_wordings", law_id=law_id):
+    for wording in store.rows(RDF_LAW_WORDINGS, law_id=law_id):
         if not triples:
             triples += [Triple(law_iri(law_id), "rdf:type", "lg:Law"),
-                        Triple(law_iri(law_id), "rdfs:label", literal(row["law_title"] or law_id))]
-        path = row["path"]
-        label = f"{row['law_title'] or law_id} {clause_label(path)}"
-        triples += wording_triples(wording_iri(law_id, path, _day(row["valid_from"])), law_id=law_id,
-                                   clause_path=path, label=label, valid_from=_day(row["valid_from"]),
-                                   valid_until=_day(row["valid_until"]), revision_id=row["revision_id"] or "")
-    for row in store.query("rdf_law_citations", law_id=law_id):
-        triples.append(Triple(wording_iri(law_id, row["path"], _day(row["valid_from"])), "lg:cites",
-                              wording_iri(row["to_law_id"], row["to_path"], _day(row["to_valid_from"]))))
+                        Triple(law_iri(law_id), "rdfs:label", literal(wording.law_title or law_id))]
+        path = wording.path
+        label = f"{wording.law_title or law_id} {clause_label(path)}"
+        triples += wording_triples(wording_iri(law_id, path, _day(wording.valid_from)), law_id=law_id,
+                                   clause_path=path, label=label, valid_from=_day(wording.valid_from),
+                                   valid_until=_day(wording.valid_until), revision_id=wording.revision_id or "")
+    for cite in store.rows(RDF_LAW_CITATIONS, law_id=law_id):
+        triples.append(Triple(wording_iri(law_id, cite.path, _day(cite.valid_from)), "lg:cites",
+                              wording_iri(cite.to_law_id, cite.to_path, _day(cite.to_valid_from))))
     return turtle(triples, prefixes=()) if triples else ""

@@ -55,6 +55,22 @@ from lexgraph.index.units import (
     unit_row,
 )
 from lexgraph.store.base import GraphStore, StoreError
+from lexgraph.store.rows import (
+    INDEX_COLLECTION_TERMS,
+    INDEX_EXACT_CHUNKS,
+    INDEX_EXACT_PROVISIONS,
+    INDEX_LAW_TERMS,
+    INDEX_PARTS,
+    INDEX_SEARCH,
+    INDEX_UNITS_BY_UID,
+    INDEX_UNITS_UNDER,
+    INDEX_VECTOR_INDEXES,
+    INDEX_VECTOR_SEARCH,
+    INDEX_VECTORS_BY_UID,
+    IndexCollectionTermsRow,
+    IndexLawTermsRow,
+    SearchHitRow,
+)
 
 #: Lucene's default limit on the clauses of one query.
 MAX_TERMS = 1000
@@ -108,8 +124,8 @@ def _escaped(term: str) -> str:
 def vector_index_dimensions(store: GraphStore) -> dict[str, int | None]:
     """The dimensions of lexgraph's vector indexes that exist, by index name."""
     names = {name for name, _ in _VECTOR_INDEX.values()}
-    return {row["name"]: (int(row["dimensions"]) if row["dimensions"] is not None else None)
-            for row in store.query("index_vector_indexes") if row["name"] in names}
+    return {row.name: (int(row.dimensions) if row.dimensions is not None else None)
+            for row in store.rows(INDEX_VECTOR_INDEXES) if row.name in names}
 
 
 def vector_index_problem(store: GraphStore, dim: int) -> str | None:
@@ -136,11 +152,11 @@ def ensure_vector_indexes(store: GraphStore, dim: int) -> None:
     dimensions = int(dim)
     if not 0 < dimensions <= 4096:
         raise ConfigurationError(f"embedding dimensions must be between 1 and 4096, not {dim!r}")
-    existing = {row["name"]: row for row in store.query("index_vector_indexes")}
+    existing = {row.name: row for row in store.rows(INDEX_VECTOR_INDEXES)}
     for name, label in _VECTOR_INDEX.values():
         found = existing.get(name)
-        if found is not None and (found["dimensions"] != dimensions or found.get("quantized") is True
-                                  or list(found.get("labels") or ()) != [label]):  # made before V013: on the units
+        if found is not None and (found.dimensions != dimensions or found.quantized is True
+                                  or list(found.labels or ()) != [label]):  # made before V013: on the units
             store.run_schema_statement(f"DROP INDEX {name} IF EXISTS")  # type: ignore[attr-defined]
         # Built from constants and a checked integer, never from user text.
         config = f"`vector.dimensions`: {dimensions}, `vector.similarity_function`: 'cosine'"
@@ -163,17 +179,17 @@ class Neo4jIndex:
     directory: Path | None = None
 
     def __init__(self, store: GraphStore) -> None:
-        parts = store.query("index_parts")
+        parts = store.rows(INDEX_PARTS)
         if not parts:
             raise IndexMissing(f"no search index in {store.location}; build it with `lexgraph index`")
         self.store = store
-        self.embedder_name = str(parts[0]["embedder"])
-        self.dim = int(parts[0]["dim"])
+        self.embedder_name = str(parts[0].embedder)
+        self.dim = int(parts[0].dim)
         # Indexed units of each kind (a law's part holds clauses, the chunks' part chunks): how deep a search can go.
         self._units: dict[str, int] = {}
         for part in parts:
-            kind = "provision" if part_law_id(str(part["name"])) is not None else "chunk"
-            self._units[kind] = self._units.get(kind, 0) + int(part["rows"] or 0)
+            kind = "provision" if part_law_id(str(part.name)) is not None else "chunk"
+            self._units[kind] = self._units.get(kind, 0) + int(part.rows or 0)
         self._law_terms = LawTermsReader(self._read_collection_terms, self._read_laws_terms)
 
     def lacks(self, kind: IndexKind) -> str | None:
@@ -224,70 +240,69 @@ class Neo4jIndex:
         exact = {kind: self._units.get(kind, 0) <= fetch for kind in wanted}
         searches = [{"kind": kind, "label": _VECTOR_INDEX[kind][1], "index": _VECTOR_INDEX[kind][0],
                      "lucene": lucene_query(tokens, kind) or None, "exact": exact[kind]} for kind in wanted]
-        rows = self.store.query("index_search", searches=searches, vector=query, fetch=fetch, k=k, detail=DETAILED,
-                                **self._params(where))
+        rows = self.store.rows(INDEX_SEARCH, searches=searches, vector=query, fetch=fetch, k=k, detail=DETAILED,
+                               **self._params(where))
         units = UnitBatch(self.units_by_uid)
         for row in rows:
-            units.know([_unit(fields) for fields in row["details"]])
+            units.know([_unit(fields) for fields in row.details])
         for row in rows:
-            kind = row["kind"]
-            text = [(str(uid), float(score)) for uid, score in row["text"][:wanted[kind]]]
-            nearest = [(str(uid), float(score)) for uid, score in row["nearest"][:wanted[kind]]]
+            kind = row.kind
+            text = [(str(uid), float(score)) for uid, score in row.text[:wanted[kind]]]
+            nearest = [(str(uid), float(score)) for uid, score in row.nearest[:wanted[kind]]]
             if query is not None and not exact[kind] and len(nearest) < wanted[kind]:
                 deeper = self._nearest(kind, query, wanted[kind], where, fetch * _WIDEN)
-                nearest = [(str(r["uid"]), float(r["score"])) for r in deeper]
+                nearest = [(str(r.uid), float(r.score)) for r in deeper]
             found[kind] = (units.hits(text), units.hits(nearest))
         return found
 
     def _nearest(self, kind: UnitKind, vector: list[float], k: int, where: SearchFilter,
-                 fetch: int) -> list[dict[str, Any]]:
+                 fetch: int) -> list[SearchHitRow]:
         """The k nearest units of one kind when a filter is narrower than the first candidates: the index asked
         deeper, then the exact scan."""
         params = {"vector": vector, "k": k, **self._params(where)}
         units = self._units.get(kind, 0)
         while fetch <= _MAX_FETCH and units > fetch:
-            rows = self.store.query("index_vector_search", index=_VECTOR_INDEX[kind][0], fetch=fetch, **params)
+            rows = self.store.rows(INDEX_VECTOR_SEARCH, index=_VECTOR_INDEX[kind][0], fetch=fetch, **params)
             if len(rows) >= k:
                 return rows
             fetch *= _WIDEN
-        return self.store.query(f"index_exact_{kind}s", **params)
+        return self.store.rows(INDEX_EXACT_CHUNKS if kind == "chunk" else INDEX_EXACT_PROVISIONS, **params)
 
     def units_by_uid(self, uids: Sequence[str]) -> dict[str, IndexUnit]:
-        return {row["uid"]: _unit(row) for row in self.store.query("index_units_by_uid", uids=list(uids))}
+        return {row.uid: _unit(row._asdict()) for row in self.store.rows(INDEX_UNITS_BY_UID, uids=list(uids))}
 
     @staticmethod
     def _params(where: SearchFilter) -> dict[str, Any]:
         return {"laws": list(where.laws), "as_of": where.day}
 
     def vectors_of(self, uids: Sequence[str]) -> dict[str, np.ndarray]:
-        return {row["uid"]: np.asarray(row["embedding"], dtype=np.float32)
-                for row in self.store.query("index_vectors_by_uid", uids=list(uids))}
+        return {row.uid: np.asarray(row.embedding, dtype=np.float32)
+                for row in self.store.rows(INDEX_VECTORS_BY_UID, uids=list(uids))}
 
     def law_vocabulary(self, terms: Sequence[str], laws: Iterable[str]) -> LawVocabulary:
         return self._law_terms.vocabulary(terms, laws)  # read once: a refresh elsewhere is seen on reopening
 
     def _read_collection_terms(self) -> TermCounts:
-        rows = self.store.query("index_collection_terms")
+        rows = self.store.rows(INDEX_COLLECTION_TERMS)
         return neo4j_term_counts(rows[0]) if rows else TermCounts()
 
     def _read_laws_terms(self, laws: Sequence[str]) -> dict[str, TermCounts]:
-        rows = self.store.query("index_law_terms", names=[law_part(law) for law in laws])
-        return {law_id: neo4j_term_counts(row) for row in rows if (law_id := part_law_id(row["name"])) is not None}
+        rows = self.store.rows(INDEX_LAW_TERMS, names=[law_part(law) for law in laws])
+        return {law_id: neo4j_term_counts(row) for row in rows if (law_id := part_law_id(row.name)) is not None}
 
     def units_under(self, law_id: str, path: str, where: SearchFilter) -> list[IndexUnit]:
         if where.kind == "chunk" or (where.laws and law_id not in where.laws):
             return []
-        rows = self.store.query("index_units_under", law_id=law_id, path=path, prefix=path + "/", as_of=where.day)
-        return sorted((_unit(row) for row in rows), key=lambda u: (natural_path(u.path), u.uid))
+        rows = self.store.rows(INDEX_UNITS_UNDER, law_id=law_id, path=path, prefix=path + "/", as_of=where.day)
+        return sorted((_unit(row._asdict()) for row in rows), key=lambda u: (natural_path(u.path), u.uid))
 
     def close(self) -> None:
         """The store owns the connection."""
 
 
-def neo4j_term_counts(row: dict[str, Any]) -> TermCounts:
+def neo4j_term_counts(row: IndexCollectionTermsRow | IndexLawTermsRow) -> TermCounts:
     """Term counts stored as two parallel lists and a total (an ``IndexPart`` of a law, or ``IndexTerms``)."""
-    return TermCounts(dict(zip(row["terms"], (int(c) for c in row["term_counts"]), strict=True)),
-                      int(row["token_count"]))
+    return TermCounts(dict(zip(row.terms, (int(c) for c in row.term_counts), strict=True)), int(row.token_count))
 
 
 def _best_hits(found: list[IndexHit], k: int) -> list[IndexHit]:
@@ -295,8 +310,9 @@ def _best_hits(found: list[IndexHit], k: int) -> list[IndexHit]:
     return sorted(found, key=lambda hit: (-hit.score, hit.uid))[:k]
 
 
-def _unit(row: dict[str, Any]) -> IndexUnit:
-    """A unit as `index_search` or `index_units_by_uid` returns it: a chunk with what it cites (``cites``)."""
+def _unit(row: Mapping[str, Any]) -> IndexUnit:
+    """A unit as `index_search` (each of its ``details``) or `index_units_by_uid` returns it: a chunk with what it
+    cites (``cites``)."""
     fields = dict(row)
     fields["laws"] = tuple(fields["laws"] or ())
     for key in ("valid_from", "valid_until"):
@@ -327,18 +343,18 @@ class Neo4jIndexBackend:
         return Neo4jIndex(store)
 
     def recorded_parts(self, store: GraphStore, *, check_files: bool = True) -> RecordedParts:
-        rows = store.query("index_parts")
+        rows = store.rows(INDEX_PARTS)
         if not rows:
             return {}, None, f"no search index in {store.location}; build it with `lexgraph index`"
-        embedders = {row["embedder"] for row in rows}
+        embedders = {row.embedder for row in rows}
         problem = None
-        if len(embedders) > 1 or any(row["tokenizer"] != TOKENIZER_VERSION for row in rows):
+        if len(embedders) > 1 or any(row.tokenizer != TOKENIZER_VERSION for row in rows):
             problem = "index parts were built with different embedders or tokenizers; run `lexgraph index --rebuild`"
         else:
             from lexgraph.index.neo4j_index import vector_index_problem
 
-            problem = vector_index_problem(store, int(rows[0]["dim"]))
-        return ({row["name"]: (row["fingerprint"], int(row["rows"] or 0)) for row in rows}, sorted(embedders)[0],
+            problem = vector_index_problem(store, int(rows[0].dim))
+        return ({row.name: (row.fingerprint, int(row.rows or 0)) for row in rows}, sorted(embedders)[0],
                 problem)
 
 
@@ -375,9 +391,9 @@ class Neo4jIndexBackend:
                          term_counts=list(counted.counts.values()) if counted else None,
                          token_count=counted.total if counted else None)
             summary.seconds["write"] += time.perf_counter() - started
-        if to_build or orphaned or not store.query("index_collection_terms"):
-            every_law = store.query("index_law_terms", names=None)
-            collection = collection_of({row["name"]: neo4j_term_counts(row) for row in every_law})
+        if to_build or orphaned or not store.rows(INDEX_COLLECTION_TERMS):
+            every_law = store.rows(INDEX_LAW_TERMS, names=None)
+            collection = collection_of({row.name: neo4j_term_counts(row) for row in every_law})
             with store.transaction() as tx:
                 tx.query("index_collection_terms_record", token_count=collection.total, terms=list(collection.counts),
                          term_counts=list(collection.counts.values()))

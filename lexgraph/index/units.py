@@ -25,7 +25,18 @@ from typing import Any, Literal
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.numerals import clause_label, int_to_kanji
 from lexgraph.statutes.timeline import parent_path
-from lexgraph.store.base import GraphStore, Row
+from lexgraph.store.base import GraphStore
+from lexgraph.store.rows import (
+    INDEX_CHUNK_LAWS,
+    INDEX_CHUNK_STATE,
+    INDEX_DOCUMENT_CHUNKS,
+    INDEX_LAW_PROVISIONS,
+    INDEX_LAW_STATE,
+    INDEX_PRECEDENT_CHUNKS,
+    LAWS_ALL,
+    ChunkUnitRow,
+    ClauseTextRow,
+)
 
 #: Bump when what a unit holds, or the text it is searched by, or what a part stores with it changes: every part
 #: becomes stale. 3: a law's part stores its term counts (`law_terms`).
@@ -157,13 +168,12 @@ def part_law_id(part: str) -> str | None:
 def part_fingerprints(store: GraphStore) -> dict[str, str]:
     """Each part's fingerprint as the graph stands now. A part whose stored fingerprint differs is stale."""
     by_law: dict[str, list[str]] = {}
-    for row in store.query("index_law_state"):
+    for row in store.rows(INDEX_LAW_STATE):
         # known_until only when set, so that laws without a gap keep the fingerprints they had before it existed
-        known = f"@{row['known_until']}" if row.get("known_until") else ""
-        by_law.setdefault(row["law_id"], [f"title={row['title']}"]).append(
-            f"{row['revision_id']}={row['content_hash']}{known}")
+        known = f"@{row.known_until}" if row.known_until else ""
+        by_law.setdefault(row.law_id, [f"title={row.title}"]).append(f"{row.revision_id}={row.content_hash}{known}")
     fingerprints = {law_part(law_id): _digest(items) for law_id, items in by_law.items()}
-    owners = sorted(f"{row['owner_uid']}={row['owner_hash']}" for row in store.query("index_chunk_state"))
+    owners = sorted(f"{owner.owner_uid}={owner.owner_hash}" for owner in store.rows(INDEX_CHUNK_STATE))
     if owners:
         fingerprints[CHUNKS_PART] = _digest(owners)
     return fingerprints
@@ -178,42 +188,42 @@ def _digest(items: Iterable[str]) -> str:
 
 def law_units(store: GraphStore, law_id: str, law_title: str) -> list[IndexUnit]:
     """The searchable clauses of one law: paragraphs, and articles without paragraphs, in every stored wording."""
-    rows = store.query("index_law_provisions", law_id=law_id)
-    articles_with_paragraphs = {_parent_path(r["path"]) for r in rows if r["kind"] == "paragraph"}
-    articles: dict[str, list[Row]] = {}
+    rows = store.rows(INDEX_LAW_PROVISIONS, law_id=law_id)
+    articles_with_paragraphs = {_parent_path(r.path) for r in rows if r.kind == "paragraph"}
+    articles: dict[str, list[ClauseTextRow]] = {}
     for r in sorted(rows, key=_newest_first, reverse=True):
-        if r["kind"] == "article":
-            articles.setdefault(r["path"], []).append(r)
+        if r.kind == "article":
+            articles.setdefault(r.path, []).append(r)
     units = []
     for row in rows:
-        text = row["text"] or ""
+        text = row.text or ""
         if not text.strip():
             continue
-        if (row["kind"] == "article" and row["path"] in articles_with_paragraphs) or row["kind"] == "division":
+        if (row.kind == "article" and row.path in articles_with_paragraphs) or row.kind == "division":
             continue  # a division's text is its title (第三章　債権), which its articles' headings already carry
-        article = row if row["kind"] == "article" else _article_of(articles.get(_parent_path(row["path"]), []), row)
+        article = row if row.kind == "article" else _article_of(articles.get(_parent_path(row.path), []), row)
         units.append(IndexUnit(
-            uid=row["uid"], label="Provision", part=law_part(law_id), law_id=law_id, laws=(law_id,),
-            path=row["path"], title=_clause_title(law_title, row, article), text=text, owner_uid=law_id,
-            owner_kind="law", valid_from=row["valid_from"], valid_until=row["valid_until"],
+            uid=row.uid, label="Provision", part=law_part(law_id), law_id=law_id, laws=(law_id,),
+            path=row.path, title=_clause_title(law_title, row, article), text=text, owner_uid=law_id,
+            owner_kind="law", valid_from=row.valid_from, valid_until=row.valid_until,
         ))
     units.sort(key=lambda u: u.uid)
     return units
 
 
-def _article_of(wordings: list[Row], paragraph: Row) -> Row:
+def _article_of(wordings: list[ClauseTextRow], paragraph: ClauseTextRow) -> ClauseTextRow:
     """The article wording in force when the paragraph wording began, so that a paragraph's heading (caption)
     does not change when a later version of the law arrives: its indexed text, and its cached vector, stay put."""
-    start = paragraph["valid_from"]
+    start = paragraph.valid_from
     for article in wordings:
-        begins, ends = article["valid_from"], article["valid_until"]
+        begins, ends = article.valid_from, article.valid_until
         if (begins is None or start is None or begins <= start) and (ends is None or start is None or start < ends):
             return article
     return wordings[0] if wordings else paragraph
 
 
-def _newest_first(row: Row) -> tuple[bool, date]:
-    start = row["valid_from"]
+def _newest_first(row: ClauseTextRow) -> tuple[bool, date]:
+    start = row.valid_from
     return (start is not None, start or date.min)
 
 
@@ -224,49 +234,49 @@ def _parent_path(path: str) -> str:
 _PRINTED_NUMBER = re.compile(r"^([○◯]?[0-9０-９]+)\u3000")  # e-Gov prints ２, or ○２ in old 附則
 
 
-def _clause_title(law_title: str, row: Row, article: Row) -> str:
-    heading = article.get("title") or ""
-    if article.get("kind") == "paragraph":
+def _clause_title(law_title: str, row: ClauseTextRow, article: ClauseTextRow) -> str:
+    heading = article.title or ""
+    if article.kind == "paragraph":
         # A paragraph with no article of its own (附則 １): headed, as always, by the number e-Gov prints before its
         # text, not by its title (第一項), so that its indexed text and cached vector stay put.
-        printed = _PRINTED_NUMBER.match(article.get("text") or "")
+        printed = _PRINTED_NUMBER.match(article.text or "")
         heading = printed[1] if printed else ""
-    if row["kind"] == "paragraph":
-        paragraph = row["path"].rsplit("/", 1)[-1]
+    if row.kind == "paragraph":
+        paragraph = row.path.rsplit("/", 1)[-1]
         if paragraph.startswith("p") and paragraph[1:].isdigit():
             heading += f"第{paragraph[1:]}項"
-    if row["path"].startswith("suppl"):
+    if row.path.startswith("suppl"):
         heading = f"附則 {heading}"
-    caption = article.get("caption") or ""
+    caption = article.caption or ""
     return f"{law_title} {heading}{caption}".strip()
 
 
 def chunk_units(store: GraphStore) -> list[IndexUnit]:
     """Every chunk of every judgment, book and guideline, with the laws it cites."""
     laws: dict[str, set[str]] = {}
-    for row in store.query("index_chunk_laws"):
-        laws.setdefault(row["uid"], set()).add(row["law_id"])
+    for cited in store.rows(INDEX_CHUNK_LAWS):
+        laws.setdefault(cited.uid, set()).add(cited.law_id)
     units = [
         IndexUnit(
-            uid=row["uid"], label="Chunk", part=CHUNKS_PART, law_id="", laws=tuple(sorted(laws.get(row["uid"], ()))),
-            path=row["section"] or "", title=row["owner_title"] or row["owner_uid"], text=row["text"] or "",
-            owner_uid=row["owner_uid"], owner_kind=row["owner_kind"] or "other", valid_from=row["day"],
+            uid=row.uid, label="Chunk", part=CHUNKS_PART, law_id="", laws=tuple(sorted(laws.get(row.uid, ()))),
+            path=row.section or "", title=row.owner_title or row.owner_uid, text=row.text or "",
+            owner_uid=row.owner_uid, owner_kind=row.owner_kind or "other", valid_from=row.day,
             valid_until=None,
         )
         for row in _chunk_rows(store)
-        if (row["text"] or "").strip()
+        if (row.text or "").strip()
     ]
     units.sort(key=lambda u: u.uid)
     return units
 
 
-def _chunk_rows(store: GraphStore) -> Iterator[Row]:
-    yield from store.query("index_precedent_chunks")
-    yield from store.query("index_document_chunks")
+def _chunk_rows(store: GraphStore) -> Iterator[ChunkUnitRow]:
+    yield from store.rows(INDEX_PRECEDENT_CHUNKS)
+    yield from store.rows(INDEX_DOCUMENT_CHUNKS)
 
 
 def law_titles(store: GraphStore) -> Mapping[str, str]:
-    return {row["law_id"]: row["title"] or row["law_id"] for row in store.query("laws_all")}
+    return {row.law_id: row.title or row.law_id for row in store.rows(LAWS_ALL)}
 
 
 def unit_row(unit: IndexUnit) -> dict[str, Any]:

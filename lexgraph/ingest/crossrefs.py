@@ -46,6 +46,7 @@ from lexgraph.read.citing import store_catalog
 from lexgraph.read.revisions import LawSpans, ProvisionSpan, StoreRevisions
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.store.base import GraphStore, StoreError
+from lexgraph.store.rows import LAW_CITES_OUT, LAW_PROVISION_SENTENCES, LAWS_ALL, LAWS_CITING
 
 EXTRACTOR = "rules"
 
@@ -118,7 +119,7 @@ def link_laws(
     they are every stored law, `workers` > 1 processes read the citations while this one writes the edges."""
     wanted = list(dict.fromkeys(law_ids))
     if follow_citing and wanted:
-        waiting = [r["law_id"] for r in store.query("laws_citing", law_ids=wanted)]
+        waiting = [r.law_id for r in store.rows(LAWS_CITING, law_ids=wanted)]
         wanted += [law_id for law_id in waiting if law_id not in wanted]
     if on_start is not None:
         on_start(len(wanted))
@@ -135,7 +136,7 @@ def link_laws(
         summary.absorb(computed.counts)
         known = ingested.get(law_id)
         existing = set() if known is not None and known.fresh else {
-            (r["from_uid"], r["to_uid"]) for r in store.query("law_cites_out", law_id=law_id)}
+            (r.from_uid, r.to_uid) for r in store.rows(LAW_CITES_OUT, law_id=law_id)}
         desired = computed.desired
         batch.append(_LawLinks(
             law_id, removed=sorted(existing - desired.keys()),
@@ -173,7 +174,7 @@ def _computed(
     stored law is in memory (a corpus ingest): a worker cannot use the store, which has one connection and one
     writer, so it must not need it."""
     stale = ingested.found_with.stale_pattern(catalog)
-    if workers > 1 and all(row["law_id"] in ingested for row in store.query("laws_all")):
+    if workers > 1 and all(row.law_id in ingested for row in store.rows(LAWS_ALL)):
         LawNames.for_catalog(catalog)  # built once here, shared by the workers
         _LINK_STATE.update(catalog=catalog, revisions=CorpusRevisions(None, ingested, max_laws=_WORKER_LAWS),
                            ingested=ingested, stale=stale)
@@ -210,8 +211,8 @@ def _compute(store: GraphStore | None, law_id: str, catalog: Catalog, revisions:
         mentions = mentions_for(known.packed.law_clauses(), names, stale)
     else:
         assert store is not None  # a law not ingested is read in the main process only
-        texts = {row["uid"]: _own_text(row["kind"], row["sentences"])
-                 for row in store.query("law_provision_sentences", law_id=law_id)}
+        texts = {row.uid: _own_text(row.kind, row.sentences)
+                 for row in store.rows(LAW_PROVISION_SENTENCES, law_id=law_id)}
         mentions = {uid: find_statutes(text, names) for uid, text in texts.items() if text}
     counts = LinkSummary()
     desired, cited, pending = _desired_edges(law_id, spans, mentions, catalog, revisions, counts)

@@ -27,6 +27,14 @@ from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.timeline import article_path
 from lexgraph.store.base import GraphStore, StoreError, Transaction
 from lexgraph.store.names import chunk_name, precedent_name, titled_name
+from lexgraph.store.rows import (
+    OWNER_CHUNKS,
+    OWNER_ROLLUPS,
+    OWNER_STATE,
+    PRECEDENT_CITED_BY_CHUNKS,
+    OwnerRollupsRow,
+    PrecedentCitedByChunksRow,
+)
 
 
 @dataclass(frozen=True)
@@ -95,10 +103,10 @@ class DocumentWriter:
         self.precedents = PrecedentMatcher(store)
 
     def write(self, doc: PreparedDocument, summary: DocumentSummary) -> None:
-        state = self.store.query("owner_state", uid=doc.uid)[0]
-        stored_hash = state["precedent_hash"] if doc.label == "Precedent" else state["document_hash"]
+        state = self.store.rows(OWNER_STATE, uid=doc.uid)[0]
+        stored_hash = state.precedent_hash if doc.label == "Precedent" else state.document_hash
         content_hash = doc.content_hash
-        if stored_hash == content_hash and not state["stub"]:
+        if stored_hash == content_hash and not state.stub:
             summary.outcomes.append(DocumentOutcome(doc.source, "unchanged", doc.uid, problems=doc.problems))
             return
         try:
@@ -125,8 +133,8 @@ class DocumentWriter:
     def _plan(self, doc: PreparedDocument, content_hash: str, summary: DocumentSummary, *, stored: bool) -> _Plan:
         plan = _Plan(doc)
         if stored:  # a new document or a stub has no chunks or roll-ups to replace
-            plan.old_chunks = [row["uid"] for row in self.store.query("owner_chunks", uid=doc.uid)]
-            plan.old_rollups = self.store.query("owner_rollups", uid=doc.uid)
+            plan.old_chunks = [row.uid for row in self.store.rows(OWNER_CHUNKS, uid=doc.uid)]
+            plan.old_rollups = self.store.rows(OWNER_ROLLUPS, uid=doc.uid)
         citations = self._citations(doc.text, doc)
         summary.citations += len(citations)
         cited_laws: set[str] = set()
@@ -161,8 +169,8 @@ class DocumentWriter:
                 rows = self.precedents.on_day(day.isoformat())
                 plan.filled = stubs_filled_by(rows, doc.node.get("court"), doc.node.get("decision_type"),
                                               (doc.node.get("case_number") or "").split("、"))
-                plan.moved = [dict(row) for stub in plan.filled
-                              for row in self.store.query("precedent_cited_by_chunks", uid=stub)]
+                plan.moved = [row for stub in plan.filled
+                              for row in self.store.rows(PRECEDENT_CITED_BY_CHUNKS, uid=stub)]
         return plan
 
     def _citations(self, text: str, doc: PreparedDocument) -> list[Citation]:
@@ -224,14 +232,14 @@ class _Plan:
     doc: PreparedDocument
     node: dict[str, Any] = field(default_factory=dict)
     old_chunks: list[str] = field(default_factory=list)
-    old_rollups: list[dict[str, Any]] = field(default_factory=list)
+    old_rollups: list[OwnerRollupsRow] = field(default_factory=list)
     clause_edges: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     precedent_edges: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     stubs: dict[str, dict[str, Any]] = field(default_factory=dict)
     refers_to: dict[str, str] = field(default_factory=dict)
     rollups: Counter[str] = field(default_factory=Counter)
     filled: list[str] = field(default_factory=list)
-    moved: list[dict[str, Any]] = field(default_factory=list)
+    moved: list[PrecedentCitedByChunksRow] = field(default_factory=list)
 
     @property
     def stub_days(self) -> list[str]:
@@ -249,14 +257,14 @@ class _Plan:
             tx.delete_nodes("Chunk", self.old_chunks)
         old_rollups: dict[tuple[str, str], list[tuple[str, str]]] = {}
         for row in self.old_rollups:
-            old_rollups.setdefault((row["rel_type"], row["owner_label"]), []).append((doc.uid, row["to_uid"]))
+            old_rollups.setdefault((row.rel_type, row.owner_label), []).append((doc.uid, row.to_uid))
         for (rel_type, owner_label), pairs in old_rollups.items():
             tx.delete_relationships(rel_type, pairs, from_label=owner_label, to_label="Provision")
         tx.upsert_nodes(label, [{**self.node, "name": _node_name(label, self.node)}])
         if self.filled:  # stubs this precedent fills in: their citing chunks now cite it
             tx.delete_nodes("Precedent", self.filled)
-            moved = [{**{k: v for k, v in row.items() if k != "from_uid"}, "from": row["from_uid"], "to": doc.uid}
-                     for row in self.moved]
+            moved = [{**{k: v for k, v in row._asdict().items() if k != "from_uid"}, "from": row.from_uid,
+                      "to": doc.uid} for row in self.moved]
             tx.upsert_relationships("CITES", moved, from_label="Chunk", to_label="Precedent")
         stubs = [{**row, "name": precedent_name(row)} for uid, row in sorted(self.stubs.items())
                  if uid not in self.filled]

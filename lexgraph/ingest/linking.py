@@ -19,6 +19,7 @@ from lexgraph.citations.model import LINKABLE
 from lexgraph.read.revisions import LawSpans, ProvisionSpan, StoreRevisions
 from lexgraph.read.targets import each_item, outside_articles
 from lexgraph.store.base import GraphStore
+from lexgraph.store.rows import PRECEDENTS_ON, PrecedentsOnRow
 
 
 @dataclass(frozen=True)
@@ -147,7 +148,7 @@ class PrecedentMatcher:
 
     def __init__(self, store: GraphStore) -> None:
         self._store = store
-        self._by_day: dict[str, list[dict[str, Any]]] = {}
+        self._by_day: dict[str, list[PrecedentsOnRow]] = {}
 
     def forget(self, day: str | None) -> None:
         """After a precedent of `day` is written, so that the next citation sees it."""
@@ -160,13 +161,13 @@ class PrecedentMatcher:
         if not citation.date:
             return None
         candidates = [row for row in self.on_day(citation.date) if fits(row, citation)]
-        full = [row for row in candidates if not row["stub"]]
+        full = [row for row in candidates if not row.stub]
         if len(full) == 1:
-            return PrecedentTarget(full[0]["uid"], None)
+            return PrecedentTarget(full[0].uid, None)
         if len(full) > 1:
             return None
         uid = stub_uid(citation)
-        if any(row["uid"] == uid for row in candidates):  # stored already, by an earlier document
+        if any(row.uid == uid for row in candidates):  # stored already, by an earlier document
             return PrecedentTarget(uid, None)
         return PrecedentTarget(uid, {
             "uid": uid, "court": citation.court, "date": date.fromisoformat(citation.date),
@@ -174,10 +175,10 @@ class PrecedentMatcher:
             "reporter": citation.reporter, "stub": True,
         })
 
-    def on_day(self, day: str) -> list[dict[str, Any]]:
+    def on_day(self, day: str) -> list[PrecedentsOnRow]:
         """The stored precedents and stubs of `day` (ISO), cached until `forget(day)`."""
         if day not in self._by_day:
-            self._by_day[day] = self._store.query("precedents_on", day=date.fromisoformat(day))
+            self._by_day[day] = self._store.rows(PRECEDENTS_ON, day=date.fromisoformat(day))
         return self._by_day[day]
 
 
@@ -200,15 +201,15 @@ def same_decision(cited_court: str | None, cited_type: str | None, cited_number:
     return True
 
 
-def fits(row: dict[str, Any], citation: Citation) -> bool:
+def fits(row: PrecedentsOnRow, citation: Citation) -> bool:
     """Whether a stored precedent (or stub) can be the one a citation names (`same_decision`)."""
     return same_decision(citation.court, citation.decision_type, citation.case_number,
-                         row["court"], row["decision_type"], (row["case_number"] or "").split("、"))
+                         row.court, row.decision_type, (row.case_number or "").split("、"))
 
 
-def stubs_filled_by(rows: Iterable[dict[str, Any]], court: str | None, decision_type: str | None,
+def stubs_filled_by(rows: Iterable[PrecedentsOnRow], court: str | None, decision_type: str | None,
                     case_numbers: Iterable[str]) -> list[str]:
     """The stubs of one day that a newly stored precedent fills in: those `same_decision` says it is."""
     numbers = list(case_numbers)
-    return [row["uid"] for row in rows if row["stub"] and same_decision(
-        row["court"], row["decision_type"], row["case_number"], court, decision_type, numbers)]
+    return [row.uid for row in rows if row.stub and same_decision(
+        row.court, row.decision_type, row.case_number, court, decision_type, numbers)]

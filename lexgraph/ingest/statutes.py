@@ -55,6 +55,18 @@ from lexgraph.statutes.timeline import (
 )
 from lexgraph.store.base import GraphStore, StoreError, Transaction
 from lexgraph.store.names import law_name, provision_name, version_name
+from lexgraph.store.rows import (
+    LAW_BY_ID,
+    LAW_HAS_PART,
+    LAW_NEXT_LINKS,
+    LAW_VERSION_PROVISIONS,
+    LAW_VERSIONS_FOR_LAWS,
+    LAWS_ALL,
+    LAWS_UNLINKED,
+    LawByIdRow,
+    LawVersionProvisionsRow,
+    LawVersionsForLawsRow,
+)
 
 DEFAULT_BATCH_FILES = 256  # laws per transaction: big enough for the bulk path (COPY), see store/embedded.py
 
@@ -197,7 +209,7 @@ def ingest_statutes(
     if link:
         added = {o.law_id for o in summary.outcomes if o.status == "added" and o.law_id}
         # Laws never linked too: an ingest killed while linking resumes where it stopped when run again.
-        unlinked = {row["law_id"] for row in store.query("laws_unlinked")}
+        unlinked = {row.law_id for row in store.rows(LAWS_UNLINKED)}
         if added or unlinked:
             started = time.perf_counter()
             summary.links = link_laws(store, sorted(added | unlinked), catalog=catalog, on_law=on_link,
@@ -240,7 +252,7 @@ def _prepared(
         return
     # Workers precompute the timeline of a law not stored yet (`_Alone`); for a stored one it would be wasted (a
     # re-ingest of an unchanged archive), since the writer then merges with the stored versions.
-    stored = frozenset(row["law_id"] for row in store.query("laws_all"))
+    stored = frozenset(row.law_id for row in store.rows(LAWS_ALL))
     for item, prepared in ordered_map(_prepare_in_worker, items, workers=workers, initializer=_init_worker,
                                       initargs=(flags, catalog, stored, names)):
         name = str(item).split(":")[0] if isinstance(item, SourceError) else item.name
@@ -332,10 +344,10 @@ def _write_batch(store: GraphStore, batch: list[_Incoming], summary: IngestSumma
         plan.succeed(summary, ingested)
 
 
-def _stored_versions(store: GraphStore, law_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
-    grouped: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in store.query("law_versions_for_laws", law_ids=law_ids):
-        grouped[row["law_id"]].append(row)
+def _stored_versions(store: GraphStore, law_ids: list[str]) -> dict[str, list[LawVersionsForLawsRow]]:
+    grouped: dict[str, list[LawVersionsForLawsRow]] = defaultdict(list)
+    for row in store.rows(LAW_VERSIONS_FOR_LAWS, law_ids=law_ids):
+        grouped[row.law_id].append(row)
     return grouped
 
 
@@ -379,7 +391,7 @@ class _LawPlan:
     law_row: dict[str, Any]
     timeline: LawTimeline
     added: list[_Incoming]
-    existing_uids: dict[str, dict[str, Any]]
+    existing_uids: dict[str, LawVersionProvisionsRow]
     existing_contains: set[tuple[str, str]]
     existing_has_part: set[tuple[str, str]]
     existing_next: set[tuple[str, str]]
@@ -469,26 +481,26 @@ class _LawPlan:
 
 
 def _plan_law(
-    store: GraphStore, law_id: str, incomings: list[_Incoming], stored: list[dict[str, Any]],
+    store: GraphStore, law_id: str, incomings: list[_Incoming], stored: list[LawVersionsForLawsRow],
     summary: IngestSummary, listing: SourceListing | None = None,
 ) -> _LawPlan | None:
     relist = listing is not None and bool(stored)  # bring a stored law up to its (new) listing in any case
-    stored_law = store.query("law_by_id", law_id=law_id) if stored else []
+    stored_law = store.rows(LAW_BY_ID, law_id=law_id) if stored else []
     if listing is None and stored_law:
         listing = stored_listing(stored, stored_law[0])  # a synced law keeps its list's periods
-    known = {row["revision_id"]: row for row in stored}
+    known = {row.revision_id: row for row in stored}
     accepted: list[_Incoming] = []
     reread: set[str] = set()
     for incoming in incomings:
         revision_id = incoming.revision.text
         earlier = [a for a in accepted if a.revision.text == revision_id]
-        if revision_id in known and known[revision_id]["dated_by"] == EGOV_API \
-                and known[revision_id]["enforced_from"] is None and not earlier:
+        if revision_id in known and known[revision_id].dated_by == EGOV_API \
+                and known[revision_id].enforced_from is None and not earlier:
             accepted.append(incoming)  # listed earlier with its day open, stored without text: its text arrives
             continue
-        previous_hash = known[revision_id]["content_hash"] if revision_id in known else (
+        previous_hash = known[revision_id].content_hash if revision_id in known else (
             earlier[0].content_hash if earlier else None)
-        if revision_id in known and not earlier and (known[revision_id].get("parser") or 0) < PARSER_VERSION:
+        if revision_id in known and not earlier and (known[revision_id].parser or 0) < PARSER_VERSION:
             # Stored by an older parser: its stored text may differ from what the file says (ruby line breaks),
             # and it carries no 附則 knowledge. Read it again rather than call the new reading a conflict.
             reread.add(revision_id)
@@ -531,21 +543,22 @@ def _plan_law(
     latest_is_new = newest is not None and bool(enforced) and enforced[-1].revision_id == newest.revision.text
     law_row = _law_row(law_id, newest.law.meta, newest.aliases) if newest is not None and (
         latest_is_new or not stored) else None
-    has_part = {(r["parent"], r["child"]) for r in store.query("law_has_part", law_id=law_id)} if stored else set()
-    next_links = {(r["earlier"], r["later"]) for r in store.query("law_next_links", law_id=law_id)} if stored else set()
+    has_part = {(r.parent, r.child) for r in store.rows(LAW_HAS_PART, law_id=law_id)} if stored else set()
+    next_links = {(r.earlier, r.later) for r in store.rows(LAW_NEXT_LINKS, law_id=law_id)} if stored else set()
     if law_row is None:
-        rows = stored_law or store.query("law_by_id", law_id=law_id)
+        rows = stored_law or store.rows(LAW_BY_ID, law_id=law_id)
         if not rows and newest is None:
             return None
+        stored_columns = rows[0]._asdict() if rows else {}
         law_row = _law_row(law_id, newest.law.meta, newest.aliases) if not rows and newest is not None else {
-            k: rows[0][k] for k in ("law_id", "title", "law_num", "law_type", "aliases", "kana", "promulgated",
-                                    "enact_statement")
+            k: stored_columns[k] for k in ("law_id", "title", "law_num", "law_type", "aliases", "kana", "promulgated",
+                                           "enact_statement")
         }
     if listing is not None:  # the day of the last successful sync, and the repeal, as the list gave them
         law_row = {**law_row, "synced_on": listing.known_on, "repealed_on": listing.repealed_on}
     return _LawPlan(law_id, law_row, timeline, accepted, existing_uids, existing_contains, has_part, next_links,
                     alone.provision_rows if alone is not None else None,
-                    reread=frozenset(reread), stored_parsers={r["revision_id"]: r.get("parser") for r in stored},
+                    reread=frozenset(reread), stored_parsers={r.revision_id: r.parser for r in stored},
                     timeline_contents=tuple(contents), packed=alone.packed if alone is not None else None,
                     fresh=not stored, version_titles=_version_titles(stored, accepted, listing))
 
@@ -559,26 +572,26 @@ def _content(revision: RevisionId, doc_name: str, law: ParsedLaw) -> VersionCont
     return VersionContent(revision, source, law.meta.xml_format, law.provisions, open_day=open_day)
 
 
-def stored_listing(stored: list[dict[str, Any]], law: dict[str, Any]) -> SourceListing | None:
+def stored_listing(stored: list[LawVersionsForLawsRow], law: LawByIdRow) -> SourceListing | None:
     """The listing a synced law was last brought up to, read back from the store, so that ingesting a file of a
     synced law keeps the periods its revision list gave (rather than guessing gaps from 附則 again)."""
-    synced_on = law.get("synced_on")
+    synced_on = law.synced_on
     if synced_on is None:
         return None
-    versions = tuple(ListedVersion(r["revision_id"], r["enforced_from"], bool(r.get("scheduled")), r["amended_by"],
-                                   r["source"] if r["enforced_from"] is None else "", r.get("title") or "")
-                     for r in stored if r["dated_by"] == EGOV_API)
-    return SourceListing(versions, synced_on, law.get("repealed_on"))
+    versions = tuple(ListedVersion(r.revision_id, r.enforced_from, bool(r.scheduled), r.amended_by,
+                                   r.source if r.enforced_from is None else "", r.title or "")
+                     for r in stored if r.dated_by == EGOV_API)
+    return SourceListing(versions, synced_on, law.repealed_on)
 
 
 def _version_in_force(
-    stored: list[dict[str, Any]], accepted: list[_Incoming], day: date | None
+    stored: list[LawVersionsForLawsRow], accepted: list[_Incoming], day: date | None
 ) -> tuple[str, str] | None:
     """The (revision id, content hash) of the latest version, stored or arriving in this batch, that started on
     or before `day`: the one a snapshot seen on that day should be compared with."""
     if day is None:
         return None
-    candidates = [(r["enforced_from"] or r["known_in_force_on"], r["revision_id"], r["content_hash"]) for r in stored]
+    candidates = [(r.enforced_from or r.known_in_force_on, r.revision_id, r.content_hash) for r in stored]
     candidates += [(a.revision.enforced_from or a.revision.known_in_force_on, a.revision.text, a.content_hash)
                    for a in accepted]
     started = [c for c in candidates if c[0] is not None and c[0] <= day]
@@ -589,42 +602,42 @@ def _version_in_force(
 
 
 def _load_existing(
-    store: GraphStore, law_id: str, stored: list[dict[str, Any]]
-) -> tuple[list[VersionContent], dict[str, dict[str, Any]], set[tuple[str, str]]]:
+    store: GraphStore, law_id: str, stored: list[LawVersionsForLawsRow]
+) -> tuple[list[VersionContent], dict[str, LawVersionProvisionsRow], set[tuple[str, str]]]:
     if not stored:
         return [], {}, set()
     by_version: dict[str, list[ParsedProvision]] = defaultdict(list)
-    uids: dict[str, dict[str, Any]] = {}
+    uids: dict[str, LawVersionProvisionsRow] = {}
     contains: set[tuple[str, str]] = set()
-    for row in store.query("law_version_provisions", law_id=law_id):
-        contains.add((row["revision_id"], row["uid"]))
-        uids[row["uid"]] = row
-        by_version[row["revision_id"]].append(ParsedProvision(
-            path=row["path"], kind=row["kind"], num=row["num"], title=row["title"], caption=row["caption"],
-            heading=row["heading"], text=row["text"], sentences=_sentences_from_json(row["sentences"]),
-            seq=row["seq"], parent_path=None,
+    for clause in store.rows(LAW_VERSION_PROVISIONS, law_id=law_id):
+        contains.add((clause.revision_id, clause.uid))
+        uids[clause.uid] = clause
+        by_version[clause.revision_id].append(ParsedProvision(
+            path=clause.path, kind=clause.kind, num=clause.num, title=clause.title, caption=clause.caption,
+            heading=clause.heading, text=clause.text, sentences=_sentences_from_json(clause.sentences),
+            seq=clause.seq, parent_path=None,
         ))
     contents = []
     for row in stored:
-        if row["dated_by"] == EGOV_API and row["enforced_from"] is None:
+        if row.dated_by == EGOV_API and row.enforced_from is None:
             continue  # listed with its day left open: no clauses stored (the listing brings it back)
-        revision = parse_revision_id(row["revision_id"]) if row["dated_by"] != "snapshot" else RevisionId(
-            law_id=law_id, enforced_from=None, amended_by=None, known_in_force_on=row["known_in_force_on"])
+        revision = parse_revision_id(row.revision_id) if row.dated_by != "snapshot" else RevisionId(
+            law_id=law_id, enforced_from=None, amended_by=None, known_in_force_on=row.known_in_force_on)
         if revision is None:
             continue
-        if row["known_in_force_on"] is not None:  # a dated revision seen in force later (see `date_revision`)
-            revision = replace(revision, known_in_force_on=row["known_in_force_on"])
-        provisions = tuple(sorted(by_version.get(row["revision_id"], []), key=lambda p: p.seq))
-        contents.append(VersionContent(revision, row["source"], row["xml_format"] or "", provisions,
-                                       open_day=bool(row.get("scheduled"))))
+        if row.known_in_force_on is not None:  # a dated revision seen in force later (see `date_revision`)
+            revision = replace(revision, known_in_force_on=row.known_in_force_on)
+        provisions = tuple(sorted(by_version.get(row.revision_id, []), key=lambda p: p.seq))
+        contents.append(VersionContent(revision, row.source, row.xml_format or "", provisions,
+                                       open_day=bool(row.scheduled)))
     return contents, uids, contains
 
 
-def _version_titles(stored: list[dict[str, Any]], accepted: list[_Incoming],
+def _version_titles(stored: list[LawVersionsForLawsRow], accepted: list[_Incoming],
                     listing: SourceListing | None) -> dict[str, str | None]:
     """The law's title in each version: what e-Gov's revision list gives, else the <LawTitle> of the text read now,
     else what the store holds. A renamed law's older versions keep the title they bore."""
-    titles: dict[str, str | None] = {r["revision_id"]: r.get("title") for r in stored}
+    titles: dict[str, str | None] = {r.revision_id: r.title for r in stored}
     titles.update({a.revision.text: a.law.meta.title for a in accepted if a.law.meta.title})
     if listing is not None:
         titles.update({v.revision_id: v.title for v in listing.versions if v.title})
@@ -653,8 +666,8 @@ def _provision_row(p: Any) -> dict[str, Any]:
     }
 
 
-def _changed(p: Any, existing: dict[str, Any] | None) -> bool:
-    return existing is None or existing["valid_until"] != p.valid_until or existing["content_hash"] != p.content_hash
+def _changed(p: Any, existing: LawVersionProvisionsRow | None) -> bool:
+    return existing is None or existing.valid_until != p.valid_until or existing.content_hash != p.content_hash
 
 
 def _sentences_from_json(raw: str | None) -> tuple[SentenceText, ...]:

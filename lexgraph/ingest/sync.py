@@ -26,6 +26,7 @@ from lexgraph.statutes.egov_api import UNENFORCED, BadAnswer, EgovApi, EgovNotFo
 from lexgraph.statutes.sources import XmlDocument, parse_revision_id
 from lexgraph.statutes.timeline import ListedVersion, SourceListing
 from lexgraph.store.base import GraphStore
+from lexgraph.store.rows import LAW_BY_ID, LAW_VERSIONS_FOR_LAWS, LAWS_SYNCED
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ RevisionCallback = Callable[[str, bool], None]
 
 def synced_laws(store: GraphStore) -> list[tuple[str, date]]:
     """The laws a sync has brought up to e-Gov's list, with the day of their last successful sync."""
-    return [(row["law_id"], row["synced_on"]) for row in store.query("laws_synced")]
+    return [(row.law_id, row.synced_on) for row in store.rows(LAWS_SYNCED)]
 
 
 def sync_laws(
@@ -132,12 +133,12 @@ def _sync_law(store: GraphStore, api: EgovApi, revisions: RevisionList, today: d
     summary.listed += len(listing.versions)
     summary.scheduled += sum(1 for v in listing.versions if v.scheduled)
     listed = {r.revision_id: r for r in revisions.revisions}
-    stored = {row["revision_id"]: row for row in store.query("law_versions_for_laws", law_ids=[law_id])}
+    stored = {row.revision_id: row for row in store.rows(LAW_VERSIONS_FOR_LAWS, law_ids=[law_id])}
     documents: list[XmlDocument] = []
     names: dict[str, str] = {}
     for version in listing.versions:
         row = stored.get(version.revision_id)
-        if version.enforced_from is None or (row is not None and row["enforced_from"] is not None):
+        if version.enforced_from is None or (row is not None and row.enforced_from is not None):
             continue  # a day left open (its text waits until e-Gov fixes the day), or already stored
         if parse_revision_id(version.revision_id) is None:
             summary.failures.append(RevisionFailure(law_id, version.revision_id,
@@ -172,8 +173,8 @@ def _sync_law(store: GraphStore, api: EgovApi, revisions: RevisionList, today: d
 def _redate(store: GraphStore, api: EgovApi, law_id: str, today: date, catalog: Catalog, summary: SyncSummary,
             link: bool) -> None:
     """A law with nothing updated at e-Gov since its last sync: its stored list, known up to `today`."""
-    rows = store.query("law_versions_for_laws", law_ids=[law_id])
-    law = store.query("law_by_id", law_id=law_id)
+    rows = store.rows(LAW_VERSIONS_FOR_LAWS, law_ids=[law_id])
+    law = store.rows(LAW_BY_ID, law_id=law_id)
     listing = stored_listing(rows, law[0]) if law else None
     if listing is None:
         raise NotFound(f"{law_id} has not been synced; run `lexgraph sync {law_id}`")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lexgraph.citations.context import CitationContext
 from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, extractor_named
@@ -21,6 +21,7 @@ from lexgraph.statutes.former_titles import FormerTitle, titled_runs
 if TYPE_CHECKING:  # only named here: a text read with no store (``lexgraph cite``) loads no store module
     from lexgraph.read.revisions import StoreRevisions
     from lexgraph.store.base import GraphStore
+    from lexgraph.store.rows import LawsAllRow
 
 
 def store_catalog(store: GraphStore, base: Catalog) -> Catalog:
@@ -28,13 +29,15 @@ def store_catalog(store: GraphStore, base: Catalog) -> Catalog:
     law no longer bears), so that every stored law can be cited by name. An ordinance among them takes the Act its
     enacting formula names as its parent (what its bare 法 means), unless its title names one. The titles
     the stored versions bore before a renaming are the laws' former titles."""
+    from lexgraph.store.rows import LAWS_ALL
+
     former = stored_former_titles(store)
     renamed = {f.law_id for f in former}  # the bundled list may know such a law by the title it bore in 2020
     extra = [
-        LawEntry(row["law_id"], row["title"], row["law_num"], row["law_type"], tuple(row["aliases"] or ()),
+        LawEntry(row.law_id, row.title, row.law_num, row.law_type, tuple(row.aliases or ()),
                  parent_law_id=_enacted_under(base, row))
-        for row in store.query("laws_all")
-        if (known := base.by_id(row["law_id"])) is None or (row["law_id"] in renamed and known.title != row["title"])
+        for row in store.rows(LAWS_ALL)
+        if (known := base.by_id(row.law_id)) is None or (row.law_id in renamed and known.title != row.title)
     ]
     return base.with_entries(extra, former) if extra or former else base
 
@@ -42,11 +45,13 @@ def store_catalog(store: GraphStore, base: Catalog) -> Catalog:
 def stored_former_titles(store: GraphStore) -> list[FormerTitle]:
     """The former titles the stored versions give: per law, each title a later version no longer bears, until the
     day of that version (`lexgraph.statutes.former_titles.titled_runs`)."""
+    from lexgraph.store.rows import LAW_VERSION_TITLES
+
     by_law: dict[str, list[tuple[date | None, str]]] = {}
     current: dict[str, str] = {}
-    for row in store.query("law_version_titles"):
-        by_law.setdefault(row["law_id"], []).append((row["enforced_from"], row["title"]))
-        current[row["law_id"]] = row["law_title"]
+    for row in store.rows(LAW_VERSION_TITLES):
+        by_law.setdefault(row.law_id, []).append((row.enforced_from, row.title))
+        current[row.law_id] = row.law_title
     found = []
     for law_id, versions in by_law.items():
         found += [f for f in titled_runs(law_id, versions, "stored versions (lexgraph sync)")
@@ -54,11 +59,11 @@ def stored_former_titles(store: GraphStore) -> list[FormerTitle]:
     return found
 
 
-def _enacted_under(base: Catalog, row: dict[str, Any]) -> str | None:
-    statement = row.get("enact_statement")
-    if not statement or row["law_type"] in ("Act", "Constitution") or "施行" in (row["title"] or ""):
+def _enacted_under(base: Catalog, row: LawsAllRow) -> str | None:
+    statement = row.enact_statement
+    if not statement or row.law_type in ("Act", "Constitution") or "施行" in (row.title or ""):
         return None  # a 施行令 / 施行規則 finds its Act by title, as the bundled ones do
-    parent = formula_parent(base, statement, row["law_id"], row["law_type"])
+    parent = formula_parent(base, statement, row.law_id, row.law_type)
     return parent.law_id if parent is not None else None
 
 

@@ -13,6 +13,19 @@ from lexgraph.model import AsOf, LawInfo, as_of_day, day_filter
 from lexgraph.read.laws import NotInForce, clause_path, provision_as_of
 from lexgraph.read.revisions import LawSpans, version_spans
 from lexgraph.store.base import GraphStore
+from lexgraph.store.rows import (
+    OWNER_CHUNKS,
+    PRECEDENT_BY_UID,
+    PRECEDENT_CITED_BY,
+    PRECEDENT_CITES_CLAUSES,
+    PRECEDENT_CITES_PRECEDENTS,
+    PRECEDENTS_BY_CASE_NAME,
+    PRECEDENTS_BY_CASE_NUMBER,
+    PRECEDENTS_ON,
+    PROVISION_CITED_BY_DOCUMENTS,
+    PROVISION_PERIODS,
+    PrecedentRow,
+)
 
 if TYPE_CHECKING:
     from lexgraph.documents.judgment import Landmark
@@ -59,22 +72,22 @@ def documents_citing(store: GraphStore, law: LawInfo, clause: str, as_of: AsOf,
     path = clause_path(clause)
     if day is not None:
         provision_as_of(store, law, clause, day)
-    elif not store.query("provision_periods", law_id=law.law_id, path=path):
+    elif not store.rows(PROVISION_PERIODS, law_id=law.law_id, path=path):
         raise NotInForce(f"{law.title} has no clause {clause} ({path}) in any stored version")
-    rows = store.query("provision_cited_by_documents", law_id=law.law_id, path=path, prefix=f"{path}/",
-                       day=as_of_day(day), any_day=day is None)
+    rows = store.rows(PROVISION_CITED_BY_DOCUMENTS, law_id=law.law_id, path=path, prefix=f"{path}/",
+                      day=as_of_day(day), any_day=day is None)
     law_spans = LawSpans(version_spans(store, law.law_id), ())  # versions only: no clause is looked up
     out = []
     for row in rows:
-        kind = "precedent" if row["label"] == "Precedent" else (row["kind"] or "other")
+        kind = "precedent" if row.label == "Precedent" else (row.kind or "other")
         if kind not in kinds:
             continue
-        when = row["date"]
+        when = row.date
         version = law_spans.version_on(when) if when else None
         out.append(CitingDocument(
-            kind=kind, uid=row["uid"], name=row["case_name"] or row["title"] or row["uid"], court=row["court"],
-            decision_type=row["decision_type"], case_number=row["case_number"], day=when,
-            chunk_uid=row["chunk_uid"], surface=row["surface"], clause_uid=row["clause_uid"], path=row["path"],
+            kind=kind, uid=row.uid, name=row.case_name or row.title or row.uid, court=row.court,
+            decision_type=row.decision_type, case_number=row.case_number, day=when,
+            chunk_uid=row.chunk_uid, surface=row.surface, clause_uid=row.clause_uid, path=row.path,
             revision_id=version.revision_id if version else None,
         ))
     return out
@@ -95,7 +108,8 @@ class PrecedentView:
                 "cites_precedents": list(self.cites_precedents), "cited_by": list(self.cited_by)}
 
 
-def find_precedent(store: GraphStore, case: str, landmarks: Mapping[str, Landmark] | None = None) -> dict[str, Any]:
+def find_precedent(store: GraphStore, case: str,
+                   landmarks: Mapping[str, Landmark] | None = None) -> PrecedentRow:
     """A precedent by uid (hanrei:91244), lawsuit id (91244), case number (令和3年(オ)第293号の2, any numeral
     style), case name (事件名 as the judgment's header or the metadata gives it: 原状回復等請求事件) or a landmark's
     popular name (三菱樹脂事件, from landmarks.csv); raises PrecedentNotFound saying what was tried and how to find
@@ -116,8 +130,8 @@ def find_precedent(store: GraphStore, case: str, landmarks: Mapping[str, Landmar
     found = _by_id_or_number(store, case, key)
     if found is not None:
         return found
-    rows = store.query("precedents_by_case_name", case_names=_case_name_forms(key))
-    full = [r for r in rows if not r["stub"]] or rows
+    rows = store.rows(PRECEDENTS_BY_CASE_NAME, case_names=_case_name_forms(key))
+    full = [r for r in rows if not r.stub] or rows
     if len(full) == 1:
         return full[0]
     if len(full) > 1:
@@ -130,35 +144,34 @@ def find_precedent(store: GraphStore, case: str, landmarks: Mapping[str, Landmar
         "list the stored ones")
 
 
-def _by_id_or_number(store: GraphStore, case: str, key: str) -> dict[str, Any] | None:
+def _by_id_or_number(store: GraphStore, case: str, key: str) -> PrecedentRow | None:
     from lexgraph.documents.judgment import normalise_case_numbers
 
     for uid in (key, f"hanrei:{key}"):
-        rows = store.query("precedent_by_uid", uid=uid)
+        rows = store.rows(PRECEDENT_BY_UID, uid=uid)
         if rows:
             return rows[0]
     for number in normalise_case_numbers(key):
-        rows = store.query("precedents_by_case_number", case_number=number)
-        full = [r for r in rows if not r["stub"]] or rows
+        rows = store.rows(PRECEDENTS_BY_CASE_NUMBER, case_number=number)
+        full = [r for r in rows if not r.stub] or rows
         if len(full) == 1:
             return full[0]
         if len(full) > 1:
-            raise PrecedentNotFound(f"{case!r} fits {len(full)} precedents ({', '.join(r['uid'] for r in full)}); "
+            raise PrecedentNotFound(f"{case!r} fits {len(full)} precedents ({', '.join(r.uid for r in full)}); "
                                     "give the uid")
     return None
 
 
-def _cited_landmark(store: GraphStore, landmark: Landmark) -> dict[str, Any] | None:
+def _cited_landmark(store: GraphStore, landmark: Landmark) -> PrecedentRow | None:
     """The placeholder of a landmark that stored judgments cite: the one precedent of its court on its date."""
     if not landmark.date or not landmark.court:
         return None
     court = landmark.court + (landmark.bench or "")  # stored as one name: 最高裁判所大法廷
-    same = [r for r in store.query("precedents_on", day=date.fromisoformat(landmark.date))
-            if r["court"] == court and (not landmark.decision_type
-                                                 or r["decision_type"] in (None, landmark.decision_type))]
+    same = [r for r in store.rows(PRECEDENTS_ON, day=date.fromisoformat(landmark.date))
+            if r.court == court and (not landmark.decision_type or r.decision_type in (None, landmark.decision_type))]
     if len(same) != 1:
         return None
-    rows = store.query("precedent_by_uid", uid=same[0]["uid"])
+    rows = store.rows(PRECEDENT_BY_UID, uid=same[0].uid)
     return rows[0] if rows else None
 
 
@@ -169,21 +182,22 @@ def _case_name_forms(name: str) -> list[str]:
     return [form for form in dict.fromkeys(forms) if form]
 
 
-def _described(row: dict[str, Any]) -> str:
-    day = row["date"].isoformat() if isinstance(row["date"], date) else row["date"]
-    return f"{row['uid']}: {row['court'] or '?'} {day or '?'}"
+def _described(row: PrecedentRow) -> str:
+    day = row.date.isoformat() if isinstance(row.date, date) else row.date
+    return f"{row.uid}: {row.court or '?'} {day or '?'}"
 
 
-def precedent_view(store: GraphStore, precedent: dict[str, Any]) -> PrecedentView:
-    uid = precedent["uid"]
+def precedent_view(store: GraphStore, precedent: PrecedentRow) -> PrecedentView:
+    """The precedent and what it cites and is cited by, as plain dicts: the view's JSON is the rows' columns."""
+    uid = precedent.uid
     return PrecedentView(
-        node=precedent,
-        chunks=len(store.query("owner_chunks", uid=uid)),
-        cites_clauses=tuple(_plain(r) for r in store.query("precedent_cites_clauses", uid=uid)),
-        cites_precedents=tuple(_plain(r) for r in store.query("precedent_cites_precedents", uid=uid)),
-        cited_by=tuple(_plain(r) for r in store.query("precedent_cited_by", uid=uid)),
+        node=precedent._asdict(),
+        chunks=len(store.rows(OWNER_CHUNKS, uid=uid)),
+        cites_clauses=tuple(_plain(r._asdict()) for r in store.rows(PRECEDENT_CITES_CLAUSES, uid=uid)),
+        cites_precedents=tuple(_plain(r._asdict()) for r in store.rows(PRECEDENT_CITES_PRECEDENTS, uid=uid)),
+        cited_by=tuple(_plain(r._asdict()) for r in store.rows(PRECEDENT_CITED_BY, uid=uid)),
     )
 
 
-def _plain(row: dict[str, Any]) -> dict[str, Any]:
+def _plain(row: Mapping[str, Any]) -> dict[str, Any]:
     return {k: (v.isoformat() if isinstance(v, date) else v) for k, v in row.items()}

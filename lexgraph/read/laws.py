@@ -22,6 +22,28 @@ from lexgraph.read.in_force import NotInForce as NotInForceAnswer
 from lexgraph.read.revisions import ClauseSpans, amendments_from_json
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.store.base import GraphStore
+from lexgraph.store.rows import (
+    CLAUSE_WORDINGS_ON,
+    LAW_BY_ID,
+    LAW_VERSION_ON,
+    LAW_VERSIONS,
+    LAWS_ALL,
+    LAWS_BY_NAME,
+    PROVISION_BY_UID,
+    PROVISION_CHILDREN,
+    PROVISION_CITED_BY,
+    PROVISION_CITES,
+    PROVISIONS_IN_VERSION,
+    LawByIdRow,
+    LawsAllRow,
+    LawsByNameRow,
+    LawVersionRow,
+    ProvisionChildrenRow,
+    ProvisionCitedByRow,
+    ProvisionCitesRow,
+    ProvisionRow,
+    ProvisionsInVersionRow,
+)
 
 
 class LawNotFound(NotFound):
@@ -135,7 +157,7 @@ class LawDiff:
 def resolve_law(store: GraphStore, name: str, catalog: Catalog | None = None) -> LawInfo:
     """A title, law number (any numeral style), 略称 or law id → the stored law."""
     name = name.strip()
-    rows = store.query("laws_by_name", name=name)
+    rows: list[LawsByNameRow | LawByIdRow] = [*store.rows(LAWS_BY_NAME, name=name)]
     if not rows:
         if catalog is None:
             catalog = Catalog.bundled()
@@ -148,7 +170,7 @@ def resolve_law(store: GraphStore, name: str, catalog: Catalog | None = None) ->
             if entry.law_id in seen:
                 continue
             seen.add(entry.law_id)
-            rows.extend(store.query("law_by_id", law_id=entry.law_id))
+            rows.extend(store.rows(LAW_BY_ID, law_id=entry.law_id))
         if not rows and entries:
             raise LawNotFound(
                 f"{name!r} is {entries[0].title} ({entries[0].law_id}), but that law is not in the store; "
@@ -157,9 +179,9 @@ def resolve_law(store: GraphStore, name: str, catalog: Catalog | None = None) ->
     if not rows:
         raise LawNotFound(f"no law called {name!r}; give a title, a law number (昭和二十九年法律第八十九号), "
                           "an abbreviation or an e-Gov law id")
-    unique = {row["law_id"]: row for row in rows}
+    unique = {row.law_id: row for row in rows}
     if len(unique) > 1:
-        options = ", ".join(f"{r['title']} ({r['law_id']})" for r in unique.values())
+        options = ", ".join(f"{r.title} ({r.law_id})" for r in unique.values())
         raise AmbiguousLaw(f"{name!r} could mean {options}; give the law id instead")
     return _law_info(next(iter(unique.values())))
 
@@ -167,7 +189,7 @@ def resolve_law(store: GraphStore, name: str, catalog: Catalog | None = None) ->
 def stored_laws(store: GraphStore) -> list[LawInfo]:
     """Every stored law, by law id, from one query (resolving each by name took one scan of the laws per law: 30 s
     for the whole archive's 8,502)."""
-    return [_law_info(row) for row in store.query("laws_all")]
+    return [_law_info(row) for row in store.rows(LAWS_ALL)]
 
 
 def clause_path(clause: str) -> str:
@@ -206,13 +228,13 @@ def provision_as_of(store: GraphStore, law: LawInfo, clause: str, day: date,
                          + (f": {answer.reason.split(': ', 1)[1]}" if answer.why == "repealed" else "")
                          + f"; it was in force: {spans}", answer)
     uid = answer.wording.uid if isinstance(answer, InForce) else answer.last_known.uid  # type: ignore[union-attr]
-    rows = [r for r in store.query("provision_by_uid", uid=uid)]
+    rows = store.rows(PROVISION_BY_UID, uid=uid)
     assert answer.version is not None
     version = version_by_id(store, law, answer.version.revision_id)
     provision = provision_from_row(law.law_id, rows[0])
     parts = tuple(
         provision_from_row(law.law_id, r)
-        for r in store.query("provision_children", uid=provision.uid)
+        for r in store.rows(PROVISION_CHILDREN, uid=provision.uid)
     )
     up_to = newest_known_up_to(store, law) if provision.valid_until is None else None
     return ProvisionAsOf(law=law, provision=provision, version=version, as_of=day, parts=parts, known_up_to=up_to,
@@ -309,22 +331,22 @@ def clause_links(store: GraphStore, law: LawInfo, clause: str, day: date, direct
     found = provision_as_of(store, law, clause, day, revisions)
     path = found.provision.path
     rows = citation_rows(store, law.law_id, path, day, direction)
-    near = "from_path" if direction == "cites" else "to_path"
     # both ends' input to the decision read in batches, not a query per clause: 地方自治法 第二条 is cited by 1,331
     # clauses of the whole archive, and asking for each end alone took 7 minutes; one batch of them all filled a
     # 64 MiB pool (every path asked is read in every law asked), batches of `_SPAN_BATCH` do not
-    ends = list(dict.fromkeys([(law.law_id, row[near]) for row in rows]
-                              + [(row["law_id"], row["path"]) for row in rows]))
+    ends = list(dict.fromkeys([(law.law_id, _near(row)) for row in rows]
+                              + [(row.law_id, row.path) for row in rows]))
     for start in range(0, len(ends), _SPAN_BATCH):
         revisions.read(ends[start:start + _SPAN_BATCH])
     links = []
     for row in rows:  # each end as the one decision reads it on the day
-        near_answer = revisions.wording_on(law.law_id, row[near], day)
-        far_answer = revisions.wording_on(row["law_id"], row["path"], day)
-        if not _shown(near_answer, None) or not _shown(far_answer, row["uid"]):
+        near = _near(row)
+        near_answer = revisions.wording_on(law.law_id, near, day)
+        far_answer = revisions.wording_on(row.law_id, row.path, day)
+        if not _shown(near_answer, None) or not _shown(far_answer, row.uid):
             continue
-        links.append(ClauseLink(row[near], row["surface"], row["part"], int(row["mentions"] or 1), row["law_id"],
-                                row["law_title"], provision_from_row(row["law_id"], row),
+        links.append(ClauseLink(near, row.surface, row.part, int(row.mentions or 1), row.law_id,
+                                row.law_title, provision_from_row(row.law_id, row),
                                 far_answer.reason if isinstance(far_answer, Unknown) else None))
     return ClauseLinks(law, path, day, direction, tuple(links), found.unknown.reason if found.unknown else None)
 
@@ -332,19 +354,24 @@ def clause_links(store: GraphStore, law: LawInfo, clause: str, day: date, direct
 _SPAN_BATCH = 48  # clauses whose periods one query reads (ClauseSpans.read)
 
 
-def citation_rows(store: GraphStore, law_id: str, path: str, day: date, direction: str) -> list[dict[str, Any]]:
+def _near(row: ProvisionCitesRow | ProvisionCitedByRow) -> str:
+    """The end of a citation row inside the clause asked about: the citing clause, or the cited one."""
+    return row.from_path if isinstance(row, ProvisionCitesRow) else row.to_path
+
+
+def citation_rows(store: GraphStore, law_id: str, path: str, day: date,
+                  direction: str) -> list[ProvisionCitesRow] | list[ProvisionCitedByRow]:
     """The citations leaving (``cites``) or reaching (``cited_by``) the clause at `path` and the clauses inside it,
     both ends as worded on `day`, in the order a reader expects (the near clause, then the citation's place in its
     text or the citing law and clause). The clause's wordings are found first and each one's edges are followed
     from its key: memory stays bounded by the citations read, on a store of any size (one query joining both
     sides scanned every clause of the whole archive into the engine's buffer pool and filled it)."""
-    query = "provision_cites" if direction == "cites" else "provision_cited_by"
-    rows = [row for wording in store.query("clause_wordings_on", law_id=law_id, path=path, prefix=f"{path}/",
-                                           day=day)
-            for row in store.query(query, uid=wording["uid"], day=day)]
+    wordings = store.rows(CLAUSE_WORDINGS_ON, law_id=law_id, path=path, prefix=f"{path}/", day=day)
     if direction == "cites":
-        return sorted(rows, key=lambda r: (r["from_path"], r["char_start"] or 0, r["path"]))
-    return sorted(rows, key=lambda r: (r["law_id"], r["path"], r["to_path"]))
+        cites = [row for wording in wordings for row in store.rows(PROVISION_CITES, uid=wording.uid, day=day)]
+        return sorted(cites, key=lambda r: (r.from_path, r.char_start or 0, r.path))
+    cited_by = [row for wording in wordings for row in store.rows(PROVISION_CITED_BY, uid=wording.uid, day=day)]
+    return sorted(cited_by, key=lambda r: (r.law_id, r.path, r.to_path))
 
 
 def _shown(answer: Answer, uid: str | None) -> bool:
@@ -358,7 +385,7 @@ def _shown(answer: Answer, uid: str | None) -> bool:
 
 
 def version_on(store: GraphStore, law: LawInfo, day: date) -> LawVersionInfo:
-    rows = store.query("law_version_on", law_id=law.law_id, day=day)
+    rows = store.rows(LAW_VERSION_ON, law_id=law.law_id, day=day)
     if not rows:
         if law.repealed_on is not None and day >= law.repealed_on:
             raise NotInForce(f"{law.title} was repealed (廃止) from {law.repealed_on.isoformat()}: not in force on "
@@ -374,7 +401,7 @@ def version_on(store: GraphStore, law: LawInfo, day: date) -> LawVersionInfo:
 
 
 def law_versions(store: GraphStore, law: LawInfo) -> list[LawVersionInfo]:
-    rows = store.query("law_versions", law_id=law.law_id)
+    rows = store.rows(LAW_VERSIONS, law_id=law.law_id)
     versions = [_version_info(r) for r in rows]
     # A scheduled version whose day is left open comes last: it is not in force on any day yet.
     return sorted(versions, key=lambda v: (v.enforced_from or (date.max if v.scheduled else date.min), v.revision_id))
@@ -405,63 +432,77 @@ def law_diff(store: GraphStore, law: LawInfo, from_day: date, to_day: date, leve
     for path, row in after.items():
         old = before.get(path)
         if old is None:
-            changes.append(ClauseChange(path, row["kind"], row["title"], "added", None, row["text"]))
+            changes.append(ClauseChange(path, row.kind, row.title, "added", None, row.text))
         elif _wording(old) != _wording(row):
-            changes.append(ClauseChange(path, row["kind"], row["title"], "changed", old["text"], row["text"]))
+            changes.append(ClauseChange(path, row.kind, row.title, "changed", old.text, row.text))
     for path, row in before.items():
         if path not in after:
-            changes.append(ClauseChange(path, row["kind"], row["title"], "removed", row["text"], None))
-    order = {p: r["seq"] for p, r in {**before, **after}.items()}
+            changes.append(ClauseChange(path, row.kind, row.title, "removed", row.text, None))
+    order = {p: r.seq for p, r in {**before, **after}.items()}
     changes.sort(key=lambda c: (order.get(c.path, 0), c.path))
     return LawDiff(law, from_day, to_day, before_version.revision_id, after_version.revision_id, tuple(changes),
                    compared_to)
 
 
-def _wording(row: dict[str, Any]) -> tuple[str, str]:
+def _wording(row: ProvisionsInVersionRow) -> tuple[str, str]:
     """A change of wording, not of markup: how a file splits sentences, or the spaces, tabs and line breaks its
     generator left inside a sentence (行政手続法 第二条第四号 in e-Gov's 2018 and 2024 files: 「…をいう。⏎
     ただし、…」 with indentation, and 「…をいう。ただし、…」), can differ between XML generations while the law
     reads the same, and a diff must not report that as an amendment. Whitespace carries no wording in a statute's
     text."""
-    return (_SPACE.sub("", row.get("caption") or ""), _SPACE.sub("", row.get("text") or ""))
+    return (_SPACE.sub("", row.caption or ""), _SPACE.sub("", row.text or ""))
 
 
 _SPACE = re.compile(r"\s+")  # with str patterns this includes the ideographic space 「　」
 
 
-def _clauses(store: GraphStore, revision_id: str, level: str) -> dict[str, dict[str, Any]]:
-    rows = store.query("provisions_in_version", revision_id=revision_id)
+def _clauses(store: GraphStore, revision_id: str, level: str) -> dict[str, ProvisionsInVersionRow]:
+    rows = store.rows(PROVISIONS_IN_VERSION, revision_id=revision_id)
     if level == "article":
-        rows = [r for r in rows if r["kind"] not in ("paragraph", "item", "subitem")]
-    return {r["path"]: r for r in rows}
+        rows = [r for r in rows if r.kind not in ("paragraph", "item", "subitem")]
+    return {r.path: r for r in rows}
 
 
-def provision_from_row(law_id: str, row: dict[str, Any]) -> ProvisionVersion:
-    sentences = tuple(SentenceText(role, text) for role, text in json.loads(row.get("sentences") or "[]"))
+def provision_from_row(law_id: str, row: ProvisionRow | ProvisionChildrenRow | ProvisionCitesRow
+                       | ProvisionCitedByRow) -> ProvisionVersion:
+    """A clause's wording from a row that reads all of it (`ProvisionRow`) or part: the parts a row lacks are
+    empty (a clause inside one, a clause at the other end of a citation)."""
+    if isinstance(row, ProvisionRow):
+        sentences = tuple(SentenceText(role, text) for role, text in json.loads(row.sentences or "[]"))
+        return ProvisionVersion(
+            uid=row.uid, law_id=law_id, path=row.path, kind=row.kind, num=row.num or "", title=row.title or "",
+            caption=row.caption or "", heading=row.heading or "", text=row.text or "", sentences=sentences,
+            seq=row.seq or 0, valid_from=row.valid_from, valid_until=row.valid_until,
+            content_hash=row.content_hash or "",
+        )
+    if isinstance(row, ProvisionChildrenRow):
+        return ProvisionVersion(
+            uid=row.uid, law_id=law_id, path=row.path, kind=row.kind, num="", title=row.title or "", caption="",
+            heading="", text=row.text or "", sentences=(), seq=row.seq or 0, valid_from=None, valid_until=None,
+            content_hash="",
+        )
     return ProvisionVersion(
-        uid=row["uid"], law_id=law_id, path=row["path"], kind=row["kind"], num=row.get("num") or "",
-        title=row.get("title") or "", caption=row.get("caption") or "", heading=row.get("heading") or "",
-        text=row.get("text") or "", sentences=sentences, seq=row.get("seq") or 0,
-        valid_from=row.get("valid_from"), valid_until=row.get("valid_until"),
-        content_hash=row.get("content_hash") or "",
+        uid=row.uid, law_id=law_id, path=row.path, kind=row.kind, num="", title="", caption="", heading="",
+        text=row.text or "", sentences=(), seq=0, valid_from=row.valid_from, valid_until=row.valid_until,
+        content_hash="",
     )
 
 
-def _law_info(row: dict[str, Any]) -> LawInfo:
+def _law_info(row: LawByIdRow | LawsAllRow | LawsByNameRow) -> LawInfo:
     return LawInfo(
-        law_id=row["law_id"], title=row["title"], law_num=row["law_num"], law_type=row["law_type"],
-        aliases=tuple(row.get("aliases") or ()), kana=row.get("kana") or "", promulgated=row.get("promulgated"),
-        repealed_on=row.get("repealed_on"),
+        law_id=row.law_id, title=row.title, law_num=row.law_num, law_type=row.law_type,
+        aliases=tuple(row.aliases or ()), kana=row.kana or "", promulgated=row.promulgated,
+        repealed_on=row.repealed_on,
     )
 
 
-def _version_info(row: dict[str, Any]) -> LawVersionInfo:
+def _version_info(row: LawVersionRow) -> LawVersionInfo:
     return LawVersionInfo(
-        revision_id=row["revision_id"], law_id=row["law_id"], enforced_from=row["enforced_from"],
-        enforced_until=row["enforced_until"], amended_by=row["amended_by"], source=row["source"],
-        dated_by=row["dated_by"], known_in_force_on=row["known_in_force_on"],
-        known_until=row.get("known_until"), gap=amendments_from_json(row.get("gap")),
-        amendments=amendments_from_json(row.get("amendments")), scheduled=bool(row.get("scheduled")),
+        revision_id=row.revision_id, law_id=row.law_id, enforced_from=row.enforced_from,
+        enforced_until=row.enforced_until, amended_by=row.amended_by, source=row.source,
+        dated_by=row.dated_by, known_in_force_on=row.known_in_force_on,
+        known_until=row.known_until, gap=amendments_from_json(row.gap),
+        amendments=amendments_from_json(row.amendments), scheduled=bool(row.scheduled),
     )
 
 

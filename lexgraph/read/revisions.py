@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import date
-from typing import Any
 
 from lexgraph.citations.model import Citation
 from lexgraph.model import KnownAmendment
@@ -25,6 +24,17 @@ from lexgraph.read.spans import VersionSpan as VersionSpan
 from lexgraph.read.targets import each_item, outside_articles
 from lexgraph.statutes.amendments import law_num_of_act_id
 from lexgraph.store.base import GraphStore
+from lexgraph.store.rows import (
+    LAW_PROVISION_SPANS,
+    LAW_VERSIONS,
+    LAW_VERSIONS_FOR_LAWS,
+    PROVISION_SPANS_OF_PATH,
+    PROVISION_SPANS_OF_PATHS,
+    ClauseSpanRow,
+    LawVersionRow,
+    LawVersionsForLawsRow,
+    ProvisionSpansOfPathsRow,
+)
 
 #: Distinct clauses of one law asked about before `StoreRevisions` reads the law whole: below it each clause's spans
 #: are read alone (a short text's two citations: two reads of a few ms), from it on the whole law once (a judgment's
@@ -190,7 +200,7 @@ class StoreRevisions:
         versions = self._clauses.versions_kept(law_id)
         if versions is None:
             versions = version_spans(self._store, law_id)
-        provisions = [_provision(r) for r in self._store.query("law_provision_spans", law_id=law_id)] if versions \
+        provisions = [_provision(r) for r in self._store.rows(LAW_PROVISION_SPANS, law_id=law_id)] if versions \
             else []
         return LawSpans(versions, provisions)
 
@@ -219,11 +229,11 @@ class ClauseSpans:
         if laws:
             self._versions.update(versions_of_laws(self._store, laws))
         stored = [(law, path) for law, path in wanted if self._versions[law]]  # no version: no clause to read
-        rows = self._store.query("provision_spans_of_paths", law_ids=sorted({law for law, _ in stored}),
+        rows = self._store.rows(PROVISION_SPANS_OF_PATHS, law_ids=sorted({law for law, _ in stored}),
                                  paths=sorted({path for _, path in stored})) if stored else []
         found: dict[tuple[str, str], list[ProvisionSpan]] = {}
         for row in rows:  # every path asked is read in every law asked: keep the pairs asked
-            found.setdefault((row["law_id"], row["path"]), []).append(_provision(row))
+            found.setdefault((row.law_id, row.path), []).append(_provision(row))
         for law, path in wanted:
             self._spans.setdefault(law, {})[path] = LawSpans(self._versions[law], found.get((law, path), []))
 
@@ -231,7 +241,7 @@ class ClauseSpans:
         paths = self._spans.setdefault(law_id, {})
         if path not in paths:
             versions = self._law_versions(law_id)
-            rows = self._store.query("provision_spans_of_path", law_id=law_id, path=path) if versions else []
+            rows = self._store.rows(PROVISION_SPANS_OF_PATH, law_id=law_id, path=path) if versions else []
             paths[path] = LawSpans(versions, [_provision(r) for r in rows])
         return paths[path]
 
@@ -273,21 +283,21 @@ def _division_at(law: LawSpans, at: str, on: date) -> str | None:
 
 def version_spans(store: GraphStore, law_id: str) -> list[VersionSpan]:
     """A law's stored versions in time order, without its clauses (for `LawSpans.version_on` alone)."""
-    return [_version(r) for r in store.query("law_versions", law_id=law_id)]
+    return [_version(r) for r in store.rows(LAW_VERSIONS, law_id=law_id)]
 
 
 def versions_of_laws(store: GraphStore, law_ids: Sequence[str]) -> dict[str, list[VersionSpan]]:
     """`version_spans` of several laws in one read; a law without versions maps to an empty list."""
     out: dict[str, list[VersionSpan]] = {law_id: [] for law_id in law_ids}
-    for row in store.query("law_versions_for_laws", law_ids=list(law_ids)):
-        out[row["law_id"]].append(_version(row))
+    for row in store.rows(LAW_VERSIONS_FOR_LAWS, law_ids=list(law_ids)):
+        out[row.law_id].append(_version(row))
     return out
 
 
-def _version(row: Mapping[str, Any]) -> VersionSpan:
-    return VersionSpan(row["revision_id"], row["enforced_from"], row["enforced_until"], row["amended_by"],
-                       row.get("known_until"), row.get("known_in_force_on"), amendments_from_json(row.get("gap")),
-                       bool(row.get("scheduled")))
+def _version(row: LawVersionRow | LawVersionsForLawsRow) -> VersionSpan:
+    return VersionSpan(row.revision_id, row.enforced_from, row.enforced_until, row.amended_by,
+                       row.known_until, row.known_in_force_on, amendments_from_json(row.gap),
+                       bool(row.scheduled))
 
 
 def amendments_from_json(raw: str | None) -> tuple[KnownAmendment, ...]:
@@ -295,7 +305,7 @@ def amendments_from_json(raw: str | None) -> tuple[KnownAmendment, ...]:
     return tuple(KnownAmendment.from_json(item) for item in json.loads(raw)) if raw else ()
 
 
-def _provision(row: dict[str, Any]) -> ProvisionSpan:
-    heading = row.get("heading")
-    return ProvisionSpan(row["uid"], row["path"], row["kind"], int(row["seq"] or 0), row["valid_from"],
-                         row["valid_until"], division_of(heading) if heading else None)
+def _provision(row: ClauseSpanRow | ProvisionSpansOfPathsRow) -> ProvisionSpan:
+    heading = row.heading
+    return ProvisionSpan(row.uid, row.path, row.kind, int(row.seq or 0), row.valid_from,
+                         row.valid_until, division_of(heading) if heading else None)

@@ -41,6 +41,7 @@ from lexgraph.retrieve.modes import RetrieverSetup, search_mode
 from lexgraph.retrieve.options import SearchOptions
 from lexgraph.retrieve.retrievers import CiteFn, KindsRetriever, RankedBy, Retrieved, Retriever, StandInRetriever
 from lexgraph.store.base import GraphStore
+from lexgraph.store.rows import CHUNKS_CITATIONS, EVIDENCE_ITEMS, LAW_BY_ID, ChunksCitationsRow, EvidenceItemsRow
 
 
 @dataclass(frozen=True)
@@ -121,8 +122,8 @@ def stale_parts(store: GraphStore) -> tuple[StalePart, ...]:
         if part.status != "stale":
             continue
         law_id = part_law_id(part.part) or ""
-        rows = store.query("law_by_id", law_id=law_id) if law_id else []
-        found.append(StalePart(part.part, law_id, str(rows[0]["title"]) if rows else ""))
+        rows = store.rows(LAW_BY_ID, law_id=law_id) if law_id else []
+        found.append(StalePart(part.part, law_id, str(rows[0].title) if rows else ""))
     return tuple(found)
 
 
@@ -294,53 +295,53 @@ def _evidence(store: GraphStore, clauses: Sequence[Retrieved], chunks: Sequence[
     rows = _chunk_citations(store, chunks)
     remap = _wording_on(rows, decisions, dropped) if where.day else {}
     for row in rows:
-        target = remap.get(row["target"], row["target"]) if row["label"] == "Provision" else row["target"]
-        if target is None or (where.laws and row["label"] == "Provision" and row["law_id"] not in where.laws):
+        target = remap.get(row.target, row.target) if row.label == "Provision" else row.target
+        if target is None or (where.laws and row.label == "Provision" and row.law_id not in where.laws):
             continue
-        cites.setdefault(row["chunk"], []).append(target)
-        labels[target] = row["label"]
+        cites.setdefault(row.chunk, []).append(target)
+        labels[target] = row.label
     direct = [c.uid for c in clauses] if options.direct else None
     ranked = select_evidence([c.uid for c in chunks], cites, direct=direct, m=options.m,
                              n=options.n, k=options.rrf_k)
     return _describe(store, ranked, labels, {c.uid: c for c in clauses})
 
 
-def _chunk_citations(store: GraphStore, chunks: Sequence[Retrieved]) -> list[Mapping[str, Any]]:
+def _chunk_citations(store: GraphStore, chunks: Sequence[Retrieved]) -> list[ChunksCitationsRow]:
     """What the chunks cite, as rows of ``chunks_citations``: from the chunks' units where the search brought them
     with what they cite (Neo4j's search query: one round trip fewer a search), else read from the store.
     A unit not yet in hand is never read for this."""
-    rows: list[Mapping[str, Any]] = []
+    rows: list[ChunksCitationsRow] = []
     rest = []
     for chunk in chunks:
         unit = chunk.hit.unit_if_read()
         if unit is None or unit.cites is None:
             rest.append(chunk.uid)
             continue
-        rows += [{"chunk": chunk.uid, "target": c.target, "label": c.label, "law_id": c.law_id, "path": c.path}
+        rows += [ChunksCitationsRow(chunk=chunk.uid, target=c.target, label=c.label, law_id=c.law_id, path=c.path)
                  for c in unit.cites]
-    return rows + (store.query("chunks_citations", uids=rest) if rest else [])
+    return rows + (store.rows(CHUNKS_CITATIONS, uids=rest) if rest else [])
 
 
-def _wording_on(rows: Sequence[Mapping[str, Any]], decisions: _Decisions,
+def _wording_on(rows: Sequence[ChunksCitationsRow], decisions: _Decisions,
                 dropped: list[str]) -> dict[str, str | None]:
     """Cited clause uid → the uid of the same clause's wording on the day, as the in-force decision gives it
     (its last known wording past "known up to", noted as unverified); None: not in force, or not known, then."""
     out: dict[str, str | None] = {}
-    decisions.read((row["law_id"], row["path"]) for row in rows if row["label"] == "Provision")
+    decisions.read((row.law_id, row.path) for row in rows if row.label == "Provision")
     for row in rows:
-        if row["label"] != "Provision" or row["target"] in out:
+        if row.label != "Provision" or row.target in out:
             continue
-        answer = decisions.answer(row["law_id"], row["path"])
-        title = f"{row['law_id']} {clause_label(row['path'])}"
+        answer = decisions.answer(row.law_id, row.path)
+        title = f"{row.law_id} {clause_label(row.path)}"
         if isinstance(answer, InForce):
-            out[row["target"]] = answer.uid
+            out[row.target] = answer.uid
         elif isinstance(answer, Unknown):
             decisions.note(answer, title)
-            out[row["target"]] = answer.last_known.uid if answer.last_known is not None else None
+            out[row.target] = answer.last_known.uid if answer.last_known is not None else None
         else:
-            out[row["target"]] = None
+            out[row.target] = None
             if answer is not None:
-                dropped.append(f"{row['law_id']} {row['path']}: cited by {row['chunk']}, not in force on "
+                dropped.append(f"{row.law_id} {row.path}: cited by {row.chunk}, not in force on "
                                f"{decisions.day}")
     return out
 
@@ -350,10 +351,10 @@ def _describe(store: GraphStore, ranked: Sequence[Any], labels: Mapping[str, str
     cited_clauses = [e.id for e in ranked if labels.get(e.id) == "Provision" and e.id not in direct]
     cited_precedents = [e.id for e in ranked if labels.get(e.id) == "Precedent"]
     # One read for both labels (`evidence_items`): each query is a round trip on a server.
-    rows = (store.query("evidence_items", provisions=cited_clauses, precedents=cited_precedents)
+    rows = (store.rows(EVIDENCE_ITEMS, provisions=cited_clauses, precedents=cited_precedents)
             if cited_clauses or cited_precedents else [])
-    provisions = {r["uid"]: r for r in rows if r["label"] == "Provision"}
-    precedents = {r["uid"]: r for r in rows if r["label"] == "Precedent"}
+    provisions = {r.uid: r for r in rows if r.label == "Provision"}
+    precedents = {r.uid: r for r in rows if r.label == "Precedent"}
     items = []
     for e in ranked:
         common = {"uid": e.id, "score": e.score, "cited_by": e.cited_by, "graph_rank": e.graph_rank,
@@ -365,18 +366,18 @@ def _describe(store: GraphStore, ranked: Sequence[Any], labels: Mapping[str, str
                                       **common))
         elif e.id in provisions:
             row = provisions[e.id]
-            title = f"{row['law_title']} {clause_caption(row['path'])}{row['caption'] or ''}"
-            items.append(EvidenceItem(label="Provision", title=title, text=row["text"] or "", law_id=row["law_id"],
-                                      path=row["path"], valid_from=row["valid_from"], valid_until=row["valid_until"],
+            title = f"{row.law_title} {clause_caption(row.path)}{row.caption or ''}"
+            items.append(EvidenceItem(label="Provision", title=title, text=row.text or "", law_id=row.law_id,
+                                      path=row.path, valid_from=row.valid_from, valid_until=row.valid_until,
                                       **common))
         elif e.id in precedents:
             row = precedents[e.id]
             title = precedent_title(row)
-            items.append(EvidenceItem(label="Precedent", title=title, text=row["summary"] or "",
-                                      stub=bool(row["stub"]), **common))
+            items.append(EvidenceItem(label="Precedent", title=title, text=row.summary or "",
+                                      stub=bool(row.stub), **common))
     return items
 
 
-def precedent_title(row: Mapping[str, Any]) -> str:
+def precedent_title(row: EvidenceItemsRow) -> str:
     """A precedent as evidence and references name it: court, date, case number, case name (those known)."""
-    return " ".join(str(x) for x in (row["court"], row["date"], row["case_number"], row["case_name"]) if x)
+    return " ".join(str(x) for x in (row.court, row.date, row.case_number, row.case_name) if x)

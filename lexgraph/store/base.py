@@ -16,12 +16,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 from lexgraph import errors
 from lexgraph.store.migration_checksums import WHOLE_TEXT
+from lexgraph.store.rows import Query
 
 Row = dict[str, Any]
+R = TypeVar("R", bound=tuple[Any, ...])
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -226,6 +228,11 @@ class Transaction(ABC):
     def query(self, query_name: str, /, **params: Any) -> list[Row]:
         """Run a named query inside this transaction."""
 
+    def rows(self, query: Query[R], /, **params: Any) -> list[R]:
+        """Run a named query inside this transaction; its rows as the query's row type (`lexgraph.store.rows`)."""
+        make = query.row
+        return [make(**row) for row in self.query(query.name, **params)]
+
     @abstractmethod
     def upsert_nodes(self, label: str, rows: Sequence[Row]) -> None:
         """Create or update nodes keyed by the label's key; re-running with the same rows changes nothing."""
@@ -307,7 +314,13 @@ class GraphStore(ABC):
     # -- reading and writing ------------------------------------------------------------------------------------
     @abstractmethod
     def query(self, query_name: str, /, **params: Any) -> list[Row]:
-        """Run a named read query from ``lexgraph/cypher``."""
+        """Run a named read query from ``lexgraph/cypher``; its rows as dicts (`rows` types them)."""
+
+    def rows(self, query: Query[R], /, **params: Any) -> list[R]:
+        """Run a named query; its rows as the query's row type (`lexgraph.store.rows`), whose fields mypy checks.
+        Built from `query`'s dicts, so a backend (or a test) that wraps `query` sees every named query."""
+        make = query.row
+        return [make(**row) for row in self.query(query.name, **params)]
 
     @abstractmethod
     def transaction(self) -> AbstractContextManager[Transaction]:

@@ -15,6 +15,18 @@ from typing import Any
 from lexgraph.config import BUFFER_POOL_ENV, format_size
 from lexgraph.statutes.egov import PARSER_VERSION
 from lexgraph.store.base import BufferPoolFull, GraphStore, StoreCounts
+from lexgraph.store.rows import (
+    DOCTOR_DISPUTED_VERSIONS,
+    DOCTOR_EMPTY_VERSIONS,
+    DOCTOR_LARGEST_VERSION,
+    DOCTOR_OLD_PARSER,
+    DOCTOR_ORPHAN_CHUNKS,
+    DOCTOR_ORPHAN_PROVISIONS,
+    DOCTOR_OVERLAPPING_VERSIONS,
+    DOCTOR_STUB_COUNT,
+    LAWS_UNLINKED,
+    PROVISIONS_IN_VERSION,
+)
 
 
 @dataclass(frozen=True)
@@ -31,19 +43,19 @@ class Finding:
 def _disputed(store: GraphStore) -> Finding:
     """Laws whose revision list and stored 附則 disagree: the store reads the days concerned as unknown (never
     the old wording as in force), and says so here, since only a new source can settle it."""
-    rows = store.query("doctor_disputed_versions", marker='"conflict"')
+    rows = store.rows(DOCTOR_DISPUTED_VERSIONS, marker='"conflict"')
     if not rows:
         return Finding("sources agree", True, "e-Gov's revision lists and the stored 附則 agree")
     first = rows[0]
-    disputed = [a for a in json.loads(first["gap"] or "[]") if a.get("conflict")]
+    disputed = [a for a in json.loads(first.gap or "[]") if a.get("conflict")]
     named = disputed[0] if disputed else {}
     day = named.get("enforced_from") or f"{named.get('earliest') or 'a day not fixed'} at the earliest"
     more = f" ({len(rows)}{'+' if len(rows) == 20 else ''} versions in all)" if len(rows) > 1 else ""
     return Finding(
         "sources agree", False,
-        f"{first['law_id']} revision {first['revision_id']}: {named.get('law_num', '?')} in force from {day}: "
+        f"{first.law_id} revision {first.revision_id}: {named.get('law_num', '?')} in force from {day}: "
         f"{named.get('conflict', '')}; the wordings that differ are unknown from then{more}",
-        f"sync the law again once e-Gov lists that revision (`lexgraph sync {first['law_id']}`), or ingest that "
+        f"sync the law again once e-Gov lists that revision (`lexgraph sync {first.law_id}`), or ingest that "
         "revision's e-Gov file (`lexgraph ingest statutes FILE.xml`)")
 
 
@@ -100,49 +112,49 @@ def examine(store: GraphStore, checks: Sequence[Check] = ()) -> DoctorReport:
 
 def _consistency(store: GraphStore, counts: StoreCounts, findings: list[Finding]) -> None:
     """The store's own consistency checks, appended to `findings`."""
-    orphans = [r["uid"] for r in store.query("doctor_orphan_provisions")]
+    orphans = [r.uid for r in store.rows(DOCTOR_ORPHAN_PROVISIONS)]
     findings.append(Finding(
         "orphan clauses", not orphans,
         "none" if not orphans else f"{len(orphans)}+ clauses belong to no version, e.g. {orphans[0]}",
         "" if not orphans else "re-run the last `lexgraph ingest statutes` on the same files",
     ))
-    empty = [r["revision_id"] for r in store.query("doctor_empty_versions")]
+    empty = [r.revision_id for r in store.rows(DOCTOR_EMPTY_VERSIONS)]
     findings.append(Finding(
         "incomplete versions", not empty,
         "none" if not empty else f"{len(empty)}+ versions without clauses or law, e.g. {empty[0]}",
         "" if not empty else "re-ingest that revision's file",
     ))
-    old_text = store.query("doctor_old_parser", parser=PARSER_VERSION) if counts.nodes.get("LawVersion") else []
+    old_text = store.rows(DOCTOR_OLD_PARSER, parser=PARSER_VERSION) if counts.nodes.get("LawVersion") else []
     findings.append(Finding(
         "statute text", not old_text,
         f"read by the current parser (version {PARSER_VERSION})" if not old_text else
         f"{len(old_text)}{'+' if len(old_text) == 20 else ''} versions were read by an older parser, e.g. "
-        f"{old_text[0]['revision_id']}: ruby may have left line breaks in their text, their periods may not "
+        f"{old_text[0].revision_id}: ruby may have left line breaks in their text, their periods may not "
         "account for amendments their 附則 name, and their chapters and appendices are not nodes citations link to "
         "(parser 3)",
         "" if not old_text else "ingest the same statute files again: each such version is read again (status "
         "reread), clauses whose text changes get the new text, and the law's periods are recomputed",
     ))
     findings.append(_disputed(store) if counts.nodes.get("LawVersion") else Finding("sources agree", True, "no law"))
-    overlaps = store.query("doctor_overlapping_versions")
+    overlaps = store.rows(DOCTOR_OVERLAPPING_VERSIONS)
     findings.append(Finding(
         "version periods", not overlaps,
-        "no overlaps" if not overlaps else f"{overlaps[0]['first']} overlaps {overlaps[0]['second']}",
+        "no overlaps" if not overlaps else f"{overlaps[0].first} overlaps {overlaps[0].second}",
         "" if not overlaps else "re-ingest the law's files; report a bug if it persists",
     ))
-    unlinked = len(store.query("laws_unlinked")) if counts.nodes.get("Law") else 0
+    unlinked = len(store.rows(LAWS_UNLINKED)) if counts.nodes.get("Law") else 0
     findings.append(Finding(
         "clause cross-references", True,
         "every law linked" if not unlinked else f"{unlinked} laws not linked yet (ingested with --no-link, or the "
         "ingest stopped while linking); run `lexgraph law link` or ingest again",
     ))
-    loose = [r["uid"] for r in store.query("doctor_orphan_chunks")]
+    loose = [r.uid for r in store.rows(DOCTOR_ORPHAN_CHUNKS)]
     findings.append(Finding(
         "orphan chunks", not loose,
         "none" if not loose else f"{len(loose)}+ chunks belong to no precedent or document, e.g. {loose[0]}",
         "" if not loose else "re-run the last `lexgraph ingest precedents|literature` on the same files",
     ))
-    stubs = store.query("doctor_stub_count")[0]["stubs"] if counts.nodes.get("Precedent") else 0
+    stubs = store.rows(DOCTOR_STUB_COUNT)[0].stubs if counts.nodes.get("Precedent") else 0
     findings.append(Finding(
         "precedent stubs", True,
         f"{stubs} precedents are known only from citations; `lexgraph ingest precedents` of their texts fills "
@@ -160,12 +172,12 @@ def buffer_pool_finding(store: GraphStore) -> Finding | None:
     pool = getattr(store, "buffer_pool", None)
     if pool is None:
         return None
-    largest = store.query("doctor_largest_version")
+    largest = store.rows(DOCTOR_LARGEST_VERSION)
     if not largest:
         return Finding("buffer pool", True, f"{pool.label} (set by {pool.source}); the store holds no law yet")
-    revision, clauses = largest[0]["revision_id"], largest[0]["clauses"]
+    revision, clauses = largest[0].revision_id, largest[0].clauses
     try:
-        store.query("provisions_in_version", revision_id=revision)
+        store.rows(PROVISIONS_IN_VERSION, revision_id=revision)
     except BufferPoolFull:
         return _pool_too_small(store, f"reading its largest version, {revision} ({clauses:,} clauses), ran out of "
                                       "it")
