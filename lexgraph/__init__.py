@@ -20,19 +20,43 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from lexgraph.errors import (
+    AmbiguousLaw,
+    AnswerRefused,
+    BadAnswer,
+    BufferPoolFull,
+    ClauseUnplaced,
     ConfigurationError,
+    DatasetError,
+    DateFormatError,
+    E5FileError,
+    EgovNotFound,
+    EmbedderMismatch,
+    EncodingError,
     IndexUnavailable,
     InputError,
+    InvalidQuery,
+    LawNotFound,
     LexGraphError,
+    LLMTimeout,
     ModelUnavailable,
+    NodeNotFound,
     NotFound,
     NotInForce,
+    OutputFailed,
+    PrecedentNotFound,
     QueryRefused,
+    RetriesExhausted,
+    RevisionUnknown,
+    SourceError,
     SourceUnavailable,
+    StatuteXmlError,
+    StoreError,
     StoreUnavailable,
     ToolMissing,
     Unavailable,
+    UnknownQuery,
     WordingUnknown,
+    WrongLaw,
 )
 from lexgraph.version import __version__
 
@@ -48,14 +72,12 @@ if TYPE_CHECKING:
     from lexgraph.ingest.crossrefs import LinkSummary
     from lexgraph.ingest.documents import DocumentSummary
     from lexgraph.ingest.statutes import IngestSummary
-    from lexgraph.llm.guardrails import RetriesExhausted
     from lexgraph.model import LawInfo, LawVersionInfo
     from lexgraph.read.documents import CitingDocument, PrecedentView
-    from lexgraph.read.laws import AmbiguousLaw, ClauseLinks, LawDiff, LawNotFound, ProvisionAsOf
+    from lexgraph.read.laws import ClauseLinks, LawDiff, ProvisionAsOf
     from lexgraph.retrieve.options import SearchOptions
-    from lexgraph.retrieve.retrievers import EmbedderMismatch
     from lexgraph.retrieve.search import SearchResult
-    from lexgraph.store.base import InvalidQuery, ReadOnlyViolation, StoreCounts, StoreError
+    from lexgraph.store.base import StoreCounts
     from lexgraph.store.copy import CopySummary
     from lexgraph.store.doctor import DoctorReport
 
@@ -90,16 +112,6 @@ _LAZY: dict[str, str] = {
     "StoredKnowledge": "lexgraph.answer.knowledge",
     "SyncLimits": "lexgraph.statutes.egov_api",
     "KnowledgeEntry": "lexgraph.answer.knowledge",
-    # the errors LexGraph's methods name, each in a branch of the tree
-    "AmbiguousLaw": "lexgraph.read.laws",
-    "AnswerRefused": "lexgraph.statutes.egov_api",
-    "EgovNotFound": "lexgraph.statutes.egov_api",
-    "EmbedderMismatch": "lexgraph.retrieve.retrievers",
-    "InvalidQuery": "lexgraph.store.base",
-    "LawNotFound": "lexgraph.read.laws",
-    "ReadOnlyViolation": "lexgraph.store.base",
-    "RetriesExhausted": "lexgraph.llm.guardrails",
-    "StoreError": "lexgraph.store.base",
 }
 
 __all__ = [
@@ -108,15 +120,22 @@ __all__ = [
     "AnswerRefused",
     "AnswerSentence",
     "AskOptions",
+    "BadAnswer",
+    "BufferPoolFull",
     "Citation",
     "CitingDocument",
     "ClauseLinks",
+    "ClauseUnplaced",
     "ConfigurationError",
     "CopySummary",
+    "DatasetError",
+    "DateFormatError",
     "DoctorReport",
     "DocumentSummary",
+    "E5FileError",
     "EgovNotFound",
     "EmbedderMismatch",
+    "EncodingError",
     "IndexStatus",
     "IndexSummary",
     "IndexUnavailable",
@@ -125,6 +144,7 @@ __all__ = [
     "Interview",
     "InvalidQuery",
     "KnowledgeEntry",
+    "LLMTimeout",
     "LawDiff",
     "LawInfo",
     "LawNotFound",
@@ -134,16 +154,21 @@ __all__ = [
     "LinkSummary",
     "ModelUnavailable",
     "Neighbourhood",
+    "NodeNotFound",
     "NotFound",
     "NotInForce",
+    "OutputFailed",
+    "PrecedentNotFound",
     "PrecedentView",
     "ProvisionAsOf",
     "QueryRefused",
-    "ReadOnlyViolation",
     "RetriesExhausted",
+    "RevisionUnknown",
     "SearchOptions",
     "SearchResult",
+    "SourceError",
     "SourceUnavailable",
+    "StatuteXmlError",
     "StoreCounts",
     "StoreError",
     "StoreUnavailable",
@@ -151,7 +176,9 @@ __all__ = [
     "SyncLimits",
     "ToolMissing",
     "Unavailable",
+    "UnknownQuery",
     "WordingUnknown",
+    "WrongLaw",
     "__version__",
 ]
 

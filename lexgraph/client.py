@@ -33,14 +33,21 @@ from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, extractor_named
 from lexgraph.config import BufferPool, sync_cache_dir, turn_log_file
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
-from lexgraph.errors import ConfigurationError, IndexUnavailable, InputError, ModelUnavailable
+from lexgraph.errors import (
+    AmbiguousLaw,
+    ConfigurationError,
+    IndexUnavailable,
+    InputError,
+    LawNotFound,
+    ModelUnavailable,
+    RetriesExhausted,
+)
 from lexgraph.eval.lawqa import LawqaQuestion
 from lexgraph.index.units import UNIT_KINDS, UnitKind
-from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable, configured_client
-from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, RetriesExhausted
+from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, configured_client
+from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS
 from lexgraph.model import ANY_WORDING, AsOf, LawInfo, LawVersionInfo, as_of_day
 from lexgraph.read.documents import DOCUMENT_KINDS
-from lexgraph.read.laws import AmbiguousLaw, LawNotFound
 from lexgraph.retrieve.options import SearchOptions
 from lexgraph.statutes.catalog import Catalog, LawEntry
 from lexgraph.store import GraphStore, open_store
@@ -648,7 +655,7 @@ class LexGraph:
                 return citers[on](text)
 
             answer = ask_question(self.store, question, retrieve, model, day, options, embed=embed, cite=cite)
-        except (RetriesExhausted, LLMUnavailable) as error:
+        except (RetriesExhausted, ModelUnavailable) as error:
             self._log_turn(Turn(question, day, options.mode, options.prompt_style,
                                 model.config.model if model else None, asked_at, time.perf_counter() - started,
                                 error=str(error), attempts=getattr(error, "attempts", ()),
@@ -753,8 +760,8 @@ class LexGraph:
         from lexgraph.eval.experiment_run import run_experiment
 
         if params.model_needed() and llm is None:
-            raise LLMUnavailable(f"experiment {experiment.name} needs a model with these parameters; "
-                                 f"{NOT_CONFIGURED}")
+            raise ModelUnavailable(f"experiment {experiment.name} needs a model with these parameters; "
+                                   f"{NOT_CONFIGURED}")
         return run_experiment(self, experiment, params, dataset=str(dataset), questions=questions, folder=report,
                               limit=limit, llm=llm, embedder=embedder or self._default_embedder(), progress=progress)
 
@@ -773,7 +780,7 @@ class LexGraph:
 
     def query(self, cypher: str, params: Mapping[str, Any] | None = None, *, limit: int | None = None) -> list[Row]:
         """User Cypher, always read-only: the rows, as dicts (at most `limit`, the rest never read, so that a query
-        over the whole store costs the memory of `limit` rows). Raises `ReadOnlyViolation` for a query that writes
+        over the whole store costs the memory of `limit` rows). Raises `QueryRefused` for a query that writes
         and `StoreError` for one the store rejects."""
         return self.store.run_read_only(cypher, params, limit=limit)
 

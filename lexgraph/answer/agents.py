@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lexgraph.answer.prompts import escape_tags, template
-from lexgraph.errors import ConfigurationError, ModelUnavailable
+from lexgraph.errors import ConfigurationError, RetriesExhausted
 from lexgraph.llm.client import LLMClient
-from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, Attempt, ReplyCheck, RetriesExhausted, complete_json
+from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, Attempt, ReplyCheck, complete_json
 
 LABELS = ("a", "b", "c", "d")
 DEBATE_ROUNDS = 3
@@ -87,10 +87,6 @@ VOTERS = (
 CYCLIC_ORDERS: tuple[tuple[str, ...], ...] = tuple(tuple(LABELS[(i + j) % 4] for j in range(4)) for i in range(4))
 #: Each voter's choice order: the five orders are distinct, so no position bias is shared by all voters.
 VOTER_ORDERS = (*CYCLIC_ORDERS, tuple(reversed(LABELS)))
-
-
-class MCQAError(ModelUnavailable):
-    """A method could not finish a question: an agent's output stayed invalid after its repairs."""
 
 
 @dataclass(frozen=True)
@@ -199,7 +195,7 @@ class Session:
                                   temperature=temperature)
         except RetriesExhausted as error:
             self.trace.append(Step.of(agent, {}, error.attempts))
-            raise MCQAError(f"{agent}: {error}") from None
+            raise RetriesExhausted(f"{agent}: {error}", error.attempts, error.prompts) from None
         self.trace.append(Step.of(agent, reply.value, reply.attempts))
         return reply.value
 
@@ -370,6 +366,6 @@ def solve(llm: LLMClient, item: MCQAItem, method: str, context: str, *, order: t
                       runoff=runoff, examples=examples)
     try:
         shown = METHOD_FUNCTIONS[method](session)
-    except MCQAError as error:
+    except RetriesExhausted as error:
         return MCQAResult(item.qid, method, None, tuple(session.trace), str(error), order)
     return MCQAResult(item.qid, method, session.original(shown), tuple(session.trace), None, order)

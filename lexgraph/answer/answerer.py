@@ -33,17 +33,9 @@ from lexgraph.answer.extractive import extractive_answer
 from lexgraph.answer.model import MODES, Answer, AnswerSentence, StatuteMention, cited_ids
 from lexgraph.answer.prompts import STYLES, closed_book, render, with_draft
 from lexgraph.answer.references import DEFAULT_LIMITS, References, build_references
-from lexgraph.errors import ConfigurationError, InputError
+from lexgraph.errors import ConfigurationError, InputError, RetriesExhausted
 from lexgraph.llm.client import LLMClient
-from lexgraph.llm.guardrails import (
-    DEFAULT_MAX_REPAIRS,
-    Attempt,
-    Messages,
-    ReplyCheck,
-    RetriesExhausted,
-    ValidatedReply,
-    complete_json,
-)
+from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, Attempt, Messages, ReplyCheck, ValidatedReply, complete_json
 from lexgraph.store.base import GraphStore
 
 if TYPE_CHECKING:

@@ -61,8 +61,9 @@ def run_command(
 ) -> None:
     """Run one experiment with the paper's parameters (and any --set), on the data at hand; the report records
     the values used and everything that differs from the paper. Without a model where one is needed: exit 3."""
+    from lexgraph import DatasetError
     from lexgraph.eval.experiments import experiment_settings
-    from lexgraph.eval.lawqa import DatasetError, load_lawqa
+    from lexgraph.eval.lawqa import load_lawqa
 
     experiment, params = experiment_settings(name, settings or [])
     if limit is not None and limit < 1:

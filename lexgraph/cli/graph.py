@@ -68,7 +68,7 @@ def viz(
     if out_file.suffix.lower() not in FORMATS:
         fail(f"--out {out_file}: write the picture as .png, .svg, .html or .dot", EXIT_USAGE)
     if out_file.suffix.lower() != ".dot":
-        graphviz()  # `GraphvizMissing` (exit 3) saying how to install it
+        graphviz()  # `ToolMissing` (exit 3) saying how to install it
     hood = load_neighbourhood(node, depth, as_of, max_nodes, store)
     try:
         written = render(hood, out_file)

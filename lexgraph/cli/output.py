@@ -28,6 +28,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from lexgraph import OutputFailed
 from lexgraph.config import BUFFER_POOL_ENV, buffer_pool, store_exists, store_location
 from lexgraph.errors import EXIT_BAD_INPUT, EXIT_UNAVAILABLE, EXIT_USAGE, LexGraphError
 
@@ -85,21 +86,14 @@ def library_errors() -> Iterator[None]:
     command runs inside it (`lexgraph.cli`'s command group), so a command catches only what adds to a message."""
     try:
         yield
+    except OutputFailed:
+        raise  # standard output failed: `guard_stdout` says so (or nothing, for a reader that went away)
     except LexGraphError as error:
         fail(str(error), error.exit_code)
 
 
-class _StdoutFailed(Exception):
-    """Writing to standard output failed: raised by `_GuardedStdout` in place of the OSError, so that it is told
-    apart from every other OSError (a file that cannot be read) and from Rich's own handling of a broken pipe."""
-
-    def __init__(self, error: OSError) -> None:
-        super().__init__(str(error))
-        self.error = error
-
-
 class _GuardedStdout:
-    """Standard output, with a failing write or flush raised as `_StdoutFailed`."""
+    """Standard output, with a failing write or flush raised as `OutputFailed`."""
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
@@ -108,13 +102,13 @@ class _GuardedStdout:
         try:
             return int(self._stream.write(text))
         except OSError as error:
-            raise _StdoutFailed(error) from None
+            raise OutputFailed(error) from None
 
     def flush(self) -> None:
         try:
             self._stream.flush()
         except OSError as error:
-            raise _StdoutFailed(error) from None
+            raise OutputFailed(error) from None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
@@ -133,7 +127,7 @@ def guard_stdout(run: Callable[[], Any]) -> Any:
         result = run()
         sys.stdout.flush()
         return result
-    except _StdoutFailed as failed:
+    except OutputFailed as failed:
         with suppress(OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), original.fileno())
         if failed.error.errno != errno.EPIPE:  # a reader that went away (`| head`) wants no message

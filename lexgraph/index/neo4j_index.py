@@ -27,12 +27,12 @@ from typing import Any
 
 import numpy as np
 
-from lexgraph.errors import ConfigurationError
+from lexgraph.errors import ConfigurationError, IndexUnavailable, StoreError
 from lexgraph.index.backends import RecordedParts
 from lexgraph.index.embed import Embedder, EmbeddingCache
 from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts, collection_of, count_terms
 from lexgraph.index.parts import IndexProgress, IndexSummary, build_part, now
-from lexgraph.index.query import UNIT_KINDS, IndexHit, IndexMissing, SearchFilter, SearchIndex, UnitBatch, UnitKind
+from lexgraph.index.query import UNIT_KINDS, IndexHit, SearchFilter, SearchIndex, UnitBatch, UnitKind
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.index.units import (
     CitedTarget,
@@ -44,7 +44,7 @@ from lexgraph.index.units import (
     unit_from_row,
     unit_row,
 )
-from lexgraph.store.base import GraphStore, StoreError
+from lexgraph.store.base import GraphStore
 
 #: Lucene's default limit on the clauses of one query.
 MAX_TERMS = 1000
@@ -152,7 +152,7 @@ class Neo4jIndex:
     def __init__(self, store: GraphStore) -> None:
         parts = store.query("index_parts")
         if not parts:
-            raise IndexMissing(f"no search index in {store.location}; build it with `lexgraph index`")
+            raise IndexUnavailable(f"no search index in {store.location}; build it with `lexgraph index`")
         self.store = store
         self.embedder_name = str(parts[0]["embedder"])
         self.dim = int(parts[0]["dim"])

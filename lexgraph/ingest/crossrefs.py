@@ -33,6 +33,7 @@ from lexgraph.citations import (
 )
 from lexgraph.citations.lawnames import LawNames
 from lexgraph.citations.model import LINKABLE
+from lexgraph.errors import StoreError
 from lexgraph.ingest.corpus import (
     CITING_KINDS,
     CorpusRevisions,
@@ -46,7 +47,7 @@ from lexgraph.ingest.workers import ordered_map
 from lexgraph.read.citing import store_catalog
 from lexgraph.read.revisions import LawSpans, ProvisionSpan, StoreRevisions
 from lexgraph.statutes.catalog import Catalog
-from lexgraph.store.base import GraphStore, StoreError
+from lexgraph.store.base import GraphStore
 
 EXTRACTOR = "rules"
 

@@ -8,17 +8,14 @@ the driver is an optional extra (``pip install 'lexgraph[neo4j]'``).
 from __future__ import annotations
 
 from lexgraph.config import NEO4J_URI_SCHEMES, BufferPool, parse_store_location
-from lexgraph.store.base import GraphStore, ReadOnlyViolation, StoreError, StoreUnavailable
+from lexgraph.errors import StoreUnavailable
+from lexgraph.store.base import GraphStore
 
-__all__ = [
-    "NEO4J_URI_SCHEMES", "GraphStore", "ReadOnlyViolation", "StoreError", "StoreUnavailable", "is_neo4j_uri",
-    "open_store",
-]
-
+__all__ = ["NEO4J_URI_SCHEMES", "GraphStore", "is_neo4j_uri", "open_store"]
 
 
 def is_neo4j_uri(location: str) -> bool:
-    """Whether `location` is a Neo4j URI; raises `StoreLocationError` (exit 2) for one that is no store's."""
+    """Whether `location` is a Neo4j URI; raises `ConfigurationError` (exit 2) for one that is no store's."""
     return parse_store_location(location).backend == "neo4j"
 
 

@@ -23,14 +23,23 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from lexgraph import AskOptions, InputError, LexGraph, NotFound, NotInForce, SearchOptions, WordingUnknown
+from lexgraph import (
+    AskOptions,
+    DateFormatError,
+    InputError,
+    LexGraph,
+    NotFound,
+    NotInForce,
+    SearchOptions,
+    WordingUnknown,
+)
 from lexgraph.cli.law import _version_json as version_json
 from lexgraph.cli.law import beyond_knowledge_note
 from lexgraph.cli.mcp_server import shapes
 from lexgraph.cli.mcp_server.pages import DEFAULT_LIMIT, bounded, call_key, paged, snippet
 from lexgraph.cli.mcp_server.uris import clause_uri, law_uri
 from lexgraph.cli.output import iso
-from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
+from lexgraph.dates import DATE_FORMS, parse_day
 from lexgraph.index.units import UNIT_KINDS
 from lexgraph.model import as_of_day
 from lexgraph.numerals import clause_label
@@ -397,7 +406,7 @@ class Tools:
                schema: Annotated[bool, Field(description="クエリの代わりに、このストアのラベル・関係・プロパティ"
                                                          "（型・意味・例）と方言の違いを返す。")] = False,
                cursor: Cursor = None) -> shapes.QueryRows:
-        """`lexgraph query CYPHER --json`: one read-only statement; a write is refused (ReadOnlyViolation).
+        """`lexgraph query CYPHER --json`: one read-only statement; a write is refused (QueryRefused).
         ``schema: true``: `lexgraph query --schema --json`, the labels, types and properties to write it with."""
         if schema:
             if query:
