@@ -82,7 +82,7 @@ if TYPE_CHECKING:
     from lexgraph.statutes.egov_api import SyncLimits
     from lexgraph.store.copy import CopySummary
     from lexgraph.store.doctor import DoctorReport
-    from lexgraph.store.schema import Reference
+    from lexgraph.store.schema import SchemaReference
 
 __all__ = ["LexGraph"]
 
@@ -784,7 +784,7 @@ class LexGraph:
         and `StoreError` for one the store rejects."""
         return self.store.run_read_only(cypher, params, limit=limit)
 
-    def schema(self) -> Reference:
+    def schema(self) -> SchemaReference:
         """The property reference read from this store's live schema: every label, relationship type and property,
         with its type, meaning and an example (`lexgraph.store.schema`)."""
         from lexgraph.store.schema import reference

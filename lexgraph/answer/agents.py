@@ -117,7 +117,7 @@ def parse_choices(text: str) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class Step:
+class AgentStep:
     """One agent's validated output, with how many attempts it took and the errors of the failed ones."""
 
     agent: str
@@ -126,7 +126,7 @@ class Step:
     errors: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, agent: str, output: Mapping[str, Any], attempts: Sequence[Attempt]) -> Step:
+    def of(cls, agent: str, output: Mapping[str, Any], attempts: Sequence[Attempt]) -> AgentStep:
         return cls(agent, output, len(attempts), tuple(e for a in attempts for e in a.errors))
 
     def to_json(self) -> dict[str, Any]:
@@ -139,7 +139,7 @@ class MCQAResult:
     qid: str
     method: str
     label: str | None  # in the dataset's labels (mapped back from any shuffled order)
-    trace: tuple[Step, ...]
+    trace: tuple[AgentStep, ...]
     error: str | None = None
     order: tuple[str, ...] = LABELS
 
@@ -157,7 +157,7 @@ class Session:
     context: str
     order: tuple[str, ...] = LABELS  # order[i] is the dataset label shown as LABELS[i]
     max_repairs: int = DEFAULT_MAX_REPAIRS
-    trace: list[Step] = field(default_factory=list)
+    trace: list[AgentStep] = field(default_factory=list)
     tau: float = DEFAULT_TAU  # the debate's agreement threshold
     temperature: float | None = None  # every agent's temperature (None: each its own)
     eliminate: int | None = None  # choices the elimination methods must remove (None: as many as they see fit)
@@ -194,9 +194,9 @@ class Session:
             reply = complete_json(self.llm, messages, ReplyCheck(schema, extra=extra), max_repairs=self.max_repairs,
                                   temperature=temperature)
         except RetriesExhausted as error:
-            self.trace.append(Step.of(agent, {}, error.attempts))
+            self.trace.append(AgentStep.of(agent, {}, error.attempts))
             raise RetriesExhausted(f"{agent}: {error}", error.attempts, error.prompts) from None
-        self.trace.append(Step.of(agent, reply.value, reply.attempts))
+        self.trace.append(AgentStep.of(agent, reply.value, reply.attempts))
         return reply.value
 
 
