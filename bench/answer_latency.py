@@ -26,10 +26,11 @@ sys.path.insert(0, str(ROOT))
 from lexgraph import LexGraph  # noqa: E402
 from lexgraph.answer.prompts import render  # noqa: E402
 from lexgraph.answer.references import build_references, capped_limits  # noqa: E402
+from lexgraph.errors import RetriesExhausted  # noqa: E402
 from lexgraph.eval.lawqa import load_lawqa  # noqa: E402
 from lexgraph.index.embed import EmbeddingCache  # noqa: E402
 from lexgraph.llm.client import LLMClient, LLMConfig  # noqa: E402
-from lexgraph.llm.guardrails import ReplyCheck, RetriesExhausted, complete_json  # noqa: E402
+from lexgraph.llm.guardrails import ReplyCheck, complete_json  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"
 SEED = ROOT / "tests" / "data" / "index" / EmbeddingCache.FILENAME

@@ -24,7 +24,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from lexgraph.documents.encoding import EncodingError, decode_text
+from lexgraph.documents.encoding import decode_text
+from lexgraph.errors import EncodingError
 
 ROOT = Path(__file__).parents[1]
 CODECS = ("utf-8", "cp932", "euc_jp")

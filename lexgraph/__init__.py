@@ -23,19 +23,43 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from lexgraph.errors import (
+    AmbiguousLaw,
+    AnswerRefused,
+    BadAnswer,
+    BufferPoolFull,
+    ClauseUnplaced,
     ConfigurationError,
+    DatasetError,
+    DateFormatError,
+    E5FileError,
+    EgovNotFound,
+    EmbedderMismatch,
+    EncodingError,
     IndexUnavailable,
     InputError,
+    InvalidQuery,
+    LawNotFound,
     LexGraphError,
+    LLMTimeout,
     ModelUnavailable,
+    NodeNotFound,
     NotFound,
     NotInForce,
+    OutputFailed,
+    PrecedentNotFound,
     QueryRefused,
+    RetriesExhausted,
+    RevisionUnknown,
+    SourceError,
     SourceUnavailable,
+    StatuteXmlError,
+    StoreError,
     StoreUnavailable,
     ToolMissing,
     Unavailable,
+    UnknownQuery,
     WordingUnknown,
+    WrongLaw,
 )
 from lexgraph.version import __version__
 
@@ -67,7 +91,7 @@ if TYPE_CHECKING:
     from lexgraph.eval.benchmark import load_questions
     from lexgraph.eval.citations import CitationScores
     from lexgraph.eval.experiments import EXPERIMENTS, experiment_settings
-    from lexgraph.eval.lawqa import DatasetError, load_lawqa
+    from lexgraph.eval.lawqa import load_lawqa
     from lexgraph.eval.mcqa import MCQAConfig
     from lexgraph.eval.retrieval import compare_modes, write_retrieval_report
     from lexgraph.eval.significance import RunComparison
@@ -80,17 +104,16 @@ if TYPE_CHECKING:
     from lexgraph.ingest.statutes import IngestSummary
     from lexgraph.ingest.sync import SyncSummary
     from lexgraph.llm.client import NOT_CONFIGURED, configured_client
-    from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, RetriesExhausted
+    from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS
     from lexgraph.model import NOT_STORED_LABEL, LawInfo, LawVersionInfo, as_of_day, period_text
     from lexgraph.numerals import clause_label
     from lexgraph.read.citing import bundled_citations, citation_day
     from lexgraph.read.documents import DOCUMENT_KINDS, CitingDocument, PrecedentView
-    from lexgraph.read.laws import AmbiguousLaw, ClauseLinks, LawDiff, LawNotFound, ProvisionAsOf, clause_path
+    from lexgraph.read.laws import ClauseLinks, LawDiff, ProvisionAsOf, clause_path
     from lexgraph.retrieve.modes import compared_modes
     from lexgraph.retrieve.options import SearchOptions
-    from lexgraph.retrieve.retrievers import EmbedderMismatch
     from lexgraph.retrieve.search import SearchResult
-    from lexgraph.store.base import InvalidQuery, ReadOnlyViolation, StoreCounts, StoreError
+    from lexgraph.store.base import StoreCounts
     from lexgraph.store.copy import CopySummary
     from lexgraph.store.doctor import DoctorReport
 
@@ -125,16 +148,6 @@ _LAZY: dict[str, str] = {
     "StoredKnowledge": "lexgraph.answer.knowledge",
     "SyncLimits": "lexgraph.statutes.egov_api",
     "KnowledgeEntry": "lexgraph.answer.knowledge",
-    # the errors LexGraph's methods name, each in a branch of the tree
-    "AmbiguousLaw": "lexgraph.read.laws",
-    "AnswerRefused": "lexgraph.statutes.egov_api",
-    "EgovNotFound": "lexgraph.statutes.egov_api",
-    "EmbedderMismatch": "lexgraph.retrieve.retrievers",
-    "InvalidQuery": "lexgraph.store.base",
-    "LawNotFound": "lexgraph.read.laws",
-    "ReadOnlyViolation": "lexgraph.store.base",
-    "RetriesExhausted": "lexgraph.llm.guardrails",
-    "StoreError": "lexgraph.store.base",
     # the facades, one job each (`lexgraph.api`), that `LexGraph` hands out
     "Answering": "lexgraph.api.answering",
     "Citing": "lexgraph.api.citing",
@@ -152,8 +165,6 @@ _LAZY: dict[str, str] = {
     "Embedder": "lexgraph.index.embed",
     "CitationScores": "lexgraph.eval.citations",
     "RunComparison": "lexgraph.eval.significance",
-    "DatasetError": "lexgraph.eval.lawqa",
-    "DateFormatError": "lexgraph.dates",
     # what the faces (the CLI, the MCP server) read besides, each from the module that owns it: defaults,
     # lists of choices, labels, parsers of a day or a store's location, loaders and report writers
     "BASIS_LABELS": "lexgraph.answer.model",
@@ -222,20 +233,25 @@ __all__ = [
     "AnswerSentence",
     "Answering",
     "AskOptions",
+    "BadAnswer",
+    "BufferPoolFull",
     "Citation",
     "CitationScores",
     "Citing",
     "CitingDocument",
     "ClauseLinks",
+    "ClauseUnplaced",
     "ConfigurationError",
     "CopySummary",
     "DatasetError",
     "DateFormatError",
     "DoctorReport",
     "DocumentSummary",
+    "E5FileError",
     "EgovNotFound",
     "Embedder",
     "EmbedderMismatch",
+    "EncodingError",
     "Evaluating",
     "Graphing",
     "IndexStatus",
@@ -248,6 +264,7 @@ __all__ = [
     "Interview",
     "InvalidQuery",
     "KnowledgeEntry",
+    "LLMTimeout",
     "LawDiff",
     "LawInfo",
     "LawNotFound",
@@ -258,20 +275,25 @@ __all__ = [
     "MCQAConfig",
     "ModelUnavailable",
     "Neighbourhood",
+    "NodeNotFound",
     "NotFound",
     "NotInForce",
+    "OutputFailed",
+    "PrecedentNotFound",
     "PrecedentView",
     "ProvisionAsOf",
     "QueryRefused",
-    "ReadOnlyViolation",
     "Reading",
     "RetriesExhausted",
+    "RevisionUnknown",
     "RunComparison",
     "SearchOptions",
     "SearchResult",
     "Searching",
     "Session",
+    "SourceError",
     "SourceUnavailable",
+    "StatuteXmlError",
     "StoreCounts",
     "StoreError",
     "StoreUnavailable",
@@ -282,8 +304,10 @@ __all__ = [
     "Syncing",
     "ToolMissing",
     "Unavailable",
+    "UnknownQuery",
     "Utf8Tally",
     "WordingUnknown",
+    "WrongLaw",
     "__version__",
     "as_of_day",
     "buffer_pool",

@@ -79,7 +79,7 @@ if TYPE_CHECKING:
     from lexgraph.statutes.egov_api import SyncLimits
     from lexgraph.store.copy import CopySummary
     from lexgraph.store.doctor import DoctorReport
-    from lexgraph.store.schema import Reference
+    from lexgraph.store.schema import SchemaReference
 
 __all__ = ["LexGraph"]
 
@@ -392,7 +392,7 @@ class LexGraph:
         return self.storing.query(cypher, params, limit=limit)
 
     @_door(Storing.schema)
-    def schema(self) -> Reference:
+    def schema(self) -> SchemaReference:
         return self.storing.schema()
 
     # -- kept for the benchmarks and tests that reach the handle's shared parts ----------------------------------

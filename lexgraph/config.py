@@ -16,14 +16,6 @@ DEFAULT_STORE = "lexgraph-store"
 CONFIG_FILE = "lexgraph.toml"
 
 
-ConfigError = ConfigurationError  # its name before the error tree
-
-
-class StoreLocationError(ConfigurationError):
-    """A store location that names no store: a scheme that is not a store's (``http://``), a Neo4j URI without a
-    host or with a port out of range. A usage error (exit 2), raised before anything is opened or created."""
-
-
 NEO4J_URI_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 """Locations with these schemes are Neo4j servers (``+s``: TLS; ``+ssc``: TLS, self-signed certificate accepted);
 a location without a scheme is a directory holding an embedded store."""
@@ -42,29 +34,29 @@ class StoreLocation:
 def parse_store_location(location: str, *, named_by: str = "the store location") -> StoreLocation:
     """The one reading of a store location, for --store, LEXGRAPH_STORE, lexgraph.toml and ``copy --to`` alike:
     a Neo4j URI (a host, a port within 1–65535) or a directory. Anything else with a ``scheme://`` is refused
-    (`StoreLocationError`), so that ``http://127.0.0.1:7474`` is not taken for a folder ``./http:/127.0.0.1:7474``.
+    (`ConfigurationError`), so that ``http://127.0.0.1:7474`` is not taken for a folder ``./http:/127.0.0.1:7474``.
     `named_by` says where the location came from, for the message."""
     text = location.strip()
     if not text:
-        raise StoreLocationError(f"{named_by} is empty; give a directory or a bolt:// URI")
+        raise ConfigurationError(f"{named_by} is empty; give a directory or a bolt:// URI")
     scheme = _SCHEME.match(text)
     if scheme is None:
         return StoreLocation(text if text == location else location, "embedded")
     name = scheme.group(1).lower()
     if name not in NEO4J_URI_SCHEMES:
-        raise StoreLocationError(
+        raise ConfigurationError(
             f"{named_by} {text!r} is not a store: {name}:// names no store; give a directory, or a Neo4j URI "
             f"({', '.join(s + '://' for s in NEO4J_URI_SCHEMES)}) with the Bolt port (7687 by default, not the "
             f"HTTP port 7474 of Neo4j Browser)")
     parts = urlsplit(text)
     if not parts.hostname:
-        raise StoreLocationError(f"{named_by} {text!r} names no host; write it as {name}://HOST:7687")
+        raise ConfigurationError(f"{named_by} {text!r} names no host; write it as {name}://HOST:7687")
     try:
         port = parts.port
     except ValueError:
         port = -1
     if port is not None and not 1 <= port <= 65535:
-        raise StoreLocationError(f"{named_by} {text!r} has a port outside 1–65535; the Bolt port is 7687 by "
+        raise ConfigurationError(f"{named_by} {text!r} has a port outside 1–65535; the Bolt port is 7687 by "
                                  f"default")
     return StoreLocation(text, "neo4j")
 
@@ -72,7 +64,7 @@ def parse_store_location(location: str, *, named_by: str = "the store location")
 def is_server_location(location: str) -> bool:
     """Whether a store location names a server (a Neo4j URI) rather than a directory holding an embedded store:
     the one place that decides it, for opening a store, telling whether there is one to read, where `sync` keeps
-    its cache and whether a command may open the store read-only. Raises `StoreLocationError` (exit 2) for a
+    its cache and whether a command may open the store read-only. Raises `ConfigurationError` (exit 2) for a
     location that names no store (``http://…``)."""
     return parse_store_location(location).backend == "neo4j"
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from lexgraph.errors import InputError
+from lexgraph.errors import DateFormatError
 from lexgraph.numerals import kanji_to_int
 
 # Era name → (offset so that Gregorian year = offset + era year, first day of the era).
@@ -37,10 +37,6 @@ _NUMBER = r"([0-9]+|[〇一二三四五六七八九十百千元]+)"
 _ERA_KANJI = re.compile(rf"^(明治|大正|昭和|平成|令和)\s*{_NUMBER}\s*年\s*{_NUMBER}\s*月\s*{_NUMBER}\s*日?$")
 _ERA_LETTER = re.compile(r"^([MTSHR])\s*([0-9]{1,2}|元)[./\-]([0-9]{1,2})[./\-]([0-9]{1,2})$", re.IGNORECASE)
 _WESTERN = re.compile(rf"^([0-9]{{4}})\s*(?:年|[./\-])\s*{_NUMBER}\s*(?:月|[./\-])\s*{_NUMBER}\s*日?$")
-
-
-class DateFormatError(InputError):
-    """The text is not a day in any form lexgraph reads; the message says which forms it reads."""
 
 
 def era_of(day: date) -> str | None:

@@ -8,7 +8,11 @@ what keeps `lexgraph --help` under a second."""
 from __future__ import annotations
 
 import ast
+import builtins
+import contextlib
+import functools
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -309,3 +313,178 @@ def test_the_row_rule_catches_a_read_by_key() -> None:
         frozenset({"law_by_id", "index_exact_provisions"}))
     assert caught == ["2: .query('law_by_id') returns untyped rows", "4: .query(f-string) may return untyped rows",
                       "3: rows['title'] reads a query row by key", "5: row['uid'] reads a query row by key"]
+
+
+# -- One error per meaning, in one tree ---------------------------------------------------------------------------
+# Every exception class of lexgraph is defined in lexgraph/errors.py and derives from `LexGraphError`; no class
+# name is defined twice (two `NotInForce` or two `StoreUnavailable` were two classes a caller could catch the
+# wrong one of); no error has a second name (an alias, a re-export); and the tree drawn in the module's docstring
+# is the tree of its classes.
+
+ERRORS_MODULE = "lexgraph.errors"
+
+#: The MCP server's output shapes are pydantic models that mirror the library's values under the same names
+#: (`LawDiff`, `SearchResult`, ...): their names are the titles of the tool schemas an MCP client reads, so
+#: renaming them would change what the server answers. They are the one module whose classes may repeat a name.
+NAMES_MAY_REPEAT_IN = ("lexgraph.cli.mcp_server.shapes",)
+
+BUILTIN_EXCEPTIONS = frozenset(name for name, value in vars(builtins).items()
+                               if isinstance(value, type) and issubclass(value, BaseException))
+
+
+@functools.cache
+def class_definitions() -> list[tuple[str, ast.ClassDef]]:
+    """Every class statement in lexgraph, at any depth (a class inside a function is a class too)."""
+    return [(module, node) for module, path in MODULES.items()
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.ClassDef)]
+
+
+def base_names(node: ast.ClassDef) -> list[str]:
+    return [ast.unparse(base).rpartition(".")[2] for base in node.bases]
+
+
+@functools.cache
+def exception_class_names() -> frozenset[str]:
+    """The names of the classes that derive from `BaseException`, read from the source: a base that is a built-in
+    exception, another such class, or a library's (a name ending in Error, Exception or Warning)."""
+    definitions = class_definitions()
+    found: set[str] = set()
+    while True:
+        more = {node.name for _, node in definitions if node.name not in found and any(
+            name in BUILTIN_EXCEPTIONS or name in found or name.endswith(("Error", "Exception", "Warning"))
+            for name in base_names(node))}
+        if not more:
+            return frozenset(found)
+        found |= more
+
+
+def test_every_exception_class_is_in_the_error_tree() -> None:
+    """Read from the source, so that a module that cannot be imported here (an optional extra) is read too."""
+    exceptions = exception_class_names()
+    outside = [f"{module}:{node.lineno} {node.name}" for module, node in class_definitions()
+               if node.name in exceptions and module != ERRORS_MODULE]
+    assert outside == [], "define each error in lexgraph/errors.py, in the branch it belongs to"
+    tree = {node.name: base_names(node) for module, node in class_definitions() if module == ERRORS_MODULE}
+    for name, bases in tree.items():
+        if name != "LexGraphError":
+            assert any(base in tree for base in bases), f"{name} derives from no class of the tree"
+
+
+def test_every_exception_class_loaded_derives_from_the_root() -> None:
+    """The same at run time, over every class lexgraph defines that `BaseException` has as a subclass once
+    every module is imported (the walk of tests/test_errors.py)."""
+    import importlib
+    import pkgutil
+
+    import lexgraph
+    from lexgraph.errors import LexGraphError
+
+    for info in pkgutil.walk_packages(lexgraph.__path__, "lexgraph."):
+        if info.name != "lexgraph.__main__":
+            with contextlib.suppress(ImportError):  # an optional extra: the source check above reads it
+                importlib.import_module(info.name)
+    seen: set[type] = set()
+    todo: list[type] = [BaseException]
+    wrong = []
+    while todo:
+        cls = todo.pop()
+        for sub in cls.__subclasses__():
+            if sub not in seen:
+                seen.add(sub)
+                todo.append(sub)
+                if sub.__module__.startswith("lexgraph") and (
+                        sub.__module__ != ERRORS_MODULE or not issubclass(sub, LexGraphError)):
+                    wrong.append(f"{sub.__module__}.{sub.__qualname__}")
+    assert wrong == []
+
+
+def test_no_public_class_name_is_defined_twice() -> None:
+    where: dict[str, list[str]] = {}
+    for module, node in class_definitions():
+        if not node.name.startswith("_") and module not in NAMES_MAY_REPEAT_IN:
+            where.setdefault(node.name, []).append(f"{module}:{node.lineno}")
+    assert {name: places for name, places in where.items() if len(places) > 1} == {}
+
+
+def test_no_error_has_a_second_name() -> None:
+    """No alias (``OldName = NewName``), no import under another name, and no module but the tree's own and the
+    package root listing an error in its ``__all__``: one class, one name, one place to import it from."""
+    exceptions = exception_class_names()
+    wrong = []
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Name | ast.Attribute)
+                    and ast.unparse(node.value).rpartition(".")[2] in exceptions):
+                wrong.append(f"{module}:{node.lineno} {ast.unparse(node)}")
+            if isinstance(node, ast.ImportFrom):
+                wrong += [f"{module}:{node.lineno} imports {alias.name} as {alias.asname}" for alias in node.names
+                          if alias.name in exceptions and alias.asname not in (None, alias.name)]
+            if (isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in node.targets)
+                    and module not in ("lexgraph", ERRORS_MODULE)):
+                listed = {elt.value for elt in getattr(node.value, "elts", ()) if isinstance(elt, ast.Constant)}
+                wrong += [f"{module}:{node.lineno} lists {name} in __all__" for name in sorted(listed & exceptions)]
+    assert wrong == []
+
+
+def test_the_root_exports_the_tree_from_its_module() -> None:
+    import lexgraph
+    from lexgraph import errors
+
+    tree = {name for name in errors.__all__ if not name.startswith("EXIT_")}
+    exceptions = exception_class_names()
+    assert tree == {name for name in lexgraph.__all__ if name in exceptions}
+    assert all(getattr(lexgraph, name) is getattr(errors, name) for name in tree)
+    defined = {name for name, value in vars(errors).items()
+               if isinstance(value, type) and issubclass(value, BaseException) and value.__module__ == ERRORS_MODULE}
+    assert defined == tree
+
+
+#: A line of the drawn tree: the branch lines, a class name, and its exit code (none for the root).
+DRAWN = re.compile(r"^(?P<branches>[│├└─ ]*)(?P<name>[A-Z]\w*)(?:\s+exit (?P<code>\d))?(?:\s|$)")
+
+
+def drawn_tree(text: str | None = None) -> list[tuple[str, str | None, int | None]]:
+    """(class, its parent, its exit code) for each line of the tree drawn after ``::`` in `text` (by default
+    lexgraph.errors' docstring)."""
+    from lexgraph import errors
+
+    text = errors.__doc__ if text is None else text
+    assert text is not None
+    lines = text.split("::", 1)[1].splitlines()
+    indent = min(len(line) - len(line.lstrip()) for line in lines if line.strip())
+    parents: list[str] = []
+    drawn = []
+    for line in lines:
+        if not line.strip():
+            continue
+        match = DRAWN.match(line[indent:])
+        assert match is not None, f"not a line of the tree: {line!r}"
+        depth = len(match["branches"]) // 4
+        parents[depth:] = [match["name"]]
+        drawn.append((match["name"], parents[depth - 1] if depth else None,
+                      int(match["code"]) if match["code"] else None))
+    return drawn
+
+
+def test_the_drawn_tree_is_the_tree_of_the_classes() -> None:
+    """Every class of lexgraph.errors is drawn, under the class it derives from and with its exit code, and
+    every class drawn exists: the drawing is the first thing a reader of the module sees."""
+    from lexgraph import errors
+    from lexgraph.errors import LexGraphError
+
+    drawn = drawn_tree()
+    classes = {name: value for name, value in vars(errors).items()
+               if isinstance(value, type) and issubclass(value, LexGraphError)}
+    assert sorted(name for name, _, _ in drawn) == sorted(classes)
+    for name, parent, code in drawn:
+        cls = classes[name]
+        tree_bases = [base.__name__ for base in cls.__bases__ if issubclass(base, LexGraphError)]
+        assert tree_bases == ([parent] if parent else []), name
+        assert code is None or cls.exit_code == code, name
+
+
+def test_the_drawing_is_read_by_its_branches() -> None:
+    """The reader above takes a class's parent from the depth of its branch lines, so that a class drawn under
+    the wrong branch fails the check above."""
+    sample = "::\n    Root\n    ├── Left  exit 1  a\n    │   └── Deep  exit 1  b\n    └── Right  exit 3  c\n"
+    assert drawn_tree(sample) == [("Root", None, None), ("Left", "Root", 1), ("Deep", "Left", 1), ("Right", "Root", 3)]

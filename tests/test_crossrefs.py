@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from lexgraph import LexGraph
+from lexgraph.errors import StoreError
 from lexgraph.ingest.crossrefs import link_laws
-from lexgraph.store.base import StoreError
 from tests.helpers import SAMPLE, lexgraph
 
 CIVIL = "129AC0000000089"

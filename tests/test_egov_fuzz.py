@@ -8,7 +8,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lexgraph.statutes.egov import StatuteXmlError, parse_law_xml
+from lexgraph.errors import StatuteXmlError
+from lexgraph.statutes.egov import parse_law_xml
 
 SMALL_LAW = (Path(__file__).parent / "data" / "egov" / "331AC0000000120_20150801_000000000000000.xml").read_bytes()
 # A real article-sized slice keeps each example fast while leaving the markup realistic.

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from lexgraph.statutes.egov import StatuteXmlError, normalize_amend_law_num, parse_law_xml
+from lexgraph.errors import StatuteXmlError
+from lexgraph.statutes.egov import normalize_amend_law_num, parse_law_xml
 
 SAMPLE = Path(__file__).parents[1] / "lexgraph" / "data" / "sample"
 DATA = Path(__file__).parent / "data" / "egov"

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from lexgraph.client import LexGraph
-from lexgraph.errors import SourceUnavailable
-from lexgraph.statutes.egov_api import USER_AGENT, EgovApi, EgovNotFound, ResponseCache
+from lexgraph.errors import EgovNotFound, SourceUnavailable
+from lexgraph.statutes.egov_api import USER_AGENT, EgovApi, ResponseCache
 from tests.egov_api_server import (
     BROKEN_PROCEDURE,
     CIVIL_CODE,

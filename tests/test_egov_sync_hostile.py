@@ -90,7 +90,8 @@ def test_a_server_that_drips_a_byte_a_second_is_cut_at_the_time_bound(tmp_path: 
 def test_headers_dripped_a_byte_at_a_time_are_cut_at_the_time_bound_too() -> None:
     """The bound holds before the body: a server that sends its status line and headers a byte every 0.2 s (each
     read well within the 60 s read timeout) is cut when the whole answer passes the bound."""
-    from lexgraph.statutes.egov_api import AnswerRefused, EgovApi
+    from lexgraph.errors import AnswerRefused
+    from lexgraph.statutes.egov_api import EgovApi
 
     with EgovApiServer([procedure_act()]) as api:
         api.drip = 0.2
@@ -278,7 +279,8 @@ def test_docs_security_lists_every_bound_with_its_default_and_its_settings() -> 
 
 
 def test_laws_pages_refuse_an_id_that_is_not_e_govs_and_a_law_listed_twice() -> None:
-    from lexgraph.statutes.egov_api import AnswerRefused, EgovApi
+    from lexgraph.errors import AnswerRefused
+    from lexgraph.statutes.egov_api import EgovApi
 
     for laws, named in (([repealed_law(), listed_as("999AC0000000999", repealed_law())],
                          f"{SUBCONTRACT} is listed twice"),

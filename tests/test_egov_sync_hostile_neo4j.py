@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from lexgraph.client import LexGraph
-from lexgraph.statutes.egov_api import AnswerRefused, SyncLimits
+from lexgraph.errors import AnswerRefused
+from lexgraph.statutes.egov_api import SyncLimits
 from lexgraph.store.base import GraphStore
 from tests.conftest import NEO4J_MARKS
 from tests.egov_api_server import (

@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from lexgraph.client import LexGraph
 from lexgraph.documents.chunking import DEFAULT_OVERLAP
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE
-from lexgraph.documents.encoding import EncodingError, decode_text
+from lexgraph.documents.encoding import decode_text
 from lexgraph.documents.prepare import PreparedDocument, iter_judgments
+from lexgraph.errors import EncodingError
 from lexgraph.store.base import GraphStore
 from tests.helpers import ROOT, lexgraph
 

@@ -15,6 +15,7 @@ import typer
 import lexgraph
 from lexgraph import errors
 from lexgraph.cli import Commands, main
+from lexgraph.cli.output import guard_stdout
 from lexgraph.errors import LexGraphError
 
 #: The branch each exit code belongs to: a class's code is its nearest branch's.
@@ -48,11 +49,13 @@ def expected_code(cls: type[LexGraphError]) -> int:
 
 def make(cls: type[LexGraphError], message: str) -> LexGraphError:
     """An instance with `message` as its text, whatever the class's constructor asks for."""
-    from lexgraph.llm.guardrails import RetriesExhausted
-    from lexgraph.statutes.egov import StatuteXmlError
-    from lexgraph.store.readonly import RefusedStatement
+    import errno
 
-    if issubclass(cls, RefusedStatement):
+    from lexgraph.errors import OutputFailed, QueryRefused, RetriesExhausted, StatuteXmlError
+
+    if issubclass(cls, OutputFailed):
+        return cls(OSError(errno.ENOSPC, message))
+    if issubclass(cls, QueryRefused):
         return cls(message, clause="LOAD FROM", offset=0)
     if issubclass(cls, StatuteXmlError):
         return cls("law.xml", message)
@@ -64,7 +67,7 @@ def make(cls: type[LexGraphError], message: str) -> LexGraphError:
 def test_the_walk_finds_the_tree_and_the_modules_errors() -> None:
     names = {cls.__name__ for cls in ERROR_CLASSES}
     assert {name for name in errors.__all__ if not name.startswith("EXIT_")} <= names
-    assert {"StoreError", "LawNotFound", "DateFormatError", "RetriesExhausted", "GraphvizMissing"} <= names
+    assert {"StoreError", "LawNotFound", "DateFormatError", "RetriesExhausted", "ToolMissing"} <= names
     assert len(ERROR_CLASSES) > 30
 
 
@@ -94,7 +97,11 @@ def raising_app(error: LexGraphError) -> typer.Typer:
 def test_the_cli_prints_each_error_on_one_line_and_exits_with_its_code(
         cls: type[LexGraphError], capsys: pytest.CaptureFixture[str]) -> None:
     message = f"{cls.__name__} said what to do"
-    code = raising_app(make(cls, message))(args=["fails"], standalone_mode=False)
+    app = raising_app(make(cls, message))
+    try:  # every command runs inside `guard_stdout` too (`lexgraph.cli.app`), the one place for `OutputFailed`
+        code = guard_stdout(lambda: app(args=["fails"], standalone_mode=False))
+    except SystemExit as exited:
+        code = exited.code
     assert code == cls.exit_code
     printed = capsys.readouterr()
     assert printed.out == ""

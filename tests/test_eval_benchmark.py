@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from lexgraph.errors import DatasetError
 from lexgraph.eval.benchmark import BENCHMARK_FORMAT, BenchmarkQuery, load_questions
 from lexgraph.eval.judgment_bench import (
     MAX_CHARS,
@@ -22,7 +23,6 @@ from lexgraph.eval.judgment_bench import (
     sentence_ends,
     split_of,
 )
-from lexgraph.eval.lawqa import DatasetError
 from tests.helpers import copy_store, lexgraph
 
 JUDGMENTS = Path(__file__).parent / "data" / "precedents"

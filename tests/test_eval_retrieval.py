@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from lexgraph.eval.lawqa import DatasetError, load_lawqa, parse_sample
+from lexgraph.errors import DatasetError
+from lexgraph.eval.lawqa import load_lawqa, parse_sample
 from lexgraph.eval.retrieval import MATCH_THRESHOLD, article_id, bigram_overlap, evaluate_lawqa, paragraph_id
 
 SAMPLE = Path(__file__).parent / "data" / "lawqa" / "dev_sample.json"

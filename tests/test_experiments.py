@@ -15,14 +15,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from lexgraph.answer.turnlog import TURN_SCHEMA_VERSION, TurnLogError, read_turns, upgrade_turn
+from lexgraph.answer.turnlog import TURN_SCHEMA_VERSION, read_turns, upgrade_turn
+from lexgraph.errors import ConfigurationError, InputError
 from lexgraph.eval.experiment_run import f_beta, law_of, stratified_sample
-from lexgraph.eval.experiments import (
-    ExperimentError,
-    experiment,
-    parse_settings,
-    with_overrides,
-)
+from lexgraph.eval.experiments import experiment, parse_settings, with_overrides
 from lexgraph.eval.lawqa import load_law_list, load_lawqa, question_type
 from lexgraph.retrieve import tree as tree_module
 from lexgraph.retrieve.fusion import mean_normalised
@@ -113,7 +109,7 @@ def test_every_parameter_can_be_overridden_by_its_type(name: str, pairs: list[st
     ("citation-graph", "m", r"--set 'm': write KEY=VALUE"),
 ])
 def test_a_bad_override_names_the_parameter_and_what_is_accepted(name: str, pair: str, message: str) -> None:
-    with pytest.raises(ExperimentError, match=message):
+    with pytest.raises(ConfigurationError, match=message):
         with_overrides(experiment(name).parameters, parse_settings([pair]))
 
 
@@ -218,7 +214,7 @@ def test_old_turn_logs_stay_readable_through_the_version_adapters(tmp_path: Path
     with pytest.raises(ValueError, match="schema_version 99"):
         upgrade_turn({**v1, "schema_version": 99})
     log.write_text(json.dumps(v1) + "\n{broken\n", encoding="utf-8")
-    with pytest.raises(TurnLogError, match=r"turns\.jsonl:2:"):
+    with pytest.raises(InputError, match=r"turns\.jsonl:2:"):
         read_turns(log)
 
 
@@ -274,7 +270,7 @@ def test_the_turn_log_schema_names_every_mode_and_refuses_an_unknown_one(tmp_pat
                                        "assistant_message": "はい", "knowledge_json": None}},
                         "interview.state.phase")):
         log.write_text(json.dumps(v3) + "\n" + json.dumps(bad, ensure_ascii=False) + "\n", encoding="utf-8")
-        with pytest.raises(TurnLogError, match=rf"turns\.jsonl:2: not a turn of this lexgraph \({field}: "):
+        with pytest.raises(InputError, match=rf"turns\.jsonl:2: not a turn of this lexgraph \({field}: "):
             read_turns(log)
 
 

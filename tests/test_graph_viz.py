@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 
 from lexgraph import LexGraph
-from lexgraph.errors import NotFound
-from lexgraph.graph import Neighbourhood, NodeNotFound, neighbourhood, resolve_node
+from lexgraph.errors import NodeNotFound, NotFound, ToolMissing
+from lexgraph.graph import Neighbourhood, neighbourhood, resolve_node
 from lexgraph.graph.neighbourhood import GraphEdge, GraphNode, article_path
-from lexgraph.graph.render import STYLES, GraphvizMissing, render, to_dot
+from lexgraph.graph.render import STYLES, render, to_dot
 from lexgraph.store.names import era_date, precedent_caption
 from tests.helpers import ROOT, lexgraph
 
@@ -188,7 +188,7 @@ def test_render_raises_a_clear_error_without_graphviz(lg: LexGraph, tmp_path: Pa
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     hood = neighbourhood(lg.store, "hanrei:91244", 1)
     monkeypatch.setattr(shutil, "which", lambda name: None)
-    with pytest.raises(GraphvizMissing, match="apt-get install graphviz fonts-ipafont-gothic"):
+    with pytest.raises(ToolMissing, match="apt-get install graphviz fonts-ipafont-gothic"):
         render(hood, tmp_path / "x.svg")
 
 

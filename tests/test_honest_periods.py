@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from lexgraph.errors import NotInForce, WordingUnknown
 from lexgraph.model import KnownAmendment, RevisionId
-from lexgraph.read.laws import NotInForce, UnknownInGap, law_versions, provision_as_of, resolve_law
+from lexgraph.read.laws import law_versions, provision_as_of, resolve_law
 from lexgraph.read.revisions import StoreRevisions
 from lexgraph.statutes.amendments import law_num_of_act_id, named_amendments
 from lexgraph.statutes.egov import PARSER_VERSION, parse_law_xml
@@ -125,7 +126,7 @@ def civil_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Grap
 
 def test_store_reads_follow_the_gap_rule(civil_store: GraphStore) -> None:
     law = resolve_law(civil_store, "民法")
-    with pytest.raises(UnknownInGap) as raised:
+    with pytest.raises(WordingUnknown) as raised:
         provision_as_of(civil_store, law, "第四条", GAP_DAY)
     message = str(raised.value)
     for named in ("平成三十年法律第五十九号 (from 2022-04-01)", "令和三年法律第三十七号 (from 2021-09-01)",

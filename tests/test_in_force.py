@@ -12,7 +12,7 @@ from lexgraph.read.in_force import (
     REPEALED,
     SCHEDULED,
     InForce,
-    NotInForce,
+    OutOfForce,
     Unknown,
     version_known_on,
     wording_on,
@@ -66,6 +66,6 @@ def test_after_repeal_a_clause_is_not_in_force_and_says_when() -> None:
     spans = LawSpans([VersionSpan(f"{LAW}_20200401_A", date(2020, 4, 1), date(2023, 1, 1), "A")],
                      [ProvisionSpan(f"{LAW}/a1@2020", "a1", "article", 1, date(2020, 4, 1), date(2023, 1, 1))])
     answer = wording_on(spans, LAW, "a1", date(2024, 1, 1))
-    assert isinstance(answer, NotInForce) and answer.why == REPEALED and answer.when == date(2023, 1, 1)
+    assert isinstance(answer, OutOfForce) and answer.why == REPEALED and answer.when == date(2023, 1, 1)
     assert answer.periods == ((date(2020, 4, 1), date(2023, 1, 1)),)
-    assert isinstance(version_known_on(spans, LAW, date(2024, 1, 1)), NotInForce)
+    assert isinstance(version_known_on(spans, LAW, date(2024, 1, 1)), OutOfForce)

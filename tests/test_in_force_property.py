@@ -21,7 +21,7 @@ from lexgraph import errors
 from lexgraph.client import LexGraph
 from lexgraph.graph.neighbourhood import neighbourhood
 from lexgraph.numerals import clause_label
-from lexgraph.read.in_force import InForce, NotInForce, Unknown, version_known_on, wording_on
+from lexgraph.read.in_force import InForce, OutOfForce, Unknown, version_known_on, wording_on
 from lexgraph.read.revisions import PATHS_BEFORE_WHOLE, ClauseSpans, LawSpans, StoreRevisions, VersionSpan
 from lexgraph.store.base import GraphStore
 from tests.conftest import BACKENDS, _open_embedded, open_neo4j_wiped, wipe_neo4j
@@ -158,7 +158,7 @@ def test_every_read_path_agrees_with_the_one_answer(graph: LexGraph, oracle: Sto
     # and the clause's answer never claims more than the law's
     if not isinstance(whole, VersionSpan) and isinstance(answer, InForce):
         assert isinstance(whole, Unknown) and whole.why == "gap"  # the same wording on both sides of a gap
-    if isinstance(answer, NotInForce | Unknown):
+    if isinstance(answer, OutOfForce | Unknown):
         assert answer.reason and answer.path == path
 
 

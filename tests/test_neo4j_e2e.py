@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 
 from lexgraph.client import LexGraph
+from lexgraph.errors import WordingUnknown
 from lexgraph.eval.lawqa import load_lawqa
 from lexgraph.index.build import open_index
 from lexgraph.index.neo4j_index import lucene_query
 from lexgraph.index.query import SearchFilter
 from lexgraph.index.tokenize import tokenize
-from lexgraph.read.laws import UnknownInGap
 from lexgraph.retrieve.options import SearchOptions
 from lexgraph.store.base import GraphStore
 from tests.capabilities import NEO4J_URI_ENV
@@ -84,7 +84,7 @@ def answers(lg: LexGraph) -> dict[str, Any]:
         out[f"show {law} {clause} {day}"] = lg.show(law, clause, as_of=day).to_json()
     try:  # inside the gap: both backends refuse, with the same amendments named
         out["gap 民法 第四条"] = lg.show("民法", "第四条", as_of=date(2021, 1, 1)).to_json()
-    except UnknownInGap as err:
+    except WordingUnknown as err:
         out["gap 民法 第四条"] = str(err)
     for law, clause, day in CITED:
         out[f"cited-by {law} {clause} {day}"] = lg.cited_by(law, clause, as_of=day).to_json()

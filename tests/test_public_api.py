@@ -30,7 +30,7 @@ def test_the_root_exports_the_whole_error_tree_and_the_client() -> None:
     assert tree <= set(lexgraph.__all__)
     assert {"LexGraph", "SearchOptions", "AskOptions", "ProvisionAsOf", "SearchResult", "Answer", "Citation"} <= set(
         lexgraph.__all__)
-    assert lexgraph.NotInForce is errors.NotInForce  # the tree's class, which the readers' NotInForce refines
+    assert lexgraph.NotInForce is errors.NotInForce  # the one class, raised by the readers themselves
 
 
 def public_methods() -> list[tuple[str, str]]:

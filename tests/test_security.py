@@ -24,17 +24,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lexgraph.client import LexGraph
-from lexgraph.errors import ConfigurationError, QueryRefused
-from lexgraph.store.base import GraphStore, InvalidQuery, ReadOnlyViolation
+from lexgraph.errors import ConfigurationError, InvalidQuery, QueryRefused
+from lexgraph.store.base import GraphStore
 from lexgraph.store.embedded import EmbeddedStore
-from lexgraph.store.readonly import (
-    LADYBUG,
-    NEO4J,
-    QUERY_LIMITS,
-    ReadStatement,
-    RefusedStatement,
-    check_read_statement,
-)
+from lexgraph.store.readonly import LADYBUG, NEO4J, QUERY_LIMITS, ReadStatement, check_read_statement
 from tests.conftest import NEO4J_MARKS
 from tests.helpers import EGOV_DATA, SAMPLE, lexgraph
 
@@ -145,7 +138,7 @@ def _assert_refusal_names(message: str, clause: str) -> None:
 @pytest.mark.parametrize("hostile", HOSTILE, ids=[h.id for h in HOSTILE])
 def test_the_validator_refuses_what_a_read_may_not_do(hostile: Hostile, dialect: Any, tmp_path: Path) -> None:
     clause = _LADYBUG_CLAUSE.get(hostile.id, hostile.clause) if dialect is LADYBUG else hostile.clause
-    with pytest.raises(RefusedStatement) as refused:
+    with pytest.raises(QueryRefused) as refused:
         check_read_statement(_cypher(hostile, tmp_path), dialect)
     _assert_refusal_names(str(refused.value), clause)
     assert refused.value.clause == clause
@@ -153,12 +146,12 @@ def test_the_validator_refuses_what_a_read_may_not_do(hostile: Hostile, dialect:
 
 def test_a_nul_character_is_refused() -> None:
     """The engines' C interfaces may cut the text at a NUL, so that they would run a text not checked."""
-    with pytest.raises(RefusedStatement, match=re.escape("refused NUL (line 1, column 10)")):
+    with pytest.raises(QueryRefused, match=re.escape("refused NUL (line 1, column 10)")):
         check_read_statement("RETURN 'a\x00'; MATCH (l:Law) DETACH DELETE l")
 
 
 def test_a_refusal_says_where() -> None:
-    with pytest.raises(RefusedStatement) as refused:
+    with pytest.raises(QueryRefused) as refused:
         check_read_statement("MATCH (l:Law)\n  WITH l\n  DETACH DELETE l")
     assert "refused DETACH DELETE (line 3, column 3)" in str(refused.value)
     assert refused.value.offset == len("MATCH (l:Law)\n  WITH l\n  ")
@@ -186,7 +179,7 @@ def test_neo4j_subqueries_and_read_procedures_are_allowed() -> None:
                    "CALL db.index.fulltext.queryNodes('titles', $q) YIELD node RETURN node",
                    "MATCH (l:Law) WHERE EXISTS { (l)-[:HAS_VERSION]->() } RETURN vector.similarity.cosine([1], [1])"]:
         assert check_read_statement(cypher, NEO4J).dialect == "neo4j"
-    with pytest.raises(RefusedStatement, match=re.escape("refused CALL DB.LABELS")):  # Neo4j names are case-sensitive
+    with pytest.raises(QueryRefused, match=re.escape("refused CALL DB.LABELS")):  # Neo4j names are case-sensitive
         check_read_statement("CALL DB.LABELS()", NEO4J)
 
 
@@ -205,7 +198,7 @@ def test_fuzz_the_validator_never_crashes(text: str) -> None:
     for dialect in (LADYBUG, NEO4J):
         try:
             result = check_read_statement(text, dialect)
-        except RefusedStatement as refused:
+        except QueryRefused as refused:
             assert str(refused)
         else:
             assert isinstance(result, ReadStatement) and result.text
@@ -245,7 +238,7 @@ def test_fuzz_a_write_clause_outside_data_is_refused(before: list[str], after: l
     clause = case(write)
     cypher = "MATCH (l:Law)" + "".join(before) + f" {clause} l " + "".join(after) + " RETURN l.title AS title"
     for dialect in (LADYBUG, NEO4J):
-        with pytest.raises(RefusedStatement) as refused:
+        with pytest.raises(QueryRefused) as refused:
             check_read_statement(cypher, dialect)
         assert refused.value.clause.upper().startswith(write.split()[0]), (cypher, str(refused.value))
 
@@ -275,7 +268,7 @@ def _files(*folders: Path) -> set[Path]:
 def test_the_library_refuses_on_a_store_open_for_writing(writer_copy: LexGraph, hostile: Hostile,
                                                          tmp_path: Path) -> None:
     before, files = _snapshot(writer_copy.store), _files(tmp_path, Path(writer_copy.store.location))
-    with pytest.raises(ReadOnlyViolation) as refused:
+    with pytest.raises(QueryRefused) as refused:
         writer_copy.query(_cypher(hostile, tmp_path))
     _assert_refusal_names(str(refused.value), _LADYBUG_CLAUSE.get(hostile.id, hostile.clause))
     assert _snapshot(writer_copy.store) == before
@@ -378,7 +371,7 @@ def test_an_engine_error_is_shown_as_bad_input(writer_copy: LexGraph, cypher: st
     with pytest.raises(InvalidQuery) as failed:
         writer_copy.query(cypher)
     assert engine_says in str(failed.value) and "No active transaction" not in str(failed.value)
-    assert not isinstance(failed.value, ReadOnlyViolation)
+    assert not isinstance(failed.value, QueryRefused)
     assert writer_copy.query("RETURN 1 AS one") == [{"one": 1}]  # the connection is usable afterwards
 
 
@@ -406,7 +399,7 @@ def neo4j_seeded(neo4j_store: GraphStore) -> GraphStore:
 @pytest.mark.parametrize("hostile", HOSTILE, ids=[h.id for h in HOSTILE])
 def test_neo4j_refuses(neo4j_seeded: GraphStore, hostile: Hostile, tmp_path: Path) -> None:
     before = _snapshot(neo4j_seeded)
-    with pytest.raises(ReadOnlyViolation) as refused:
+    with pytest.raises(QueryRefused) as refused:
         neo4j_seeded.run_read_only(_cypher(hostile, tmp_path))
     _assert_refusal_names(str(refused.value), hostile.clause)
     assert _snapshot(neo4j_seeded) == before
@@ -468,7 +461,7 @@ def test_a_statement_too_deep_or_too_long_is_refused_before_any_parser(cypher: s
         check_read_statement(cypher, dialect)
     message = str(refused.value)
     assert bound in message and "LEXGRAPH_QUERY_MAX_" in message and "docs/security.md" in message, message
-    assert isinstance(refused.value, ReadOnlyViolation)
+    assert isinstance(refused.value, QueryRefused)
 
 
 def test_the_bounds_leave_room_for_real_queries() -> None:
@@ -687,7 +680,8 @@ def _zip_bomb(path: Path, size: int) -> Path:
 
 def test_a_zip_member_of_a_compression_ratio_no_statute_has_is_refused(tmp_path: Path) -> None:
     """Before: a 1 GB member of 1 MB compressed was read whole (2.2 GB of memory)."""
-    from lexgraph.statutes.sources import SourceError, iter_documents
+    from lexgraph.errors import SourceError
+    from lexgraph.statutes.sources import iter_documents
 
     bomb = _zip_bomb(tmp_path / "bomb.zip", 64 << 20)
     results = list(iter_documents([bomb]))
@@ -702,7 +696,8 @@ def test_an_archive_member_above_the_size_limit_is_refused(tmp_path: Path, kind:
     import tarfile
     import zipfile
 
-    from lexgraph.statutes.sources import SourceError, XmlDocument, iter_documents
+    from lexgraph.errors import SourceError
+    from lexgraph.statutes.sources import XmlDocument, iter_documents
 
     real = sorted(EGOV_DATA.glob("*.xml"), key=lambda p: p.stat().st_size)
     small = real[0]

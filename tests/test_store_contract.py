@@ -16,15 +16,8 @@ from typing import Any
 
 import pytest
 
-from lexgraph.store.base import (
-    NODE_SPECS,
-    REL_TYPES,
-    GraphStore,
-    ReadOnlyViolation,
-    StoreCounts,
-    StoreError,
-    UnknownQuery,
-)
+from lexgraph.errors import QueryRefused, StoreError, UnknownQuery
+from lexgraph.store.base import NODE_SPECS, REL_TYPES, GraphStore, StoreCounts
 
 LAW_ID = "129AC0000000089"
 V2020 = f"{LAW_ID}_20200401_501AC0000000034"
@@ -368,7 +361,7 @@ def test_run_read_only_returns_rows_and_takes_parameters(store: GraphStore) -> N
 def test_run_read_only_refuses_writes(store: GraphStore, cypher: str, params: dict[str, Any]) -> None:
     seed(store)
     before = counts(store)
-    with pytest.raises(ReadOnlyViolation):
+    with pytest.raises(QueryRefused):
         store.run_read_only(cypher, params)
     assert counts(store) == before
     assert store.query("law_by_id", law_id=LAW_ID)[0]["title"] == "民法"

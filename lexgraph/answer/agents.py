@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lexgraph.answer.prompts import escape_tags, template
-from lexgraph.errors import ConfigurationError, ModelUnavailable
+from lexgraph.errors import ConfigurationError, RetriesExhausted
 from lexgraph.llm.client import LLMClient
-from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, Attempt, ReplyCheck, RetriesExhausted, complete_json
+from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, Attempt, ReplyCheck, complete_json
 from lexgraph.registry import Registry
 
 LABELS = ("a", "b", "c", "d")
@@ -90,10 +90,6 @@ CYCLIC_ORDERS: tuple[tuple[str, ...], ...] = tuple(tuple(LABELS[(i + j) % 4] for
 VOTER_ORDERS = (*CYCLIC_ORDERS, tuple(reversed(LABELS)))
 
 
-class MCQAError(ModelUnavailable):
-    """A method could not finish a question: an agent's output stayed invalid after its repairs."""
-
-
 @dataclass(frozen=True)
 class MCQAItem:
     qid: str
@@ -122,7 +118,7 @@ def parse_choices(text: str) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class Step:
+class AgentStep:
     """One agent's validated output, with how many attempts it took and the errors of the failed ones."""
 
     agent: str
@@ -131,7 +127,7 @@ class Step:
     errors: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, agent: str, output: Mapping[str, Any], attempts: Sequence[Attempt]) -> Step:
+    def of(cls, agent: str, output: Mapping[str, Any], attempts: Sequence[Attempt]) -> AgentStep:
         return cls(agent, output, len(attempts), tuple(e for a in attempts for e in a.errors))
 
     def to_json(self) -> dict[str, Any]:
@@ -144,7 +140,7 @@ class MCQAResult:
     qid: str
     method: str
     label: str | None  # in the dataset's labels (mapped back from any shuffled order)
-    trace: tuple[Step, ...]
+    trace: tuple[AgentStep, ...]
     error: str | None = None
     order: tuple[str, ...] = LABELS
 
@@ -162,7 +158,7 @@ class Session:
     context: str
     order: tuple[str, ...] = LABELS  # order[i] is the dataset label shown as LABELS[i]
     max_repairs: int = DEFAULT_MAX_REPAIRS
-    trace: list[Step] = field(default_factory=list)
+    trace: list[AgentStep] = field(default_factory=list)
     tau: float = DEFAULT_TAU  # the debate's agreement threshold
     temperature: float | None = None  # every agent's temperature (None: each its own)
     eliminate: int | None = None  # choices the elimination methods must remove (None: as many as they see fit)
@@ -199,9 +195,9 @@ class Session:
             reply = complete_json(self.llm, messages, ReplyCheck(schema, extra=extra), max_repairs=self.max_repairs,
                                   temperature=temperature)
         except RetriesExhausted as error:
-            self.trace.append(Step.of(agent, {}, error.attempts))
-            raise MCQAError(f"{agent}: {error}") from None
-        self.trace.append(Step.of(agent, reply.value, reply.attempts))
+            self.trace.append(AgentStep.of(agent, {}, error.attempts))
+            raise RetriesExhausted(f"{agent}: {error}", error.attempts, error.prompts) from None
+        self.trace.append(AgentStep.of(agent, reply.value, reply.attempts))
         return reply.value
 
 
@@ -380,6 +376,6 @@ def solve(llm: LLMClient, item: MCQAItem, method: str, context: str, *, order: t
                       runoff=runoff, examples=examples)
     try:
         shown = run(session)
-    except MCQAError as error:
+    except RetriesExhausted as error:
         return MCQAResult(item.qid, method, None, tuple(session.trace), str(error), order)
     return MCQAResult(item.qid, method, session.original(shown), tuple(session.trace), None, order)

@@ -11,7 +11,7 @@ Modes (CitaLaw):
 With no model, the answer is extractive (`extractive.extractive_answer`). Every model reply passes the guardrails
 (`guardrails.complete_json`): schema, reference ids, bounded repairs. Then every statute the model's statements name
 in their own words is resolved as `lexgraph cite` resolves it (`Cite`, given by the caller: the one resolver, not a
-second), and a statement naming a clause the store says is not there that day is flagged (`model.StatuteMention`).
+second), and a statement naming a clause the store says is not there that day is flagged (`model.AnswerMention`).
 """
 
 from __future__ import annotations
@@ -30,20 +30,12 @@ from lexgraph.answer.attach import (
     unknown_caveats,
 )
 from lexgraph.answer.extractive import extractive_answer
-from lexgraph.answer.model import ANSWER_MODES, Answer, AnswerSentence, StatuteMention, cited_ids
+from lexgraph.answer.model import ANSWER_MODES, Answer, AnswerMention, AnswerSentence, cited_ids
 from lexgraph.answer.prompts import STYLES, closed_book, render, with_draft
 from lexgraph.answer.references import DEFAULT_LIMITS, References, build_references
-from lexgraph.errors import ConfigurationError, InputError
+from lexgraph.errors import ConfigurationError, InputError, RetriesExhausted
 from lexgraph.llm.client import LLMClient
-from lexgraph.llm.guardrails import (
-    DEFAULT_MAX_REPAIRS,
-    Attempt,
-    Messages,
-    ReplyCheck,
-    RetriesExhausted,
-    ValidatedReply,
-    complete_json,
-)
+from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, Attempt, Messages, ReplyCheck, ValidatedReply, complete_json
 from lexgraph.store.base import GraphStore
 
 if TYPE_CHECKING:
@@ -178,7 +170,7 @@ def check_mentions(statements: Sequence[AnswerSentence], cite: Cite, as_of: date
     carry a law forward (a bare 同法) are not statements and are left out."""
     checked = []
     for statement in statements:
-        mentions = tuple(StatuteMention(c.surface, c.status, c.reason or "", c.law_id or "", c.path or "")
+        mentions = tuple(AnswerMention(c.surface, c.status, c.reason or "", c.law_id or "", c.path or "")
                          for c in cite(statement.text, as_of) if c.kind == "statute")
         checked.append(replace(statement, mentions=mentions) if mentions else statement)
     return checked

@@ -23,16 +23,9 @@ from typing import Any
 from lexgraph.answer.knowledge import KNOWLEDGE_SCHEMA
 from lexgraph.answer.prompts import fill, template
 from lexgraph.answer.turnlog import INTERVIEW_MODE, Turn, now
-from lexgraph.errors import InputError
-from lexgraph.llm.client import LLMClient, LLMUnavailable
-from lexgraph.llm.guardrails import (
-    DEFAULT_MAX_REPAIRS,
-    Attempt,
-    ReplyCheck,
-    RetriesExhausted,
-    complete_json,
-    schema_errors,
-)
+from lexgraph.errors import InputError, ModelUnavailable, RetriesExhausted
+from lexgraph.llm.client import LLMClient
+from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, Attempt, ReplyCheck, complete_json, schema_errors
 from lexgraph.model import as_of_day
 
 MAX_TURNS = 20
@@ -77,11 +70,6 @@ class InterviewTurn:
     done: bool
 
 
-class InterviewStopped(InputError, RuntimeError):
-    """The interview cannot take a reply: not started, already completed, or out of turns (exit 1; still a
-    RuntimeError, as before the error tree)."""
-
-
 @dataclass
 class Interview:
     """The conversation so far; `start` and `reply` each return the model's next (validated) turn."""
@@ -101,11 +89,11 @@ class Interview:
 
     def reply(self, text: str) -> InterviewTurn:
         if not self.turns:
-            raise InterviewStopped("start the interview first")
+            raise InputError("start the interview first")
         if self.turns[-1].done:
-            raise InterviewStopped("the interview is completed")
+            raise InputError("the interview is completed")
         if len(self.turns) >= MAX_TURNS:
-            raise InterviewStopped(f"the interview stopped after {MAX_TURNS} turns without completing")
+            raise InputError(f"the interview stopped after {MAX_TURNS} turns without completing")
         self.messages.append({"role": "user", "content": text})
         return self._next()
 
@@ -114,7 +102,7 @@ class Interview:
         started, asked_at = time.perf_counter(), now()
         try:
             validated = complete_json(self.llm, self.messages, TURN_CHECK, max_repairs=self.max_repairs)
-        except (RetriesExhausted, LLMUnavailable) as error:
+        except (RetriesExhausted, ModelUnavailable) as error:
             self._log(Turn(said, as_of_day(None), INTERVIEW_MODE, SYSTEM_TEMPLATE, self.llm.config.model, asked_at,
                            time.perf_counter() - started, error=str(error), attempts=getattr(error, "attempts", ()),
                            prompts=(sent,)))

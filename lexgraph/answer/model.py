@@ -41,7 +41,7 @@ CONTRADICTED = frozenset({"unresolved"})
 
 
 @dataclass(frozen=True)
-class StatuteMention:
+class AnswerMention:
     """A statute a statement names in its own words, as `lexgraph cite` resolved it on the answer's day."""
 
     surface: str
@@ -67,7 +67,7 @@ class AnswerSentence:
     citations: tuple[str, ...]
     attached: tuple[str, ...] = ()  # citations added after generation (CitaLaw attachment), not by the model
     by: str = "model"  # who wrote it: "model" or "lexgraph"
-    mentions: tuple[StatuteMention, ...] = ()  # the statutes it names, resolved as `cite` resolves them
+    mentions: tuple[AnswerMention, ...] = ()  # the statutes it names, resolved as `cite` resolves them
 
     @property
     def flags(self) -> tuple[str, ...]:

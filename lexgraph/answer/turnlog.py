@@ -140,10 +140,6 @@ def append_jsonl(path: str | os.PathLike[str], turn: Turn) -> None:
         handle.flush()
 
 
-class TurnLogError(InputError):
-    """A turn log line that cannot be read: the message names the file and line."""
-
-
 def _from_v1(line: dict[str, Any]) -> dict[str, Any]:
     """Version 1 → 2: the version itself, ``mode`` where a very early line lacked it (they were all ``cgg``), and
     ``structured`` on each attempt (unknown then: None)."""
@@ -223,7 +219,7 @@ def _check_turn(line: dict[str, Any]) -> None:
 
 
 def read_turns(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """Every turn of a JSONL turn log, in the current shape (`upgrade_turn`). Raises `TurnLogError` naming the
+    """Every turn of a JSONL turn log, in the current shape (`upgrade_turn`). Raises `InputError` naming the
     file and line of one that is not JSON or not a turn."""
     turns = []
     try:
@@ -233,9 +229,9 @@ def read_turns(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
                     raise InputError("not a turn (no question)")
                 turns.append(upgrade_turn(line))
             except ValueError as error:
-                raise TurnLogError(f"{path}:{number}: {error}") from None
+                raise InputError(f"{path}:{number}: {error}") from None
     except ValueError as error:
-        if isinstance(error, TurnLogError):
+        if isinstance(error, InputError):
             raise
-        raise TurnLogError(str(error)) from None
+        raise InputError(str(error)) from None
     return turns

@@ -14,9 +14,9 @@ from lexgraph.api.citing import Citing
 from lexgraph.api.searching import Searching
 from lexgraph.api.session import Session
 from lexgraph.config import turn_log_file
-from lexgraph.errors import ModelUnavailable
-from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable, configured_client
-from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, RetriesExhausted
+from lexgraph.errors import ModelUnavailable, RetriesExhausted
+from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, configured_client
+from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS
 from lexgraph.model import as_of_day
 from lexgraph.retrieve.options import SearchOptions
 
@@ -84,7 +84,7 @@ class Answering:
 
             answer = ask_question(self._session.store, question, retrieve, model, day, options, embed=embed,
                                   cite=cite)
-        except (RetriesExhausted, LLMUnavailable) as error:
+        except (RetriesExhausted, ModelUnavailable) as error:
             self._log_turn(Turn(question, day, options.mode, options.prompt_style,
                                 model.config.model if model else None, asked_at, time.perf_counter() - started,
                                 error=str(error), attempts=getattr(error, "attempts", ()),

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lexgraph.api.session import Session
+from lexgraph.errors import ModelUnavailable
 from lexgraph.eval.lawqa import LawqaQuestion
-from lexgraph.llm.client import NOT_CONFIGURED, LLMClient, LLMUnavailable
+from lexgraph.llm.client import NOT_CONFIGURED, LLMClient
 from lexgraph.retrieve.options import SearchOptions
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ class Evaluating:
         from lexgraph.eval.experiment_run import run_experiment
 
         if params.model_needed() and llm is None:
-            raise LLMUnavailable(f"experiment {experiment.name} needs a model with these parameters; "
+            raise ModelUnavailable(f"experiment {experiment.name} needs a model with these parameters; "
                                  f"{NOT_CONFIGURED}")
         return run_experiment(self._handle, experiment, params, dataset=str(dataset), questions=questions,
                               folder=report, limit=limit, llm=llm,

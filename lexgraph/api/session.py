@@ -13,8 +13,8 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from lexgraph.errors import AmbiguousLaw, LawNotFound
 from lexgraph.model import ANY_WORDING, AsOf
-from lexgraph.read.laws import AmbiguousLaw, LawNotFound
 from lexgraph.statutes.catalog import Catalog, LawEntry
 from lexgraph.store import GraphStore, open_store
 from lexgraph.store.base import R, Row

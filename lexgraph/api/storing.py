@@ -15,7 +15,7 @@ from lexgraph.store.copy import DEFAULT_BATCH
 if TYPE_CHECKING:
     from lexgraph.store.copy import CopySummary
     from lexgraph.store.doctor import DoctorReport
-    from lexgraph.store.schema import Reference
+    from lexgraph.store.schema import SchemaReference
 
 __all__ = ["Storing"]
 
@@ -40,11 +40,11 @@ class Storing:
 
     def query(self, cypher: str, params: Mapping[str, Any] | None = None, *, limit: int | None = None) -> list[Row]:
         """User Cypher, always read-only: the rows, as dicts (at most `limit`, the rest never read, so that a query
-        over the whole store costs the memory of `limit` rows). Raises `ReadOnlyViolation` for a query that writes
+        over the whole store costs the memory of `limit` rows). Raises `QueryRefused` for a query that writes
         and `StoreError` for one the store rejects."""
         return self._session.store.run_read_only(cypher, params, limit=limit)
 
-    def schema(self) -> Reference:
+    def schema(self) -> SchemaReference:
         """The property reference read from this store's live schema: every label, relationship type and property,
         with its type, meaning and an example (`lexgraph.store.schema`)."""
         from lexgraph.store.schema import reference

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from lexgraph.api.reading import Reading
 from lexgraph.api.session import Session
 from lexgraph.config import sync_cache_dir
-from lexgraph.read.laws import LawNotFound
+from lexgraph.errors import LawNotFound
 
 if TYPE_CHECKING:
     from lexgraph.ingest.sync import SyncSummary

@@ -65,7 +65,7 @@ def load_ginza() -> Language:
 
 
 @dataclass(frozen=True)
-class Sentence:
+class ParsedSentence:
     """A sentence of the text with its whitespace taken out (judgments break lines anywhere, and the parser would
     read a break as a word), parsed; `kept[i]` is the offset in the text of the parse's character `i`."""
 
@@ -129,7 +129,7 @@ class GinzaExtractor:
         cited = [m for m in out if isinstance(m, StatuteMention) and m.provision is not None and not m.bare
                  and m.provision.steps[0].relation not in _RELATIVE]
         cited_starts = [m.start for m in cited]
-        sentences: dict[tuple[int, int], Sentence] = {}
+        sentences: dict[tuple[int, int], ParsedSentence] = {}
         for index, mention in enumerate(out):
             if not isinstance(mention, StatuteMention) or not _weak(mention):
                 continue
@@ -156,7 +156,7 @@ class GinzaExtractor:
                 out[index] = _law_of_clause(sentence, mention, before)
         return out
 
-    def parse(self, text: str, start: int, end: int) -> Sentence:
+    def parse(self, text: str, start: int, end: int) -> ParsedSentence:
         """`text[start:end]` parsed, whitespace taken out."""
         kept = tuple(i for i in range(start, end) if not text[i].isspace())
         compact = "".join(text[i] for i in kept)
@@ -164,7 +164,7 @@ class GinzaExtractor:
             kept = kept[: len(kept) // 2]
             compact = compact[: len(kept)]
         self.parsed += 1
-        return Sentence(start, end, kept, self.nlp(compact))
+        return ParsedSentence(start, end, kept, self.nlp(compact))
 
 
 def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
@@ -212,7 +212,7 @@ def _marked_subject(token: Token) -> bool:
     return any(c.dep_ == "case" and c.text in _SUBJECT_MARKERS for c in token.children)
 
 
-def _mention_of(sentence: Sentence, token: Token, candidates: Iterable[StatuteMention]) -> StatuteMention | None:
+def _mention_of(sentence: ParsedSentence, token: Token, candidates: Iterable[StatuteMention]) -> StatuteMention | None:
     """The mention that `token` is, or that it is 「…の規定」 of (a noun modifier or compound part of `token`)."""
     heads = [token, *(c for c in token.children if c.dep_ in ("nmod", "compound"))]
     offsets = [sentence.offset_of(t) for t in heads]
@@ -240,7 +240,7 @@ def _in_modifier(token: Token, clause_head: Token) -> bool:
     return crossed
 
 
-def _law_of_clause(sentence: Sentence, mention: StatuteMention, before: list[StatuteMention]) -> StatuteMention:
+def _law_of_clause(sentence: ParsedSentence, mention: StatuteMention, before: list[StatuteMention]) -> StatuteMention:
     """A bare article or 同法 given the law of its clause's subject, where the parse shows one (see the module)."""
     if not before:
         return mention
@@ -268,7 +268,7 @@ def _law_of_clause(sentence: Sentence, mention: StatuteMention, before: list[Sta
     return replace(mention, law_from=owner.start)
 
 
-def _statute_or_own(sentence: Sentence, mention: StatuteMention, clauses: list[StatuteMention]) -> StatuteMention:
+def _statute_or_own(sentence: ParsedSentence, mention: StatuteMention, clauses: list[StatuteMention]) -> StatuteMention:
     """前項 / 前条 / 次条 with no law read as the subject clause's (statute) or as the judgment's own text (a quote of
     a clause's words is left to the rules before this is called)."""
     lo, hi = bisect_left(sentence.kept, mention.start), bisect_left(sentence.kept, mention.end)

@@ -44,6 +44,7 @@ from lexgraph.citations.model import (
     TargetRef,
     VersionPin,
 )
+from lexgraph.errors import ClauseUnplaced
 from lexgraph.numerals import build_path, kanji_to_int
 from lexgraph.statutes.catalog import COURT_RULES, LawEntry, normalize_law_num, parent_title
 
@@ -68,10 +69,6 @@ class _Target:
     member_to: str | None = None  # the last paragraph / item / subitem of a range ending at the clause's level
     status: Status = "resolved"
     reason: str | None = None
-
-
-class _Failure(Exception):
-    """A clause reference that cannot be placed; the message is the citation's reason."""
 
 
 def resolve(mentions: Iterable[Mention], context: CitationContext) -> list[Citation]:
@@ -417,7 +414,7 @@ class _Resolver:
         try:
             targets = self._targets(provision, law, explicit_law=explicit_law,
                                     qualifies_previous=mention.qualifies_previous)
-        except _Failure as failure:
+        except ClauseUnplaced as failure:
             # 前項 in a judgment, 同条 with nothing before: the law's reason already says why there is no place.
             said = law.status == "unresolved" and law.law_id is None and law.title is None
             failed = _Target(Clause(), status="unresolved", reason=None if said else str(failure))
@@ -695,11 +692,11 @@ class _Resolver:
         if first.relation == "same":
             antecedent = self._same_clause(provision) if provision is not None else self.last_clause
             if antecedent is None:
-                raise _Failure(f"{_written(first)} with no preceding clause")
+                raise ClauseUnplaced(f"{_written(first)} with no preceding clause")
             return antecedent[1]
         if first.relation is not None:
             if self.current_clause is None or (self.current_law is not None and law.law_id != self.current_law.law_id):
-                raise _Failure(f"{_written(first)} with no current clause")
+                raise ClauseUnplaced(f"{_written(first)} with no current clause")
             return self.current_clause
         if first.level == "article" or (suppl and first.level == "paragraph"):
             # 附則第五条 read inside an amending law's 附則 is an article of that same 附則; 附則第三項 is a paragraph
@@ -715,8 +712,8 @@ class _Resolver:
         if self.last_clause is not None and not explicit_law and self.last_clause[0].law_id == law.law_id:
             return self.last_clause[1]
         if explicit_law:
-            raise _Failure(f"{_written(first)} of {law.title or 'a law'} with no article")
-        raise _Failure(f"{_written(first)} with no article cited before")
+            raise ClauseUnplaced(f"{_written(first)} of {law.title or 'a law'} with no article")
+        raise ClauseUnplaced(f"{_written(first)} with no article cited before")
 
     def _relative(self, step: Step, base: Clause, law: LawTarget, notes: list[str]) -> list[_Target]:
         level = step.level
@@ -724,7 +721,7 @@ class _Resolver:
             return [_Target(_truncate(base, level, require=True, step=step))]
         own = _num_at(base, level)
         if own is None:
-            raise _Failure(f"{_written(step)} but the current clause has no {level}")
+            raise ClauseUnplaced(f"{_written(step)} but the current clause has no {level}")
         if step.relation == "next":
             num = self._next(law, base, level, own, notes)
             return [_Target(_with(_truncate(base, level), level, num))]
@@ -739,7 +736,7 @@ class _Resolver:
             numbers.append(previous)
             current = previous
         if not numbers:
-            raise _Failure(f"{_written(step)} in the first {level} ({own})")
+            raise ClauseUnplaced(f"{_written(step)} in the first {level} ({own})")
         numbers.reverse()
         trunk = _truncate(base, level)
         if level == "article" and len(numbers) > 1:
@@ -753,7 +750,7 @@ class _Resolver:
         the steps after them (expanding them once made 16 citations of that one phrase)."""
         trunk = _truncate(target.clause, step.level)
         if step.num is None:
-            raise _Failure(f"unreadable {step.level} number")
+            raise ClauseUnplaced(f"unreadable {step.level} number")
         if step.num_to is None or step.num_to == step.num:  # the common case: not dataclasses.replace, which is slow
             return [_Target(_with(trunk, step.level, step.num), target.article_to, target.member_to, target.status,
                             target.reason)]
@@ -824,7 +821,7 @@ class _Resolver:
     def _next(self, law: LawTarget, base: Clause, level: str, num: str, notes: list[str]) -> str:
         """次条 of 5 is 5_2 when it exists, else 6; of 5_2 it is 5_3 when that exists, else 6."""
         if not _is_num(num):
-            raise _Failure(f"次{_WORD[level]} of an unreadable number {num}")
+            raise ClauseUnplaced(f"次{_WORD[level]} of an unreadable number {num}")
         parts = [int(p) for p in num.split("_")]
         following = str(parts[0] + 1)
         if level == "paragraph":
@@ -1080,7 +1077,7 @@ def _num_at(clause: Clause, level: str) -> str | None:
 def _truncate(clause: Clause, level: str, require: bool = False, step: Step | None = None) -> Clause:
     """The clause cut so that `level` is its deepest level (kept when `require`, dropped otherwise)."""
     if require and _num_at(clause, level) is None:
-        raise _Failure(f"{_written(step) if step else level} but the clause referred to has no {level}")
+        raise ClauseUnplaced(f"{_written(step) if step else level} but the clause referred to has no {level}")
     if level == "article":
         return Clause(article=clause.article if require else None, suppl=clause.suppl)
     if level == "paragraph":

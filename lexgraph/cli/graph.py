@@ -69,7 +69,7 @@ def viz(
     if out_file.suffix.lower() not in Graphing.picture_formats():
         raise ConfigurationError(f"--out {out_file}: write the picture as .png, .svg, .html or .dot")
     if out_file.suffix.lower() != ".dot":
-        Graphing.require_graphviz()  # `GraphvizMissing` (exit 3) saying how to install it
+        Graphing.require_graphviz()  # `ToolMissing` (exit 3) saying how to install it
     hood = load_neighbourhood(node, depth, as_of, max_nodes, store)
     try:
         written = Graphing.draw(hood, out_file)

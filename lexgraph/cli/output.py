@@ -36,6 +36,7 @@ from lexgraph.errors import (
     ConfigurationError,
     InputError,
     LexGraphError,
+    OutputFailed,
     StoreUnavailable,
 )
 
@@ -95,21 +96,14 @@ def library_errors() -> Iterator[None]:
     command runs inside it (`lexgraph.cli`'s command group), so a command catches only what adds to a message."""
     try:
         yield
+    except OutputFailed:
+        raise  # standard output failed: `guard_stdout` says so (or nothing, for a reader that went away)
     except LexGraphError as error:
         _refuse(str(error), error.exit_code)
 
 
-class _StdoutFailed(Exception):
-    """Writing to standard output failed: raised by `_GuardedStdout` in place of the OSError, so that it is told
-    apart from every other OSError (a file that cannot be read) and from Rich's own handling of a broken pipe."""
-
-    def __init__(self, error: OSError) -> None:
-        super().__init__(str(error))
-        self.error = error
-
-
 class _GuardedStdout:
-    """Standard output, with a failing write or flush raised as `_StdoutFailed`."""
+    """Standard output, with a failing write or flush raised as `OutputFailed`."""
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
@@ -118,13 +112,13 @@ class _GuardedStdout:
         try:
             return int(self._stream.write(text))
         except OSError as error:
-            raise _StdoutFailed(error) from None
+            raise OutputFailed(error) from None
 
     def flush(self) -> None:
         try:
             self._stream.flush()
         except OSError as error:
-            raise _StdoutFailed(error) from None
+            raise OutputFailed(error) from None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
@@ -143,7 +137,7 @@ def guard_stdout(run: Callable[[], Any]) -> Any:
         result = run()
         sys.stdout.flush()
         return result
-    except _StdoutFailed as failed:
+    except OutputFailed as failed:
         with suppress(OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), original.fileno())
         if failed.error.errno != errno.EPIPE:  # a reader that went away (`| head`) wants no message

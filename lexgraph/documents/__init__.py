@@ -14,7 +14,7 @@ _HOME = {
     **dict.fromkeys(("Chunk", "Sentence", "Span", "chunk_text", "split_sentences", "visible_text"), "chunking"),
     **dict.fromkeys(("JudgmentMetadata", "Landmark", "ParsedJudgment", "Section", "load_landmarks", "load_metadata",
                      "parse_judgment", "read_judgment"), "judgment"),
-    **dict.fromkeys(("LiteratureText", "MissingToolError", "RegistryEntry", "load_registry", "read_literature",
+    **dict.fromkeys(("LiteratureText", "RegistryEntry", "load_registry", "read_literature",
                      "read_registry"), "literature"),
 }
 
@@ -30,7 +30,6 @@ __all__ = [
     "JudgmentMetadata",
     "Landmark",
     "LiteratureText",
-    "MissingToolError",
     "ParsedJudgment",
     "RegistryEntry",
     "Section",

@@ -21,7 +21,7 @@ import codecs
 import re
 from dataclasses import dataclass
 
-from lexgraph.errors import InputError
+from lexgraph.errors import EncodingError
 
 #: Candidates besides UTF-8, with the name `iconv -f` knows them by and the name a user reads.
 _LEGACY = (("cp932", "SHIFT_JIS", "Shift_JIS (CP932)"), ("euc_jp", "EUC-JP", "EUC-JP"))
@@ -44,11 +44,6 @@ _PLAUSIBLE_RANGES = (
     (0xFF01, 0xFF60), (0xFFE0, 0xFFE5),  # full-width forms
 )
 _HALF_WIDTH_KANA = (0xFF61, 0xFF9F)
-
-
-class EncodingError(InputError):
-    """Bytes that are not certainly text in one of the supported encodings; the message names the file and the
-    fix."""
 
 
 @dataclass(frozen=True)

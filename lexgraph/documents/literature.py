@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lexgraph.dates import DateFormatError, parse_day
+from lexgraph.dates import parse_day
 from lexgraph.documents.chunking import Span
 from lexgraph.documents.datafiles import open_regular
 from lexgraph.documents.encoding import check_clean, decode_text
 from lexgraph.documents.jsonl import BadLine, line_where, read_records
-from lexgraph.errors import ConfigurationError, InputError, ToolMissing
+from lexgraph.errors import ConfigurationError, DateFormatError, InputError, ToolMissing
 
 KINDS = ("book", "guideline", "other")
 _TOP_LINES = 10  # a date further down is a date the text talks about
@@ -38,10 +38,6 @@ _WESTERN_DATE_RE = re.compile(
 _HEADING_RE = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _HEADING_LINE_RE = re.compile(r"(?m)^#{1,6}[ \t]+(.+?)[ \t#]*$")
 _FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*(?:\n|\Z)", re.S)
-
-
-class MissingToolError(ToolMissing):
-    """An external program this reader needs is not installed."""
 
 
 @dataclass(frozen=True)
@@ -162,11 +158,11 @@ def _read_text_file(path: Path) -> tuple[str, list[str]]:
 def pdf_to_text(path: str | Path, *, pdftotext: str = "pdftotext", timeout: float = 120) -> str:
     """The text of a PDF, laid out as on the page (``pdftotext -layout -enc UTF-8``); pages end with \\f.
 
-    Raises MissingToolError when ``pdftotext`` is not installed, ValueError when it cannot read the file.
+    Raises ToolMissing when ``pdftotext`` is not installed, ValueError when it cannot read the file.
     """
     exe = shutil.which(pdftotext)
     if exe is None:
-        raise MissingToolError(
+        raise ToolMissing(
             f"cannot read {path}: {pdftotext!r} is not on PATH. It comes with poppler-utils: "
             "apt-get install poppler-utils (Debian/Ubuntu), brew install poppler (macOS)"
         )
@@ -205,7 +201,7 @@ def read_literature(
     Arguments override what the file says. Otherwise: Markdown front matter (title, date, kind, source or url,
     licence or license) first; then the title from the first heading or the first line, and the date from a
     date line near the top. ``kind`` defaults to book. Raises `InputError` for an unknown file type, an invalid
-    ``kind`` or ``date`` argument, or an unreadable file; MissingToolError for a PDF without pdftotext.
+    ``kind`` or ``date`` argument, or an unreadable file; ToolMissing for a PDF without pdftotext.
     """
     path = Path(path)
     suffix = path.suffix.lower()

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from lexgraph.documents.chunking import Chunk, chunk_text
-from lexgraph.documents.encoding import EncodingError, check_clean
+from lexgraph.documents.encoding import check_clean
 from lexgraph.documents.judgment import JudgmentMetadata, ParsedJudgment, load_metadata, read_judgment
 from lexgraph.documents.literature import LiteratureText, read_literature, read_registry
-from lexgraph.errors import InputError
+from lexgraph.errors import EncodingError, InputError
 
 _TEXT_SUFFIXES = (".txt",)
 #: A judgment text with fewer characters than this (spaces and line breaks not counted) is refused: a case number, a

@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lexgraph.errors import ModelUnavailable, RetriesExhausted
 from lexgraph.eval.citation_quality import METRICS, CitationQuality, citation_quality, mean_quality
 from lexgraph.eval.lawqa import LawqaQuestion
 from lexgraph.eval.report import pyplot, report_folder, save_figure, write_csv, write_json
 from lexgraph.index.tokenize import tokenize
-from lexgraph.llm.client import LLMClient, LLMUnavailable
-from lexgraph.llm.guardrails import ReplyCheck, RetriesExhausted, complete_json
+from lexgraph.llm.client import LLMClient
+from lexgraph.llm.guardrails import ReplyCheck, complete_json
 
 
 def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
@@ -178,7 +179,7 @@ def evaluate_answers(lg: Any, questions: Sequence[LawqaQuestion], options: Any, 
         try:
             answer = lg.ask(question.query, options=options, use_model=llm is not None, llm=llm,
                             retriever=retriever, search=search)
-        except (RetriesExhausted, LLMUnavailable) as error:
+        except (RetriesExhausted, ModelUnavailable) as error:
             if on_error is not None:
                 on_error(question, error)
             if on_question is not None:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lexgraph.eval.lawqa import DatasetError, LawqaQuestion, load_lawqa
+from lexgraph.errors import DatasetError
+from lexgraph.eval.lawqa import LawqaQuestion, load_lawqa
 
 BENCHMARK_FORMAT = "lexgraph-retrieval-benchmark/1"
 SPLITS = ("dev", "test")

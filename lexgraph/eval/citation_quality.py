@@ -28,8 +28,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from lexgraph.errors import RetriesExhausted
 from lexgraph.llm.client import LLMClient
-from lexgraph.llm.guardrails import ReplyCheck, RetriesExhausted, complete_json
+from lexgraph.llm.guardrails import ReplyCheck, complete_json
 
 PARTS = ("circumstances", "acts", "decision")
 #: The report's names of the per-part scores, as the paper writes them (c, a, d).

@@ -224,7 +224,8 @@ def _judgment_text(corpus: Path | None, doc: str, lines: list[Entry]) -> str | N
     """The judgment file's text when it holds every gold sentence of `doc` at its offsets, else None."""
     if corpus is None or not doc:
         return None
-    from lexgraph.documents.encoding import EncodingError, decode_text
+    from lexgraph.documents.encoding import decode_text
+    from lexgraph.errors import EncodingError
 
     path = corpus / doc
     try:

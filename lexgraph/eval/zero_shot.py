@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lexgraph.llm.guardrails import ReplyCheck, RetriesExhausted, complete_json
+from lexgraph.errors import RetriesExhausted
+from lexgraph.llm.guardrails import ReplyCheck, complete_json
 
 SCHEMA = "zero_shot_evidence"
 LISTED = 20  # "関連度順に 20 件ずつ列挙する"

@@ -26,10 +26,10 @@ from datetime import date
 from importlib import resources
 from typing import Any
 
-from lexgraph.errors import ConfigurationError, NotFound
+from lexgraph.errors import ConfigurationError, LawNotFound, NodeNotFound, NotFound
 from lexgraph.model import ANY_WORDING, AsOf, as_of_day, day_filter
 from lexgraph.read.in_force import Answer, InForce, Unknown
-from lexgraph.read.laws import LawNotFound, provision_as_of, resolve_law
+from lexgraph.read.laws import provision_as_of, resolve_law
 from lexgraph.read.revisions import ClauseSpans
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.timeline import article_path
@@ -67,10 +67,6 @@ DEFAULT_MAX_NODES = 150
 #   CITES          precedent / document → precedent (chunks' CITES, counted per chunk)
 #   CITES          article → article                (clause-level CITES, counted per distinct clause pair)
 EDGE_TYPES = ("CITES_ARTICLE", "REFERS_TO", "CITES")
-
-
-class NodeNotFound(NotFound):
-    """No node matches the text given (CLI exit 1)."""
 
 
 @dataclass(frozen=True)
@@ -435,7 +431,8 @@ def resolve_node(store: GraphStore, text: str, *, as_of: date | None = None, cat
             continue
         return provision_as_of(store, law, clause, as_of_day(as_of)).provision.uid
     from lexgraph.documents.judgment import load_landmarks
-    from lexgraph.read.documents import PrecedentNotFound, find_precedent
+    from lexgraph.errors import PrecedentNotFound
+    from lexgraph.read.documents import find_precedent
 
     landmarks = {m.name: m for m in load_landmarks(str(resources.files("lexgraph") / "data" / "landmarks.csv"))}
     try:

@@ -29,14 +29,6 @@ WIDE_STEP = 24  # nodes at one distance beyond which twopi is chosen over dot
 PNG_DPI = 80  # legible captions, and a picture of a few dozen nodes stays well under 300 KB
 
 
-class GraphvizMissing(ToolMissing):
-    """The Graphviz program is not installed (CLI exit 3)."""
-
-
-class RenderError(Unavailable):
-    """Graphviz ran and failed, or the output format is unknown."""
-
-
 @dataclass(frozen=True)
 class KindStyle:
     name: str  # English, as in NODE_KINDS
@@ -209,10 +201,10 @@ def to_dot(hood: Neighbourhood, *, engine: str = DEFAULT_ENGINE, title: str | No
 
 # -- running Graphviz -------------------------------------------------------------------------------------------
 def graphviz(engine: str = DEFAULT_ENGINE) -> str:
-    """The path of a Graphviz layout program, or GraphvizMissing."""
+    """The path of a Graphviz layout program, or ToolMissing."""
     found = shutil.which(engine)
     if found is None:
-        raise GraphvizMissing(GRAPHVIZ_MISSING)
+        raise ToolMissing(GRAPHVIZ_MISSING)
     return found
 
 
@@ -225,11 +217,11 @@ def run_graphviz(dot: str, fmt: str, *, engine: str = DEFAULT_ENGINE, dpi: int |
         done = subprocess.run(command, input=dot.encode("utf-8"), capture_output=True,
                               timeout=timeout, check=False)
     except subprocess.TimeoutExpired as error:
-        raise RenderError(f"Graphviz ({engine}) took more than {timeout:.0f} s; draw fewer nodes "
+        raise Unavailable(f"Graphviz ({engine}) took more than {timeout:.0f} s; draw fewer nodes "
                           "(--max-nodes, --depth)") from error
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip()
-        raise RenderError(f"Graphviz ({engine}) failed: {message[:500]}")
+        raise Unavailable(f"Graphviz ({engine}) failed: {message[:500]}")
     return done.stdout
 
 
@@ -242,7 +234,7 @@ def render(hood: Neighbourhood, out: str | Path, *, engine: str | None = None, t
     path = Path(out)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
-        raise RenderError(f"{path.name}: the picture is written as .png, .svg, .html or .dot, not "
+        raise Unavailable(f"{path.name}: the picture is written as .png, .svg, .html or .dot, not "
                           f"{suffix or 'nothing'}")
     engine = engine or choose_engine(hood)
     title = title or default_title(hood)

@@ -36,7 +36,7 @@ class IndexBackend(Protocol):
         ...
 
     def open(self, store: GraphStore) -> SearchIndex:
-        """The index for searching; `IndexMissing` (with the command that builds it) when there is none."""
+        """The index for searching; `IndexUnavailable` (with the command that builds it) when there is none."""
         ...
 
     def recorded_parts(self, store: GraphStore, *, check_files: bool = True) -> RecordedParts:

@@ -69,7 +69,7 @@ def cache_directory(store: GraphStore) -> Path:
 
 
 def open_index(store: GraphStore) -> SearchIndex:
-    """The store's search index; `IndexMissing` (with the command that builds it) when there is none."""
+    """The store's search index; `IndexUnavailable` (with the command that builds it) when there is none."""
     return index_backend(store).open(store)
 
 

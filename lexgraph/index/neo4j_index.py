@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from lexgraph.errors import ConfigurationError
+from lexgraph.errors import ConfigurationError, IndexUnavailable, StoreError
 from lexgraph.index.backends import RecordedParts
 from lexgraph.index.embed import Embedder, EmbeddingCache
 from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts, collection_of, count_terms
@@ -36,7 +36,6 @@ from lexgraph.index.query import (
     UNIT_KINDS,
     IndexHit,
     IndexKind,
-    IndexMissing,
     SearchFilter,
     SearchIndex,
     UnitBatch,
@@ -54,7 +53,7 @@ from lexgraph.index.units import (
     unit_from_row,
     unit_row,
 )
-from lexgraph.store.base import GraphStore, StoreError
+from lexgraph.store.base import GraphStore
 from lexgraph.store.rows import (
     INDEX_COLLECTION_TERMS,
     INDEX_EXACT_CHUNKS,
@@ -181,7 +180,7 @@ class Neo4jIndex:
     def __init__(self, store: GraphStore) -> None:
         parts = store.rows(INDEX_PARTS)
         if not parts:
-            raise IndexMissing(f"no search index in {store.location}; build it with `lexgraph index`")
+            raise IndexUnavailable(f"no search index in {store.location}; build it with `lexgraph index`")
         self.store = store
         self.embedder_name = str(parts[0].embedder)
         self.dim = int(parts[0].dim)

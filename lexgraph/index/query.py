@@ -41,9 +41,6 @@ LABELS: dict[UnitKind, str] = {"provision": "Provision", "chunk": "Chunk"}
 IndexKind = Literal["bm25", "vectors", "law_terms", "anchors"]
 
 
-IndexMissing = IndexUnavailable  # its name before the error tree: no index, or one this version cannot read
-
-
 @dataclass(frozen=True)
 class SearchFilter:
     """Which units a search may return: in force (clauses) or written (chunks) on ``as_of`` (a day, None for
@@ -123,8 +120,8 @@ class UnitBatch:
         try:
             return self._read[uid]
         except KeyError:
-            raise IndexMissing(f"{uid} was found by the search index but is no longer in it (a concurrent "
-                               "`lexgraph index`, or a damaged index: `lexgraph index --rebuild`)") from None
+            raise IndexUnavailable(f"{uid} was found by the search index but is no longer in it (a concurrent "
+                                   "`lexgraph index`, or a damaged index: `lexgraph index --rebuild`)") from None
 
 
 class UnitColumns(Protocol):

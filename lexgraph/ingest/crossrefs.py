@@ -32,6 +32,7 @@ from lexgraph.citations import (
     resolve_with_state,
 )
 from lexgraph.citations.lawnames import LawNames
+from lexgraph.errors import StoreError
 from lexgraph.ingest.corpus import (
     CITING_KINDS,
     CorpusRevisions,
@@ -45,7 +46,7 @@ from lexgraph.ingest.workers import ordered_map
 from lexgraph.read.citing import store_catalog
 from lexgraph.read.revisions import LawSpans, ProvisionSpan, StoreRevisions
 from lexgraph.statutes.catalog import Catalog
-from lexgraph.store.base import GraphStore, StoreError
+from lexgraph.store.base import GraphStore
 from lexgraph.store.rows import LAW_CITES_OUT, LAW_PROVISION_SENTENCES, LAWS_ALL, LAWS_CITING
 
 EXTRACTOR = "rules"

@@ -19,13 +19,14 @@ from lexgraph.documents.chunking import DEFAULT_OVERLAP as DEFAULT_OVERLAP  # re
 from lexgraph.documents.chunking import DEFAULT_SIZE as DEFAULT_CHUNK_SIZE  # noqa: F401 - re-exported
 from lexgraph.documents.chunking import Chunk
 from lexgraph.documents.prepare import PreparedDocument
+from lexgraph.errors import StoreError
 from lexgraph.ingest.crossrefs import EXTRACTOR
 from lexgraph.ingest.linking import PrecedentMatcher, statute_link, stubs_filled_by
 from lexgraph.read.citing import store_catalog
 from lexgraph.read.revisions import StoreRevisions
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.statutes.timeline import article_path
-from lexgraph.store.base import GraphStore, StoreError, Transaction
+from lexgraph.store.base import GraphStore, Transaction
 from lexgraph.store.names import chunk_name, precedent_name, titled_name
 from lexgraph.store.rows import (
     OWNER_CHUNKS,

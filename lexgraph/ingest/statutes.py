@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from lexgraph.citations.lawnames import LawNames
+from lexgraph.errors import RevisionUnknown, SourceError, StatuteXmlError, StoreError
 from lexgraph.ingest.corpus import FoundWith, IngestedLaws, PackedLaw
 from lexgraph.ingest.crossrefs import LinkSummary, link_laws
 from lexgraph.ingest.workers import default_workers, ordered_map
@@ -32,12 +33,10 @@ from lexgraph.model import (
 )
 from lexgraph.read.citing import store_catalog
 from lexgraph.statutes.catalog import Catalog, derived_law_id
-from lexgraph.statutes.egov import PARSER_VERSION, StatuteXmlError, parse_law_xml
+from lexgraph.statutes.egov import PARSER_VERSION, parse_law_xml
 from lexgraph.statutes.sources import (
     DatingFlags,
     NameFilter,
-    RevisionUnknown,
-    SourceError,
     XmlDocument,
     date_revision,
     iter_documents,
@@ -53,7 +52,7 @@ from lexgraph.statutes.timeline import (
     day_left_open,
     version_hash,
 )
-from lexgraph.store.base import GraphStore, StoreError, Transaction
+from lexgraph.store.base import GraphStore, Transaction
 from lexgraph.store.names import law_name, provision_name, version_name
 from lexgraph.store.rows import (
     LAW_BY_ID,

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from lexgraph.errors import NotFound
+from lexgraph.errors import BadAnswer, EgovNotFound, NotFound
 from lexgraph.ingest.statutes import IngestSummary, ingest_statutes, stored_listing
 from lexgraph.statutes.catalog import Catalog
-from lexgraph.statutes.egov_api import UNENFORCED, BadAnswer, EgovApi, EgovNotFound, RevisionList
+from lexgraph.statutes.egov_api import UNENFORCED, EgovApi, RevisionList
 from lexgraph.statutes.sources import XmlDocument, parse_revision_id
 from lexgraph.statutes.timeline import ListedVersion, SourceListing
 from lexgraph.store.base import GraphStore

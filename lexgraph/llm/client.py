@@ -5,7 +5,7 @@ Configuration comes from the environment: ``OPENAI_BASE_URL``, ``OPENAI_API_KEY`
 set, so a machine with an OpenAI key for other tools does not start paying for lexgraph's questions.
 
 Timeouts are bounded, and transient failures (429, 5xx, connection errors, timeouts) are retried with exponential
-backoff by the client (``max_retries``); what still fails becomes `LLMUnavailable` (exit code 3 in the CLI), with
+backoff by the client (``max_retries``); what still fails becomes `ModelUnavailable` (exit code 3 in the CLI), with
 the endpoint and the fix in the message. Structured output (``response_format`` with a JSON schema) is asked for
 when `chat` is given a schema; a server that refuses the parameter is asked again without it, and the reply is
 then validated by the guardrails like any other.
@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lexgraph.errors import ModelUnavailable
+from lexgraph.errors import LLMTimeout, ModelUnavailable
 
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_RETRIES = 2
@@ -27,14 +27,6 @@ DEFAULT_MAX_TOKENS = 1024
 
 NOT_CONFIGURED = ("no language model is configured: set LEXGRAPH_LLM_MODEL (and OPENAI_BASE_URL, OPENAI_API_KEY "
                   "for your endpoint, e.g. a local llama.cpp or vLLM server)")
-
-
-LLMUnavailable = ModelUnavailable  # its name before the error tree: no model, or it cannot be reached
-
-
-class LLMTimeout(ModelUnavailable):
-    """The endpoint gave no reply within the timeout (after its retries): one slow reply, which an evaluation may
-    count as a failed turn and go on, where an unreachable endpoint stops it."""
 
 
 @dataclass(frozen=True)
@@ -59,8 +51,8 @@ class LLMConfig:
             retries = int(env.get("LEXGRAPH_LLM_RETRIES") or DEFAULT_RETRIES)
             max_tokens = int(env.get("LEXGRAPH_LLM_MAX_TOKENS") or DEFAULT_MAX_TOKENS)
         except ValueError as err:
-            raise LLMUnavailable("LEXGRAPH_LLM_TIMEOUT, LEXGRAPH_LLM_RETRIES and LEXGRAPH_LLM_MAX_TOKENS must be "
-                                 f"numbers ({err})") from None
+            raise ModelUnavailable("LEXGRAPH_LLM_TIMEOUT, LEXGRAPH_LLM_RETRIES and LEXGRAPH_LLM_MAX_TOKENS must be "
+                                   f"numbers ({err})") from None
         structured = env.get("LEXGRAPH_LLM_STRUCTURED", "1").strip().lower() not in ("0", "false", "no", "off")
         return cls(model=model, base_url=env.get("OPENAI_BASE_URL") or None,
                    api_key=env.get("OPENAI_API_KEY") or None, timeout=timeout, max_retries=retries,
@@ -121,14 +113,14 @@ class LLMClient:
                                  f"{self.config.timeout:g} s (after {self.config.max_retries} retries); raise "
                                  "LEXGRAPH_LLM_TIMEOUT or check the server") from None
         except openai.APIConnectionError as err:
-            raise LLMUnavailable(f"the model endpoint {self.config.endpoint} cannot be reached ({err}); check "
-                                 "OPENAI_BASE_URL and that the server is running") from None
+            raise ModelUnavailable(f"the model endpoint {self.config.endpoint} cannot be reached ({err}); check "
+                                   "OPENAI_BASE_URL and that the server is running") from None
         except openai.APIStatusError as err:
-            raise LLMUnavailable(f"the model endpoint {self.config.endpoint} answered HTTP {err.status_code} "
-                                 f"after {self.config.max_retries} retries: {str(err)[:300]}") from None
+            raise ModelUnavailable(f"the model endpoint {self.config.endpoint} answered HTTP {err.status_code} "
+                                   f"after {self.config.max_retries} retries: {str(err)[:300]}") from None
         latency = time.perf_counter() - started
         if not response.choices:
-            raise LLMUnavailable(f"the model endpoint {self.config.endpoint} returned no choices")
+            raise ModelUnavailable(f"the model endpoint {self.config.endpoint} returned no choices")
         usage = response.usage
         counts = {} if usage is None else {"prompt_tokens": usage.prompt_tokens or 0,
                                            "completion_tokens": usage.completion_tokens or 0,

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
-from lexgraph.errors import ConfigurationError, ModelUnavailable
+from lexgraph.errors import ConfigurationError, RetriesExhausted
 from lexgraph.llm.client import ChatReply, LLMClient
 
 DEFAULT_MAX_REPAIRS = 2
@@ -148,15 +148,6 @@ Messages = tuple[dict[str, str], ...]
 class ValidatedReply:
     value: dict[str, Any]
     attempts: tuple[Attempt, ...]
-
-
-class RetriesExhausted(ModelUnavailable):
-    """The model never produced a valid reply; the attempts say what it produced and why each was refused."""
-
-    def __init__(self, message: str, attempts: Sequence[Attempt], prompts: Sequence[Messages] = ()) -> None:
-        super().__init__(message)
-        self.attempts = tuple(attempts)
-        self.prompts = tuple(prompts)
 
 
 REPAIR_PROMPT = (

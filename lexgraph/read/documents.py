@@ -8,9 +8,9 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from lexgraph.documents import literature
-from lexgraph.errors import NotFound
+from lexgraph.errors import NotInForce, PrecedentNotFound
 from lexgraph.model import AsOf, LawInfo, as_of_day, day_filter
-from lexgraph.read.laws import NotInForce, clause_path, provision_as_of
+from lexgraph.read.laws import clause_path, provision_as_of
 from lexgraph.read.revisions import LawSpans, version_spans
 from lexgraph.store.base import GraphStore
 from lexgraph.store.rows import (
@@ -31,10 +31,6 @@ if TYPE_CHECKING:
     from lexgraph.documents.judgment import Landmark
 
 DOCUMENT_KINDS = ("precedent", *literature.KINDS)
-
-
-class PrecedentNotFound(NotFound):
-    """No stored precedent matches the lawsuit id, uid, case number or name given."""
 
 
 @dataclass(frozen=True)

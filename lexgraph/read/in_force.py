@@ -8,7 +8,7 @@ selection, `ask`, `graph`) asks `wording_on` and nothing else, so that they cann
   versions after amendments the store knows of but does not hold (`GAP`), after the last day the newest version
   is known in force (`PAST_KNOWN`: the last known wording is attached, never as in force), before the first stored
   version (`BEFORE_FIRST`), or under a version that is only scheduled (`SCHEDULED`: promulgated, not yet in force);
-- `NotInForce`: the clause was not in force that day: not yet (`NOT_YET`), no longer (`DELETED`), the law was
+- `OutOfForce`: the clause was not in force that day: not yet (`NOT_YET`), no longer (`DELETED`), the law was
   repealed (`REPEALED`), or no stored version around that day has it at all (`ABSENT`).
 
 The decision works on a law's `LawSpans` (its versions and clause periods, read once and cached by
@@ -26,7 +26,7 @@ from lexgraph.model import KnownAmendment
 from lexgraph.read.spans import LawSpans, ProvisionSpan, VersionSpan
 
 UnknownWhy = Literal["gap", "past_known", "before_first", "scheduled", "no_version"]
-NotInForceWhy = Literal["not_yet", "deleted", "repealed", "absent"]
+OutOfForceWhy = Literal["not_yet", "deleted", "repealed", "absent"]
 
 GAP: Final = "gap"
 PAST_KNOWN: Final = "past_known"
@@ -85,14 +85,15 @@ class Unknown:
 
 
 @dataclass(frozen=True)
-class NotInForce:
+class OutOfForce:
     """The clause was not in force on `day`: `periods` are the [from, until) periods it was (empty when it never
-    was in a stored version), and `when` the day that matters (it starts, it ended, the law was repealed)."""
+    was in a stored version), and `when` the day that matters (it starts, it ended, the law was repealed). A
+    decision, not an error: a reader that must refuse raises `lexgraph.errors.NotInForce` carrying it."""
 
     law_id: str
     path: str
     day: date
-    why: NotInForceWhy
+    why: OutOfForceWhy
     reason: str
     periods: tuple[tuple[date | None, date | None], ...] = ()
     when: date | None = None
@@ -102,11 +103,11 @@ class NotInForce:
         return self.reason
 
 
-Answer = InForce | Unknown | NotInForce
+Answer = InForce | Unknown | OutOfForce
 
 
 def version_known_on(spans: LawSpans, law_id: str, day: date,
-                     what: str = "as a whole") -> VersionSpan | Unknown | NotInForce:
+                     what: str = "as a whole") -> VersionSpan | Unknown | OutOfForce:
     """The law as a whole on `day`: the stored version whose every wording is known then, or why there is none.
 
     `wording_on` starts from this answer; `law diff` uses it directly (a diff to a day where some wordings are
@@ -125,7 +126,7 @@ def version_known_on(spans: LawSpans, law_id: str, day: date,
                        f"revision in force on {day.isoformat()}", version=first, first_known=first_day)
     if version is None:
         if last.enforced_until is not None and day >= last.enforced_until:
-            return NotInForce(law_id, what, day, REPEALED,
+            return OutOfForce(law_id, what, day, REPEALED,
                               f"{where}: not in force on {day.isoformat()}: the law ceased to be in force on "
                               f"{last.enforced_until.isoformat()} (repealed)", (), last.enforced_until, last)
         return Unknown(law_id, what, day, NO_VERSION,
@@ -160,7 +161,7 @@ def wording_on(spans: LawSpans, law_id: str, path: str, day: date) -> Answer:
     the newest version is known in force, nothing is known (the last known wording comes along, labelled)."""
     periods = tuple((p.valid_from, p.valid_until) for p in spans.by_path.get(path, ()))
     law = version_known_on(spans, law_id, day, path)
-    if isinstance(law, NotInForce):
+    if isinstance(law, OutOfForce):
         return replace(law, periods=periods)
     span = spans.at(path, day) if spans.stored else None
     if isinstance(law, Unknown):
@@ -174,7 +175,7 @@ def wording_on(spans: LawSpans, law_id: str, path: str, day: date) -> Answer:
             before = spans.at(path, version.known_until - timedelta(days=1))
             after = spans.at(path, version.enforced_until) if version.enforced_until is not None else None
             if before is None and after is None and version.enforced_until is not None:
-                return NotInForce(law_id, path, day, ABSENT,
+                return OutOfForce(law_id, path, day, ABSENT,
                                   f"{law_id} {path}: in neither stored version around {day.isoformat()} (revision "
                                   f"{version.revision_id} and the next); no such clause then", periods, None,
                                   version)
@@ -189,18 +190,18 @@ def wording_on(spans: LawSpans, law_id: str, path: str, day: date) -> Answer:
 
 
 def _not_in_force(law_id: str, path: str, day: date, periods: tuple[tuple[date | None, date | None], ...],
-                  version: VersionSpan, note: str) -> NotInForce:
+                  version: VersionSpan, note: str) -> OutOfForce:
     """Not in force on `day` in `version`: never stored, not yet, or no longer."""
     if not periods:
-        return NotInForce(law_id, path, day, ABSENT, f"{law_id} {path}: no such clause in any stored version{note}",
+        return OutOfForce(law_id, path, day, ABSENT, f"{law_id} {path}: no such clause in any stored version{note}",
                           periods, None, version)
     starts = [start for start, _ in periods if start is not None and start > day]
     if starts and all(end is None or end > day for _, end in periods):
-        return NotInForce(law_id, path, day, NOT_YET,
+        return OutOfForce(law_id, path, day, NOT_YET,
                           f"{law_id} {path}: not yet in force on {day.isoformat()}; in force from "
                           f"{min(starts).isoformat()}{note}", periods, min(starts), version)
     ended = [end for _, end in periods if end is not None and end <= day]
-    return NotInForce(law_id, path, day, DELETED,
+    return OutOfForce(law_id, path, day, DELETED,
                       f"{law_id} {path}: not in force on {day.isoformat()} (revision {version.revision_id})"
                       + (f"; it ceased on {max(ended).isoformat()}" if ended else "") + note,
                       periods, max(ended) if ended else None, version)

@@ -13,12 +13,10 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from lexgraph import errors
-from lexgraph.errors import NotFound
+from lexgraph.errors import AmbiguousLaw, LawNotFound, NotFound, NotInForce, WordingUnknown
 from lexgraph.model import LawInfo, LawVersionInfo, ProvisionVersion, SentenceText, period_text
 from lexgraph.numerals import parse_clause
-from lexgraph.read.in_force import GAP, PAST_KNOWN, Answer, InForce, Unknown, version_known_on
-from lexgraph.read.in_force import NotInForce as NotInForceAnswer
+from lexgraph.read.in_force import GAP, PAST_KNOWN, Answer, InForce, OutOfForce, Unknown, version_known_on
 from lexgraph.read.revisions import ClauseSpans, amendments_from_json
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.store.base import GraphStore
@@ -44,32 +42,6 @@ from lexgraph.store.rows import (
     ProvisionRow,
     ProvisionsInVersionRow,
 )
-
-
-class LawNotFound(NotFound):
-    pass
-
-
-class AmbiguousLaw(NotFound):
-    pass
-
-
-class NotInForce(errors.NotInForce):
-    """The clause was not in force on the day asked (`lexgraph.read.in_force.NotInForce`), or the store holds no
-    version of the law then. `answer` is the decision it comes from, when there is one."""
-
-    def __init__(self, message: str, answer: Answer | None = None) -> None:
-        super().__init__(message)
-        self.answer = answer
-
-
-class UnknownWording(NotInForce, errors.WordingUnknown):
-    """The store cannot know the clause's wording on the day asked (`lexgraph.read.in_force.Unknown`): a gap
-    between stored versions after amendments it does not hold, or before the first stored version
-    (docs/statutes.md)."""
-
-
-UnknownInGap = UnknownWording  # the name it had when gaps were the only unknown
 
 
 @dataclass(frozen=True)
@@ -211,12 +183,12 @@ def decide(store: GraphStore, law: LawInfo, path: str, day: date,
 
 def provision_as_of(store: GraphStore, law: LawInfo, clause: str, day: date,
                     revisions: ClauseSpans | None = None) -> ProvisionAsOf:
-    """The clause's wording on `day`. Raises `NotInForce` (not in force then), `UnknownWording` (a gap, before the
+    """The clause's wording on `day`. Raises `NotInForce` (not in force then), `WordingUnknown` (a gap, before the
     first stored version); a day past "known up to" gives the last known wording with `unknown` set."""
     path = clause_path(clause)
     answer = decide(store, law, path, day, revisions)
     if isinstance(answer, Unknown) and answer.last_known is None:
-        raise UnknownWording(unknown_message(store, law, f"{clause} ({path})", answer), answer)
+        raise WordingUnknown(unknown_message(store, law, f"{clause} ({path})", answer), answer)
     if not isinstance(answer, (InForce, Unknown)):
         periods = answer.periods
         if not periods:
@@ -420,9 +392,9 @@ def law_diff(store: GraphStore, law: LawInfo, from_day: date, to_day: date, leve
     for day in (from_day, compared_to):
         found = version_known_on(spans, law.law_id, day)
         if isinstance(found, Unknown):  # some clauses' wording that day is unknown: a diff would show a guess
-            raise UnknownWording(unknown_message(store, law, "as a whole", found)
+            raise WordingUnknown(unknown_message(store, law, "as a whole", found)
                                  + ("; nothing to compare" if found.why == PAST_KNOWN else ""), found)
-        if isinstance(found, NotInForceAnswer):
+        if isinstance(found, OutOfForce):
             raise NotInForce(f"{law.title}: " + found.reason.split(": ", 1)[1], found)
         ends.append(version_by_id(store, law, found.revision_id))
     before_version, after_version = ends

@@ -17,7 +17,7 @@ from datetime import date
 from lexgraph.citations.model import Citation
 from lexgraph.model import KnownAmendment
 from lexgraph.numerals import division_of
-from lexgraph.read.in_force import Answer, InForce, NotInForce, Unknown, wording_on
+from lexgraph.read.in_force import Answer, InForce, OutOfForce, Unknown, wording_on
 from lexgraph.read.spans import LawSpans as LawSpans  # re-exported: the resolver and ingest import them from here
 from lexgraph.read.spans import ProvisionSpan as ProvisionSpan
 from lexgraph.read.spans import VersionSpan as VersionSpan
@@ -110,7 +110,7 @@ class StoreRevisions:
         answer = self.wording_on(law_id, path, on)
         if isinstance(answer, InForce):
             return True
-        return False if isinstance(answer, NotInForce) else None
+        return False if isinstance(answer, OutOfForce) else None
 
     def gap_note(self, law_id: str, path: str, on: date) -> str | None:
         """`GapLookup`: why the wording of `path` on `on` is unknown (a gap, past "known up to", before the first
@@ -126,7 +126,7 @@ class StoreRevisions:
         if not self.versions(law_id).stored:
             return None
         answer = self.wording_on(law_id, path, on)
-        if not isinstance(answer, NotInForce):
+        if not isinstance(answer, OutOfForce):
             return None
         return answer.reason, answer.version is not None and answer.version.in_gap(on)
 
@@ -162,7 +162,7 @@ class StoreRevisions:
         if not law.stored:
             return None
         return tuple(path for path in law.articles_between(first, last)
-                     if not isinstance(self.wording_on(law_id, path, on), NotInForce))
+                     if not isinstance(self.wording_on(law_id, path, on), OutOfForce))
 
     def items(self, citation: Citation, on: date) -> tuple[str, ...] | str | None:
         """`StructureLookup`: the first and last item a 各号 citation means on `on` (the items in force that day), a

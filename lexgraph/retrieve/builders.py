@@ -1,11 +1,12 @@
 """The retrievers of lexgraph's built-in search modes, one builder per mode, each taking a `RetrieverSetup`
 (`lexgraph.retrieve.modes` names them). ``hyde`` (and ``tree`` with query extraction) without a model raises
-`LLMUnavailable` saying how to configure one. With a citation extractor (`RetrieverSetup.cite`), the fusing modes
+`ModelUnavailable` saying how to configure one. With a citation extractor (`RetrieverSetup.cite`), the fusing modes
 add the clauses the question cites as a third list."""
 
 from __future__ import annotations
 
-from lexgraph.llm.client import NOT_CONFIGURED, LLMUnavailable
+from lexgraph.errors import ModelUnavailable
+from lexgraph.llm.client import NOT_CONFIGURED
 from lexgraph.retrieve.modes import RetrieverSetup
 from lexgraph.retrieve.retrievers import (
     HYDE_SEARCHES,
@@ -46,13 +47,13 @@ def hybrid(setup: RetrieverSetup) -> Retriever:
 def hyde(setup: RetrieverSetup) -> Retriever:
     """``hyde``, ``hyde-bm25`` and ``hyde-dense``: which searches come from the mode's name (`HYDE_SEARCHES`)."""
     if setup.llm is None:
-        raise LLMUnavailable(f"--mode {setup.mode} needs a model to write hypothetical answers; {NOT_CONFIGURED}")
+        raise ModelUnavailable(f"--mode {setup.mode} needs a model to write hypothetical answers; {NOT_CONFIGURED}")
     return HydeRetriever(setup.index, setup.embedder, setup.llm, rrf_k=setup.rrf_k, extra=cited(setup),
                          searches=HYDE_SEARCHES[setup.mode])
 
 
 def tree(setup: RetrieverSetup) -> Retriever:
     if setup.query_extraction and setup.llm is None:
-        raise LLMUnavailable(f"Tree+QE needs a model to extract the query; {NOT_CONFIGURED}")
+        raise ModelUnavailable(f"Tree+QE needs a model to extract the query; {NOT_CONFIGURED}")
     return TreeRetriever(setup.index, setup.embedder, query_vector=QueryVectors(setup.embedder),
                          llm=setup.llm if setup.query_extraction else None)

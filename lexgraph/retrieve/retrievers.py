@@ -25,7 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from lexgraph.citations.model import Citation
-from lexgraph.errors import ConfigurationError, IndexUnavailable
+from lexgraph.errors import ConfigurationError, EmbedderMismatch
 from lexgraph.index.embed import Embedder
 from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex
 from lexgraph.index.tokenize import question_terms, tokenize
@@ -45,11 +45,6 @@ from lexgraph.statutes.timeline import provision_law_id
 
 FUSION_DEPTH = 100
 HYDE_ANSWERS = 3
-
-
-class EmbedderMismatch(IndexUnavailable, ValueError):
-    """The index was built with another embedder than the one asked to embed the query (still a ValueError, as
-    it was before the error tree)."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -167,7 +167,7 @@ def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LL
                    query_extraction: bool = False,
                    held_apart: Collection[str] = ()) -> Retriever:
     """The retriever for a mode, built by the mode's builder in the registry (`lexgraph.retrieve.modes`). ``hyde``
-    (and ``tree`` with `query_extraction`) without a model raises `LLMUnavailable` saying how to configure one.
+    (and ``tree`` with `query_extraction`) without a model raises `ModelUnavailable` saying how to configure one.
 
     With `cite` (a citation extractor), the fusing modes add the clauses the question cites as a third list.
     `held_apart` names the sources whose anchors must not feed the search (an evaluation's own judgments)."""

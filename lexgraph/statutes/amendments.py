@@ -19,7 +19,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
-from lexgraph.dates import ERAS, DateFormatError, era_day
+from lexgraph.dates import ERAS, era_day
+from lexgraph.errors import DateFormatError
 from lexgraph.model import KnownAmendment, ParsedProvision
 from lexgraph.numerals import int_to_kanji, kanji_to_int
 

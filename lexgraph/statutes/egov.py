@@ -21,7 +21,7 @@ from datetime import date
 from lxml import etree
 
 from lexgraph.dates import ERA_LATIN, ERAS
-from lexgraph.errors import InputError
+from lexgraph.errors import StatuteXmlError
 from lexgraph.model import LawMeta, ParsedLaw, ParsedProvision, SentenceText
 from lexgraph.numerals import appendix_label, int_to_kanji, kanji_to_int
 
@@ -61,17 +61,6 @@ title (別表第二 → ``appdx_table2``), which e-Gov's ``Num`` mostly leaves o
 _PARSER = etree.XMLParser(
     resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, remove_comments=True, recover=False
 )
-
-
-class StatuteXmlError(InputError):
-    """A file that is not a readable e-Gov law. The message names the file, the place and what to do."""
-
-    def __init__(self, source: str, problem: str, line: int | None = None) -> None:
-        where = f"{source}:{line}" if line else source
-        super().__init__(f"{where}: {problem}")
-        self.source = source
-        self.problem = problem
-        self.line = line
 
 
 @dataclass

@@ -41,7 +41,14 @@ from typing import Any
 from urllib.parse import quote, urlencode, urljoin, urlsplit
 
 from lexgraph.config import settings_table
-from lexgraph.errors import ConfigurationError, NotFound, SourceUnavailable
+from lexgraph.errors import (
+    AnswerRefused,
+    BadAnswer,
+    ConfigurationError,
+    EgovNotFound,
+    SourceUnavailable,
+    WrongLaw,
+)
 from lexgraph.statutes.timeline import PLACEHOLDER_FROM
 from lexgraph.version import __version__
 
@@ -130,17 +137,6 @@ LIMIT_NAMES: dict[str, tuple[str, str]] = {
     "max_archive_mb": ("--max-archive-mb", "LEXGRAPH_SYNC_MAX_ARCHIVE_MB"),
     "archive_seconds": ("--archive-seconds", "LEXGRAPH_SYNC_ARCHIVE_SECONDS"),
 }
-
-
-class EgovNotFound(NotFound):
-    """The server has no such law or revision (HTTP 404)."""
-
-
-class AnswerRefused(SourceUnavailable):
-    """An answer that fails a check lexgraph makes of everything a server sends: larger or slower than its bound, a
-    redirect away from the API's host, a Retry-After beyond its bound, a revision list naming another law, an id
-    that is not e-Gov's or a day that does not exist. Nothing of it is stored or cached; the message names the
-    law, the URL and the check."""
 
 
 @dataclass(frozen=True)
@@ -306,16 +302,6 @@ def _write_atomic(path: Path, data: bytes) -> None:
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     temporary.write_bytes(data)
     os.replace(temporary, path)
-
-
-class BadAnswer(ValueError):
-    """An answer that is not what the spec documents (wrong content type, broken JSON or Base64, no <Law>)."""
-
-
-class WrongLaw(BadAnswer):
-    """A ``/law_data`` answer whose law is not the one asked for (another law id, revision, number or title): the
-    revision is reported and left out, never stored under the asked id. Not asked again: a server that sends
-    another law does not send this one on a retry."""
 
 
 #: e-Gov's law ids: three digits (era and year: 405 is 平成5年, 321 昭和21年) and twelve letters or digits (the kind

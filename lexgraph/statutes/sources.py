@@ -23,7 +23,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO
 
 from lexgraph.config import positive_env
-from lexgraph.errors import InputError
+from lexgraph.errors import RevisionUnknown, SourceError
 from lexgraph.model import RevisionId
 
 REVISION_PATTERN = re.compile(r"(?<![0-9A-Za-z])([0-9]{3}[0-9A-Za-z]{12})_([0-9]{8})_([0-9A-Za-z]{15})(?![0-9A-Za-z])")
@@ -31,10 +31,6 @@ REVISION_PATTERN = re.compile(r"(?<![0-9A-Za-z])([0-9]{3}[0-9A-Za-z]{12})_([0-9]
 (321M30000f40001, 156 laws of e-Gov's 2020 list), so both cases are read."""
 _ARCHIVE_DAY = re.compile(r"(\d{4}-\d{2}-\d{2})")
 _ARCHIVE_SUFFIXES = (".tar.xz", ".txz", ".tar.gz", ".tgz", ".tar", ".zip")
-
-
-class SourceError(InputError):
-    """An input that cannot be read at all (missing path, unreadable archive, an archive member refused)."""
 
 
 @dataclass(frozen=True)
@@ -95,10 +91,6 @@ class DatingFlags:
 
     revision: str | None = None
     in_force_on: date | None = None
-
-
-class RevisionUnknown(InputError):
-    """A file whose revision cannot be told from its name, a manifest or the flags given."""
 
 
 def parse_revision_id(text: str) -> RevisionId | None:

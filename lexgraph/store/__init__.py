@@ -8,11 +8,10 @@ the driver is an optional extra (``pip install 'lexgraph[neo4j]'``).
 from __future__ import annotations
 
 from lexgraph.config import NEO4J_URI_SCHEMES, BufferPool, is_server_location
-from lexgraph.store.base import GraphStore, ReadOnlyViolation, StoreError, StoreUnavailable
+from lexgraph.errors import StoreUnavailable
+from lexgraph.store.base import GraphStore
 
-__all__ = [
-    "NEO4J_URI_SCHEMES", "GraphStore", "ReadOnlyViolation", "StoreError", "StoreUnavailable", "open_store",
-]
+__all__ = ["NEO4J_URI_SCHEMES", "GraphStore", "open_store"]
 
 
 def open_store(location: str, *, read_only: bool = False,

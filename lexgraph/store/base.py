@@ -19,6 +19,7 @@ from importlib import resources
 from typing import Any, TypeVar
 
 from lexgraph import errors
+from lexgraph.errors import StoreError, UnknownQuery
 from lexgraph.store.migration_checksums import WHOLE_TEXT
 from lexgraph.store.rows import Query
 
@@ -52,33 +53,6 @@ def unencodable(params: Mapping[str, Any] | None) -> errors.InputError | None:
             return errors.InputError(f"{problem}: it is not Unicode text, and the store cannot take it; give the "
                                      "value in UTF-8 (a JSON escape such as \\ud800 needs its pair)")
     return None
-
-
-class StoreError(errors.Unavailable):
-    """The store cannot do what was asked (exit code 3 in the CLI)."""
-
-
-class StoreUnavailable(StoreError, errors.StoreUnavailable):
-    """The store cannot be opened or reached: a lock held by another process, a server that is down."""
-
-
-class BufferPoolFull(StoreError):
-    """A query ran out of the embedded engine's buffer pool; the message names its size, where it was set and the
-    settings that change it."""
-
-
-class InvalidQuery(errors.InputError, RuntimeError):
-    """User Cypher the engine cannot run as written (a syntax or binder error, a missing parameter): bad input,
-    exit code 1 in the CLI, not a store failure (still a RuntimeError, as it was when it was a `StoreError`)."""
-
-
-class ReadOnlyViolation(InvalidQuery, errors.QueryRefused):
-    """A user-supplied query tried to write, or to do what a read may not (touch files, install or load an
-    extension, attach a database, checkpoint, run more than one statement)."""
-
-
-class UnknownQuery(StoreError):
-    """A named query has no Cypher file."""
 
 
 @dataclass(frozen=True)
@@ -336,7 +310,7 @@ class GraphStore(ABC):
     @abstractmethod
     def run_read_only(self, cypher: str, params: Mapping[str, Any] | None = None, *,
                       limit: int | None = None) -> list[Row]:
-        """Run user-supplied Cypher so that it cannot write; a write raises `ReadOnlyViolation`. With `limit`, at
+        """Run user-supplied Cypher so that it cannot write; a write raises `QueryRefused`. With `limit`, at
         most that many rows are read from the engine (streamed, the rest never fetched): a query over a whole
         store then costs the memory of `limit` rows, not of its answer."""
 

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from lexgraph.config import BUFFER_POOL_ENV, format_size
+from lexgraph.errors import BufferPoolFull
 from lexgraph.statutes.egov import PARSER_VERSION
-from lexgraph.store.base import BufferPoolFull, GraphStore, StoreCounts
+from lexgraph.store.base import GraphStore, StoreCounts
 from lexgraph.store.rows import (
     DOCTOR_DISPUTED_VERSIONS,
     DOCTOR_EMPTY_VERSIONS,

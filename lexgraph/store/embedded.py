@@ -29,21 +29,16 @@ from typing import Any
 import ladybug
 
 from lexgraph.config import BUFFER_POOL_ENV, BufferPool, buffer_pool
-from lexgraph.errors import ConfigurationError
+from lexgraph.errors import BufferPoolFull, ConfigurationError, InvalidQuery, QueryRefused, StoreError, StoreUnavailable
 from lexgraph.store.base import (
     NODE_SPECS,
     REL_TYPES,
     AppliedMigration,
-    BufferPoolFull,
     GraphStore,
-    InvalidQuery,
     Migration,
-    ReadOnlyViolation,
     RelSpec,
     Row,
     StoreCounts,
-    StoreError,
-    StoreUnavailable,
     Transaction,
     chunked,
     load_named_query,
@@ -717,8 +712,8 @@ def _user_query_error(err: RuntimeError, cypher: str) -> StoreError | InvalidQue
     message = str(err).strip()
     lowered = message.lower()
     if any(marker in lowered for marker in _WRITE_REFUSED):
-        return ReadOnlyViolation(f"this query writes to the store, and `query` runs read-only ({message}); use "
-                                 f"the ingest commands to change data")
+        return QueryRefused(f"this query writes to the store, and `query` runs read-only ({message}); use "
+                            f"the ingest commands to change data")
     if lowered.startswith(_USER_ERRORS) and "panic" not in lowered and "wal" not in lowered:
         return InvalidQuery(f"{message} (query: {cypher.strip()[:200]})")
     return StoreError(f"{message} (query: {cypher.strip()[:200]})")

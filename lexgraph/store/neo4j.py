@@ -52,20 +52,16 @@ from neo4j.time import Date as Neo4jDate
 from neo4j.time import DateTime as Neo4jDateTime
 from neo4j.time import Time as Neo4jTime
 
-from lexgraph.errors import InputError
+from lexgraph.errors import InputError, InvalidQuery, QueryRefused, StoreError, StoreUnavailable
 from lexgraph.store.base import (
     NODE_SPECS,
     REL_TYPES,
     AppliedMigration,
     GraphStore,
-    InvalidQuery,
     Migration,
     NodeSpec,
-    ReadOnlyViolation,
     Row,
     StoreCounts,
-    StoreError,
-    StoreUnavailable,
     Transaction,
     chunked,
     load_named_query,
@@ -430,13 +426,13 @@ class Neo4jStore(GraphStore):
                 summary = result.consume()  # the rows past `limit` are discarded, never held
             except Neo4jError as err:
                 if _is_write_refusal(err):
-                    raise ReadOnlyViolation(f"{_READ_ONLY_MESSAGE} ({err.code})") from None
+                    raise QueryRefused(f"{_READ_ONLY_MESSAGE} ({err.code})") from None
                 if (err.code or "").startswith("Neo.ClientError.Statement."):
                     raise InvalidQuery(f"{err.code}: {err.message}") from None
                 raise
             if summary.query_type not in (None, "r"):
                 # Raising inside the transaction function makes the driver roll back instead of committing.
-                raise ReadOnlyViolation(_READ_ONLY_MESSAGE)
+                raise QueryRefused(_READ_ONLY_MESSAGE)
             return rows
 
         with self._driver_errors("running the query"), self._session(READ_ACCESS) as session:

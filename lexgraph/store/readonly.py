@@ -29,7 +29,6 @@ import re
 from dataclasses import dataclass
 
 from lexgraph.errors import ConfigurationError, QueryRefused
-from lexgraph.store.base import ReadOnlyViolation
 from lexgraph.store.cypher_functions import LADYBUG_FUNCTIONS, NEO4J_FUNCTIONS
 
 
@@ -179,15 +178,6 @@ class ReadStatement:
     dialect: str
 
 
-class RefusedStatement(ReadOnlyViolation, QueryRefused):
-    """User Cypher that is not one read statement. ``clause`` names what was refused (``LOAD FROM``, ``;``)."""
-
-    def __init__(self, message: str, *, clause: str, offset: int) -> None:
-        super().__init__(message)
-        self.clause = clause
-        self.offset = offset
-
-
 def tokenize(text: str) -> list[Token]:
     """Cypher tokens without spaces; comments are kept (as kind ``comment``) so that callers can see them.
     An unterminated string, comment or backquoted name is refused: the engine would read the rest differently."""
@@ -209,12 +199,12 @@ def tokenize(text: str) -> list[Token]:
 
 
 def check_read_statement(text: str, dialect: Dialect | str = LADYBUG) -> ReadStatement:
-    """The one read statement in ``text``, or `RefusedStatement` naming the first clause that is not a read."""
+    """The one read statement in ``text``, or `QueryRefused` naming the first clause that is not a read."""
     if isinstance(dialect, str):
         dialect = DIALECTS[dialect]
     limits = QueryLimits.from_env()
     if len(text) > limits.max_chars:
-        raise RefusedStatement(
+        raise QueryRefused(
             f"refused the query: it holds {len(text):,} characters, more than the {limits.max_chars:,} a query may "
             f"hold; pass long values as $parameters, or raise LEXGRAPH_QUERY_MAX_CHARS (docs/security.md)",
             clause="query size", offset=limits.max_chars)
@@ -224,8 +214,8 @@ def check_read_statement(text: str, dialect: Dialect | str = LADYBUG) -> ReadSta
     tokens = [t for t in tokenize(text) if t.kind != "comment"]
     _check_size(text, tokens, limits)
     if not tokens:
-        raise RefusedStatement("the query is empty; give one read-only statement, e.g. MATCH (l:Law) RETURN "
-                               "l.title", clause="", offset=0)
+        raise QueryRefused("the query is empty; give one read-only statement, e.g. MATCH (l:Law) RETURN "
+                           "l.title", clause="", offset=0)
     end = len(text)
     semicolons = [i for i, t in enumerate(tokens) if t.kind == "symbol" and t.text == ";"]
     if semicolons:
@@ -236,7 +226,7 @@ def check_read_statement(text: str, dialect: Dialect | str = LADYBUG) -> ReadSta
         end = tokens[first].offset
         tokens = tokens[:first]
         if not tokens:
-            raise RefusedStatement("the query is empty; give one read-only statement", clause=";", offset=0)
+            raise QueryRefused("the query is empty; give one read-only statement", clause=";", offset=0)
     _Walker(text, tokens, dialect).walk()
     return ReadStatement(text[:end].strip(), dialect.name)
 
@@ -252,7 +242,7 @@ def _check_size(text: str, tokens: list[Token], limits: QueryLimits) -> None:
             if depth > limits.max_depth:
                 line = text.count("\n", 0, token.offset) + 1
                 column = token.offset - (text.rfind("\n", 0, token.offset) + 1) + 1
-                raise RefusedStatement(
+                raise QueryRefused(
                     f"refused the query (line {line}, column {column}): it nests brackets and CASE more than "
                     f"{limits.max_depth} levels deep, more than a query may; simplify it, pass values as "
                     f"$parameters, or raise LEXGRAPH_QUERY_MAX_DEPTH (docs/security.md)",
@@ -260,7 +250,7 @@ def _check_size(text: str, tokens: list[Token], limits: QueryLimits) -> None:
         elif _is_symbol(token, ")]}") or (token.kind == "word" and token.text.upper() == "END" and not after_name):
             depth = max(depth - 1, 0)
     if len(tokens) > limits.max_tokens:
-        raise RefusedStatement(
+        raise QueryRefused(
             f"refused the query: it holds {len(tokens):,} tokens, more than the {limits.max_tokens:,} a query may "
             f"hold; pass lists and long values as $parameters, or raise LEXGRAPH_QUERY_MAX_TOKENS "
             f"(docs/security.md)", clause="query size", offset=tokens[limits.max_tokens].offset)
@@ -402,11 +392,11 @@ def _is_symbol(token: Token | None, chars: str) -> bool:
     return token is not None and token.kind == "symbol" and token.text in chars
 
 
-def _refuse(text: str, offset: int, clause: str, reason: str) -> RefusedStatement:
+def _refuse(text: str, offset: int, clause: str, reason: str) -> QueryRefused:
     line = text.count("\n", 0, offset) + 1
     column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return RefusedStatement(f"refused {clause} (line {line}, column {column}): {clause} {reason}; a query is "
-                            f"exactly one read-only statement (docs/security.md)", clause=clause, offset=offset)
+    return QueryRefused(f"refused {clause} (line {line}, column {column}): {clause} {reason}; a query is "
+                        f"exactly one read-only statement (docs/security.md)", clause=clause, offset=offset)
 
 
 def with_row_limit(statement: ReadStatement, limit: int) -> str:

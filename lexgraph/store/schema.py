@@ -6,7 +6,7 @@ A reference written by hand drifts: properties were added (LawVersion's `gap_sta
 `num`). So the reference is read from the live schema of the store (`live_schema`: LadybugDB's tables and their
 typed columns; on Neo4j the labels and property keys the data holds), and only the meanings are written here
 (`MEANINGS`, `RELATIONSHIPS`); a property found in a store without a meaning is listed as such
-(`Reference.missing`), which tests/test_schema_reference.py turns into a failure on both backends. The same
+(`SchemaReference.missing`), which tests/test_schema_reference.py turns into a failure on both backends. The same
 reference is what `lexgraph query --schema` prints, what the MCP `cypher` tool returns, and what docs/schema.md
 shows (`scripts/build_schema_reference.py` writes it).
 
@@ -252,7 +252,7 @@ class Entry:
 
 
 @dataclass(frozen=True)
-class Reference:
+class SchemaReference:
     backend: str
     entries: tuple[Entry, ...]
     notes: tuple[str, ...] = field(default=())
@@ -368,7 +368,7 @@ def _orderable(prop_type: str) -> bool:
                                  "TIMESTAMP", "DATE_TIME", "LOCAL_DATE_TIME"}
 
 
-def reference(store: GraphStore) -> Reference:
+def reference(store: GraphStore) -> SchemaReference:
     """The property reference of `store`: its live schema with the meanings and an example of each property."""
     entries = []
     for (kind, name), properties in sorted(live_schema(store).items()):
@@ -389,15 +389,15 @@ def reference(store: GraphStore) -> Reference:
             shown.append(Property(prop, prop_type, meaning, _example(rows[0]["v"]) if rows else None))
         meaning = LABELS.get(name, "") if kind == "node" else RELATIONSHIPS.get(name, ("", {}))[0]
         entries.append(Entry(name, kind, meaning, tuple(shown), _ends(store, name) if kind == "relationship" else ()))
-    return Reference(store.backend, tuple(entries), DIALECT_NOTES.get(store.backend, ()))
+    return SchemaReference(store.backend, tuple(entries), DIALECT_NOTES.get(store.backend, ()))
 
 
-def as_text(ref: Reference) -> str:
+def as_text(ref: SchemaReference) -> str:
     """The reference as `lexgraph query --schema` prints it."""
     return ref.to_text()
 
 
-def _text(ref: Reference) -> str:
+def _text(ref: SchemaReference) -> str:
     lines = [f"# the {ref.backend} store's schema", *(f"# {note}" for note in ref.notes)]
     for entry in ref.entries:
         head = f"({entry.name})" if entry.kind == "node" else f"-[:{entry.name}]-> " + ", ".join(
@@ -409,7 +409,7 @@ def _text(ref: Reference) -> str:
     return "\n".join(lines)
 
 
-def markdown(references: list[Reference]) -> str:
+def markdown(references: list[SchemaReference]) -> str:
     """docs/schema.md: one table a label or relationship type, a row a property, with its type on each backend
     the references were read from, its meaning and an example (from the first backend that has one)."""
     backends = [ref.backend for ref in references]

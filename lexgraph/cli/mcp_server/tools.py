@@ -405,7 +405,7 @@ class Tools:
                schema: Annotated[bool, Field(description="クエリの代わりに、このストアのラベル・関係・プロパティ"
                                                          "（型・意味・例）と方言の違いを返す。")] = False,
                cursor: Cursor = None) -> shapes.QueryRows:
-        """`lexgraph query CYPHER --json`: one read-only statement; a write is refused (ReadOnlyViolation).
+        """`lexgraph query CYPHER --json`: one read-only statement; a write is refused (QueryRefused).
         ``schema: true``: `lexgraph query --schema --json`, the labels, types and properties to write it with."""
         if schema:
             if query:
