@@ -85,7 +85,7 @@ if TYPE_CHECKING:
     from lexgraph.citations.model import CITE_JSON_KEYS, Citation
     from lexgraph.client import LexGraph
     from lexgraph.config import BUFFER_POOL_ENV, buffer_pool, is_server_location, store_exists, store_location
-    from lexgraph.dates import DATE_FORMS, DateFormatError, parse_day
+    from lexgraph.dates import DATE_FORMS, parse_day
     from lexgraph.documents.encoding import Utf8Tally, decode_text
     from lexgraph.eval.answers import write_answers_report
     from lexgraph.eval.benchmark import load_questions

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lexgraph.config import NEO4J_URI_SCHEMES, StoreLocationError, is_server_location, store_exists, sync_cache_dir
+from lexgraph.config import NEO4J_URI_SCHEMES, is_server_location, store_exists, sync_cache_dir
+from lexgraph.errors import ConfigurationError
 
 PACKAGE = Path(__file__).parents[1] / "lexgraph"
 
@@ -30,7 +31,7 @@ def test_a_location_is_a_server_or_a_directory(location: str, server: bool, tmp_
 
 @pytest.mark.parametrize("location", ["http://127.0.0.1:7474", "bolt://", "neo4j://h:99999", "  "])
 def test_a_location_that_names_no_store_is_refused(location: str) -> None:
-    with pytest.raises(StoreLocationError):
+    with pytest.raises(ConfigurationError):
         is_server_location(location)
 
 
@@ -41,7 +42,7 @@ def test_only_neo4j_schemes_name_a_server(scheme: str, host: str, port: int) -> 
     if scheme in NEO4J_URI_SCHEMES:
         assert is_server_location(location)
     else:
-        with pytest.raises(StoreLocationError):
+        with pytest.raises(ConfigurationError):
             is_server_location(location)
 
 

@@ -39,12 +39,9 @@ def store(search_store_template: Path, tmp_path_factory: pytest.TempPathFactory)
 @pytest.fixture
 def new_mode() -> Iterator[str]:
     """`NEW` registered for the test, and the registry as it was afterwards."""
-    saved = dict(modes._REGISTRY)
-    register(SearchMode(NEW, "BM25, registered at run time by a test", f"{__name__}:bm25_again",
-                        embeds_question=False, index=("bm25",)))
+    register(SearchMode(NEW, f"{__name__}:bm25_again", embeds_question=False, index=("bm25",)))  # BM25 again
     yield NEW
-    modes._REGISTRY.clear()
-    modes._REGISTRY.update(saved)
+    modes.MODE_REGISTRY.unregister(NEW)
 
 
 def test_the_cli_searches_with_a_mode_registered_at_run_time(store: Path, new_mode: str) -> None:

@@ -150,7 +150,7 @@ class MCQAResult:
 
 
 @dataclass
-class Session:
+class AgentSession:
     """The agents of one question: a guarded call per agent, recorded in order."""
 
     llm: LLMClient
@@ -239,13 +239,13 @@ def _task(text: str, schema: str) -> str:
 
 
 # -- the seven methods -------------------------------------------------------------------------------------------
-def baseline(s: Session) -> str:
+def baseline(s: AgentSession) -> str:
     out = s.ask("agent", "mcqa_answer", s.prompt("", _task(f"{worked_example('baseline', s.examples)}\n選択肢の記号"
                                                             "だけでなく、短い理由も書いてください。", "mcqa_answer")))
     return out["answer"]
 
 
-def syllogism(s: Session) -> str:
+def syllogism(s: AgentSession) -> str:
     task = _task(f"{worked_example('syllogism', s.examples)}\n法的三段論法で答えてください。まず規範（適用される条文と"
                  "その内容）を示し、次に各選択肢へのあてはめを行い、最後に結論を述べてください。", "mcqa_syllogism")
     return s.ask("syllogist", "mcqa_syllogism", s.prompt("", task))["answer"]
@@ -255,18 +255,18 @@ def _exclude(count: int | None) -> str:
     return f"ちょうど{count}つの選択肢を" if count else "明らかに当てはまらない選択肢を"
 
 
-def _rules(s: Session) -> Callable[[dict[str, Any]], list[str]]:
+def _rules(s: AgentSession) -> Callable[[dict[str, Any]], list[str]]:
     return lambda value: _elimination_rules(value, s.eliminate)
 
 
-def elimination(s: Session) -> str:
+def elimination(s: AgentSession) -> str:
     task = _task(f"{worked_example('elimination', s.examples)}\n消去法で答えてください。条文に照らして"
                  f"{_exclude(s.eliminate)}理由とともに除外し、残った選択肢"
                  "の中から一つを選んでください。", "mcqa_elimination")
     return s.ask("eliminator", "mcqa_elimination", s.prompt("", task), extra=_rules(s))["answer"]
 
 
-def syllogism_division(s: Session) -> str:
+def syllogism_division(s: AgentSession) -> str:
     norm = s.ask("norm", "mcqa_norm", s.prompt("あなたは規範担当です。", _task(
         "この問題に適用される規範（条文とその内容）だけを示してください。選択肢の判断はしないでください。",
         "mcqa_norm")))
@@ -279,7 +279,7 @@ def syllogism_division(s: Session) -> str:
         ("norm", norm_text), ("application", application["application"])))["answer"]
 
 
-def elimination_division(s: Session) -> str:
+def elimination_division(s: AgentSession) -> str:
     task = ("条文に照らして確実に当てはまらない選択肢だけを除外してください。確信がなければ除外しなくてかまいません"
             "（二つに絞る必要はありません）。" if s.eliminate is None else
             f"条文に照らして当てはまらない選択肢をちょうど{s.eliminate}つ、理由とともに除外してください。")
@@ -292,7 +292,7 @@ def elimination_division(s: Session) -> str:
         ("excluded", reasons), labels=remaining), extra=_among(remaining))["answer"]
 
 
-def debate(s: Session) -> str:
+def debate(s: AgentSession) -> str:
     history: list[str] = []
     for round_number in range(1, DEBATE_ROUNDS + 1):
         for name, stance in (("A", "あなたはディベーター A です。"), ("B", "あなたはディベーター B です。")):
@@ -312,12 +312,12 @@ def debate(s: Session) -> str:
     return str(final["answer"])
 
 
-def _ballot(s: Session, among: Sequence[str] | None = None, round_name: str = "") -> Counter[str]:
+def _ballot(s: AgentSession, among: Sequence[str] | None = None, round_name: str = "") -> Counter[str]:
     """The five voters' votes, in the dataset's labels; `among` (dataset labels) restricts them to those choices."""
     tally: Counter[str] = Counter()
     for (role, instruction, temperature), permutation in zip(VOTERS, VOTER_ORDERS, strict=True):
         order = tuple(s.order[LABELS.index(label)] for label in permutation)  # composed with the session's order
-        voter = Session(s.llm, s.item, s.context, order, s.max_repairs, s.trace, temperature=s.temperature)
+        voter = AgentSession(s.llm, s.item, s.context, order, s.max_repairs, s.trace, temperature=s.temperature)
         shown = [LABELS[order.index(label)] for label in among] if among else None
         task = ("選択肢を一つ選んでください。" if not among else
                 f"投票が同数になったため、{'と'.join(sorted(shown or []))}のうちから一つを選んでください。")
@@ -329,7 +329,7 @@ def _ballot(s: Session, among: Sequence[str] | None = None, round_name: str = ""
     return tally
 
 
-def vote(s: Session) -> str:
+def vote(s: AgentSession) -> str:
     ranked = _ballot(s).most_common()
     if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:
         return LABELS[s.order.index(ranked[0][0])]  # as shown in the session's order, like every method
@@ -350,7 +350,7 @@ class Method:
     """One agent method: its name (``--method``) and the function that runs it on a question's session."""
 
     name: str
-    run: Callable[[Session], str]
+    run: Callable[[AgentSession], str]
 
 
 #: The agent methods by name (`lexgraph.registry.Registry`), in the order the CLI lists them.
@@ -372,7 +372,7 @@ def solve(llm: LLMClient, item: MCQAItem, method: str, context: str, *, order: t
         raise ConfigurationError(f"runoff must be one of {', '.join(RUNOFFS)}, not {runoff!r}")
     if examples not in EXAMPLE_SOURCES:
         raise ConfigurationError(f"examples must be one of {', '.join(EXAMPLE_SOURCES)}, not {examples!r}")
-    session = Session(llm, item, context, order, max_repairs, tau=tau, temperature=temperature, eliminate=eliminate,
+    session = AgentSession(llm, item, context, order, max_repairs, tau=tau, temperature=temperature, eliminate=eliminate,
                       runoff=runoff, examples=examples)
     try:
         shown = run(session)
