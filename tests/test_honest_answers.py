@@ -151,8 +151,8 @@ def hits(scores: list[float], kind: str) -> list[Any]:
     return [Retrieved(IndexHit(f"{kind}{i}", s, unread), s, i + 1) for i, s in enumerate(ordered)]
 
 
-@given(st.lists(st.floats(0, 100, allow_nan=False), max_size=8), st.lists(st.floats(0, 100, allow_nan=False),
-                                                                          min_size=1, max_size=8),
+@given(st.lists(st.floats(0, 100, allow_nan=False, allow_subnormal=False), max_size=8),
+       st.lists(st.floats(0, 100, allow_nan=False, allow_subnormal=False), min_size=1, max_size=8),
        st.floats(0.01, 100))
 def test_the_relevance_floor_is_relative_to_the_questions_own_hits(clauses: list[float], chunks: list[float],
                                                                    scale: float) -> None:
