@@ -2,10 +2,8 @@
 
 A page that explains the code is only worth reading while it is true. Each row of `CLAIMS` holds words of the page
 (found there, whitespace aside, so that a reworded claim needs its check looked at again) and a check that reads
-the code, imports it or runs it. A claim the redesign of the package's faces, errors and registries makes true on
-another branch is marked `pending` with that branch's name: its check is written against the design (the CLI and
-the MCP server import only the package root; every error class lives in `lexgraph/errors.py`; no command calls
-`fail(`), and runs as an expected failure until that branch is merged, when the mark is removed.
+the code, imports it or runs it. None is expected to fail: a claim the code does not bear out is a wrong page or
+wrong code, and either is fixed before it lands.
 """
 
 from __future__ import annotations
@@ -86,11 +84,28 @@ def the_error_tree_and_its_exit_codes() -> None:
 
 
 def named_errors_subclass_their_branch() -> None:
-    import lexgraph
+    """The classes the page names as kept apart are in the tree, below the branch their meaning is, and carry what
+    the page says a caller reads."""
     from lexgraph import errors
 
-    assert issubclass(lexgraph.LawNotFound, errors.NotFound)
-    assert issubclass(lexgraph.StoreError, errors.Unavailable)
+    for name, branch in (("EgovNotFound", errors.NotFound), ("LLMTimeout", errors.ModelUnavailable),
+                         ("DatasetError", errors.InputError), ("StatuteXmlError", errors.InputError),
+                         ("RetriesExhausted", errors.ModelUnavailable), ("QueryRefused", errors.InputError),
+                         ("NotInForce", errors.NotFound), ("ClauseUnplaced", errors.InputError),
+                         ("OutputFailed", errors.InputError)):
+        assert issubclass(getattr(errors, name), branch), name
+    for name, attribute in (("StatuteXmlError", "line"), ("RetriesExhausted", "attempts"),
+                            ("QueryRefused", "clause"), ("NotInForce", "answer")):
+        assert attribute in _assigned_attributes(name), (name, attribute)
+
+
+def _assigned_attributes(name: str) -> set[str]:
+    """The attributes `lexgraph.errors.<name>` sets on itself (``self.x = …`` in its methods)."""
+    cls = next(node for node in ast.walk(_tree("lexgraph.errors"))
+               if isinstance(node, ast.ClassDef) and node.name == name)
+    return {target.attr for node in ast.walk(cls) if isinstance(node, ast.Assign | ast.AnnAssign)
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+            if isinstance(target, ast.Attribute) and getattr(target.value, "id", None) == "self"}
 
 
 def _exception_classes_outside_errors() -> list[str]:
@@ -121,21 +136,27 @@ def every_error_class_in_errors_py() -> None:
     assert _exception_classes_outside_errors() == []
 
 
+def _in_cli(module: str) -> bool:
+    """`lexgraph.cli` or a module under it (not `lexgraph.client`, which shares the prefix)."""
+    return module == "lexgraph.cli" or module.startswith("lexgraph.cli.")
+
+
 def no_command_calls_fail() -> None:
-    calls = [f"{module}:{node.lineno}" for module in MODULES if module.startswith("lexgraph.cli")
+    calls = [f"{module}:{node.lineno}" for module in MODULES if _in_cli(module)
              for node in ast.walk(_tree(module))
              if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "fail"]
     assert calls == []
 
 
 def the_cli_imports_only_the_root() -> None:
-    reached = [f"{module} imports {target}" for module, targets in GRAPH.items() if module.startswith("lexgraph.cli")
-               for target, _ in targets if target != "lexgraph" and not target.startswith("lexgraph.cli")]
+    reached = [f"{module} imports {target}" for module, targets in GRAPH.items() if _in_cli(module)
+               for target, _ in targets
+               if target not in ("lexgraph", "lexgraph.errors") and not _in_cli(target)]
     assert reached == []
 
 
 def the_cli_never_imports_the_client() -> None:
-    assert [m for m, targets in GRAPH.items() if m.startswith("lexgraph.cli")
+    assert [m for m, targets in GRAPH.items() if _in_cli(m)
             for t, _ in targets if t == "lexgraph.client"] == []
 
 
@@ -188,7 +209,7 @@ def modes_are_registered_with_lazy_builders() -> None:
     from lexgraph.retrieve.modes import BUILT_IN, SearchMode
 
     fields = {field.name for field in dataclasses.fields(SearchMode)}
-    assert {"ranks", "model", "embeds_question", "index", "whole", "compared", "builder"} <= fields
+    assert {"model", "embeds_question", "index", "whole", "compared", "builder"} <= fields
     assert callable(SearchMode.needs_model)
     for mode in BUILT_IN:
         module, _, function = mode.builder.partition(":")
@@ -225,7 +246,7 @@ def _store_classes() -> dict[str, dict[str, str]]:
 
 
 def backends_declare_what_they_are() -> None:
-    from lexgraph.index.backends import _BACKENDS
+    from lexgraph.index.backends import BACKENDS
     from lexgraph.store.base import load_migrations, load_named_query
 
     classes = _store_classes()
@@ -233,7 +254,7 @@ def backends_declare_what_they_are() -> None:
     dialects = set()
     for name, attributes in classes.items():
         assert {"backend", "dialect", "index_kind"} <= attributes.keys(), name
-        assert attributes["index_kind"] in _BACKENDS, name
+        assert attributes["index_kind"] in BACKENDS, name
         dialects.add(attributes["dialect"])
     histories = {d: [(m.version, m.name) for m in load_migrations(d)] for d in dialects}
     assert len({tuple(h) for h in histories.values()}) == 1, "the dialects' migrations differ in number or name"
@@ -326,10 +347,11 @@ def every_file_named_exists() -> None:
     missing = []
     for token in set(re.findall(r"`([^`\s]+)`", DOC)):
         token = token.rstrip("/")
-        if re.search(r"[<>*{}:]", token) or not re.search(r"/|\.(py|cypher|json|txt|md|toml)$", token):
+        if (re.search(r"[<>*{}:]", token) or token.startswith(".")  # a pattern, or a suffix (`.cypher`)
+                or not re.search(r"/|\.(py|cypher|json|txt|md|toml)$", token)):
             continue
         path, _, attribute = token.partition(".py.") if ".py." in token else (token, "", "")
-        if re.fullmatch(r"[a-z_]+/[a-z_]+\.[a-z_]+", token) and not token.endswith((".py", ".json", ".txt", ".md")):
+        if re.fullmatch(r"[a-z_]+/[a-z_]+\.[A-Za-z_]+", token) and not token.endswith((".py", ".json", ".txt", ".md")):
             path, attribute = token.rsplit(".", 1)[0] + ".py", token.rsplit(".", 1)[1]  # module.name
         candidates = [ROOT / path, PACKAGE / path, ROOT / "docs" / path]
         found = any(c.exists() for c in candidates) or Path(path).name in everywhere
@@ -340,13 +362,54 @@ def every_file_named_exists() -> None:
     assert sorted(missing) == []
 
 
+def facades_one_class_a_module() -> None:
+    """Each module of `api/` but the session defines one public class, and `LexGraph` hands each facade out."""
+    from lexgraph.client import LexGraph
+
+    facades = []
+    for module in MODULES:
+        if module.startswith("lexgraph.api.") and module != "lexgraph.api.session":
+            public = [n.name for n in _tree(module).body if isinstance(n, ast.ClassDef) and not n.name.startswith("_")]
+            assert len(public) == 1, (module, public)
+            facades.append(public[0])
+    assert len(facades) >= 10
+    handed = {node.value.func.id for node in ast.walk(_tree("lexgraph.client"))
+              if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+              and isinstance(node.value.func, ast.Name)}
+    assert set(facades) <= handed, set(facades) - handed
+    assert callable(LexGraph.search)
+
+
+def every_table_is_a_registry() -> None:
+    from lexgraph.answer.agents import METHOD_REGISTRY
+    from lexgraph.citations.extractors import EXTRACTOR_REGISTRY
+    from lexgraph.index.backends import BACKENDS
+    from lexgraph.index.embed import EMBEDDERS
+    from lexgraph.registry import Registry
+    from lexgraph.retrieve.modes import MODE_REGISTRY
+
+    for table in (MODE_REGISTRY, BACKENDS, EMBEDDERS, EXTRACTOR_REGISTRY, METHOD_REGISTRY):
+        assert isinstance(table, Registry)
+        assert list(table.names()) == list(table)
+
+
+def rows_are_declared_once() -> None:
+    from lexgraph.store.rows import QUERIES
+
+    names = [query.name for query in QUERIES]
+    assert len(names) == len(set(names))
+    shipped = {p.stem for p in (PACKAGE / "cypher").rglob("*.cypher")}
+    assert set(names) <= shipped
+    for query in QUERIES:
+        assert issubclass(query.row, tuple) and hasattr(query.row, "_fields"), query.name  # a NamedTuple
+
+
 # -- the table -----------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Claim:
     says: str  # words of the page
     check: Callable[..., None]
-    pending: str = ""  # the branch of the redesign that makes it true, until it is merged
 
 
 CLAIMS = (
@@ -356,14 +419,16 @@ CLAIMS = (
     Claim("(`LexGraphError` → `InputError`, `NotFound`, `ConfigurationError`, `Unavailable`)",
           the_error_tree_and_its_exit_codes),
     Claim("(1 bad input or not found, 2 usage, 3 unavailable)", the_error_tree_and_its_exit_codes),
-    Claim("(`LawNotFound(NotFound)`, `StoreError(Unavailable)`)", named_errors_subclass_their_branch),
-    Claim("`errors.py` is the bottom layer, so every layer raises from one tree", every_error_class_in_errors_py,
-          pending="errs"),
-    Claim("Errors are not mapped per command", no_command_calls_fail, pending="doors"),
-    Claim("`cli/` faces the library as a user does", the_cli_imports_only_the_root, pending="doors"),
-    Claim("never `lexgraph.client`, never a private name", the_cli_never_imports_the_client),
-    Claim("the command group runs every command inside `cli/output.py`'s `library_errors`",
-          commands_run_inside_the_one_handler),
+    Claim("a class below a branch exists only where a caller must tell it apart from the branch",
+          named_errors_subclass_their_branch),
+    Claim("`errors.py` is the bottom layer, so every layer raises from one tree", every_error_class_in_errors_py),
+    Claim("Every exception class lexgraph defines is in `lexgraph/errors.py`, under `LexGraphError`",
+          every_error_class_in_errors_py),
+    Claim("Errors are not mapped per command", no_command_calls_fail),
+    Claim("`cli/` and the MCP server (`cli/mcp_server/`) import only the package root", the_cli_imports_only_the_root),
+    Claim("the error tree (`lexgraph.errors`) and `lexgraph.cli`'s own modules", the_cli_never_imports_the_client),
+    Claim("the command group runs every command, and the check of its arguments, inside `cli/output.py`'s "
+          "`library_errors`", commands_run_inside_the_one_handler),
     Claim("At import time, neither `lexgraph`, `lexgraph.cli` nor `lexgraph.client` loads numpy",
           importing_the_faces_loads_no_engine),
     Claim("A command's module is imported only when that command runs", importing_the_faces_loads_no_engine),
@@ -392,12 +457,16 @@ CLAIMS = (
           "(`TypeError`).", insert_transactions_refuse_other_writes),
     Claim("They are package data: the stores read them with `importlib.resources`",
           queries_and_migrations_are_package_data),
+    Claim("One facade per job, one class a module, all sharing one `Session`", facades_one_class_a_module),
+    Claim("Every table that maps a name a user types to what it stands for is a `Registry`",
+          every_table_is_a_registry),
+    Claim("Every named query's columns are declared once, in `store/rows.py`", rows_are_declared_once),
     Claim("# Architecture: one house, layers that only look down", every_file_named_exists),
 )
 
 
 def _ids(claim: Claim) -> str:
-    return claim.check.__name__ + (f" [{claim.pending}]" if claim.pending else "")
+    return claim.check.__name__
 
 
 @pytest.mark.parametrize("claim", CLAIMS, ids=[f"{i}:{_ids(c)}" for i, c in enumerate(CLAIMS)])
@@ -405,9 +474,7 @@ def test_the_page_makes_the_claim(claim: Claim) -> None:
     assert _flat(claim.says) in _flat(DOC), "the page no longer says this: look at its check again"
 
 
-@pytest.mark.parametrize("claim", [
-    pytest.param(c, marks=pytest.mark.xfail(reason=f"made true by the {c.pending} branch", strict=False))
-    if c.pending else c for c in CLAIMS], ids=[f"{i}:{_ids(c)}" for i, c in enumerate(CLAIMS)])
+@pytest.mark.parametrize("claim", CLAIMS, ids=[f"{i}:{_ids(c)}" for i, c in enumerate(CLAIMS)])
 def test_the_code_bears_it_out(claim: Claim, tmp_path: Path) -> None:
     wants = inspect.signature(claim.check).parameters
     claim.check(**({"tmp_path": tmp_path} if "tmp_path" in wants else {}))
