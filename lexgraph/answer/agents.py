@@ -372,8 +372,8 @@ def solve(llm: LLMClient, item: MCQAItem, method: str, context: str, *, order: t
         raise ConfigurationError(f"runoff must be one of {', '.join(RUNOFFS)}, not {runoff!r}")
     if examples not in EXAMPLE_SOURCES:
         raise ConfigurationError(f"examples must be one of {', '.join(EXAMPLE_SOURCES)}, not {examples!r}")
-    session = AgentSession(llm, item, context, order, max_repairs, tau=tau, temperature=temperature, eliminate=eliminate,
-                      runoff=runoff, examples=examples)
+    session = AgentSession(llm, item, context, order, max_repairs, tau=tau, temperature=temperature,
+                           eliminate=eliminate, runoff=runoff, examples=examples)
     try:
         shown = run(session)
     except RetriesExhausted as error:
