@@ -404,6 +404,16 @@ def rows_are_declared_once() -> None:
         assert issubclass(query.row, tuple) and hasattr(query.row, "_fields"), query.name  # a NamedTuple
 
 
+def ranked_by_only_when_another_mode_ranked() -> None:
+    """`SearchResult.to_json` carries `ranked_by` only when it is set, and the search takes it from a stand-in."""
+    from lexgraph.retrieve.search import SearchResult, search
+
+    assert "ranked_by" in {field.name for field in dataclasses.fields(SearchResult)}
+    source = inspect.getsource(SearchResult.to_json)
+    assert "ranked_by" in source and "is not None" in source
+    assert "StandInRetriever" in inspect.getsource(search)
+
+
 # -- the table -----------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -461,6 +471,8 @@ CLAIMS = (
     Claim("Every table that maps a name a user types to what it stands for is a `Registry`",
           every_table_is_a_registry),
     Claim("Every named query's columns are declared once, in `store/rows.py`", rows_are_declared_once),
+    Claim("A mode that reads a kind only when it is there ranks as another mode without it and says so",
+          ranked_by_only_when_another_mode_ranked),
     Claim("# Architecture: one house, layers that only look down", every_file_named_exists),
 )
 
