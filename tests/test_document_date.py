@@ -5,8 +5,10 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from lexgraph.citations.document import document_date
+from lexgraph.citations.document import _first_lines, document_date
 from tests.helpers import ROOT
 
 
@@ -30,3 +32,14 @@ def test_the_bundled_judgments() -> None:
     folder = ROOT / "tests" / "data" / "precedents"
     assert document_date((folder / "91244.txt").read_text(encoding="utf-8")) == date(2022, 6, 17)
     assert document_date((folder / "92453.txt").read_text(encoding="utf-8")) == date(2023, 10, 26)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="ab判決\r\n\x0b\x0c\x1c\x85\u2028 ", max_size=30), max_size=60),
+       st.integers(min_value=0, max_value=50))
+def test_first_lines_are_the_whole_texts_first_lines(pieces: list[str], count: int) -> None:
+    """The header is read from a prefix of the text; its lines are exactly the whole text's first lines, also when
+    the prefix is cut inside a line or between \\r and \\n (the text is repeated past the first prefix tried, so
+    that the prefixes end at varying places)."""
+    text = "".join(pieces) * 200
+    assert _first_lines(text, count) == text.splitlines()[:count]
