@@ -17,8 +17,8 @@ from lexgraph.errors import AmbiguousLaw, LawNotFound
 from lexgraph.model import ANY_WORDING, AsOf
 from lexgraph.statutes.catalog import Catalog, LawEntry
 from lexgraph.store import GraphStore, open_store
-from lexgraph.store.base import R, Row
-from lexgraph.store.rows import Query
+from lexgraph.store.base import Row
+from lexgraph.store.rows import R, Query
 
 if TYPE_CHECKING:
     from lexgraph.index.embed import Embedder

@@ -16,15 +16,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any
 
 from lexgraph import errors
 from lexgraph.errors import StoreError, UnknownQuery
 from lexgraph.store.migration_checksums import WHOLE_TEXT
-from lexgraph.store.rows import Query
+from lexgraph.store.rows import Query, R
 
 Row = dict[str, Any]
-R = TypeVar("R", bound=tuple[Any, ...])
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -204,8 +203,7 @@ class Transaction(ABC):
 
     def rows(self, query: Query[R], /, **params: Any) -> list[R]:
         """Run a named query inside this transaction; its rows as the query's row type (`lexgraph.store.rows`)."""
-        make = query.row
-        return [make(**row) for row in self.query(query.name, **params)]
+        return query.typed(self.query(query.name, **params))
 
     @abstractmethod
     def upsert_nodes(self, label: str, rows: Sequence[Row]) -> None:
@@ -293,8 +291,7 @@ class GraphStore(ABC):
     def rows(self, query: Query[R], /, **params: Any) -> list[R]:
         """Run a named query; its rows as the query's row type (`lexgraph.store.rows`), whose fields mypy checks.
         Built from `query`'s dicts, so a backend (or a test) that wraps `query` sees every named query."""
-        make = query.row
-        return [make(**row) for row in self.query(query.name, **params)]
+        return query.typed(self.query(query.name, **params))
 
     @abstractmethod
     def transaction(self) -> AbstractContextManager[Transaction]:

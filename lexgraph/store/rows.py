@@ -33,6 +33,11 @@ class Query(Generic[R]):
     def __repr__(self) -> str:
         return f"Query({self.name!r}, {self.row.__name__})"
 
+    def typed(self, rows: list[dict[str, Any]]) -> list[R]:
+        """The engine's dicts for this query as its row type: the one conversion every `rows` method makes."""
+        make = self.row
+        return [make(**row) for row in rows]
+
 
 class ChunksCitationsRow(NamedTuple):
     """chunks_citations."""
