@@ -18,7 +18,7 @@ from lexgraph.model import ANY_WORDING, AsOf
 from lexgraph.statutes.catalog import Catalog, LawEntry
 from lexgraph.store import GraphStore, open_store
 from lexgraph.store.base import Row
-from lexgraph.store.rows import R, Query
+from lexgraph.store.rows import Query, R
 
 if TYPE_CHECKING:
     from lexgraph.index.embed import Embedder
