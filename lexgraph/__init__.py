@@ -64,7 +64,7 @@ from lexgraph.errors import (
 from lexgraph.version import __version__
 
 if TYPE_CHECKING:
-    from lexgraph.answer.agents import DEFAULT_TAU, METHODS
+    from lexgraph.answer.agents import DEFAULT_TAU, METHODS, method_names
     from lexgraph.answer.answerer import AskOptions
     from lexgraph.answer.interview import Interview
     from lexgraph.answer.knowledge import KnowledgeEntry, StoredKnowledge
@@ -81,7 +81,7 @@ if TYPE_CHECKING:
     from lexgraph.api.session import Session
     from lexgraph.api.storing import DEFAULT_BATCH, Storing
     from lexgraph.api.syncing import Syncing
-    from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, EXTRACTORS, extractor_named
+    from lexgraph.citations.extractors import DEFAULT_EXTRACTOR, EXTRACTORS, extractor_named, extractor_names
     from lexgraph.citations.model import CITE_JSON_KEYS, Citation
     from lexgraph.client import LexGraph
     from lexgraph.config import BUFFER_POOL_ENV, buffer_pool, is_server_location, store_exists, store_location
@@ -181,6 +181,8 @@ _LAZY: dict[str, str] = {
     "EXPERIMENTS": "lexgraph.eval.experiments",
     "EXTRACTORS": "lexgraph.citations.extractors",
     "METHODS": "lexgraph.answer.agents",
+    "extractor_names": "lexgraph.citations.extractors",
+    "method_names": "lexgraph.answer.agents",
     "NOT_CONFIGURED": "lexgraph.llm.client",
     "NOT_STORED_LABEL": "lexgraph.model",
     "UNIT_KINDS": "lexgraph.index.units",
@@ -322,9 +324,11 @@ __all__ = [
     "decode_text",
     "experiment_settings",
     "extractor_named",
+    "extractor_names",
     "is_server_location",
     "load_lawqa",
     "load_questions",
+    "method_names",
     "parse_day",
     "period_text",
     "store_exists",

@@ -359,7 +359,14 @@ for _method in (Method("baseline", baseline), Method("syllogism", syllogism), Me
                 Method("debate", debate), Method("syllogism-division", syllogism_division),
                 Method("elimination-division", elimination_division), Method("vote", vote)):
     METHOD_REGISTRY.register(_method)
-METHODS: tuple[str, ...] = METHOD_REGISTRY.names()  # the built-in names, as the CLI offers them
+METHODS: tuple[str, ...] = METHOD_REGISTRY.names()  # the built-in names, as the CLI's help lists them
+
+
+def method_names() -> tuple[str, ...]:
+    """The agent methods registered now (one registered at run time included): what `--method` accepts."""
+    return METHOD_REGISTRY.names()
+
+
 RUNOFFS = ("judge", "vote")
 
 

@@ -70,7 +70,12 @@ EXTRACTOR_REGISTRY = lazy_table("extractor", {
     "rules": "lexgraph.citations.extractors:RuleExtractor",
     "ginza": "lexgraph.citations.extractors:ginza_extractor",
 }, unknown=lambda name, names: f"unknown extractor {name!r}: choose from {', '.join(names)}")
-EXTRACTORS = EXTRACTOR_REGISTRY.names()  # the built-in names, as the CLI offers them
+EXTRACTORS = EXTRACTOR_REGISTRY.names()  # the built-in names, as the CLI's help lists them
+
+
+def extractor_names() -> tuple[str, ...]:
+    """The extractors registered now (one registered at run time included): what `--extractor` accepts."""
+    return EXTRACTOR_REGISTRY.names()
 
 
 def extractor_named(name: str) -> Extractor:

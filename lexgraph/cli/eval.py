@@ -18,6 +18,7 @@ from lexgraph import (
     SearchOptions,
     compared_modes,
     configured_client,
+    method_names,
     store_location,
 )
 from lexgraph.cli.options import EmbedderOpt, ExtractorOpt, JsonOpt, StoreOpt, load_extractor, make_embedder, parse_ks
@@ -257,8 +258,8 @@ def eval_mcqa(
         except OSError as error:
             raise InputError(f"--dataset {dataset}: cannot be read ({error.strerror})") from error
     for name in settings.methods:
-        if name not in METHODS:
-            raise ConfigurationError(f"--method {name!r}: choose from {', '.join(METHODS)}")
+        if name not in (names := method_names()):
+            raise ConfigurationError(f"--method {name!r}: choose from {', '.join(names)}")
     items = load_lawqa(settings.dataset)
     # a report of `experiment run multi-agent` names the sample it ran: the same questions again
     items = [q for q in items if q.qid in set(settings.qids)] if settings.qids else items[: settings.limit]

@@ -10,11 +10,11 @@ import typer
 
 from lexgraph import (
     DATE_FORMS,
-    EXTRACTORS,
     ConfigurationError,
     InputError,
     as_of_day,
     extractor_named,
+    extractor_names,
     is_server_location,
     store_location,
 )
@@ -120,8 +120,8 @@ def make_embedder(name: str | None, lg: LexGraph) -> Embedder:
 def load_extractor(name: str) -> None:
     """`--extractor`: an unknown name is a usage error (exit 2), an extractor whose model is not installed cannot
     run (exit 3). The model is loaded here, once per process, so that no command fails after it began reading."""
-    if name not in EXTRACTORS:
-        raise ConfigurationError(f"--extractor {name!r}: choose from {', '.join(EXTRACTORS)}")
+    if name not in (names := extractor_names()):
+        raise ConfigurationError(f"--extractor {name!r}: choose from {', '.join(names)}")
     extractor_named(name)  # `ToolMissing` (exit 3) when its model is not installed
 
 
