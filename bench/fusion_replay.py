@@ -98,13 +98,14 @@ def library_mean(question: str, affinity: Affinity | None) -> Fusion:
     return fused
 
 
-def _library_fused(question: str, affinity: Affinity | None, lists: Lists) -> list[Retrieved]:
+def _library_fused(question: str, affinity: Affinity | None, lists: Lists,
+                   weights: Mapping[str, float] | None = None) -> list[Retrieved]:
     retrieved = {name: [Retrieved(IndexHit.of(_unit(uid, law, path), score), score, rank, {name: rank})
                         for rank, (uid, score, law, path) in enumerate(hits, start=1)]
                  for name, hits in lists.items()}
     laws = {law for hits in lists.values() for _, _, law, _ in hits}
     return fuse(retrieved, sum(len(h) for h in lists.values()),
-                affinity=affinity(question, laws) if affinity else None)
+                affinity=affinity(question, laws) if affinity else None, weights=weights)
 
 
 def article_pull(question: str, affinity: Affinity | None, pull: float) -> Fusion:
