@@ -14,7 +14,8 @@ of 676 questions would be repeated for every setting. The fusions below are what
 hybrid does not win (judgments test, article MRR) and did not keep; docs/search.md gives the figures:
 
 - ``mean``: the default, the live search's own `retrievers.fuse` (weights `DEFAULT_MEAN_WEIGHTS`, and the law-level
-  evidence of `law_prior` read from the store's index, weight `DEFAULT_LAW_PRIOR`);
+  evidence of `law_prior` read from the store's index and its citation prior from the store's graph, weight
+  `DEFAULT_LAW_PRIOR`);
 - ``mean-lists``: the same without the law-level evidence (the default before it, weight "law" 0);
 - ``pullG``: the default, then each clause moved ``G`` of the way to the best fused score of its article
   (``s + G * (best - s)``), so that an article's paragraphs rank together; the order of articles cannot change;
@@ -43,10 +44,10 @@ from lexgraph.eval.lawqa import LawqaQuestion
 from lexgraph.eval.retrieval import evaluate_lawqa, store_clause_texts, stored_law_ids
 from lexgraph.index.build import open_index
 from lexgraph.index.query import IndexHit, SearchFilter
-from lexgraph.index.tokenize import tokenize
+from lexgraph.index.tokenize import question_terms
 from lexgraph.index.units import IndexUnit
 from lexgraph.retrieve.fusion import DEFAULT_MEAN_WEIGHTS
-from lexgraph.retrieve.law_prior import law_affinity
+from lexgraph.retrieve.law_prior import LawCitations, law_affinity
 from lexgraph.retrieve.retrievers import FUSION_DEPTH, Retrieved, fuse
 from lexgraph.statutes.timeline import article_path
 
@@ -97,13 +98,14 @@ def library_mean(question: str, affinity: Affinity | None) -> Fusion:
     return fused
 
 
-def _library_fused(question: str, affinity: Affinity | None, lists: Lists) -> list[Retrieved]:
+def _library_fused(question: str, affinity: Affinity | None, lists: Lists,
+                   weights: Mapping[str, float] | None = None) -> list[Retrieved]:
     retrieved = {name: [Retrieved(IndexHit.of(_unit(uid, law, path), score), score, rank, {name: rank})
                         for rank, (uid, score, law, path) in enumerate(hits, start=1)]
                  for name, hits in lists.items()}
     laws = {law for hits in lists.values() for _, _, law, _ in hits}
     return fuse(retrieved, sum(len(h) for h in lists.values()),
-                affinity=affinity(question, laws) if affinity else None)
+                affinity=affinity(question, laws) if affinity else None, weights=weights)
 
 
 def article_pull(question: str, affinity: Affinity | None, pull: float) -> Fusion:
@@ -237,14 +239,15 @@ def main() -> int:
             lists = record(lg, [q.query for q in questions])
             args.lists.write_text(json.dumps(lists, ensure_ascii=False), encoding="utf-8")
         law_ids = stored_law_ids(questions, lg.catalog, lg.store)
-        texts = store_clause_texts(lg.store.query)
+        texts = store_clause_texts(lg.store)
         print(f"{args.dataset}{' [' + args.split + ']' if args.split else ''}: article R@5/R@10/R@20/MRR | "
               "paragraph R@5/R@10/R@20/MRR")
         index = open_index(lg.store)
+        citing = LawCitations(lg.store).counts()
 
         def affinity(question: str, laws: set[str]) -> Mapping[str, float]:
-            terms = tokenize(question)
-            return law_affinity(terms, index.law_vocabulary(terms, laws), laws)
+            terms = question_terms(question)
+            return law_affinity(terms, index.law_vocabulary(terms, laws), laws, citing=citing)
 
         for name in args.fusions.split(","):
             fusion(name)  # an unknown name stops here, before any question

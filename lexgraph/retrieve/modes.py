@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from lexgraph.index.embed import Embedder
     from lexgraph.index.query import IndexKind, SearchIndex
     from lexgraph.llm.client import LLMClient
+    from lexgraph.retrieve.law_prior import LawCitations
     from lexgraph.retrieve.retrievers import CiteFn, Retriever
 
 #: When a mode needs a language model: never, always (it writes hypothetical answers), or only when the search
@@ -45,6 +46,9 @@ class RetrieverSetup:
     query_extraction: bool = False
     #: Sources whose anchors must not feed the search (an evaluation's own judgments: `index.anchors`).
     held_apart: frozenset[str] = frozenset()
+    #: How many other laws cite each law, for the hybrid's law-level evidence (`law_prior.LawCitations`); None:
+    #: the laws are weighed by their vocabulary alone.
+    law_citations: LawCitations | None = None
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ from lexgraph.retrieve.fusion import (
     mean_normalised,
     rrf,
 )
-from lexgraph.retrieve.law_prior import law_affinity
+from lexgraph.retrieve.law_prior import LawCitations, law_affinity
 from lexgraph.statutes.timeline import provision_law_id
 
 FUSION_DEPTH = 100
@@ -289,13 +289,16 @@ class FusionRetriever:
     """Several retrievers fused (`fuse`), each asked for `depth` results under the same filter.
 
     With ``index``, a ``mean`` fusion of clauses adds law-level evidence: how well each candidate law's vocabulary
-    explains the question (`law_prior`), read from the index's per-law term counts."""
+    explains the question (`law_prior`), read from the index's per-law term counts, and with ``law_citations``
+    how many other laws cite it (`law_prior.citation_prior`)."""
 
     def __init__(self, retrievers: Sequence[Retriever], *, rrf_k: float = DEFAULT_K,
                  weights: Mapping[str, float] | None = None, depth: int = FUSION_DEPTH, name: str = "hybrid",
-                 fusion: str = DEFAULT_FUSION, index: SearchIndex | None = None) -> None:
+                 fusion: str = DEFAULT_FUSION, index: SearchIndex | None = None,
+                 law_citations: LawCitations | None = None) -> None:
         self.retrievers = list(retrievers)
         self.index = index
+        self.law_citations = law_citations
         self.fusion = fusion
         self.rrf_k = rrf_k
         self.weights = weights
@@ -331,7 +334,12 @@ class FusionRetriever:
         vocabulary = self.index.law_vocabulary(terms, laws)
         if not laws <= set(vocabulary.laws):  # a part built before the counts: weigh no law against it
             return None
-        return law_affinity(terms, vocabulary, laws)
+        return law_affinity(terms, vocabulary, laws, citing=self.citing())
+
+    def citing(self) -> Mapping[str, int] | None:
+        """How many other laws cite each law (the citation prior of the law-level evidence), or None without it:
+        what a fusion that weighs the hybrid's candidate laws itself passes to `law_affinity`."""
+        return self.law_citations.counts() if self.law_citations is not None else None
 
 
 HYDE_PROMPT = (

@@ -37,6 +37,7 @@ from lexgraph.read.in_force import Answer, InForce, Unknown
 from lexgraph.read.revisions import ClauseSpans
 from lexgraph.retrieve.evidence import select_evidence
 from lexgraph.retrieve.fusion import DEFAULT_FUSION, DEFAULT_K
+from lexgraph.retrieve.law_prior import LawCitations
 from lexgraph.retrieve.modes import RetrieverSetup, search_mode
 from lexgraph.retrieve.options import SearchOptions
 from lexgraph.retrieve.retrievers import CiteFn, KindsRetriever, RankedBy, Retrieved, Retriever, StandInRetriever
@@ -165,14 +166,15 @@ def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LL
                    cite: CiteFn | None = None, rrf_k: float = DEFAULT_K,
                    weights: Mapping[str, float] | None = None, fusion: str = DEFAULT_FUSION,
                    query_extraction: bool = False,
-                   held_apart: Collection[str] = ()) -> Retriever:
+                   held_apart: Collection[str] = (), law_citations: LawCitations | None = None) -> Retriever:
     """The retriever for a mode, built by the mode's builder in the registry (`lexgraph.retrieve.modes`). ``hyde``
     (and ``tree`` with `query_extraction`) without a model raises `ModelUnavailable` saying how to configure one.
 
     With `cite` (a citation extractor), the fusing modes add the clauses the question cites as a third list.
-    `held_apart` names the sources whose anchors must not feed the search (an evaluation's own judgments)."""
+    `held_apart` names the sources whose anchors must not feed the search (an evaluation's own judgments);
+    `law_citations` gives the hybrid's law-level evidence its citation prior (`law_prior.LawCitations`)."""
     return search_mode(mode).build(RetrieverSetup(mode, index, embedder, llm, cite, rrf_k, weights, fusion,
-                                                  query_extraction, frozenset(held_apart)))
+                                                  query_extraction, frozenset(held_apart), law_citations))
 
 
 def search(store: GraphStore, retriever: Retriever, question: str, *, where: SearchFilter | None = None,

@@ -406,6 +406,12 @@ class LawsByNameRow(NamedTuple):
     promulgated: Any
     repealed_on: Any
 
+class LawCitingCountRow(NamedTuple):
+    """laws_citing_counts."""
+
+    law_id: Any
+    citing: Any
+
 class LawIdRow(NamedTuple):
     """laws_citing, laws_unlinked."""
 
@@ -796,6 +802,7 @@ LAW_VERSIONS_FOR_LAWS = Query("law_versions_for_laws", LawVersionsForLawsRow)
 LAWS_ALL = Query("laws_all", LawsAllRow)
 LAWS_BY_NAME = Query("laws_by_name", LawsByNameRow)
 LAWS_CITING = Query("laws_citing", LawIdRow)
+LAWS_CITING_COUNTS = Query("laws_citing_counts", LawCitingCountRow)
 LAWS_SYNCED = Query("laws_synced", LawsSyncedRow)
 LAWS_UNLINKED = Query("laws_unlinked", LawIdRow)
 OWNER_CHUNKS = Query("owner_chunks", UidRow)
