@@ -10,7 +10,10 @@ from collections import Counter
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
+from typing import Any
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -233,9 +236,8 @@ def test_the_one_rows_file_opens_the_index_as_the_part_files_do(tmp_path: Path) 
         filters = (SearchFilter(), SearchFilter(laws=(SHAKUCHI,), as_of=date(2021, 1, 1)),
                    SearchFilter(kind="chunk"), SearchFilter(laws=(MINPO,)))
 
-        def answers(index: object) -> list[list[tuple[str, float]]]:
-            return [[(h.uid, round(h.score, 6)) for h in index.vector_search(vector, 8, where)]  # type: ignore[attr-defined]
-                    for where in filters]
+        def answers(index: Any) -> list[Any]:
+            return _answers(index, vector, filters)
 
         from_one_file = answers(open_index(store))
         rows.unlink()
@@ -246,6 +248,45 @@ def test_the_one_rows_file_opens_the_index_as_the_part_files_do(tmp_path: Path) 
         refresh_index(store, get_embedder(), cache=EmbeddingCache(tmp_path / "cache"))  # a missing file is written
         assert local._read_rows(directory, names, [manifest.parts[n].rows for n in names]) is not None
         assert answers(open_index(store)) == from_one_file
+
+
+def _answers(index: Any, vector: Any, filters: tuple[SearchFilter, ...]) -> list[Any]:
+    """What an index answers for `vector` under each filter, and each found uid's path and vector (clauses' and
+    chunks' alike, from the columns the index was opened with); a uid it does not hold has neither."""
+    found = [[(h.uid, round(h.score, 6)) for h in index.vector_search(vector, 8, where)] for where in filters]
+    uids = [uid for hits in found for uid, _ in hits]
+    paths, vectors = index.unit_paths([*uids, "129AC0000000089/a1/p1@nowhere"]), index.vectors_of(uids)
+    assert set(paths) == set(vectors) == set(uids)
+    return [*found, sorted(paths.items()), [(uid, vectors[uid].round(6).tolist()) for uid in sorted(vectors)]]
+
+
+def test_a_rows_file_of_other_parts_in_the_same_counts_is_read_part_by_part(search_store_template: Path,
+                                                                           tmp_path: Path) -> None:
+    """``rows.parquet`` is trusted only if every row names the part the manifest puts there: the same rows with
+    two parts' names swapped are read part by part, and every search, path and vector lookup answers the same."""
+    from lexgraph.index import local
+    from lexgraph.store.embedded import EmbeddedStore
+    from tests.helpers import copy_store
+
+    location = copy_store(search_store_template, tmp_path / "store")
+    with EmbeddedStore(location) as store:
+        directory = location / "index"
+        manifest = local.Manifest.read(directory)
+        assert manifest is not None
+        names = sorted(manifest.parts)
+        counts = [manifest.parts[n].rows for n in names]
+        vector = get_embedder().embed_queries(["不法行為による損害賠償"])[0]
+        filters = (SearchFilter(), SearchFilter(kind="chunk"), SearchFilter(kind="provision", laws=(MINPO,)))
+        from_one_file = _answers(open_index(store), vector, filters)
+        assert from_one_file[1] and from_one_file[2] and local._read_rows(directory, names, counts) is not None
+        rows = directory / local.ROWS_FILE
+        table = pq.read_table(rows)
+        parts = table.column("part").to_pylist()
+        one, other = names[0], names[-1]
+        swapped = pa.array([other if p == one else one if p == other else p for p in parts], pa.string())
+        pq.write_table(table.set_column(table.column_names.index("part"), "part", swapped), rows)
+        assert local._read_rows(directory, names, counts) is None
+        assert _answers(open_index(store), vector, filters) == from_one_file
 
 
 def test_another_embedder_rebuilds_the_index_and_a_mismatched_query_is_refused(

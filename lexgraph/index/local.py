@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,7 @@ from lexgraph.index.units import (
     unit_row,
 )
 from lexgraph.model import ANY_WORDING
+from lexgraph.statutes.timeline import provision_law_id
 
 FORMAT = 1
 #: Above this many vectors an HNSW index answers unfiltered and loosely filtered searches.
@@ -312,26 +313,41 @@ def build_rows(directory: Path, parts: Sequence[str]) -> None:
 
 def _read_rows(directory: Path, names: Sequence[str], counts: Sequence[int]) -> dict[str, Any] | None:
     """The columns of ``rows.parquet`` when it holds exactly `names` with `counts` rows each, in that order; None
-    when it is absent or was written for other parts (an index refreshed by an older version)."""
+    when it is absent or was written for other parts (an index refreshed by an older version). The uid, path and
+    laws columns stay Arrow arrays: a part's are made Python values when a search first reads them
+    (`_PartRows`), since turning all 707,593 rows of the whole archive into strings cost half a second of the
+    first search."""
     path = directory / ROWS_FILE
     try:
-        table = pq.read_table(path)
+        table = pq.read_table(path, read_dictionary=["part"])
     except (OSError, pa.ArrowException):  # absent or damaged: the parts are read one by one
         return None
     if table.num_rows != sum(counts) or table.column_names != [*_ROW_COLUMNS, "part"]:
         return None
     starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    part_column = table.column("part")
-    for name, start, count in zip(names, starts[:-1].tolist(), counts, strict=True):
-        if count and (part_column[start].as_py() != name or part_column[start + count - 1].as_py() != name):
-            return None
+    if not _parts_in_order(table.column("part"), names, counts):
+        return None
     return {
-        "uid": table.column("uid").to_pylist(), "path": table.column("path").to_pylist(),
-        "laws": table.column("laws"),
+        "uid": table.column("uid").combine_chunks(), "path": table.column("path").combine_chunks(),
+        "laws": table.column("laws").combine_chunks(),
         "from_day": _ordinals(table.column("valid_from"), _NO_START),
         "until_day": _ordinals(table.column("valid_until"), _NO_END),
         "starts": starts,
     }
+
+
+def _parts_in_order(column: pa.ChunkedArray, names: Sequence[str], counts: Sequence[int]) -> bool:
+    """Whether the part column holds `names[0]` `counts[0]` times, then `names[1]` `counts[1]` times, …: every
+    row checked, as one comparison of the column's dictionary codes against the codes the names should have."""
+    dictionary_column = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    if not pa.types.is_dictionary(dictionary_column.type) or dictionary_column.null_count:
+        return False
+    code_of = {name: code for code, name in enumerate(dictionary_column.dictionary.to_pylist())}
+    wanted = np.fromiter((code_of.get(name, -1) for name in names), dtype=np.int64, count=len(names))
+    if len(wanted) and wanted.min() < 0:
+        return False
+    codes = dictionary_column.indices.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+    return bool(np.array_equal(codes, np.repeat(wanted, np.asarray(counts, dtype=np.int64))))
 
 
 def _ordinals(column: pa.ChunkedArray, default: int) -> np.ndarray:
@@ -339,6 +355,22 @@ def _ordinals(column: pa.ChunkedArray, default: int) -> np.ndarray:
     days = column.cast(pa.int32()).fill_null(0).to_numpy()
     known = column.is_valid().to_numpy()
     return np.where(known, days.astype(np.int64) + _EPOCH_ORDINAL, np.int64(default)).astype(np.int64)
+
+
+class _ColumnSlices(Mapping[str, pa.Array]):
+    """One part's rows of the whole index's uid, path and laws columns (`_read_rows`), sliced when read."""
+
+    def __init__(self, rows: Mapping[str, Any], offset: int, count: int) -> None:
+        self._rows, self._offset, self._count = rows, offset, count
+
+    def __getitem__(self, column: str) -> pa.Array:
+        return self._rows[column].slice(self._offset, self._count)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(("uid", "path", "laws"))
+
+    def __len__(self) -> int:
+        return 3
 
 
 def _iso(value: object) -> str:
@@ -355,18 +387,40 @@ def _unit_from_json(data: bytes) -> IndexUnit:
 
 
 # -- searching ----------------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
 class _PartRows:
-    """What a vector search filters on, for one part, row-aligned with its vectors."""
+    """What a vector search filters on, for one part, row-aligned with its vectors. The days are numpy views of
+    the whole index's columns; the uids, paths and laws are read from `columns` (the Arrow columns of the part's
+    rows) when first asked for: a search reads those of a few parts, and the whole archive has 8,502."""
 
-    name: str
-    offset: int
-    uids: tuple[str, ...]
-    paths: tuple[str, ...]
-    from_day: np.ndarray
-    until_day: np.ndarray
-    laws: tuple[tuple[str, ...], ...]
-    label: str
+    def __init__(self, name: str, offset: int, count: int, from_day: np.ndarray, until_day: np.ndarray,
+                 columns: Mapping[str, pa.Array]) -> None:
+        self.name = name
+        self.offset = offset
+        self.count = count
+        self.from_day = from_day
+        self.until_day = until_day
+        self.law_id = part_law_id(name)
+        self.label = "Provision" if self.law_id is not None else "Chunk"
+        self._columns = columns
+
+    @cached_property
+    def uids(self) -> tuple[str, ...]:
+        return tuple(self._columns["uid"].to_pylist())
+
+    @cached_property
+    def paths(self) -> tuple[str, ...]:
+        return tuple(self._columns["path"].to_pylist())
+
+    @cached_property
+    def laws(self) -> tuple[tuple[str, ...], ...]:
+        """Each row's laws: a law's clauses belong to it alone; only the chunks' laws are read from the column."""
+        if self.law_id is not None:
+            return ((self.law_id,),) * self.count
+        return tuple(tuple(x or ()) for x in self._columns["laws"].to_pylist())
+
+    @cached_property
+    def row_of(self) -> dict[str, int]:
+        return {uid: row for row, uid in enumerate(self.uids)}
 
 
 def _parts_one_by_one(directory: Path, names: Sequence[str]) -> list[_PartRows]:
@@ -375,14 +429,10 @@ def _parts_one_by_one(directory: Path, names: Sequence[str]) -> list[_PartRows]:
     offset = 0
     for name in names:
         table = read_part_units(directory, name, _ROW_COLUMNS)
-        columns = {c: table.column(c).to_pylist() for c in table.column_names}
         parts.append(_PartRows(
-            name=name, offset=offset, uids=tuple(columns["uid"]), paths=tuple(columns["path"]),
-            from_day=np.array([_day(d, _NO_START) for d in columns["valid_from"]], dtype=np.int64),
-            until_day=np.array([_day(d, _NO_END) for d in columns["valid_until"]], dtype=np.int64),
-            laws=tuple(tuple(x or ()) for x in columns["laws"]),
-            label="Provision" if part_law_id(name) is not None else "Chunk",
-        ))
+            name, offset, table.num_rows, _ordinals(table.column("valid_from"), _NO_START),
+            _ordinals(table.column("valid_until"), _NO_END),
+            {c: table.column(c).combine_chunks() for c in ("uid", "path", "laws")}))
         offset += table.num_rows
     return parts
 
@@ -417,17 +467,11 @@ class LocalIndex:
         else:
             starts = rows["starts"].tolist()
             for name, start, end in zip(names, starts[:-1], starts[1:], strict=True):
-                law_id = part_law_id(name)
                 self._parts.append(_PartRows(
-                    name=name, offset=start, uids=tuple(rows["uid"][start:end]), paths=tuple(rows["path"][start:end]),
-                    from_day=rows["from_day"][start:end], until_day=rows["until_day"][start:end],
-                    # a law's clauses belong to it alone; only the chunks' laws are read from the column
-                    laws=((law_id,),) * (end - start) if law_id is not None else tuple(
-                        tuple(x or ()) for x in rows["laws"].slice(start, end - start).to_pylist()),
-                    label="Provision" if law_id is not None else "Chunk",
-                ))
+                    name, start, end - start, rows["from_day"][start:end], rows["until_day"][start:end],
+                    _ColumnSlices(rows, start, end - start)))
         self._starts = np.array([part.offset for part in self._parts], dtype=np.int64)
-        self._ends = self._starts + np.array([len(part.uids) for part in self._parts], dtype=np.int64)
+        self._ends = self._starts + np.array([part.count for part in self._parts], dtype=np.int64)
         self._total = int(self._ends[-1]) if self._parts else 0
         self._chunk_parts = [part for part in self._parts if part_law_id(part.name) is None]
         self._from_all = np.concatenate([p.from_day for p in self._parts]) if self._parts else np.empty(0, np.int64)
@@ -435,7 +479,6 @@ class LocalIndex:
                            else np.empty(0, np.int64))
         self._label_rows: dict[str, np.ndarray] = {}  # a label → which rows have it (built on first use)
         self._part_by_name = {part.name: part for part in self._parts}
-        self._row_of: dict[str, tuple[int, int]] | None = None  # built on first use: only the tree needs it
         self._articles: dict[str, dict[str, tuple[int, ...]]] = {}  # part → article → rows (`articles_of`)
         self._law_terms = LawTermsReader(  # only the hybrid search needs them
             lambda: read_law_terms(directory / "terms.json") or TermCounts(), self._read_laws_terms)
@@ -538,7 +581,7 @@ class LocalIndex:
         if where.laws:
             of_laws = np.zeros(self._total, dtype=bool)
             for part in self._parts_of(where.laws):
-                of_laws[part.offset:part.offset + len(part.uids)] = self._mask(part, replace(where, as_of=ANY_WORDING))
+                of_laws[part.offset:part.offset + part.count] = self._mask(part, replace(where, as_of=ANY_WORDING))
             allowed &= of_laws
         if where.day is not None:
             day = where.day.toordinal()
@@ -551,7 +594,7 @@ class LocalIndex:
             rows = np.zeros(self._total, dtype=bool)
             for part in self._parts:
                 if part.label == label:
-                    rows[part.offset:part.offset + len(part.uids)] = True
+                    rows[part.offset:part.offset + part.count] = True
             self._label_rows[label] = rows
         return rows
 
@@ -567,7 +610,7 @@ class LocalIndex:
         out = []
         for i in np.flatnonzero(held).tolist():
             part = self._parts[i]
-            out.append((part, allowed[part.offset:part.offset + len(part.uids)]))
+            out.append((part, allowed[part.offset:part.offset + part.count]))
         return out
 
     def _part_vectors(self, part: _PartRows) -> np.ndarray:
@@ -587,7 +630,7 @@ class LocalIndex:
         return not (where.laws and law is not None and law not in where.laws)
 
     def _mask(self, part: _PartRows, where: SearchFilter) -> np.ndarray:
-        mask = np.ones(len(part.uids), dtype=bool)
+        mask = np.ones(part.count, dtype=bool)
         if where.day is not None:
             day = where.day.toordinal()
             mask &= (part.from_day <= day) & (day < part.until_day)
@@ -683,18 +726,23 @@ class LocalIndex:
 
     def unit_paths(self, uids: Sequence[str]) -> dict[str, str]:
         """Each uid's path, from the part files' path column (no unit read)."""
-        row_of = self._rows()
         out = {}
         for uid in uids:
-            where = row_of.get(uid)
-            if where is not None:
-                out[uid] = self._parts[where[0]].paths[where[1]]
+            found = self._locate(uid)
+            if found is not None:
+                out[uid] = found[0].paths[found[1]]
         return out
 
-    def _rows(self) -> dict[str, tuple[int, int]]:
-        if self._row_of is None:
-            self._row_of = {uid: (i, r) for i, part in enumerate(self._parts) for r, uid in enumerate(part.uids)}
-        return self._row_of
+    def _locate(self, uid: str) -> tuple[_PartRows, int] | None:
+        """The part and row of a uid: a clause's uid names its law (`provision_law_id`), so only that law's part
+        is looked in, then the chunks' parts; a part's uids are put in a dict when first looked up (a dict of
+        every uid of the whole archive took 0.4-0.8 s of the first search)."""
+        own = self._part_by_name.get(law_part(provision_law_id(uid)))
+        for part in ([own] if own is not None else []) + self._chunk_parts:
+            row = part.row_of.get(uid)
+            if row is not None:
+                return part, row
+        return None
 
     def units_by_uid(self, uids: Sequence[str]) -> dict[str, IndexUnit]:
         """The units of some uids, in one search for any of their uid terms: a term-set query would find the same
@@ -709,13 +757,11 @@ class LocalIndex:
         return {unit.uid: unit for unit in units}
 
     def vectors_of(self, uids: Sequence[str]) -> dict[str, np.ndarray]:
-        row_of = self._rows()
         out = {}
         for uid in uids:
-            where = row_of.get(uid)
-            if where is not None:
-                part = self._parts[where[0]]
-                out[uid] = np.asarray(self._part_vectors(part)[where[1]], dtype=np.float32)
+            found = self._locate(uid)
+            if found is not None:
+                out[uid] = np.asarray(self._part_vectors(found[0])[found[1]], dtype=np.float32)
         return out
 
     def law_vocabulary(self, terms: Sequence[str], laws: Iterable[str]) -> LawVocabulary:
