@@ -314,3 +314,23 @@ def test_another_embedder_rebuilds_the_index_and_a_mismatched_query_is_refused(
             DenseRetriever(index, get_embedder())
         hits = DenseRetriever(index, minilm).retrieve("借地権の存続期間", 3, SearchFilter())
         assert len(hits) == 3
+
+
+def test_a_search_imports_only_what_it_runs(search_store_template: Path) -> None:
+    """A process's first search on the whole archive had 3 s and spent 1-2 s of it importing what it did not run:
+    ``onnx`` (and ``ml_dtypes``) to write the query encoder's graph, ``pyarrow.dataset`` and ``pyarrow.compute`` to
+    read the index's rows file. A search in every fusing mode imports none of them."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys; from lexgraph import LexGraph\n"
+            "with LexGraph.open(sys.argv[1], read_only=True) as lg:\n"
+            "    for mode in ('bm25', 'dense', 'hybrid', 'learned'):\n"
+            "        assert lg.search('不法行為による損害賠償', mode=mode).clauses\n"
+            "print(sorted(m for m in ('onnx', 'ml_dtypes', 'pyarrow.dataset', 'pyarrow.compute') if m in sys.modules))")
+    root = Path(__file__).parents[1]
+    done = subprocess.run([sys.executable, "-c", code, str(search_store_template)], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(root)}, cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

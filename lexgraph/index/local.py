@@ -318,8 +318,9 @@ def _read_rows(directory: Path, names: Sequence[str], counts: Sequence[int]) -> 
     (`_PartRows`), since turning all 707,593 rows of the whole archive into strings cost half a second of the
     first search."""
     path = directory / ROWS_FILE
-    try:
-        table = pq.read_table(path, read_dictionary=["part"])
+    try:  # a ParquetFile, not read_table: that imports pyarrow.dataset and pyarrow.compute, 0.1 s of a first search
+        with pq.ParquetFile(path, read_dictionary=["part"]) as rows_file:
+            table = rows_file.read()
     except (OSError, pa.ArrowException):  # absent or damaged: the parts are read one by one
         return None
     if table.num_rows != sum(counts) or table.column_names != [*_ROW_COLUMNS, "part"]:
@@ -351,9 +352,10 @@ def _parts_in_order(column: pa.ChunkedArray, names: Sequence[str], counts: Seque
 
 
 def _ordinals(column: pa.ChunkedArray, default: int) -> np.ndarray:
-    """A date32 column as date ordinals (`date.toordinal`), `default` where the date is unknown."""
-    days = column.cast(pa.int32()).fill_null(0).to_numpy()
-    known = column.is_valid().to_numpy()
+    """A date32 column as date ordinals (`date.toordinal`), `default` where the date is unknown: converted by
+    numpy (days since 1970, NaT where unknown), without pyarrow.compute, which a search need not import."""
+    days = column.to_numpy()
+    known = ~np.isnat(days)
     return np.where(known, days.astype(np.int64) + _EPOCH_ORDINAL, np.int64(default)).astype(np.int64)
 
 
