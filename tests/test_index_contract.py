@@ -334,3 +334,27 @@ def test_a_search_imports_only_what_it_runs(search_store_template: Path) -> None
                           env={**os.environ, "PYTHONPATH": str(root)}, cwd=root)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_kind_every_unit_has_is_not_filtered_on_and_ranks_the_same(indexed: GraphStore,
+                                                                     search_store_template: Path) -> None:
+    """An index of clauses alone (the whole archive's) leaves the clause-kind filter out of its BM25 query, since
+    every document passes it and a filter keeps tantivy from skipping blocks that cannot reach the top: the hits
+    and scores are those of the unfiltered query, and a chunk search finds nothing. An index with chunks still
+    filters each kind."""
+    from lexgraph.store.embedded import EmbeddedStore
+
+    tokens = tokenize("借地権の存続期間は三十年とする。ただし、契約でこれより長い期間を定めたときは、その期間とする")
+    index = open_index(indexed)
+
+    def ranked(index: Any, where: SearchFilter) -> list[tuple[str, float]]:
+        return [(hit.uid, hit.score) for hit in index.text_search(tokens, 40, where)]
+
+    clauses = ranked(index, SearchFilter(kind="provision"))
+    assert len(clauses) == 40 and clauses == ranked(index, SearchFilter())
+    assert ranked(index, SearchFilter(kind="chunk")) == []
+    with EmbeddedStore(search_store_template, read_only=True) as store:
+        mixed = open_index(store)
+        kinds = {kind: ranked(mixed, SearchFilter(kind=kind)) for kind in ("provision", "chunk")}
+        assert all(kinds.values()) and {uid.startswith("hanrei:") for uid, _ in kinds["chunk"]} == {True}
+        assert not any(uid.startswith("hanrei:") for uid, _ in kinds["provision"])
