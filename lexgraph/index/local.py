@@ -560,8 +560,8 @@ class LocalIndex:
 
         count = self._label_docs.get(label)
         if count is None:  # live documents, counted: a deleted one would still count in the term's frequency
-            count = self._label_docs[label] = self._searcher.search(
-                Query.term_query(self._schema, "label", label), 1).count
+            found: Any = self._searcher.search(Query.term_query(self._schema, "label", label), 1)
+            count = self._label_docs[label] = int(found.count)  # (`count` is missing from tantivy's stubs)
         return count == self._searcher.num_docs
 
     # vectors -----------------------------------------------------------------------------------------------------
