@@ -517,7 +517,7 @@ class LocalIndex:
         from tantivy import Occur, Query
 
         terms = list(dict.fromkeys(t for t in tokens if t))
-        if not terms or k < 1:
+        if not terms or k < 1 or (where.kind is not None and not self._documents_labelled(LABELS[where.kind])):
             return []
         text = Query.boolean_query([(Occur.Should, Query.term_query(self._schema, "tokens", t)) for t in terms])
         filters = self._tantivy_filters(where)
@@ -539,7 +539,7 @@ class LocalIndex:
         from tantivy import FieldType, Occur, Query
 
         clauses = []
-        if where.kind is not None and not self._every_document_is(LABELS[where.kind]):
+        if where.kind is not None and self._documents_labelled(LABELS[where.kind]) < self._searcher.num_docs:
             clauses.append((Occur.Must, Query.term_query(self._schema, "label", LABELS[where.kind])))
         if where.laws:
             clauses.append((Occur.Must, Query.term_set_query(self._schema, "laws", list(where.laws))))
@@ -550,19 +550,20 @@ class LocalIndex:
                                                           include_lower=False)))
         return clauses
 
-    def _every_document_is(self, label: str) -> bool:
-        """Whether every BM25 document has `label` (an index of clauses and no chunks, as the whole archive's): a
-        filter on it would then pass every document, and is left out. Not for the time it takes to apply, but
-        because any filter makes tantivy score every document the query's terms match, while a query of terms
-        alone skips the blocks of documents that cannot reach the best k (block-max WAND): 45 → 22 ms at p50 over
-        707,593 clauses, the same hits with the same scores (docs/search.md, "The whole archive")."""
+    def _documents_labelled(self, label: str) -> int:
+        """How many BM25 documents have `label`. When every document has it (an index of clauses and no chunks, as
+        the whole archive's), a filter on it would pass them all, and is left out: not for the time it takes to
+        apply, but because any filter makes tantivy score every document the query's terms match, while a query
+        of terms alone skips the blocks of documents that cannot reach the best k (block-max WAND): 45 → 22 ms at
+        p50 over 707,593 clauses, the same hits with the same scores (docs/search.md, "The whole archive"). When
+        none has it, there is nothing to search."""
         from tantivy import Query
 
         count = self._label_docs.get(label)
         if count is None:  # live documents, counted: a deleted one would still count in the term's frequency
             found: Any = self._searcher.search(Query.term_query(self._schema, "label", label), 1)
             count = self._label_docs[label] = int(found.count)  # (`count` is missing from tantivy's stubs)
-        return count == self._searcher.num_docs
+        return count
 
     # vectors -----------------------------------------------------------------------------------------------------
     def vector_search(self, vector: np.ndarray, k: int, where: SearchFilter) -> list[IndexHit]:
@@ -573,8 +574,11 @@ class LocalIndex:
             raise IndexUnavailable(f"query vector has {query.shape[0]} dimensions; the index has {self.manifest.dim} "
                                    f"({self.embedder_name})")
         allowed = self._allowed(where)
+        passing = int(np.count_nonzero(allowed))
+        if not passing:  # (a search for chunks in an index of clauses alone)
+            return []
         found = None
-        if self._hnsw is not None and int(allowed.sum()) > EXACT_LIMIT:
+        if self._hnsw is not None and passing > EXACT_LIMIT:
             found = self._approximate(query, k, allowed)
         if found is None:
             found = self._exact(query, k, self._candidates(allowed))
