@@ -475,7 +475,7 @@ class LocalIndex:
         self._starts = np.array([part.offset for part in self._parts], dtype=np.int64)
         self._ends = self._starts + np.array([part.count for part in self._parts], dtype=np.int64)
         self._total = int(self._ends[-1]) if self._parts else 0
-        self._chunk_parts = [part for part in self._parts if part_law_id(part.name) is None]
+        self._chunk_parts = [part for part in self._parts if part.law_id is None]
         self._from_all = np.concatenate([p.from_day for p in self._parts]) if self._parts else np.empty(0, np.int64)
         self._until_all = (np.concatenate([p.until_day for p in self._parts]) if self._parts
                            else np.empty(0, np.int64))
@@ -647,7 +647,7 @@ class LocalIndex:
     def _may_hold(self, part: _PartRows, where: SearchFilter) -> bool:
         if where.kind is not None and part.label != LABELS[where.kind]:
             return False
-        law = part_law_id(part.name)
+        law = part.law_id
         return not (where.laws and law is not None and law not in where.laws)
 
     def _mask(self, part: _PartRows, where: SearchFilter) -> np.ndarray:
@@ -655,7 +655,7 @@ class LocalIndex:
         if where.day is not None:
             day = where.day.toordinal()
             mask &= (part.from_day <= day) & (day < part.until_day)
-        if where.laws and part_law_id(part.name) is None:
+        if where.laws and part.law_id is None:
             wanted = set(where.laws)
             mask &= np.fromiter((bool(wanted.intersection(laws)) for laws in part.laws), dtype=bool,
                                 count=len(part.laws))
