@@ -358,3 +358,29 @@ def test_a_kind_every_unit_has_is_not_filtered_on_and_ranks_the_same(indexed: Gr
         kinds = {kind: ranked(mixed, SearchFilter(kind=kind)) for kind in ("provision", "chunk")}
         assert all(kinds.values()) and {uid.startswith("hanrei:") for uid, _ in kinds["chunk"]} == {True}
         assert not any(uid.startswith("hanrei:") for uid, _ in kinds["provision"])
+
+
+def test_the_manifest_is_read_once_while_unchanged(indexed: GraphStore, tmp_path: Path) -> None:
+    """A search reads the manifest three times (the embedder it names, the index, the stale-part check): parsed
+    once while the file is unchanged, and anew once it is written again, by this process or another."""
+    import os
+
+    from lexgraph.index import local
+    from lexgraph.store.embedded import EmbeddedStore
+
+    if not isinstance(indexed, EmbeddedStore):
+        pytest.skip("an index of files beside an embedded store")
+    directory = local.index_directory(indexed.location)
+    first = local.Manifest.read(directory)
+    assert first is not None and local.Manifest.read(directory) is first
+    with pytest.raises(TypeError):
+        first.parts[f"law:{SHAKUCHI}"] = first.parts[f"law:{SHAKUCHI}"]  # type: ignore[index]
+    info = first.parts[f"law:{SHAKUCHI}"]
+    changed = replace(first, parts={f"law:{SHAKUCHI}": replace(info, fingerprint="f" * len(info.fingerprint))})
+    changed.write(directory)  # this process
+    assert local.Manifest.read(directory) == changed
+    elsewhere = tmp_path / "written-elsewhere.json"  # another process: a new file put in its place
+    elsewhere.write_bytes((directory / "manifest.json").read_bytes().replace(b'"ffff', b'"eeee', 1))
+    os.replace(elsewhere, directory / "manifest.json")
+    again = local.Manifest.read(directory)
+    assert again is not None and again.parts[f"law:{SHAKUCHI}"].fingerprint.startswith("eeee")
