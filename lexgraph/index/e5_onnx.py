@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from lexgraph.errors import ConfigurationError
+from lexgraph.index import e5_proto
 from lexgraph.index.e5_file import E5Weights
 from lexgraph.index.e5_smoothing import INPUT_OF, Divisors, shipped_divisors
 
@@ -76,9 +77,8 @@ class _GraphBuilder:
 
     def __init__(self, weights: E5Weights, int8_parts: frozenset[str] = frozenset(),
                  divisors: Divisors | None = None, per_token: bool = False) -> None:
-        from onnx import helper, numpy_helper
-
-        self.helper, self.numpy_helper = helper, numpy_helper
+        # ``onnx.helper``'s and ``numpy_helper``'s functions, written without importing ``onnx`` (`e5_proto`)
+        self.helper = self.numpy_helper = e5_proto
         self.weights = weights
         self.int8_parts = int8_parts if divisors is not None else frozenset()
         self.per_token = per_token
@@ -102,14 +102,11 @@ class _GraphBuilder:
 
     def matrix(self, value: np.ndarray, stem: str) -> str:
         """A weight matrix, declared in the graph (type and shape) and kept in `matrices` for the session."""
-        from onnx import TensorProto
-
         name = self.name(stem)
-        declared = TensorProto(name=name, data_type=TensorProto.FLOAT, dims=list(value.shape),
-                               data_location=TensorProto.EXTERNAL)
-        for key, text in (("location", f"{name}.bin"), ("offset", "0"), ("length", str(value.size * 4))):
-            declared.external_data.add(key=key, value=text)  # never read: the session is handed the array
-        self.initializers.append(declared)
+        # the external data is never read: the session is handed the array
+        self.initializers.append(e5_proto.external_tensor(
+            name, e5_proto.FLOAT, list(value.shape),
+            {"location": f"{name}.bin", "offset": "0", "length": str(value.size * 4)}))
         self.matrices[name] = np.ascontiguousarray(value, dtype=np.float32)
         return name
 
@@ -198,21 +195,19 @@ class _GraphBuilder:
         return self.layer_norm(self.node("Add", [x, out]), layer, "oln")
 
     def model(self) -> bytes:
-        from onnx import TensorProto
-
         hidden = self.weights.config.hidden
         x = "embedded"
         for layer in range(self.weights.config.layers):
             x = self.encoder_layer(x, layer)
-        inputs = [self.helper.make_tensor_value_info("embedded", TensorProto.FLOAT, [None, hidden]),
-                  self.helper.make_tensor_value_info("padding", TensorProto.FLOAT, [None, 1, 1, None]),
-                  self.helper.make_tensor_value_info("shape", TensorProto.INT64, [4])]
+        inputs = [self.helper.make_tensor_value_info("embedded", e5_proto.FLOAT, [None, hidden]),
+                  self.helper.make_tensor_value_info("padding", e5_proto.FLOAT, [None, 1, 1, None]),
+                  self.helper.make_tensor_value_info("shape", e5_proto.INT64, [4])]
         graph = self.helper.make_graph(
-            self.nodes, "e5", inputs, [self.helper.make_tensor_value_info(x, TensorProto.FLOAT, [None, hidden])],
+            self.nodes, "e5", inputs, [self.helper.make_tensor_value_info(x, e5_proto.FLOAT, [None, hidden])],
             self.initializers)
         model = self.helper.make_model(graph, opset_imports=[self.helper.make_opsetid("", OPSET),
                                                              self.helper.make_opsetid(MS_DOMAIN, 1)])
-        return bytes(model.SerializeToString())
+        return model.data
 
 
 #: ONNX Runtime's GPU provider (the ``onnxruntime-gpu`` package on a machine with a CUDA device).

@@ -28,8 +28,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -52,6 +53,7 @@ from lexgraph.index.units import (
     unit_row,
 )
 from lexgraph.model import ANY_WORDING
+from lexgraph.statutes.timeline import provision_law_id
 
 FORMAT = 1
 #: Above this many vectors an HNSW index answers unfiltered and loosely filtered searches.
@@ -97,27 +99,42 @@ class Manifest:
 
     @classmethod
     def read(cls, directory: Path) -> Manifest | None:
+        """The manifest in `directory`, None if there is none. Read once per process while the file is unchanged
+        (its inode, size and times; `write` replaces it with a new file and forgets it): a first search read the
+        whole archive's, 8,502 parts and 1.1 MB, three times (the embedder it names, the index, the stale-part
+        check). Its parts are a read-only mapping, since every reader gets the same one."""
         path = directory / "manifest.json"
         if not path.is_file():
             return None
         try:
+            status = path.stat()
+            key = (status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+            known = _MANIFESTS.get(str(path.absolute()))
+            if known is not None and known[0] == key:
+                return known[1]
             raw = json.loads(path.read_text(encoding="utf-8"))
-            return cls(tokenizer=raw["tokenizer"], embedder=raw["embedder"], dim=int(raw["dim"]),
-                       parts={name: PartInfo(**info) for name, info in raw["parts"].items()},
-                       format=int(raw["format"]))
+            manifest = cls(tokenizer=raw["tokenizer"], embedder=raw["embedder"], dim=int(raw["dim"]),
+                           parts=MappingProxyType({name: PartInfo(**info) for name, info in raw["parts"].items()}),
+                           format=int(raw["format"]))
         except (OSError, ValueError, KeyError, TypeError) as err:
             raise IndexUnavailable(f"{path} is unreadable ({err}); rebuild it with `lexgraph index --rebuild`"
                                    ) from None
+        _MANIFESTS[str(path.absolute())] = (key, manifest)
+        return manifest
 
     def write(self, directory: Path) -> None:
         payload = {"format": self.format, "tokenizer": self.tokenizer, "embedder": self.embedder, "dim": self.dim,
                    "parts": {name: vars(info) for name, info in sorted(self.parts.items())}}
+        _MANIFESTS.pop(str((directory / "manifest.json").absolute()), None)  # this process reads it anew
         _atomic_write(directory / "manifest.json", json.dumps(payload, ensure_ascii=False, indent=1).encode())
 
     def compatible(self, embedder: str | None = None) -> bool:
         """Readable by this version (format and tokenizer), and built with `embedder` when one is named."""
         return (self.format == FORMAT and self.tokenizer == TOKENIZER_VERSION
                 and (embedder is None or self.embedder == embedder))
+
+
+_MANIFESTS: dict[str, tuple[tuple[int, int, int, int], Manifest]] = {}  # a manifest's path → (its file's key, it read)
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -312,33 +329,66 @@ def build_rows(directory: Path, parts: Sequence[str]) -> None:
 
 def _read_rows(directory: Path, names: Sequence[str], counts: Sequence[int]) -> dict[str, Any] | None:
     """The columns of ``rows.parquet`` when it holds exactly `names` with `counts` rows each, in that order; None
-    when it is absent or was written for other parts (an index refreshed by an older version)."""
+    when it is absent or was written for other parts (an index refreshed by an older version). The uid, path and
+    laws columns stay Arrow arrays: a part's are made Python values when a search first reads them
+    (`_PartRows`), since turning all 707,593 rows of the whole archive into strings cost half a second of the
+    first search."""
     path = directory / ROWS_FILE
-    try:
-        table = pq.read_table(path)
+    try:  # a ParquetFile, not read_table: that imports pyarrow.dataset and pyarrow.compute, 0.1 s of a first search
+        with pq.ParquetFile(path, read_dictionary=["part"]) as rows_file:
+            table = rows_file.read()
     except (OSError, pa.ArrowException):  # absent or damaged: the parts are read one by one
         return None
     if table.num_rows != sum(counts) or table.column_names != [*_ROW_COLUMNS, "part"]:
         return None
     starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    part_column = table.column("part")
-    for name, start, count in zip(names, starts[:-1].tolist(), counts, strict=True):
-        if count and (part_column[start].as_py() != name or part_column[start + count - 1].as_py() != name):
-            return None
+    if not _parts_in_order(table.column("part"), names, counts):
+        return None
     return {
-        "uid": table.column("uid").to_pylist(), "path": table.column("path").to_pylist(),
-        "laws": table.column("laws"),
+        "uid": table.column("uid").combine_chunks(), "path": table.column("path").combine_chunks(),
+        "laws": table.column("laws").combine_chunks(),
         "from_day": _ordinals(table.column("valid_from"), _NO_START),
         "until_day": _ordinals(table.column("valid_until"), _NO_END),
         "starts": starts,
     }
 
 
+def _parts_in_order(column: pa.ChunkedArray, names: Sequence[str], counts: Sequence[int]) -> bool:
+    """Whether the part column holds `names[0]` `counts[0]` times, then `names[1]` `counts[1]` times, …: every
+    row checked, as one comparison of the column's dictionary codes against the codes the names should have."""
+    dictionary_column = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    if not pa.types.is_dictionary(dictionary_column.type) or dictionary_column.null_count:
+        return False
+    code_of = {name: code for code, name in enumerate(dictionary_column.dictionary.to_pylist())}
+    wanted = np.fromiter((code_of.get(name, -1) for name in names), dtype=np.int64, count=len(names))
+    if len(wanted) and wanted.min() < 0:
+        return False
+    codes = dictionary_column.indices.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+    return bool(np.array_equal(codes, np.repeat(wanted, np.asarray(counts, dtype=np.int64))))
+
+
 def _ordinals(column: pa.ChunkedArray, default: int) -> np.ndarray:
-    """A date32 column as date ordinals (`date.toordinal`), `default` where the date is unknown."""
-    days = column.cast(pa.int32()).fill_null(0).to_numpy()
-    known = column.is_valid().to_numpy()
+    """A date32 column as date ordinals (`date.toordinal`), `default` where the date is unknown: converted by
+    numpy (days since 1970, NaT where unknown), without pyarrow.compute, which a search need not import."""
+    days = column.to_numpy()
+    known = ~np.isnat(days)
     return np.where(known, days.astype(np.int64) + _EPOCH_ORDINAL, np.int64(default)).astype(np.int64)
+
+
+class _ColumnSlices(Mapping[str, pa.Array]):
+    """One part's rows of the whole index's uid, path and laws columns (`_read_rows`), sliced when read."""
+
+    def __init__(self, rows: Mapping[str, Any], offset: int, count: int) -> None:
+        self._rows, self._offset, self._count = rows, offset, count
+
+    def __getitem__(self, column: str) -> pa.Array:
+        return self._rows[column].slice(self._offset, self._count)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(("uid", "path", "laws"))
+
+    def __len__(self) -> int:
+        return 3
 
 
 def _iso(value: object) -> str:
@@ -355,18 +405,40 @@ def _unit_from_json(data: bytes) -> IndexUnit:
 
 
 # -- searching ----------------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
 class _PartRows:
-    """What a vector search filters on, for one part, row-aligned with its vectors."""
+    """What a vector search filters on, for one part, row-aligned with its vectors. The days are numpy views of
+    the whole index's columns; the uids, paths and laws are read from `columns` (the Arrow columns of the part's
+    rows) when first asked for: a search reads those of a few parts, and the whole archive has 8,502."""
 
-    name: str
-    offset: int
-    uids: tuple[str, ...]
-    paths: tuple[str, ...]
-    from_day: np.ndarray
-    until_day: np.ndarray
-    laws: tuple[tuple[str, ...], ...]
-    label: str
+    def __init__(self, name: str, offset: int, count: int, from_day: np.ndarray, until_day: np.ndarray,
+                 columns: Mapping[str, pa.Array]) -> None:
+        self.name = name
+        self.offset = offset
+        self.count = count
+        self.from_day = from_day
+        self.until_day = until_day
+        self.law_id = part_law_id(name)
+        self.label = "Provision" if self.law_id is not None else "Chunk"
+        self._columns = columns
+
+    @cached_property
+    def uids(self) -> tuple[str, ...]:
+        return tuple(self._columns["uid"].to_pylist())
+
+    @cached_property
+    def paths(self) -> tuple[str, ...]:
+        return tuple(self._columns["path"].to_pylist())
+
+    @cached_property
+    def laws(self) -> tuple[tuple[str, ...], ...]:
+        """Each row's laws: a law's clauses belong to it alone; only the chunks' laws are read from the column."""
+        if self.law_id is not None:
+            return ((self.law_id,),) * self.count
+        return tuple(tuple(x or ()) for x in self._columns["laws"].to_pylist())
+
+    @cached_property
+    def row_of(self) -> dict[str, int]:
+        return {uid: row for row, uid in enumerate(self.uids)}
 
 
 def _parts_one_by_one(directory: Path, names: Sequence[str]) -> list[_PartRows]:
@@ -375,14 +447,10 @@ def _parts_one_by_one(directory: Path, names: Sequence[str]) -> list[_PartRows]:
     offset = 0
     for name in names:
         table = read_part_units(directory, name, _ROW_COLUMNS)
-        columns = {c: table.column(c).to_pylist() for c in table.column_names}
         parts.append(_PartRows(
-            name=name, offset=offset, uids=tuple(columns["uid"]), paths=tuple(columns["path"]),
-            from_day=np.array([_day(d, _NO_START) for d in columns["valid_from"]], dtype=np.int64),
-            until_day=np.array([_day(d, _NO_END) for d in columns["valid_until"]], dtype=np.int64),
-            laws=tuple(tuple(x or ()) for x in columns["laws"]),
-            label="Provision" if part_law_id(name) is not None else "Chunk",
-        ))
+            name, offset, table.num_rows, _ordinals(table.column("valid_from"), _NO_START),
+            _ordinals(table.column("valid_until"), _NO_END),
+            {c: table.column(c).combine_chunks() for c in ("uid", "path", "laws")}))
         offset += table.num_rows
     return parts
 
@@ -417,25 +485,19 @@ class LocalIndex:
         else:
             starts = rows["starts"].tolist()
             for name, start, end in zip(names, starts[:-1], starts[1:], strict=True):
-                law_id = part_law_id(name)
                 self._parts.append(_PartRows(
-                    name=name, offset=start, uids=tuple(rows["uid"][start:end]), paths=tuple(rows["path"][start:end]),
-                    from_day=rows["from_day"][start:end], until_day=rows["until_day"][start:end],
-                    # a law's clauses belong to it alone; only the chunks' laws are read from the column
-                    laws=((law_id,),) * (end - start) if law_id is not None else tuple(
-                        tuple(x or ()) for x in rows["laws"].slice(start, end - start).to_pylist()),
-                    label="Provision" if law_id is not None else "Chunk",
-                ))
+                    name, start, end - start, rows["from_day"][start:end], rows["until_day"][start:end],
+                    _ColumnSlices(rows, start, end - start)))
         self._starts = np.array([part.offset for part in self._parts], dtype=np.int64)
-        self._ends = self._starts + np.array([len(part.uids) for part in self._parts], dtype=np.int64)
+        self._ends = self._starts + np.array([part.count for part in self._parts], dtype=np.int64)
         self._total = int(self._ends[-1]) if self._parts else 0
-        self._chunk_parts = [part for part in self._parts if part_law_id(part.name) is None]
+        self._chunk_parts = [part for part in self._parts if part.law_id is None]
         self._from_all = np.concatenate([p.from_day for p in self._parts]) if self._parts else np.empty(0, np.int64)
         self._until_all = (np.concatenate([p.until_day for p in self._parts]) if self._parts
                            else np.empty(0, np.int64))
         self._label_rows: dict[str, np.ndarray] = {}  # a label → which rows have it (built on first use)
+        self._label_docs: dict[str, int] = {}  # a label → how many BM25 documents have it (counted on first use)
         self._part_by_name = {part.name: part for part in self._parts}
-        self._row_of: dict[str, tuple[int, int]] | None = None  # built on first use: only the tree needs it
         self._articles: dict[str, dict[str, tuple[int, ...]]] = {}  # part → article → rows (`articles_of`)
         self._law_terms = LawTermsReader(  # only the hybrid search needs them
             lambda: read_law_terms(directory / "terms.json") or TermCounts(), self._read_laws_terms)
@@ -471,7 +533,7 @@ class LocalIndex:
         from tantivy import Occur, Query
 
         terms = list(dict.fromkeys(t for t in tokens if t))
-        if not terms or k < 1:
+        if not terms or k < 1 or (where.kind is not None and not self._documents_labelled(LABELS[where.kind])):
             return []
         text = Query.boolean_query([(Occur.Should, Query.term_query(self._schema, "tokens", t)) for t in terms])
         filters = self._tantivy_filters(where)
@@ -493,7 +555,7 @@ class LocalIndex:
         from tantivy import FieldType, Occur, Query
 
         clauses = []
-        if where.kind is not None:
+        if where.kind is not None and self._documents_labelled(LABELS[where.kind]) < self._searcher.num_docs:
             clauses.append((Occur.Must, Query.term_query(self._schema, "label", LABELS[where.kind])))
         if where.laws:
             clauses.append((Occur.Must, Query.term_set_query(self._schema, "laws", list(where.laws))))
@@ -504,6 +566,21 @@ class LocalIndex:
                                                           include_lower=False)))
         return clauses
 
+    def _documents_labelled(self, label: str) -> int:
+        """How many BM25 documents have `label`. When every document has it (an index of clauses and no chunks, as
+        the whole archive's), a filter on it would pass them all, and is left out: not for the time it takes to
+        apply, but because any filter makes tantivy score every document the query's terms match, while a query
+        of terms alone skips the blocks of documents that cannot reach the best k (block-max WAND): 45 → 22 ms at
+        p50 over 707,593 clauses, the same hits with the same scores (docs/search.md, "The whole archive"). When
+        none has it, there is nothing to search."""
+        from tantivy import Query
+
+        count = self._label_docs.get(label)
+        if count is None:  # live documents, counted: a deleted one would still count in the term's frequency
+            found: Any = self._searcher.search(Query.term_query(self._schema, "label", label), 1)
+            count = self._label_docs[label] = int(found.count)  # (`count` is missing from tantivy's stubs)
+        return count
+
     # vectors -----------------------------------------------------------------------------------------------------
     def vector_search(self, vector: np.ndarray, k: int, where: SearchFilter) -> list[IndexHit]:
         if k < 1:
@@ -513,8 +590,11 @@ class LocalIndex:
             raise IndexUnavailable(f"query vector has {query.shape[0]} dimensions; the index has {self.manifest.dim} "
                                    f"({self.embedder_name})")
         allowed = self._allowed(where)
+        passing = int(np.count_nonzero(allowed))
+        if not passing:  # (a search for chunks in an index of clauses alone)
+            return []
         found = None
-        if self._hnsw is not None and int(allowed.sum()) > EXACT_LIMIT:
+        if self._hnsw is not None and passing > EXACT_LIMIT:
             found = self._approximate(query, k, allowed)
         if found is None:
             found = self._exact(query, k, self._candidates(allowed))
@@ -538,7 +618,7 @@ class LocalIndex:
         if where.laws:
             of_laws = np.zeros(self._total, dtype=bool)
             for part in self._parts_of(where.laws):
-                of_laws[part.offset:part.offset + len(part.uids)] = self._mask(part, replace(where, as_of=ANY_WORDING))
+                of_laws[part.offset:part.offset + part.count] = self._mask(part, replace(where, as_of=ANY_WORDING))
             allowed &= of_laws
         if where.day is not None:
             day = where.day.toordinal()
@@ -551,7 +631,7 @@ class LocalIndex:
             rows = np.zeros(self._total, dtype=bool)
             for part in self._parts:
                 if part.label == label:
-                    rows[part.offset:part.offset + len(part.uids)] = True
+                    rows[part.offset:part.offset + part.count] = True
             self._label_rows[label] = rows
         return rows
 
@@ -567,7 +647,7 @@ class LocalIndex:
         out = []
         for i in np.flatnonzero(held).tolist():
             part = self._parts[i]
-            out.append((part, allowed[part.offset:part.offset + len(part.uids)]))
+            out.append((part, allowed[part.offset:part.offset + part.count]))
         return out
 
     def _part_vectors(self, part: _PartRows) -> np.ndarray:
@@ -583,15 +663,15 @@ class LocalIndex:
     def _may_hold(self, part: _PartRows, where: SearchFilter) -> bool:
         if where.kind is not None and part.label != LABELS[where.kind]:
             return False
-        law = part_law_id(part.name)
+        law = part.law_id
         return not (where.laws and law is not None and law not in where.laws)
 
     def _mask(self, part: _PartRows, where: SearchFilter) -> np.ndarray:
-        mask = np.ones(len(part.uids), dtype=bool)
+        mask = np.ones(part.count, dtype=bool)
         if where.day is not None:
             day = where.day.toordinal()
             mask &= (part.from_day <= day) & (day < part.until_day)
-        if where.laws and part_law_id(part.name) is None:
+        if where.laws and part.law_id is None:
             wanted = set(where.laws)
             mask &= np.fromiter((bool(wanted.intersection(laws)) for laws in part.laws), dtype=bool,
                                 count=len(part.laws))
@@ -683,18 +763,23 @@ class LocalIndex:
 
     def unit_paths(self, uids: Sequence[str]) -> dict[str, str]:
         """Each uid's path, from the part files' path column (no unit read)."""
-        row_of = self._rows()
         out = {}
         for uid in uids:
-            where = row_of.get(uid)
-            if where is not None:
-                out[uid] = self._parts[where[0]].paths[where[1]]
+            found = self._locate(uid)
+            if found is not None:
+                out[uid] = found[0].paths[found[1]]
         return out
 
-    def _rows(self) -> dict[str, tuple[int, int]]:
-        if self._row_of is None:
-            self._row_of = {uid: (i, r) for i, part in enumerate(self._parts) for r, uid in enumerate(part.uids)}
-        return self._row_of
+    def _locate(self, uid: str) -> tuple[_PartRows, int] | None:
+        """The part and row of a uid: a clause's uid names its law (`provision_law_id`), so only that law's part
+        is looked in, then the chunks' parts; a part's uids are put in a dict when first looked up (a dict of
+        every uid of the whole archive took 0.4-0.8 s of the first search)."""
+        own = self._part_by_name.get(law_part(provision_law_id(uid)))
+        for part in ([own] if own is not None else []) + self._chunk_parts:
+            row = part.row_of.get(uid)
+            if row is not None:
+                return part, row
+        return None
 
     def units_by_uid(self, uids: Sequence[str]) -> dict[str, IndexUnit]:
         """The units of some uids, in one search for any of their uid terms: a term-set query would find the same
@@ -709,13 +794,11 @@ class LocalIndex:
         return {unit.uid: unit for unit in units}
 
     def vectors_of(self, uids: Sequence[str]) -> dict[str, np.ndarray]:
-        row_of = self._rows()
         out = {}
         for uid in uids:
-            where = row_of.get(uid)
-            if where is not None:
-                part = self._parts[where[0]]
-                out[uid] = np.asarray(self._part_vectors(part)[where[1]], dtype=np.float32)
+            found = self._locate(uid)
+            if found is not None:
+                out[uid] = np.asarray(self._part_vectors(found[0])[found[1]], dtype=np.float32)
         return out
 
     def law_vocabulary(self, terms: Sequence[str], laws: Iterable[str]) -> LawVocabulary:
