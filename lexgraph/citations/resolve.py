@@ -29,6 +29,7 @@ from lexgraph.citations.context import (
     MemberLookup,
     ResolutionState,
     StructureLookup,
+    VersionsAhead,
     offers,
 )
 from lexgraph.citations.lawnames import canonical_commas
@@ -145,6 +146,10 @@ class _Resolver:
             self.current_clause = _clause_of_path(context.current_path)
 
     def read(self, mentions: Iterable[Mention]) -> list[Citation]:
+        revisions = self.context.revisions
+        if offers(revisions, VersionsAhead):  # type: ignore[type-abstract]
+            mentions = list(mentions)
+            revisions.read_versions(self._laws_named(mentions))
         citations: list[Citation] = []
         for mention in mentions:
             if isinstance(mention, AbbreviationDefinition):
@@ -157,6 +162,27 @@ class _Resolver:
             else:
                 citations.extend(self.cite(mention))
         return citations
+
+    def _laws_named(self, mentions: list[Mention]) -> list[str]:
+        """The ids of the laws `mentions` name by title or number (as the catalogue gives them, before any context
+        is read: a 同法 or a defined term means one of these, or one read before), with the law being read: what
+        a store reads ahead of the resolver's questions (`VersionsAhead`)."""
+        found: dict[str, None] = {}
+        if self.context.current_law_id:
+            found[self.context.current_law_id] = None
+        seen: set[tuple[str, str, str | None]] = set()
+        for mention in mentions:
+            ref = mention.law
+            if ref is None or ref.kind not in ("name", "number") or (ref.kind, ref.name, ref.law_num) in seen:
+                continue
+            seen.add((ref.kind, ref.name, ref.law_num))
+            # a title, 略称 or number (`_named`, `_numbered`); a term defined before means a law read already
+            entries = [] if ref.name in self.abbreviations else self.catalog.lookup(ref.name)[:4]
+            if ref.law_num is not None and (by_number := self.catalog.by_law_num(ref.law_num)) is not None:
+                entries.append(by_number)
+            for entry in entries:
+                found[entry.law_id] = None
+        return list(found)
 
     def state(self) -> ResolutionState:
         return ResolutionState(self.last_law, self.last_clause, tuple(self.recent),
