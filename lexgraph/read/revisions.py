@@ -77,8 +77,10 @@ class StoreRevisions:
     def read_versions(self, law_ids: Iterable[str]) -> None:
         """`VersionsAhead`: the versions of every law in `law_ids` not kept yet, read in one query (a judgment
         that names nine laws made nine reads, each a scan of the stored versions on the embedded store), kept for
-        `versions` and for the law's whole reading."""
-        self._clauses.read_versions(law for law in law_ids if law not in self._laws)
+        `versions` and for the law's whole reading. A lookup that always reads laws whole (`paths_before_whole`
+        0: laws decoded in memory, or a linking worker with no store) reads nothing ahead."""
+        if self.paths_before_whole:
+            self._clauses.read_versions(law for law in law_ids if law not in self._laws)
 
     def versions(self, law_id: str) -> LawSpans:
         """The law's versions, without reading its clauses (the whole law when it is already kept)."""

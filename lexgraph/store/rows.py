@@ -283,7 +283,7 @@ class LawByIdRow(NamedTuple):
     repealed_on: Any
 
 class LawCitesOutRow(NamedTuple):
-    """law_cites_out."""
+    """law_cites_laws_out, law_cites_out."""
 
     from_uid: Any
     to_uid: Any
@@ -524,6 +524,36 @@ class ProvisionChildrenRow(NamedTuple):
     title: Any
     text: Any
     seq: Any
+
+class LawCitedByClausesRow(NamedTuple):
+    """law_cited_by_clauses."""
+
+    surface: Any
+    part: Any
+    mentions: Any
+    uid: Any
+    law_id: Any
+    law_title: Any
+    path: Any
+    kind: Any
+    text: Any
+    valid_from: Any
+    valid_until: Any
+
+class LawCitedByDocumentsRow(NamedTuple):
+    """law_cited_by_documents."""
+
+    label: Any
+    uid: Any
+    kind: Any
+    title: Any
+    case_name: Any
+    case_number: Any
+    court: Any
+    decision_type: Any
+    date: Any
+    chunk_uid: Any
+    surface: Any
 
 class ProvisionCitedByRow(NamedTuple):
     """provision_cited_by."""
@@ -783,6 +813,9 @@ INDEX_PRECEDENT_CHUNKS = Query("index_precedent_chunks", ChunkUnitRow)
 KNOWLEDGE_CLAUSES = Query("knowledge_clauses", KnowledgeClausesRow)
 KNOWLEDGE_ENTRIES = Query("knowledge_entries", KnowledgeEntriesRow)
 LAW_BY_ID = Query("law_by_id", LawByIdRow)
+LAW_CITED_BY_CLAUSES = Query("law_cited_by_clauses", LawCitedByClausesRow)
+LAW_CITED_BY_DOCUMENTS = Query("law_cited_by_documents", LawCitedByDocumentsRow)
+LAW_CITES_LAWS_OUT = Query("law_cites_laws_out", LawCitesOutRow)
 LAW_CITES_OUT = Query("law_cites_out", LawCitesOutRow)
 LAW_HAS_PART = Query("law_has_part", LawHasPartRow)
 LAW_NEXT_LINKS = Query("law_next_links", LawNextLinksRow)
