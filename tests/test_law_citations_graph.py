@@ -66,6 +66,20 @@ def test_a_law_named_with_its_number_is_an_edge_to_the_law(store: GraphStore, or
     assert _law_edges(store) == edges
 
 
+def test_the_graph_draws_a_law_cited_as_a_whole(store: GraphStore) -> None:
+    lg = LexGraph(store)
+    lg.ingest_statutes([GYOTE])
+    lg.ingest_statutes([KAIJI], in_force_on=DAY)
+    article = f"{KAIJI_ID}/suppl[平成5年11月12日法律第89号]/a1@-"
+    for start in (GYOTE_ID, article):  # from the law, and from the citing article
+        hood = lg.neighbourhood(start, 1, as_of=DAY)
+        assert {(n.uid, n.kind) for n in hood.nodes} == {(GYOTE_ID, "whole_law"), (article, "law")}
+        assert [(e.source, e.target, e.type, e.count) for e in hood.edges] == [(article, GYOTE_ID, "CITES", 1)]
+        assert hood.node(GYOTE_ID).caption == "行政手続法"
+    turtle = lg.neighbourhood_turtle(GYOTE_ID, 1, as_of=DAY)
+    assert f"law:{GYOTE_ID} a lg:Law" in turtle or f"law:{GYOTE_ID} rdf:type lg:Law" in turtle
+
+
 def test_law_cited_by_on_the_command_line(tmp_path: Path) -> None:
     store = tmp_path / "store"
     assert lexgraph("ingest", "statutes", GYOTE, store=store).code == 0
@@ -82,6 +96,9 @@ def test_law_cited_by_on_the_command_line(tmp_path: Path) -> None:
     assert "行政手続法 (the law as a whole) is cited by 1 clause(s)" in run.stdout
     assert "海事代理士法" in run.stdout
     assert "この法律は、行政手続法（平成五年法律第八十八号）の施行の日から" in run.stdout
+    run = lexgraph("graph", "neighbourhood", "行政手続法", "--as-of", DAY.isoformat(), "--json", store=store)
+    assert run.code == 0, run.stderr
+    assert run.json()["start"] == GYOTE_ID and {n["kind"] for n in run.json()["nodes"]} == {"whole_law", "law"}
     # a clause named still reads the clause's own citations, as before
     run = lexgraph("law", "cited-by", "行政手続法", "第十三条", "--as-of", DAY.isoformat(), "--json", store=store)
     assert run.code == 0 and run.json()["path"] == "a13"
@@ -102,5 +119,8 @@ def test_a_judgment_naming_a_law_with_its_number_is_an_edge_to_the_law(store: Gr
     assert documents[0].to_json()["path"] is None
     edges = _law_edges(store)
     assert {law_id for _, law_id, _, _ in edges} == {KAISHA_ID}
+    hood = lg.neighbourhood("hanrei:90094", 1)
+    assert (KAISHA_ID, "whole_law", "会社法") in {(n.uid, n.kind, n.caption) for n in hood.nodes}
+    assert ("hanrei:90094", KAISHA_ID, "CITES", 1) in {(e.source, e.target, e.type, e.count) for e in hood.edges}
     again = lg.ingest_precedents([folder])  # the same judgment again: unchanged, no edge added or lost
     assert again.count("unchanged") == 1 and _law_edges(store) == edges

@@ -525,6 +525,28 @@ class ProvisionChildrenRow(NamedTuple):
     text: Any
     seq: Any
 
+class GraphLawCitedByRow(NamedTuple):
+    """graph_law_cited_by."""
+
+    law_id: Any
+    path: Any
+    valid_from: Any
+    valid_until: Any
+
+class GraphArticleCitesLawsRow(NamedTuple):
+    """graph_article_cites_laws."""
+
+    near_path: Any
+    near_from: Any
+    near_until: Any
+    law_id: Any
+
+class LawCountRow(NamedTuple):
+    """graph_document_cites_laws, graph_precedent_cites_laws."""
+
+    law_id: Any
+    count: Any
+
 class LawCitedByClausesRow(NamedTuple):
     """law_cited_by_clauses."""
 
@@ -796,11 +818,15 @@ GRAPH_ARTICLE_CITED_BY = Query("graph_article_cited_by", ArticleLinkRow)
 GRAPH_ARTICLE_CITED_BY_DOCUMENTS = Query("graph_article_cited_by_documents", GraphArticleCitedByDocumentsRow)
 GRAPH_ARTICLE_CITES = Query("graph_article_cites", ArticleLinkRow)
 GRAPH_ARTICLES_OF_LAW = Query("graph_articles_of_law", ClauseTextRow)
+GRAPH_ARTICLE_CITES_LAWS = Query("graph_article_cites_laws", GraphArticleCitesLawsRow)
 GRAPH_DOCUMENT_CITES = Query("graph_document_cites", CitedClauseCountRow)
+GRAPH_DOCUMENT_CITES_LAWS = Query("graph_document_cites_laws", LawCountRow)
 GRAPH_DOCUMENT_CITES_PRECEDENTS = Query("graph_document_cites_precedents", CitedPrecedentCountRow)
 GRAPH_DOCUMENTS = Query("graph_documents", GraphDocumentsRow)
+GRAPH_LAW_CITED_BY = Query("graph_law_cited_by", GraphLawCitedByRow)
 GRAPH_PRECEDENT_CITED_BY = Query("graph_precedent_cited_by", GraphPrecedentCitedByRow)
 GRAPH_PRECEDENT_CITES = Query("graph_precedent_cites", CitedClauseCountRow)
+GRAPH_PRECEDENT_CITES_LAWS = Query("graph_precedent_cites_laws", LawCountRow)
 GRAPH_PRECEDENT_CITES_PRECEDENTS = Query("graph_precedent_cites_precedents", CitedPrecedentCountRow)
 GRAPH_PRECEDENTS = Query("graph_precedents", GraphPrecedentsRow)
 GRAPH_PROVISION = Query("graph_provision", GraphProvisionRow)
