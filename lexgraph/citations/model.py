@@ -116,6 +116,8 @@ class StatuteMention:
     to (the subject of its clause), overriding "the law named last". `sentence_start` is where the sentence of a
     clause written with no law before it (３条, 第二項) starts: whether the law named last was named in that sentence
     or before it decides whether the law under discussion may be meant instead (`lexgraph.citations.resolve`).
+    `section_end` is set on a law named in a labelled heading (「第３　国家賠償法１条１項の解釈について」): where the
+    heading's section ends (`lexgraph.citations.layout.heading_sections`); inside it that law is under discussion.
     """
 
     start: int
@@ -133,6 +135,7 @@ class StatuteMention:
     law_from: int | None = None
     target: TargetRef | None = None
     sentence_start: int | None = None
+    section_end: int | None = None
 
 
 @dataclass(frozen=True)

@@ -129,6 +129,9 @@ class _Resolver:
         # The law under discussion: the one the text defined a word such as 「法」 or 「本件条例」 for, which a bare
         # article of a later sentence may mean as well as the law named last.
         self.subject: tuple[str, LawTarget] | None = state.subject
+        # The law a labelled heading names (「第３　国家賠償法１条１項の解釈について」) and where its section ends:
+        # inside it, that law is under discussion, as a defined term's is.
+        self.heading_law: tuple[LawTarget, int] | None = None
         self.cited_at: dict[int, tuple[LawTarget, Clause]] = {}  # by the start of the citation
         # The law each mention that names one resolved to, by the mention's start: what a parse-refined reference
         # (`StatuteMention.law_from`) points back to.
@@ -158,6 +161,7 @@ class _Resolver:
                 target = self.law(mention.law, mention.pin) if mention.law else None
                 if target is not None:
                     self.law_at[mention.start] = target
+                    self._heading(mention, target)
                 self.remember_law(target, mention.scope_end, mention.start)
             else:
                 citations.extend(self.cite(mention))
@@ -211,6 +215,12 @@ class _Resolver:
             if scope_end is None:
                 self.outer_law = target
             self._push_recent(target)
+
+    def _heading(self, mention: StatuteMention, target: LawTarget) -> None:
+        """Keep the law a labelled heading names as the law under discussion until its section ends."""
+        if mention.section_end is not None and (target.law_id is not None or target.title is not None):
+            self.heading_law = (_without_reason(target) if target.status == "resolved" else target,
+                                mention.section_end)
 
     def _push_recent(self, target: LawTarget) -> None:
         key = _key(target)
@@ -411,6 +421,7 @@ class _Resolver:
             # authorities lists it), and the law a later 同法 or a bare article means.
             target = self.law(mention.law, mention.pin) if mention.law else _unresolved("no law")
             self.law_at[mention.start] = target
+            self._heading(mention, target)
             self.remember_law(target, mention.scope_end, mention.start)
             return [self._whole_law(mention, target)]
         provision = mention.provision
@@ -429,6 +440,7 @@ class _Resolver:
                 # point at the text's own sections and paragraphs, not at a clause of a law.
                 return []
         law, law_note = self._law_of(mention, provision)
+        self._heading(mention, law)
         explicit_law = mention.law is not None
         if provision.suppl and law.law_id is None and law.law_num is not None and self.current_law is not None:
             kept = self._block_number()
@@ -658,13 +670,19 @@ class _Resolver:
                     and self.outer_law is not None):
                 law = self.outer_law
             subject = self.subject
+            heading = self.heading_law
+            if heading is not None and mention.start >= heading[1]:
+                heading = self.heading_law = None  # the heading's section has ended
+            if heading is not None:  # the section's heading names the law it discusses: nearer than a definition
+                subject = ("", heading[0])
             if (subject is not None and mention.sentence_start is not None and self.last_law_at < mention.sentence_start
                     and first.level == "article" and _key(subject[1]) != _key(law)):
                 # The law named last was named in an earlier sentence, and the text discusses another law: either
                 # may be meant, and the words do not say which (「本件条例は憲法に違反しない。３条は，…」).
                 term, discussed = subject
+                named = f"(「{term}」)" if term else "(named in its section's heading)"
                 return replace(discussed, status="ambiguous", reason=(
-                    f"{_written(first)} may be of the law under discussion, {discussed.title} (「{term}」), or of "
+                    f"{_written(first)} may be of the law under discussion, {discussed.title} {named}, or of "
                     f"the law named in an earlier sentence, {law.title}")), None
             return law, f"law taken from the law named before ({law.title})"
         return _unresolved("clause cited with no law named"), None
