@@ -87,11 +87,14 @@ class LawRef:
 class VersionPin:
     """「平成１１年法律第１４９号による改正前の」: the citation means the law as it stood before (or after) an
     amendment, not the version in force on the document's date. `note` is the text as written (without の / のもの);
-    `amending_law_num` is the amending law's number in e-Gov kanji form when the text gives one."""
+    `amending_law_num` is the amending law's number in e-Gov kanji form when the text gives one; `by_term` the
+    word the text defined for the amending act when it names it so (「改正法による改正前の」), which the resolver
+    reads the number from."""
 
     note: str
     amending_law_num: str | None
     before: bool
+    by_term: str | None = None  # 「改正法による改正前の」: the term the text defined for the amending act
 
 
 @dataclass(frozen=True)

@@ -234,6 +234,8 @@ class _Resolver:
     def law(self, ref: LawRef, pin: VersionPin | None) -> LawTarget:
         """The law `ref` names, pinned to `pin` when the text pins a version."""
         target = self._law(ref)
+        if pin is not None and pin.amending_law_num is None:
+            pin = self._amended_by(pin, target)
         if pin is not None:
             if pin.amending_law_num is None and pin.note in ("旧", "新") and target.law_type == "Constitution":
                 # 日本国憲法 has never been amended: 新憲法 is the Constitution, 旧憲法 the one before it.
@@ -244,6 +246,22 @@ class _Resolver:
                                         "not in catalogue")
             target = replace(target, pin=pin)
         return target
+
+    def _amended_by(self, pin: VersionPin, target: LawTarget) -> VersionPin:
+        """`pin` with the number of the amending act the text defined a word for: the one it names
+        (「改正法による改正前の割賦販売法」), else, for a bare 改正前の / 改正後の / 旧 / 新, the one amending act the
+        text defined (「平成２０年法律第７４号（以下「改正法」という。）」) when its title, if known, names the law.
+        Two or more such acts, or none: the pin stays without a number (which version is not known)."""
+        term = pin.by_term
+        if term is not None:
+            act = self.abbreviations.get(term)
+            number = act.law_num if act is not None and act.law_id is None else None
+        else:
+            acts = {act.law_num: name for name, act in self.abbreviations.items()
+                    if _AMENDING_TERM.search(name) and act.law_id is None and act.law_num
+                    and (act.title is None or target.title is None or act.title.startswith(target.title))}
+            number, term = next(iter(acts.items())) if len(acts) == 1 else (None, None)
+        return replace(pin, amending_law_num=number, by_term=term) if number else pin
 
     def _law(self, ref: LawRef) -> LawTarget:
         if ref.kind == "name":
@@ -905,6 +923,9 @@ class _Resolver:
             written = f"{pin.note}{mention.law.name if mention.law is not None else law.title}"
             reasons.append(f"{written}: {which} version of {law.title}, or {which} law of that title; which "
                            "revision is not known")
+        if pin is not None and pin.by_term is not None and pin.amending_law_num is not None:
+            reasons.append(f"{pin.note}: {'before' if pin.before else 'after'} the amendment by "
+                           f"{pin.amending_law_num}, which the text calls 「{pin.by_term}」")
         if law.law_id is not None and status != "unresolved":
             revision_id, note = self._revision(law, pin)
             if note:
@@ -965,7 +986,10 @@ class _Resolver:
         if revisions is None or law.law_id is None:
             return None, None
         if pin is not None:
-            if pin.amending_law_num is None or not offers(revisions, AmendmentLookup):  # type: ignore[type-abstract]
+            if pin.amending_law_num is None:  # 改正前の民法 with no amendment named: the store cannot tell which
+                return None, (f"{pin.note}: no amending law is named, so which stored version of {law.title} is "
+                              "meant is not known; not checked against its text")
+            if not offers(revisions, AmendmentLookup):  # type: ignore[type-abstract]
                 return None, None
             amending = self.catalog.by_law_num(pin.amending_law_num)
             # Amending laws are mostly not in the catalogue: a 法律's number gives the e-Gov id of a 閣法, which
@@ -985,6 +1009,9 @@ class _Resolver:
                           "checked against its text")
         return revision, None
 
+
+# A word a text defines for an amending act: 改正法, 平成２４年改正法, 本件改正法, 厚年法改正法.
+_AMENDING_TERM = re.compile(r"改正法\Z")
 
 # Words a text defines for the law it discusses as a whole: 「（以下「法」という。）」, 「（以下「本件条例」という。）」
 _SUBJECT_TERM = re.compile(r"法|本法|令|条例|規則|本件(?:[^（）「」]{0,6}?)(?:法|法律|条例|規則|規程|要綱)")
