@@ -987,8 +987,7 @@ class _Resolver:
             return None, None
         if pin is not None:
             if pin.amending_law_num is None:  # 改正前の民法 with no amendment named: the store cannot tell which
-                return None, (f"{pin.note}: no amending law is named, so which stored version of {law.title} is "
-                              "meant is not known; not checked against its text")
+                return None, "no amending law is named: not checked against a stored version"
             if not offers(revisions, AmendmentLookup):  # type: ignore[type-abstract]
                 return None, None
             amending = self.catalog.by_law_num(pin.amending_law_num)
