@@ -211,11 +211,11 @@ class LexGraph:
         return self.reading.cites(law, clause, as_of=as_of)
 
     @_door(Reading.cited_by)
-    def cited_by(self, law: str, clause: str, *, as_of: date | None = None) -> ClauseLinks:
+    def cited_by(self, law: str, clause: str | None, *, as_of: date | None = None) -> ClauseLinks:
         return self.reading.cited_by(law, clause, as_of=as_of)
 
     @_door(Reading.documents_citing)
-    def documents_citing(self, law: str, clause: str, *, as_of: date | None = None,
+    def documents_citing(self, law: str, clause: str | None, *, as_of: date | None = None,
                          kinds: tuple[str, ...] = DOCUMENT_KINDS) -> list[CitingDocument]:
         return self.reading.documents_citing(law, clause, as_of=as_of, kinds=kinds)
 

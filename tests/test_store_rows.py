@@ -2,7 +2,8 @@
 
 A caller reads a named query's row by attribute (``row.law_id``), so a RETURN that drops, renames or reorders a
 column must fail here, not at a caller's ``TypeError`` on some rare path. Each query runs for real on a store
-holding a real small ingest (借地借家法 and the sample's four judgments, indexed from the seeded embedding cache),
+holding a real small ingest (借地借家法 and the sample's four judgments, indexed from the seeded embedding cache;
+行政手続法 and 海事代理士法, whose 附則 names 行政手続法 with its number, for the queries about a law cited as a whole),
 on the embedded backend and on Neo4j; the engine's own column names (reported even for a query that finds no
 rows) must equal the row type's fields, names and order, and `rows` must build the typed rows.
 """
@@ -23,9 +24,11 @@ from lexgraph.index.embed import EmbeddingCache, get_embedder
 from lexgraph.index.neo4j_index import lucene_query
 from lexgraph.store.base import GraphStore, load_named_query
 from lexgraph.store.rows import QUERIES, WRITES, Query
-from tests.helpers import SAMPLE, SEED_CACHE
+from tests.helpers import ROOT, SAMPLE, SEED_CACHE
 
 SHAKUCHI = "403AC0000000090"
+GYOTE = "405AC0000000088"  # 行政手続法, cited as a whole by 海事代理士法
+EGOV = ROOT / "tests" / "data" / "egov"
 DAY = date(2021, 1, 1)
 
 
@@ -55,6 +58,8 @@ def ingested(store: GraphStore, tmp_path: Path) -> GraphStore:
     lg = LexGraph(store)
     lg.ingest_statutes([SAMPLE / f"{SHAKUCHI}_snapshot20201118.xml"])
     lg.ingest_precedents([SAMPLE / "precedents"])
+    lg.ingest_statutes([EGOV / "405AC0000000088_20180401_429AC0000000004.xml"])
+    lg.ingest_statutes([EGOV / "326AC0000000032_lawhub20201118_revision-unknown.xml"], in_force_on=date(2020, 11, 18))
     (tmp_path / "cache").mkdir()
     shutil.copy(SEED_CACHE, tmp_path / "cache" / SEED_CACHE.name)
     with EmbeddingCache(tmp_path / "cache") as cache:
@@ -81,6 +86,8 @@ def _params(store: GraphStore, name: str) -> dict[str, Any]:
         "searches": [{"kind": "provision", "label": "ProvisionSearch", "index": "provision_embedding",
                       "lucene": lucene_query(["借地"], "provision"), "exact": False}],
     }
+    if name in ("law_cited_by_clauses", "graph_law_cited_by"):
+        values["law_id"] = GYOTE
     cypher = load_named_query(name, store.dialect)
     return {key: value for key, value in values.items() if f"${key}" in cypher}
 

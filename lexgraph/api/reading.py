@@ -62,20 +62,26 @@ class Reading:
 
         return clause_links(self._session.store, self.law(law), clause, as_of_day(as_of), "cites")
 
-    def cited_by(self, law: str, clause: str, *, as_of: date | None = None) -> ClauseLinks:
+    def cited_by(self, law: str, clause: str | None, *, as_of: date | None = None) -> ClauseLinks:
         """The clauses that cite `clause` of `law` (or a clause inside it), both as worded on `as_of` (None:
-        today). Raises `NotFound` (law or clause unknown, or not in force then)."""
-        from lexgraph.read.laws import clause_links
+        today); with `clause` None, those that cite the law as a whole (named with its number, no clause), as
+        worded on `as_of`. Raises `NotFound` (law or clause unknown, or not in force then)."""
+        from lexgraph.read.laws import clause_links, law_cited_by
 
+        if clause is None:
+            return law_cited_by(self._session.store, self.law(law), as_of_day(as_of))
         return clause_links(self._session.store, self.law(law), clause, as_of_day(as_of), "cited_by")
 
-    def documents_citing(self, law: str, clause: str, *, as_of: date | None = None,
+    def documents_citing(self, law: str, clause: str | None, *, as_of: date | None = None,
                          kinds: tuple[str, ...] = DOCUMENT_KINDS) -> list[CitingDocument]:
         """Precedents, books and guidelines (of `kinds`) citing `clause` of `law`: citing any of its wordings
         (`as_of` None, the default), or the one in force on `as_of`. Raises `NotFound` when there is no such
-        clause (then or ever), so that an empty list means "cited by none"."""
-        from lexgraph.read.documents import documents_citing
+        clause (then or ever), so that an empty list means "cited by none". With `clause` None, those citing the
+        law as a whole (named with its number, no clause; `as_of` does not apply: no wording is cited)."""
+        from lexgraph.read.documents import documents_citing, documents_citing_law
 
+        if clause is None:
+            return documents_citing_law(self._session.store, self.law(law), kinds)
         return documents_citing(self._session.store, self.law(law), clause, wordings(as_of), kinds)
 
     def precedent(self, case: str) -> PrecedentView:

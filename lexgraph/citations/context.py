@@ -8,6 +8,7 @@ the next paragraph of a judgment: ``replace(context, state=new_state)``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Protocol, TypeGuard, TypeVar, runtime_checkable
@@ -81,6 +82,16 @@ class MemberLookup(Protocol):
     in the law's order (a range's members, 第二条の二 included), or None when the law is not stored."""
 
     def members(self, law_id: str, first: str, last: str, on: date) -> tuple[str, ...] | None: ...
+
+
+@runtime_checkable
+class VersionsAhead(Protocol):
+    """Optional extra a `RevisionLookup` may offer: read the versions of all the laws a piece of text names in one
+    go, before the resolver asks about them one by one. Why: a judgment names a dozen laws, and a store read per law
+    costs a query each (on the whole archive, a scan of the versions each time); read together, one query answers
+    them all, and the resolver's later questions find them kept."""
+
+    def read_versions(self, law_ids: Iterable[str]) -> None: ...
 
 
 _Offered = TypeVar("_Offered")

@@ -85,3 +85,65 @@ def ends_line_as_written(original: str, before: int, after: int, starts_line: bo
         return False
     # The first line of a text is a heading by what it says, not by its length: the text may be cut from another.
     return heading_line(original[line_start:before + 1], by_length=line_start > 0)
+
+
+#: How far a heading's section reaches at most: a reader keeps the heading's law in mind over its section, and a
+#: long text is read in windows (`lexgraph.citations.stream`, whose margin is at least this), so that a section is
+#: found the same whether the text is read whole or piece by piece.
+HEADING_REACH = 4_000
+# A labelled heading line: its label, then a title with no sentence in it. The label's kind is its level, outermost
+# first: 第１, １, (1) / （１）, ア, (ア), a.
+_LEVELS = (
+    re.compile(r"第[0-9０-９一二三四五六七八九十百]+[ \t\u3000]"),
+    re.compile(r"[0-9０-９]+[ \t\u3000]"),
+    re.compile(r"[（(][0-9０-９]+[）)][ \t\u3000]?"),
+    re.compile(r"[ア-ン][ \t\u3000]"),
+    re.compile(r"[（(][ア-ン][）)][ \t\u3000]?"),
+    re.compile(r"[ａ-ｚa-z][ \t\u3000]"),
+)
+_ANY_LEVEL = re.compile("|".join(f"(?P<l{level}>{pattern.pattern})" for level, pattern in enumerate(_LEVELS)))
+_LINE_START = re.compile(r"\n[ \t\u3000\f]*(?=\S)")  # a page break may stand before a line's label
+
+
+def label_level(line: str) -> int | None:
+    """The level of the label a heading line opens with (0: 第１, 1: １, 2: (1), 3: ア, 4: (ア), 5: a), or None."""
+    found = _ANY_LEVEL.match(line.lstrip(_SPACES))  # one match for all levels: most lines open with no label
+    return None if found is None else int((found.lastgroup or "l0")[1:])
+
+
+def heading_sections(text: str, positions: list[int]) -> dict[int, int]:
+    """For each of `positions` (offsets into `text`) that lies on a labelled heading line with no sentence in it
+    (「第３　国家賠償法１条１項の解釈について」, 「２　民法７０９条の責任」), the offset where the heading's section
+    ends: the label of the next line labelled at the same level or an outer one, at most `HEADING_REACH`
+    characters after the heading, and never past the end of `text`."""
+    out: dict[int, int] = {}
+    lines: dict[int, int | None] = {}  # line start → its section's end (None: not a labelled heading)
+    for position in positions:
+        start = text.rfind("\n", 0, position) + 1
+        if start not in lines:
+            lines[start] = _section_end(text, start)
+        end = lines[start]
+        if end is not None:
+            out[position] = end
+    return out
+
+
+def _section_end(text: str, start: int) -> int | None:
+    line_end = text.find("\n", start)
+    line = text[start:line_end if line_end >= 0 else len(text)]
+    level = label_level(line)
+    title = line.strip(_SPACES)
+    # a heading, not the first line of a labelled paragraph: short, or a title ending 「…について」, with no
+    # sentence mark (「１　上告人の請求は国家賠償法１条１項に基づくものであり」 is a wrapped sentence)
+    if (level is None or any(mark in title for mark in _SENTENCE_MARKS)
+            or not (len(title) < SHORT_LINE or (title.endswith("について") and len(title) <= _LONGEST_HEADING))):
+        return None
+    limit = min(len(text), start + HEADING_REACH)
+    if line_end < 0:
+        return limit
+    for found in _LINE_START.finditer(text, line_end, limit):
+        other = label_level(text[found.end():found.end() + 12])
+        if other is not None and other <= level:
+            return found.end()
+    return limit
+

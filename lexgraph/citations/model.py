@@ -87,11 +87,14 @@ class LawRef:
 class VersionPin:
     """「平成１１年法律第１４９号による改正前の」: the citation means the law as it stood before (or after) an
     amendment, not the version in force on the document's date. `note` is the text as written (without の / のもの);
-    `amending_law_num` is the amending law's number in e-Gov kanji form when the text gives one."""
+    `amending_law_num` is the amending law's number in e-Gov kanji form when the text gives one; `by_term` the
+    word the text defined for the amending act when it names it so (「改正法による改正前の」), which the resolver
+    reads the number from."""
 
     note: str
     amending_law_num: str | None
     before: bool
+    by_term: str | None = None  # 「改正法による改正前の」: the term the text defined for the amending act
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,8 @@ class StatuteMention:
     to (the subject of its clause), overriding "the law named last". `sentence_start` is where the sentence of a
     clause written with no law before it (３条, 第二項) starts: whether the law named last was named in that sentence
     or before it decides whether the law under discussion may be meant instead (`lexgraph.citations.resolve`).
+    `section_end` is set on a law named in a labelled heading (「第３　国家賠償法１条１項の解釈について」): where the
+    heading's section ends (`lexgraph.citations.layout.heading_sections`); inside it that law is under discussion.
     """
 
     start: int
@@ -133,6 +138,7 @@ class StatuteMention:
     law_from: int | None = None
     target: TargetRef | None = None
     sentence_start: int | None = None
+    section_end: int | None = None
 
 
 @dataclass(frozen=True)

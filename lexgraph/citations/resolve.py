@@ -29,6 +29,7 @@ from lexgraph.citations.context import (
     MemberLookup,
     ResolutionState,
     StructureLookup,
+    VersionsAhead,
     offers,
 )
 from lexgraph.citations.lawnames import canonical_commas
@@ -128,6 +129,9 @@ class _Resolver:
         # The law under discussion: the one the text defined a word such as 「法」 or 「本件条例」 for, which a bare
         # article of a later sentence may mean as well as the law named last.
         self.subject: tuple[str, LawTarget] | None = state.subject
+        # The law a labelled heading names (「第３　国家賠償法１条１項の解釈について」) and where its section ends:
+        # inside it, that law is under discussion, as a defined term's is.
+        self.heading_law: tuple[LawTarget, int] | None = None
         self.cited_at: dict[int, tuple[LawTarget, Clause]] = {}  # by the start of the citation
         # The law each mention that names one resolved to, by the mention's start: what a parse-refined reference
         # (`StatuteMention.law_from`) points back to.
@@ -145,6 +149,10 @@ class _Resolver:
             self.current_clause = _clause_of_path(context.current_path)
 
     def read(self, mentions: Iterable[Mention]) -> list[Citation]:
+        revisions = self.context.revisions
+        if offers(revisions, VersionsAhead):  # type: ignore[type-abstract]
+            mentions = list(mentions)
+            revisions.read_versions(self._laws_named(mentions))
         citations: list[Citation] = []
         for mention in mentions:
             if isinstance(mention, AbbreviationDefinition):
@@ -153,10 +161,32 @@ class _Resolver:
                 target = self.law(mention.law, mention.pin) if mention.law else None
                 if target is not None:
                     self.law_at[mention.start] = target
+                    self._heading(mention, target)
                 self.remember_law(target, mention.scope_end, mention.start)
             else:
                 citations.extend(self.cite(mention))
         return citations
+
+    def _laws_named(self, mentions: list[Mention]) -> list[str]:
+        """The ids of the laws `mentions` name by title or number (as the catalogue gives them, before any context
+        is read: a 同法 or a defined term means one of these, or one read before), with the law being read: what
+        a store reads ahead of the resolver's questions (`VersionsAhead`)."""
+        found: dict[str, None] = {}
+        if self.context.current_law_id:
+            found[self.context.current_law_id] = None
+        seen: set[tuple[str, str, str | None]] = set()
+        for mention in mentions:
+            ref = mention.law
+            if ref is None or ref.kind not in ("name", "number") or (ref.kind, ref.name, ref.law_num) in seen:
+                continue
+            seen.add((ref.kind, ref.name, ref.law_num))
+            # a title, 略称 or number (`_named`, `_numbered`); a term defined before means a law read already
+            entries = [] if ref.name in self.abbreviations else self.catalog.lookup(ref.name)[:4]
+            if ref.law_num is not None and (by_number := self.catalog.by_law_num(ref.law_num)) is not None:
+                entries.append(by_number)
+            for entry in entries:
+                found[entry.law_id] = None
+        return list(found)
 
     def state(self) -> ResolutionState:
         return ResolutionState(self.last_law, self.last_clause, tuple(self.recent),
@@ -186,6 +216,12 @@ class _Resolver:
                 self.outer_law = target
             self._push_recent(target)
 
+    def _heading(self, mention: StatuteMention, target: LawTarget) -> None:
+        """Keep the law a labelled heading names as the law under discussion until its section ends."""
+        if mention.section_end is not None and (target.law_id is not None or target.title is not None):
+            self.heading_law = (_without_reason(target) if target.status == "resolved" else target,
+                                mention.section_end)
+
     def _push_recent(self, target: LawTarget) -> None:
         key = _key(target)
         if self.recent and _key(self.recent[0]) == key:  # the same law again, as most citations are
@@ -198,6 +234,8 @@ class _Resolver:
     def law(self, ref: LawRef, pin: VersionPin | None) -> LawTarget:
         """The law `ref` names, pinned to `pin` when the text pins a version."""
         target = self._law(ref)
+        if pin is not None and pin.amending_law_num is None:
+            pin = self._amended_by(pin, target)
         if pin is not None:
             if pin.amending_law_num is None and pin.note in ("旧", "新") and target.law_type == "Constitution":
                 # 日本国憲法 has never been amended: 新憲法 is the Constitution, 旧憲法 the one before it.
@@ -208,6 +246,22 @@ class _Resolver:
                                         "not in catalogue")
             target = replace(target, pin=pin)
         return target
+
+    def _amended_by(self, pin: VersionPin, target: LawTarget) -> VersionPin:
+        """`pin` with the number of the amending act the text defined a word for: the one it names
+        (「改正法による改正前の割賦販売法」), else, for a bare 改正前の / 改正後の / 旧 / 新, the one amending act the
+        text defined (「平成２０年法律第７４号（以下「改正法」という。）」) when its title, if known, names the law.
+        Two or more such acts, or none: the pin stays without a number (which version is not known)."""
+        term = pin.by_term
+        if term is not None:
+            act = self.abbreviations.get(term)
+            number = act.law_num if act is not None and act.law_id is None else None
+        else:
+            acts = {act.law_num: name for name, act in self.abbreviations.items()
+                    if _AMENDING_TERM.search(name) and act.law_id is None and act.law_num
+                    and (act.title is None or target.title is None or act.title.startswith(target.title))}
+            number, term = next(iter(acts.items())) if len(acts) == 1 else (None, None)
+        return replace(pin, amending_law_num=number, by_term=term) if number else pin
 
     def _law(self, ref: LawRef) -> LawTarget:
         if ref.kind == "name":
@@ -385,6 +439,7 @@ class _Resolver:
             # authorities lists it), and the law a later 同法 or a bare article means.
             target = self.law(mention.law, mention.pin) if mention.law else _unresolved("no law")
             self.law_at[mention.start] = target
+            self._heading(mention, target)
             self.remember_law(target, mention.scope_end, mention.start)
             return [self._whole_law(mention, target)]
         provision = mention.provision
@@ -403,6 +458,7 @@ class _Resolver:
                 # point at the text's own sections and paragraphs, not at a clause of a law.
                 return []
         law, law_note = self._law_of(mention, provision)
+        self._heading(mention, law)
         explicit_law = mention.law is not None
         if provision.suppl and law.law_id is None and law.law_num is not None and self.current_law is not None:
             kept = self._block_number()
@@ -632,13 +688,19 @@ class _Resolver:
                     and self.outer_law is not None):
                 law = self.outer_law
             subject = self.subject
+            heading = self.heading_law
+            if heading is not None and mention.start >= heading[1]:
+                heading = self.heading_law = None  # the heading's section has ended
+            if heading is not None:  # the section's heading names the law it discusses: nearer than a definition
+                subject = ("", heading[0])
             if (subject is not None and mention.sentence_start is not None and self.last_law_at < mention.sentence_start
                     and first.level == "article" and _key(subject[1]) != _key(law)):
                 # The law named last was named in an earlier sentence, and the text discusses another law: either
                 # may be meant, and the words do not say which (「本件条例は憲法に違反しない。３条は，…」).
                 term, discussed = subject
+                named = f"(「{term}」)" if term else "(named in its section's heading)"
                 return replace(discussed, status="ambiguous", reason=(
-                    f"{_written(first)} may be of the law under discussion, {discussed.title} (「{term}」), or of "
+                    f"{_written(first)} may be of the law under discussion, {discussed.title} {named}, or of "
                     f"the law named in an earlier sentence, {law.title}")), None
             return law, f"law taken from the law named before ({law.title})"
         return _unresolved("clause cited with no law named"), None
@@ -861,6 +923,9 @@ class _Resolver:
             written = f"{pin.note}{mention.law.name if mention.law is not None else law.title}"
             reasons.append(f"{written}: {which} version of {law.title}, or {which} law of that title; which "
                            "revision is not known")
+        if pin is not None and pin.by_term is not None and pin.amending_law_num is not None:
+            reasons.append(f"{pin.note}: {'before' if pin.before else 'after'} the amendment by "
+                           f"{pin.amending_law_num}, which the text calls 「{pin.by_term}」")
         if law.law_id is not None and status != "unresolved":
             revision_id, note = self._revision(law, pin)
             if note:
@@ -921,7 +986,9 @@ class _Resolver:
         if revisions is None or law.law_id is None:
             return None, None
         if pin is not None:
-            if pin.amending_law_num is None or not offers(revisions, AmendmentLookup):  # type: ignore[type-abstract]
+            if pin.amending_law_num is None:  # 改正前の民法 with no amendment named: the store cannot tell which
+                return None, "no amending law is named: not checked against a stored version"
+            if not offers(revisions, AmendmentLookup):  # type: ignore[type-abstract]
                 return None, None
             amending = self.catalog.by_law_num(pin.amending_law_num)
             # Amending laws are mostly not in the catalogue: a 法律's number gives the e-Gov id of a 閣法, which
@@ -941,6 +1008,9 @@ class _Resolver:
                           "checked against its text")
         return revision, None
 
+
+# A word a text defines for an amending act: 改正法, 平成２４年改正法, 本件改正法, 厚年法改正法.
+_AMENDING_TERM = re.compile(r"改正法\Z")
 
 # Words a text defines for the law it discusses as a whole: 「（以下「法」という。）」, 「（以下「本件条例」という。）」
 _SUBJECT_TERM = re.compile(r"法|本法|令|条例|規則|本件(?:[^（）「」]{0,6}?)(?:法|法律|条例|規則|規程|要綱)")

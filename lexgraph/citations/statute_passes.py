@@ -66,10 +66,9 @@ from lexgraph.citations.statute_scan import (
     is_word_char,
     opening_bracket_before,
     pin_before,
-    pin_note_of,
+    pin_of,
     read_bracket,
     step_of,
-    version_pin,
 )
 from lexgraph.numerals import DIVISION_KEYS, NUMERAL_CHARS, division_segment, egov_num
 
@@ -623,8 +622,7 @@ class BareNames:
                 continue  # 「以下「旧労基法」という」: a term the text defines, whose definition says which version
             if pin is None:
                 pin_match = pin_before(t, start)
-                pin = (version_pin(pin_note_of(pin_match.group()), pin_match["num"], pin_match["dir"])
-                       if pin_match else None)
+                pin = pin_of(t, pin_match) if pin_match else None
             yield first, end, StatuteMention(
                 start=first, end=end, surface="", law=LawRef("name", t[start:end]), provision=None, pin=pin,
                 bare=True)

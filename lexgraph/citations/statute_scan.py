@@ -266,7 +266,7 @@ class StatuteScan:
         if pin is None:
             pin_match = pin_before(t, start)
             if pin_match is not None:
-                pin = version_pin(pin_note_of(pin_match.group()), pin_match["num"], pin_match["dir"])
+                pin = pin_of(t, pin_match)
         return LawBefore(start, LawRef(kind, name, law_num), pin)
 
     def name_ending_at(self, end: int) -> tuple[int, LawRefKind, str, VersionPin | None] | None:
@@ -742,6 +742,21 @@ def pin_note_of(written: str) -> str:
 def version_pin(note: str, number: str | None, direction: str) -> VersionPin:
     return VersionPin(note=note, amending_law_num=law_num_of(number) if number else None,
                       before=direction == "前")
+
+
+# 「改正法による改正前の」, 「平成２４年改正法による改正後の」: the word the text defined for an amending act
+_BY_TERM = re.compile(r"([^「」『』（）()。、，,]{0,10}改正法)(?:の規定)?による\Z")
+
+
+def pin_of(t: str, match: re.Match[str]) -> VersionPin:
+    """The version pin `pin_before` found, with the defined word for the amending act written before it (none
+    when the pin gives the amending law's number)."""
+    pin = version_pin(pin_note_of(match.group()), match["num"], match["dir"])
+    if match["num"] is None and match["year"] is None:
+        term = _BY_TERM.search(t, max(0, match.start() - 16), match.start())
+        if term is not None:
+            return VersionPin(pin.note, None, pin.before, term.group(1))
+    return pin
 
 
 def opening_bracket(text: str, closing: int, limit: int = MAX_BRACKET) -> int | None:

@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from lexgraph.citations.compact import CompactText
 from lexgraph.citations.lawnames import LawNames
+from lexgraph.citations.layout import heading_sections
 from lexgraph.citations.model import Mention, StatuteMention
 from lexgraph.citations.statute_passes import STATUTE_PASSES, StatuteFinding, StatutePass
 from lexgraph.citations.statute_scan import StatuteScan
@@ -55,4 +56,19 @@ def find_statutes(text: str, names: LawNames, defined: Iterable[str] = (), offse
                 m.target, None if m.sentence_start is None else to_original(m.sentence_start) + offset))
         else:
             out.append(replace(item, start=first + offset, end=last + offset))
-    return out
+    return _in_sections(text, out, offset)
+
+
+def _in_sections(text: str, mentions: list[Mention], offset: int) -> list[Mention]:
+    """`mentions` with the section end of each law named in a labelled heading (`section_end`): the law that
+    heading discusses, which a bare article below it may mean (`lexgraph.citations.layout.heading_sections`). Only
+    the lines of mentions that name a law are looked at."""
+    naming = [m.start - offset for m in mentions if isinstance(m, StatuteMention) and m.law is not None
+              and m.law.kind in ("name", "number", "same")]
+    if not naming:
+        return mentions
+    sections = heading_sections(text, naming)
+    if not sections:
+        return mentions
+    return [replace(m, section_end=sections[m.start - offset] + offset)
+            if isinstance(m, StatuteMention) and m.start - offset in sections else m for m in mentions]

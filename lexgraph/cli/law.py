@@ -234,7 +234,8 @@ def law_cites(
 @app.command("cited-by")
 def law_cited_by(
     law: LawArg,
-    clause: Annotated[str, typer.Argument(help="第七百九条, 709条 or a709.")],
+    clause: Annotated[str | None, typer.Argument(help="第七百九条, 709条 or a709; none: what cites the law as a "
+                                                 "whole (named with its number, no clause).")] = None,
     kind: Annotated[str, typer.Option(help="provision (clauses of laws), precedent, book, guideline, other, or "
                                       "document (all but provisions).")] = "provision",
     as_of: Annotated[str | None, typer.Option("--as-of", help="Date (YYYY-MM-DD or 令和3年1月1日, R3.1.1). "
@@ -244,7 +245,8 @@ def law_cited_by(
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """What cites a clause (or a clause inside it): other clauses, or precedents, books and guidelines."""
+    """What cites a clause (or a clause inside it), or the law as a whole: other clauses, or precedents, books and
+    guidelines."""
     if kind == "provision":
         _print_clause_links(law, clause, as_of, store, as_json, "cited_by")
         return
@@ -256,14 +258,14 @@ def law_cited_by(
     day = parse_day(as_of)
     with opened(store, read_only=True) as lg:
         info = lg.law(law)
-        path = clause_path(clause)
+        path = clause_path(clause) if clause is not None else ""
         found = lg.documents_citing(law, clause, as_of=day, kinds=kinds)
     if as_json:
         emit_json({"law_id": info.law_id, "law_title": info.title, "clause": clause,
                     "as_of": day.isoformat() if day else None, "kind": kind,
                     "cited_by": [c.to_json() for c in found]})
         return
-    out.print(f"[bold]{info.title} {clause_label(path)}[/]: cited by {len({c.uid for c in found})} {kind}(s) in "
+    out.print(f"[bold]{_clause_title(info.title, path)}[/]: cited by {len({c.uid for c in found})} {kind}(s) in "
               f"{len(found)} chunk(s)", highlight=False)
     shown = set()
     for c in found:  # citing document → the clause it cites, then the wording it read on a line of its own
@@ -272,21 +274,31 @@ def law_cited_by(
         shown.add((c.uid, c.surface, c.path, c.revision_id))
         court = " ".join(part for part in (c.court or c.kind, c.decision_type) if part)
         out.print(f"  {c.day or '?'}  {court}  {c.name}", highlight=False)
-        out.print(f"    「{one_line(c.surface)}」 → {info.title} {clause_label(c.path)}", highlight=False)
-        out.print(f"    {'wording of revision ' + c.revision_id if c.revision_id else 'wording not stored'}",
-                  style="dim", highlight=False)
+        out.print(f"    「{one_line(c.surface)}」 → {_clause_title(info.title, c.path)}", highlight=False)
+        if not c.path:  # the law as a whole: no wording was cited, the revision in force then is said
+            read = f"revision in force then: {c.revision_id}" if c.revision_id else "no stored revision in force then"
+        else:
+            read = f"wording of revision {c.revision_id}" if c.revision_id else "wording not stored"
+        out.print(f"    {read}", style="dim", highlight=False)
 
 
-def _print_clause_links(law: str, clause: str, as_of: str | None, store: str | None, as_json: bool,
+def _clause_title(title: str, path: str) -> str:
+    """A clause with its law's title, or the title alone for the law as a whole (an empty path)."""
+    return f"{title} {clause_label(path)}" if path else f"{title} (the law as a whole)"
+
+
+def _print_clause_links(law: str, clause: str | None, as_of: str | None, store: str | None, as_json: bool,
                         direction: str) -> None:
     day = parse_day(as_of)
     with opened(store, read_only=True) as lg:
-        found = lg.cites(law, clause, as_of=day) if direction == "cites" else lg.cited_by(law, clause, as_of=day)
+        # `law cites` always names a clause; only `law cited-by` may ask about the law as a whole
+        found = lg.cites(law, clause or "", as_of=day) if direction == "cites" else \
+            lg.cited_by(law, clause, as_of=day)
     if as_json:
         emit_json(found.to_json())
         return
     verb = "cites" if direction == "cites" else "is cited by"
-    out.print(f"[bold]{found.law.title} {clause_label(found.path)}[/] {verb} {len(found.links)} clause(s) as of "
+    out.print(f"[bold]{_clause_title(found.law.title, found.path)}[/] {verb} {len(found.links)} clause(s) as of "
               f"{display_day(day)}", highlight=False)
     if found.unknown:
         _print_wrapped(f"not known in force on {display_day(day)}, read as its last known wording: "
@@ -296,7 +308,8 @@ def _print_clause_links(law: str, clause: str, as_of: str | None, store: str | N
         if direction == "cites":
             out.print(f"  {clause_label(link.near_path)} 「{link.surface}」 → {other}", highlight=False)
         else:
-            out.print(f"  {other} 「{link.surface}」 → {clause_label(link.near_path)}", highlight=False)
+            near = clause_label(link.near_path) if link.near_path else found.law.title
+            out.print(f"  {other} 「{link.surface}」 → {near}", highlight=False)
         out.print(f"    {fit(link.other.text)}", style="dim", highlight=False)
         if link.unverified:
             _print_wrapped(f"not known in force then: {_unnamed(link.unverified)}", "    ")

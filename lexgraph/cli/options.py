@@ -49,8 +49,9 @@ EmbedderOpt = Annotated[str | None, typer.Option(
                        "Unset, a store's index is searched and refreshed with the model that built it.")]
 ChunkSizeOpt = Annotated[int, typer.Option("--chunk-size", help="Characters per chunk (whole sentences).")]
 OverlapOpt = Annotated[int, typer.Option("--overlap", help="Characters of the previous chunk repeated.")]
-NodeArg = Annotated[str, typer.Argument(help="A uid (hanrei:91244, a doc: uid, a clause uid), a lawsuit id (91244) "
-                                        "or a law and clause in force on --as-of (\"民法 第七百九条\").")]
+NodeArg = Annotated[str, typer.Argument(help="A uid (hanrei:91244, a doc: uid, a clause uid), a lawsuit id (91244), "
+                                        "a law and clause in force on --as-of (\"民法 第七百九条\"), or a law "
+                                        "alone (行政手続法: what cites it as a whole).")]
 DepthOpt = Annotated[int, typer.Option("--depth", help="Steps from NODE, citing and cited (0: the node alone).")]
 MaxNodesOpt = Annotated[int, typer.Option("--max-nodes", help="At most this many nodes: the nearest are kept.")]
 

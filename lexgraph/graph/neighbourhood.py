@@ -40,15 +40,21 @@ from lexgraph.store.rows import (
     GRAPH_ARTICLE_CITED_BY,
     GRAPH_ARTICLE_CITED_BY_DOCUMENTS,
     GRAPH_ARTICLE_CITES,
+    GRAPH_ARTICLE_CITES_LAWS,
     GRAPH_ARTICLES_OF_LAW,
     GRAPH_DOCUMENT_CITES,
+    GRAPH_DOCUMENT_CITES_LAWS,
     GRAPH_DOCUMENT_CITES_PRECEDENTS,
     GRAPH_DOCUMENTS,
+    GRAPH_LAW_CITED_BY,
     GRAPH_PRECEDENT_CITED_BY,
     GRAPH_PRECEDENT_CITES,
+    GRAPH_PRECEDENT_CITES_LAWS,
     GRAPH_PRECEDENT_CITES_PRECEDENTS,
     GRAPH_PRECEDENTS,
     GRAPH_PROVISION,
+    LAW_BY_ID,
+    LAW_CITED_BY_DOCUMENTS,
     LAWS_ALL,
     CitedClauseCountRow,
     CitedPrecedentCountRow,
@@ -58,7 +64,7 @@ from lexgraph.store.rows import (
     Query,
 )
 
-NODE_KINDS = ("law", "precedent", "guideline", "book", "other", "stub")
+NODE_KINDS = ("law", "whole_law", "precedent", "guideline", "book", "other", "stub")  # law: an article
 DEFAULT_MAX_NODES = 150
 
 # Edge types of the view (the stored relationship each one comes from):
@@ -66,6 +72,8 @@ DEFAULT_MAX_NODES = 150
 #   REFERS_TO      precedent → article              (REFERS_TO: the judgment's 参照法条)
 #   CITES          precedent / document → precedent (chunks' CITES, counted per chunk)
 #   CITES          article → article                (clause-level CITES, counted per distinct clause pair)
+#   CITES          article / precedent / document → whole law  (a law cited as a whole, named with its number:
+#                  CITES to its Law node, counted per citing clause or chunk)
 EDGE_TYPES = ("CITES_ARTICLE", "REFERS_TO", "CITES")
 
 
@@ -139,7 +147,8 @@ class Neighbourhood:
 
 
 # -- keys -------------------------------------------------------------------------------------------------------
-# Inside the walk a node is a key: ("article", law_id, article_path) | ("precedent", uid) | ("document", uid).
+# Inside the walk a node is a key: ("article", law_id, article_path) | ("precedent", uid) | ("document", uid)
+# | ("whole_law", law_id): a law cited as a whole (its uid in the view is its law id).
 Key = tuple[str, ...]
 
 def _in_force(valid_from: date | None, valid_until: date | None, day: date) -> bool:
@@ -180,10 +189,48 @@ class _Walker:
 
     def expand(self, key: Key) -> list[_Step]:
         if key[0] == "article":
-            return self._article(key)
+            return self._article(key) + self._article_laws(key)
+        if key[0] == "whole_law":
+            return self._whole_law(key)
+        laws = GRAPH_PRECEDENT_CITES_LAWS if key[0] == "precedent" else GRAPH_DOCUMENT_CITES_LAWS
+        steps = [_Step(("whole_law", row.law_id), key, ("whole_law", row.law_id), "CITES", int(row.count or 1))
+                 for row in self.store.rows(laws, uid=key[1])]
         if key[0] == "precedent":
-            return self._owner(key, GRAPH_PRECEDENT_CITES, GRAPH_PRECEDENT_CITES_PRECEDENTS, GRAPH_PRECEDENT_CITED_BY)
-        return self._owner(key, GRAPH_DOCUMENT_CITES, GRAPH_DOCUMENT_CITES_PRECEDENTS, None)
+            return self._owner(key, GRAPH_PRECEDENT_CITES, GRAPH_PRECEDENT_CITES_PRECEDENTS,
+                               GRAPH_PRECEDENT_CITED_BY) + steps
+        return self._owner(key, GRAPH_DOCUMENT_CITES, GRAPH_DOCUMENT_CITES_PRECEDENTS, None) + steps
+
+    def _article_laws(self, key: Key) -> list[_Step]:
+        """The laws the article's clauses cite as a whole (in force on the day, when one is given), counted per
+        citing clause."""
+        _, law_id, path = key
+        wordings = [row.uid for row in self.store.rows(CLAUSE_WORDINGS_ALL, law_id=law_id, path=path,
+                                                       prefix=f"{path}/")]
+        clauses: dict[Key, set[str]] = defaultdict(set)
+        for row in (found for uid in wordings for found in self.store.rows(GRAPH_ARTICLE_CITES_LAWS, uid=uid)):
+            if self.as_of is not None and not (_in_force(row.near_from, row.near_until, self.as_of)
+                                               and self.known(law_id, row.near_path)):
+                continue
+            clauses[("whole_law", row.law_id)].add(row.near_path)
+        return [_Step(other, key, other, "CITES", len(paths)) for other, paths in clauses.items()]
+
+    def _whole_law(self, key: Key) -> list[_Step]:
+        """What cites a law as a whole: articles (counted per citing clause, in force on the day when one is
+        given) and precedents or documents (counted per chunk, dated by the day)."""
+        law_id = key[1]
+        clauses: dict[Key, set[str]] = defaultdict(set)
+        for row in self.store.rows(GRAPH_LAW_CITED_BY, law_id=law_id):
+            if self.as_of is not None and not (_in_force(row.valid_from, row.valid_until, self.as_of)
+                                               and self.known(row.law_id, row.path)):
+                continue
+            clauses[("article", row.law_id, article_path(row.path))].add(row.path)
+        steps = [_Step(other, other, key, "CITES", len(paths)) for other, paths in clauses.items()]
+        chunks: dict[Key, set[str]] = defaultdict(set)
+        for chunk in self.store.rows(LAW_CITED_BY_DOCUMENTS, law_id=law_id):
+            if self._dated_ok(chunk.date):
+                chunks[_owner_key(chunk.label, chunk.uid)].add(chunk.chunk_uid)
+        steps += [_Step(owner, owner, key, "CITES", len(found)) for owner, found in chunks.items()]
+        return steps
 
     def _article(self, key: Key) -> list[_Step]:
         _, law_id, path = key
@@ -304,7 +351,9 @@ def _locate(store: GraphStore, uid: str) -> tuple[Key, str | None]:
         row = rows[0]
         article = article_path(row.path)
         return ("article", row.law_id, article), uid if article == row.path else None
-    raise NodeNotFound(f"no precedent, document or clause with uid {uid!r} in the store")
+    if store.rows(LAW_BY_ID, law_id=uid):  # a law id: the law as a whole, and what cites it so
+        return ("whole_law", uid), None
+    raise NodeNotFound(f"no precedent, document, clause or law with uid {uid!r} in the store")
 
 
 # -- captions ---------------------------------------------------------------------------------------------------
@@ -347,6 +396,16 @@ def _describe(store: GraphStore, distance: dict[Key, int], pinned: str | None,
             answer = revisions.wording_on(key[1], key[2], as_of_day(as_of))
             nodes[key] = _article_node(key, wordings.get(key, []), laws.get(key[1]), distance[key], pinned, as_of,
                                        answer)
+    whole = [k for k in distance if k[0] == "whole_law"]
+    if whole:
+        titles = {law.law_id: law for law in store.rows(LAWS_ALL)}
+        for key in whole:
+            law = titles.get(key[1])
+            title = (law.title if law is not None else None) or key[1]
+            props = {"law_id": key[1], "law_title": title}
+            if law is not None and law.law_num:
+                props["law_num"] = law.law_num
+            nodes[key] = GraphNode(key[1], "whole_law", title, distance[key], props)
     missing = [k for k in distance if k not in nodes]
     for key in missing:  # a node deleted between the walk and now: keep the edges drawable
         nodes[key] = GraphNode(key[-1], "other", key[-1], distance[key], {})
@@ -439,10 +498,14 @@ def resolve_node(store: GraphStore, text: str, *, as_of: date | None = None, cat
         return str(find_precedent(store, key, landmarks).uid)
     except PrecedentNotFound:
         pass
+    try:  # a law's name alone: the law as a whole, and what cites it so
+        return resolve_law(store, key, catalog).law_id
+    except LawNotFound:
+        pass
     if law_error is not None:
         raise NodeNotFound(f"no node {text!r}: {law_error}")
     raise NodeNotFound(f"no node {text!r} in the store: give a uid (hanrei:91244, doc:…, a clause uid), a lawsuit "
-                       "id (91244), a law and clause (民法 第七百九条) or a case number")
+                       "id (91244), a law and clause (民法 第七百九条), a law (行政手続法) or a case number")
 
 
 def _law_and_clause(text: str) -> list[tuple[str, str]]:

@@ -168,6 +168,8 @@ def node_iri(node: GraphNode) -> str:
         law_id = str(props.get("law_id") or (match.group("law") if match else ""))
         path = str(props.get("path") or (match.group("path") if match else node.uid))
         return wording_iri(law_id, path, _day(props.get("valid_from")))
+    if node.kind == "whole_law":  # a law cited as a whole: its uid is its law id
+        return law_iri(node.uid)
     if node.kind in ("precedent", "stub"):
         return precedent_iri(node.uid)
     return document_iri(node.uid)
@@ -190,6 +192,9 @@ def neighbourhood_turtle(hood: Neighbourhood) -> str:
                 clause_path=str(props.get("path") or (match.group("path") if match else "")),
                 label=node.caption, valid_from=_day(props.get("valid_from")),
                 valid_until=_day(props.get("valid_until")))
+            continue
+        if node.kind == "whole_law":
+            triples += [Triple(subject, "rdf:type", "lg:Law"), Triple(subject, "rdfs:label", literal(node.caption))]
             continue
         triples += [Triple(subject, "rdf:type", _KIND_CLASS.get(node.kind, "lg:Document")),
                     Triple(subject, "rdfs:label", literal(node.caption))]

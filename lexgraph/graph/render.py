@@ -42,6 +42,7 @@ class KindStyle:
 
 STYLES: dict[str, KindStyle] = {
     "law": KindStyle("law", "法令", "#ef9a9a", "#c62828", "box", "rounded,filled"),
+    "whole_law": KindStyle("whole_law", "法令 (全体)", "#ffcdd2", "#c62828", "box", "filled"),
     "precedent": KindStyle("precedent", "判例", "#ffd54f", "#b8860b", "ellipse", "filled"),
     "guideline": KindStyle("guideline", "ガイドライン", "#a5d6a7", "#2e7d32", "note", "filled"),
     "book": KindStyle("book", "書籍", "#90caf9", "#1565c0", "note", "filled"),
@@ -90,6 +91,8 @@ def _subtitle(node: GraphNode) -> str:
     props = node.properties
     if node.kind == "law":
         return str(props.get("caption") or "")
+    if node.kind == "whole_law":
+        return str(props.get("law_num") or "")
     if node.kind in ("precedent", "stub"):
         return str(props.get("case_name") or props.get("case_number") or "")
     return ""

@@ -41,13 +41,13 @@ from lexgraph.ingest.corpus import (
     clause_text,
     mentions_for,
 )
-from lexgraph.ingest.linking import LAW_NOT_STORED, OUTSIDE_KINDS, CitingClause, statute_link
+from lexgraph.ingest.linking import LAW_NOT_STORED, OUTSIDE_KINDS, CitingClause, law_link_reason, statute_link
 from lexgraph.ingest.workers import ordered_map
 from lexgraph.read.citing import store_catalog
 from lexgraph.read.revisions import LawSpans, ProvisionSpan, StoreRevisions
 from lexgraph.statutes.catalog import Catalog
 from lexgraph.store.base import GraphStore
-from lexgraph.store.rows import LAW_CITES_OUT, LAW_PROVISION_SENTENCES, LAWS_ALL, LAWS_CITING
+from lexgraph.store.rows import LAW_CITES_LAWS_OUT, LAW_CITES_OUT, LAW_PROVISION_SENTENCES, LAWS_ALL, LAWS_CITING
 
 EXTRACTOR = "rules"
 
@@ -65,6 +65,7 @@ class LinkSummary:
     pending_laws: set[str] = field(default_factory=set)
     not_linked: Counter[str] = field(default_factory=Counter)  # reason → count
     linked_outside: Counter[str] = field(default_factory=Counter)  # division / appendix → citations linked
+    linked_laws: int = 0  # citations of a law as a whole (named with its number) linked to its Law node
     failed_laws: dict[str, str] = field(default_factory=dict)  # law id → why its edges could not be written
 
     def absorb(self, counts: LinkSummary) -> None:
@@ -73,6 +74,7 @@ class LinkSummary:
         self.citations += counts.citations
         self.not_linked.update(counts.not_linked)
         self.linked_outside.update(counts.linked_outside)
+        self.linked_laws += counts.linked_laws
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -80,6 +82,7 @@ class LinkSummary:
             "edges_added": self.edges_added, "edges_removed": self.edges_removed, "edges": self.edges_total,
             "cited_laws_not_stored": len(self.pending_laws), "not_linked": dict(self.not_linked.most_common()),
             "linked_divisions_appendices": dict(self.linked_outside.most_common()),
+            "linked_laws": self.linked_laws,
             "failed_laws": dict(self.failed_laws),
         }
 
@@ -136,15 +139,19 @@ def link_laws(
             continue
         summary.absorb(computed.counts)
         known = ingested.get(law_id)
-        existing = set() if known is not None and known.fresh else {
-            (r.from_uid, r.to_uid) for r in store.rows(LAW_CITES_OUT, law_id=law_id)}
-        desired = computed.desired
+        fresh = known is not None and known.fresh
+        existing = set() if fresh else {(r.from_uid, r.to_uid) for r in store.rows(LAW_CITES_OUT, law_id=law_id)}
+        existing_laws = set() if fresh else {
+            (r.from_uid, r.to_uid) for r in store.rows(LAW_CITES_LAWS_OUT, law_id=law_id)}
+        desired, desired_laws = computed.desired, computed.desired_laws
         batch.append(_LawLinks(
             law_id, removed=sorted(existing - desired.keys()),
             added=[edge.row(*pair) for pair, edge in sorted(desired.items()) if pair not in existing],
-            cited=sorted(computed.cited), total=len(desired), pending=computed.pending,
+            cited=sorted(computed.cited), total=len(desired) + len(desired_laws), pending=computed.pending,
+            removed_laws=sorted(existing_laws - desired_laws.keys()),
+            added_laws=[edge.row(*pair) for pair, edge in sorted(desired_laws.items()) if pair not in existing_laws],
         ))
-        if len(batch) >= _BATCH_LAWS or sum(len(b.added) + len(b.removed) for b in batch) >= _BATCH_EDGES:
+        if len(batch) >= _BATCH_LAWS or sum(b.changes for b in batch) >= _BATCH_EDGES:
             _write(store, batch, summary, on_law)
             batch = []
     if batch:
@@ -159,9 +166,11 @@ _BATCH_EDGES = 200_000
 
 @dataclass(frozen=True)
 class _Computed:
-    """One law's desired edges, the other laws it cites (and those not stored), and what reading it counted."""
+    """One law's desired edges (to clauses, and to laws cited as a whole), the other laws it cites (and those not
+    stored), and what reading it counted."""
 
     desired: dict[tuple[str, str], _Edge]
+    desired_laws: dict[tuple[str, str], _Edge]
     cited: set[str]
     pending: set[str]
     counts: LinkSummary
@@ -216,8 +225,8 @@ def _compute(store: GraphStore | None, law_id: str, catalog: Catalog, revisions:
                  for row in store.rows(LAW_PROVISION_SENTENCES, law_id=law_id)}
         mentions = {uid: find_statutes(text, names) for uid, text in texts.items() if text}
     counts = LinkSummary()
-    desired, cited, pending = _desired_edges(law_id, spans, mentions, catalog, revisions, counts)
-    return _Computed(desired, cited, pending, counts)
+    desired, desired_laws, cited, pending = _desired_edges(law_id, spans, mentions, catalog, revisions, counts)
+    return _Computed(desired, desired_laws, cited, pending, counts)
 
 
 @dataclass(frozen=True)
@@ -230,6 +239,12 @@ class _LawLinks:
     cited: list[str]
     total: int
     pending: set[str]
+    removed_laws: list[tuple[str, str]] = field(default_factory=list)  # (clause uid, law id)
+    added_laws: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def changes(self) -> int:
+        return len(self.added) + len(self.removed) + len(self.added_laws) + len(self.removed_laws)
 
 def _apply(store: GraphStore, batch: list[_LawLinks]) -> None:
     """A batch's edge changes, one statement per operation rather than three per law, in up to three atomic
@@ -244,15 +259,22 @@ def _apply(store: GraphStore, batch: list[_LawLinks]) -> None:
     `ingest statutes` links the unlinked laws again (`laws_unlinked`), which, being idempotent, completes them."""
     removed = [pair for links in batch for pair in links.removed]
     added = [row for links in batch for row in links.added]
-    changing = [links.law_id for links in batch if links.removed or links.added]
-    if removed or changing:
+    removed_laws = [pair for links in batch for pair in links.removed_laws]
+    added_laws = [row for links in batch for row in links.added_laws]
+    changing = [links.law_id for links in batch if links.changes]
+    if removed or removed_laws or changing:
         with store.transaction() as tx:
             if removed:
                 tx.delete_relationships("CITES", removed, from_label="Provision", to_label="Provision")
+            if removed_laws:
+                tx.delete_relationships("CITES", removed_laws, from_label="Provision", to_label="Law")
             tx.upsert_nodes("Law", [{"law_id": law_id, "cited_laws": None} for law_id in changing])
-    if added:
+    if added or added_laws:
         with store.insert_transaction() as tx:
-            tx.create_relationships("CITES", added, from_label="Provision", to_label="Provision")
+            if added:
+                tx.create_relationships("CITES", added, from_label="Provision", to_label="Provision")
+            if added_laws:
+                tx.create_relationships("CITES", added_laws, from_label="Provision", to_label="Law")
     with store.transaction() as tx:
         tx.upsert_nodes("Law", [{"law_id": links.law_id, "cited_laws": links.cited} for links in batch])
 
@@ -273,8 +295,8 @@ def _write(store: GraphStore, batch: list[_LawLinks], summary: LinkSummary,
         batch = written
     for links in batch:
         summary.laws += 1
-        summary.edges_added += len(links.added)
-        summary.edges_removed += len(links.removed)
+        summary.edges_added += len(links.added) + len(links.added_laws)
+        summary.edges_removed += len(links.removed) + len(links.removed_laws)
         summary.edges_total += links.total
         summary.pending_laws |= links.pending
         if on_law is not None:
@@ -284,10 +306,12 @@ def _write(store: GraphStore, batch: list[_LawLinks], summary: LinkSummary,
 def _desired_edges(
     law_id: str, spans: LawSpans, mentions: dict[str, list[Mention]], catalog: Catalog,
     revisions: StoreRevisions, summary: LinkSummary,
-) -> tuple[dict[tuple[str, str], _Edge], set[str], set[str]]:
-    """The edges the law's clauses should have, the other laws they cite, and those of them not stored.
-    `mentions`: what `find_statutes` found in each citing clause's own text (clauses without text absent)."""
+) -> tuple[dict[tuple[str, str], _Edge], dict[tuple[str, str], _Edge], set[str], set[str]]:
+    """The edges the law's clauses should have (to clauses; to laws cited as a whole, keyed by the citing clause
+    and the law id), the other laws they cite, and those of them not stored. `mentions`: what `find_statutes`
+    found in each citing clause's own text (clauses without text absent)."""
     desired: dict[tuple[str, str], _Edge] = {}
+    desired_laws: dict[tuple[str, str], _Edge] = {}
     cited: set[str] = set()
     pending: set[str] = set()
     for source, citations in law_citations(law_id, spans, mentions, catalog, revisions):
@@ -296,6 +320,9 @@ def _desired_edges(
             summary.citations += 1
             if citation.law_id and citation.law_id != law_id:
                 cited.add(citation.law_id)
+            if citation.kind == "law":
+                _add_law_edge(desired_laws, citation, law_id, revisions, source, summary, pending)
+                continue
             for target in _targets(citation, law_id, spans, revisions, source, summary, pending):
                 if target.uid == source.uid:
                     continue  # この項 read inside that very clause
@@ -304,7 +331,24 @@ def _desired_edges(
                 desired[key] = (replace(found, mentions=found.mentions + 1) if found else
                                 _Edge(citation.surface, citation.start, citation.end, citation.part,
                                       citation.status))
-    return desired, cited, pending
+    return desired, desired_laws, cited, pending
+
+
+def _add_law_edge(desired_laws: dict[tuple[str, str], _Edge], citation: Citation, law_id: str,
+                  revisions: StoreRevisions, source: ProvisionSpan, summary: LinkSummary, pending: set[str]) -> None:
+    """The edge from the citing clause to a law cited as a whole (`law_link_reason` decides), or the count of
+    why there is none; a law not stored yet is pending, so that its ingest links this law again."""
+    reason = law_link_reason(citation, revisions, law_id)
+    if reason is not None:
+        summary.not_linked[reason] += 1
+        if reason == LAW_NOT_STORED and citation.law_id is not None:
+            pending.add(citation.law_id)
+        return
+    summary.linked_laws += 1
+    key = (source.uid, citation.law_id or "")
+    found = desired_laws.get(key)
+    desired_laws[key] = (replace(found, mentions=found.mentions + 1) if found else
+                         _Edge(citation.surface, citation.start, citation.end, citation.part, citation.status))
 
 
 def law_citations(

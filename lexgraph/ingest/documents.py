@@ -21,7 +21,7 @@ from lexgraph.documents.chunking import Chunk
 from lexgraph.documents.prepare import PreparedDocument
 from lexgraph.errors import StoreError
 from lexgraph.ingest.crossrefs import EXTRACTOR
-from lexgraph.ingest.linking import PrecedentMatcher, statute_link, stubs_filled_by
+from lexgraph.ingest.linking import PrecedentMatcher, law_link_reason, statute_link, stubs_filled_by
 from lexgraph.read.citing import store_catalog
 from lexgraph.read.revisions import StoreRevisions
 from lexgraph.statutes.catalog import Catalog
@@ -61,6 +61,8 @@ class DocumentSummary:
     citations: int = 0
     clause_edges: int = 0
     precedent_edges: int = 0
+    law_edges: int = 0  # CITES from a chunk to a law cited as a whole (named with its number, no clause)
+    linked_laws: int = 0  # the citations behind them
     stubs_created: int = 0
     stubs_filled: int = 0
     outcomes: list[DocumentOutcome] = field(default_factory=list)
@@ -82,7 +84,8 @@ class DocumentSummary:
                                                                  if o.status == "duplicate"],
             "chunks_written": self.chunks_written,
             "citations": self.citations, "clause_edges": self.clause_edges,
-            "precedent_edges": self.precedent_edges, "referenced_links": self.referenced_links,
+            "precedent_edges": self.precedent_edges, "law_edges": self.law_edges,
+            "linked_laws": self.linked_laws, "referenced_links": self.referenced_links,
             "stubs_created": self.stubs_created,
             "stubs_filled": self.stubs_filled, "not_linked": dict(self.not_linked.most_common()),
             "linked_divisions_appendices": dict(self.linked_outside.most_common()),
@@ -127,6 +130,7 @@ class DocumentWriter:
         summary.chunks_written += len(doc.chunks)
         summary.clause_edges += len(plan.clause_edges)
         summary.precedent_edges += len(plan.precedent_edges)
+        summary.law_edges += len(plan.law_edges)
         summary.referenced_links += len(plan.refers_to)
         summary.stubs_created += sum(uid not in plan.filled for uid in plan.stubs)  # what was stored
         summary.stubs_filled += len(plan.filled)
@@ -146,7 +150,10 @@ class DocumentWriter:
             else:  # a clause, a division or appendix (第三章, 別表第一), or a law as a whole (この法律)
                 if citation.law_id:
                     cited_laws.add(citation.law_id)
-                self._link_statute(doc, citation, plan, articles, summary)
+                if citation.kind == "law":
+                    self._link_law(doc, citation, plan, summary)
+                else:
+                    self._link_statute(doc, citation, plan, articles, summary)
         if doc.referenced:
             # 参照法条 (民法709条 of the 輸血 case): each entry is linked, or counted under why it is not (a judgment
             # of 2000 citing a law stored from 2020 on), never dropped without a word
@@ -201,6 +208,21 @@ class DocumentWriter:
             for chunk in holding:
                 plan.add_clause_edge(chunk_uid(doc.uid, chunk), span.uid, citation)
 
+    def _link_law(self, doc: PreparedDocument, citation: Citation, plan: _Plan, summary: DocumentSummary) -> None:
+        """A law named as a whole (with its number, no clause): an edge from each chunk holding it to the law's
+        node, or the count of why there is none (`law_link_reason`)."""
+        reason = law_link_reason(citation, self.revisions)
+        if reason is not None:
+            summary.not_linked[reason] += 1
+            return
+        holding = list(_chunks_holding(doc.chunks, citation))
+        if not holding:
+            summary.not_linked["citation outside the chunked text"] += 1
+            return
+        summary.linked_laws += 1
+        for chunk in holding:
+            plan.add_law_edge(chunk_uid(doc.uid, chunk), citation.law_id or "", citation)
+
     def _link_precedent(self, doc: PreparedDocument, citation: Citation, plan: _Plan,
                         summary: DocumentSummary) -> None:
         target = self.precedents.target(citation)
@@ -236,6 +258,7 @@ class _Plan:
     old_rollups: list[OwnerRollupsRow] = field(default_factory=list)
     clause_edges: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     precedent_edges: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    law_edges: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)  # chunk → a law as a whole
     stubs: dict[str, dict[str, Any]] = field(default_factory=dict)
     refers_to: dict[str, str] = field(default_factory=dict)
     rollups: Counter[str] = field(default_factory=Counter)
@@ -251,6 +274,9 @@ class _Plan:
 
     def add_precedent_edge(self, chunk: str, precedent: str, citation: Citation) -> None:
         _add_edge(self.precedent_edges, chunk, precedent, citation)
+
+    def add_law_edge(self, chunk: str, law_id: str, citation: Citation) -> None:
+        _add_edge(self.law_edges, chunk, law_id, citation)
 
     def apply(self, tx: Transaction) -> None:
         doc, label = self.doc, self.doc.label
@@ -282,6 +308,8 @@ class _Plan:
             tx.create_relationships("CITES", _rows(self.clause_edges), from_label="Chunk", to_label="Provision")
         if self.precedent_edges:
             tx.upsert_relationships("CITES", _rows(self.precedent_edges), from_label="Chunk", to_label="Precedent")
+        if self.law_edges:
+            tx.create_relationships("CITES", _rows(self.law_edges), from_label="Chunk", to_label="Law")
         if self.refers_to:
             tx.create_relationships("REFERS_TO", [{"from": doc.uid, "to": uid, "surface": surface}
                                                   for uid, surface in sorted(self.refers_to.items())],

@@ -69,6 +69,23 @@ class StatuteLink:
 
 
 OUTSIDE_KINDS = ("division", "appendix")  # a division or appendix node, not an article's clause
+OWN_LAW = "the law being read (この法律)"  # a statute naming itself as a whole: no edge from a law to itself
+
+
+def law_link_reason(citation: Citation, revisions: StoreRevisions, citing_law: str | None = None) -> str | None:
+    """Why a citation of kind ``law`` (a law named as a whole: with its number, 「電気通信事業法（昭和五十九年法律
+    第八十六号。以下「法」という。）」, or この法律) links to no `Law` node (one of the keys above), or None when it
+    links to its law's node: a table of authorities lists such laws, and `law cited-by LAW` with no clause reads
+    them back. `citing_law`: the statute whose clause cites (この法律 there is that law itself: no edge)."""
+    if citation.status not in LINKABLE:
+        return NOT_LINKABLE.format(status=citation.status)
+    if citation.law_id is None:
+        return NO_LAW
+    if citation.law_id == citing_law:
+        return OWN_LAW
+    if not revisions.versions(citation.law_id).stored:
+        return LAW_NOT_STORED
+    return None
 
 
 def statute_targets(citation: Citation, revisions: StoreRevisions, on: date | None) -> list[ProvisionSpan]:

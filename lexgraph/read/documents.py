@@ -14,6 +14,7 @@ from lexgraph.read.laws import clause_path, provision_as_of
 from lexgraph.read.revisions import LawSpans, version_spans
 from lexgraph.store.base import GraphStore
 from lexgraph.store.rows import (
+    LAW_CITED_BY_DOCUMENTS,
     OWNER_CHUNKS,
     PRECEDENT_BY_UID,
     PRECEDENT_CITED_BY,
@@ -47,15 +48,15 @@ class CitingDocument:
     day: date | None
     chunk_uid: str
     surface: str
-    clause_uid: str
-    path: str
+    clause_uid: str  # empty for a citation of the law as a whole (named with its number, no clause)
+    path: str  # likewise
     revision_id: str | None
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "uid": self.uid, "name": self.name, "court": self.court,
                 "decision_type": self.decision_type, "case_number": self.case_number,
                 "date": self.day.isoformat() if self.day else None, "chunk_uid": self.chunk_uid,
-                "surface": self.surface, "clause_uid": self.clause_uid, "path": self.path,
+                "surface": self.surface, "clause_uid": self.clause_uid or None, "path": self.path or None,
                 "revision_id": self.revision_id}
 
 
@@ -85,6 +86,26 @@ def documents_citing(store: GraphStore, law: LawInfo, clause: str, as_of: AsOf,
             decision_type=row.decision_type, case_number=row.case_number, day=when,
             chunk_uid=row.chunk_uid, surface=row.surface, clause_uid=row.clause_uid, path=row.path,
             revision_id=version.revision_id if version else None,
+        ))
+    return out
+
+
+def documents_citing_law(store: GraphStore, law: LawInfo, kinds: tuple[str, ...] = DOCUMENT_KINDS
+                         ) -> list[CitingDocument]:
+    """The chunks of precedents and documents citing `law` as a whole (named with its number and no clause:
+    「会社法（平成１７年法律第８６号）」), each with the revision of the law in force on the document's date (None
+    where the store holds none that day)."""
+    law_spans = LawSpans(version_spans(store, law.law_id), ())
+    out = []
+    for row in store.rows(LAW_CITED_BY_DOCUMENTS, law_id=law.law_id):
+        kind = "precedent" if row.label == "Precedent" else (row.kind or "other")
+        if kind not in kinds:
+            continue
+        version = law_spans.version_on(row.date) if row.date else None
+        out.append(CitingDocument(
+            kind=kind, uid=row.uid, name=row.case_name or row.title or row.uid, court=row.court,
+            decision_type=row.decision_type, case_number=row.case_number, day=row.date, chunk_uid=row.chunk_uid,
+            surface=row.surface, clause_uid="", path="", revision_id=version.revision_id if version else None,
         ))
     return out
 

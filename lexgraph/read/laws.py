@@ -23,6 +23,7 @@ from lexgraph.store.base import GraphStore
 from lexgraph.store.rows import (
     CLAUSE_WORDINGS_ON,
     LAW_BY_ID,
+    LAW_CITED_BY_CLAUSES,
     LAW_VERSION_ON,
     LAW_VERSIONS,
     LAWS_ALL,
@@ -33,6 +34,7 @@ from lexgraph.store.rows import (
     PROVISION_CITES,
     PROVISIONS_IN_VERSION,
     LawByIdRow,
+    LawCitedByClausesRow,
     LawsAllRow,
     LawsByNameRow,
     LawVersionRow,
@@ -269,7 +271,7 @@ class ClauseLink:
 
     def to_json(self) -> dict[str, Any]:
         o = self.other
-        return {"near_path": self.near_path, "surface": self.surface, "part": self.part or None,
+        return {"near_path": self.near_path or None, "surface": self.surface, "part": self.part or None,
                 "mentions": self.mentions, "law_id": self.other_law_id, "law_title": self.other_law_title,
                 "uid": o.uid, "path": o.path, "kind": o.kind, "text": o.text, "valid_from": _iso(o.valid_from),
                 "valid_until": _iso(o.valid_until), "status": "unknown" if self.unverified else "in_force",
@@ -278,7 +280,8 @@ class ClauseLink:
 
 @dataclass(frozen=True)
 class ClauseLinks:
-    """What a clause cites, or what cites it, on a day."""
+    """What a clause cites, or what cites it, on a day; `path` empty: what cites the law as a whole (named with
+    its number, no clause)."""
 
     law: LawInfo
     path: str
@@ -288,7 +291,7 @@ class ClauseLinks:
     unknown: str | None = None  # the clause's wording on the day is its last known one, not known in force: why
 
     def to_json(self) -> dict[str, Any]:
-        return {"law_id": self.law.law_id, "law_title": self.law.title, "path": self.path,
+        return {"law_id": self.law.law_id, "law_title": self.law.title, "path": self.path or None,
                 "as_of": self.as_of.isoformat(), "direction": self.direction,
                 "status": "unknown" if self.unknown else "in_force", "reason": self.unknown,
                 "links": [link.to_json() for link in self.links]}
@@ -324,6 +327,26 @@ def clause_links(store: GraphStore, law: LawInfo, clause: str, day: date, direct
 
 
 _SPAN_BATCH = 48  # clauses whose periods one query reads (ClauseSpans.read)
+
+
+def law_cited_by(store: GraphStore, law: LawInfo, day: date) -> ClauseLinks:
+    """The clauses that cite `law` as a whole (named with its number and no clause: 「行政手続法（平成五年法律第
+    八十八号）」), as worded on `day`: each citing wording is shown only where the in-force decision shows it that
+    day (or its last known wording, labelled), as for a clause's own citations."""
+    rows = store.rows(LAW_CITED_BY_CLAUSES, law_id=law.law_id, day=day)
+    revisions = ClauseSpans(store)
+    ends = list(dict.fromkeys((row.law_id, row.path) for row in rows))
+    for start in range(0, len(ends), _SPAN_BATCH):
+        revisions.read(ends[start:start + _SPAN_BATCH])
+    links = []
+    for row in rows:
+        answer = revisions.wording_on(row.law_id, row.path, day)
+        if not _shown(answer, row.uid):
+            continue
+        links.append(ClauseLink("", row.surface, row.part, int(row.mentions or 1), row.law_id, row.law_title,
+                                provision_from_row(row.law_id, row),
+                                answer.reason if isinstance(answer, Unknown) else None))
+    return ClauseLinks(law, "", day, "cited_by", tuple(links))
 
 
 def _near(row: ProvisionCitesRow | ProvisionCitedByRow) -> str:
@@ -436,7 +459,7 @@ def _clauses(store: GraphStore, revision_id: str, level: str) -> dict[str, Provi
 
 
 def provision_from_row(law_id: str, row: ProvisionRow | ProvisionChildrenRow | ProvisionCitesRow
-                       | ProvisionCitedByRow) -> ProvisionVersion:
+                       | ProvisionCitedByRow | LawCitedByClausesRow) -> ProvisionVersion:
     """A clause's wording from a row that reads all of it (`ProvisionRow`) or part: the parts a row lacks are
     empty (a clause inside one, a clause at the other end of a citation)."""
     if isinstance(row, ProvisionRow):

@@ -74,6 +74,14 @@ class StoreRevisions:
             self._laws.pop(law_id, None)
             self._clauses.forget(law_id)
 
+    def read_versions(self, law_ids: Iterable[str]) -> None:
+        """`VersionsAhead`: the versions of every law in `law_ids` not kept yet, read in one query (a judgment
+        that names nine laws made nine reads, each a scan of the stored versions on the embedded store), kept for
+        `versions` and for the law's whole reading. A lookup that always reads laws whole (`paths_before_whole`
+        0: laws decoded in memory, or a linking worker with no store) reads nothing ahead."""
+        if self.paths_before_whole:
+            self._clauses.read_versions(law for law in law_ids if law not in self._laws)
+
     def versions(self, law_id: str) -> LawSpans:
         """The law's versions, without reading its clauses (the whole law when it is already kept)."""
         return self.law(law_id) if self._read_whole(law_id) else self._clauses.versions(law_id)
@@ -225,9 +233,7 @@ class ClauseSpans:
         laws, 200 ms a search; together, one query for their laws' versions and one for their clause nodes,
         17 ms). `law_for` then finds them read; what it gives is what it would have read alone."""
         wanted = [(law, path) for law, path in dict.fromkeys(clauses) if path not in self._spans.get(law, {})]
-        laws = [law for law in dict.fromkeys(law for law, _ in wanted) if law not in self._versions]
-        if laws:
-            self._versions.update(versions_of_laws(self._store, laws))
+        self.read_versions(law for law, _ in wanted)
         stored = [(law, path) for law, path in wanted if self._versions[law]]  # no version: no clause to read
         rows = self._store.rows(PROVISION_SPANS_OF_PATHS, law_ids=sorted({law for law, _ in stored}),
                                  paths=sorted({path for _, path in stored})) if stored else []
@@ -236,6 +242,12 @@ class ClauseSpans:
             found.setdefault((row.law_id, row.path), []).append(_provision(row))
         for law, path in wanted:
             self._spans.setdefault(law, {})[path] = LawSpans(self._versions[law], found.get((law, path), []))
+
+    def read_versions(self, law_ids: Iterable[str]) -> None:
+        """Read the versions of the laws in `law_ids` whose versions are not kept, in one query."""
+        laws = [law for law in dict.fromkeys(law_ids) if law not in self._versions]
+        if laws:
+            self._versions.update(versions_of_laws(self._store, laws))
 
     def law_for(self, law_id: str, path: str) -> LawSpans:
         paths = self._spans.setdefault(law_id, {})

@@ -145,6 +145,8 @@ REL_SPECS: tuple[RelSpec, ...] = (
     RelSpec("CITES", "Answer", "Precedent"),
     RelSpec("CITES", "Answer", "Chunk"),
     RelSpec("CITES", "Knowledge", "Provision"),
+    RelSpec("CITES", "Provision", "Law"),
+    RelSpec("CITES", "Chunk", "Law"),
 )
 REL_TYPES: tuple[str, ...] = tuple(dict.fromkeys(spec.rel_type for spec in REL_SPECS))
 

@@ -283,7 +283,7 @@ class LawByIdRow(NamedTuple):
     repealed_on: Any
 
 class LawCitesOutRow(NamedTuple):
-    """law_cites_out."""
+    """law_cites_laws_out, law_cites_out."""
 
     from_uid: Any
     to_uid: Any
@@ -531,6 +531,58 @@ class ProvisionChildrenRow(NamedTuple):
     text: Any
     seq: Any
 
+class GraphLawCitedByRow(NamedTuple):
+    """graph_law_cited_by."""
+
+    law_id: Any
+    path: Any
+    valid_from: Any
+    valid_until: Any
+
+class GraphArticleCitesLawsRow(NamedTuple):
+    """graph_article_cites_laws."""
+
+    near_path: Any
+    near_from: Any
+    near_until: Any
+    law_id: Any
+
+class LawCountRow(NamedTuple):
+    """graph_document_cites_laws, graph_precedent_cites_laws."""
+
+    law_id: Any
+    count: Any
+
+class LawCitedByClausesRow(NamedTuple):
+    """law_cited_by_clauses."""
+
+    surface: Any
+    part: Any
+    mentions: Any
+    uid: Any
+    law_id: Any
+    law_title: Any
+    path: Any
+    kind: Any
+    text: Any
+    valid_from: Any
+    valid_until: Any
+
+class LawCitedByDocumentsRow(NamedTuple):
+    """law_cited_by_documents."""
+
+    label: Any
+    uid: Any
+    kind: Any
+    title: Any
+    case_name: Any
+    case_number: Any
+    court: Any
+    decision_type: Any
+    date: Any
+    chunk_uid: Any
+    surface: Any
+
 class ProvisionCitedByRow(NamedTuple):
     """provision_cited_by."""
 
@@ -772,11 +824,15 @@ GRAPH_ARTICLE_CITED_BY = Query("graph_article_cited_by", ArticleLinkRow)
 GRAPH_ARTICLE_CITED_BY_DOCUMENTS = Query("graph_article_cited_by_documents", GraphArticleCitedByDocumentsRow)
 GRAPH_ARTICLE_CITES = Query("graph_article_cites", ArticleLinkRow)
 GRAPH_ARTICLES_OF_LAW = Query("graph_articles_of_law", ClauseTextRow)
+GRAPH_ARTICLE_CITES_LAWS = Query("graph_article_cites_laws", GraphArticleCitesLawsRow)
 GRAPH_DOCUMENT_CITES = Query("graph_document_cites", CitedClauseCountRow)
+GRAPH_DOCUMENT_CITES_LAWS = Query("graph_document_cites_laws", LawCountRow)
 GRAPH_DOCUMENT_CITES_PRECEDENTS = Query("graph_document_cites_precedents", CitedPrecedentCountRow)
 GRAPH_DOCUMENTS = Query("graph_documents", GraphDocumentsRow)
+GRAPH_LAW_CITED_BY = Query("graph_law_cited_by", GraphLawCitedByRow)
 GRAPH_PRECEDENT_CITED_BY = Query("graph_precedent_cited_by", GraphPrecedentCitedByRow)
 GRAPH_PRECEDENT_CITES = Query("graph_precedent_cites", CitedClauseCountRow)
+GRAPH_PRECEDENT_CITES_LAWS = Query("graph_precedent_cites_laws", LawCountRow)
 GRAPH_PRECEDENT_CITES_PRECEDENTS = Query("graph_precedent_cites_precedents", CitedPrecedentCountRow)
 GRAPH_PRECEDENTS = Query("graph_precedents", GraphPrecedentsRow)
 GRAPH_PROVISION = Query("graph_provision", GraphProvisionRow)
@@ -789,6 +845,9 @@ INDEX_PRECEDENT_CHUNKS = Query("index_precedent_chunks", ChunkUnitRow)
 KNOWLEDGE_CLAUSES = Query("knowledge_clauses", KnowledgeClausesRow)
 KNOWLEDGE_ENTRIES = Query("knowledge_entries", KnowledgeEntriesRow)
 LAW_BY_ID = Query("law_by_id", LawByIdRow)
+LAW_CITED_BY_CLAUSES = Query("law_cited_by_clauses", LawCitedByClausesRow)
+LAW_CITED_BY_DOCUMENTS = Query("law_cited_by_documents", LawCitedByDocumentsRow)
+LAW_CITES_LAWS_OUT = Query("law_cites_laws_out", LawCitesOutRow)
 LAW_CITES_OUT = Query("law_cites_out", LawCitesOutRow)
 LAW_HAS_PART = Query("law_has_part", LawHasPartRow)
 LAW_NEXT_LINKS = Query("law_next_links", LawNextLinksRow)

@@ -205,8 +205,9 @@ RELATIONSHIPS: dict[str, tuple[str, dict[str, str]]] = {
     "NEXT": ("the next version of the law", {}),
     "CONTAINS": ("the wordings a version holds", {}),
     "HAS_PART": ("article → paragraph → item", {}),
-    "CITES": ("a citation: between clauses (cross-references), from a chunk to a clause or precedent, from an "
-              "answer or knowledge entry to what it relies on", {
+    "CITES": ("a citation: between clauses (cross-references), from a chunk to a clause or precedent, from a "
+              "clause or chunk to a law cited as a whole (named with its number, no clause), from an answer or "
+              "knowledge entry to what it relies on", {
                   "surface": "the citation as written", "char_start": "offset in the citing text",
                   "char_end": "offset after it", "part": "the citing clause's part that cites",
                   "status": "resolved, ambiguous, unverified", "extractor": "rules or ginza",
