@@ -2,7 +2,8 @@
 
     python bench/neo4j_scale.py scale  [--archive A] [--laws N] [--embedded DIR] [--ways direct,copy,keyset]
                                        [--restart-server] [--neo4j URI] [--wipe] [--json]
-    python bench/neo4j_scale.py search --store DIR [--neo4j URI] [--wipe] [--rounds 2] [--json]
+    python bench/neo4j_scale.py search --store DIR [--neo4j URI] [--wipe | --indexed] [--rounds 2]
+                                       [--modes bm25,hybrid] [--questions N] [--json]
     python bench/neo4j_scale.py export --store DIR [--pages 2] [--json]
 
 ``scale`` loads the 2020 e-Gov archive (or its first ``--laws N`` files) into Neo4j two ways and reports, for each,
@@ -24,8 +25,11 @@ databases/neo4j, with transactions/neo4j (the logs) apart. /proc/loadavg is prin
 work on the machine makes absolute times upper bounds. Each step's figures go to stderr as soon as it ends.
 
 ``search`` times warm bm25 and hybrid search (p50 / p95 over lawqa_jp's questions, as bench/search_latency.py) on
-an embedded store built by ``bench/retrieval_lawqa.py --prepare`` and on the same graph copied into Neo4j and
-indexed there with the embedded store's cached vectors (nothing is embedded again).
+an indexed embedded store (``bench/retrieval_lawqa.py --prepare``, or the whole archive's) and on the same graph
+copied into Neo4j and indexed there with the embedded store's cached vectors (nothing is embedded again), both
+with the model the embedded index was built with; ``--indexed`` when the database already holds that copy and
+its index (a whole-archive copy takes tens of minutes: made once, beforehand). It also compares the two
+backends' clause top 10s question by question, and shows the first question on which they differ.
 
 ``export`` times the copy's read side alone on an embedded store, nothing written: the bulk export of every
 clause against a few pages of the keyset walk it replaced, and what that walk would take for them all.
@@ -310,25 +314,34 @@ def _summary(times: list[float]) -> dict[str, float]:
 
 
 def search(args: argparse.Namespace) -> dict[str, Any]:
+    """Copy the embedded store into Neo4j and index it there from its cached vectors (unless ``--indexed``: the
+    database already holds that copy and its index), then time warm searches on both, one backend after the other,
+    and compare their top 10s question by question."""
     from lexgraph import LexGraph
     from lexgraph.eval.lawqa import load_lawqa
-    from lexgraph.index.embed import get_embedder
+    from lexgraph.index.backends import index_backend
+    from lexgraph.index.embed import embedder_choice_of, get_embedder
     from lexgraph.retrieve.search import SearchOptions
 
-    questions = [q.question for q in load_lawqa(args.dataset)]
+    questions = [q.question for q in load_lawqa(args.dataset)][:args.questions or None]
     report: dict[str, Any] = {"questions": len(questions), "rounds": args.rounds, "loadavg_start": loadavg()}
-    wipe(args.neo4j, allowed=args.wipe)
-    os.environ["LEXGRAPH_CACHE_DIR"] = str(args.store / "cache")  # index Neo4j with the embedded store's vectors
-    started = time.perf_counter()
-    with LexGraph.open(args.store, read_only=True) as lg:
-        lg.copy_to(args.neo4j)
-    report["copy_s"] = round(time.perf_counter() - started, 1)
-    embedder = get_embedder()
-    with LexGraph.open(args.neo4j) as lg:
+    with LexGraph.open(args.store, read_only=True) as lg:  # the model the embedded index was built with
+        store = lg._session.store
+        recorded = index_backend(store).recorded_parts(store, check_files=False)[1]
+    embedder = get_embedder(embedder_choice_of(recorded))
+    report["embedder"] = embedder.name
+    if not args.indexed:
+        wipe(args.neo4j, allowed=args.wipe)
+        os.environ["LEXGRAPH_CACHE_DIR"] = str(args.store / "cache")  # index Neo4j with the embedded store's vectors
         started = time.perf_counter()
-        built = lg.index(embedder=embedder)
-        report["neo4j_index"] = {"seconds": round(time.perf_counter() - started, 1), "units": built.units,
-                                 "embedded_texts": built.embedded_texts}
+        with LexGraph.open(args.store, read_only=True) as lg:
+            lg.copy_to(args.neo4j)
+        report["copy_s"] = round(time.perf_counter() - started, 1)
+        with LexGraph.open(args.neo4j) as lg:
+            started = time.perf_counter()
+            built = lg.index(embedder=embedder)
+            report["neo4j_index"] = {"seconds": round(time.perf_counter() - started, 1), "units": built.units,
+                                     "embedded_texts": built.embedded_texts}
     vectors = {q: embedder.embed_queries([q])[0] for q in questions}  # the embedding is the same on both: not timed
 
     class Cached:
@@ -342,26 +355,54 @@ def search(args: argparse.Namespace) -> dict[str, Any]:
         def embed_passages(self, texts: list[str]) -> np.ndarray:
             return embedder.embed_passages(texts)
 
+    modes = args.modes.split(",")
+    tops: dict[str, dict[str, list[list[tuple[str, float]]]]] = {}
     for backend, location in (("embedded", str(args.store)), ("neo4j", args.neo4j)):
         with LexGraph.open(location, read_only=True) as lg:
-            rows: dict[str, dict[str, float]] = {}
-            for mode in ("bm25", "hybrid"):
+            rows: dict[str, Any] = {}
+            tops[backend] = {}
+            started = time.perf_counter()
+            lg.search(questions[0], options=SearchOptions(mode="hybrid"),
+                      retriever=lg.retriever("hybrid", embedder=Cached()))  # type: ignore[arg-type]
+            rows["first_search_s"] = round(time.perf_counter() - started, 2)  # opens the index
+            for mode in modes:
                 options = SearchOptions(mode=mode)
                 retriever = lg.retriever(mode, embedder=Cached())  # type: ignore[arg-type]
-                for question in questions:  # warm-up
-                    lg.search(question, options=options, retriever=retriever)
+                ranked_by = set()
+                tops[backend][mode] = []
+                for question in questions:  # warm-up, and the top 10 compared below
+                    result = lg.search(question, options=options, retriever=retriever)
+                    tops[backend][mode].append([(hit.uid, round(hit.score, 6)) for hit in result.clauses[:10]])
+                    ranked_by.add(result.ranked_by.mode if result.ranked_by else mode)
                 times = []
                 for _ in range(args.rounds):
                     for question in questions:
                         started = time.perf_counter()
                         lg.search(question, options=options, retriever=retriever)
                         times.append((time.perf_counter() - started) * 1000)
-                rows[mode] = _summary(times)
+                rows[mode] = _summary(times) | {"ranked_as": sorted(ranked_by)}
             report[backend] = rows | {"loadavg_end": loadavg()}
     report["neo4j_over_embedded"] = {mode: {q: round(report["neo4j"][mode][q] / max(report["embedded"][mode][q], 0.1),
-                                                     2) for q in ("p50_ms", "p95_ms")} for mode in ("bm25", "hybrid")}
+                                                     2) for q in ("p50_ms", "p95_ms")} for mode in modes}
+    report["top10_agreement"] = {mode: _agreement(questions, tops["embedded"][mode], tops["neo4j"][mode])
+                                 for mode in modes}
     report["server"] = server_memory()
     return report
+
+
+def _agreement(questions: list[str], embedded: list[list[tuple[str, float]]],
+               neo4j: list[list[tuple[str, float]]]) -> dict[str, Any]:
+    """How far the two backends' clause top 10s agree: the same list (uids in order), the same set, the mean share
+    of uids in common; and the first question whose lists differ, with both lists and their scores, to see why."""
+    same_order = sum(1 for a, b in zip(embedded, neo4j, strict=True) if [u for u, _ in a] == [u for u, _ in b])
+    same_set = sum(1 for a, b in zip(embedded, neo4j, strict=True) if {u for u, _ in a} == {u for u, _ in b})
+    shared = [len({u for u, _ in a} & {u for u, _ in b}) / max(len(a), 1) for a, b in zip(embedded, neo4j, strict=True)]
+    first = next((i for i, (a, b) in enumerate(zip(embedded, neo4j, strict=True))
+                  if [u for u, _ in a] != [u for u, _ in b]), None)
+    differs = None if first is None else {"question": questions[first], "embedded": embedded[first],
+                                          "neo4j": neo4j[first]}
+    return {"same_order": same_order, "same_set": same_set, "questions": len(questions),
+            "mean_shared": round(float(np.mean(shared)), 3) if shared else None, "first_difference": differs}
 
 
 def main() -> int:
@@ -385,9 +426,18 @@ def main() -> int:
     sub.choices["scale"].add_argument("--restart-server", action="store_true",
                                       help="restart the local server on an empty data folder before each step")
     sub.choices["search"].add_argument("--store", type=Path, required=True,
-                                       help="an embedded store made by bench/retrieval_lawqa.py --prepare")
+                                       help="an indexed embedded store (bench/retrieval_lawqa.py --prepare, or the "
+                                            "whole-archive store)")
     sub.choices["search"].add_argument("--dataset", type=Path, default=SHARED / "lawqa_jp" / "dev.json")
     sub.choices["search"].add_argument("--rounds", type=int, default=2)
+    sub.choices["search"].add_argument("--questions", type=int, default=0, help="only the first N (default: all)")
+    sub.choices["search"].add_argument("--modes", default="bm25,hybrid",
+                                       help="the modes timed, comma-separated (default bm25,hybrid; learned ranks "
+                                            "as hybrid on Neo4j, which has no anchor field)")
+    sub.choices["search"].add_argument("--indexed", action="store_true",
+                                       help="the Neo4j database already holds a copy of --store with its index "
+                                            "(lexgraph copy, then lexgraph index with LEXGRAPH_CACHE_DIR): copy, "
+                                            "index and wipe nothing")
     sub.choices["export"].add_argument("--store", type=Path, required=True, help="an embedded store")
     sub.choices["export"].add_argument("--pages", type=int, default=2, help="keyset pages read at each place")
     args = parser.parse_args()
