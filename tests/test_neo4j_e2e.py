@@ -230,6 +230,18 @@ def test_a_copy_of_the_embedded_store_answers_the_same_on_neo4j(
     assert parts(lg) == parts(embedded)
     assert_same(answers(lg), expected)
 
+    # Unfiltered, the full-text index is asked for the k + 50 best hits alone (Lucene then skips the rest); a filter
+    # runs after the index, so a filtered search must read past them: here the law's first clause is ranked below
+    # them, and the filtered top 10 is still the embedded store's.
+    tokens = tokenize("故意又は過失によって他人の権利又は法律上保護される利益を侵害した者の損害賠償責任")
+    shakuchi = "403AC0000000090"
+    plain = open_index(neo4j_store).text_search(tokens, 500, SearchFilter(kind="provision"))
+    assert min(rank for rank, hit in enumerate(plain) if hit.uid.startswith(shakuchi + "/")) >= 10 + 50
+    where = SearchFilter(laws=(shakuchi,), kind="provision")
+    found = [hit.uid for hit in open_index(neo4j_store).text_search(tokens, 10, where)]
+    assert len(found) == 10  # (Lucene's BM25 leaves out tantivy's constant factor k1 + 1: the order is the same)
+    assert found == [hit.uid for hit in embedded.session.search_index().text_search(tokens, 10, where)]
+
 
 def test_copy_says_how_to_index_the_copy_from_the_source_s_vectors_and_that_embeds_nothing(
         neo4j_store: GraphStore, search_store_template: Path, tmp_path: Path) -> None:
