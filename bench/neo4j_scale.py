@@ -496,7 +496,8 @@ def tools(args: argparse.Namespace) -> dict[str, Any]:
                                                             if isinstance(value, list)}
                     if name == "search":
                         row["ranked_by"] = content.get("ranked_by")
-                        row["top3"] = [hit.get("name") or hit.get("uid") for hit in content.get("clauses", [])[:3]]
+                        row["top3"] = [hit.get("title") or hit.get("uid") or str(hit)[:80]
+                                       for hit in content.get("clauses", [])[:3]]
                 done.append(row)
         return done
 
