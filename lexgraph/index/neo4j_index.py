@@ -93,6 +93,11 @@ MIN_CANDIDATES = 400
 #: of the first twenty of the BM25 and dense lists (on 32 of lawqa_jp's 69 dev questions wholly, against none with
 #: ten), so reading the shown hits often costs no second round trip; the rest travel as uid and score.
 DETAILED = 20
+#: The full-text hits read past the k-th, so that a tie across the k-th place is ordered by uid (`index_search`).
+TEXT_MARGIN = 50
+#: The full-text procedure's ``limit`` that means every match (it is capped at the index's size; measured no slower
+#: than no limit at all), for a filtered search, whose filter runs after the index.
+EVERY_MATCH = 2**31 - 1
 
 
 def index_key(embedder_name: str) -> str:
@@ -103,14 +108,23 @@ def lucene_query(tokens: Sequence[str], kind: UnitKind | None = None) -> str:
     """The tokens as a Lucene OR query on the index's ``tokens`` field, every special character escaped: query text
     is data, never syntax. Empty when there are no tokens.
 
-    With `kind`, only search entries of that kind match: the query also requires the entry's ``unit_label``
-    (migration V016) with a boost of 0, so a hit's score is its ``tokens`` score alone, the same as without the
-    requirement (Lucene keeps statistics per field, and sums a boolean query's clauses)."""
+    With `kind`, only search entries of that kind match, and a hit's score is its ``tokens`` score alone, the same
+    as without the kind (Lucene keeps statistics per field, and sums the scores of a boolean query's clauses):
+    clauses are searched with the chunks excluded (``-unit_label:Chunk``, migration V016), chunks with their kind
+    required at a boost of 0 (``+unit_label:Chunk^0``). Why two forms: a required clause that matches most of the
+    index (the clauses' kind, 707,593 entries of the whole archive) makes Lucene visit every entry that matches a
+    term, where an excluded one that matches few (the chunks) lets it skip the entries that cannot reach the top,
+    when the search asks for a limited number of hits (`index_search`): 15 ms a question against 269 ms, the
+    same hits and scores (docs/neo4j.md, section 5); the chunks, few, are found fastest by requiring theirs."""
     terms = list(dict.fromkeys(t for t in tokens if t))[:MAX_TERMS]
     if not terms:
         return ""
     query = "tokens:(" + " ".join(_escaped(term) for term in terms) + ")"
-    return query if kind is None else f"+unit_label:{_UNIT_LABEL[kind]}^0 +{query}"
+    if kind is None:
+        return query
+    if kind == "provision":
+        return f"+{query} -unit_label:{_UNIT_LABEL['chunk']}"
+    return f"+unit_label:{_UNIT_LABEL[kind]}^0 +{query}"
 
 
 def _escaped(term: str) -> str:
@@ -239,8 +253,11 @@ class Neo4jIndex:
         exact = {kind: self._units.get(kind, 0) <= fetch for kind in wanted}
         searches = [{"kind": kind, "label": _VECTOR_INDEX[kind][1], "index": _VECTOR_INDEX[kind][0],
                      "lucene": lucene_query(tokens, kind) or None, "exact": exact[kind]} for kind in wanted]
+        # Unfiltered, the full-text index is asked for the hits the query keeps (k + 50), so that Lucene skips the
+        # entries that cannot reach them; filtered, for every match, since the filter runs after it.
+        unfiltered = not where.laws and where.day is None
         rows = self.store.rows(INDEX_SEARCH, searches=searches, vector=query, fetch=fetch, k=k, detail=DETAILED,
-                               **self._params(where))
+                               text_limit=k + TEXT_MARGIN if unfiltered else EVERY_MATCH, **self._params(where))
         units = UnitBatch(self.units_by_uid)
         for row in rows:
             units.know([_unit(fields) for fields in row.details])

@@ -10,6 +10,7 @@ that stopped halfway can simply be run again. Labels, keys and types come from t
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,9 +26,34 @@ DEFAULT_BATCH = 10_000
 class CopySummary:
     nodes: dict[str, int] = field(default_factory=dict)
     relationships: dict[str, int] = field(default_factory=dict)
+    #: When the source has a search index, which the copy does not carry: how to index the copy from the source's
+    #: cached vectors, so that nothing is embedded again (`IndexFromCache`); None when the source has no index.
+    index: IndexFromCache | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"nodes": dict(self.nodes), "relationships": dict(self.relationships)}
+        said = {"index": self.index.to_json()} if self.index is not None else {}
+        return {"nodes": dict(self.nodes), "relationships": dict(self.relationships), **said}
+
+
+@dataclass(frozen=True)
+class IndexFromCache:
+    """How to give a copy the source's search index without embedding anything: `lexgraph index` on the target
+    with the source's embedding cache and the model its index was built with. Both must be named: unnamed, a new
+    store's index is built with the default model, whose vectors the cache of an index built with another model
+    (the int8 one of a whole-archive store) does not hold, and every text would be embedded again (hours for the
+    whole archive)."""
+
+    target: str
+    embedder: str
+    cache: str
+
+    @property
+    def command(self) -> str:
+        return (f"LEXGRAPH_CACHE_DIR={shlex.quote(self.cache)} lexgraph index --store {shlex.quote(self.target)} "
+                f"--embedder {shlex.quote(self.embedder)}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"embedder": self.embedder, "cache": self.cache, "command": self.command}
 
 
 def copy_store(source: GraphStore, target: GraphStore, *, batch: int = DEFAULT_BATCH,

@@ -3,8 +3,9 @@
 // 34): BM25 over the tokens and the nearest units by embedding, each filtered inside its own ranking, as a hybrid
 // search fuses them. One full-text index spans both kinds, as tantivy's does in the embedded backend, so that BM25's
 // statistics (term rarity, average length), and with them the scores, are the same on both backends; a search's
-// Lucene query requires its kind's `unit_label` with a boost of 0 (neo4j_index.lucene_query, migration V016), so
-// the index yields only that kind's entries, with the scores they would have without that requirement.
+// Lucene query excludes the chunks (clauses) or requires its kind's `unit_label` with a boost of 0 (chunks)
+// (neo4j_index.lucene_query, migration V016), so the index yields only that kind's entries, with the scores they
+// would have without it.
 // search.lucene null: no BM25 list; $vector null: no dense list. Each row is one kind's: its lists as [uid, score]
 // pairs, best first, ties by uid, as the embedded backend orders them (the driver decodes a row at a time, which
 // cost more than the search); no embedding travels, and only the first $detail of each list bring their fields
@@ -19,7 +20,9 @@ UNWIND $searches AS search
 CALL {
   WITH search
   UNWIND CASE WHEN search.lucene IS NULL THEN [] ELSE [1] END AS _
-  CALL db.index.fulltext.queryNodes('lexgraph_tokens', search.lucene) YIELD node, score
+  // $text_limit: the hits kept (k + 50) when no filter follows, so that Lucene can skip the entries that cannot
+  // reach them (a clause search of the whole archive: 15 ms, against 269 ms streaming every match); else all
+  CALL db.index.fulltext.queryNodes('lexgraph_tokens', search.lucene, {limit: $text_limit}) YIELD node, score
   WHERE (size($laws) = 0 OR any(law IN node.laws WHERE law IN $laws))
     AND ($as_of IS NULL OR ((node.valid_from IS NULL OR node.valid_from <= $as_of)
                             AND (node.valid_until IS NULL OR $as_of < node.valid_until)))
