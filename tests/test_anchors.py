@@ -71,6 +71,7 @@ def lg(search_store_template: Path, tmp_path_factory: pytest.TempPathFactory) ->
     store = copy_store(search_store_template, tmp_path_factory.mktemp("anchors") / "store")
     with LexGraph.open(store, read_only=True) as handle:
         assert handle.build_anchors([JUDGMENTS]) > 0
+        assert (handle.build_statute_anchors() or 0) > 50
         yield handle
 
 
@@ -212,7 +213,10 @@ def test_lexgraph_index_saves_the_statute_anchors_and_skips_them_when_up_to_date
         search_store_template: Path, tmp_path: Path) -> None:
     store = copy_store(search_store_template, tmp_path / "store")
     field = store / "index" / FIELD_FILE
-    assert field.is_file()  # built by `lexgraph index` itself (tests.helpers.build_search_store)
+    assert not field.exists()  # tests.helpers.build_search_store says --no-statute-anchors
+    run = lexgraph("index", "--json", store=store)
+    assert run.code == 0, run.stderr
+    assert run.json()["statute_anchors"] > 50 and field.is_file()
     before = field.stat().st_mtime_ns
     run = lexgraph("index", "--json", store=store)
     assert run.code == 0, run.stderr
