@@ -273,7 +273,10 @@ def read_field(directory: Path) -> tuple[FieldArrays, dict[str, Any]] | None:
         raise refuse("its arrays' lengths disagree")
     if terms and (indptr[0] != 0 or indptr[-1] != nnz or bool((np.diff(indptr) < 0).any())):
         raise refuse("its postings' pointers are out of order")
-    laws = tuple(law.decode() for law in arrays["laws"].tolist())
+    try:
+        laws = tuple(law.decode() for law in arrays["laws"].tolist())
+    except UnicodeDecodeError:
+        raise refuse("a law's id is not UTF-8") from None
     if articles and (int(arrays["law_of"].min()) < 0 or int(arrays["law_of"].max()) >= len(laws)):
         raise refuse("an article names a law past the laws' array")
     field = FieldArrays(arrays["keys"], arrays["law_of"], laws, arrays["terms"], indptr, arrays["rows"],
@@ -306,20 +309,23 @@ class AnchorField:
         self._new_rows: dict[bytes, int] = {}
         if self.extra is not None:
             extra = self.extra
-            mapped = np.empty(len(extra.keys), dtype=np.int64)
+            # One binary search for all of them (numpy compares bytes of different widths as equal strings).
+            at = np.searchsorted(base.keys, extra.keys) if n0 else np.zeros(len(extra.keys), dtype=np.int64)
+            found = np.zeros(len(extra.keys), dtype=bool)
+            inside = at < n0
+            found[inside] = base.keys[at[inside]] == extra.keys[inside]
+            mapped = np.where(found, at, 0).astype(np.int64)
             new_laws: list[int] = []
-            for j, key in enumerate(extra.keys.tolist()):
-                row = base.row_of(key)
-                if row is None:
-                    row = n0 + len(self._new_keys)
-                    self._new_keys.append(key)
-                    self._new_rows[key] = row
-                    law = key.split(b"\t", 1)[0].decode()
-                    if law not in law_index:
-                        law_index[law] = len(laws)
-                        laws.append(law)
-                    new_laws.append(law_index[law])
-                mapped[j] = row
+            for j in np.flatnonzero(~found).tolist():
+                key = extra.keys[j]
+                mapped[j] = n0 + len(self._new_keys)
+                self._new_keys.append(key)
+                self._new_rows[key] = int(mapped[j])
+                law = key.split(b"\t", 1)[0].decode()
+                if law not in law_index:
+                    law_index[law] = len(laws)
+                    laws.append(law)
+                new_laws.append(law_index[law])
             self._extra_rows = mapped
             grow = len(self._new_keys)
             lengths = np.concatenate([lengths, np.zeros(grow)])
@@ -341,10 +347,12 @@ class AnchorField:
 
     @classmethod
     def build(cls, anchors: Iterable[Anchor], *, exclude: Collection[str] = (),
-              weights: Mapping[str, float] = KIND_WEIGHTS, base: FieldArrays | None = None) -> AnchorField:
-        """The field of `anchors` (without the sources in `exclude`), over the saved part `base` when given."""
-        return cls(base if base is not None else empty_field(), field_arrays(anchors, exclude=exclude,
-                                                                             weights=weights))
+              weights: Mapping[str, float] = KIND_WEIGHTS, base: FieldArrays | None = None,
+              where: str = "the anchor field") -> AnchorField:
+        """The field of `anchors` (without the sources in `exclude`), over the saved part `base` when given
+        (`where`: its file, named when it turns out damaged)."""
+        return cls(base if base is not None else empty_field(),
+                   field_arrays(anchors, exclude=exclude, weights=weights), where=where)
 
     @property
     def articles(self) -> list[tuple[str, str]]:
@@ -355,7 +363,11 @@ class AnchorField:
 
     def article(self, row: int) -> tuple[str, str]:
         n0 = len(self.base.keys)
-        return _unkey(self.base.keys[row] if row < n0 else self._new_keys[row - n0])
+        try:
+            return _unkey(self.base.keys[row] if row < n0 else self._new_keys[row - n0])
+        except UnicodeDecodeError:
+            raise InputError(f"{self.where}: article {row} is not UTF-8; the anchor field is damaged: "
+                             f"{REBUILD_FIELD}") from None
 
     def _posting(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
         word = term.encode()

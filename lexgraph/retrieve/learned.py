@@ -308,7 +308,7 @@ def anchor_field(index: SearchIndex, held_apart: frozenset[str] = frozenset()) -
             _SAVED[saved_key] = read[0] if read is not None else None
         base = _SAVED[saved_key]
         anchors = read_anchors(folder) if judged_status is not None else None
-        _FIELDS[key] = AnchorField.build(anchors or (), exclude=held_apart, base=base)
+        _FIELDS[key] = AnchorField.build(anchors or (), exclude=held_apart, base=base, where=str(folder / FIELD_FILE))
     return _FIELDS[key]
 
 
