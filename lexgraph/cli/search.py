@@ -50,8 +50,8 @@ def index_command(
         "--statute-anchors/--no-statute-anchors",
         help="Also save the statutes' anchors (every resolved citation between clauses gives the cited article "
              "the citing sentence, without its citations) as the anchor field beside the index; skipped when the "
-             "field saved before was built from the graph as it stands. About 10 minutes on the whole 2020 "
-             "archive.")] = True,
+             "field saved before was built from the graph as it stands. About 40 minutes of one core on the whole "
+             "2020 archive.")] = True,
     rebuild_anchors: Annotated[bool, typer.Option(
         "--rebuild-anchors", help="Build the statutes' anchor field again even when it is up to date.")] = False,
     store: StoreOpt = None,
