@@ -280,6 +280,10 @@ class LexGraph:
     def build_anchors(self, judgments: Sequence[str | Path]) -> int:
         return self.indexing.build_anchors(judgments)
 
+    @_door(Indexing.build_statute_anchors)
+    def build_statute_anchors(self, *, rebuild: bool = False, progress: IndexProgress | None = None) -> int | None:
+        return self.indexing.build_statute_anchors(rebuild=rebuild, progress=progress)
+
     @staticmethod
     @_door(Indexing.embedder)
     def embedder(name: str | None = None) -> Embedder:

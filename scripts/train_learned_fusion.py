@@ -3,16 +3,20 @@
     python scripts/train_learned_fusion.py --store DIR [--judgments DIR] [--queries 900] [--captions 120]
         [--folds 5] [--out lexgraph/data/learned_fusion.json]
 
-DIR is a store indexed with its anchors (``lexgraph index --anchors ../shared/data/precedents/supreme_court``); the
-judgment benchmark's store (its six laws) is the one the shipped model was trained on (docs/search.md).
+DIR is a store indexed with its anchors (``lexgraph index --anchors ../shared/data/precedents/supreme_court``, which
+also saves the statutes' anchors); the 19-law benchmark store (``bench/retrieval_lawqa.py --prepare``) is the one
+the shipped model was trained on (docs/search.md).
 
 Training queries, all built here by rule and kept apart from every benchmark split reported:
 - **judgments outside the benchmark**: the citing sentences of the judgments that no query of
   bench/data/judgment_retrieval.json (dev or test) comes from (the sentence without its citations is the query,
   the cited articles of the store's laws the gold; `citing_in`), at most 3 per judgment;
-- **captions → articles**: an article's caption (不法行為による損害賠償) as the query, the article as the gold;
-- **citing clause → cited clause**: a clause of the store that cites an article of another (its CITES edges),
-  its text without clause numbers as the query, the cited articles as the gold.
+- **captions → articles**: an article's caption (不法行為による損害賠償) as the query, the article as the gold.
+
+Citing clauses → the articles they cite were queries too, until the statutes' citing sentences became anchors: such
+a query's own sentence is then an anchor of its gold in the saved field, which cannot leave it out, so they are
+gone. No query is chosen by a benchmark's gold: the benchmark file is read for its judgments (held apart) and its
+laws, never for its articles (tests/test_anchors.py changes every gold and gets the same queries).
 
 No query's own judgment feeds the anchor field it is scored with: the training judgments are cut into `--folds`
 folds, and a query of fold f is scored with the field built without fold f and without every benchmark judgment.
@@ -48,8 +52,6 @@ SHARED = ROOT.parent / "shared" / "data"
 BENCHMARK = ROOT / "bench" / "data" / "judgment_retrieval.json"
 _CAPTION = re.compile(r"（([^（）]{2,40})）$")
 _LEFTOVER = re.compile(r"[0-9０-９一二三四五六七八九十百千]+条")
-_N = "[0-9０-９〇一二三四五六七八九十百千]+"
-_NUMBERS = re.compile(rf"(第{_N}条(の{_N})*|前条|次条|同条|前項|次項|同項|前各項|第{_N}項|第{_N}号|前号|同号)+")
 
 
 def learned_for(lg: LexGraph, held_apart: set[str]) -> LearnedRetriever:
@@ -62,6 +64,11 @@ def learned_for(lg: LexGraph, held_apart: set[str]) -> LearnedRetriever:
     n = len(FEATURES)
     untrained = LearnedModel(FEATURES, (0.0,) * n, (0.0,) * n, (1.0,) * n, 0.0, {})
     return LearnedRetriever(index, hybrid, dense.query_vector, anchor_field(index, frozenset(held_apart)), untrained)
+
+
+def retriever_has_saved_field(retriever: LearnedRetriever) -> int:
+    """How many statute anchors the field the model is trained with holds (0: judgments' alone)."""
+    return retriever.field.base.anchors if retriever.field is not None else 0
 
 
 def fold_of(doc: str, folds: int) -> int:
@@ -108,33 +115,6 @@ def citing_in(text: str, laws: set[str]) -> list[tuple[str, set[tuple[str, str]]
         if 40 <= len(query) <= 300 and not _LEFTOVER.search(query):
             out.append((query, gold))
     return out
-
-
-def clause_queries(lg: LexGraph, laws: set[str], limit: int,
-                   seed: int) -> list[tuple[str, str, set[tuple[str, str]]]]:
-    """(no source, a citing clause's text without its clause numbers, the article it cites in another article),
-    from the store's CITES edges between clauses."""
-    index = lg._open_search_index()
-    pairs: dict[str, set[tuple[str, str]]] = {}
-    for law in sorted(laws):
-        for row in lg.store.query("law_cites_out", law_id=law):
-            source, target = row["from_uid"], row["to_uid"]
-            to_law, _, rest = target.partition("/")
-            article = article_path(rest.split("@")[0])
-            if to_law in laws and article_path(source.partition("/")[2].split("@")[0]) != article:
-                pairs.setdefault(source, set()).add((to_law, article))
-    chosen = sorted(pairs)
-    random.Random(seed).shuffle(chosen)
-    units = index.units_by_uid(chosen[: limit * 2])  # type: ignore[attr-defined]
-    out = []
-    for uid in chosen[: limit * 2]:
-        unit = units.get(uid)
-        if unit is None or len(pairs[uid]) > 3:
-            continue
-        query = _NUMBERS.sub("", unit.text)
-        if len(query) >= 20:
-            out.append(("", query, pairs[uid]))
-    return out[:limit]
 
 
 def caption_queries(lg: LexGraph, laws: set[str], limit: int,
@@ -185,7 +165,6 @@ def main() -> int:
     parser.add_argument("--queries", type=int, default=900)
     parser.add_argument("--per-judgment", type=int, default=3)
     parser.add_argument("--captions", type=int, default=120)
-    parser.add_argument("--clauses", type=int, default=180)
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=32)
@@ -197,17 +176,15 @@ def main() -> int:
         judged, held, used = training_queries(args.judgments, args.benchmark, laws, args.per_judgment, args.queries,
                                               args.seed)
         captions = caption_queries(lg, laws, args.captions, args.seed)
-        clauses = clause_queries(lg, laws, args.clauses, args.seed)
         print(f"{len(judged)} judgment queries from {used} judgments outside the benchmark ({len(held)} held "
-              f"apart), {len(captions)} caption queries, {len(clauses)} citing-clause queries "
-              f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+              f"apart), {len(captions)} caption queries ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
         folds = {f: learned_for(lg, held | {d for d, _, _ in judged if fold_of(d, args.folds) == f})
                  for f in range(args.folds)}
         whole = learned_for(lg, held)
         xs, ys, ws = [], [], []
         where = SearchFilter(kind="provision")
         positives = 0
-        for i, (doc, query, gold) in enumerate([*judged, *captions, *clauses]):
+        for i, (doc, query, gold) in enumerate([*judged, *captions]):
             retriever = folds[fold_of(doc, args.folds)] if doc else whole
             if doc and retriever.field is not None:
                 assert doc not in retriever.field.sources  # its own judgment never describes its gold
@@ -230,7 +207,7 @@ def main() -> int:
                          tuple(float(v) for v in scale), bias,
                          {"script": "scripts/train_learned_fusion.py", "date": date.today().isoformat(),
                           "store_laws": sorted(laws), "judgment_queries": len(judged), "caption_queries":
-                          len(captions), "clause_queries": len(clauses),
+                          len(captions), "statute_anchors": retriever_has_saved_field(whole),
                           "queries_with_gold_among_candidates": positives, "rows": len(y),
                           "judgments_used": used, "benchmark_judgments_held_apart": len(held),
                           "folds": args.folds, "l2": args.l2, "seed": args.seed})

@@ -10,13 +10,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from lexgraph.client import LexGraph
+from lexgraph.errors import InputError
 from lexgraph.eval.benchmark import load_questions
-from lexgraph.index.anchors import Anchor, judgment_anchors, read_anchors
+from lexgraph.index.anchors import Anchor, judgment_anchors, read_anchors, statute_anchors, statute_clause_text
+from lexgraph.index.tokenize import tokenize
+from lexgraph.index.units import article_path
 from lexgraph.retrieve import learned
-from lexgraph.retrieve.anchor_field import AnchorField
-from tests.helpers import ROOT, copy_store
+from lexgraph.retrieve.anchor_field import FIELD_FILE, AnchorField, field_arrays, read_field, write_field
+from lexgraph.store.rows import LAW_CITES_SPANS, LAW_PROVISION_SENTENCES, LawCitesSpansRow
+from tests.helpers import ROOT, SHARED, copy_store, lexgraph
 
 JUDGMENTS = ROOT / "tests" / "data" / "precedents"
 MINPO = "129AC0000000089"
@@ -65,6 +71,7 @@ def lg(search_store_template: Path, tmp_path_factory: pytest.TempPathFactory) ->
     store = copy_store(search_store_template, tmp_path_factory.mktemp("anchors") / "store")
     with LexGraph.open(store, read_only=True) as handle:
         assert handle.build_anchors([JUDGMENTS]) > 0
+        assert (handle.build_statute_anchors() or 0) > 50
         yield handle
 
 
@@ -149,3 +156,152 @@ def test_a_law_without_anchors_is_ranked_as_the_hybrid_ranks_it(lg: LexGraph, mo
     by_model = [candidates.hits[i].uid for i in sorted(range(len(scores)), key=lambda i: -scores[i])[:10]]
     ranked = [r.uid for r in retriever.retrieve(question, 10, where)]
     assert ranked == by_model and ranked != hybrid
+
+
+# -- the statutes' anchors and the saved field ------------------------------------------------------------------
+STATUTE_KINDS = {"act", "order", "ordinance", "rule", "own"}
+
+
+def test_a_statute_anchor_is_the_citing_sentence_without_its_citations(lg: LexGraph) -> None:
+    """Every resolved citation between clauses gives the cited article the citing sentence, with no clause number
+    left in it (the article's number must not be the match), of the citing law's kind; a clause citing its own
+    article (前項 in one article) gives none."""
+    anchors = list(statute_anchors(lg.store))
+    assert len(anchors) > 50 and {a.kind for a in anchors} <= STATUTE_KINDS
+    edges = lg.store.rows(LAW_CITES_SPANS, law_id=MINPO)
+    cited = {(e.to_law, article_path(e.to_path)) for e in edges}
+    assert {(a.law_id, a.article) for a in anchors if a.source == MINPO} <= cited
+    for anchor in anchors:
+        pairs = zip(anchor.tokens, anchor.tokens[1:], strict=False)
+        assert anchor.tokens and not [(a, b) for a, b in pairs if a.isdigit() and b in {"条", "項", "号"}], anchor
+        assert anchor.kind == ("own" if anchor.law_id == anchor.source else anchor.kind)
+    def citing(edge: LawCitesSpansRow) -> str:
+        return article_path(edge.from_uid.partition("/")[2].split("@")[0])
+
+    within = {article_path(e.to_path) for e in edges if e.to_law == MINPO and citing(e) == article_path(e.to_path)}
+    elsewhere = {article_path(e.to_path) for e in edges if e.to_law == MINPO and citing(e) != article_path(e.to_path)}
+    assert within - elsewhere  # articles whose 前項 / 同条 are their only citations in 民法
+    assert not {a.article for a in anchors if a.source == MINPO == a.law_id} & (within - elsewhere)
+    sentences = {r.uid: statute_clause_text(r.sentences) for r in lg.store.rows(LAW_PROVISION_SENTENCES, law_id=MINPO)}
+    spans = {sentences[e.from_uid][e.char_start:e.char_end] for e in edges if e.from_uid in sentences}
+    assert {"前項", "同条"} & spans  # the edges' spans are the citations in the clause's own text
+
+
+def test_the_saved_field_with_the_judgments_laid_over_it_is_the_field_of_both(lg: LexGraph, tmp_path: Path) -> None:
+    """The statutes' part saved and mapped, the judgments' built in memory over it: the same BM25 as one field
+    built in memory from every anchor, the idf and the mean length included, and the same with a judgment held
+    apart."""
+    statutes = list(statute_anchors(lg.store))
+    judgments = every_anchor()
+    write_field(tmp_path, field_arrays(statutes, keep_sources=False))
+    read = read_field(tmp_path)
+    assert read is not None and read[1]["anchors"] == field_arrays(statutes).anchors
+    saved = read[0]
+    for exclude in ((), {"92453"}):
+        laid = AnchorField.build(judgments, exclude=exclude, base=saved)
+        whole = AnchorField.build([*statutes, *[a for a in judgments if a.source not in exclude]])
+        assert sorted(laid.articles) == sorted(whole.articles)
+        for query in [a.tokens for a in judgments[:20]] + [a.tokens for a in statutes[::40]]:
+            assert by_article(laid, query) == pytest.approx(by_article(whole, query), rel=1e-6)
+            got, want = laid.search(query, 5), whole.search(query, 5)
+            assert [h.score for h in got] == pytest.approx([h.score for h in want], rel=1e-6)
+        assert laid.law_anchors(MINPO) == whole.law_anchors(MINPO) > 0
+        assert laid.in_degree(MINPO, "a709") == whole.in_degree(MINPO, "a709")
+
+
+def test_lexgraph_index_saves_the_statute_anchors_and_skips_them_when_up_to_date(
+        search_store_template: Path, tmp_path: Path) -> None:
+    store = copy_store(search_store_template, tmp_path / "store")
+    field = store / "index" / FIELD_FILE
+    assert not field.exists()  # tests.helpers.build_search_store says --no-statute-anchors
+    run = lexgraph("index", "--json", store=store)
+    assert run.code == 0, run.stderr
+    assert run.json()["statute_anchors"] > 50 and field.is_file()
+    before = field.stat().st_mtime_ns
+    run = lexgraph("index", "--json", store=store)
+    assert run.code == 0, run.stderr
+    assert "statute_anchors" not in run.json() and field.stat().st_mtime_ns == before
+    run = lexgraph("index", "--rebuild-anchors", "--json", store=store)
+    assert run.code == 0, run.stderr
+    assert run.json()["statute_anchors"] > 50 and not list(field.parent.glob(".*.tmp"))
+    run = lexgraph("search", "不法行為 損害賠償", "--mode", "anchor", "--json", store=store)
+    assert run.code == 0, run.stderr
+    field.write_bytes(field.read_bytes()[:200])  # cut short
+    run = lexgraph("search", "不法行為 損害賠償", "--mode", "anchor", store=store)
+    assert run.code == 1 and str(field) in run.stderr and "--rebuild-anchors" in run.stderr
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_damaged_field_is_refused_never_read_out_of_bounds(tmp_path: Path, data: st.DataObject) -> None:
+    """Bytes of a saved field changed, cut or added anywhere: reading it and searching it either work or raise
+    `InputError` naming the file, nothing else."""
+    anchors = every_anchor()[:60]
+    folder = tmp_path / "f"
+    if not (folder / FIELD_FILE).exists():
+        write_field(folder, field_arrays(anchors))
+    good = (folder / FIELD_FILE).read_bytes()
+    damaged = bytearray(good)
+    for _ in range(data.draw(st.integers(1, 4))):
+        at = data.draw(st.integers(0, len(damaged) - 1))
+        damaged[at] = data.draw(st.integers(0, 255))
+    cut = data.draw(st.one_of(st.none(), st.integers(0, len(damaged))))
+    bad = tmp_path / "bad"
+    bad.mkdir(exist_ok=True)
+    (bad / FIELD_FILE).write_bytes(bytes(damaged[:cut] if cut is not None else damaged))
+    try:
+        read = read_field(bad)
+        assert read is not None
+        field = AnchorField(read[0], where=str(bad / FIELD_FILE))
+        for anchor in anchors[:5]:
+            field.search(anchor.tokens, 5)
+            field.in_degree(anchor.law_id, anchor.article)
+    except InputError as error:
+        assert str(bad / FIELD_FILE) in str(error)
+
+
+# -- no leakage: benchmark text is never an anchor, gold never chooses a training query --------------------------
+def _contains(anchor: tuple[str, ...], query: tuple[str, ...]) -> bool:
+    return f" {' '.join(query)} " in f" {' '.join(anchor)} "
+
+
+def test_no_benchmark_question_is_an_anchor_of_the_field_an_evaluation_builds(lg: LexGraph) -> None:
+    """Neither a judgment benchmark query (its sentence, tokenised as the anchors are) nor a lawqa_jp question is
+    inside any anchor that feeds the field as an evaluation builds it: the statutes' anchors, and the judgments'
+    without the benchmark's own judgments (every judgment at hand here is one)."""
+    bench = json.loads((ROOT / "bench" / "data" / "judgment_retrieval.json").read_text("utf-8"))
+    held = {q["doc"] for q in bench["queries"]}
+    questions = [tuple(tokenize(q["query"])) for q in bench["queries"]]
+    lawqa = SHARED / "lawqa_jp" / "dev.json"
+    if lawqa.exists():
+        questions += [tuple(tokenize(q.query)) for q in load_questions(lawqa)]
+    questions = [q for q in questions if len(q) >= 5]
+    assert len(questions) > 600
+    statutes = list(statute_anchors(lg.store))
+    judgments = every_anchor()
+    fed = statutes + [a for a in judgments if a.source not in held]
+    assert statutes and len(fed) > len(statutes) and not [a for a in fed for q in questions if _contains(a.tokens, q)]
+    # and the rule bites: the benchmark's own judgments' anchors do hold its queries' sentences
+    assert [a for a in judgments if a.source in held for q in questions if _contains(a.tokens, q)]
+
+
+def test_no_training_query_is_chosen_by_a_benchmark_gold(tmp_path: Path) -> None:
+    """The training queries read the benchmark for its judgments (held apart) and its laws, never its gold: every
+    query's gold articles and paragraphs changed, the training queries are the same."""
+    spec = importlib.util.spec_from_file_location("train", ROOT / "scripts" / "train_learned_fusion.py")
+    assert spec and spec.loader
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+    bench = json.loads(train.BENCHMARK.read_text("utf-8"))
+    laws = {entry["law_id"] for entry in bench["laws"]}
+    unheld = tmp_path / "unheld.json"  # no judgment held: the judgments at hand are all the benchmark's
+    unheld.write_text(json.dumps({**bench, "queries": [{**q, "doc": f"x{i}"} for i, q in enumerate(bench["queries"])]},
+                                 ensure_ascii=False), "utf-8")
+    moved = tmp_path / "moved.json"
+    moved.write_text(json.dumps({**bench, "queries": [
+        {**q, "doc": f"x{i}", "articles": [{"law_id": MINPO, "path": "a1"}], "paragraphs": []}
+        for i, q in enumerate(bench["queries"])]}, ensure_ascii=False), "utf-8")
+    first = train.training_queries(JUDGMENTS, unheld, laws, 50, 10_000, 1)
+    second = train.training_queries(JUDGMENTS, moved, laws, 50, 10_000, 1)
+    assert first[0] and first == second
+    assert not hasattr(train, "clause_queries")  # a citing clause's sentence is an anchor of its gold now

@@ -4,6 +4,7 @@ answered in one place, which a search and a build both read."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from lexgraph.api.reading import Reading
 from lexgraph.api.session import Session
-from lexgraph.errors import IndexUnavailable
+from lexgraph.errors import IndexUnavailable, InputError
 from lexgraph.index.units import UNIT_KINDS, UnitKind
 
 if TYPE_CHECKING:
@@ -61,6 +62,45 @@ class Indexing:
         files = judgment_files(judgments)
         return write_anchors(Path(directory), judgment_files_anchors(files, laws=laws),
                              source=", ".join(map(str, judgments)))
+
+    def build_statute_anchors(self, *, rebuild: bool = False,
+                              progress: IndexProgress | None = None) -> int | None:
+        """Save the statutes' anchors as the anchor field's saved part beside the index (``anchor_field.bin``):
+        every resolved citation between clauses of the store gives the cited article the citing sentence, without
+        its citations (`index.anchors.statute_anchors`), folded into arrays a search maps. Returns how many
+        distinct anchors were folded, or None when the saved field was built from the graph as it stands (the
+        laws' fingerprints are recorded in it) and `rebuild` is not asked. Raises `IndexUnavailable` when the
+        index is not the embedded store's (the field is a file beside it)."""
+        import hashlib
+
+        from lexgraph.index.anchors import statute_anchors
+        from lexgraph.index.backends import index_backend
+        from lexgraph.index.units import part_fingerprints
+        from lexgraph.retrieve.anchor_field import FIELD_FILE, field_arrays, read_field, write_field
+
+        store = self._session.store
+        directory = Path(index_backend(store).location(store))
+        if not directory.is_dir():
+            raise IndexUnavailable("the anchor field is kept beside an embedded store's index (build the index "
+                                   "first); a Neo4j store has none yet: search it without the learned mode's anchors")
+        current = part_fingerprints(store)
+        laws = {part.split(":", 1)[1] for part in current if part.startswith("law:")}
+        graph = hashlib.sha256(json.dumps(sorted(current.items())).encode()).hexdigest()
+        if not rebuild and (directory / FIELD_FILE).exists():
+            try:
+                saved = read_field(directory)
+            except InputError:
+                saved = None  # damaged: built again below
+            if saved is not None and saved[1].get("graph") == graph:
+                return None
+
+        def on_law(done: int, total: int) -> None:
+            if progress is not None:
+                progress("statute anchors", done, total)
+
+        field = field_arrays(statute_anchors(store, laws, on_law), keep_sources=False)
+        write_field(directory, field, about={"graph": graph, "laws": len(laws)})
+        return field.anchors
 
     def index_status(self) -> IndexStatus:
         """Which parts of the search index are fresh, stale or missing, without building anything."""

@@ -11,6 +11,15 @@ Each anchor keeps its source (the judgment's file name without suffix, its lawsu
 evaluation can leave out the judgments it scores (`retrieve.anchor_field.AnchorField.build(exclude=…)`): a
 query's own judgment must never describe its gold. The anchors are written beside the index as
 ``anchors.jsonl.gz`` (`write_anchors`), built by `LexGraph.build_anchors` / ``lexgraph index --anchors DIR``.
+
+The statutes cite each other too, and say in passing what they cite: a 施行令's 「法第二十七条の三十六第一項に規定する
+内閣府令で定める者」 describes 金商法 第二十七条の三十六. Every resolved CITES edge between clauses of the store gives
+the cited article an anchor (`statute_anchors`): the citing clause's sentence holding the citation, without every
+citation span of the clause (the edges' own spans) and every clause number left (前項, 同条, 第三号), its kind the
+citing law's type (`LAW_TYPE_KINDS`), or ``own`` when the clause cites another article of its own law; a clause
+citing its own article (前項 inside one article) says nothing new about it and gives none. At 1.5 M anchors on the
+whole archive these are not written as records but folded straight into the saved field
+(`retrieve.anchor_field.write_field`), which a search maps instead of building.
 """
 
 from __future__ import annotations
@@ -19,8 +28,9 @@ import gzip
 import io
 import json
 import os
+import re
 import secrets
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,12 +41,30 @@ from lexgraph.documents.datafiles import DataLimits, is_regular_file, open_regul
 from lexgraph.documents.jsonl import line_where, read_records
 from lexgraph.errors import InputError
 from lexgraph.index.tokenize import tokenize
+from lexgraph.index.units import article_path
+from lexgraph.store.base import GraphStore
+from lexgraph.store.rows import LAW_CITES_SPANS, LAW_PROVISION_SENTENCES, LAWS_ALL
 
 ANCHOR_FILE = "anchors.jsonl.gz"
 #: Sentences taken on each side of the citing sentence (0: the sentence alone; measured, docs/search.md).
 DEFAULT_WINDOW = 0
 #: An anchor longer than this (a run-on sentence of a PDF extract) is cut around the citation.
 MAX_CHARS = 400
+
+
+#: A statute anchor's kind by the citing law's e-Gov LawType: 法律 (and the constitution), 政令 (and 勅令), 府省令,
+#: 規則 (and every other type: 人事院規則, 会計検査院規則, 最高裁判所規則). Judgments are ``judgment``.
+LAW_TYPE_KINDS: dict[str, str] = {"Constitution": "act", "Act": "act", "CabinetOrder": "order",
+                                  "ImperialOrder": "order", "MinisterialOrdinance": "ordinance"}
+OTHER_LAW_KIND = "rule"
+#: A clause citing another article of its own law.
+OWN_LAW_KIND = "own"
+#: The clauses whose own text is read for citations (articles repeat their paragraphs' text), as linking reads them.
+_CITING_KINDS = frozenset({"paragraph", "item", "subitem"})
+_N = "[0-9０-９〇一二三四五六七八九十百千]+"
+#: Clause numbers and references the edges' spans leave (an unresolved 同条, a range's far end): never anchor words.
+_CLAUSE_WORDS = re.compile(rf"(第?{_N}の?(?:[編章節款目項号]|条(?![件約例理文]))(の{_N})*|前各?[条項号]|次[条項号]|"
+                           r"同[条項号]|各号|各項|本条|本項|前段|後段|ただし書|柱書)+")
 
 
 @dataclass(frozen=True)
@@ -46,8 +74,8 @@ class Anchor:
 
     law_id: str
     article: str  # a709, a6_2
-    kind: str  # judgment (more kinds, such as a citing statute clause, can be added with their weight)
-    source: str  # the judgment's file stem (083087_hanrei)
+    kind: str  # judgment, or a statute's: act, order, ordinance, rule, own (`LAW_TYPE_KINDS`)
+    source: str  # the judgment's file stem (083087_hanrei), or the citing law's id
     tokens: tuple[str, ...]
 
     def to_json(self) -> dict[str, object]:
@@ -192,3 +220,79 @@ def _anchor(row: dict[str, Any], where: str) -> Anchor:
         values.append(value)
     law_id, article, kind, source, tokens = values
     return Anchor(law_id, article, kind, source, tuple(tokens.split()))
+
+
+def statute_anchors(store: GraphStore, laws: set[str] | None = None,
+                    on_law: Callable[[int, int], None] | None = None) -> Iterator[Anchor]:
+    """The anchors the store's statutes give: one per resolved CITES edge between clauses (cited article, citing
+    sentence), its cited law in `laws` (None: any). Read law by law, so memory holds one law's clauses; the same
+    sentence is tokenised once per law (a clause's versions repeat it). `on_law(done, total)` after each law."""
+    types = {row.law_id: str(row.law_type or "") for row in store.rows(LAWS_ALL)}
+    total = len(types)
+    for done, (law_id, law_type) in enumerate(sorted(types.items()), start=1):
+        yield from _law_anchors(store, law_id, LAW_TYPE_KINDS.get(law_type, OTHER_LAW_KIND), laws)
+        if on_law is not None:
+            on_law(done, total)
+
+
+def _law_anchors(store: GraphStore, law_id: str, kind: str, laws: set[str] | None) -> Iterator[Anchor]:
+    edges: dict[str, list[tuple[int, int, str, str]]] = {}
+    for edge in store.rows(LAW_CITES_SPANS, law_id=law_id):
+        if edge.to_law and edge.to_path and (laws is None or edge.to_law in laws):
+            edges.setdefault(edge.from_uid, []).append((int(edge.char_start or 0), int(edge.char_end or 0),
+                                                        edge.to_law, article_path(edge.to_path)))
+    if not edges:
+        return
+    tokens_of: dict[str, tuple[str, ...]] = {}
+    for row in store.rows(LAW_PROVISION_SENTENCES, law_id=law_id):
+        cites = edges.get(row.uid)
+        if not cites or row.kind not in _CITING_KINDS or not row.sentences:
+            continue
+        text = statute_clause_text(row.sentences)
+        own = article_path(row.uid.partition("/")[2].split("@")[0])
+        ends = [0, *sentence_ends(text)]
+        if ends[-1] < len(text):
+            ends.append(len(text))
+        spans = sorted({(start, end) for start, end, _, _ in cites})
+        for start, end, to_law, article in sorted(set(cites)):
+            if to_law == law_id and article == own:
+                continue
+            at = next((i for i in range(len(ends) - 1) if ends[i] <= start < ends[i + 1]), None)
+            if at is None:
+                continue
+            begin, stop = ends[at], ends[at + 1]
+            if stop - begin > MAX_CHARS:  # a 附則's run-on sentence: around the citation, as a judgment's
+                begin, stop = max(begin, start - MAX_CHARS // 2), min(stop, end + MAX_CHARS // 2)
+            words = statute_sentence(text, begin, stop, spans)
+            tokens = tokens_of.get(words)
+            if tokens is None:
+                tokens = tokens_of[words] = tuple(tokenize(words))
+            if tokens:
+                yield Anchor(to_law, article, OWN_LAW_KIND if to_law == law_id else kind, law_id, tokens)
+
+
+def statute_clause_text(sentences: str) -> str:
+    """A clause's own text from its stored sentences (JSON of (role, text)), as linking read its citations (the
+    edges' offsets are into it): 列 columns apart by 「：」."""
+    try:
+        pairs = json.loads(sentences)
+    except ValueError:
+        return ""
+    out: list[str] = []
+    for role, text in pairs:
+        if out and str(role).startswith("列"):
+            out.append("：")
+        out.append(str(text))
+    return "".join(out)
+
+
+def statute_sentence(text: str, start: int, stop: int, spans: Iterable[tuple[int, int]]) -> str:
+    """The sentence `text[start:stop]` without the citation `spans` and the clause numbers left in it."""
+    pieces, position = [], start
+    for begin, end in sorted(spans):
+        if end <= start or begin >= stop:
+            continue
+        pieces.append(text[position:max(position, begin)])
+        position = max(position, end)
+    pieces.append(text[position:stop])
+    return _CLAUSE_WORDS.sub("", "".join(pieces))

@@ -513,7 +513,7 @@ class LocalIndex:
         if kind == "anchors":
             from lexgraph.index.anchors import ANCHOR_FILE
 
-            if not (self.directory / ANCHOR_FILE).exists():
+            if not (self.directory / ANCHOR_FILE).exists() and not (self.directory / "anchor_field.bin").exists():
                 return ("the index has no anchor field; build it with `lexgraph index --anchors DIR` (a folder of "
                         "judgment texts)")
         return None

@@ -1,6 +1,6 @@
-"""The ``anchor`` search mode: clauses ranked by their article's anchor field alone (what the judgments citing it
-say, `retrieve.anchor_field`), each article's paragraphs in order. A measure of what the field knows by itself
-(docs/search.md); the ``learned`` mode is where it is meant to be used."""
+"""The ``anchor`` search mode: clauses ranked by their article's anchor field alone (what the judgments and the
+statutes citing it say, `retrieve.anchor_field`), each article's paragraphs in order. A measure of what the field
+knows by itself (docs/search.md); the ``learned`` mode is where it is meant to be used."""
 
 from __future__ import annotations
 
@@ -33,6 +33,6 @@ class AnchorRetriever:
 def build(setup: RetrieverSetup) -> Retriever:
     field = anchor_field(setup.index, setup.held_apart)
     if field is None:
-        raise IndexUnavailable("the index has no anchor field; build it with `lexgraph index --anchors DIR` (a "
-                               "folder of judgment texts)")
+        raise IndexUnavailable("the index has no anchor field; build it with `lexgraph index` (the statutes' "
+                               "anchors) or `lexgraph index --anchors DIR` (a folder of judgment texts)")
     return AnchorRetriever(setup.index, field)

@@ -288,6 +288,15 @@ class LawCitesOutRow(NamedTuple):
     from_uid: Any
     to_uid: Any
 
+class LawCitesSpansRow(NamedTuple):
+    """law_cites_spans."""
+
+    from_uid: Any
+    char_start: Any
+    char_end: Any
+    to_law: Any
+    to_path: Any
+
 class LawHasPartRow(NamedTuple):
     """law_has_part."""
 
@@ -849,6 +858,7 @@ LAW_CITED_BY_CLAUSES = Query("law_cited_by_clauses", LawCitedByClausesRow)
 LAW_CITED_BY_DOCUMENTS = Query("law_cited_by_documents", LawCitedByDocumentsRow)
 LAW_CITES_LAWS_OUT = Query("law_cites_laws_out", LawCitesOutRow)
 LAW_CITES_OUT = Query("law_cites_out", LawCitesOutRow)
+LAW_CITES_SPANS = Query("law_cites_spans", LawCitesSpansRow)
 LAW_HAS_PART = Query("law_has_part", LawHasPartRow)
 LAW_NEXT_LINKS = Query("law_next_links", LawNextLinksRow)
 LAW_PROVISION_SENTENCES = Query("law_provision_sentences", LawProvisionSentencesRow)
