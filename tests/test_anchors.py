@@ -8,6 +8,7 @@ import importlib.util
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -95,11 +96,17 @@ def test_an_evaluation_never_feeds_its_own_judgments_into_the_anchors(lg: LexGra
     assert not (used[0].sources & scored) and used[0].sources == sources - scored
 
 
-def test_training_queries_come_from_judgments_outside_the_benchmark(tmp_path: Path) -> None:
+def _training_script() -> Any:
+    """scripts/train_learned_fusion.py, loaded as a module (scripts/ is no package)."""
     spec = importlib.util.spec_from_file_location("train", ROOT / "scripts" / "train_learned_fusion.py")
     assert spec and spec.loader
     train = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(train)
+    return train
+
+
+def test_training_queries_come_from_judgments_outside_the_benchmark(tmp_path: Path) -> None:
+    train = _training_script()
     benchmark = tmp_path / "bench.json"
     benchmark.write_text(json.dumps({"queries": [{"doc": "91244"}, {"doc": "92453"}]}), "utf-8")
     queries, held, used = train.training_queries(JUDGMENTS, benchmark, {MINPO, "408AC0000000109"}, 5, 100, 1)
@@ -116,10 +123,7 @@ def test_no_benchmark_query_or_its_judgment_is_a_training_query(tmp_path: Path) 
     all the benchmark's, so a second benchmark made of the real one without one judgment's queries shows the rule
     at work: that judgment now gives queries, the others still none, and no training query is the text of a
     query still in the benchmark."""
-    spec = importlib.util.spec_from_file_location("train", ROOT / "scripts" / "train_learned_fusion.py")
-    assert spec and spec.loader
-    train = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(train)
+    train = _training_script()
     bench = json.loads(train.BENCHMARK.read_text("utf-8"))
     laws = {entry["law_id"] for entry in bench["laws"]}
     at_hand = {f.stem for f in JUDGMENTS.glob("*.txt")}
@@ -288,10 +292,7 @@ def test_no_benchmark_question_is_an_anchor_of_the_field_an_evaluation_builds(lg
 def test_no_training_query_is_chosen_by_a_benchmark_gold(tmp_path: Path) -> None:
     """The training queries read the benchmark for its judgments (held apart) and its laws, never its gold: every
     query's gold articles and paragraphs changed, the training queries are the same."""
-    spec = importlib.util.spec_from_file_location("train", ROOT / "scripts" / "train_learned_fusion.py")
-    assert spec and spec.loader
-    train = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(train)
+    train = _training_script()
     bench = json.loads(train.BENCHMARK.read_text("utf-8"))
     laws = {entry["law_id"] for entry in bench["laws"]}
     unheld = tmp_path / "unheld.json"  # no judgment held: the judgments at hand are all the benchmark's
