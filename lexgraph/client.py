@@ -281,8 +281,9 @@ class LexGraph:
         return self.indexing.build_anchors(judgments)
 
     @_door(Indexing.build_statute_anchors)
-    def build_statute_anchors(self, *, rebuild: bool = False, progress: IndexProgress | None = None) -> int | None:
-        return self.indexing.build_statute_anchors(rebuild=rebuild, progress=progress)
+    def build_statute_anchors(self, *, rebuild: bool = False, progress: IndexProgress | None = None,
+                              refresh_only: bool = False) -> int | None:
+        return self.indexing.build_statute_anchors(rebuild=rebuild, progress=progress, refresh_only=refresh_only)
 
     @staticmethod
     @_door(Indexing.embedder)

@@ -107,11 +107,11 @@ def build_search_store(store: Path, *literature: Path) -> None:
     (store / "cache").mkdir()
     shutil.copy(SEED_CACHE, store / "cache" / SEED_CACHE.name)
     # No anchor field unless a test builds one (`lexgraph index` saves the statutes' by default).
-    run = lexgraph("index", "--law", "民法", "--law", "借地借家法", "--no-statute-anchors", "--json", store=store)
+    run = lexgraph("index", "--law", "民法", "--law", "借地借家法", "--json", store=store)
     assert run.code == 0, run.stderr
     assert sorted(run.json()["built"]) == ["law:129AC0000000089", "law:403AC0000000090"]
     assert run.json()["embedded_texts"] == 0, STALE_SEED
-    run = lexgraph("index", "--kind", "chunk", "--no-statute-anchors", "--json", store=store)
+    run = lexgraph("index", "--kind", "chunk", "--json", store=store)
     assert run.code == 0, run.stderr
     assert run.json()["built"] == ["chunks"]
     assert literature or run.json()["embedded_texts"] == 0, STALE_SEED

@@ -217,8 +217,11 @@ def test_lexgraph_index_saves_the_statute_anchors_and_skips_them_when_up_to_date
         search_store_template: Path, tmp_path: Path) -> None:
     store = copy_store(search_store_template, tmp_path / "store")
     field = store / "index" / FIELD_FILE
-    assert not field.exists()  # tests.helpers.build_search_store says --no-statute-anchors
-    run = lexgraph("index", "--json", store=store)
+    assert not field.exists()  # tests.helpers.build_search_store asks for none
+    run = lexgraph("index", "--json", store=store)  # not asked for, none saved before: none made
+    assert run.code == 0, run.stderr
+    assert "statute_anchors" not in run.json() and not field.exists()
+    run = lexgraph("index", "--statute-anchors", "--json", store=store)
     assert run.code == 0, run.stderr
     assert run.json()["statute_anchors"] > 50 and field.is_file()
     before = field.stat().st_mtime_ns

@@ -117,7 +117,8 @@ def test_every_named_query_returns_exactly_its_declared_columns(ingested: GraphS
         assert _engine_columns(ingested, query.name, params) == list(query.row._fields), query.name
         raw = ingested.query(query.name, **params)
         typed = ingested.rows(query, **params)
-        assert [row._asdict() for row in typed] == raw, query.name
+        # as multisets: a query without ORDER BY may come back in another order each read (a parallel scan)
+        assert sorted(repr(row._asdict()) for row in typed) == sorted(repr(row) for row in raw), query.name
         checked += 1
         with_rows += bool(typed)
     assert checked == sum(1 for q in QUERIES if ingested.backend == "neo4j" or _shared(q.name))

@@ -63,14 +63,16 @@ class Indexing:
         return write_anchors(Path(directory), judgment_files_anchors(files, laws=laws),
                              source=", ".join(map(str, judgments)))
 
-    def build_statute_anchors(self, *, rebuild: bool = False,
-                              progress: IndexProgress | None = None) -> int | None:
+    def build_statute_anchors(self, *, rebuild: bool = False, progress: IndexProgress | None = None,
+                              refresh_only: bool = False) -> int | None:
         """Save the statutes' anchors as the anchor field's saved part beside the index (``anchor_field.bin``):
         every resolved citation between clauses of the store gives the cited article the citing sentence, without
         its citations (`index.anchors.statute_anchors`), folded into arrays a search maps. Returns how many
         distinct anchors were folded, or None when the saved field was built from the graph as it stands (the
-        laws' fingerprints are recorded in it) and `rebuild` is not asked. Raises `IndexUnavailable` when the
-        index is not the embedded store's (the field is a file beside it)."""
+        laws' fingerprints are recorded in it) and `rebuild` is not asked, or when `refresh_only` and no field was
+        saved before (`lexgraph index` without ``--statute-anchors`` keeps a saved field up to date and makes none:
+        see docs/search.md for why they are asked for). Raises `IndexUnavailable` when the index is not the
+        embedded store's (the field is a file beside it)."""
         import hashlib
 
         from lexgraph.index.anchors import statute_anchors
@@ -83,6 +85,8 @@ class Indexing:
         if not directory.is_dir():
             raise IndexUnavailable("the anchor field is kept beside an embedded store's index (build the index "
                                    "first); a Neo4j store has none yet: search it without the learned mode's anchors")
+        if refresh_only and not (directory / FIELD_FILE).exists():
+            return None
         current = part_fingerprints(store)
         laws = {part.split(":", 1)[1] for part in current if part.startswith("law:")}
         graph = hashlib.sha256(json.dumps(sorted(current.items())).encode()).hexdigest()

@@ -47,11 +47,11 @@ def index_command(
         "--anchors", help="Judgment text files or folders: their sentences citing an article become its anchor "
                           "field (the learned search mode reads it).")] = None,
     statute_anchors: Annotated[bool, typer.Option(
-        "--statute-anchors/--no-statute-anchors",
+        "--statute-anchors",
         help="Also save the statutes' anchors (every resolved citation between clauses gives the cited article "
-             "the citing sentence, without its citations) as the anchor field beside the index; skipped when the "
-             "field saved before was built from the graph as it stands. About 40 minutes of one core on the whole "
-             "2020 archive.")] = True,
+             "the citing sentence, without its citations) as the anchor field beside the index. Without it a "
+             "field saved before is kept up to date and none is made. About 40 minutes of one core on the whole "
+             "2020 archive.")] = False,
     rebuild_anchors: Annotated[bool, typer.Option(
         "--rebuild-anchors", help="Build the statutes' anchor field again even when it is up to date.")] = False,
     store: StoreOpt = None,
@@ -85,8 +85,10 @@ def index_command(
                     progress.update(task, completed=done, total=total or None)
 
             summary = lg.index(laws=law or (), kinds=kinds, rebuild=rebuild, embedder=model, progress=on_progress)
-            folded = (lg.build_statute_anchors(rebuild=rebuild or rebuild_anchors, progress=on_progress)
-                      if statute_anchors and not is_server(store) else None)
+            asked = bool(statute_anchors or rebuild_anchors)
+            folded = (lg.build_statute_anchors(rebuild=rebuild or rebuild_anchors, progress=on_progress,
+                                               refresh_only=not asked)
+                      if not is_server(store) else None)
         written = lg.build_anchors(anchors) if anchors else None
     if as_json:
         emit_json({**summary.to_json(), **({"anchors": written} if written is not None else {}),

@@ -90,8 +90,9 @@ def copy(
     as_json: JsonOpt = False,
 ) -> None:
     """Copy the whole graph into another store (an embedded store into Neo4j, say). Running it again changes
-    nothing. The search index is not copied: the command that builds it from this store's cached vectors is
-    printed."""
+    nothing.
+
+    The search index is not copied: the command that builds it from this store's cached vectors is printed."""
     if batch <= 0:
         raise ConfigurationError("--batch must be positive")
     if store_location(store) == to:

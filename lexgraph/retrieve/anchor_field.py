@@ -279,6 +279,8 @@ def read_field(directory: Path) -> tuple[FieldArrays, dict[str, Any]] | None:
         raise refuse("a law's id is not UTF-8") from None
     if articles and (int(arrays["law_of"].min()) < 0 or int(arrays["law_of"].max()) >= len(laws)):
         raise refuse("an article names a law past the laws' array")
+    if nnz and (int(arrays["rows"].min()) < 0 or int(arrays["rows"].max()) >= articles):
+        raise refuse("a posting names an article past the articles' array")
     field = FieldArrays(arrays["keys"], arrays["law_of"], laws, arrays["terms"], indptr, arrays["rows"],
                         arrays["tf"], arrays["lengths"], arrays["counts"], frozenset(), int(header.get("anchors", 0)))
     return field, header

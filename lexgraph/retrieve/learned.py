@@ -171,7 +171,13 @@ class LearnedRetriever:
         if not candidates.hits:
             return []
         scores = self.model.score(candidates.features)
-        order = np.argsort(-scores, kind="stable")[:k]
+        # The clauses the question itself cites come first, in the order it cites them: every training query has
+        # its clause numbers taken out (a query naming its answer teaches nothing), so the model cannot know what
+        # an explicit citation means, and a question naming 民法第二百十三条の二 asks about that clause.
+        cited = sorted((i for i, found in enumerate(candidates.sources) if "cited" in found),
+                       key=lambda i: candidates.sources[i]["cited"])
+        first = set(cited)
+        order = [*cited, *(int(i) for i in np.argsort(-scores, kind="stable") if int(i) not in first)][:k]
         return [Retrieved(candidates.hits[i], float(scores[i]), rank, candidates.sources[i])
                 for rank, i in enumerate(order, start=1)]
 
