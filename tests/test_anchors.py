@@ -17,11 +17,19 @@ from hypothesis import strategies as st
 from lexgraph.client import LexGraph
 from lexgraph.errors import InputError
 from lexgraph.eval.benchmark import load_questions
-from lexgraph.index.anchors import Anchor, judgment_anchors, read_anchors, statute_anchors, statute_clause_text
+from lexgraph.index.anchors import (
+    FIELD_FILE,
+    Anchor,
+    judgment_anchors,
+    read_anchors,
+    statute_anchors,
+    statute_clause_text,
+)
 from lexgraph.index.tokenize import tokenize
 from lexgraph.index.units import article_path
+from lexgraph.retrieve import anchor_field as anchor_field_module
 from lexgraph.retrieve import learned
-from lexgraph.retrieve.anchor_field import FIELD_FILE, AnchorField, field_arrays, read_field, write_field
+from lexgraph.retrieve.anchor_field import AnchorField, field_arrays, read_field, write_field
 from lexgraph.store.rows import LAW_CITES_SPANS, LAW_PROVISION_SENTENCES, LawCitesSpansRow
 from tests.helpers import ROOT, SHARED, copy_store, lexgraph
 
@@ -88,10 +96,10 @@ def test_an_evaluation_never_feeds_its_own_judgments_into_the_anchors(lg: LexGra
     dataset = tmp_path / "bench.json"
     dataset.write_text(json.dumps({"format": "lexgraph-retrieval-benchmark/1", "queries": queries}), "utf-8")
     questions = load_questions(dataset, "test")
-    learned._FIELDS.clear()
+    anchor_field_module._FIELDS.clear()
     runs = lg.eval_retrieval(questions, ["learned"], [5])
     assert runs[0].mode == "learned" and len(runs[0].scored) == len(queries)
-    used = list(learned._FIELDS.values())
+    used = list(anchor_field_module._FIELDS.values())
     assert len(used) == 1 and used[0] is not None
     assert not (used[0].sources & scored) and used[0].sources == sources - scored
 

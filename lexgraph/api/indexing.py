@@ -75,10 +75,10 @@ class Indexing:
         embedded store's (the field is a file beside it)."""
         import hashlib
 
-        from lexgraph.index.anchors import statute_anchors
+        from lexgraph.index.anchors import FIELD_FILE, statute_anchors
         from lexgraph.index.backends import index_backend
         from lexgraph.index.units import part_fingerprints
-        from lexgraph.retrieve.anchor_field import FIELD_FILE, field_arrays, read_field, write_field
+        from lexgraph.retrieve.anchor_field import field_arrays, read_field, write_field
 
         store = self._session.store
         directory = Path(index_backend(store).location(store))

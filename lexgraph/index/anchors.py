@@ -46,6 +46,8 @@ from lexgraph.store.base import GraphStore
 from lexgraph.store.rows import LAW_CITES_SPANS, LAW_PROVISION_SENTENCES, LAWS_ALL
 
 ANCHOR_FILE = "anchors.jsonl.gz"
+#: The statutes' anchors, folded into the field a search maps (`retrieve.anchor_field.write_field`).
+FIELD_FILE = "anchor_field.bin"
 #: Sentences taken on each side of the citing sentence (0: the sentence alone; measured, docs/search.md).
 DEFAULT_WINDOW = 0
 #: An anchor longer than this (a run-on sentence of a PDF extract) is cut around the citation.

@@ -511,9 +511,9 @@ class LocalIndex:
     def lacks(self, kind: IndexKind) -> str | None:
         """Only the anchor field may be missing: it is built apart (`lexgraph index --anchors`)."""
         if kind == "anchors":
-            from lexgraph.index.anchors import ANCHOR_FILE
+            from lexgraph.index.anchors import ANCHOR_FILE, FIELD_FILE
 
-            if not (self.directory / ANCHOR_FILE).exists() and not (self.directory / "anchor_field.bin").exists():
+            if not (self.directory / ANCHOR_FILE).exists() and not (self.directory / FIELD_FILE).exists():
                 return ("the index has no anchor field; build it with `lexgraph index --anchors DIR` (a folder of "
                         "judgment texts)")
         return None

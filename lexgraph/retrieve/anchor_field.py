@@ -31,7 +31,8 @@ import numpy as np
 
 from lexgraph.documents.datafiles import open_regular
 from lexgraph.errors import InputError
-from lexgraph.index.anchors import Anchor
+from lexgraph.index.anchors import ANCHOR_FILE, FIELD_FILE, Anchor, read_anchors
+from lexgraph.index.query import SearchIndex
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 
 #: Each anchor's terms count this much by its source's kind: a judgment's sentence, and a statute's by the citing
@@ -41,7 +42,6 @@ from lexgraph.index.tokenize import TOKENIZER_VERSION
 KIND_WEIGHTS: Mapping[str, float] = {"judgment": 1.0, "act": 1.0, "order": 1.0, "ordinance": 1.0, "rule": 1.0,
                                      "own": 1.0}
 K1, B = 1.2, 0.75
-FIELD_FILE = "anchor_field.bin"
 FIELD_FORMAT = "lexgraph-anchor-field/1"
 _MAGIC = b"LXANCHOR"
 #: A term longer than this (in UTF-8 bytes; a run of katakana or digits Sudachi keeps whole) is left out of the
@@ -431,3 +431,40 @@ class AnchorField:
         if row is None:
             row = self._new_rows.get(key)
         return 0.0 if row is None else float(self.counts[row])
+
+
+_FIELDS: dict[tuple[object, ...], AnchorField] = {}
+_SAVED: dict[tuple[object, ...], FieldArrays | None] = {}
+
+
+def _status(path: Path) -> tuple[int, int] | None:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_mtime_ns, status.st_size
+
+
+def anchor_field(index: SearchIndex, held_apart: frozenset[str] = frozenset()) -> AnchorField | None:
+    """The anchor field beside `index`: the statutes' anchors saved when it was built (``anchor_field.bin``,
+    mapped) with the judgments' anchors (``anchors.jsonl.gz``, `lexgraph index --anchors DIR`) laid over them,
+    without the sources in `held_apart`; None when the index has neither (the anchor features are then 0, and the
+    model ranks by the rest). Built once per pair of files and held-apart set: the files' sizes and modification
+    times are part of the key, so anchors written again (by this process or another) are read again."""
+    directory = index.directory
+    if directory is None:
+        return None
+    folder = Path(directory)
+    saved_status, judged_status = _status(folder / FIELD_FILE), _status(folder / ANCHOR_FILE)
+    if saved_status is None and judged_status is None:
+        return None
+    key = (str(directory), saved_status, judged_status, held_apart)
+    if key not in _FIELDS:
+        saved_key = (str(directory), saved_status)
+        if saved_key not in _SAVED:
+            read = read_field(folder) if saved_status is not None else None
+            _SAVED[saved_key] = read[0] if read is not None else None
+        base = _SAVED[saved_key]
+        anchors = read_anchors(folder) if judged_status is not None else None
+        _FIELDS[key] = AnchorField.build(anchors or (), exclude=held_apart, base=base, where=str(folder / FIELD_FILE))
+    return _FIELDS[key]

@@ -7,8 +7,7 @@ from __future__ import annotations
 from lexgraph.errors import IndexUnavailable
 from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex
 from lexgraph.index.tokenize import question_terms
-from lexgraph.retrieve.anchor_field import AnchorField
-from lexgraph.retrieve.learned import anchor_field
+from lexgraph.retrieve.anchor_field import AnchorField, anchor_field
 from lexgraph.retrieve.modes import RetrieverSetup
 from lexgraph.retrieve.retrievers import Retrieved, Retriever
 

@@ -23,11 +23,10 @@ from typing import Any
 import numpy as np
 
 from lexgraph.errors import ConfigurationError
-from lexgraph.index.anchors import ANCHOR_FILE, read_anchors
 from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex, UnitBatch
 from lexgraph.index.tokenize import question_terms
 from lexgraph.index.units import IndexUnit, UnitKind, article_path
-from lexgraph.retrieve.anchor_field import FIELD_FILE, AnchorField, FieldArrays, read_field
+from lexgraph.retrieve.anchor_field import AnchorField, anchor_field
 from lexgraph.retrieve.builders import hybrid_of
 from lexgraph.retrieve.fusion import DEFAULT_MEAN_WEIGHTS, law_prior_weight, mean_normalised
 from lexgraph.retrieve.law_prior import law_affinity
@@ -279,43 +278,6 @@ class LearnedRetriever:
         sources = tuple({name: r[uid] for name, r in ranks.items() if uid in r} for uid in uids)
         return Candidates(tuple(hits[uid] for uid in uids), tuple(articles[uid] for uid in uids),
                           np.asarray(rows, dtype=float).reshape(len(uids), len(FEATURES)), sources)
-
-
-_FIELDS: dict[tuple[object, ...], AnchorField] = {}
-_SAVED: dict[tuple[object, ...], FieldArrays | None] = {}
-
-
-def _status(path: Path) -> tuple[int, int] | None:
-    try:
-        status = path.stat()
-    except OSError:
-        return None
-    return status.st_mtime_ns, status.st_size
-
-
-def anchor_field(index: SearchIndex, held_apart: frozenset[str] = frozenset()) -> AnchorField | None:
-    """The anchor field beside `index`: the statutes' anchors saved when it was built (``anchor_field.bin``,
-    mapped) with the judgments' anchors (``anchors.jsonl.gz``, `lexgraph index --anchors DIR`) laid over them,
-    without the sources in `held_apart`; None when the index has neither (the anchor features are then 0, and the
-    model ranks by the rest). Built once per pair of files and held-apart set: the files' sizes and modification
-    times are part of the key, so anchors written again (by this process or another) are read again."""
-    directory = index.directory
-    if directory is None:
-        return None
-    folder = Path(directory)
-    saved_status, judged_status = _status(folder / FIELD_FILE), _status(folder / ANCHOR_FILE)
-    if saved_status is None and judged_status is None:
-        return None
-    key = (str(directory), saved_status, judged_status, held_apart)
-    if key not in _FIELDS:
-        saved_key = (str(directory), saved_status)
-        if saved_key not in _SAVED:
-            read = read_field(folder) if saved_status is not None else None
-            _SAVED[saved_key] = read[0] if read is not None else None
-        base = _SAVED[saved_key]
-        anchors = read_anchors(folder) if judged_status is not None else None
-        _FIELDS[key] = AnchorField.build(anchors or (), exclude=held_apart, base=base, where=str(folder / FIELD_FILE))
-    return _FIELDS[key]
 
 
 def build(setup: RetrieverSetup) -> Retriever:
