@@ -64,13 +64,13 @@ def test_index_with_device_cuda_and_no_gpu_exits_2_and_writes_no_part(tmp_path: 
 
 
 @pytest.mark.skipif(GPU_PROVIDER not in onnxruntime.get_available_providers(),
-                    reason="no CUDA provider here (install onnxruntime-gpu on a machine with a CUDA device)")
+                    reason="needs a CUDA device: no CUDA provider here (install onnxruntime-gpu on a machine with one)")
 def test_passages_on_the_gpu_are_the_cpus_vectors() -> None:
     texts = ["借地権の存続期間は、三十年とする。", "建物の賃貸借は、その登記がなくても、建物の引渡しがあったときは、"
              "その後その建物について物権を取得した者に対し、その効力を生ずる。"]
     gpu = E5OnnxEncoder(MODEL, providers=(GPU_PROVIDER, CPU_PROVIDER))
     if gpu.session_providers()[0] != GPU_PROVIDER:
-        pytest.skip("ONNX Runtime has the CUDA provider but no device answered")
+        pytest.skip("needs a CUDA device: ONNX Runtime has the CUDA provider but no device answered")
     cpu = E5OnnxEncoder(MODEL)
     cosines = np.sum(gpu.encode(texts, E5_PASSAGE_PREFIX) * cpu.encode(texts, E5_PASSAGE_PREFIX), axis=1)
     assert cosines.min() >= 0.9998
