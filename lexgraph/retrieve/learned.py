@@ -177,7 +177,8 @@ class LearnedRetriever:
                        key=lambda i: candidates.sources[i]["cited"])
         first = set(cited)
         order = [*cited, *(int(i) for i in np.argsort(-scores, kind="stable") if int(i) not in first)][:k]
-        return [Retrieved(candidates.hits[i], float(scores[i]), rank, candidates.sources[i])
+        scale = on_hybrid_scale(hybrid, len(order))
+        return [Retrieved(candidates.hits[i], scale[rank - 1], rank, candidates.sources[i])
                 for rank, i in enumerate(order, start=1)]
 
     def anchored(self, law_id: str) -> bool:
@@ -285,6 +286,24 @@ def build(setup: RetrieverSetup) -> Retriever:
     query_vector = QueryVectors(setup.embedder)
     return LearnedRetriever(setup.index, hybrid_of(setup, query_vector), query_vector,
                             anchor_field(setup.index, setup.held_apart), load_model())
+
+
+def on_hybrid_scale(hybrid: Sequence[Retrieved], n: int) -> list[float]:
+    """The scores of the learned mode's first `n` clauses: the k-th gets the hybrid's k-th best score over the
+    same lists (0 past the hybrid's last: a clause only the anchor field brought in holds no hybrid score).
+
+    Why not the model's own scores: a search compares its clauses' scores with its chunks', which the hybrid ranks
+    (the relevance floor is half the best of the top clause and the top chunk; the precedents an answer is given
+    are the chunks above it), and a logit is on no scale a chunk's score shares: a top logit of 3 sets a floor no
+    chunk reaches, a negative one lets every chunk through. Why not a fixed map of the logits onto [0, 1] (the
+    sigmoid, or one fitted on the training queries): the hybrid's scores are relative to the question (each list
+    min-max normalised, the best law's affinity 1), so no map of one question's logits can know where another
+    question's chunks stand; `bench/learned_scale.py` measures how far each lands from the hybrid's. Assigned by
+    rank, the scores keep the model's order (they never increase down the list) and the top clause scores exactly
+    what the hybrid's top clause scores, so the floor and every comparison with a chunk read the scale they were
+    set on."""
+    best = [item.score for item in hybrid[:n]]
+    return best + [0.0] * (n - len(best))
 
 
 def _normalised(ranked: Sequence[Retrieved]) -> dict[str, float]:
