@@ -252,10 +252,12 @@ def test_lexgraph_index_saves_the_statute_anchors_and_skips_them_when_up_to_date
     assert run.code == 0, run.stderr
     assert run.json()["statute_anchors"] > 50 and field.is_file()
     before = field.stat().st_mtime_ns
-    for skip in ((), ("--no-statute-anchors",)):  # up to date: left as it is either way
-        run = lexgraph("index", *skip, "--json", store=store)
+    for flags in ((), ("--statute-anchors",), ("--no-statute-anchors",)):  # up to date: left as it is
+        run = lexgraph("index", *flags, "--json", store=store)
         assert run.code == 0, run.stderr
         assert "statute_anchors" not in run.json() and field.stat().st_mtime_ns == before
+    run = lexgraph("index", "--no-statute-anchors", "--rebuild-anchors", store=store)
+    assert run.code == 2 and "--no-statute-anchors cannot be given with" in " ".join(run.stderr.split())
     run = lexgraph("index", "--rebuild-anchors", "--json", store=store)
     assert run.code == 0, run.stderr
     assert run.json()["statute_anchors"] > 50 and not list(field.parent.glob(".*.tmp"))
