@@ -93,10 +93,11 @@ def copy_store(template: Path, store: Path) -> Path:
     return store
 
 
-def build_search_store(store: Path, *literature: Path) -> None:
+def build_search_store(store: Path, *literature: Path, statute_anchors: bool = True) -> None:
     """The sample corpus (民法 2020 & 2023, 借地借家法, 個人情報保護法, 4 judgments, and any `literature` files)
     ingested and indexed through the real CLI: 民法, 借地借家法 and every chunk, their vectors from the seeded
-    cache (tests/data/index) so that indexing costs seconds."""
+    cache (tests/data/index) so that indexing costs seconds. `lexgraph index` saves the statutes' anchor field, as
+    it does by default; without `statute_anchors` the store is indexed with ``--no-statute-anchors`` (no field)."""
     import shutil
 
     assert lexgraph("ingest", "statutes", SAMPLE, store=store).code == 0
@@ -106,12 +107,12 @@ def build_search_store(store: Path, *literature: Path) -> None:
         assert run.code == 0, run.stderr
     (store / "cache").mkdir()
     shutil.copy(SEED_CACHE, store / "cache" / SEED_CACHE.name)
-    # No anchor field unless a test builds one (`lexgraph index` saves the statutes' by default).
-    run = lexgraph("index", "--law", "民法", "--law", "借地借家法", "--json", store=store)
+    skip = () if statute_anchors else ("--no-statute-anchors",)
+    run = lexgraph("index", "--law", "民法", "--law", "借地借家法", *skip, "--json", store=store)
     assert run.code == 0, run.stderr
     assert sorted(run.json()["built"]) == ["law:129AC0000000089", "law:403AC0000000090"]
     assert run.json()["embedded_texts"] == 0, STALE_SEED
-    run = lexgraph("index", "--kind", "chunk", "--json", store=store)
+    run = lexgraph("index", "--kind", "chunk", *skip, "--json", store=store)
     assert run.code == 0, run.stderr
     assert run.json()["built"] == ["chunks"]
     assert literature or run.json()["embedded_texts"] == 0, STALE_SEED

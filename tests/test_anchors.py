@@ -31,7 +31,7 @@ from lexgraph.retrieve import anchor_field as anchor_field_module
 from lexgraph.retrieve import learned
 from lexgraph.retrieve.anchor_field import AnchorField, field_arrays, read_field, write_field
 from lexgraph.store.rows import LAW_CITES_SPANS, LAW_PROVISION_SENTENCES, LawCitesSpansRow
-from tests.helpers import ROOT, SHARED, copy_store, lexgraph
+from tests.helpers import ROOT, SHARED, build_search_store, copy_store, lexgraph
 
 JUDGMENTS = ROOT / "tests" / "data" / "precedents"
 MINPO = "129AC0000000089"
@@ -80,7 +80,8 @@ def lg(search_store_template: Path, tmp_path_factory: pytest.TempPathFactory) ->
     store = copy_store(search_store_template, tmp_path_factory.mktemp("anchors") / "store")
     with LexGraph.open(store, read_only=True) as handle:
         assert handle.build_anchors([JUDGMENTS]) > 0
-        assert (handle.build_statute_anchors() or 0) > 50
+        assert (Path(handle.store.location) / "index" / FIELD_FILE).is_file()  # `lexgraph index` saved it
+        assert (handle.build_statute_anchors(rebuild=True) or 0) > 50
         yield handle
 
 
@@ -221,21 +222,42 @@ def test_the_saved_field_with_the_judgments_laid_over_it_is_the_field_of_both(lg
         assert laid.in_degree(MINPO, "a709") == whole.in_degree(MINPO, "a709")
 
 
-def test_lexgraph_index_saves_the_statute_anchors_and_skips_them_when_up_to_date(
-        search_store_template: Path, tmp_path: Path) -> None:
-    store = copy_store(search_store_template, tmp_path / "store")
+GENGO = ROOT / "tests" / "data" / "egov" / "354AC0000000043_lawhub20201118_revision-unknown.xml"  # 元号法
+
+
+def test_lexgraph_index_saves_no_field_where_no_clause_cites_another(tmp_path: Path) -> None:
+    """元号法 alone: no citation between clauses resolves, so the default `lexgraph index` saves no field (an empty
+    one would let the learned mode rank as the hybrid without saying so), and the search says who ranked."""
+    store = tmp_path / "store"
+    run = lexgraph("ingest", "statutes", GENGO, "--in-force-on", "2020-11-18", store=store)
+    assert run.code == 0, run.stderr
+    run = lexgraph("index", "--json", store=store)
+    assert run.code == 0, run.stderr
+    assert run.json()["built"] == ["law:354AC0000000043"] and "statute_anchors" not in run.json()
+    assert not (store / "index" / FIELD_FILE).exists()
+    found = lexgraph("search", "元号は何で定めるか", "--json", store=store)
+    assert found.code == 0, found.stderr
+    assert found.json()["ranked_by"]["mode"] == "hybrid" and found.json()["clauses"]
+
+
+def test_lexgraph_index_saves_the_statute_anchors_and_skips_them_when_up_to_date(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    build_search_store(store, statute_anchors=False)
     field = store / "index" / FIELD_FILE
-    assert not field.exists()  # tests.helpers.build_search_store asks for none
-    run = lexgraph("index", "--json", store=store)  # not asked for, none saved before: none made
+    assert not field.exists()  # indexed with --no-statute-anchors
+    run = lexgraph("index", "--no-statute-anchors", "--json", store=store)  # none saved before: none made
     assert run.code == 0, run.stderr
     assert "statute_anchors" not in run.json() and not field.exists()
-    run = lexgraph("index", "--statute-anchors", "--json", store=store)
+    run = lexgraph("index", "--json", store=store)  # the default
     assert run.code == 0, run.stderr
     assert run.json()["statute_anchors"] > 50 and field.is_file()
     before = field.stat().st_mtime_ns
-    run = lexgraph("index", "--json", store=store)
-    assert run.code == 0, run.stderr
-    assert "statute_anchors" not in run.json() and field.stat().st_mtime_ns == before
+    for flags in ((), ("--statute-anchors",), ("--no-statute-anchors",)):  # up to date: left as it is
+        run = lexgraph("index", *flags, "--json", store=store)
+        assert run.code == 0, run.stderr
+        assert "statute_anchors" not in run.json() and field.stat().st_mtime_ns == before
+    run = lexgraph("index", "--no-statute-anchors", "--rebuild-anchors", store=store)
+    assert run.code == 2 and "--no-statute-anchors cannot be given with" in " ".join(run.stderr.split())
     run = lexgraph("index", "--rebuild-anchors", "--json", store=store)
     assert run.code == 0, run.stderr
     assert run.json()["statute_anchors"] > 50 and not list(field.parent.glob(".*.tmp"))

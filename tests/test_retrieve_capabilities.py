@@ -21,7 +21,7 @@ from lexgraph.index.query import SearchFilter
 from lexgraph.index.units import article_path
 from lexgraph.retrieve.modes import MODE_REGISTRY, SearchMode, mode_names, register, search_mode
 from lexgraph.store.base import GraphStore
-from tests.helpers import ROOT, copy_store, lexgraph
+from tests.helpers import ROOT, build_search_store, copy_store, lexgraph
 from tests.test_index_contract import SHAKUCHI, index_shakuchi
 
 PACKAGE = Path(__file__).parents[1] / "lexgraph"
@@ -79,7 +79,7 @@ def test_each_index_declares_what_it_can_do(indexed: GraphStore) -> None:
     columns = index.columns()
     if indexed.index_kind == "files":
         assert index.directory is not None and index.directory.is_dir()
-        assert lack is not None and "`lexgraph index --anchors DIR`" in lack
+        assert lack is not None and "`lexgraph index`" in lack and "`lexgraph index --anchors DIR`" in lack
         assert columns is not None and columns.unit_paths([hit.uid]) == {hit.uid: hit.unit.path}
         article = article_path(hit.unit.path)
         assert hit.uid in columns.uids_under(SHAKUCHI, article, SearchFilter())
@@ -125,28 +125,32 @@ def search_store(search_store_template: Path, tmp_path_factory: pytest.TempPathF
 
 
 def test_search_json_says_who_ranked_only_where_another_mode_did(search_store: Path, tmp_path: Path) -> None:
-    """Through the CLI: without anchors `--mode learned` has ``ranked_by`` (and the text output a line on stderr)
-    and the hybrid's clauses; with anchors, the same command's output has no such key and no such line."""
-    without = lexgraph("search", QUESTION, "--json", store=search_store)
-    hybrid = lexgraph("search", QUESTION, "--mode", "hybrid", "--json", store=search_store)
+    """Through the CLI: without anchors (indexed with ``--no-statute-anchors``) `--mode learned` has ``ranked_by``
+    (and the text output a line on stderr) and the hybrid's clauses; with the judgments' anchors, or the statutes'
+    that `lexgraph index` saves by default, the same command's output has no such key and no such line."""
+    plain = tmp_path / "plain"
+    build_search_store(plain, statute_anchors=False)
+    without = lexgraph("search", QUESTION, "--json", store=plain)
+    hybrid = lexgraph("search", QUESTION, "--mode", "hybrid", "--json", store=plain)
     assert without.code == 0 and hybrid.code == 0, without.stderr + hybrid.stderr
     assert without.json()["ranked_by"]["mode"] == "hybrid"
     assert {k: v for k, v in without.json().items() if k not in ("mode", "ranked_by")} == {
         k: v for k, v in hybrid.json().items() if k != "mode"}
-    text = lexgraph("search", QUESTION, store=search_store)
+    text = lexgraph("search", QUESTION, store=plain)
     assert text.code == 0 and "ranked as hybrid the learned fusion reads the anchor field" in " ".join(
         text.stderr.split())
-    refused = lexgraph("search", QUESTION, "--mode", "anchor", store=search_store)
+    refused = lexgraph("search", QUESTION, "--mode", "anchor", store=plain)
     assert refused.code == 3 and "the modes that can: bm25, dense, hybrid" in " ".join(refused.stderr.split())
 
-    with_anchors = copy_store(search_store, tmp_path / "anchored")
-    assert lexgraph("index", "--anchors", JUDGMENTS, "--json", store=with_anchors).code == 0
-    anchored = lexgraph("search", QUESTION, "--json", store=with_anchors)
-    assert anchored.code == 0 and "ranked_by" not in anchored.json(), anchored.stdout
-    assert list(anchored.json()) == list(hybrid.json())  # the keys every search had before
-    text = lexgraph("search", QUESTION, store=with_anchors)
-    assert text.code == 0 and "ranked as" not in text.stderr
-    assert json.loads(anchored.stdout)["mode"] == "learned"
+    with_judgments = copy_store(plain, tmp_path / "anchored")
+    assert lexgraph("index", "--anchors", JUDGMENTS, "--no-statute-anchors", "--json", store=with_judgments).code == 0
+    for with_anchors in (with_judgments, search_store):
+        anchored = lexgraph("search", QUESTION, "--json", store=with_anchors)
+        assert anchored.code == 0 and "ranked_by" not in anchored.json(), anchored.stdout
+        assert list(anchored.json()) == list(hybrid.json())  # the keys every search had before
+        text = lexgraph("search", QUESTION, store=with_anchors)
+        assert text.code == 0 and "ranked as" not in text.stderr
+        assert json.loads(anchored.stdout)["mode"] == "learned"
 
 
 @pytest.fixture

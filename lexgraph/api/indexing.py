@@ -69,10 +69,10 @@ class Indexing:
         every resolved citation between clauses of the store gives the cited article the citing sentence, without
         its citations (`index.anchors.statute_anchors`), folded into arrays a search maps. Returns how many
         distinct anchors were folded, or None when the saved field was built from the graph as it stands (the
-        laws' fingerprints are recorded in it) and `rebuild` is not asked, or when `refresh_only` and no field was
-        saved before (`lexgraph index` without ``--statute-anchors`` keeps a saved field up to date and makes none:
-        see docs/search.md for why they are asked for). Raises `IndexUnavailable` when the index is not the
-        embedded store's (the field is a file beside it)."""
+        laws' fingerprints are recorded in it) and `rebuild` is not asked, when the store holds no resolved citation
+        between clauses and no field was saved before, or when `refresh_only` and no field was saved before
+        (`lexgraph index --no-statute-anchors` keeps a saved field up to date and makes none). Raises
+        `IndexUnavailable` when the index is not the embedded store's (the field is a file beside it)."""
         import hashlib
 
         from lexgraph.index.anchors import FIELD_FILE, statute_anchors
@@ -103,6 +103,10 @@ class Indexing:
                 progress("statute anchors", done, total)
 
         field = field_arrays(statute_anchors(store, laws, on_law), keep_sources=False)
+        if not field.anchors and not (directory / FIELD_FILE).exists():
+            # No resolved citation between clauses: an empty field would make the learned mode rank as the hybrid
+            # without saying so (`ranked_by` names a missing field, not an empty one).
+            return None
         write_field(directory, field, about={"graph": graph, "laws": len(laws)})
         return field.anchors
 

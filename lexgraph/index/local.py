@@ -509,13 +509,15 @@ class LocalIndex:
 
     # what it can do (`SearchIndex`) -------------------------------------------------------------------------------
     def lacks(self, kind: IndexKind) -> str | None:
-        """Only the anchor field may be missing: it is built apart (`lexgraph index --anchors`)."""
+        """Only the anchor field may be missing: a store without citations between clauses, indexed with
+        `--no-statute-anchors` or without `--anchors`, has none."""
         if kind == "anchors":
             from lexgraph.index.anchors import ANCHOR_FILE, FIELD_FILE
 
             if not (self.directory / ANCHOR_FILE).exists() and not (self.directory / FIELD_FILE).exists():
-                return ("the index has no anchor field; build it with `lexgraph index --anchors DIR` (a folder of "
-                        "judgment texts)")
+                return ("the index has no anchor field; build it with `lexgraph index` (the statutes' anchors, "
+                        "where the store holds citations between clauses) or `lexgraph index --anchors DIR` (a folder "
+                        "of judgment texts)")
         return None
 
     def columns(self) -> UnitColumns:

@@ -28,7 +28,7 @@ from lexgraph.index.tokenize import question_terms
 from lexgraph.index.units import IndexUnit, UnitKind, article_path
 from lexgraph.retrieve.anchor_field import AnchorField, anchor_field
 from lexgraph.retrieve.builders import hybrid_of
-from lexgraph.retrieve.fusion import DEFAULT_MEAN_WEIGHTS, law_prior_weight, mean_normalised
+from lexgraph.retrieve.fusion import law_prior_weight
 from lexgraph.retrieve.law_prior import law_affinity
 from lexgraph.retrieve.modes import RetrieverSetup
 from lexgraph.retrieve.retrievers import (
@@ -54,7 +54,7 @@ ANCHOR_DEPTH = 30
 ANCHORED = 0.1
 
 FEATURES: tuple[str, ...] = (
-    "hybrid",  # the default fusion's score (weighted mean of normalised lists with the law-level evidence)
+    "hybrid",  # the hybrid's own fused score (weighted mean of normalised lists, law-level evidence, citation prior)
     "bm25",  # BM25 of the clause text, min-max normalised in the question's list (0: not in it)
     "bm25_rr",  # 1 / its rank in the BM25 list
     "dense",  # cosine of the question's and the clause's e5 vectors
@@ -163,10 +163,14 @@ class LearnedRetriever:
                  where: SearchFilter) -> list[Retrieved]:
         """The best k clauses: the learned model's order over the candidates where the hybrid's first clause's
         law is anchored, else the hybrid's."""
-        hybrid = self.hybrid.fused(question, lists, k, where)
+        # Every list item fused once: the first k are the hybrid's ranking (the gate's fallback, and the scale of the
+        # learned clauses' scores), and every item's score is the model's `hybrid` feature.
+        fused = self.hybrid.fused(question, lists, len({item.uid for ranked in lists.values() for item in ranked}),
+                                  where)
+        hybrid = fused[:k]
         if not hybrid or not self.anchored(provision_law_id(hybrid[0].uid)):
             return hybrid
-        candidates = self.candidates(question, where, lists)
+        candidates = self.candidates(question, where, lists, fused)
         if not candidates.hits:
             return []
         scores = self.model.score(candidates.features)
@@ -177,7 +181,10 @@ class LearnedRetriever:
                        key=lambda i: candidates.sources[i]["cited"])
         first = set(cited)
         order = [*cited, *(int(i) for i in np.argsort(-scores, kind="stable") if int(i) not in first)][:k]
-        return [Retrieved(candidates.hits[i], float(scores[i]), rank, candidates.sources[i])
+        order = paragraphs_by_hybrid(order, candidates.articles, candidates.features[:, FEATURES.index("hybrid")],
+                                     len(cited))
+        scale = on_hybrid_scale(hybrid, len(order))
+        return [Retrieved(candidates.hits[i], scale[rank - 1], rank, candidates.sources[i])
                 for rank, i in enumerate(order, start=1)]
 
     def anchored(self, law_id: str) -> bool:
@@ -208,11 +215,17 @@ class LearnedRetriever:
         known = columns.unit_paths(list(hits)) if columns is not None else {}
         return {uid: known.get(uid) or hit.unit.path for uid, hit in hits.items()}
 
-    def candidates(self, question: str, where: SearchFilter,
-                   lists: Mapping[str, Sequence[Retrieved]] | None = None) -> Candidates:
-        """Every candidate clause of the question and its features (`lists`: the hybrid's lists, when read)."""
+    def candidates(self, question: str, where: SearchFilter, lists: Mapping[str, Sequence[Retrieved]] | None = None,
+                   fused: Sequence[Retrieved] | None = None) -> Candidates:
+        """Every candidate clause of the question and its features (`lists`: the hybrid's lists, when read;
+        `fused`: those lists fused by the hybrid, every item of them, when done). The `hybrid` feature is the
+        hybrid's own fusion (`FusionRetriever.fused`, its law-level evidence with the citation prior), not a copy
+        of it: a copy once missed the prior the search had gained."""
         if lists is None:
             lists = retrieve_lists(self.hybrid.retrievers, question, max(FUSION_DEPTH, self.hybrid.depth), where)
+        if fused is None:
+            fused = self.hybrid.fused(question, lists, len({item.uid for ranked in lists.values() for item in ranked}),
+                                      where)
         terms = question_terms(question)
         hits: dict[str, IndexHit] = {}
         for ranked in lists.values():
@@ -236,13 +249,7 @@ class LearnedRetriever:
             vocabulary = self.index.law_vocabulary(terms, laws)
             if laws <= set(vocabulary.laws):
                 affinity = law_affinity(terms, vocabulary, laws)
-        names = list(lists)
-        weights = {**DEFAULT_MEAN_WEIGHTS, **(self.hybrid.weights or {})}
-        fused = mean_normalised([[(item.uid, item.score) for item in lists[name]] for name in names],
-                                weights=[float(weights.get(name, 1.0)) for name in names], limit=len(uids),
-                                prior={uid: affinity.get(provision_law_id(uid), 0.0) for uid in uids},
-                                prior_weight=law_prior_weight(weights))
-        hybrid = {s.id: s.score for s in fused}
+        hybrid = {item.uid: item.score for item in fused}
         vectors = self.index.vectors_of(uids)
         query = self.query_vector(question)
         normal = {name: _normalised(lists.get(name, ())) for name in ("bm25", "dense")}
@@ -285,6 +292,46 @@ def build(setup: RetrieverSetup) -> Retriever:
     query_vector = QueryVectors(setup.embedder)
     return LearnedRetriever(setup.index, hybrid_of(setup, query_vector), query_vector,
                             anchor_field(setup.index, setup.held_apart), load_model())
+
+
+def paragraphs_by_hybrid(order: Sequence[int], articles: Sequence[tuple[str, str]], hybrid: np.ndarray,
+                         keep: int = 0) -> list[int]:
+    """`order` (candidate indices, best first) with each article's paragraphs in the hybrid's order, in the places
+    the model gave that article: the first `keep` places (the clauses the question cites) stay as they are.
+
+    Why: the model is trained on articles (a candidate is positive when its article is gold, so every paragraph of
+    a gold article is), so nothing taught it which paragraph of an article answers; the hybrid's score is a
+    paragraph's own match. Each article keeps the places the model gave it, so the articles' order, and every
+    article-level figure, is the model's exactly; only which of its paragraphs comes first is the hybrid's (ties
+    keep the model's order)."""
+    out = list(order)
+    places: dict[tuple[str, str], list[int]] = {}
+    for place in range(keep, len(order)):
+        places.setdefault(articles[order[place]], []).append(place)
+    for held in places.values():
+        if len(held) > 1:
+            members = sorted((order[place] for place in held), key=lambda i: -float(hybrid[i]))
+            for place, i in zip(held, members, strict=True):
+                out[place] = i
+    return out
+
+
+def on_hybrid_scale(hybrid: Sequence[Retrieved], n: int) -> list[float]:
+    """The scores of the learned mode's first `n` clauses: the k-th gets the hybrid's k-th best score over the
+    same lists (0 past the hybrid's last: a clause only the anchor field brought in holds no hybrid score).
+
+    Why not the model's own scores: a search compares its clauses' scores with its chunks', which the hybrid ranks
+    (the relevance floor is half the best of the top clause and the top chunk; the precedents an answer is given
+    are the chunks above it), and a logit is on no scale a chunk's score shares: a top logit of 3 sets a floor no
+    chunk reaches, a negative one lets every chunk through. Why not a fixed map of the logits onto [0, 1] (the
+    sigmoid, or one fitted on the training queries): the hybrid's scores are relative to the question (each list
+    min-max normalised, the best law's affinity 1), so no map of one question's logits can know where another
+    question's chunks stand; `bench/learned_scale.py` measures how far each lands from the hybrid's. Assigned by
+    rank, the scores keep the model's order (they never increase down the list) and the top clause scores exactly
+    what the hybrid's top clause scores, so the floor and every comparison with a chunk read the scale they were
+    set on."""
+    best = [item.score for item in hybrid[:n]]
+    return best + [0.0] * (n - len(best))
 
 
 def _normalised(ranked: Sequence[Retrieved]) -> dict[str, float]:
