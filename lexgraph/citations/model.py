@@ -265,7 +265,7 @@ class Citation:
         return stamped
 
 
-def _fill_dict_init(cls: type[Any]) -> None:
+def fill_dict_init(cls: type[Any]) -> None:
     """Give the frozen dataclass `cls` an ``__init__`` with the same parameters and defaults that fills the
     instance's ``__dict__`` in one call.
 
@@ -290,8 +290,10 @@ def _fill_dict_init(cls: type[Any]) -> None:
     cls.__init__ = init
 
 
-_fill_dict_init(Citation)
-_fill_dict_init(StatuteMention)  # two per mention found (the scan's, then the one with original offsets)
+fill_dict_init(Citation)
+fill_dict_init(StatuteMention)  # two per mention found (the scan's, then the one with original offsets)
+for _small in (Step, ProvisionRef, LawRef, VersionPin, TargetRef, AbbreviationDefinition):
+    fill_dict_init(_small)  # built per clause and per law named: a few fields, but one call each
 
 CITE_JSON_KEYS = (
     "start", "end", "surface", "kind", "law_title", "law_id", "revision_id", "article", "article_to",

@@ -44,6 +44,7 @@ from lexgraph.citations.model import (
     Step,
     TargetRef,
     VersionPin,
+    fill_dict_init,
 )
 from lexgraph.errors import ClauseUnplaced
 from lexgraph.numerals import build_path, kanji_to_int
@@ -70,6 +71,9 @@ class _Target:
     member_to: str | None = None  # the last paragraph / item / subitem of a range ending at the clause's level
     status: Status = "resolved"
     reason: str | None = None
+
+
+fill_dict_init(_Target)
 
 
 def resolve(mentions: Iterable[Mention], context: CitationContext) -> list[Citation]:

@@ -30,6 +30,7 @@ from lexgraph.citations.model import (
     Relation,
     Step,
     VersionPin,
+    fill_dict_init,
 )
 from lexgraph.citations.terms import DefinedTerms
 from lexgraph.numerals import IROHA, NUMERAL_CHARS, egov_num, kanji_to_int, subitem_num
@@ -186,6 +187,9 @@ class LawBefore:
     pin: VersionPin | None = None
 
 
+fill_dict_init(LawBefore)  # one per law read before a clause
+
+
 @dataclass(frozen=True)
 class Element:
     """One element of a chain, in compact offsets: 第四条第一項本文 in 第四条第一項本文、第二項本文."""
@@ -193,6 +197,9 @@ class Element:
     start: int
     end: int
     provision: ProvisionRef
+
+
+fill_dict_init(Element)  # one per element of a chain
 
 
 @dataclass
