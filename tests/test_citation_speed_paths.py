@@ -2,8 +2,10 @@
 
 `_CompactText.of` (the precedent finder's copy of a text without whitespace) reuses the statute finder's copy of
 the same text where both remove the same runs; the seats and reporters of the precedent grammar are tried behind a
-look at their first character (`_guarded`). Each is checked against the long way: on real texts with page numbers
-written every way a PDF leaves them, on a hypothesis fuzz of them, and on the 742 Supreme Court judgments."""
+look at their first character (`_guarded`); the dateless grammar is tried only in stretches that name a court or
+bench (`_dateless_matches`); the clause pattern only from the numerals before each unit character (`anchors`).
+Each is checked against the long way: on real texts (page numbers written every way a PDF leaves them), on a
+hypothesis fuzz, and on the 742 Supreme Court judgments."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from hypothesis import strategies as st
 from lexgraph.citations import precedents
 from lexgraph.citations.compact import CompactText
 from lexgraph.citations.precedents import _CompactText, _guarded, find_precedents
+from lexgraph.citations.statute_scan import UNIT, anchors
 from tests.helpers import SHARED
 
 
@@ -101,3 +104,38 @@ def test_every_supreme_court_judgment_gives_the_same_copy_and_precedents_both_wa
         assert _same(alone, copy), path.name
         shared += not text.startswith("-") and precedents._PAGE_NUMBER_AFTER_SPACE.search(text) is None
     assert shared > 700  # the short cut is taken for nearly all of them
+
+
+# Unit characters of other words (条件, 事項, 号外, 条約), relative units and numerals, mixed as judgments mix them.
+_UNIT_PIECES = st.sampled_from(["第", "三", "１", "2", "十", "条", "項", "号", "の", "二", "件", "目", "外", "約",
+                                "同", "前", "各", "次", "右", "本", "この", "条項", "事", "民法", "、", "及び", "から",
+                                "まで"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_UNIT_PIECES, max_size=40))
+def test_fuzz_anchors_are_the_matches_of_the_unit_pattern(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert [m.span() for m in anchors(text)] == [m.span() for m in UNIT.finditer(text)]
+
+
+_COURT_PIECES = st.sampled_from(["最高裁", "最高裁判所", "大審院", "当裁判所", "大法廷", "第一小法廷", "判決", "決定",
+                                 "・", "、", "民集", "６５巻", "９号", "３４５３頁", "刑集", "判時", "。", "「", "」",
+                                 "平成２３年", "第", "法廷", "大"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_COURT_PIECES, max_size=30))
+def test_fuzz_the_dateless_matches_kept_are_those_of_a_whole_scan(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    whole = [m.span() for m in precedents._dateless_re().finditer(text) if m["court"] or m["bench"]]
+    assert [m.span() for m in precedents._dateless_matches(text) if m["court"] or m["bench"]] == whole
+
+
+@pytest.mark.requires("shared")
+def test_every_supreme_court_judgment_gives_the_same_anchors_and_dateless_matches() -> None:
+    for path in sorted((SHARED / "precedents" / "supreme_court").glob("*.txt")):
+        text = _CompactText(path.read_text(encoding="utf-8")).text
+        assert [m.span() for m in anchors(text)] == [m.span() for m in UNIT.finditer(text)], path.name
+        whole = [m.span() for m in precedents._dateless_re().finditer(text) if m["court"] or m["bench"]]
+        assert [m.span() for m in precedents._dateless_matches(text) if m["court"] or m["bench"]] == whole, path.name

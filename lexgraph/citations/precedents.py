@@ -286,6 +286,10 @@ def _dateless_re() -> re.Pattern[str]:
     return re.compile(_DATELESS)
 
 
+# Every court and bench of _DATELESS holds one of these words (a kept match names one: `_dateless_matches`).
+_DATELESS_ANCHOR_RE = re.compile("最高裁|大審院|当裁判所|法廷")
+
+
 # A label just before an opening parenthesis names the court (and sometimes the type) of the citations inside:
 # 「大審院判決（…」, 「当裁判所大法廷判例（…」, 「福岡高等裁判所判決（…」, 「前記各大法廷判決（…」.
 _CONTEXT = (
@@ -645,7 +649,7 @@ def find_precedents(text: str, *, citing_court: str | None = None) -> list[Prece
     mentions = [f.mention for f in found]
     starts = [f.compact_start for f in found]  # found citations are in order and do not overlap
     # Every reporter's volume ends in 号 or 頁: without either there is no dateless citation to look for.
-    dateless = _dateless_re().finditer(ctext) if "号" in ctext or "頁" in ctext else iter(())
+    dateless = _dateless_matches(ctext) if "号" in ctext or "頁" in ctext else iter(())
     for m in dateless:
         k = bisect_right(starts, m.start())
         overlaps = (k and found[k - 1].compact_end > m.start()) or (k < len(found) and starts[k] < m.end())
@@ -673,6 +677,24 @@ def _candidate_stretches(ctext: str) -> Iterator[tuple[int, int]]:
         end = stop.start() if stop else len(ctext)
         if _CITING_CHAR_RE.search(ctext, lo, end):
             yield lo, end
+
+
+def _dateless_matches(ctext: str) -> Iterator[re.Match[str]]:
+    """The matches of the dateless grammar in `ctext` that may be kept: those in a stretch between sentence ends
+    (。, 「, 」) that names a court or bench the grammar reads (最高裁, 大審院, 当裁判所, …法廷), in order.
+
+    Why: the grammar was tried at every position of the text (a twentieth of the precedent finder's time), and only
+    a match naming a court or bench is kept. Such a match holds one of those words and no sentence end, so it lies
+    in a stretch this reads whole, and a match elsewhere, never kept, cannot take text from it: the matches kept
+    are those of a scan of the whole text."""
+    end = 0
+    for anchor in _DATELESS_ANCHOR_RE.finditer(ctext):
+        if anchor.start() < end:
+            continue  # in the stretch just read
+        lo = max(end, *(ctext.rfind(c, end, anchor.start()) + 1 for c in _STRETCH_ENDS))
+        stop = _STRETCH_END_RE.search(ctext, anchor.end())
+        end = stop.start() if stop else len(ctext)
+        yield from _dateless_re().finditer(ctext, lo, end)
 
 
 def _dateless(m: re.Match[str], compact: _CompactText, citing_court: str | None) -> PrecedentMention:
