@@ -3,7 +3,8 @@
 `_CompactText.of` (the precedent finder's copy of a text without whitespace) reuses the statute finder's copy of
 the same text where both remove the same runs; the seats and reporters of the precedent grammar are tried behind a
 look at their first character (`_guarded`); the dateless grammar is tried only in stretches that name a court or
-bench (`_dateless_matches`); the clause pattern only from the numerals before each unit character (`anchors`).
+bench (`_dateless_matches`); the clause pattern only from the numerals before each unit character (`anchors`);
+a one-character defined term (法) only where a particle follows it (`DefinedTerms.occurrences`).
 Each is checked against the long way: on real texts (page numbers written every way a PDF leaves them), on a
 hypothesis fuzz, and on the 742 Supreme Court judgments."""
 
@@ -18,7 +19,8 @@ from hypothesis import strategies as st
 from lexgraph.citations import precedents
 from lexgraph.citations.compact import CompactText
 from lexgraph.citations.precedents import _CompactText, _guarded, find_precedents
-from lexgraph.citations.statute_scan import UNIT, anchors
+from lexgraph.citations.statute_scan import PARTICLES, UNIT, anchors
+from lexgraph.citations.terms import DefinedTerms
 from tests.helpers import SHARED
 
 
@@ -139,3 +141,23 @@ def test_every_supreme_court_judgment_gives_the_same_anchors_and_dateless_matche
         assert [m.span() for m in anchors(text)] == [m.span() for m in UNIT.finditer(text)], path.name
         whole = [m.span() for m in precedents._dateless_re().finditer(text) if m["court"] or m["bench"]]
         assert [m.span() for m in precedents._dateless_matches(text) if m["court"] or m["bench"]] == whole, path.name
+
+
+# Real sentences of the judgments (90787.txt, 83879.txt) with the one-character term 法 and longer ones.
+_TERM_TEXT = ("電気通信事業法（昭和五十九年法律第八十六号。以下「法」という。）は，法の目的を定め，方法や法人の"
+              "規定を置く。本件条例及び条例の規定，法が定める手続，法人税法，本件条例の２条")
+_TERMS = st.lists(st.sampled_from(["法", "本件条例", "条例", "法人", "方法", "税法", "電気通信事業法"]), min_size=1,
+                  max_size=4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_TERMS, st.integers(min_value=-1, max_value=60))
+def test_fuzz_occurrences_before_particles_are_the_filtered_occurrences(terms: list[str], effective: int) -> None:
+    defined = DefinedTerms()
+    for term in terms:
+        defined.add(effective, term)
+    every = list(defined.occurrences(_TERM_TEXT))
+    wanted = [(p, t) for p, t in every
+              if len(t) > 1 or (p + 1 < len(_TERM_TEXT) and _TERM_TEXT[p + 1] in PARTICLES)]
+    assert list(defined.occurrences(_TERM_TEXT, single_before=PARTICLES)) == wanted
+    assert list(defined.occurrences(_TERM_TEXT)) == every  # the other question's pattern is kept apart

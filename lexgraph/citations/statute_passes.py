@@ -643,7 +643,7 @@ class BareTerms:
         a later （１条） or 同法 which law the text is talking about. A one-character term (法) counts only as the
         subject or object of a phrase (法は, 法の, 法が), since the character is in so many words."""
         t = scan.text
-        for position, term in scan.definitions.occurrences(t):
+        for position, term in scan.definitions.occurrences(t, single_before=PARTICLES):
             end = position + len(term)
             follows = t[end] if end < len(t) else ""
             if len(term) == 1:
