@@ -672,7 +672,8 @@ def _candidate_stretches(ctext: str) -> Iterator[tuple[int, int]]:
     for anchor in _DAY_RE.finditer(ctext):
         if anchor.start() < end:
             continue  # in the stretch just read
-        lo = max(end, *(ctext.rfind(c, end, anchor.start()) + 1 for c in _STRETCH_ENDS))
+        at = anchor.start()  # the stretch starts after the last 。「」 before the anchor (three C-level rfinds)
+        lo = max(end, ctext.rfind("。", end, at) + 1, ctext.rfind("「", end, at) + 1, ctext.rfind("」", end, at) + 1)
         stop = _STRETCH_END_RE.search(ctext, anchor.end())
         end = stop.start() if stop else len(ctext)
         if _CITING_CHAR_RE.search(ctext, lo, end):
@@ -691,7 +692,8 @@ def _dateless_matches(ctext: str) -> Iterator[re.Match[str]]:
     for anchor in _DATELESS_ANCHOR_RE.finditer(ctext):
         if anchor.start() < end:
             continue  # in the stretch just read
-        lo = max(end, *(ctext.rfind(c, end, anchor.start()) + 1 for c in _STRETCH_ENDS))
+        at = anchor.start()  # the stretch starts after the last 。「」 before the anchor (three C-level rfinds)
+        lo = max(end, ctext.rfind("。", end, at) + 1, ctext.rfind("「", end, at) + 1, ctext.rfind("」", end, at) + 1)
         stop = _STRETCH_END_RE.search(ctext, anchor.end())
         end = stop.start() if stop else len(ctext)
         yield from _dateless_re().finditer(ctext, lo, end)
