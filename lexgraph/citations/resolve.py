@@ -248,6 +248,9 @@ class _Resolver:
                 return LawTarget(None, f"{pin.note}{ref.name}", status="unresolved",
                                  reason=f"{pin.note}{ref.name} is the constitution before {target.title}, "
                                         "not in catalogue")
+            if (pin.whole and pin.before and pin.amending_law_num is not None and target.law_id is not None
+                    and target.law_num == pin.amending_law_num):
+                return _replaced_law(target, pin)
             target = replace(target, pin=pin)
         return target
 
@@ -1231,3 +1234,13 @@ def _clause_of_path(path: str) -> Clause | None:
             fields[match.group(2)] = match.group(3)
     return Clause(fields.get("a"), fields.get("p"), fields.get("i"), tuple(subitems), suppl)
 
+
+def _replaced_law(target: LawTarget, pin: VersionPin) -> LawTarget:
+    """The law a complete revision replaced (「行政不服審査法（平成２６年法律第６８号による全部改正前のもの）」), where
+    the catalogue's law of that title is the one the revision made (its number is the revising act's): another law,
+    which the catalogue does not hold, so it is said unresolved with the reason, never given the new law's id and
+    wording as if they were the old."""
+    return LawTarget(None, target.title, status="unresolved", pin=pin,
+                     reason=f"{target.title} before its complete revision by {pin.amending_law_num} is the law that "
+                            f"revision replaced, not the {target.title} the revision enacted ({target.law_id}); the "
+                            "catalogue does not hold it")
