@@ -4,7 +4,8 @@
 the same text where both remove the same runs; the seats and reporters of the precedent grammar are tried behind a
 look at their first character (`_guarded`); the dateless grammar is tried only in stretches that name a court or
 bench (`_dateless_matches`); the clause pattern only from the numerals before each unit character (`anchors`);
-a one-character defined term (法) only where a particle follows it (`DefinedTerms.occurrences`).
+a one-character defined term (法) only where a particle follows it (`DefinedTerms.occurrences`); the level words
+of a division found with str.find (`literals.places`).
 Each is checked against the long way: on real texts (page numbers written every way a PDF leaves them), on a
 hypothesis fuzz, and on the 742 Supreme Court judgments."""
 
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 
 from lexgraph.citations import precedents
 from lexgraph.citations.compact import CompactText
+from lexgraph.citations.literals import places
 from lexgraph.citations.precedents import _CompactText, _guarded, find_precedents
 from lexgraph.citations.statute_scan import PARTICLES, UNIT, anchors
 from lexgraph.citations.terms import DefinedTerms
@@ -161,3 +163,11 @@ def test_fuzz_occurrences_before_particles_are_the_filtered_occurrences(terms: l
               if len(t) > 1 or (p + 1 < len(_TERM_TEXT) and _TERM_TEXT[p + 1] in PARTICLES)]
     assert list(defined.occurrences(_TERM_TEXT, single_before=PARTICLES)) == wanted
     assert list(defined.occurrences(_TERM_TEXT)) == every  # the other question's pattern is kept apart
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="編章節款目第三十の二条項あ\n", max_size=60), st.integers(min_value=0, max_value=10))
+def test_fuzz_places_are_the_starts_of_a_character_class(text: str, start: int) -> None:
+    expected = [m.start() for m in re.compile("[編章節款目]").finditer(text, start)]
+    assert list(places(text, "編章節款目", start)) == expected
+    assert list(places(text, "章章", start)) == [m.start() for m in re.compile("章").finditer(text, start)]

@@ -79,8 +79,10 @@ _REMOVED_RUNS_RE = re.compile(f"({_REMOVABLE_RE.pattern})")  # the same runs, ca
 # much faster than str.translate, which looks every character of a non-ASCII string up in a dict.
 _FOLDS = tuple(zip("０１２３４５６７８９（）", "0123456789()", strict=True))
 # A page number's opening dash after a space, tab, form feed or the like rather than a line break: where the
-# statute finder's runs and these may differ (`_CompactText.of`).
-_PAGE_NUMBER_AFTER_SPACE = re.compile(r"[^\S\n]-[ \t\u3000]*[0-9０-９]{1,4}[ \t\u3000]*-")
+# statute finder's runs and these may differ (`_CompactText.of`). It starts with the dash, looking back at the space:
+# the engine then skips from dash to dash (starting with the space class, it stopped at every full-width space of an
+# indented text: 6 ms a MB against 0.3).
+_PAGE_NUMBER_AFTER_SPACE = re.compile(r"-(?<=[^\S\n]-)[ \t\u3000]*[0-9０-９]{1,4}[ \t\u3000]*-")
 
 
 class _CompactText:
