@@ -18,8 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lexgraph.citations import precedents
+from lexgraph.citations.back_references import _WORD
 from lexgraph.citations.compact import CompactText
-from lexgraph.citations.literals import places
+from lexgraph.citations.literals import finditer_at, places
 from lexgraph.citations.precedents import _CompactText, _guarded, find_precedents
 from lexgraph.citations.statute_scan import PARTICLES, UNIT, anchors
 from lexgraph.citations.terms import DefinedTerms
@@ -171,3 +172,10 @@ def test_fuzz_places_are_the_starts_of_a_character_class(text: str, start: int) 
     expected = [m.start() for m in re.compile("[編章節款目]").finditer(text, start)]
     assert list(places(text, "編章節款目", start)) == expected
     assert list(places(text, "章章", start)) == [m.start() for m in re.compile("章").finditer(text, start)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="判決定 \n\u3000原審", max_size=60))
+def test_fuzz_matches_tried_where_their_first_characters_stand_are_finditers(text: str) -> None:
+    """The back references' 判決 / 決定 (with whitespace inside, as PDFs break them), overlapping ones included."""
+    assert [m.span() for m in finditer_at(_WORD, text, "判決")] == [m.span() for m in _WORD.finditer(text)]

@@ -9,6 +9,7 @@ that are rare in judgments are looked for this way.)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from heapq import merge
 
@@ -25,3 +26,18 @@ def _places(text: str, character: str, start: int) -> Iterator[int]:
     while place >= 0:
         yield place
         place = find(character, place + 1)
+
+
+def finditer_at(pattern: re.Pattern[str], text: str, characters: Iterable[str]) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)`` for a `pattern` whose every match is non-empty and starts with one of
+    `characters`: the pattern is tried only where one stands, in order, and the next try starts where a match
+    ended, as ``finditer`` does, so that the matches are the same."""
+    match = pattern.match
+    end = 0
+    for place in places(text, characters):
+        if place < end:
+            continue  # inside the match just found
+        found = match(text, place)
+        if found is not None:
+            yield found
+            end = found.end()

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from lexgraph.citations.compact import CompactText
 from lexgraph.citations.lawnames import LawNames
 from lexgraph.citations.layout import ends_line_as_written, is_word_char
+from lexgraph.citations.literals import places
 from lexgraph.citations.model import (
     LawRef,
     LawRefKind,
@@ -628,7 +629,7 @@ def read_bracket(content: str) -> Bracket | None:
 # Every clause anchor holds 条, 項 or 号 (the unit), at most two characters after its start or after a run of
 # numerals and 第 (第七百九条, 前各項, 同条項). The engine cannot skip to such places by itself (the pattern starts
 # with an optional 第), and trying `UNIT` at every character took a fifth of the scan.
-_UNIT_CHAR = re.compile("[条項号]")
+_UNIT_CHARS = "条項号"
 _NUMBER_RUN = frozenset("0123456789０１２３４５６７８９〇零一二三四五六七八九十百千万壱弐参拾第")
 
 
@@ -643,11 +644,9 @@ def anchors(t: str) -> Iterator[re.Match[str]]:
     time on judgments, which hold far more words with 条 / 項 / 号 than citations)."""
     position = 0
     match = UNIT.match
-    while True:
-        unit = _UNIT_CHAR.search(t, position)
-        if unit is None:
-            return
-        at = unit.start()
+    for at in places(t, _UNIT_CHARS):  # str.find: a character class tried every character of the text
+        if at < position:
+            continue  # inside the anchor just found
         start = at
         while start > position and t[start - 1] in _NUMBER_RUN:
             start -= 1
