@@ -16,6 +16,7 @@ from datetime import date
 import pytest
 
 from lexgraph.citations import Citation, CitationContext, extract
+from lexgraph.statutes.catalog import Catalog, LawEntry
 
 KOUFUKU_NEW = "426AC0000000068"  # 行政不服審査法 (平成２６年法律第６８号), the law the complete revision enacted
 KUKAKU = "406ACX565300003"  # 衆議院議員選挙区画定審議会設置法
@@ -106,3 +107,16 @@ def test_a_complete_revision_pin_written_before_the_name() -> None:
     """「平成２６年法律第６８号による全部改正前の行政不服審査法１４条」: the pin before the name reads 全部 too."""
     c = cited("平成２６年法律第６８号による全部改正前の行政不服審査法１４条１項によれば，")["行政不服審査法１４条１項"]
     assert (c.law_id, c.status, c.pinned_law_num) == (None, "unresolved", "平成二十六年法律第六十八号")
+
+
+def test_the_law_before_a_complete_revision_is_the_older_law_where_the_catalogue_holds_it() -> None:
+    """A store holding the old 行政不服審査法 (昭和三十七年法律第百六十号, e-Gov id 337AC0000000160) adds it to the
+    catalogue the resolver reads (`store_catalog`): the pin then names it, not the law the revision enacted."""
+    old = LawEntry("337AC0000000160", "行政不服審査法", "昭和三十七年法律第百六十号", "Act")
+    catalog = Catalog.bundled().with_entries([old])
+    text = ROWS[0][2]
+    found = {re.sub(r"\s", "", c.surface): c
+             for c in extract(text, CitationContext(as_of=date(2021, 6, 1), catalog=catalog), precedents=False)}
+    c = found[ROWS[0][3][0][0]]
+    assert (c.law_id, c.pinned_law_num, c.status) == ("337AC0000000160", "平成二十六年法律第六十八号", "resolved")
+    assert found["同項ただし書"].law_id == "337AC0000000160"

@@ -250,9 +250,26 @@ class _Resolver:
                                         "not in catalogue")
             if (pin.whole and pin.before and pin.amending_law_num is not None and target.law_id is not None
                     and target.law_num == pin.amending_law_num):
-                return _replaced_law(target, pin)
+                return self._replaced_law(target, pin)
             target = replace(target, pin=pin)
         return target
+
+    def _replaced_law(self, target: LawTarget, pin: VersionPin) -> LawTarget:
+        """The law a complete revision replaced (「行政不服審査法（平成２６年法律第６８号による全部改正前のもの）」),
+        where the catalogue's law of that title is the one the revision made (its number is the revising act's):
+        another law. Where the catalogue (with the laws of the store) holds exactly one other law of the title enacted
+        before it, that law, pinned; else unresolved with the reason: never the new law's id and wording as if
+        they were the old."""
+        older = [entry for entry in self.catalog.lookup(target.title or "")
+                 if entry.law_id != target.law_id and _enacted_before(entry.law_id, target.law_id or "")]
+        if len(older) == 1:
+            return replace(_target(older[0]), pin=pin)
+        held = f"the catalogue holds {len(older)} earlier laws of that title" if older else \
+            "the catalogue does not hold it"
+        return LawTarget(None, target.title, status="unresolved", pin=pin,
+                         reason=f"{target.title} before its complete revision by {pin.amending_law_num} is the law "
+                                f"that revision replaced, not the {target.title} the revision enacted "
+                                f"({target.law_id}); {held}")
 
     def _amended_by(self, pin: VersionPin, target: LawTarget) -> VersionPin:
         """`pin` with the number of the amending act the text defined a word for: the one it names
@@ -1235,12 +1252,9 @@ def _clause_of_path(path: str) -> Clause | None:
     return Clause(fields.get("a"), fields.get("p"), fields.get("i"), tuple(subitems), suppl)
 
 
-def _replaced_law(target: LawTarget, pin: VersionPin) -> LawTarget:
-    """The law a complete revision replaced (「行政不服審査法（平成２６年法律第６８号による全部改正前のもの）」), where
-    the catalogue's law of that title is the one the revision made (its number is the revising act's): another law,
-    which the catalogue does not hold, so it is said unresolved with the reason, never given the new law's id and
-    wording as if they were the old."""
-    return LawTarget(None, target.title, status="unresolved", pin=pin,
-                     reason=f"{target.title} before its complete revision by {pin.amending_law_num} is the law that "
-                            f"revision replaced, not the {target.title} the revision enacted ({target.law_id}); the "
-                            "catalogue does not hold it")
+def _enacted_before(law_id: str, other_id: str) -> bool:
+    """Was the law `law_id` enacted in an earlier year than `other_id`? An e-Gov law id starts with its era (1 明治
+    … 5 令和) and year: 337AC0000000160 is of 昭和37, 426AC0000000068 of 平成26."""
+    first, second = law_id[:3], other_id[:3]
+    return first.isdigit() and second.isdigit() and (int(first[0]), int(first[1:])) < (int(second[0]),
+                                                                                       int(second[1:]))
