@@ -130,3 +130,94 @@ def test_a_streamed_text_finds_the_same_sections() -> None:
     pieces = [c.to_json() for c in iter_citations([text], context, piece_chars=300)]
     assert pieces == whole
     assert sum(c["status"] == "ambiguous" for c in whole) == 40
+
+
+# The layout of the 742 Supreme Court texts (set from PDF): the label alone on its line, the title on the next,
+# blank lines between. Each one-line heading above, set so, reads the same.
+def _label_alone(text: str) -> str:
+    label, title = text.split("\u3000", 1)
+    return f"{label}\n\n{title}"
+
+
+@pytest.mark.parametrize(("text", "expected"), [(_label_alone(row[1]), row[2]) for row in HEADINGS[:4]],
+                         ids=[f"label-alone-{row[0]}" for row in HEADINGS[:4]])
+def test_a_heading_whose_label_stands_alone_reads_as_a_one_line_heading(text: str, expected: list[Any]) -> None:
+    assert bare(text) == expected
+
+
+# Real headings of the 742 texts in their own layout (86543.txt 「(1)⏎⏎不正競争防止法２条１項１号に関する部分に
+# ついて」, 87281.txt 「１⏎⏎放送法６４条１項の意義」, 90323.txt 「第２⏎⏎上告人の民訴法２６０条２項の裁判を求める申立て
+# について」), with a sentence naming another law and a bare article after it.
+FUSEIKYO, SHOHYO, HOSO, MINSO = "不正競争防止法", "商標法", "放送法", "民事訴訟法"
+LABEL_ALONE: list[tuple[str, str, list[tuple[str, str | None, str]]]] = [
+    ("bracketed-label",
+     "(1)\n\n不正競争防止法２条１項１号に関する部分について\n\n商標法４条１項１０号の規定とは異なる。\n"
+     "２条１項２号は，著名な商品等表示について定める。\n",
+     [("不正競争防止法２条１項１号", FUSEIKYO, "resolved"), ("商標法４条１項１０号", SHOHYO, "resolved"),
+      ("２条１項２号", FUSEIKYO, "ambiguous")]),
+    ("number-label-short-title",
+     "１\n放送法６４条１項の意義\n民法５２１条の契約自由の原則の例外となる。\n６４条２項は，受信料の免除について定める。\n",
+     [("放送法６４条１項", HOSO, "resolved"), ("民法５２１条", MINPO, "resolved"),
+      ("６４条２項", HOSO, "ambiguous")]),
+    ("page-break-before-label",
+     "\f第２\n\n上告人の民訴法２６０条２項の裁判を求める申立てについて\n\n民法７０３条に基づく請求である。\n"
+     "２６０条２項の裁判は，仮執行の宣言が変更された場合にする。\n",
+     [("民訴法２６０条２項", MINSO, "resolved"), ("民法７０３条", MINPO, "resolved"),
+      ("２６０条２項", MINSO, "ambiguous")]),
+    ("next-label-alone-ends-the-section",
+     "(1)\n\n不正競争防止法２条１項１号に関する部分について\n\n原審の判断には違法がある。\n(2)\n\n損害について\n\n"
+     "民法７０９条の要件を検討する。\n７１５条の使用者責任は問題とならない。\n",
+     [("不正競争防止法２条１項１号", FUSEIKYO, "resolved"), ("民法７０９条", MINPO, "resolved"),
+      ("７１５条", MINPO, "resolved")]),
+    ("a-label-alone-before-a-sentence-is-no-heading",
+     "１\n\n特例企業税は，地方税法４条３項に基づく法定外普通税であるから，\n民法７０９条とは関係がない。\n"
+     "３条は，地方団体の課税権を定める。\n",
+     [("地方税法４条３項", "地方税法", "resolved"), ("民法７０９条", MINPO, "resolved"),
+      ("３条", MINPO, "resolved")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), [row[1:] for row in LABEL_ALONE], ids=[row[0] for row in LABEL_ALONE])
+def test_a_heading_in_the_judgments_layout_sets_the_law_under_discussion(text: str, expected: list[Any]) -> None:
+    assert bare(text) == expected
+
+
+@pytest.mark.requires("shared")
+def test_the_heading_of_82895_gives_its_bare_articles_to_the_rule_it_discusses() -> None:
+    """82895.txt: 「(2)⏎⏎新施行規則の関係規定」, then 「…販売し，又は授与してはならない（１４２条，１５条の４第１項
+    １号）」: articles of the 施行規則 the heading names, which the law named last (the Act, 新薬事法) was given
+    before."""
+    text = (SHARED / "precedents" / "supreme_court" / "82895.txt").read_text(encoding="utf-8")
+    sentence = text.index("（１４２条，１５条の４第１項１号）")
+    found = {c.surface: c for c in extract(text, CitationContext(as_of=date(2013, 1, 11)), precedents=False)
+             if sentence < c.start < sentence + 20}
+    for surface in ("１４２条", "１５条の４第１項１号"):
+        assert found[surface].law_id == "336M50000100001" and found[surface].status == "ambiguous", surface
+        assert "named in its section's heading" in (found[surface].reason or "")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(1, 5), st.integers(0, 300), st.integers(0, 3)),
+                min_size=1, max_size=8))
+def test_a_label_alone_heads_a_section_as_a_one_line_label_does(headings: list[tuple[int, int, int, int]]) -> None:
+    """Random outlines in the judgments' layout (the label alone, 0 to 3 blank lines, the title naming 民法): each
+    section ends at the next label of the same or an outer level, as in the one-line layout."""
+    lines, starts, levels = [], [], []
+    position = 0
+    for level, number, body, blanks in headings:
+        label = ["第{}", "{}", "（{}）"][level].format("１２３４５"[number - 1])
+        heading = f"{label}\n" + "\n" * blanks + "民法７０９条について\n"
+        body_text = "あ" * body + "\n" if body else ""
+        starts.append(position)
+        levels.append(level)
+        lines.append(heading + body_text)
+        position += len(heading) + len(body_text)
+    text = "".join(lines)
+    at = [start + text[start:].index("民法") for start in starts]
+    sections = heading_sections(text, at)
+    for index in range(len(starts)):
+        following = [s for s, level in zip(starts[index + 1:], levels[index + 1:], strict=True)
+                     if level <= levels[index]]
+        title_line = text.rfind("\n", 0, at[index]) + 1  # the reach counts from the title's line
+        expected = min(following[0] if following else len(text), title_line + HEADING_REACH, len(text))
+        assert sections[at[index]] == expected

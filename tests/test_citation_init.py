@@ -1,4 +1,4 @@
-"""The one-call ``__init__`` of `Citation` and `StatuteMention` (`lexgraph.citations.model._fill_dict_init`)
+"""The one-call ``__init__`` of `Citation` and `StatuteMention` (`lexgraph.citations.model.fill_dict_init`)
 builds what the dataclass's own would: the same parameters in the same order, the same defaults, a frozen, equal
 and hashable value."""
 

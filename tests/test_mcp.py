@@ -28,7 +28,7 @@ from mcp.shared.exceptions import McpError
 from mcp.types import CallToolResult
 
 from tests.capabilities import NEO4J_URI_ENV as NEO4J_URI
-from tests.helpers import ROOT, SAMPLE, copy_store, lexgraph
+from tests.helpers import ROOT, SAMPLE, SHARED, copy_store, lexgraph
 from tests.openai_server import Reply, ScriptedOpenAI
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
@@ -264,6 +264,40 @@ def test_what_cites_article_709_is_what_law_cited_by_says(mcp: Callable[[Body], 
     assert all(j["citations"] == len(j["each"]) for j in found["documents"])
     assert "a710/p1" in {link["path"] for link in found["clauses"]}  # 第七百十条第一項 「前条」
     assert found["clause"] == "第七百九条" and found["documents"]
+
+
+#: 民事訴訟法 as e-Gov served it on 2020-10-03 (../shared): 第二十八条 cites 「民法（明治二十九年法律第八十九号）」 as a
+#: whole, with no clause after it.
+CIVIL_PROCEDURE = SHARED / "egov" / "snapshots" / "408AC0000000109_lawhub20201003_revision-unknown.xml"
+
+
+@pytest.mark.requires("shared")
+def test_what_cites_a_law_as_a_whole_is_what_law_cited_by_without_a_clause_says(
+        search_store_template: Path, tmp_path: Path) -> None:
+    """No clause: the clauses and documents citing 民法 as a whole, as `law cited-by 民法` (and `--kind document`)
+    lists them, over the SDK's own client."""
+    store = copy_store(search_store_template, tmp_path / "store")
+    run = lexgraph("ingest", "statutes", CIVIL_PROCEDURE, "--in-force-on", "2020-10-03", store=store,
+                   env=clean_env())
+    assert run.code == 0, run.stderr
+
+    async def main() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with opened_session("stdio", store, None) as session:
+            return (await whole(session, "cited_by", {"law": "民法", "as_of": "2020-10-03"}),
+                    structured(await session.call_tool("cited_by", {"law": "民法", "as_of": "2020-10-03"})))
+
+    found, brief = asyncio.run(main())
+    clauses = lexgraph("law", "cited-by", "民法", "--as-of", "2020-10-03", "--json", store=store, env=clean_env())
+    documents = lexgraph("law", "cited-by", "民法", "--kind", "document", "--json", store=store, env=clean_env())
+    assert clauses.code == 0 and documents.code == 0, clauses.stderr + documents.stderr
+    assert [{k: v for k, v in link.items() if k not in ("uri", "clause", "near_clause")}
+            for link in found["clauses"]] == without_nulls(clauses.json()["links"])
+    assert [(link["law_title"], link["path"], link["surface"]) for link in found["clauses"]] == [
+        ("民事訴訟法", "a28/p1", "民法（明治二十九年法律第八十九号）")]
+    assert [c for judgment in found["documents"] for c in judgment["each"]] == without_nulls(
+        documents.json()["cited_by"])
+    assert (found["law_id"], found["path"], found["clause"]) == ("129AC0000000089", "", "法令全体")
+    assert brief["clauses"][0]["surface"] == "民法（明治二十九年法律第八十九号）" and brief["clause"] == "法令全体"
 
 
 def test_a_precedent_by_lawsuit_id_case_number_and_case_name_is_what_precedent_show_says(

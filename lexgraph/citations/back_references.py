@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from lexgraph.citations.literals import finditer_at
 from lexgraph.citations.model import Citation
 from lexgraph.citations.statute_passes import Spans
 
@@ -65,7 +66,7 @@ class BackReferences:
         taken = Spans([(f, la) for f, la, _, _ in found])
         for first, _, kind, match in found:
             events.append((first, 2, kind, match))
-        for match in _WORD.finditer(text):
+        for match in finditer_at(_WORD, text, "判決"):  # every match starts with 判 or 決: found with str.find
             first, last = match.start() + offset, match.end() + offset
             if start <= first < end and not spans.overlaps(first, last) and not taken.overlaps(first, last):
                 events.append((first, 0, "word", match))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Protocol, TypeGuard, TypeVar, runtime_checkable
 
-from lexgraph.citations.model import Citation, Status, VersionPin
+from lexgraph.citations.model import Citation, Status, VersionPin, fill_dict_init
 from lexgraph.errors import InputError
 from lexgraph.numerals import parse_clause
 from lexgraph.statutes.catalog import Catalog
@@ -127,6 +127,9 @@ class LawTarget:
     outside: str | None = None  # a law no catalogue of national law holds: `lexgraph.citations.model.Outside`
 
 
+fill_dict_init(LawTarget)  # one per law resolved: one call, not one per field
+
+
 @dataclass(frozen=True)
 class Clause:
     """A clause address made of e-Gov Nums: article 709, paragraph 1 … (`subitems` from outer to inner)."""
@@ -136,6 +139,9 @@ class Clause:
     item: str | None = None
     subitems: tuple[str, ...] = ()
     suppl: bool | str = False  # in a 附則: True, or the block's path segment ("suppl[平成16年…法律第147号]")
+
+
+fill_dict_init(Clause)  # several per clause resolved
 
 
 @dataclass(frozen=True)

@@ -93,15 +93,16 @@ def ends_line_as_written(original: str, before: int, after: int, starts_line: bo
 HEADING_REACH = 4_000
 # A labelled heading line: its label, then a title with no sentence in it. The label's kind is its level, outermost
 # first: 第１, １, (1) / （１）, ア, (ア), a.
-_LEVELS = (
-    re.compile(r"第[0-9０-９一二三四五六七八九十百]+[ \t\u3000]"),
-    re.compile(r"[0-9０-９]+[ \t\u3000]"),
-    re.compile(r"[（(][0-9０-９]+[）)][ \t\u3000]?"),
-    re.compile(r"[ア-ン][ \t\u3000]"),
-    re.compile(r"[（(][ア-ン][）)][ \t\u3000]?"),
-    re.compile(r"[ａ-ｚa-z][ \t\u3000]"),
-)
+# Each label is set off from its title by a space, or stands alone on its line (the 742 Supreme Court texts, set
+# from PDF: 「第３」, then 「当裁判所の判断」 or 「放送法６４条１項の意義」 on a line of its own).
+_LABELS = (r"第[0-9０-９一二三四五六七八九十百]+", r"[0-9０-９]+", r"[（(][0-9０-９]+[）)]", r"[ア-ン]",
+           r"[（(][ア-ン][）)]", r"[ａ-ｚa-z]")
+_AFTER_LABEL = (r"[ \t\u3000]", r"[ \t\u3000]", r"[ \t\u3000]?", r"[ \t\u3000]", r"[ \t\u3000]?", r"[ \t\u3000]")
+_LEVELS = tuple(re.compile(rf"{label}(?:{after}|(?=\r?\n)|\Z)") for label, after in zip(_LABELS, _AFTER_LABEL,
+                                                                                          strict=True))
 _ANY_LEVEL = re.compile("|".join(f"(?P<l{level}>{pattern.pattern})" for level, pattern in enumerate(_LEVELS)))
+_ALONE = re.compile("|".join(f"(?P<l{level}>{label})" for level, label in enumerate(_LABELS)))
+_BLANK_LINES_UP = 3  # how many blank lines may stand between a label alone and its title
 _LINE_START = re.compile(r"\n[ \t\u3000\f]*(?=\S)")  # a page break may stand before a line's label
 
 
@@ -132,6 +133,8 @@ def _section_end(text: str, start: int) -> int | None:
     line_end = text.find("\n", start)
     line = text[start:line_end if line_end >= 0 else len(text)]
     level = label_level(line)
+    if level is None:
+        level = _label_alone_above(text, start)  # 「第３⏎⏎国家賠償法１条１項の解釈について」: the title's own line
     title = line.strip(_SPACES)
     # a heading, not the first line of a labelled paragraph: short, or a title ending 「…について」, with no
     # sentence mark (「１　上告人の請求は国家賠償法１条１項に基づくものであり」 is a wrapped sentence)
@@ -147,3 +150,19 @@ def _section_end(text: str, start: int) -> int | None:
             return found.end()
     return limit
 
+
+def _label_alone_above(text: str, start: int) -> int | None:
+    """The level of the label standing alone on the line above the one starting at `start` (blank lines between,
+    at most `_BLANK_LINES_UP`), or None: the layout of judgments set from PDF, where 「第３」 or 「(1)」 has a line of
+    its own and the heading's title the next."""
+    end = start - 1  # the line break before the line
+    for _ in range(_BLANK_LINES_UP + 1):
+        if end < 0:
+            return None
+        above_start = text.rfind("\n", 0, end) + 1
+        above = text[above_start:end].strip(_SPACES + "\f\r")
+        if above:
+            found = _ALONE.fullmatch(above)
+            return None if found is None else int((found.lastgroup or "l0")[1:])
+        end = above_start - 1
+    return None

@@ -89,12 +89,15 @@ class VersionPin:
     amendment, not the version in force on the document's date. `note` is the text as written (without の / のもの);
     `amending_law_num` is the amending law's number in e-Gov kanji form when the text gives one; `by_term` the
     word the text defined for the amending act when it names it so (「改正法による改正前の」), which the resolver
-    reads the number from."""
+    reads the number from. `whole` marks a complete revision (「平成２６年法律第６８号による全部改正前のもの」): the
+    act replaced the law by a new law of the same title, which bears the act's own number, so that the law before
+    it is another law, not an earlier version of the one the catalogue gives for the title."""
 
     note: str
     amending_law_num: str | None
     before: bool
     by_term: str | None = None  # 「改正法による改正前の」: the term the text defined for the amending act
+    whole: bool = False  # 全部改正前 / 全部改正後: a complete revision (a new law replaced the old one)
 
 
 @dataclass(frozen=True)
@@ -265,7 +268,7 @@ class Citation:
         return stamped
 
 
-def _fill_dict_init(cls: type[Any]) -> None:
+def fill_dict_init(cls: type[Any]) -> None:
     """Give the frozen dataclass `cls` an ``__init__`` with the same parameters and defaults that fills the
     instance's ``__dict__`` in one call.
 
@@ -290,8 +293,10 @@ def _fill_dict_init(cls: type[Any]) -> None:
     cls.__init__ = init
 
 
-_fill_dict_init(Citation)
-_fill_dict_init(StatuteMention)  # two per mention found (the scan's, then the one with original offsets)
+fill_dict_init(Citation)
+fill_dict_init(StatuteMention)  # two per mention found (the scan's, then the one with original offsets)
+for _small in (Step, ProvisionRef, LawRef, VersionPin, TargetRef, AbbreviationDefinition):
+    fill_dict_init(_small)  # built per clause and per law named: a few fields, but one call each
 
 CITE_JSON_KEYS = (
     "start", "end", "surface", "kind", "law_title", "law_id", "revision_id", "article", "article_to",

@@ -50,14 +50,16 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate
 from typing import Any
 
+from lexgraph.citations.compact import CompactText
 from lexgraph.citations.court_names import courts, reporters
 from lexgraph.citations.dates import ERAS, EraDate, parse_era_date
+from lexgraph.citations.model import fill_dict_init
 from lexgraph.numerals import kanji_to_int
 
 # ----------------------------------------------------------------------------------------------------
@@ -76,6 +78,11 @@ _REMOVED_RUNS_RE = re.compile(f"({_REMOVABLE_RE.pattern})")  # the same runs, ca
 # Length-preserving folds, so that one regex covers ７０９ and 709, （オ） and (オ). A chain of str.replace is
 # much faster than str.translate, which looks every character of a non-ASCII string up in a dict.
 _FOLDS = tuple(zip("０１２３４５６７８９（）", "0123456789()", strict=True))
+# A page number's opening dash after a space, tab, form feed or the like rather than a line break: where the
+# statute finder's runs and these may differ (`_CompactText.of`). It starts with the dash, looking back at the space:
+# the engine then skips from dash to dash (starting with the space class, it stopped at every full-width space of an
+# indented text: 6 ms a MB against 0.3).
+_PAGE_NUMBER_AFTER_SPACE = re.compile(r"-(?<=[^\S\n]-)[ \t\u3000]*[0-9０-９]{1,4}[ \t\u3000]*-")
 
 
 class _CompactText:
@@ -85,6 +92,9 @@ class _CompactText:
     copy lets one grammar handle them, and :meth:`to_original` keeps the reported spans honest. Built once per
     text, in one pass over the removable runs.
     """
+
+    _run_at: Sequence[int]
+    _removed: Sequence[int]
 
     def __init__(self, text: str) -> None:
         # The runs from one re.split (no match objects): kept text and removed runs alternate, and the offsets
@@ -105,6 +115,28 @@ class _CompactText:
         self._removed = removed
         self.original = text
         self.text = compact
+
+    @classmethod
+    def of(cls, text: str) -> _CompactText:
+        """The compact copy of `text`, from the statute finder's copy of it where that one removed the same runs.
+
+        Both remove every run of whitespace; they differ only on a page number 「- 12 -」 that does not start a line
+        right after its line break (one the statute finder's pattern removes after a space or at a run's end, this
+        one only at a line's start, or on the text's first line). Where no page number is written so, the runs, and
+        so the offsets, are the same, and only the folds are left to do."""
+        shared = CompactText.last_of(text)
+        if shared is None or text.startswith("-") or _PAGE_NUMBER_AFTER_SPACE.search(text):
+            return cls(text)
+        made = cls.__new__(cls)
+        compact = shared.text
+        for wide, narrow in _FOLDS:
+            if wide in compact:
+                compact = compact.replace(wide, narrow)
+        made._run_at = shared.breaks
+        made._removed = shared.shifts
+        made.original = text
+        made.text = compact
+        return made
 
     def to_original(self, index: int) -> int:
         """Offset in the original text of the character at compact `index`."""
@@ -147,8 +179,23 @@ _LIT_DATE = (
 # Court names. Places are listed so that 「原審東京高等裁判所」 does not turn 原審東京 into a city.
 # The seats and the reporters are data (lexgraph/data/courts.json, reporters.json), read once here.
 _COURTS = courts()
-_HIGH_PLACES = "|".join(_COURTS.high_court_places)
-_PLACES = "|".join(sorted(_COURTS.district_court_places, key=len, reverse=True))
+
+
+def _guarded(alternatives: Iterable[str]) -> str:
+    """The alternation of `alternatives` (plain words, tried in the order given), behind a look at the next
+    character: only a word that starts with it can match.
+
+    Why: the engine tries such an alternation word by word at every position the grammar reaches (every kanji of
+    a stretch that may hold a citation), and the seats and the reporters are dozens of words, several of them
+    written more than once in the grammar. One test of the first character skips them all where none can start;
+    where one can, the words are tried in the same order as before, so every match is the same."""
+    words = list(alternatives)
+    firsts = "".join(re.escape(c) for c in dict.fromkeys(w[0] for w in words))
+    return f"(?=[{firsts}])(?:{'|'.join(words)})"
+
+
+_HIGH_PLACES = _guarded(_COURTS.high_court_places)
+_PLACES = _guarded(sorted(_COURTS.district_court_places, key=len, reverse=True))
 _BRANCH = r"[一-龥々ヶ]{1,4}?"
 _COURT_FULL = (
     rf"(?:最高裁判所|最高裁|大審院|当裁判所|同裁判所|同(?=(?:{_ERA}))|知的財産高等裁判所|知財高裁"
@@ -186,7 +233,7 @@ _VOLUME = (
 # Reporters known by name may follow the decision type directly, after 「・」 or 「、」, or in parentheses (the
 # literature's 「最判昭58・3・31（民集37巻2号152頁）」); any other name ending in a volume/issue/page is accepted after
 # 「・」, the separator the courts use before a reporter. An online source (裁判所ウェブサイト) takes no volume.
-_KNOWN_REPORTERS = "|".join(reporters().forms)
+_KNOWN_REPORTERS = _guarded(reporters().forms)
 _ONLINE = "|".join(sorted(reporters().online, key=len, reverse=True))
 _REPORTER = (
     rf"(?:[・、，,]?(?P<rk>(?:{_KNOWN_REPORTERS}){_VOLUME}|{_ONLINE})"
@@ -239,6 +286,10 @@ _DATELESS = (
 @cache
 def _dateless_re() -> re.Pattern[str]:
     return re.compile(_DATELESS)
+
+
+# Every court and bench of _DATELESS holds one of these words (a kept match names one: `_dateless_matches`).
+_DATELESS_ANCHOR_RE = re.compile("最高裁|大審院|当裁判所|法廷")
 
 
 # A label just before an opening parenthesis names the court (and sometimes the type) of the citations inside:
@@ -343,6 +394,9 @@ class PrecedentMention:
             "case_number": self.case_number,
             "reporter": self.reporter,
         }
+
+
+fill_dict_init(PrecedentMention)
 
 
 @dataclass(frozen=True)
@@ -584,7 +638,7 @@ def find_precedents(text: str, *, citing_court: str | None = None) -> list[Prece
     """
     if not isinstance(text, str) or not text:
         return []
-    compact = _CompactText(text)
+    compact = _CompactText.of(text)
     ctext = compact.text
     years = _YearMentions(ctext)
     found: list[_Found] = []
@@ -597,7 +651,7 @@ def find_precedents(text: str, *, citing_court: str | None = None) -> list[Prece
     mentions = [f.mention for f in found]
     starts = [f.compact_start for f in found]  # found citations are in order and do not overlap
     # Every reporter's volume ends in 号 or 頁: without either there is no dateless citation to look for.
-    dateless = _dateless_re().finditer(ctext) if "号" in ctext or "頁" in ctext else iter(())
+    dateless = _dateless_matches(ctext) if "号" in ctext or "頁" in ctext else iter(())
     for m in dateless:
         k = bisect_right(starts, m.start())
         overlaps = (k and found[k - 1].compact_end > m.start()) or (k < len(found) and starts[k] < m.end())
@@ -620,11 +674,31 @@ def _candidate_stretches(ctext: str) -> Iterator[tuple[int, int]]:
     for anchor in _DAY_RE.finditer(ctext):
         if anchor.start() < end:
             continue  # in the stretch just read
-        lo = max(end, *(ctext.rfind(c, end, anchor.start()) + 1 for c in _STRETCH_ENDS))
+        at = anchor.start()  # the stretch starts after the last 。「」 before the anchor (three C-level rfinds)
+        lo = max(end, ctext.rfind("。", end, at) + 1, ctext.rfind("「", end, at) + 1, ctext.rfind("」", end, at) + 1)
         stop = _STRETCH_END_RE.search(ctext, anchor.end())
         end = stop.start() if stop else len(ctext)
         if _CITING_CHAR_RE.search(ctext, lo, end):
             yield lo, end
+
+
+def _dateless_matches(ctext: str) -> Iterator[re.Match[str]]:
+    """The matches of the dateless grammar in `ctext` that may be kept: those in a stretch between sentence ends
+    (。, 「, 」) that names a court or bench the grammar reads (最高裁, 大審院, 当裁判所, …法廷), in order.
+
+    Why: the grammar was tried at every position of the text (a twentieth of the precedent finder's time), and only
+    a match naming a court or bench is kept. Such a match holds one of those words and no sentence end, so it lies
+    in a stretch this reads whole, and a match elsewhere, never kept, cannot take text from it: the matches kept
+    are those of a scan of the whole text."""
+    end = 0
+    for anchor in _DATELESS_ANCHOR_RE.finditer(ctext):
+        if anchor.start() < end:
+            continue  # in the stretch just read
+        at = anchor.start()  # the stretch starts after the last 。「」 before the anchor (three C-level rfinds)
+        lo = max(end, ctext.rfind("。", end, at) + 1, ctext.rfind("「", end, at) + 1, ctext.rfind("」", end, at) + 1)
+        stop = _STRETCH_END_RE.search(ctext, anchor.end())
+        end = stop.start() if stop else len(ctext)
+        yield from _dateless_re().finditer(ctext, lo, end)
 
 
 def _dateless(m: re.Match[str], compact: _CompactText, citing_court: str | None) -> PrecedentMention:

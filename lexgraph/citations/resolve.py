@@ -44,6 +44,7 @@ from lexgraph.citations.model import (
     Step,
     TargetRef,
     VersionPin,
+    fill_dict_init,
 )
 from lexgraph.errors import ClauseUnplaced
 from lexgraph.numerals import build_path, kanji_to_int
@@ -70,6 +71,9 @@ class _Target:
     member_to: str | None = None  # the last paragraph / item / subitem of a range ending at the clause's level
     status: Status = "resolved"
     reason: str | None = None
+
+
+fill_dict_init(_Target)
 
 
 def resolve(mentions: Iterable[Mention], context: CitationContext) -> list[Citation]:
@@ -244,8 +248,28 @@ class _Resolver:
                 return LawTarget(None, f"{pin.note}{ref.name}", status="unresolved",
                                  reason=f"{pin.note}{ref.name} is the constitution before {target.title}, "
                                         "not in catalogue")
+            if (pin.whole and pin.before and pin.amending_law_num is not None and target.law_id is not None
+                    and target.law_num == pin.amending_law_num):
+                return self._replaced_law(target, pin)
             target = replace(target, pin=pin)
         return target
+
+    def _replaced_law(self, target: LawTarget, pin: VersionPin) -> LawTarget:
+        """The law a complete revision replaced (「行政不服審査法（平成２６年法律第６８号による全部改正前のもの）」),
+        where the catalogue's law of that title is the one the revision made (its number is the revising act's):
+        another law. Where the catalogue (with the laws of the store) holds exactly one other law of the title enacted
+        before it, that law, pinned; else unresolved with the reason: never the new law's id and wording as if
+        they were the old."""
+        older = [entry for entry in self.catalog.lookup(target.title or "")
+                 if entry.law_id != target.law_id and _enacted_before(entry.law_id, target.law_id or "")]
+        if len(older) == 1:
+            return replace(_target(older[0]), pin=pin)
+        held = f"the catalogue holds {len(older)} earlier laws of that title" if older else \
+            "the catalogue does not hold it"
+        return LawTarget(None, target.title, status="unresolved", pin=pin,
+                         reason=f"{target.title} before its complete revision by {pin.amending_law_num} is the law "
+                                f"that revision replaced, not the {target.title} the revision enacted "
+                                f"({target.law_id}); {held}")
 
     def _amended_by(self, pin: VersionPin, target: LawTarget) -> VersionPin:
         """`pin` with the number of the amending act the text defined a word for: the one it names
@@ -1227,3 +1251,10 @@ def _clause_of_path(path: str) -> Clause | None:
             fields[match.group(2)] = match.group(3)
     return Clause(fields.get("a"), fields.get("p"), fields.get("i"), tuple(subitems), suppl)
 
+
+def _enacted_before(law_id: str, other_id: str) -> bool:
+    """Was the law `law_id` enacted in an earlier year than `other_id`? An e-Gov law id starts with its era (1 明治
+    … 5 令和) and year: 337AC0000000160 is of 昭和37, 426AC0000000068 of 平成26."""
+    first, second = law_id[:3], other_id[:3]
+    return first.isdigit() and second.isdigit() and (int(first[0]), int(first[1:])) < (int(second[0]),
+                                                                                       int(second[1:]))

@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from lexgraph.citations.literals import places
 from lexgraph.citations.model import (
     AbbreviationDefinition,
     LawRef,
@@ -420,7 +421,7 @@ _BRANCH = f"(?:[のノ][{NUMERAL_CHARS}]+)*"  # 第四章の二
 _DIVISION = (rf"(?:第{_NUM}[編章節款目]{_BRANCH})+"
              rf"(?:から第(?P<to>{_NUM})(?P<to_level>[編章節款目])(?P<to_branch>{_BRANCH})まで)?")
 _DIVISION_STEP = rf"第(?P<num>{_NUM})(?P<level>[編章節款目])(?P<branch>{_BRANCH})"
-_DIVISION_CHAR = re.compile("[編章節款目]")
+_DIVISION_CHARS = "編章節款目"  # the level words of a division (第三章, 第二節 …)
 # NUMERAL_CHARS, spelt out
 _NUMERALS = frozenset("0123456789０１２３４５６７８９〇零一二三四五六七八九十百千万壱弐参拾")
 # The title ends where no word goes on (別表第二及び, 別表第一第三号: 及 / 第 start the next words; 別表第一表 does not)
@@ -495,9 +496,9 @@ class Divisions(_PartPass):
         t = scan.text
         consumed = 0
         # jump from one level word to the next (章 is common, 第 far more): a division has a numeral before it and
-        # 第 before the numerals; only then is the pattern tried, from that 第
-        for mark in _DIVISION_CHAR.finditer(t):
-            start = mark.start()
+        # 第 before the numerals; only then is the pattern tried, from that 第. The level words are found with
+        # str.find (`places`): a character class made the engine test every character of the text.
+        for start in places(t, _DIVISION_CHARS):
             if start < consumed or start == 0 or t[start - 1] not in _NUMERALS:
                 continue
             while start > 0 and t[start - 1] in _NUMERALS:
@@ -643,7 +644,7 @@ class BareTerms:
         a later （１条） or 同法 which law the text is talking about. A one-character term (法) counts only as the
         subject or object of a phrase (法は, 法の, 法が), since the character is in so many words."""
         t = scan.text
-        for position, term in scan.definitions.occurrences(t):
+        for position, term in scan.definitions.occurrences(t, single_before=PARTICLES):
             end = position + len(term)
             follows = t[end] if end < len(t) else ""
             if len(term) == 1:

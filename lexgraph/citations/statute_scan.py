@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from lexgraph.citations.compact import CompactText
 from lexgraph.citations.lawnames import LawNames
 from lexgraph.citations.layout import ends_line_as_written, is_word_char
+from lexgraph.citations.literals import places
 from lexgraph.citations.model import (
     LawRef,
     LawRefKind,
@@ -30,6 +31,7 @@ from lexgraph.citations.model import (
     Relation,
     Step,
     VersionPin,
+    fill_dict_init,
 )
 from lexgraph.citations.terms import DefinedTerms
 from lexgraph.numerals import IROHA, NUMERAL_CHARS, egov_num, kanji_to_int, subitem_num
@@ -76,7 +78,9 @@ _POSITIONAL = re.compile("[〇一二三四五六七八九]{2,}")  # 三一 (31),
 # What follows the number of an amending law: 「平成１８年法律第１１５号２条による」, 「…第９６号１条の規定による」.
 _BY = rf"(?:{_N}条(?:の{_N})*(?:第?{_N}項)?)?(?:の規定)?による"
 _AMENDED_BY = re.compile(_BY)
-_PIN_BEFORE = rf"(?:(?P<num>{_LAW_NUM}){_BY}|(?P<year>{_ERA}(?:元|{_N})年)法?)?改正(?P<dir>前|後)の(?:もの)?\Z"
+# 全部改正: the amending act replaced the law as a whole (a new law of the same title, under the act's own number).
+_PIN_BEFORE = (rf"(?:(?P<num>{_LAW_NUM}){_BY}|(?P<year>{_ERA}(?:元|{_N})年)法?)?(?P<whole>全部)?改正(?P<dir>前|後)の"
+               r"(?:もの)?\Z")
 
 
 # The two version-pin patterns are compiled on first use: only a text that says 改正 needs them, and compiling
@@ -98,7 +102,7 @@ _DEFINITION = (
     r"と(?:いう|総称する|略称する|略す)"
 )
 DEFINITIONS = re.compile(_DEFINITION)
-_PIN_INSIDE = rf"(?:(?P<num>{_LAW_NUM}){_BY})?改正(?P<dir>前|後)のもの"
+_PIN_INSIDE = rf"(?:(?P<num>{_LAW_NUM}){_BY})?(?P<whole>全部)?改正(?P<dir>前|後)のもの"
 _SAME_AS_BEFORE = re.compile(r"以下同じ。?$")
 MAX_BRACKET = 300
 MAX_QUOTE = 200
@@ -186,6 +190,9 @@ class LawBefore:
     pin: VersionPin | None = None
 
 
+fill_dict_init(LawBefore)  # one per law read before a clause
+
+
 @dataclass(frozen=True)
 class Element:
     """One element of a chain, in compact offsets: 第四条第一項本文 in 第四条第一項本文、第二項本文."""
@@ -193,6 +200,9 @@ class Element:
     start: int
     end: int
     provision: ProvisionRef
+
+
+fill_dict_init(Element)  # one per element of a chain
 
 
 @dataclass
@@ -608,7 +618,8 @@ def read_bracket(content: str) -> Bracket | None:
         law_num = law_num_of(number.group())
     pin = None
     if pinned is not None:
-        pin = version_pin(content[pinned.start():pinned.end() - 3], pinned["num"], pinned["dir"])
+        pin = version_pin(content[pinned.start():pinned.end() - 3], pinned["num"], pinned["dir"],
+                          whole=pinned["whole"] is not None)
     term = (defined["term"] or defined["bare"]) if defined is not None else None
     if law_num is None and pin is None and term is None and not _SAME_AS_BEFORE.search(content):
         return None
@@ -618,27 +629,35 @@ def read_bracket(content: str) -> Bracket | None:
 # Every clause anchor holds 条, 項 or 号 (the unit), at most two characters after its start or after a run of
 # numerals and 第 (第七百九条, 前各項, 同条項). The engine cannot skip to such places by itself (the pattern starts
 # with an optional 第), and trying `UNIT` at every character took a fifth of the scan.
-_UNIT_CHAR = re.compile("[条項号]")
+_UNIT_CHARS = "条項号"
 _NUMBER_RUN = frozenset("0123456789０１２３４５６７８９〇零一二三四五六七八九十百千万壱弐参拾第")
 
 
 def anchors(t: str) -> Iterator[re.Match[str]]:
     """The matches of `UNIT` in `t`, exactly as ``UNIT.finditer(t)`` gives them, found by jumping from one
-    unit character to the next: no anchor can start before the run of numerals that leads to the next unit."""
+    unit character to the next: no anchor can start before the run of numerals that leads to the next unit, nor
+    after the unit without holding a later one.
+
+    So the pattern is tried only at the few places from the start of that run to the unit. Where it fits at none
+    (条件, 事項, 号外: a unit character of another word), the next unit character is looked for; searching on from
+    there with the pattern instead tried it at every character up to the next anchor (a tenth of the finder's
+    time on judgments, which hold far more words with 条 / 項 / 号 than citations)."""
     position = 0
-    while True:
-        unit = _UNIT_CHAR.search(t, position)
-        if unit is None:
-            return
-        start = unit.start()
+    match = UNIT.match
+    for at in places(t, _UNIT_CHARS):  # str.find: a character class tried every character of the text
+        if at < position:
+            continue  # inside the anchor just found
+        start = at
         while start > position and t[start - 1] in _NUMBER_RUN:
             start -= 1
-        start = max(position, min(start, unit.start() - 2))
-        anchor = UNIT.search(t, start)
-        if anchor is None:
-            return
-        yield anchor
-        position = anchor.end()
+        for tried in range(max(position, min(start, at - 2)), at + 1):
+            anchor = match(t, tried)
+            if anchor is not None:
+                yield anchor
+                position = anchor.end()
+                break
+        else:
+            position = at + 1
 
 
 _PIN_ENDINGS = ("改正前の", "改正後の", "改正前のもの", "改正後のもの")
@@ -739,9 +758,9 @@ def pin_note_of(written: str) -> str:
     return written[: written.rindex("改正") + 3]
 
 
-def version_pin(note: str, number: str | None, direction: str) -> VersionPin:
+def version_pin(note: str, number: str | None, direction: str, whole: bool = False) -> VersionPin:
     return VersionPin(note=note, amending_law_num=law_num_of(number) if number else None,
-                      before=direction == "前")
+                      before=direction == "前", whole=whole)
 
 
 # 「改正法による改正前の」, 「平成２４年改正法による改正後の」: the word the text defined for an amending act
@@ -751,12 +770,43 @@ _BY_TERM = re.compile(r"([^「」『』（）()。、，,]{0,10}改正法)(?:の
 def pin_of(t: str, match: re.Match[str]) -> VersionPin:
     """The version pin `pin_before` found, with the defined word for the amending act written before it (none
     when the pin gives the amending law's number)."""
-    pin = version_pin(pin_note_of(match.group()), match["num"], match["dir"])
+    pin = version_pin(pin_note_of(match.group()), match["num"], match["dir"], whole=match["whole"] is not None)
     if match["num"] is None and match["year"] is None:
         term = _BY_TERM.search(t, max(0, match.start() - 16), match.start())
         if term is not None:
-            return VersionPin(pin.note, None, pin.before, term.group(1))
+            return VersionPin(pin.note, None, pin.before, term.group(1), pin.whole)
+        numbered = _number_before_bracket(t, match.start())
+        if numbered is not None:
+            number, defined = numbered
+            return VersionPin(pin.note, law_num_of(number), pin.before, defined, pin.whole)
     return pin
+
+
+_BY_AFTER_BRACKET = re.compile(r"[）)](?:の規定)?による\Z")
+_LAW_NUMBER_ENDING = re.compile(rf"(?:{_LAW_NUM})\Z")
+
+
+def _number_before_bracket(t: str, end: int) -> tuple[str, str | None] | None:
+    """The amending act's number (as written) and the word defined for it, where a bracket stands between the act
+    and its による: 「平成２４年法律第９５号（以下「平成２４年改正法」という。）による改正前の」 (the number before the
+    bracket), 「…の整備等に関する法律（平成１８年法律第５０号。以下「整備法」という。）による改正前の」 (the number
+    that opens it). None where no number is written so."""
+    by = _BY_AFTER_BRACKET.search(t, max(0, end - 8), end)
+    if by is None:
+        return None
+    opening = opening_bracket(t, by.start())
+    if opening is None:
+        return None
+    bracket = read_bracket(t[opening + 1:by.start()])
+    if bracket is None:
+        return None
+    inside = LAW_NUMBER.match(t, opening + 1, by.start())
+    if inside is not None and bracket.law_num is not None:
+        return inside.group(), bracket.term
+    before = _LAW_NUMBER_ENDING.search(t, max(0, opening - 40), opening)
+    if before is not None and bracket.law_num is None and bracket.term is not None:
+        return before.group(), bracket.term
+    return None
 
 
 def opening_bracket(text: str, closing: int, limit: int = MAX_BRACKET) -> int | None:

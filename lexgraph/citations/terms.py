@@ -22,7 +22,7 @@ class DefinedTerms:
     def __init__(self, carried: Iterable[str] = ()) -> None:
         self._effective: dict[str, int] = {}
         self._lengths: dict[str, list[int]] = {}  # by last character: the terms' lengths, longest first
-        self._pattern: re.Pattern[str] | None = None
+        self._patterns: dict[str | None, re.Pattern[str]] = {}  # by `occurrences`' single_before
         for term in carried:
             self.add(_ALWAYS, term)
 
@@ -35,7 +35,7 @@ class DefinedTerms:
         if len(term) not in lengths:
             lengths.append(len(term))
             lengths.sort(reverse=True)
-        self._pattern = None
+        self._patterns.clear()
 
     def __contains__(self, term: object) -> bool:
         return term in self._effective
@@ -56,26 +56,35 @@ class DefinedTerms:
                 return start
         return None
 
-    def occurrences(self, text: str) -> Iterator[tuple[int, str]]:
+    def occurrences(self, text: str, single_before: str | None = None) -> Iterator[tuple[int, str]]:
         """(position, term) of every occurrence of every term at or after where it takes effect, overlapping ones
         included (本件条例 and the 条例 inside it), by position; one term's occurrences never overlap each other
-        (as `str.find` reads them)."""
+        (as `str.find` reads them). With `single_before`, a one-character term occurs only where one of those
+        characters follows it: a caller that wants no other (法は, 法の) says so, since such a term (法) is in
+        thousands of words of a long text, and each was a turn of this loop."""
         if not self._effective:
             return
-        if self._pattern is None:
-            alternatives = "|".join(re.escape(t) for t in sorted(self._effective, key=len, reverse=True))
-            self._pattern = re.compile(alternatives)  # starts with literals: the engine skips to candidates
+        pattern = self._patterns.get(single_before)
+        if pattern is None:
+            after = f"(?=[{''.join(map(re.escape, single_before))}])" if single_before else ""
+            alternatives = "|".join(re.escape(t) + (after if len(t) == 1 else "")
+                                    for t in sorted(self._effective, key=len, reverse=True))
+            # Every alternative starts with a literal: the engine skips straight to the candidates.
+            pattern = self._patterns[single_before] = re.compile(alternatives)
         by_first: dict[str, list[str]] = {}
         for term in self._effective:
             by_first.setdefault(term[0], []).append(term)
         ends: dict[str, int] = {}
-        search = self._pattern.search
+        search = pattern.search
+        end = len(text)
         match = search(text)
         while match is not None:
             position = match.start()
             match = search(text, position + 1)
             for term in by_first[text[position]]:
                 if (text.startswith(term, position) and self._effective[term] <= position
-                        and ends.get(term, -1) <= position):
+                        and ends.get(term, -1) <= position
+                        and (single_before is None or len(term) > 1
+                             or (position + 1 < end and text[position + 1] in single_before))):
                     ends[term] = position + len(term)
                     yield position, term

@@ -50,6 +50,8 @@ from lexgraph.cli.output import iso
 
 #: At most this many rows come back from `cypher`: an assistant's context is not a place for a whole table.
 MAX_ROWS = 200
+#: The `clause` of a `cited_by` answer about the law as a whole (no clause asked, the path empty).
+WHOLE_LAW = "法令全体"
 
 Law = Annotated[str, Field(description="法令名・略称・法令番号・法令ID のいずれか（例: 民法, 129AC0000000089）。")]
 Clause = Annotated[str, Field(description="条項（例: 第七百九条, 709条, 第七百十条第一項, a710/p1）。")]
@@ -267,7 +269,10 @@ class Tools:
         arguments = {"law": law, "clause": clause, "as_of": as_of, "detail": detail}
         return shapes.ClauseLinks.model_validate(self._page("cites", arguments, payload, ("links",), cursor))
 
-    def cited_by(self, law: Law, clause: Clause,
+    def cited_by(self, law: Law,
+                 clause: Annotated[str | None, Field(description="条項（例: 第七百九条, 709条, a710/p1）。省略すると"
+                                                     "法令全体を引用したもの（条項を挙げず、法令番号などで法令そのもの"
+                                                     "を引用した条文・判例・文献）を返す。")] = None,
                  as_of: Annotated[str | None, Field(description=f"基準日（{DATE_FORMS}）。条文の引用元はこの日の"
                                                     "文言で（省略時は今日）、判例・文献はこの日の文言を引用するものに"
                                                     "限る（省略時はどの版でも）。")] = None,
@@ -278,7 +283,8 @@ class Tools:
                  ) -> shapes.CitedBy:
         """`lexgraph law cited-by LAW CLAUSE` (clauses) and `--kind document` (precedents and literature), in one;
         each precedent once, however many of its chunks cite the clause (``detail: "full"``: with each
-        citation)."""
+        citation). Without `clause`, what cites the law as a whole (`law cited-by LAW`): the path is empty and the
+        clause 「法令全体」; a document's citation then names no wording, so `as_of` limits only the clauses."""
         if kind != "document" and kind not in DOCUMENT_KINDS:
             raise InputError(f"kind is document or one of {', '.join(DOCUMENT_KINDS)}, not {kind!r}")
         day = day_of(as_of)
@@ -286,7 +292,7 @@ class Tools:
         kinds = DOCUMENT_KINDS if kind == "document" else (kind,)
         documents = self.lg.documents_citing(law, clause, as_of=day, kinds=kinds)
         payload = {"law_id": found.law.law_id, "law_title": found.law.title, "path": found.path,
-                   "clause": clause_label(found.path), "as_of": found.as_of.isoformat(),
+                   "clause": clause_label(found.path) if found.path else WHOLE_LAW, "as_of": found.as_of.isoformat(),
                    "clauses": self._links(found.to_json()["links"], found.as_of, detail),
                    "documents": citing_judgments([d.to_json() for d in documents], detail)}
         arguments = {"law": law, "clause": clause, "as_of": as_of, "kind": kind, "detail": detail}
