@@ -49,7 +49,8 @@ def index_command(
     statute_anchors: Annotated[bool, typer.Option(
         "--statute-anchors",
         help="Also save the statutes' anchors (every resolved citation between clauses gives the cited article "
-             "the citing sentence, without its citations) as the anchor field beside the index. Without it a "
+             "the citing sentence, without its citations) as the anchor field beside the index (in the database "
+             "on Neo4j). Without it a "
              "field saved before is kept up to date and none is made. About 40 minutes of one core on the whole "
              "2020 archive.")] = False,
     rebuild_anchors: Annotated[bool, typer.Option(
@@ -86,9 +87,8 @@ def index_command(
 
             summary = lg.index(laws=law or (), kinds=kinds, rebuild=rebuild, embedder=model, progress=on_progress)
             asked = bool(statute_anchors or rebuild_anchors)
-            folded = (lg.build_statute_anchors(rebuild=rebuild or rebuild_anchors, progress=on_progress,
-                                               refresh_only=not asked)
-                      if not is_server(store) else None)
+            folded = lg.build_statute_anchors(rebuild=rebuild or rebuild_anchors, progress=on_progress,
+                                              refresh_only=not asked)
         written = lg.build_anchors(anchors) if anchors else None
     if as_json:
         emit_json({**summary.to_json(), **({"anchors": written} if written is not None else {}),
