@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -120,6 +121,11 @@ def test_learned_on_a_copy_ranks_as_on_the_embedded_store(neo4j_store: GraphStor
     # the anchor mode runs there too, and ranks alike
     with LexGraph.open(source, read_only=True) as embedded:
         assert_same_rankings(rankings(lg, "anchor"), rankings(embedded, "anchor"))
+    # the schema reference explains the kept files, and shows a chunk's size, not its megabytes
+    reference = lg.schema()
+    assert reference.missing == []
+    chunk = next(entry for entry in reference.entries if entry.name == "IndexFileChunk")
+    assert re.fullmatch(r"\(\d+ bytes\)", str(next(p.example for p in chunk.properties if p.name == "data")))
     # the files were fetched once into a folder named by their hashes, and are the embedded store's bytes
     folders = [p for p in anchor_cache.iterdir() if p.is_dir()]
     assert len(folders) == 1
