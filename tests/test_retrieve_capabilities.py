@@ -88,8 +88,13 @@ def test_each_index_declares_what_it_can_do(indexed: GraphStore) -> None:
         assert content is not None and set(content) == {"embedder", "dim", "parts"}
         assert content["embedder"] == index.embedder_name and f"law:{SHAKUCHI}" in content["parts"]
     else:
-        assert index.directory is None and columns is None and index.content() is None
+        assert index.directory is None and index.content() is None and index.anchor_directory() is None
         assert lack is not None and "Neo4j store has no anchor field" in lack
+        # the clause paths read from the database, as the embedded index's path column gives them
+        assert columns is not None and hit.uid in columns.uids_under(SHAKUCHI, article_path(hit.unit.path),
+                                                                     SearchFilter())
+        assert columns.unit_paths([hit.uid]) == {hit.uid: hit.unit.path}
+        assert article_path(hit.unit.path) in columns.articles_of(SHAKUCHI)
 
 
 def test_learned_without_an_anchor_field_says_it_ranked_as_hybrid(indexed: GraphStore) -> None:

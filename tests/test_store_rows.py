@@ -82,6 +82,7 @@ def _params(store: GraphStore, name: str) -> dict[str, Any]:
         "path": "a3", "paths": ["a3"], "prefix": "a3/", "name": "借地借家法", "names": [f"law:{SHAKUCHI}"],
         "revision_id": version.revision_id, "case_number": precedent["number"], "case_names": [precedent["name"]],
         "provisions": [provision.uid], "precedents": [precedent["uid"]], "marker": "?", "parser": "0",
+        "sha256": "0" * 64, "first": 0, "last": 7,
         "k": 5, "fetch": 10, "detail": 3, "text_limit": 55, "vector": [0.1] * dim, "index": "provision_embedding",
         "searches": [{"kind": "provision", "label": "ProvisionSearch", "index": "provision_embedding",
                       "lucene": lucene_query(["借地"], "provision"), "exact": False}],

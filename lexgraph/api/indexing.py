@@ -45,69 +45,104 @@ class Indexing:
         return summary
 
     def build_anchors(self, judgments: Sequence[str | Path]) -> int:
-        """Write the anchor field's texts beside the index (`index.anchors`): every sentence of the `judgments`
-        (text files, or folders of ``*.txt``) citing an article of a law the index holds, without its citations.
-        Returns how many anchors were written. Raises `IndexUnavailable` when the index is not the embedded
-        store's (the anchors are a file beside it), `InputError` for a file that cannot be read, a path that is
-        not a regular file or a folder, a folder without ``*.txt``, or judgments that would replace the anchors built
-        before with none (those are then kept)."""
-        from lexgraph.index.anchors import judgment_files, judgment_files_anchors, write_anchors
+        """Write the anchor field's texts beside the index (`index.anchors`), or into a Neo4j store's database
+        (`index.neo4j_files`): every sentence of the `judgments` (text files, or folders of ``*.txt``) citing an
+        article of a law the index holds, without its citations. Returns how many anchors were written. Raises
+        `InputError` for a file that cannot be read, a path that is not a regular file or a folder, a folder without
+        ``*.txt``, or judgments that would replace the anchors built before with none (those are then kept)."""
+        import tempfile
+
+        from lexgraph.index.anchors import (
+            ANCHOR_FILE,
+            ANCHORS_FORMAT,
+            judgment_files,
+            judgment_files_anchors,
+            write_anchors,
+        )
 
         index = self._session.search_index()
-        directory = index.directory
-        if directory is None:
-            raise IndexUnavailable("the anchor field is kept beside an embedded store's index; a Neo4j store has "
-                                   "none yet: search it without the learned mode's anchors")
         laws = {p.part.split(":", 1)[1] for p in self.index_status().parts if p.part.startswith("law:")}
         files = judgment_files(judgments)
-        return write_anchors(Path(directory), judgment_files_anchors(files, laws=laws),
-                             source=", ".join(map(str, judgments)))
+        source = ", ".join(map(str, judgments))
+        directory = index.directory
+        if directory is not None:
+            return write_anchors(Path(directory), judgment_files_anchors(files, laws=laws), source=source)
+        from lexgraph.index.neo4j_files import put_file, stored_files
+
+        store = self._session.store
+        with tempfile.TemporaryDirectory(prefix="lexgraph-anchors-") as folder:
+            count = write_anchors(Path(folder), judgment_files_anchors(files, laws=laws), source=source)
+            if count == 0 and ANCHOR_FILE in stored_files(store):
+                raise InputError(f"{source}: no sentence cites an article of the indexed laws, so no anchor was "
+                                 f"built; the anchors built before (kept in {store.location}) are kept. Give the "
+                                 "folder of judgment texts (.txt)")
+            put_file(store, Path(folder) / ANCHOR_FILE, name=ANCHOR_FILE, format=ANCHORS_FORMAT)
+        self._session.drop_search_index()  # the next search reads the new anchors
+        return count
 
     def build_statute_anchors(self, *, rebuild: bool = False, progress: IndexProgress | None = None,
                               refresh_only: bool = False) -> int | None:
-        """Save the statutes' anchors as the anchor field's saved part beside the index (``anchor_field.bin``):
-        every resolved citation between clauses of the store gives the cited article the citing sentence, without
-        its citations (`index.anchors.statute_anchors`), folded into arrays a search maps. Returns how many
-        distinct anchors were folded, or None when the saved field was built from the graph as it stands (the
-        laws' fingerprints are recorded in it) and `rebuild` is not asked, when the store holds no resolved citation
-        between clauses and no field was saved before, or when `refresh_only` and no field was saved before
-        (`lexgraph index --no-statute-anchors` keeps a saved field up to date and makes none). Raises
-        `IndexUnavailable` when the index is not the embedded store's (the field is a file beside it)."""
+        """Save the statutes' anchors as the anchor field's saved part (``anchor_field.bin``) beside the index, or
+        in a Neo4j store's database (`index.neo4j_files`): every resolved citation between clauses of the store
+        gives the cited article the citing sentence, without its citations (`index.anchors.statute_anchors`),
+        folded into arrays a search maps. Returns how many distinct anchors were folded, or None when the saved
+        field was built from the graph as it stands (the laws' fingerprints are recorded in it) and `rebuild` is
+        not asked, when the store holds no resolved citation between clauses and no field was saved before, or
+        when `refresh_only` and no field was saved before (`lexgraph index --no-statute-anchors` keeps a saved
+        field up to date and makes none). Raises `IndexUnavailable` when an embedded store has no index yet (the
+        field is a file beside it)."""
         import hashlib
+        import tempfile
 
-        from lexgraph.index.anchors import FIELD_FILE, statute_anchors
+        from lexgraph.index.anchors import FIELD_FILE, FIELD_FORMAT, statute_anchors
         from lexgraph.index.backends import index_backend
+        from lexgraph.index.neo4j_files import put_file, stored_files
         from lexgraph.index.units import part_fingerprints
         from lexgraph.retrieve.anchor_field import field_arrays, read_field, write_field
 
         store = self._session.store
+        on_server = store.index_kind != "files"
         directory = Path(index_backend(store).location(store))
-        if not directory.is_dir():
-            raise IndexUnavailable("the anchor field is kept beside an embedded store's index (build the index "
-                                   "first); a Neo4j store has none yet: search it without the learned mode's anchors")
-        if refresh_only and not (directory / FIELD_FILE).exists():
+        if not on_server and not directory.is_dir():
+            raise IndexUnavailable("the anchor field is kept beside an embedded store's index: build the index "
+                                   "first (`lexgraph index`)")
+        saved_graph: str | None = None
+        if on_server:
+            record = stored_files(store).get(FIELD_FILE)
+            exists = record is not None
+            saved_graph = record.graph if record is not None and record.format == FIELD_FORMAT else None
+        else:
+            exists = (directory / FIELD_FILE).exists()
+            if exists:
+                try:
+                    saved = read_field(directory)
+                except InputError:
+                    saved = None  # damaged: built again below
+                saved_graph = str(saved[1].get("graph")) if saved is not None else None
+        if refresh_only and not exists:
             return None
         current = part_fingerprints(store)
         laws = {part.split(":", 1)[1] for part in current if part.startswith("law:")}
         graph = hashlib.sha256(json.dumps(sorted(current.items())).encode()).hexdigest()
-        if not rebuild and (directory / FIELD_FILE).exists():
-            try:
-                saved = read_field(directory)
-            except InputError:
-                saved = None  # damaged: built again below
-            if saved is not None and saved[1].get("graph") == graph:
-                return None
+        if not rebuild and exists and saved_graph == graph:
+            return None
 
         def on_law(done: int, total: int) -> None:
             if progress is not None:
                 progress("statute anchors", done, total)
 
         field = field_arrays(statute_anchors(store, laws, on_law), keep_sources=False)
-        if not field.anchors and not (directory / FIELD_FILE).exists():
+        if not field.anchors and not exists:
             # No resolved citation between clauses: an empty field would make the learned mode rank as the hybrid
             # without saying so (`ranked_by` names a missing field, not an empty one).
             return None
-        write_field(directory, field, about={"graph": graph, "laws": len(laws)})
+        if not on_server:
+            write_field(directory, field, about={"graph": graph, "laws": len(laws)})
+            return field.anchors
+        with tempfile.TemporaryDirectory(prefix="lexgraph-anchors-") as folder:
+            write_field(Path(folder), field, about={"graph": graph, "laws": len(laws)})
+            put_file(store, Path(folder) / FIELD_FILE, name=FIELD_FILE, format=FIELD_FORMAT, graph=graph)
+        self._session.drop_search_index()  # the next search reads the new field
         return field.anchors
 
     def index_status(self) -> IndexStatus:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from lexgraph.api.session import Session
 from lexgraph.store import open_store
-from lexgraph.store.base import Row, StoreCounts
+from lexgraph.store.base import GraphStore, Row, StoreCounts
 from lexgraph.store.copy import DEFAULT_BATCH
 
 if TYPE_CHECKING:
@@ -63,9 +63,37 @@ class Storing:
             target.migrate()
             summary = copy_store(self._session.store, target, batch=batch, on_batch=on_batch)
             summary.index = self._index_from_cache(target.location)
+            summary.anchors = self._copy_anchors(target)
             return summary
         finally:
             target.close()
+
+    def _copy_anchors(self, target: GraphStore) -> dict[str, int]:
+        """The anchor field's files beside this embedded store's index, kept in a Neo4j target's database
+        (`index.neo4j_files`), so that the copy's learned search reads the same anchors once it is indexed; the
+        name and size of each file copied. Each file is read by the same loader a search uses before it is sent
+        (a damaged one is refused here, naming the fix, not carried over). Nothing for another kind of target or a
+        source without them."""
+        from lexgraph.index.anchors import ANCHOR_FILE, ANCHORS_FORMAT, FIELD_FILE, FIELD_FORMAT, read_anchors
+        from lexgraph.index.backends import index_backend
+        from lexgraph.index.neo4j_files import put_file
+        from lexgraph.retrieve.anchor_field import read_field
+
+        store = self._session.store
+        if store.index_kind != "files" or target.index_kind == "files":
+            return {}
+        directory = Path(index_backend(store).location(store))
+        copied: dict[str, int] = {}
+        saved = read_field(directory) if (directory / FIELD_FILE).is_file() else None
+        if saved is not None:
+            graph = saved[1].get("graph")
+            put_file(target, directory / FIELD_FILE, name=FIELD_FILE, format=FIELD_FORMAT,
+                     graph=str(graph) if graph is not None else None)
+            copied[FIELD_FILE] = (directory / FIELD_FILE).stat().st_size
+        if (directory / ANCHOR_FILE).is_file() and read_anchors(directory) is not None:
+            put_file(target, directory / ANCHOR_FILE, name=ANCHOR_FILE, format=ANCHORS_FORMAT)
+            copied[ANCHOR_FILE] = (directory / ANCHOR_FILE).stat().st_size
+        return copied
 
     def _index_from_cache(self, target: str) -> IndexFromCache | None:
         """How the copy at `target` gets this store's search index from its cached vectors; None without an index

@@ -51,9 +51,9 @@ def index_command(
         "--no-statute-anchors",
         help="Save no statutes' anchor field (a field saved before is still kept up to date). By default the "
              "statutes' anchors (every resolved citation between clauses gives the cited article the citing "
-             "sentence, without its citations) are saved as the anchor field beside the index, which the learned "
-             "search mode reads; skipped where the store holds no resolved citation between clauses, and when the "
-             "field saved before is up to date. Seconds on a few laws; about 1 h 20 min on the whole 2020 archive "
+             "sentence, without its citations) are saved as the anchor field beside the index (in the database on "
+             "Neo4j), which the learned search mode reads; skipped where the store holds no resolved citation "
+             "between clauses, and when the field saved before is up to date. Seconds on a few laws; about 1 h 20 min on the whole 2020 archive "
              "(one core).")] = False,
     statute_anchors: Annotated[bool, typer.Option(
         "--statute-anchors", help="Save the statutes' anchor field: the default, for scripts that ask for it.")
@@ -94,9 +94,8 @@ def index_command(
                     progress.update(task, completed=done, total=total or None)
 
             summary = lg.index(laws=law or (), kinds=kinds, rebuild=rebuild, embedder=model, progress=on_progress)
-            folded = (lg.build_statute_anchors(rebuild=rebuild or rebuild_anchors, progress=on_progress,
-                                               refresh_only=no_statute_anchors)
-                      if not is_server(store) else None)
+            folded = lg.build_statute_anchors(rebuild=rebuild or rebuild_anchors, progress=on_progress,
+                                              refresh_only=no_statute_anchors)
         written = lg.build_anchors(anchors) if anchors else None
     if as_json:
         emit_json({**summary.to_json(), **({"anchors": written} if written is not None else {}),

@@ -92,7 +92,8 @@ def copy(
     """Copy the whole graph into another store (an embedded store into Neo4j, say). Running it again changes
     nothing.
 
-    The search index is not copied: the command that builds it from this store's cached vectors is printed."""
+    The search index is not copied: the command that builds it from this store's cached vectors is printed. Its
+    anchor field (the learned search mode's) is copied into a Neo4j target's database."""
     if batch <= 0:
         raise ConfigurationError("--batch must be positive")
     if store_location(store) == to:
@@ -106,6 +107,9 @@ def copy(
         return
     out.print("copied " + ", ".join(f"{n:,} {label}" for label, n in summary.nodes.items()) + "; "
               + ", ".join(f"{n:,} {rel}" for rel, n in summary.relationships.items()), highlight=False)
+    if summary.anchors:
+        out.print("anchor field copied: " + ", ".join(f"{name} ({size:,} bytes)" for name, size in
+                                                      summary.anchors.items()), highlight=False)
     if summary.index is not None:
         out.print("the copy has no search index yet; this builds it from this store's cached vectors, embedding "
                   "nothing again:", highlight=False)

@@ -48,6 +48,10 @@ from lexgraph.store.rows import LAW_CITES_SPANS, LAW_PROVISION_SENTENCES, LAWS_A
 ANCHOR_FILE = "anchors.jsonl.gz"
 #: The statutes' anchors, folded into the field a search maps (`retrieve.anchor_field.write_field`).
 FIELD_FILE = "anchor_field.bin"
+#: The saved field's format (its header says it; `retrieve.anchor_field.read_field` reads only this one) and the
+#: judgments' anchors file's, recorded with each where a server's database keeps them (`index.neo4j_files`).
+FIELD_FORMAT = "lexgraph-anchor-field/1"
+ANCHORS_FORMAT = "lexgraph-anchors/1"
 #: Sentences taken on each side of the citing sentence (0: the sentence alone; measured, docs/search.md).
 DEFAULT_WINDOW = 0
 #: An anchor longer than this (a run-on sentence of a PDF extract) is cut around the citation.

@@ -520,6 +520,10 @@ class LocalIndex:
                         "of judgment texts)")
         return None
 
+    def anchor_directory(self) -> Path:
+        """The anchor field's files are kept beside the index's own."""
+        return self.directory
+
     def columns(self) -> UnitColumns:
         """The part files' path columns, read when the index was opened (`articles_of`, `uids_under`,
         `unit_paths`)."""

@@ -20,17 +20,21 @@ from __future__ import annotations
 
 import re
 import time
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from datetime import date
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from lexgraph.errors import ConfigurationError, IndexUnavailable, StoreError
+from lexgraph.errors import ConfigurationError, IndexUnavailable, InputError, StoreError
 from lexgraph.index.backends import RecordedParts
 from lexgraph.index.embed import Embedder, EmbeddingCache
 from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts, collection_of, count_terms
+from lexgraph.index.neo4j_files import StoredFile, fetch_files, stored_files
 from lexgraph.index.parts import IndexProgress, IndexSummary, build_part, now
 from lexgraph.index.query import (
     UNIT_KINDS,
@@ -46,6 +50,7 @@ from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.index.units import (
     CitedTarget,
     IndexUnit,
+    article_path,
     law_part,
     law_titles,
     natural_path,
@@ -53,11 +58,13 @@ from lexgraph.index.units import (
     unit_from_row,
     unit_row,
 )
+from lexgraph.statutes.timeline import provision_law_id
 from lexgraph.store.base import GraphStore
 from lexgraph.store.rows import (
     INDEX_COLLECTION_TERMS,
     INDEX_EXACT_CHUNKS,
     INDEX_EXACT_PROVISIONS,
+    INDEX_LAW_PATHS,
     INDEX_LAW_TERMS,
     INDEX_PARTS,
     INDEX_SEARCH,
@@ -188,7 +195,8 @@ def ensure_vector_indexes(store: GraphStore, dim: int) -> None:
 class Neo4jIndex:
     """Search through the database's own indexes."""
 
-    #: The index lives in the database: no folder beside it for derived files (the anchor field, saved trees).
+    #: The index lives in the database: no folder beside it for derived files (saved trees; the anchor field's
+    #: files are kept in the database itself, `anchor_directory`).
     directory: Path | None = None
 
     def __init__(self, store: GraphStore) -> None:
@@ -204,17 +212,43 @@ class Neo4jIndex:
             kind = "provision" if part_law_id(str(part.name)) is not None else "chunk"
             self._units[kind] = self._units.get(kind, 0) + int(part.rows or 0)
         self._law_terms = LawTermsReader(self._read_collection_terms, self._read_laws_terms)
+        self._anchors: list[StoredFile] | None = None
+        self._columns = Neo4jColumns(store)
 
     def lacks(self, kind: IndexKind) -> str | None:
-        """Only the anchor field: the anchors are a file, and this index has no folder to keep one in."""
-        if kind == "anchors":
-            return ("a Neo4j store has no anchor field (it is a file kept beside an embedded store's index, built by "
-                    "`lexgraph index --anchors`)")
+        """Only the anchor field, when the database keeps none of its files (`index.neo4j_files`)."""
+        if kind == "anchors" and not self._anchor_files():
+            return ("a Neo4j store has no anchor field until one is built or copied into it: `lexgraph index "
+                    "--statute-anchors` (the statutes' citations), `lexgraph index --anchors DIR` (judgment texts), "
+                    "or `lexgraph copy --to` from an embedded store that has one")
         return None
 
-    def columns(self) -> UnitColumns | None:
-        """None: the units' paths are not held in memory; units are read from the database."""
-        return None
+    def _anchor_files(self) -> list[StoredFile]:
+        """The anchor field's files the database keeps, read once (the index is reopened after a build)."""
+        if self._anchors is None:
+            self._anchors = sorted(stored_files(self.store).values(), key=lambda f: f.name)
+        return self._anchors
+
+    def anchor_directory(self) -> Path | None:
+        """A local cache of the anchor field's files the database keeps, fetched on first use and checked against
+        their records (`index.neo4j_files.fetch_files`); None when it keeps none. A fetch that finds chunks missing
+        reads the records again once, in case another process wrote the files meanwhile."""
+        files = self._anchor_files()
+        if not files:
+            return None
+        try:
+            return fetch_files(self.store, files)
+        except InputError:
+            again = sorted(stored_files(self.store).values(), key=lambda f: f.name)
+            if again == files:
+                raise
+            self._anchors = again
+            return fetch_files(self.store, again) if again else None
+
+    def columns(self) -> UnitColumns:
+        """Each law's clause paths, read from the database the first time the law is asked about and kept
+        (`Neo4jColumns`)."""
+        return self._columns
 
     def content(self) -> dict[str, Any] | None:
         """None: with no folder, nothing derived from the index is saved under a key of its content."""
@@ -314,6 +348,97 @@ class Neo4jIndex:
 
     def close(self) -> None:
         """The store owns the connection."""
+
+
+class Neo4jColumns:
+    """`UnitColumns` over the database: a law's indexed clauses (uid, path, period) read in one query when the law
+    is first asked about, and kept. The learned fusion then counts a law's articles and lists an article's clauses
+    as it does from the embedded index's path column, in the same order (a part's rows are its units sorted by uid),
+    so that both backends give it the same candidates in the same order and rank alike.
+
+    Why keep every law met, up to `UNITS_KEPT` clauses (more than the whole archive's 707,593), and not the few
+    met last: the anchor field's best articles of one question span a few dozen laws of the whole archive, and
+    lawqa_jp's 69 questions met more than 256 laws, so a cache of the last 256 read 4 laws again at every search
+    (51 ms of a 219 ms search, warm). Each law costs its clauses' uids and paths and two small integer arrays
+    (the embedded index holds every path in memory too)."""
+
+    UNITS_KEPT = 1_000_000
+
+    def __init__(self, store: GraphStore) -> None:
+        self.store = store
+        self._laws: OrderedDict[str, _LawPaths] = OrderedDict()
+        self._units = 0
+
+    def _law(self, law_id: str) -> _LawPaths:
+        found = self._laws.get(law_id)
+        if found is None:
+            rows = sorted(self.store.rows(INDEX_LAW_PATHS, law_id=law_id), key=lambda row: str(row.uid))
+            found = self._laws[law_id] = _LawPaths(
+                tuple(str(r.uid) for r in rows), tuple(str(r.path) for r in rows),
+                np.asarray([_ordinal(r.valid_from, _FIRST_DAY) for r in rows], dtype=np.int64),
+                np.asarray([_ordinal(r.valid_until, _LAST_DAY) for r in rows], dtype=np.int64))
+            self._units += len(rows)
+            while self._units > self.UNITS_KEPT and len(self._laws) > 1:
+                self._units -= len(self._laws.popitem(last=False)[1].uids)
+        else:
+            self._laws.move_to_end(law_id)
+        return found
+
+    def articles_of(self, law_id: str) -> Mapping[str, tuple[int, ...]]:
+        return self._law(law_id).articles
+
+    def uids_under(self, law_id: str, article: str, where: SearchFilter) -> list[str]:
+        if where.kind == "chunk" or (where.laws and law_id not in where.laws):
+            return []
+        law = self._law(law_id)
+        rows = law.articles.get(article, ())
+        day = where.day
+        if day is None:
+            return [law.uids[r] for r in rows]
+        ordinal = day.toordinal()  # as the embedded index filters: from ≤ day < until, an open end unbounded
+        return [law.uids[r] for r in rows if law.valid_from[r] <= ordinal < law.valid_until[r]]
+
+    def unit_paths(self, uids: Sequence[str]) -> dict[str, str]:
+        """The paths of the uids whose law is already held (a caller reads the others' from their units: no law is
+        read for a path alone)."""
+        out = {}
+        for uid in uids:
+            law = self._laws.get(provision_law_id(uid))
+            row = law.row_of.get(uid) if law is not None else None
+            if row is not None and law is not None:
+                out[uid] = law.paths[row]
+        return out
+
+
+_FIRST_DAY, _LAST_DAY = date.min.toordinal(), date.max.toordinal()
+
+
+@dataclass(frozen=True)
+class _LawPaths:
+    uids: tuple[str, ...]
+    paths: tuple[str, ...]
+    valid_from: np.ndarray  # day ordinals; an open start the first day
+    valid_until: np.ndarray  # an open end the last day
+
+    @cached_property
+    def articles(self) -> dict[str, tuple[int, ...]]:
+        rows: dict[str, list[int]] = {}
+        for row, path in enumerate(self.paths):
+            rows.setdefault(article_path(path), []).append(row)
+        return {article: tuple(r) for article, r in rows.items()}
+
+    @cached_property
+    def row_of(self) -> dict[str, int]:
+        return {uid: row for row, uid in enumerate(self.uids)}
+
+
+def _ordinal(value: Any, default: int) -> int:
+    native = _native(value)
+    return default if native is None else int(native.toordinal())
+
+
+def _native(value: Any) -> Any:
+    return value.to_native() if hasattr(value, "to_native") else value
 
 
 def neo4j_term_counts(row: IndexCollectionTermsRow | IndexLawTermsRow) -> TermCounts:

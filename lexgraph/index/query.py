@@ -9,9 +9,9 @@ best among those clauses, never the survivors of a global top 10.
 
 What an index can do beyond the searches every index runs is declared on `SearchIndex`, never found by looking for
 an attribute: its folder (`directory`, None for a server's indexes), the index kinds it lacks and why (`lacks`),
-the units' paths held in memory (`columns`, None when units are read instead) and a key of its content
-(`content`). A mode that reads a kind an index lacks is refused there, or ranks as another mode and says so
-(`retrieve.modes.SearchMode`).
+the anchor field's folder (`anchor_directory`), the units' paths held in memory (`columns`, None when units are
+read instead) and a key of its content (`content`). A mode that reads a kind an index lacks is refused there, or
+ranks as another mode and says so (`retrieve.modes.SearchMode`).
 """
 
 from __future__ import annotations
@@ -157,6 +157,11 @@ class SearchIndex(Protocol):
 
     def lacks(self, kind: IndexKind) -> str | None:
         """Why the index cannot give `kind` now, saying what to do; None when it can."""
+        ...
+
+    def anchor_directory(self) -> Path | None:
+        """The folder holding the anchor field's files (`index.anchors`): the index's own folder, or for a server's
+        index a local cache of the copy its database keeps, fetched and checked here; None when it has none."""
         ...
 
     def columns(self) -> UnitColumns | None:

@@ -31,7 +31,7 @@ import numpy as np
 
 from lexgraph.documents.datafiles import open_regular
 from lexgraph.errors import InputError
-from lexgraph.index.anchors import ANCHOR_FILE, FIELD_FILE, Anchor, read_anchors
+from lexgraph.index.anchors import ANCHOR_FILE, FIELD_FILE, FIELD_FORMAT, Anchor, read_anchors
 from lexgraph.index.query import SearchIndex
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 
@@ -42,7 +42,6 @@ from lexgraph.index.tokenize import TOKENIZER_VERSION
 KIND_WEIGHTS: Mapping[str, float] = {"judgment": 1.0, "act": 1.0, "order": 1.0, "ordinance": 1.0, "rule": 1.0,
                                      "own": 1.0}
 K1, B = 1.2, 0.75
-FIELD_FORMAT = "lexgraph-anchor-field/1"
 _MAGIC = b"LXANCHOR"
 #: A term longer than this (in UTF-8 bytes; a run of katakana or digits Sudachi keeps whole) is left out of the
 #: field, so that the terms' array has a narrow fixed width.
@@ -446,12 +445,14 @@ def _status(path: Path) -> tuple[int, int] | None:
 
 
 def anchor_field(index: SearchIndex, held_apart: frozenset[str] = frozenset()) -> AnchorField | None:
-    """The anchor field beside `index`: the statutes' anchors saved when it was built (``anchor_field.bin``,
-    mapped) with the judgments' anchors (``anchors.jsonl.gz``, `lexgraph index --anchors DIR`) laid over them,
-    without the sources in `held_apart`; None when the index has neither (the anchor features are then 0, and the
-    model ranks by the rest). Built once per pair of files and held-apart set: the files' sizes and modification
-    times are part of the key, so anchors written again (by this process or another) are read again."""
-    directory = index.directory
+    """The anchor field of `index` (its files are beside an embedded index, or fetched from a server's database
+    into a checked local cache: `SearchIndex.anchor_directory`): the statutes' anchors saved when it was built
+    (``anchor_field.bin``, mapped) with the judgments' anchors (``anchors.jsonl.gz``, `lexgraph index --anchors
+    DIR`) laid over them, without the sources in `held_apart`; None when the index has neither (the anchor
+    features are then 0, and the model ranks by the rest). Built once per pair of files and held-apart set: the
+    files' sizes and modification times are part of the key, so anchors written again (by this process or
+    another) are read again."""
+    directory = index.anchor_directory()
     if directory is None:
         return None
     folder = Path(directory)

@@ -29,10 +29,14 @@ class CopySummary:
     #: When the source has a search index, which the copy does not carry: how to index the copy from the source's
     #: cached vectors, so that nothing is embedded again (`IndexFromCache`); None when the source has no index.
     index: IndexFromCache | None = None
+    #: The anchor field's files copied with the graph (name → bytes): an embedded source's, into a Neo4j target's
+    #: database, where its learned search reads them once the copy is indexed.
+    anchors: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         said = {"index": self.index.to_json()} if self.index is not None else {}
-        return {"nodes": dict(self.nodes), "relationships": dict(self.relationships), **said}
+        anchors = {"anchors": dict(self.anchors)} if self.anchors else {}
+        return {"nodes": dict(self.nodes), "relationships": dict(self.relationships), **said, **anchors}
 
 
 @dataclass(frozen=True)

@@ -749,6 +749,23 @@ class IndexLawTermsRow(NamedTuple):
     terms: Any
     term_counts: Any
 
+class IndexFilesRow(NamedTuple):
+    """index_files."""
+
+    name: Any
+    sha256: Any
+    size: Any
+    chunks: Any
+    format: Any
+    tokenizer: Any
+    graph: Any
+
+class IndexFileChunksRow(NamedTuple):
+    """index_file_chunks."""
+
+    seq: Any
+    data: Any
+
 class IndexPartsRow(NamedTuple):
     """index_parts."""
 
@@ -902,6 +919,9 @@ INDEX_COLLECTION_TERMS = Query("index_collection_terms", IndexCollectionTermsRow
 INDEX_EXACT_CHUNKS = Query("index_exact_chunks", SearchHitRow)
 INDEX_EXACT_PROVISIONS = Query("index_exact_provisions", SearchHitRow)
 INDEX_LAW_TERMS = Query("index_law_terms", IndexLawTermsRow)
+INDEX_FILES = Query("index_files", IndexFilesRow)
+INDEX_FILE_CHUNKS = Query("index_file_chunks", IndexFileChunksRow)
+INDEX_LAW_PATHS = Query("index_law_paths", ClauseWordingsAllRow)
 INDEX_PARTS = Query("index_parts", IndexPartsRow)
 INDEX_SEARCH = Query("index_search", IndexSearchRow)
 INDEX_UNITS_BY_UID = Query("index_units_by_uid", IndexUnitsByUidRow)
@@ -911,7 +931,8 @@ INDEX_VECTOR_SEARCH = Query("index_vector_search", SearchHitRow)
 INDEX_VECTORS_BY_UID = Query("index_vectors_by_uid", IndexVectorsByUidRow)
 WRITES: tuple[str, ...] = (
     "index_clear_chunks", "index_clear_provisions", "index_collection_terms_record", "index_part_delete",
-    "index_part_record", "index_write_chunks", "index_write_provisions",
+    "index_part_record", "index_write_chunks", "index_write_provisions", "index_file_chunk_write",
+    "index_file_record", "index_file_prune",
 )
 """The named queries that only write (Neo4j's search index): no RETURN, no row type."""
 

@@ -35,6 +35,8 @@ LABELS: dict[str, str] = {
     "ProvisionSearch": "a clause's search entry (Neo4j only)", "ChunkSearch": "a chunk's search entry (Neo4j only)",
     "IndexPart": "bookkeeping of a search index part (Neo4j only)",
     "IndexTerms": "bookkeeping of the laws' terms (Neo4j only)", "_Migration": "an applied migration",
+    "IndexFile": "a file derived from the graph kept for search: the anchor field's (Neo4j only)",
+    "IndexFileChunk": "a piece of a kept file's bytes (Neo4j only)",
     "_MigrationHistory": "an applied migration (Neo4j)",
 }
 
@@ -189,6 +191,16 @@ MEANINGS: dict[str, dict[str, str]] = {
         "name": "key: laws (Neo4j only)", "terms": "every indexed law's terms", "term_counts": "their counts",
         "token_count": "tokens in all",
     },
+    "IndexFile": {
+        "name": "key: anchor_field.bin or anchors.jsonl.gz (Neo4j only)", "sha256": "its bytes' hash",
+        "size": "its bytes", "chunks": "its IndexFileChunk nodes", "format": "the file's format",
+        "tokenizer": "the tokenizer's version", "graph": "the digest of the graph it was built from",
+        "written_at": "when",
+    },
+    "IndexFileChunk": {
+        "name": "the file's name (Neo4j only)", "sha256": "the whole file's hash", "seq": "its place, from 0",
+        "data": "its bytes (a byte array)",
+    },
     "_Migration": {
         "version": "key: the migration's number", "name": "its file name", "checksum": "its statements' hash",
         "applied_at": "when",
@@ -297,6 +309,8 @@ def _example(value: Any) -> Any:
         return shown + ([f"… ({len(value)} in all)"] if len(value) > 3 else [])
     if isinstance(value, (int, float, bool)) or value is None:
         return value
+    if isinstance(value, (bytes, bytearray)):  # a kept file's chunk: its size, not megabytes of it
+        return f"({len(value)} bytes)"
     return str(value)
 
 
