@@ -38,9 +38,10 @@ QUESTIONS = [*(q.question for q in load_lawqa(ROOT / "tests" / "data" / "lawqa" 
 
 @pytest.fixture(scope="module")
 def source(search_store_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The sample search store with both anchor files: the statutes' field and the sample judgments' anchors."""
+    """The sample search store with both anchor files: the statutes' field (saved by the template's plain index,
+    built again here so that its count is reported) and the sample judgments' anchors."""
     store = copy_store(search_store_template, tmp_path_factory.mktemp("anchored") / "store")
-    run = lexgraph("index", "--statute-anchors", "--anchors", JUDGMENTS, "--json", store=store)
+    run = lexgraph("index", "--rebuild-anchors", "--anchors", JUDGMENTS, "--json", store=store)
     assert run.code == 0, run.stderr
     assert run.json()["statute_anchors"] > 100 and run.json()["anchors"] >= 5
     return store
