@@ -458,6 +458,9 @@ def _parts_one_by_one(directory: Path, names: Sequence[str]) -> list[_PartRows]:
 class LocalIndex:
     """Search over ``<store>/index``: BM25 through tantivy, vectors exact (numpy) or through usearch."""
 
+    #: tantivy and usearch run in this process: a search's BM25 can run beside the question's embedding.
+    in_process = True
+
     def __init__(self, directory: Path) -> None:
         import tantivy
 
