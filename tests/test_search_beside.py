@@ -16,7 +16,13 @@ from lexgraph.index.embed import Embedder
 from lexgraph.index.query import SearchFilter
 from lexgraph.index.tokenize import question_terms
 from lexgraph.index.units import UnitKind
-from lexgraph.retrieve.retrievers import Bm25Retriever, DenseRetriever, retrieve_lists, retrieve_lists_of_kinds
+from lexgraph.retrieve.retrievers import (
+    LOADING_QUERY,
+    Bm25Retriever,
+    DenseRetriever,
+    retrieve_lists,
+    retrieve_lists_of_kinds,
+)
 from tests.helpers import copy_store
 
 QUESTION = "借地権の存続期間は何年か"
@@ -102,3 +108,37 @@ def test_a_failed_embedding_is_raised_after_bm25_has_finished(lg: LexGraph) -> N
     # the thread is free again: the next search's BM25 is not stuck behind the failed one
     assert retrieve_lists_of_kinds([bm25, DenseRetriever(index, lg.embedder_for())], QUESTION, {"provision": 10},
                                    SearchFilter())["provision"]["bm25"]
+
+
+class Recording:
+    """The store's own embedder, recording which thread embeds which queries."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+        self.name, self.dim = embedder.name, embedder.dim
+        self.queries: list[tuple[str, tuple[str, ...]]] = []
+        self.embedded = threading.Event()
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        try:
+            return self.embedder.embed_queries(texts)
+        finally:
+            self.queries.append((threading.current_thread().name, tuple(texts)))
+            self.embedded.set()
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embedder.embed_passages(texts)
+
+
+def test_the_query_encoder_loads_on_its_own_thread_when_a_retriever_that_embeds_is_built(lg: LexGraph) -> None:
+    recording = Recording(lg.embedder_for())
+    lg.retriever("bm25", embedder=recording)
+    assert not recording.embedded.wait(timeout=1)  # BM25 never embeds its question: nothing to load
+    retriever = lg.retriever("hybrid", embedder=recording)
+    assert recording.embedded.wait(timeout=30)
+    assert len(recording.queries) == 1
+    thread, texts = recording.queries[0]
+    assert thread.startswith("lexgraph-encoder") and texts == (LOADING_QUERY,)
+    lg.retriever("learned", embedder=recording)  # once per embedder
+    lg.search(QUESTION, retriever=retriever)
+    assert [texts for _, texts in recording.queries] == [(LOADING_QUERY,), (QUESTION,)]
