@@ -317,9 +317,10 @@ def search_beside(index: SearchIndex, terms: Sequence[str], embed: Callable[[], 
                   asks: Mapping[_Ask, tuple[int, SearchFilter]]) -> dict[_Ask, tuple[list[IndexHit], list[IndexHit]]]:
     """The BM25 and the dense list of each ask (its k and filter) over an in-process index, BM25 read on its
     own thread (`index.beside.beside`) while this thread embeds the question (`embed`), then searches its vector:
-    the lists `hybrid_search` gives, each search the same, in less time. Why a thread: ONNX Runtime lets go of
-    the interpreter while it embeds, and on the whole archive BM25 (tantivy) takes as long as the embedding
-    (docs/search.md, "The whole archive"), so the two can run on two cores instead of one after the other.
+    the lists `hybrid_search` gives, each search the same, sooner when a core is free. Why a thread: ONNX Runtime
+    lets go of the interpreter while it embeds, and on the whole archive BM25 (tantivy) takes as long as the
+    embedding (docs/search.md, "The whole archive"), so the two can run on two cores instead of one after the
+    other; on cores other jobs keep busy there is nothing to gain (measured there).
     tantivy keeps the interpreter while it searches, so the overlap is the embedding's time inside ONNX Runtime;
     whatever else either side does in Python takes turns."""
     texts = beside("bm25").submit(lambda: {ask: index.text_search(terms, k, where) for ask, (k, where) in asks.items()})
