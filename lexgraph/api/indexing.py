@@ -75,8 +75,9 @@ class Indexing:
         embedded store's (the field is a file beside it)."""
         import hashlib
 
-        from lexgraph.index.anchors import FIELD_FILE, statute_anchors
+        from lexgraph.index.anchors import FIELD_FILE, SPILL_PREFIX, AnchorSpill, statute_anchors
         from lexgraph.index.backends import index_backend
+        from lexgraph.index.e5_onnx import threads_from_environment
         from lexgraph.index.units import part_fingerprints
         from lexgraph.retrieve.anchor_field import field_arrays, read_field, write_field
 
@@ -102,8 +103,16 @@ class Indexing:
             if progress is not None:
                 progress("statute anchors", done, total)
 
-        field = field_arrays(statute_anchors(store, laws, on_law), keep_sources=False)
+        # What a build killed half-way finished is kept under the graph's digest and read back by the next build
+        # of the same graph; another graph's is dropped.
+        resume = directory / f"{SPILL_PREFIX}{graph[:16]}"
+        for stale in directory.glob(f"{SPILL_PREFIX}*"):
+            if stale != resume and stale.is_dir():
+                AnchorSpill(stale).remove()
+        field = field_arrays(statute_anchors(store, laws, on_law, workers=threads_from_environment(),
+                                             resume=resume), keep_sources=False)
         write_field(directory, field, about={"graph": graph, "laws": len(laws)})
+        AnchorSpill(resume).remove()
         return field.anchors
 
     def index_status(self) -> IndexStatus:
