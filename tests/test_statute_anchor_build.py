@@ -147,13 +147,13 @@ def test_a_build_killed_half_way_continues_and_saves_the_same_field(store: Path,
     assert 0 < len(kept) < laws
 
     read: list[str] = []
-    real = anchors_module._law_clauses
+    real = anchors_module._read_clauses
 
-    def counted(store_: GraphStore, law_id: str, laws_: set[str] | None) -> object:
-        read.append(law_id)
-        return real(store_, law_id, laws_)
+    def counted(store_: GraphStore, law_ids: list[str], laws_: set[str] | None) -> object:
+        read.extend(law_ids)
+        return real(store_, law_ids, laws_)
 
-    monkeypatch.setattr(anchors_module, "_law_clauses", counted)  # counts the laws read from the graph
+    monkeypatch.setattr(anchors_module, "_read_clauses", counted)  # counts the laws read from the graph
     with LexGraph.open(resumed, read_only=True) as lg:
         assert (lg.build_statute_anchors() or 0) > 50
     assert not kept & set(read) and len(read) == laws - len(kept)  # the finished laws were not read again

@@ -44,7 +44,7 @@ from lexgraph.errors import InputError
 from lexgraph.index.tokenize import tokenize
 from lexgraph.index.units import article_path
 from lexgraph.store.base import GraphStore
-from lexgraph.store.rows import LAW_CITES_SPANS, LAW_PROVISION_SENTENCES, LAWS_ALL
+from lexgraph.store.rows import LAWS_ALL, LAWS_CITES_SPANS, LAWS_CITING_SENTENCES
 
 ANCHOR_FILE = "anchors.jsonl.gz"
 #: The statutes' anchors, folded into the field a search maps (`retrieve.anchor_field.write_field`).
@@ -234,13 +234,14 @@ def statute_anchors(store: GraphStore, laws: set[str] | None = None,
     """The anchors the store's statutes give: one per resolved CITES edge between clauses (cited article, citing
     sentence), its cited law in `laws` (None: any). `on_law(done, total)` after each law.
 
-    Read law by law, so memory holds a few laws' clauses. The store is read here; the text work (cutting the
-    sentence, tokenising it) is a law's own and runs in `workers` processes when more than one is asked for, each
-    distinct sentence tokenised once per process (a clause's versions and the 附則 of many laws repeat it). The
-    anchors come out in another order with more workers, which the field does not see (`field_arrays` sorts and
-    sums them). `resume`: a folder where each law's anchors are kept as they are made (`AnchorSpill`), so that a
-    build killed half-way continues from the laws it finished; the caller names it after the graph's state, since
-    the kept anchors are only valid for the graph they were read from."""
+    The store is read here, `READ_LAWS` laws a query (the engine's cost is per query: one a law took most of the
+    whole archive's build), so memory holds a few laws' clauses. The text work (cutting the sentence, tokenising
+    it) is a law's own and runs in `workers` processes when more than one is asked for, each distinct sentence
+    tokenised once per process (a clause's versions and many laws' 附則 repeat it). The anchors come out in
+    another order with more workers, which the field does not see (`field_arrays` sorts and sums them).
+    `resume`: a folder where each law's anchors are kept as they are made (`AnchorSpill`), so that a build killed
+    half-way continues from the laws it finished; the caller names it after the graph's state, since the kept
+    anchors are only valid for the graph they were read from."""
     types = {row.law_id: str(row.law_type or "") for row in store.rows(LAWS_ALL)}
     total = len(types)
     spill = AnchorSpill(resume) if resume is not None else None
@@ -253,8 +254,7 @@ def statute_anchors(store: GraphStore, laws: set[str] | None = None,
     done = len(done_laws)
     if on_law is not None and done:
         on_law(done, total)
-    jobs = ((law_id, LAW_TYPE_KINDS.get(law_type, OTHER_LAW_KIND), _law_clauses(store, law_id, laws))
-            for law_id, law_type in sorted(types.items()) if law_id not in done_laws)
+    jobs = _jobs(store, types, done_laws, laws)
     try:
         for law_id, found in _run_jobs(jobs, workers):
             if spill is not None:
@@ -281,21 +281,38 @@ def _anchors(law_id: str, found: LawAnchors, laws: set[str] | None) -> Iterator[
             yield Anchor(to_law, article, kind, law_id, tokens)
 
 
-def _law_clauses(store: GraphStore, law_id: str, laws: set[str] | None) -> list[ClauseCites]:
-    """The store's part of one law's anchors: each citing clause's sentences and its citations (those of laws in
+#: Laws read from the store per pair of queries: the engine's cost is mostly per query, not per row.
+READ_LAWS = 64
+
+
+def _jobs(store: GraphStore, types: dict[str, str], skip: set[str],
+          laws: set[str] | None) -> Iterator[tuple[str, str, list[ClauseCites]]]:
+    """Each law's text work in law order (but `skip`), read from the store `READ_LAWS` laws at a time."""
+    todo = [law_id for law_id in sorted(types) if law_id not in skip]
+    for at in range(0, len(todo), READ_LAWS):
+        batch = todo[at:at + READ_LAWS]
+        clauses = _read_clauses(store, batch, laws)
+        for law_id in batch:
+            yield law_id, LAW_TYPE_KINDS.get(types[law_id], OTHER_LAW_KIND), clauses.get(law_id, [])
+
+
+def _read_clauses(store: GraphStore, law_ids: list[str], laws: set[str] | None) -> dict[str, list[ClauseCites]]:
+    """The store's part of some laws' anchors: each citing clause's sentences and its citations (those of laws in
     `laws`: the spans taken out of a sentence are the kept citations', as they always were)."""
     edges: dict[str, list[tuple[int, int, str, str]]] = {}
-    for edge in store.rows(LAW_CITES_SPANS, law_id=law_id):
+    citing: set[str] = set()
+    for edge in store.rows(LAWS_CITES_SPANS, law_ids=law_ids):
         if edge.to_law and edge.to_path and (laws is None or edge.to_law in laws):
             edges.setdefault(edge.from_uid, []).append((int(edge.char_start or 0), int(edge.char_end or 0),
                                                         edge.to_law, article_path(edge.to_path)))
+            citing.add(edge.law_id)
+    out: dict[str, list[ClauseCites]] = {}
     if not edges:
-        return []
-    out: list[ClauseCites] = []
-    for row in store.rows(LAW_PROVISION_SENTENCES, law_id=law_id):
+        return out
+    for row in store.rows(LAWS_CITING_SENTENCES, law_ids=sorted(citing)):
         cites = edges.get(row.uid)
         if cites and row.kind in _CITING_KINDS and row.sentences:
-            out.append((row.uid, row.sentences, cites))
+            out.setdefault(row.law_id, []).append((row.uid, row.sentences, cites))
     return out
 
 
@@ -321,16 +338,36 @@ def _run_jobs(jobs: Iterator[tuple[str, str, list[ClauseCites]]], workers: int) 
     import multiprocessing
     from collections import deque
     from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
-    # spawn: the parent holds an open database, which a forked child must not inherit
+    # spawn: the parent holds an open database, which a forked child must not inherit. A spawned worker imports
+    # the parent's main module again; a script that does its work unguarded by ``if __name__ == "__main__"``
+    # breaks the pool, and the jobs then run here, as with one worker.
+    pending: deque[tuple[tuple[str, str, list[ClauseCites]], Future[tuple[str, LawAnchors]]]] = deque()
+    broken = False
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        pending: deque[Future[tuple[str, LawAnchors]]] = deque()
         for job in jobs:
-            pending.append(pool.submit(_law_job, job))
-            while len(pending) >= 4 * workers or (pending and pending[0].done()):
-                yield pending.popleft().result()
+            if broken:
+                yield _law_job(job)
+                continue
+            pending.append((job, pool.submit(_law_job, job)))
+            while pending and (len(pending) >= 4 * workers or pending[0][1].done()):
+                waiting, future = pending.popleft()
+                try:
+                    yield future.result()
+                except BrokenProcessPool:
+                    broken = True
+                    yield _law_job(waiting)
+                    yield from (_law_job(queued) for queued, _ in pending)
+                    pending.clear()
         while pending:
-            yield pending.popleft().result()
+            waiting, future = pending.popleft()
+            try:
+                yield future.result()
+            except BrokenProcessPool:
+                yield _law_job(waiting)
+                yield from (_law_job(queued) for queued, _ in pending)
+                pending.clear()
 
 
 def law_anchor_tokens(law_id: str, kind: str, clauses: Iterable[ClauseCites],
