@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import astuple
 from pathlib import Path
@@ -112,16 +113,26 @@ def test_the_faster_build_saves_the_field_the_one_pass_build_saved(store: Path, 
 
 
 _KILLED_BUILD = """
-import os, signal, sys
+import multiprocessing, os, signal, sys
 from lexgraph.client import LexGraph
 from lexgraph.index import anchors
 anchors.AnchorSpill.LAWS_PER_FILE = 1  # a file per law, so that the kill leaves some laws finished
-with LexGraph.open(sys.argv[1], read_only=True) as lg:
-    def on_law(stage, done, total):
-        if done == int(sys.argv[2]):
-            os.kill(os.getpid(), signal.SIGKILL)
-    lg.build_statute_anchors(rebuild=True, progress=on_law)
+if __name__ == "__main__":
+    with LexGraph.open(sys.argv[1], read_only=True) as lg:
+        def on_law(stage, done, total):
+            if done == int(sys.argv[2]):
+                print(" ".join(str(p.pid) for p in multiprocessing.active_children()), flush=True)
+                os.kill(os.getpid(), signal.SIGKILL)
+        lg.build_statute_anchors(rebuild=True, progress=on_law)
 """
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
 
 
 def test_a_build_killed_half_way_continues_and_saves_the_same_field(store: Path, tmp_path: Path,
@@ -137,10 +148,18 @@ def test_a_build_killed_half_way_continues_and_saves_the_same_field(store: Path,
     resumed = copy_store(store, tmp_path / "resumed")
     (resumed / "index" / FIELD_FILE).unlink(missing_ok=True)
     stop_at = max(2, laws // 2)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"}
-    killed = subprocess.run([sys.executable, "-c", _KILLED_BUILD, str(resumed), str(stop_at)], env=env, cwd=ROOT,
+    script = tmp_path / "killed_build.py"
+    script.write_text(_KILLED_BUILD, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "2"}  # two worker processes
+    killed = subprocess.run([sys.executable, str(script), str(resumed), str(stop_at)], env=env, cwd=ROOT,
                             capture_output=True, timeout=600)
     assert killed.returncode == -signal.SIGKILL, killed.stderr.decode()
+    workers = [int(pid) for pid in killed.stdout.split()]
+    assert workers  # the build ran in worker processes, and they end with it rather than wait for ever
+    deadline = time.monotonic() + 60
+    while any(map(_running, workers)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(map(_running, workers)), workers
     spills = list((resumed / "index").glob(f"{SPILL_PREFIX}*"))
     assert len(spills) == 1 and not (resumed / "index" / FIELD_FILE).exists()
     kept = {law for law, _ in AnchorSpill(spills[0]).read()}

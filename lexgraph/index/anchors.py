@@ -346,7 +346,8 @@ def _run_jobs(jobs: Iterator[tuple[str, str, list[ClauseCites]]], workers: int) 
     # breaks the pool, and the jobs then run here, as with one worker.
     pending: deque[tuple[tuple[str, str, list[ClauseCites]], Future[tuple[str, LawAnchors]]]] = deque()
     broken = False
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=_end_with_parent) as pool:
         for job in jobs:
             if broken:
                 yield _law_job(job)
@@ -369,6 +370,24 @@ def _run_jobs(jobs: Iterator[tuple[str, str, list[ClauseCites]]], workers: int) 
                 yield _law_job(waiting)
                 yield from (_law_job(queued) for queued, _ in pending)
                 pending.clear()
+
+
+def _end_with_parent() -> None:
+    """In a worker: exit as soon as the build's process is gone. A build killed with SIGKILL cannot stop its
+    pool, whose workers would otherwise wait on their queue for ever."""
+    import multiprocessing
+    import threading
+    from multiprocessing.connection import wait
+
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        wait([parent.sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 def law_anchor_tokens(law_id: str, kind: str, clauses: Iterable[ClauseCites],
