@@ -94,8 +94,9 @@ class Indexing:
         import hashlib
         import tempfile
 
-        from lexgraph.index.anchors import FIELD_FILE, FIELD_FORMAT, statute_anchors
+        from lexgraph.index.anchors import FIELD_FILE, FIELD_FORMAT, SPILL_PREFIX, AnchorSpill, statute_anchors
         from lexgraph.index.backends import index_backend
+        from lexgraph.index.e5_onnx import threads_from_environment
         from lexgraph.index.neo4j_files import put_file, stored_files
         from lexgraph.index.units import part_fingerprints
         from lexgraph.retrieve.anchor_field import field_arrays, read_field, write_field
@@ -131,19 +132,29 @@ class Indexing:
             if progress is not None:
                 progress("statute anchors", done, total)
 
-        field = field_arrays(statute_anchors(store, laws, on_law), keep_sources=False)
-        if not field.anchors and not exists:
-            # No resolved citation between clauses: an empty field would make the learned mode rank as the hybrid
-            # without saying so (`ranked_by` names a missing field, not an empty one).
-            return None
+        # What a build killed half-way finished is kept under the graph's digest and read back by the next build
+        # of the same graph; another graph's is dropped. A server store has no folder of its own: its build is not
+        # resumed (it takes minutes on the whole archive).
+        resume = directory / f"{SPILL_PREFIX}{graph[:16]}" if not on_server else None
         if not on_server:
+            for stale in directory.glob(f"{SPILL_PREFIX}*"):
+                if stale != resume and stale.is_dir():
+                    AnchorSpill(stale).remove()
+        field = field_arrays(statute_anchors(store, laws, on_law, workers=threads_from_environment(),
+                                             resume=resume), keep_sources=False)
+        # No resolved citation between clauses and no field saved before: none is saved, since an empty field would
+        # make the learned mode rank as the hybrid without saying so (`ranked_by` names a missing field).
+        saving = bool(field.anchors) or exists
+        if saving and not on_server:
             write_field(directory, field, about={"graph": graph, "laws": len(laws)})
-            return field.anchors
-        with tempfile.TemporaryDirectory(prefix="lexgraph-anchors-") as folder:
-            write_field(Path(folder), field, about={"graph": graph, "laws": len(laws)})
-            put_file(store, Path(folder) / FIELD_FILE, name=FIELD_FILE, format=FIELD_FORMAT, graph=graph)
-        self._session.drop_search_index()  # the next search reads the new field
-        return field.anchors
+        elif saving:
+            with tempfile.TemporaryDirectory(prefix="lexgraph-anchors-") as folder:
+                write_field(Path(folder), field, about={"graph": graph, "laws": len(laws)})
+                put_file(store, Path(folder) / FIELD_FILE, name=FIELD_FILE, format=FIELD_FORMAT, graph=graph)
+            self._session.drop_search_index()  # the next search reads the new field
+        if resume is not None:  # only once the field is saved: a build killed before then resumes from it
+            AnchorSpill(resume).remove()
+        return field.anchors if saving else None
 
     def index_status(self) -> IndexStatus:
         """Which parts of the search index are fresh, stale or missing, without building anything."""

@@ -24,12 +24,14 @@ whole archive these are not written as records but folded straight into the save
 
 from __future__ import annotations
 
+import bisect
 import gzip
 import io
 import json
 import os
 import re
 import secrets
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +45,7 @@ from lexgraph.errors import InputError
 from lexgraph.index.tokenize import tokenize
 from lexgraph.index.units import article_path
 from lexgraph.store.base import GraphStore
-from lexgraph.store.rows import LAW_CITES_SPANS, LAW_PROVISION_SENTENCES, LAWS_ALL
+from lexgraph.store.rows import LAWS_ALL, LAWS_CITES_SPANS, LAWS_CITING_SENTENCES
 
 ANCHOR_FILE = "anchors.jsonl.gz"
 #: The statutes' anchors, folded into the field a search maps (`retrieve.anchor_field.write_field`).
@@ -52,6 +54,9 @@ FIELD_FILE = "anchor_field.bin"
 #: judgments' anchors file's, recorded with each where a server's database keeps them (`index.neo4j_files`).
 FIELD_FORMAT = "lexgraph-anchor-field/1"
 ANCHORS_FORMAT = "lexgraph-anchors/1"
+#: The folder (beside the field, named after the graph's digest) where a build keeps each law's anchors until the
+#: field is saved (`AnchorSpill`).
+SPILL_PREFIX = ".statute-anchors."
 #: Sentences taken on each side of the citing sentence (0: the sentence alone; measured, docs/search.md).
 DEFAULT_WINDOW = 0
 #: An anchor longer than this (a run-on sentence of a PDF extract) is cut around the citation.
@@ -229,33 +234,176 @@ def _anchor(row: dict[str, Any], where: str) -> Anchor:
 
 
 def statute_anchors(store: GraphStore, laws: set[str] | None = None,
-                    on_law: Callable[[int, int], None] | None = None) -> Iterator[Anchor]:
+                    on_law: Callable[[int, int], None] | None = None, *, workers: int = 1,
+                    resume: Path | None = None) -> Iterator[Anchor]:
     """The anchors the store's statutes give: one per resolved CITES edge between clauses (cited article, citing
-    sentence), its cited law in `laws` (None: any). Read law by law, so memory holds one law's clauses; the same
-    sentence is tokenised once per law (a clause's versions repeat it). `on_law(done, total)` after each law."""
+    sentence), its cited law in `laws` (None: any). `on_law(done, total)` after each law.
+
+    The store is read here, `READ_LAWS` laws a query (the engine's cost is per query: one a law took most of the
+    whole archive's build), so memory holds a few laws' clauses. The text work (cutting the sentence, tokenising
+    it) is a law's own and runs in `workers` processes when more than one is asked for, each distinct sentence
+    tokenised once per process (a clause's versions and many laws' 附則 repeat it). The anchors come out in
+    another order with more workers, which the field does not see (`field_arrays` sorts and sums them).
+    `resume`: a folder where each law's anchors are kept as they are made (`AnchorSpill`), so that a build killed
+    half-way continues from the laws it finished; the caller names it after the graph's state, since the kept
+    anchors are only valid for the graph they were read from."""
     types = {row.law_id: str(row.law_type or "") for row in store.rows(LAWS_ALL)}
     total = len(types)
-    for done, (law_id, law_type) in enumerate(sorted(types.items()), start=1):
-        yield from _law_anchors(store, law_id, LAW_TYPE_KINDS.get(law_type, OTHER_LAW_KIND), laws)
-        if on_law is not None:
-            on_law(done, total)
+    spill = AnchorSpill(resume) if resume is not None else None
+    done_laws: set[str] = set()
+    if spill is not None:
+        for law_id, found in spill.read():
+            if law_id in types and law_id not in done_laws:
+                done_laws.add(law_id)
+                yield from _anchors(law_id, found, laws)
+    done = len(done_laws)
+    if on_law is not None and done:
+        on_law(done, total)
+    jobs = _jobs(store, types, done_laws, laws)
+    try:
+        for law_id, found in _run_jobs(jobs, workers):
+            if spill is not None:
+                spill.add(law_id, found)
+            yield from _anchors(law_id, found, laws)
+            done += 1
+            if on_law is not None:
+                on_law(done, total)
+    finally:
+        if spill is not None:
+            spill.flush()
 
 
-def _law_anchors(store: GraphStore, law_id: str, kind: str, laws: set[str] | None) -> Iterator[Anchor]:
+#: What a law's text work gives: (cited law, cited article, kind, tokens) per anchor, in the order found.
+LawAnchors = list[tuple[str, str, str, tuple[str, ...]]]
+#: One clause's inputs to the text work: its uid, its stored sentences and its citations (start, end, cited law,
+#: cited article).
+ClauseCites = tuple[str, str, list[tuple[int, int, str, str]]]
+
+
+def _anchors(law_id: str, found: LawAnchors, laws: set[str] | None) -> Iterator[Anchor]:
+    for to_law, article, kind, tokens in found:
+        if laws is None or to_law in laws:
+            yield Anchor(to_law, article, kind, law_id, tokens)
+
+
+#: Laws read from the store per pair of queries: the engine's cost is mostly per query, not per row.
+READ_LAWS = 64
+
+
+def _jobs(store: GraphStore, types: dict[str, str], skip: set[str],
+          laws: set[str] | None) -> Iterator[tuple[str, str, list[ClauseCites]]]:
+    """Each law's text work in law order (but `skip`), read from the store `READ_LAWS` laws at a time."""
+    todo = [law_id for law_id in sorted(types) if law_id not in skip]
+    for at in range(0, len(todo), READ_LAWS):
+        batch = todo[at:at + READ_LAWS]
+        clauses = _read_clauses(store, batch, laws)
+        for law_id in batch:
+            yield law_id, LAW_TYPE_KINDS.get(types[law_id], OTHER_LAW_KIND), clauses.get(law_id, [])
+
+
+def _read_clauses(store: GraphStore, law_ids: list[str], laws: set[str] | None) -> dict[str, list[ClauseCites]]:
+    """The store's part of some laws' anchors: each citing clause's sentences and its citations (those of laws in
+    `laws`: the spans taken out of a sentence are the kept citations', as they always were)."""
     edges: dict[str, list[tuple[int, int, str, str]]] = {}
-    for edge in store.rows(LAW_CITES_SPANS, law_id=law_id):
+    citing: set[str] = set()
+    for edge in store.rows(LAWS_CITES_SPANS, law_ids=law_ids):
         if edge.to_law and edge.to_path and (laws is None or edge.to_law in laws):
             edges.setdefault(edge.from_uid, []).append((int(edge.char_start or 0), int(edge.char_end or 0),
                                                         edge.to_law, article_path(edge.to_path)))
+            citing.add(edge.law_id)
+    out: dict[str, list[ClauseCites]] = {}
     if not edges:
-        return
-    tokens_of: dict[str, tuple[str, ...]] = {}
-    for row in store.rows(LAW_PROVISION_SENTENCES, law_id=law_id):
+        return out
+    for row in store.rows(LAWS_CITING_SENTENCES, law_ids=sorted(citing)):
         cites = edges.get(row.uid)
-        if not cites or row.kind not in _CITING_KINDS or not row.sentences:
-            continue
-        text = statute_clause_text(row.sentences)
-        own = article_path(row.uid.partition("/")[2].split("@")[0])
+        if cites and row.kind in _CITING_KINDS and row.sentences:
+            out.setdefault(row.law_id, []).append((row.uid, row.sentences, cites))
+    return out
+
+
+#: Each worker process's tokens by sentence: many laws' 附則 and a clause's versions repeat a sentence. Bounded:
+#: emptied when it holds this many.
+_TOKEN_CACHE_SIZE = 100_000
+_token_cache: dict[str, tuple[str, ...]] = {}
+
+
+def _law_job(job: tuple[str, str, list[ClauseCites]]) -> tuple[str, LawAnchors]:
+    law_id, kind, clauses = job
+    if len(_token_cache) > _TOKEN_CACHE_SIZE:
+        _token_cache.clear()
+    return law_id, law_anchor_tokens(law_id, kind, clauses, _token_cache)
+
+
+def _run_jobs(jobs: Iterator[tuple[str, str, list[ClauseCites]]], workers: int) -> Iterator[tuple[str, LawAnchors]]:
+    """Each job's text work, in the jobs' order: here, or in `workers` processes with a few laws in flight per
+    worker (the store is read only here, one law ahead of what the workers need)."""
+    if workers <= 1:
+        yield from map(_law_job, jobs)
+        return
+    import multiprocessing
+    from collections import deque
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    # spawn: the parent holds an open database, which a forked child must not inherit. A spawned worker imports
+    # the parent's main module again; a script that does its work unguarded by ``if __name__ == "__main__"``
+    # breaks the pool, and the jobs then run here, as with one worker.
+    pending: deque[tuple[tuple[str, str, list[ClauseCites]], Future[tuple[str, LawAnchors]]]] = deque()
+    broken = False
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=_end_with_parent) as pool:
+        for job in jobs:
+            if broken:
+                yield _law_job(job)
+                continue
+            pending.append((job, pool.submit(_law_job, job)))
+            while pending and (len(pending) >= 4 * workers or pending[0][1].done()):
+                waiting, future = pending.popleft()
+                try:
+                    yield future.result()
+                except BrokenProcessPool:
+                    broken = True
+                    yield _law_job(waiting)
+                    yield from (_law_job(queued) for queued, _ in pending)
+                    pending.clear()
+        while pending:
+            waiting, future = pending.popleft()
+            try:
+                yield future.result()
+            except BrokenProcessPool:
+                yield _law_job(waiting)
+                yield from (_law_job(queued) for queued, _ in pending)
+                pending.clear()
+
+
+def _end_with_parent() -> None:
+    """In a worker: exit as soon as the build's process is gone. A build killed with SIGKILL cannot stop its
+    pool, whose workers would otherwise wait on their queue for ever."""
+    import multiprocessing
+    import threading
+    from multiprocessing.connection import wait
+
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        wait([parent.sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
+
+
+def law_anchor_tokens(law_id: str, kind: str, clauses: Iterable[ClauseCites],
+                      tokens_of: dict[str, tuple[str, ...]] | None = None) -> LawAnchors:
+    """One law's anchors from its citing clauses: for each citation (but a clause's citations of its own
+    article), the sentence holding it without the clause's citation spans and clause numbers, tokenised
+    (`tokens_of` remembers sentences seen before); none whose sentence leaves no token."""
+    tokens_of = {} if tokens_of is None else tokens_of
+    out: LawAnchors = []
+    for uid, sentences, cites in clauses:
+        text = statute_clause_text(sentences)
+        own = article_path(uid.partition("/")[2].split("@")[0])
         ends = [0, *sentence_ends(text)]
         if ends[-1] < len(text):
             ends.append(len(text))
@@ -263,18 +411,90 @@ def _law_anchors(store: GraphStore, law_id: str, kind: str, laws: set[str] | Non
         for start, end, to_law, article in sorted(set(cites)):
             if to_law == law_id and article == own:
                 continue
-            at = next((i for i in range(len(ends) - 1) if ends[i] <= start < ends[i + 1]), None)
-            if at is None:
+            at = bisect.bisect_right(ends, start) - 1  # the sentence [ends[at], ends[at + 1]) holding `start`
+            if at < 0 or at + 1 >= len(ends):
                 continue
             begin, stop = ends[at], ends[at + 1]
             if stop - begin > MAX_CHARS:  # a 附則's run-on sentence: around the citation, as a judgment's
                 begin, stop = max(begin, start - MAX_CHARS // 2), min(stop, end + MAX_CHARS // 2)
             words = statute_sentence(text, begin, stop, spans)
             tokens = tokens_of.get(words)
-            if tokens is None:
-                tokens = tokens_of[words] = tuple(tokenize(words))
+            if tokens is None:  # interned: 24,000 terms on the whole archive, shared by every sentence kept
+                tokens = tokens_of[words] = tuple(map(sys.intern, tokenize(words)))
             if tokens:
-                yield Anchor(to_law, article, OWN_LAW_KIND if to_law == law_id else kind, law_id, tokens)
+                out.append((to_law, article, OWN_LAW_KIND if to_law == law_id else kind, tokens))
+    return out
+
+
+class AnchorSpill:
+    """Each law's anchors kept in a folder as they are made, so that a killed build continues (`statute_anchors`).
+
+    Files of a few laws each (``laws-NNNNNN.jsonl.gz``, one record a law: its id and its anchors as cited law,
+    article, kind and tokens), each written to a temporary name and renamed, so a file is whole or absent. A file
+    that cannot be read is left out, and its laws are read from the graph again: the folder is a cache of work,
+    never the field itself."""
+
+    LAWS_PER_FILE = 64
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._laws: list[tuple[str, LawAnchors]] = []
+        self._anchors = 0
+
+    def read(self) -> Iterator[tuple[str, LawAnchors]]:
+        if not self.folder.is_dir():
+            return
+        for path in sorted(self.folder.glob("laws-*.jsonl.gz")):
+            try:
+                with gzip.open(path, "rt", encoding="utf-8") as lines:
+                    records = [_spilled(json.loads(line)) for line in lines]
+            except (OSError, EOFError, ValueError, TypeError, KeyError):
+                continue  # torn or foreign: its laws are built again
+            yield from records
+
+    def add(self, law_id: str, found: LawAnchors) -> None:
+        self._laws.append((law_id, found))
+        self._anchors += len(found)
+        if len(self._laws) >= self.LAWS_PER_FILE or self._anchors >= 50_000:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self._laws:
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        number = len(list(self.folder.glob("laws-*.jsonl.gz")))
+        while (self.folder / f"laws-{number:06d}.jsonl.gz").exists():
+            number += 1
+        path = self.folder / f"laws-{number:06d}.jsonl.gz"
+        temporary = self.folder / f".{path.name}.{os.getpid()}.tmp"
+        try:
+            with open(temporary, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, compresslevel=3) as out:
+                for law_id, found in self._laws:
+                    record = {"law": law_id, "anchors": [[t, a, k, " ".join(w)] for t, a, k, w in found]}
+                    out.write((json.dumps(record, ensure_ascii=False) + "\n").encode())
+            temporary.replace(path)
+        finally:
+            temporary.unlink(missing_ok=True)
+        self._laws, self._anchors = [], 0
+
+    def remove(self) -> None:
+        """The folder and its files, once the field they fed is saved."""
+        if self.folder.is_dir():
+            for path in self.folder.iterdir():
+                path.unlink(missing_ok=True)
+            self.folder.rmdir()
+
+
+def _spilled(record: dict[str, Any]) -> tuple[str, LawAnchors]:
+    law_id = record["law"]
+    if type(law_id) is not str:
+        raise TypeError("law id")
+    found: LawAnchors = []
+    for to_law, article, kind, words in record["anchors"]:
+        if not all(type(v) is str for v in (to_law, article, kind, words)):
+            raise TypeError("anchor")
+        found.append((to_law, article, kind, tuple(words.split())))
+    return law_id, found
 
 
 def statute_clause_text(sentences: str) -> str:

@@ -297,6 +297,24 @@ class LawCitesSpansRow(NamedTuple):
     to_law: Any
     to_path: Any
 
+class LawsCitesSpansRow(NamedTuple):
+    """laws_cites_spans."""
+
+    law_id: Any
+    from_uid: Any
+    char_start: Any
+    char_end: Any
+    to_law: Any
+    to_path: Any
+
+class LawsCitingSentencesRow(NamedTuple):
+    """laws_citing_sentences."""
+
+    law_id: Any
+    uid: Any
+    kind: Any
+    sentences: Any
+
 class LawHasPartRow(NamedTuple):
     """law_has_part."""
 
@@ -887,7 +905,9 @@ LAW_VERSIONS = Query("law_versions", LawVersionRow)
 LAW_VERSIONS_FOR_LAWS = Query("law_versions_for_laws", LawVersionsForLawsRow)
 LAWS_ALL = Query("laws_all", LawsAllRow)
 LAWS_BY_NAME = Query("laws_by_name", LawsByNameRow)
+LAWS_CITES_SPANS = Query("laws_cites_spans", LawsCitesSpansRow)
 LAWS_CITING = Query("laws_citing", LawIdRow)
+LAWS_CITING_SENTENCES = Query("laws_citing_sentences", LawsCitingSentencesRow)
 LAWS_CITING_COUNTS = Query("laws_citing_counts", LawCitingCountRow)
 LAWS_SYNCED = Query("laws_synced", LawsSyncedRow)
 LAWS_UNLINKED = Query("laws_unlinked", LawIdRow)
