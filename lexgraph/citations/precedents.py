@@ -670,16 +670,23 @@ def _candidate_stretches(ctext: str) -> Iterator[tuple[int, int]]:
     only the stretches with both kinds of anchor therefore finds exactly the citations a scan of the whole
     text finds.
     """
+    for lo, end in _stretches_around(_DAY_RE, ctext):
+        if _CITING_CHAR_RE.search(ctext, lo, end):
+            yield lo, end
+
+
+def _stretches_around(anchor_re: re.Pattern[str], ctext: str) -> Iterator[tuple[int, int]]:
+    """The stretches of `ctext` between sentence ends (。, 「, 」) that hold a match of `anchor_re`, each once, in
+    order: where the date and dateless grammars can match, since no part of either crosses a sentence end."""
     end = 0
-    for anchor in _DAY_RE.finditer(ctext):
+    for anchor in anchor_re.finditer(ctext):
         if anchor.start() < end:
             continue  # in the stretch just read
         at = anchor.start()  # the stretch starts after the last 。「」 before the anchor (three C-level rfinds)
         lo = max(end, ctext.rfind("。", end, at) + 1, ctext.rfind("「", end, at) + 1, ctext.rfind("」", end, at) + 1)
         stop = _STRETCH_END_RE.search(ctext, anchor.end())
         end = stop.start() if stop else len(ctext)
-        if _CITING_CHAR_RE.search(ctext, lo, end):
-            yield lo, end
+        yield lo, end
 
 
 def _dateless_matches(ctext: str) -> Iterator[re.Match[str]]:
@@ -690,14 +697,7 @@ def _dateless_matches(ctext: str) -> Iterator[re.Match[str]]:
     a match naming a court or bench is kept. Such a match holds one of those words and no sentence end, so it lies
     in a stretch this reads whole, and a match elsewhere, never kept, cannot take text from it: the matches kept
     are those of a scan of the whole text."""
-    end = 0
-    for anchor in _DATELESS_ANCHOR_RE.finditer(ctext):
-        if anchor.start() < end:
-            continue  # in the stretch just read
-        at = anchor.start()  # the stretch starts after the last 。「」 before the anchor (three C-level rfinds)
-        lo = max(end, ctext.rfind("。", end, at) + 1, ctext.rfind("「", end, at) + 1, ctext.rfind("」", end, at) + 1)
-        stop = _STRETCH_END_RE.search(ctext, anchor.end())
-        end = stop.start() if stop else len(ctext)
+    for lo, end in _stretches_around(_DATELESS_ANCHOR_RE, ctext):
         yield from _dateless_re().finditer(ctext, lo, end)
 
 
