@@ -23,13 +23,13 @@ from lexgraph.index.anchors import (
     judgment_anchors,
     read_anchors,
     statute_anchors,
-    statute_clause_text,
 )
 from lexgraph.index.tokenize import tokenize
 from lexgraph.index.units import article_path
 from lexgraph.retrieve import anchor_field as anchor_field_module
 from lexgraph.retrieve import learned
 from lexgraph.retrieve.anchor_field import AnchorField, field_arrays, read_field, write_field
+from lexgraph.statutes.clauses import stored_clause_text
 from lexgraph.store.rows import LAW_CITES_SPANS, LAW_PROVISION_SENTENCES, LawCitesSpansRow
 from tests.helpers import ROOT, SHARED, build_search_store, copy_store, lexgraph
 
@@ -195,7 +195,7 @@ def test_a_statute_anchor_is_the_citing_sentence_without_its_citations(lg: LexGr
     elsewhere = {article_path(e.to_path) for e in edges if e.to_law == MINPO and citing(e) != article_path(e.to_path)}
     assert within - elsewhere  # articles whose 前項 / 同条 are their only citations in 民法
     assert not {a.article for a in anchors if a.source == MINPO == a.law_id} & (within - elsewhere)
-    sentences = {r.uid: statute_clause_text(r.sentences) for r in lg.store.rows(LAW_PROVISION_SENTENCES, law_id=MINPO)}
+    sentences = {r.uid: stored_clause_text(r.sentences) for r in lg.store.rows(LAW_PROVISION_SENTENCES, law_id=MINPO)}
     spans = {sentences[e.from_uid][e.char_start:e.char_end] for e in edges if e.from_uid in sentences}
     assert {"前項", "同条"} & spans  # the edges' spans are the citations in the clause's own text
 

@@ -32,17 +32,15 @@ from lexgraph.index.anchors import (
     Anchor,
     AnchorSpill,
     statute_anchors,
-    statute_clause_text,
     statute_sentence,
 )
 from lexgraph.index.tokenize import tokenize
 from lexgraph.index.units import article_path
 from lexgraph.retrieve.anchor_field import field_arrays, write_field
+from lexgraph.statutes.clauses import CITING_KINDS, stored_clause_text
 from lexgraph.store.base import GraphStore
 from lexgraph.store.rows import LAW_CITES_SPANS, LAW_PROVISION_SENTENCES, LAWS_ALL
 from tests.helpers import ROOT, copy_store
-
-_CITING_KINDS = frozenset({"paragraph", "item", "subitem"})
 
 
 def reference_statute_anchors(store: GraphStore, laws: set[str] | None = None) -> Iterator[Anchor]:
@@ -61,9 +59,9 @@ def reference_statute_anchors(store: GraphStore, laws: set[str] | None = None) -
         tokens_of: dict[str, tuple[str, ...]] = {}
         for row in store.rows(LAW_PROVISION_SENTENCES, law_id=law_id):
             cites = edges.get(row.uid)
-            if not cites or row.kind not in _CITING_KINDS or not row.sentences:
+            if not cites or row.kind not in CITING_KINDS or not row.sentences:
                 continue
-            text = statute_clause_text(row.sentences)
+            text = stored_clause_text(row.sentences)
             own = article_path(row.uid.partition("/")[2].split("@")[0])
             ends = [0, *sentence_ends(text)]
             if ends[-1] < len(text):

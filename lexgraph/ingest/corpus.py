@@ -20,7 +20,6 @@ from __future__ import annotations
 import pickle
 import re
 import zlib
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -30,23 +29,9 @@ from lexgraph.citations.lawnames import LawNames
 from lexgraph.numerals import division_of
 from lexgraph.read.revisions import LawSpans, ProvisionSpan, StoreRevisions, VersionSpan
 from lexgraph.statutes.catalog import Catalog
+from lexgraph.statutes.clauses import CITING_KINDS, clause_text
 from lexgraph.statutes.timeline import LawTimeline
 from lexgraph.store.base import GraphStore
-
-CITING_KINDS = frozenset({"paragraph", "item", "subitem"})  # articles repeat their paragraphs' text
-
-
-def clause_text(sentences: Iterable[tuple[str, str]]) -> str:
-    """A clause's own text from its (role, text) sentences, as citations are read in it. Columns (列1, 列2: a
-    defined term and its definition, 「電子申請」「不動産登記法（以下「法」という。）…」) are kept apart by 「：」, as
-    e-Gov prints them apart: glued, the term became part of the law name (「電子申請不動産登記法」). Not a space,
-    which the extractor reads as a wrapped line."""
-    out: list[str] = []
-    for role, text in sentences:
-        if out and role.startswith("列"):
-            out.append("：")
-        out.append(text)
-    return "".join(out)
 
 _VersionRow = tuple[str, date | None, date | None, str | None, date | None, date | None]
 _SpanRow = tuple[str, str, str, int, date | None, date | None, str | None]

@@ -14,7 +14,6 @@ so the order in which laws and revisions arrive does not matter.
 from __future__ import annotations
 
 import gc
-import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -33,19 +32,13 @@ from lexgraph.citations import (
 )
 from lexgraph.citations.lawnames import LawNames
 from lexgraph.errors import StoreError
-from lexgraph.ingest.corpus import (
-    CITING_KINDS,
-    CorpusRevisions,
-    FoundWith,
-    IngestedLaws,
-    clause_text,
-    mentions_for,
-)
+from lexgraph.ingest.corpus import CorpusRevisions, FoundWith, IngestedLaws, mentions_for
 from lexgraph.ingest.linking import LAW_NOT_STORED, OUTSIDE_KINDS, CitingClause, law_link_reason, statute_link
 from lexgraph.ingest.workers import ordered_map
 from lexgraph.read.citing import store_catalog
 from lexgraph.read.revisions import LawSpans, ProvisionSpan, StoreRevisions
 from lexgraph.statutes.catalog import Catalog
+from lexgraph.statutes.clauses import CITING_KINDS, stored_clause_text
 from lexgraph.store.base import GraphStore
 from lexgraph.store.rows import LAW_CITES_LAWS_OUT, LAW_CITES_OUT, LAW_PROVISION_SENTENCES, LAWS_ALL, LAWS_CITING
 
@@ -409,10 +402,4 @@ def _blocks(spans: LawSpans) -> list[list[ProvisionSpan]]:
 
 def _own_text(kind: str, stored_sentences: str | None) -> str:
     """A clause's own sentences (本文, ただし書, 柱書 …), without its items, which are clauses of their own."""
-    if kind not in CITING_KINDS or not stored_sentences:
-        return ""
-    try:
-        sentences = json.loads(stored_sentences)
-    except ValueError:
-        return ""
-    return clause_text((role, text) for role, text in sentences)
+    return stored_clause_text(stored_sentences) if kind in CITING_KINDS else ""
