@@ -44,6 +44,7 @@ from lexgraph.documents.jsonl import line_where, read_records
 from lexgraph.errors import InputError
 from lexgraph.index.tokenize import tokenize
 from lexgraph.index.units import article_path
+from lexgraph.statutes.clauses import CITING_KINDS, stored_clause_text
 from lexgraph.store.base import GraphStore
 from lexgraph.store.rows import LAWS_ALL, LAWS_CITES_SPANS, LAWS_CITING_SENTENCES
 
@@ -70,8 +71,6 @@ LAW_TYPE_KINDS: dict[str, str] = {"Constitution": "act", "Act": "act", "CabinetO
 OTHER_LAW_KIND = "rule"
 #: A clause citing another article of its own law.
 OWN_LAW_KIND = "own"
-#: The clauses whose own text is read for citations (articles repeat their paragraphs' text), as linking reads them.
-_CITING_KINDS = frozenset({"paragraph", "item", "subitem"})
 _N = "[0-9０-９〇一二三四五六七八九十百千]+"
 #: Clause numbers and references the edges' spans leave (an unresolved 同条, a range's far end): never anchor words.
 _CLAUSE_WORDS = re.compile(rf"(第?{_N}の?(?:[編章節款目項号]|条(?![件約例理文]))(の{_N})*|前各?[条項号]|次[条項号]|"
@@ -316,7 +315,7 @@ def _read_clauses(store: GraphStore, law_ids: list[str], laws: set[str] | None) 
         return out
     for row in store.rows(LAWS_CITING_SENTENCES, law_ids=sorted(citing)):
         cites = edges.get(row.uid)
-        if cites and row.kind in _CITING_KINDS and row.sentences:
+        if cites and row.kind in CITING_KINDS and row.sentences:
             out.setdefault(row.law_id, []).append((row.uid, row.sentences, cites))
     return out
 
@@ -348,32 +347,29 @@ def _run_jobs(jobs: Iterator[tuple[str, str, list[ClauseCites]]], workers: int) 
     # spawn: the parent holds an open database, which a forked child must not inherit. A spawned worker imports
     # the parent's main module again; a script that does its work unguarded by ``if __name__ == "__main__"``
     # breaks the pool, and the jobs then run here, as with one worker.
-    pending: deque[tuple[tuple[str, str, list[ClauseCites]], Future[tuple[str, LawAnchors]]]] = deque()
+    pending: deque[tuple[tuple[str, str, list[ClauseCites]], Future[tuple[str, LawAnchors]] | None]] = deque()
     broken = False
+
+    def take() -> tuple[str, LawAnchors]:
+        """The oldest pending job's result: its worker's, or made here once the pool is broken."""
+        nonlocal broken
+        waiting, future = pending.popleft()
+        if future is not None and not broken:
+            try:
+                return future.result()
+            except BrokenProcessPool:
+                broken = True
+        return _law_job(waiting)
+
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                              initializer=_end_with_parent) as pool:
         for job in jobs:
-            if broken:
-                yield _law_job(job)
-                continue
-            pending.append((job, pool.submit(_law_job, job)))
-            while pending and (len(pending) >= 4 * workers or pending[0][1].done()):
-                waiting, future = pending.popleft()
-                try:
-                    yield future.result()
-                except BrokenProcessPool:
-                    broken = True
-                    yield _law_job(waiting)
-                    yield from (_law_job(queued) for queued, _ in pending)
-                    pending.clear()
+            pending.append((job, None if broken else pool.submit(_law_job, job)))
+            while pending and (broken or len(pending) >= 4 * workers
+                               or (first := pending[0][1]) is None or first.done()):
+                yield take()
         while pending:
-            waiting, future = pending.popleft()
-            try:
-                yield future.result()
-            except BrokenProcessPool:
-                yield _law_job(waiting)
-                yield from (_law_job(queued) for queued, _ in pending)
-                pending.clear()
+            yield take()
 
 
 def _end_with_parent() -> None:
@@ -402,7 +398,7 @@ def law_anchor_tokens(law_id: str, kind: str, clauses: Iterable[ClauseCites],
     tokens_of = {} if tokens_of is None else tokens_of
     out: LawAnchors = []
     for uid, sentences, cites in clauses:
-        text = statute_clause_text(sentences)
+        text = stored_clause_text(sentences)
         own = article_path(uid.partition("/")[2].split("@")[0])
         ends = [0, *sentence_ends(text)]
         if ends[-1] < len(text):
@@ -495,21 +491,6 @@ def _spilled(record: dict[str, Any]) -> tuple[str, LawAnchors]:
             raise TypeError("anchor")
         found.append((to_law, article, kind, tuple(words.split())))
     return law_id, found
-
-
-def statute_clause_text(sentences: str) -> str:
-    """A clause's own text from its stored sentences (JSON of (role, text)), as linking read its citations (the
-    edges' offsets are into it): 列 columns apart by 「：」."""
-    try:
-        pairs = json.loads(sentences)
-    except ValueError:
-        return ""
-    out: list[str] = []
-    for role, text in pairs:
-        if out and str(role).startswith("列"):
-            out.append("：")
-        out.append(str(text))
-    return "".join(out)
 
 
 def statute_sentence(text: str, start: int, stop: int, spans: Iterable[tuple[int, int]]) -> str:
