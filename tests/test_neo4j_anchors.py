@@ -197,6 +197,14 @@ def test_a_damaged_or_stale_copy_is_refused_and_a_damaged_cache_fetched_again(
     assert "lexgraph index --anchors DIR --store" in missing.stderr
     put_file(neo4j_store, source / "index" / ANCHOR_FILE, name=ANCHOR_FILE, format="lexgraph-anchors/1")
 
+    # a record claiming more than any file lexgraph writes (it would fill the disk): refused before any fetch
+    neo4j_store._run_autocommit(  # type: ignore[attr-defined]
+        "MATCH (f:IndexFile {name: $name}) SET f.size = $size, f.chunks = $chunks",
+        {"name": FIELD_FILE, "size": 1 << 40, "chunks": (1 << 40) // CHUNK_BYTES}, "inflating the record")
+    inflated = run_fresh()
+    assert inflated.code == 1 and "which no file written by lexgraph has" in inflated.stderr, inflated.stderr
+    put_file(neo4j_store, source / "index" / FIELD_FILE, name=FIELD_FILE, format="lexgraph-anchor-field/1")
+
     # written by another version: refused before anything is fetched
     neo4j_store._run_autocommit(  # type: ignore[attr-defined]
         "MATCH (f:IndexFile {name: $name}) SET f.format = 'lexgraph-anchor-field/0'", {"name": FIELD_FILE},

@@ -43,6 +43,9 @@ from lexgraph.store.rows import INDEX_FILE_CHUNKS, INDEX_FILES, IndexFilesRow
 #: Bytes per chunk node: small enough for one transaction on a server with a 1 GiB heap, few enough that the
 #: whole archive's field (108 MB) is 26 of them.
 CHUNK_BYTES = 4 << 20
+#: The largest file a fetch accepts: a record is the database's word, not ours, and one that claims more would fill
+#: the disk (the whole 2020 archive's field is 108 MB).
+MAX_FILE_BYTES = 2 << 30
 #: Chunks read per query when a file is fetched: bounds the memory a fetch holds (32 MB) whatever the file's size.
 _CHUNKS_PER_READ = 8
 #: The files kept this way and the format each must be in: the version of lexgraph reading them reads these.
@@ -125,6 +128,10 @@ def fetch_files(store: GraphStore, files: Sequence[StoredFile], root: Path | Non
     tokenizer, or the database's copy is damaged (chunks missing, or bytes whose hash is not the record's)."""
     for record in files:
         refuse_stale(store, record)
+        if not 0 <= record.size <= MAX_FILE_BYTES or record.chunks != -(-record.size // CHUNK_BYTES):
+            raise InputError(f"{store.location}: the anchor field's {record.name} kept in the database has a record "
+                             f"of {record.size} bytes in {record.chunks} chunks, which no file written by lexgraph "
+                             f"has (at most {MAX_FILE_BYTES} bytes, {CHUNK_BYTES} a chunk); {REWRITE[record.name]}")
     key = hashlib.sha256("".join(f"{f.name}\0{f.sha256}\0" for f in sorted(files, key=lambda f: f.name))
                          .encode()).hexdigest()[:32]
     folder = (root or anchor_cache_root()) / key
@@ -185,6 +192,8 @@ def _fetch(store: GraphStore, record: StoredFile, folder: Path) -> None:
                     if int(row.seq) != expected_seq:
                         raise refuse(f"chunk {expected_seq} of {record.chunks} is missing")
                     data = bytes(row.data or b"")
+                    if len(data) > CHUNK_BYTES or size + len(data) > record.size:
+                        raise refuse(f"chunk {expected_seq} holds {len(data)} bytes, more than its record allows")
                     digest.update(data)
                     size += len(data)
                     out.write(data)
