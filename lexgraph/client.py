@@ -273,8 +273,10 @@ class LexGraph:
 
     @_door(Indexing.index)
     def index(self, *, laws: Sequence[str] = (), kinds: Sequence[UnitKind] = UNIT_KINDS, rebuild: bool = False,
-              embedder: Embedder | None = None, progress: IndexProgress | None = None) -> IndexSummary:
-        return self.indexing.index(laws=laws, kinds=kinds, rebuild=rebuild, embedder=embedder, progress=progress)
+              embedder: Embedder | None = None, progress: IndexProgress | None = None,
+              statute_anchors: bool = True, rebuild_anchors: bool = False) -> IndexSummary:
+        return self.indexing.index(laws=laws, kinds=kinds, rebuild=rebuild, embedder=embedder, progress=progress,
+                                   statute_anchors=statute_anchors, rebuild_anchors=rebuild_anchors)
 
     @_door(Indexing.build_anchors)
     def build_anchors(self, judgments: Sequence[str | Path]) -> int:

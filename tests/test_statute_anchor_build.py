@@ -185,3 +185,26 @@ def test_a_torn_or_foreign_spill_file_is_built_again_not_trusted(tmp_path: Path)
     (tmp_path / "spill" / "laws-000001.jsonl.gz").write_bytes(b"\x1f\x8b not gzip")
     (tmp_path / "spill" / "laws-000002.jsonl.gz").write_bytes(gzip.compress(json.dumps({"law": 3}).encode()))
     assert list(spill.read()) == [("law-a", [("law-b", "a1", "act", ("損害", "賠償"))])]
+
+
+def test_the_python_client_indexes_with_the_statutes_field_as_the_cli_does(store: Path, tmp_path: Path) -> None:
+    """`LexGraph.index()` is the one place an index is built: the field comes with it, as it does with `lexgraph
+    index`, so a Python client's learned mode does not silently rank as the hybrid; `statute_anchors=False` is the
+    CLI's `--no-statute-anchors`."""
+    reference = copy_store(store, tmp_path / "reference")
+    with LexGraph.open(reference, read_only=True) as lg:
+        assert (lg.build_statute_anchors(rebuild=True) or 0) > 50
+    want = (reference / "index" / FIELD_FILE).read_bytes()
+
+    bare = copy_store(store, tmp_path / "bare")
+    (bare / "index" / FIELD_FILE).unlink(missing_ok=True)
+    with LexGraph.open(bare, read_only=True) as lg:
+        skipped = lg.index(statute_anchors=False)
+    assert skipped.statute_anchors is None and not (bare / "index" / FIELD_FILE).exists()
+    assert "statute_anchors" not in skipped.to_json()
+    with LexGraph.open(bare, read_only=True) as lg:
+        built = lg.index()
+        again = lg.index()  # up to date: nothing folded again
+    assert (built.statute_anchors or 0) > 50 and built.to_json()["statute_anchors"] == built.statute_anchors
+    assert again.statute_anchors is None
+    assert (bare / "index" / FIELD_FILE).read_bytes() == want

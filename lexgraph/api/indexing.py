@@ -31,9 +31,13 @@ class Indexing:
         self._reading = reading
 
     def index(self, *, laws: Sequence[str] = (), kinds: Sequence[UnitKind] = UNIT_KINDS, rebuild: bool = False,
-              embedder: Embedder | None = None, progress: IndexProgress | None = None) -> IndexSummary:
-        """Build or refresh the BM25 and vector indexes from the graph (only stale parts unless `rebuild`);
-        returns what was built and how long it took. Raises `NotFound` for an unknown law, `ConfigurationError` for an
+              embedder: Embedder | None = None, progress: IndexProgress | None = None,
+              statute_anchors: bool = True, rebuild_anchors: bool = False) -> IndexSummary:
+        """Build or refresh the BM25 and vector indexes from the graph (only stale parts unless `rebuild`), then the
+        statutes' anchor field the learned mode reads (`build_statute_anchors`; with `statute_anchors` False a field
+        saved before is still kept up to date, none is made); returns what was built and how long it took. The field
+        is part of the index here, not a second call a caller may forget: a client that indexed without it would
+        get a learned mode ranking as the hybrid. Raises `NotFound` for an unknown law, `ConfigurationError` for an
         unknown kind, `StoreError` when the store fails."""
         from lexgraph.index.build import refresh_index
 
@@ -42,6 +46,8 @@ class Indexing:
         summary = refresh_index(session.store, embedder or session.default_embedder(),
                                 laws=self._reading.law_ids(laws), kinds=kinds, rebuild=rebuild, progress=progress)
         session.drop_search_index()  # the files changed: the next search reopens them
+        summary.statute_anchors = self.build_statute_anchors(rebuild=rebuild or rebuild_anchors, progress=progress,
+                                                             refresh_only=not statute_anchors)
         return summary
 
     def build_anchors(self, judgments: Sequence[str | Path]) -> int:

@@ -93,16 +93,15 @@ def index_command(
                 else:
                     progress.update(task, completed=done, total=total or None)
 
-            summary = lg.index(laws=law or (), kinds=kinds, rebuild=rebuild, embedder=model, progress=on_progress)
-            folded = lg.build_statute_anchors(rebuild=rebuild or rebuild_anchors, progress=on_progress,
-                                              refresh_only=no_statute_anchors)
+            summary = lg.index(laws=law or (), kinds=kinds, rebuild=rebuild, embedder=model, progress=on_progress,
+                               statute_anchors=not no_statute_anchors, rebuild_anchors=rebuild_anchors)
         written = lg.build_anchors(anchors) if anchors else None
     if as_json:
-        emit_json({**summary.to_json(), **({"anchors": written} if written is not None else {}),
-                   **({"statute_anchors": folded} if folded is not None else {})})
+        emit_json({**summary.to_json(), **({"anchors": written} if written is not None else {})})
         return
-    if folded is not None:
-        out.print(f"statute anchors: {folded} citing sentences saved as the anchor field", highlight=False)
+    if summary.statute_anchors is not None:
+        out.print(f"statute anchors: {summary.statute_anchors} citing sentences saved as the anchor field",
+                  highlight=False)
     if written is not None:
         out.print(f"anchors: {written} citing sentences", highlight=False)
     out.print(f"index {summary.location} ({summary.embedder}): built {len(summary.built)} parts, "

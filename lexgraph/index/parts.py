@@ -39,11 +39,15 @@ class IndexSummary:
     embedded_texts: int = 0
     seconds: dict[str, float] = field(default_factory=lambda: {"read": 0.0, "tokenise": 0.0, "embed": 0.0,
                                                                 "write": 0.0, "bm25": 0.0})
+    #: Distinct citing sentences saved as the statutes' anchor field by this refresh; None when none was saved
+    #: (the saved field was up to date, nothing cites, or it was not asked for).
+    statute_anchors: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"embedder": self.embedder, "location": self.location, "built": self.built, "removed": self.removed,
                 "fresh": self.fresh, "units": self.units, "tokenised": self.tokenised,
-                "embedded_texts": self.embedded_texts, "seconds": {k: round(v, 3) for k, v in self.seconds.items()}}
+                "embedded_texts": self.embedded_texts, "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
+                **({"statute_anchors": self.statute_anchors} if self.statute_anchors is not None else {})}
 
 
 def _part_units(store: GraphStore, part: str, titles: dict[str, str]) -> list[IndexUnit]:
