@@ -134,6 +134,41 @@ def test_learned_on_a_copy_ranks_as_on_the_embedded_store(neo4j_store: GraphStor
         name: sha256(source / "index" / name) for name in (FIELD_FILE, ANCHOR_FILE)}
 
 
+def test_a_copy_back_from_neo4j_carries_the_anchor_files(neo4j_store: GraphStore, source: Path,
+                                                         anchor_cache: Path, tmp_path: Path) -> None:
+    """`lexgraph copy --to DIR` from Neo4j into an embedded store carries both files back, byte for byte: indexed
+    from the cached vectors, the copy's learned search ranks as the source's, not silently as the hybrid."""
+    uri = copy_and_index(source)
+    with LexGraph.open(source, read_only=True) as embedded:
+        expected = rankings(embedded)
+    back = tmp_path / "back"
+    run = lexgraph("copy", "--store", uri, "--to", str(back), "--json")
+    assert run.code == 0, run.stderr
+    files = (FIELD_FILE, ANCHOR_FILE)
+    assert run.json()["anchors"] == {name: (source / "index" / name).stat().st_size for name in files}
+    assert {name: sha256(back / "index" / name) for name in files} == {
+        name: sha256(source / "index" / name) for name in files}
+    assert not [p.name for p in (back / "index").iterdir() if p.name.endswith(".tmp")]
+    built = lexgraph("index", "--embedder", run.json()["index"]["embedder"], "--json", store=back,
+                     env={"LEXGRAPH_CACHE_DIR": str(source / "cache")})
+    assert built.code == 0, built.stderr
+    assert built.json()["embedded_texts"] == 0
+    assert "statute_anchors" not in built.json()  # the graph is the field's: kept, not built again
+    with LexGraph.open(back, read_only=True) as copied:
+        assert_same_rankings(rankings(copied), expected)
+
+    # a damaged copy in the database is refused, naming the fix, and leaves no anchor file in the target
+    neo4j_store._run_autocommit(  # type: ignore[attr-defined]
+        "MATCH (c:IndexFileChunk {name: $name, seq: 0}) SET c.data = $data", {"name": FIELD_FILE,
+                                                                               "data": b"\x00" * 64},
+        "damaging a chunk")
+    refused = lexgraph("copy", "--store", uri, "--to", str(tmp_path / "other"), "--json", subprocess=True)
+    assert refused.code == 1, refused.stderr
+    assert f"{FIELD_FILE} kept in the database is damaged" in refused.stderr
+    assert "lexgraph index --rebuild-anchors --store" in refused.stderr
+    assert not (tmp_path / "other" / "index" / FIELD_FILE).exists()
+
+
 def test_anchors_built_on_neo4j_are_the_embedded_store_s(neo4j_store: GraphStore, source: Path,
                                                          anchor_cache: Path) -> None:
     """Built on Neo4j from its own graph, the two files are byte for byte the embedded store's."""

@@ -127,20 +127,48 @@ def fetch_files(store: GraphStore, files: Sequence[StoredFile], root: Path | Non
     Raises `InputError` naming the file, what is wrong and the fix when a record is of another format or
     tokenizer, or the database's copy is damaged (chunks missing, or bytes whose hash is not the record's)."""
     for record in files:
-        refuse_stale(store, record)
-        if not 0 <= record.size <= MAX_FILE_BYTES or record.chunks != -(-record.size // CHUNK_BYTES):
-            raise InputError(f"{store.location}: the anchor field's {record.name} kept in the database has a record "
-                             f"of {record.size} bytes in {record.chunks} chunks, which no file written by lexgraph "
-                             f"has (at most {MAX_FILE_BYTES} bytes, {CHUNK_BYTES} a chunk); {REWRITE[record.name]}")
-    key = hashlib.sha256("".join(f"{f.name}\0{f.sha256}\0" for f in sorted(files, key=lambda f: f.name))
-                         .encode()).hexdigest()[:32]
-    folder = (root or anchor_cache_root()) / key
+        refuse_unreadable(store, record)
+    folder = cache_folder(files, root)
     folder.mkdir(parents=True, exist_ok=True)
     for record in files:
         path = folder / record.name
         if not _cached(path, record):
             _fetch(store, record, folder)
     return folder
+
+
+def cache_folder(files: Sequence[StoredFile], root: Path | None = None) -> Path:
+    """The cache folder of `files` as a search names it: under `root` (else `anchor_cache_root`), keyed by the
+    files' names and hashes."""
+    key = hashlib.sha256("".join(f"{f.name}\0{f.sha256}\0" for f in sorted(files, key=lambda f: f.name))
+                         .encode()).hexdigest()[:32]
+    return (root or anchor_cache_root()) / key
+
+
+def is_cached(files: Sequence[StoredFile], record: StoredFile, root: Path | None = None) -> bool:
+    """Whether a search's local cache already holds `record` (one of `files`, the set a search fetches together)
+    with its size and hash: what `lexgraph doctor` says, since a first search fetches what is not."""
+    return _cached(cache_folder(files, root) / record.name, record)
+
+
+def fetch_into(store: GraphStore, files: Sequence[StoredFile], folder: Path) -> None:
+    """Write `files` as the database keeps them into `folder`, each checked against its record (chunk sequence,
+    size, SHA-256) before it is renamed into place, bypassing the cache: what `lexgraph copy` carries out of a
+    Neo4j store. Raises `InputError` as `fetch_files` does."""
+    for record in files:
+        refuse_unreadable(store, record)
+    folder.mkdir(parents=True, exist_ok=True)
+    for record in files:
+        _fetch(store, record, folder)
+
+
+def refuse_unreadable(store: GraphStore, record: StoredFile) -> None:
+    """`InputError` when the record is stale (`refuse_stale`) or claims a size no file written by lexgraph has."""
+    refuse_stale(store, record)
+    if not 0 <= record.size <= MAX_FILE_BYTES or record.chunks != -(-record.size // CHUNK_BYTES):
+        raise InputError(f"{store.location}: the anchor field's {record.name} kept in the database has a record "
+                         f"of {record.size} bytes in {record.chunks} chunks, which no file written by lexgraph "
+                         f"has (at most {MAX_FILE_BYTES} bytes, {CHUNK_BYTES} a chunk); {REWRITE[record.name]}")
 
 
 def refuse_stale(store: GraphStore, record: StoredFile) -> None:
