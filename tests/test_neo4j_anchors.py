@@ -169,6 +169,70 @@ def test_a_copy_back_from_neo4j_carries_the_anchor_files(neo4j_store: GraphStore
     assert not (tmp_path / "other" / "index" / FIELD_FILE).exists()
 
 
+def test_doctor_reports_the_anchor_files_kept_in_the_database(neo4j_store: GraphStore, source: Path,
+                                                              anchor_cache: Path) -> None:
+    """`lexgraph doctor` on Neo4j says which anchor files the database keeps (size, hash, whether this machine's
+    cache holds them, whether the field was built from the graph as it stands) and names the fix when one is
+    missing, damaged, of another version or built from another state of the graph."""
+    uri = copy_and_index(source)
+
+    def doctor() -> tuple[int, dict[str, Any]]:
+        run = lexgraph("doctor", "--store", uri, "--json")
+        found = [f for f in run.json()["findings"] if f["check"] == "anchor field"]
+        assert len(found) == 1, run.stdout
+        return run.code, found[0]
+
+    files = (FIELD_FILE, ANCHOR_FILE)
+    code, field = doctor()
+    assert code == 0 and field["ok"], field
+    for name in files:
+        path = source / "index" / name
+        assert f"{name}: {path.stat().st_size:,} bytes in " in field["detail"]
+        assert f"SHA-256 {sha256(path)[:16]}" in field["detail"]
+    assert "built from the graph as it stands" in field["detail"]
+    assert field["detail"].count("not in this machine's cache yet") == 2, field  # nothing searched yet
+    assert lexgraph("search", QUESTIONS[0], "--store", uri, "--json").code == 0
+    code, field = doctor()
+    assert code == 0 and "not in this machine's cache" not in field["detail"], field
+    assert field["detail"].count("in this machine's cache") == 2 and str(anchor_cache) in field["detail"]
+
+    # the graph changed since the field was built (a law's text changed): a problem, until `lexgraph index`
+    neo4j_store._run_autocommit(  # type: ignore[attr-defined]
+        "MATCH (v:LawVersion) WITH v ORDER BY v.revision_id LIMIT 1 SET v.content_hash = 'changed'", None,
+        "changing a law's version")
+    code, field = doctor()
+    assert code == 1 and not field["ok"], field
+    assert f"{FIELD_FILE}: built from another state of the graph" in field["detail"]
+    assert f"build it again with `lexgraph index --store {uri}`" in field["fix"]
+    assert lexgraph("index", "--store", uri, "--json").code == 0
+    code, field = doctor()
+    assert field["ok"] and "built from the graph as it stands" in field["detail"], field
+
+    # a chunk missing in the database, and a record of another version: problems naming the command to write again
+    neo4j_store._run_autocommit(  # type: ignore[attr-defined]
+        "MATCH (c:IndexFileChunk {name: $name, seq: 0}) DELETE c", {"name": ANCHOR_FILE}, "dropping a chunk")
+    neo4j_store._run_autocommit(  # type: ignore[attr-defined]
+        "MATCH (f:IndexFile {name: $name}) SET f.format = 'lexgraph-anchor-field/0'", {"name": FIELD_FILE},
+        "ageing the field")
+    code, field = doctor()
+    assert code == 1 and not field["ok"], field
+    assert f"{ANCHOR_FILE}: damaged in the database (chunk 0 of 1 is missing)" in field["detail"]
+    assert f"{FIELD_FILE}: written by another version of lexgraph (format 'lexgraph-anchor-field/0'" in field["detail"]
+    assert "lexgraph index --anchors DIR --store" in field["fix"] and "--rebuild-anchors" in field["fix"]
+    text = lexgraph("doctor", "--store", uri)
+    assert text.code == 1 and "PROBLEM" in text.stdout and "fix:" in text.stdout, text.stdout
+
+    # none kept: not a problem (a store may have none), but said, with the commands that build them
+    neo4j_store._run_autocommit(  # type: ignore[attr-defined]
+        "MATCH (n) WHERE n:IndexFile OR n:IndexFileChunk DETACH DELETE n", None, "dropping the anchors")
+    code, field = doctor()
+    assert code == 0 and field["ok"], field
+    assert f"{FIELD_FILE}: not kept" in field["detail"] and f"{ANCHOR_FILE}: not kept" in field["detail"]
+    assert "ranks as the hybrid" in field["detail"]
+    assert f"lexgraph index --statute-anchors --store {uri}" in field["fix"]
+    assert f"lexgraph index --anchors DIR --store {uri}" in field["fix"]
+
+
 def test_anchors_built_on_neo4j_are_the_embedded_store_s(neo4j_store: GraphStore, source: Path,
                                                          anchor_cache: Path) -> None:
     """Built on Neo4j from its own graph, the two files are byte for byte the embedded store's."""

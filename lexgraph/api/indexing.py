@@ -4,7 +4,6 @@ answered in one place, which a search and a build both read."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -91,10 +90,16 @@ class Indexing:
         when `refresh_only` and no field was saved before (`lexgraph index --no-statute-anchors` keeps a saved
         field up to date and makes none). Raises `IndexUnavailable` when an embedded store has no index yet (the
         field is a file beside it)."""
-        import hashlib
         import tempfile
 
-        from lexgraph.index.anchors import FIELD_FILE, FIELD_FORMAT, SPILL_PREFIX, AnchorSpill, statute_anchors
+        from lexgraph.index.anchors import (
+            FIELD_FILE,
+            FIELD_FORMAT,
+            SPILL_PREFIX,
+            AnchorSpill,
+            graph_digest,
+            statute_anchors,
+        )
         from lexgraph.index.backends import index_backend
         from lexgraph.index.e5_onnx import threads_from_environment
         from lexgraph.index.neo4j_files import put_file, stored_files
@@ -124,7 +129,7 @@ class Indexing:
             return None
         current = part_fingerprints(store)
         laws = {part.split(":", 1)[1] for part in current if part.startswith("law:")}
-        graph = hashlib.sha256(json.dumps(sorted(current.items())).encode()).hexdigest()
+        graph = graph_digest(current)
         if not rebuild and exists and saved_graph == graph:
             return None
 

@@ -38,7 +38,7 @@ from lexgraph.errors import InputError
 from lexgraph.index.anchors import ANCHOR_FILE, ANCHORS_FORMAT, FIELD_FILE, FIELD_FORMAT
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.store.base import GraphStore
-from lexgraph.store.rows import INDEX_FILE_CHUNKS, INDEX_FILES, IndexFilesRow
+from lexgraph.store.rows import INDEX_FILE_CHUNK_SIZES, INDEX_FILE_CHUNKS, INDEX_FILES, IndexFilesRow
 
 #: Bytes per chunk node: small enough for one transaction on a server with a 1 GiB heap, few enough that the
 #: whole archive's field (108 MB) is 26 of them.
@@ -178,6 +178,25 @@ def refuse_stale(store: GraphStore, record: StoredFile) -> None:
         raise InputError(f"{store.location}: the anchor field's {record.name} kept in the database is of format "
                          f"{record.format!r}, tokenised by {record.tokenizer!r}; this version reads {expected!r}, "
                          f"tokenised by {TOKENIZER_VERSION!r}: {REWRITE[record.name]}")
+
+
+def chunks_problem(store: GraphStore, record: StoredFile) -> str | None:
+    """What is wrong with the chunks the database keeps for `record`, read by their sizes and not their bytes (a
+    chunk missing, one of more bytes than a chunk holds, or chunks whose sizes do not add up to the record's), or
+    None when they are whole. Their hash is checked only by a fetch, which reads the bytes."""
+    sizes = {int(row.seq): int(row.size or 0) for row in store.rows(INDEX_FILE_CHUNK_SIZES, name=record.name,
+                                                                   sha256=record.sha256)}
+    missing = [seq for seq in range(record.chunks) if seq not in sizes]
+    if missing:
+        return f"chunk {missing[0]} of {record.chunks} is missing" + (
+            f", and {len(missing) - 1} more" if len(missing) > 1 else "")
+    if len(sizes) > record.chunks:
+        return f"it has {len(sizes)} chunks, its record says {record.chunks}"
+    if any(size > CHUNK_BYTES for size in sizes.values()):
+        return f"a chunk holds more than {CHUNK_BYTES} bytes"
+    if sum(sizes.values()) != record.size:
+        return f"its chunks hold {sum(sizes.values())} bytes, its record says {record.size}"
+    return None
 
 
 def _cached(path: Path, record: StoredFile) -> bool:
