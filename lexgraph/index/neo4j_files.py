@@ -38,7 +38,13 @@ from lexgraph.errors import InputError
 from lexgraph.index.anchors import ANCHOR_FILE, ANCHORS_FORMAT, FIELD_FILE, FIELD_FORMAT
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.store.base import GraphStore
-from lexgraph.store.rows import INDEX_FILE_CHUNK_SIZES, INDEX_FILE_CHUNKS, INDEX_FILES, IndexFilesRow
+from lexgraph.store.rows import (
+    DATABASE_IDENTITY,
+    INDEX_FILE_CHUNK_SIZES,
+    INDEX_FILE_CHUNKS,
+    INDEX_FILES,
+    IndexFilesRow,
+)
 
 #: Bytes per chunk node: small enough for one transaction on a server with a 1 GiB heap, few enough that the
 #: whole archive's field (108 MB) is 26 of them.
@@ -115,6 +121,17 @@ def anchor_cache_root() -> Path:
     """Where files fetched from a database are cached: ``LEXGRAPH_ANCHOR_CACHE``, else the user's cache."""
     chosen = os.environ.get(ANCHOR_CACHE_ENV)
     return Path(chosen).expanduser() if chosen else Path.home() / ".cache" / "lexgraph" / "anchors"
+
+
+def resume_root(store: GraphStore, root: Path | None = None) -> Path:
+    """The local folder where a build of the statutes' field on this database keeps each law's anchors until the
+    field is written into it (`index.anchors.AnchorSpill`, one folder per state of the graph inside), so that a
+    build killed half-way continues: a server store has no folder of its own beside its index. Under the cache's
+    root (`anchor_cache_root`), named by the database's identity (its id and name, read from the server), so that
+    the work kept for one database is never read back by a build on another."""
+    identity = "\0".join(f"{row.id}\0{row.name}" for row in store.rows(DATABASE_IDENTITY))
+    key = hashlib.sha256((identity or str(store.location)).encode()).hexdigest()[:24]
+    return (root or anchor_cache_root()) / "builds" / key
 
 
 #: (path, inode, size, mtime) of cached files whose SHA-256 this process has checked against their record.
