@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from lexgraph.index.anchors import FIELD_FILE
 from tests.helpers import ROOT, lexgraph
 
 JUDGMENT = ROOT / "tests" / "data" / "precedents" / "91244.txt"
@@ -28,3 +29,17 @@ def test_copy_to_another_store_is_complete_and_idempotent(sample_store: Path, tm
         cited = lexgraph("law", "cited-by", "民法", "第七百九条", "--kind", "precedent", "--json", store=store).json()
         assert [c["uid"] for c in cited["cited_by"]][:1] == ["hanrei:91244"]
     assert lexgraph("copy", "--to", source, store=source).code == 2  # not onto itself
+
+
+def test_a_copy_carries_the_anchor_field_s_files(search_store_template: Path, tmp_path: Path) -> None:
+    """An embedded store copied into another carries the anchor field's files beside its index, byte for byte
+    (into a Neo4j target and back: tests/test_neo4j_anchors.py)."""
+    source = tmp_path / "source"
+    shutil.copytree(search_store_template, source)
+    field = source / "index" / FIELD_FILE
+    assert field.is_file()
+    target = tmp_path / "target"
+    run = lexgraph("copy", "--to", target, "--json", store=source)
+    assert run.code == 0, run.stderr
+    assert run.json()["anchors"] == {FIELD_FILE: field.stat().st_size}
+    assert (target / "index" / FIELD_FILE).read_bytes() == field.read_bytes()

@@ -11,6 +11,10 @@ import hashlib
 import json
 import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +22,16 @@ import pytest
 
 from lexgraph.client import LexGraph
 from lexgraph.eval.lawqa import load_lawqa
-from lexgraph.index.anchors import ANCHOR_FILE, FIELD_FILE
+from lexgraph.index import anchors as anchors_module
+from lexgraph.index.anchors import ANCHOR_FILE, FIELD_FILE, SPILL_PREFIX, AnchorSpill
 from lexgraph.index.neo4j_files import ANCHOR_CACHE_ENV, CHUNK_BYTES, put_file, stored_files
 from lexgraph.retrieve.options import SearchOptions
 from lexgraph.store.base import GraphStore
+from lexgraph.store.rows import LAWS_ALL
 from tests.capabilities import NEO4J_URI_ENV
 from tests.conftest import NEO4J_MARKS
 from tests.helpers import ROOT, copy_store, lexgraph
+from tests.test_statute_anchor_build import _KILLED_BUILD, _running
 
 pytestmark = NEO4J_MARKS
 
@@ -134,6 +141,105 @@ def test_learned_on_a_copy_ranks_as_on_the_embedded_store(neo4j_store: GraphStor
         name: sha256(source / "index" / name) for name in (FIELD_FILE, ANCHOR_FILE)}
 
 
+def test_a_copy_back_from_neo4j_carries_the_anchor_files(neo4j_store: GraphStore, source: Path,
+                                                         anchor_cache: Path, tmp_path: Path) -> None:
+    """`lexgraph copy --to DIR` from Neo4j into an embedded store carries both files back, byte for byte: indexed
+    from the cached vectors, the copy's learned search ranks as the source's, not silently as the hybrid."""
+    uri = copy_and_index(source)
+    with LexGraph.open(source, read_only=True) as embedded:
+        expected = rankings(embedded)
+    back = tmp_path / "back"
+    run = lexgraph("copy", "--store", uri, "--to", str(back), "--json")
+    assert run.code == 0, run.stderr
+    files = (FIELD_FILE, ANCHOR_FILE)
+    assert run.json()["anchors"] == {name: (source / "index" / name).stat().st_size for name in files}
+    assert {name: sha256(back / "index" / name) for name in files} == {
+        name: sha256(source / "index" / name) for name in files}
+    assert not [p.name for p in (back / "index").iterdir() if p.name.endswith(".tmp")]
+    built = lexgraph("index", "--embedder", run.json()["index"]["embedder"], "--json", store=back,
+                     env={"LEXGRAPH_CACHE_DIR": str(source / "cache")})
+    assert built.code == 0, built.stderr
+    assert built.json()["embedded_texts"] == 0
+    assert "statute_anchors" not in built.json()  # the graph is the field's: kept, not built again
+    with LexGraph.open(back, read_only=True) as copied:
+        assert_same_rankings(rankings(copied), expected)
+
+    # a damaged copy in the database is refused, naming the fix, and leaves no anchor file in the target
+    neo4j_store._run_autocommit(  # type: ignore[attr-defined]
+        "MATCH (c:IndexFileChunk {name: $name, seq: 0}) SET c.data = $data", {"name": FIELD_FILE,
+                                                                               "data": b"\x00" * 64},
+        "damaging a chunk")
+    refused = lexgraph("copy", "--store", uri, "--to", str(tmp_path / "other"), "--json", subprocess=True)
+    assert refused.code == 1, refused.stderr
+    assert f"{FIELD_FILE} kept in the database is damaged" in refused.stderr
+    assert "lexgraph index --rebuild-anchors --store" in refused.stderr
+    assert not (tmp_path / "other" / "index" / FIELD_FILE).exists()
+
+
+def test_doctor_reports_the_anchor_files_kept_in_the_database(neo4j_store: GraphStore, source: Path,
+                                                              anchor_cache: Path) -> None:
+    """`lexgraph doctor` on Neo4j says which anchor files the database keeps (size, hash, whether this machine's
+    cache holds them, whether the field was built from the graph as it stands) and names the fix when one is
+    missing, damaged, of another version or built from another state of the graph."""
+    uri = copy_and_index(source)
+
+    def doctor() -> tuple[int, dict[str, Any]]:
+        run = lexgraph("doctor", "--store", uri, "--json")
+        found = [f for f in run.json()["findings"] if f["check"] == "anchor field"]
+        assert len(found) == 1, run.stdout
+        return run.code, found[0]
+
+    files = (FIELD_FILE, ANCHOR_FILE)
+    code, field = doctor()
+    assert code == 0 and field["ok"], field
+    for name in files:
+        path = source / "index" / name
+        assert f"{name}: {path.stat().st_size:,} bytes in " in field["detail"]
+        assert f"SHA-256 {sha256(path)[:16]}" in field["detail"]
+    assert "built from the graph as it stands" in field["detail"]
+    assert field["detail"].count("not in this machine's cache yet") == 2, field  # nothing searched yet
+    assert lexgraph("search", QUESTIONS[0], "--store", uri, "--json").code == 0
+    code, field = doctor()
+    assert code == 0 and "not in this machine's cache" not in field["detail"], field
+    assert field["detail"].count("in this machine's cache") == 2 and str(anchor_cache) in field["detail"]
+
+    # the graph changed since the field was built (a law's text changed): a problem, until `lexgraph index`
+    neo4j_store._run_autocommit(  # type: ignore[attr-defined]
+        "MATCH (v:LawVersion) WITH v ORDER BY v.revision_id LIMIT 1 SET v.content_hash = 'changed'", None,
+        "changing a law's version")
+    code, field = doctor()
+    assert code == 1 and not field["ok"], field
+    assert f"{FIELD_FILE}: built from another state of the graph" in field["detail"]
+    assert f"build it again with `lexgraph index --store {uri}`" in field["fix"]
+    assert lexgraph("index", "--store", uri, "--json").code == 0
+    code, field = doctor()
+    assert field["ok"] and "built from the graph as it stands" in field["detail"], field
+
+    # a chunk missing in the database, and a record of another version: problems naming the command to write again
+    neo4j_store._run_autocommit(  # type: ignore[attr-defined]
+        "MATCH (c:IndexFileChunk {name: $name, seq: 0}) DELETE c", {"name": ANCHOR_FILE}, "dropping a chunk")
+    neo4j_store._run_autocommit(  # type: ignore[attr-defined]
+        "MATCH (f:IndexFile {name: $name}) SET f.format = 'lexgraph-anchor-field/0'", {"name": FIELD_FILE},
+        "ageing the field")
+    code, field = doctor()
+    assert code == 1 and not field["ok"], field
+    assert f"{ANCHOR_FILE}: damaged in the database (chunk 0 of 1 is missing)" in field["detail"]
+    assert f"{FIELD_FILE}: written by another version of lexgraph (format 'lexgraph-anchor-field/0'" in field["detail"]
+    assert "lexgraph index --anchors DIR --store" in field["fix"] and "--rebuild-anchors" in field["fix"]
+    text = lexgraph("doctor", "--store", uri)
+    assert text.code == 1 and "PROBLEM" in text.stdout and "fix:" in text.stdout, text.stdout
+
+    # none kept: not a problem (a store may have none), but said, with the commands that build them
+    neo4j_store._run_autocommit(  # type: ignore[attr-defined]
+        "MATCH (n) WHERE n:IndexFile OR n:IndexFileChunk DETACH DELETE n", None, "dropping the anchors")
+    code, field = doctor()
+    assert code == 0 and field["ok"], field
+    assert f"{FIELD_FILE}: not kept" in field["detail"] and f"{ANCHOR_FILE}: not kept" in field["detail"]
+    assert "ranks as the hybrid" in field["detail"]
+    assert f"lexgraph index --statute-anchors --store {uri}" in field["fix"]
+    assert f"lexgraph index --anchors DIR --store {uri}" in field["fix"]
+
+
 def test_anchors_built_on_neo4j_are_the_embedded_store_s(neo4j_store: GraphStore, source: Path,
                                                          anchor_cache: Path) -> None:
     """Built on Neo4j from its own graph, the two files are byte for byte the embedded store's."""
@@ -154,6 +260,48 @@ def test_anchors_built_on_neo4j_are_the_embedded_store_s(neo4j_store: GraphStore
     with LexGraph.open(source, read_only=True) as embedded:
         expected = rankings(embedded)
     assert_same_rankings(rankings(LexGraph(neo4j_store)), expected)
+
+
+def test_a_build_on_neo4j_killed_half_way_continues_and_saves_the_same_field(
+        neo4j_store: GraphStore, source: Path, anchor_cache: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The statutes' field built on Neo4j keeps each law's anchors in a local folder named by the database's
+    identity and the graph's digest: a build killed with SIGKILL half-way continues from the laws it finished
+    (they are not read from the graph again) and writes the same file, and the folder goes once it is written."""
+    uri = os.environ[NEO4J_URI_ENV]
+    assert lexgraph("copy", "--to", uri, "--json", store=source).code == 0
+    neo4j_store._run_autocommit(  # type: ignore[attr-defined]
+        "MATCH (n) WHERE n:IndexFile OR n:IndexFileChunk DETACH DELETE n", None, "dropping the copied anchors")
+    laws = len(neo4j_store.rows(LAWS_ALL))
+    script = tmp_path / "killed_build.py"
+    script.write_text(_KILLED_BUILD.replace("read_only=True", "read_only=False"), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "2", ANCHOR_CACHE_ENV: str(anchor_cache)}
+    killed = subprocess.run([sys.executable, str(script), uri, str(max(2, laws // 2))], env=env, cwd=ROOT,
+                            capture_output=True, timeout=600)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr.decode()
+    workers = [int(pid) for pid in killed.stdout.split()]
+    assert workers
+    deadline = time.monotonic() + 60
+    while any(map(_running, workers)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(map(_running, workers)), workers
+    spills = list(anchor_cache.glob(f"builds/*/{SPILL_PREFIX}*"))
+    assert len(spills) == 1 and FIELD_FILE not in stored_files(neo4j_store), spills
+    kept = {law for law, _ in AnchorSpill(spills[0]).read()}
+    assert 0 < len(kept) < laws
+
+    read: list[str] = []
+    real = anchors_module._read_clauses
+
+    def counted(store_: GraphStore, law_ids: list[str], laws_: set[str] | None) -> object:
+        read.extend(law_ids)
+        return real(store_, law_ids, laws_)
+
+    monkeypatch.setattr(anchors_module, "_read_clauses", counted)  # counts the laws read from the graph
+    assert (LexGraph(neo4j_store).build_statute_anchors() or 0) > 50
+    assert not kept & set(read) and len(read) == laws - len(kept)  # the finished laws were not read again
+    assert stored_files(neo4j_store)[FIELD_FILE].sha256 == sha256(source / "index" / FIELD_FILE)
+    assert not list(anchor_cache.glob(f"builds/*/{SPILL_PREFIX}*"))
 
 
 def test_a_damaged_or_stale_copy_is_refused_and_a_damaged_cache_fetched_again(

@@ -160,7 +160,10 @@ def test_the_sample_ingested_indexed_searched_and_answered_on_neo4j(
     assert report.counts.nodes["Provision"] > 4000 and report.counts.relationships["CITES"] > 2000
     engine = [f for f in reference.findings if f.check == "buffer pool"]  # the embedded engine's memory alone
     assert len(engine) == 1 and engine[0].ok
-    assert [f.to_json() for f in report.findings] == [f.to_json() for f in reference.findings if f not in engine]
+    kept = [f for f in report.findings if f.check == "anchor field"]  # the files Neo4j keeps in its database
+    assert len(kept) == 1 and kept[0].ok, kept  # none built here: said, not a problem
+    assert [f.to_json() for f in report.findings if f not in kept] == [
+        f.to_json() for f in reference.findings if f not in engine]
     assert [f.check for f in report.findings if not f.ok] == ["search indexes"]  # 個人情報保護法 is not indexed
 
     assert_same(answers(lg), expected)

@@ -4,7 +4,6 @@ answered in one place, which a search and a build both read."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -97,13 +96,19 @@ class Indexing:
         when `refresh_only` and no field was saved before (`lexgraph index --no-statute-anchors` keeps a saved
         field up to date and makes none). Raises `IndexUnavailable` when an embedded store has no index yet (the
         field is a file beside it)."""
-        import hashlib
         import tempfile
 
-        from lexgraph.index.anchors import FIELD_FILE, FIELD_FORMAT, SPILL_PREFIX, AnchorSpill, statute_anchors
+        from lexgraph.index.anchors import (
+            FIELD_FILE,
+            FIELD_FORMAT,
+            SPILL_PREFIX,
+            AnchorSpill,
+            graph_digest,
+            statute_anchors,
+        )
         from lexgraph.index.backends import index_backend
         from lexgraph.index.e5_onnx import threads_from_environment
-        from lexgraph.index.neo4j_files import put_file, stored_files
+        from lexgraph.index.neo4j_files import put_file, resume_root, stored_files
         from lexgraph.index.units import part_fingerprints
         from lexgraph.retrieve.anchor_field import field_arrays, read_field, write_field
 
@@ -130,7 +135,7 @@ class Indexing:
             return None
         current = part_fingerprints(store)
         laws = {part.split(":", 1)[1] for part in current if part.startswith("law:")}
-        graph = hashlib.sha256(json.dumps(sorted(current.items())).encode()).hexdigest()
+        graph = graph_digest(current)
         if not rebuild and exists and saved_graph == graph:
             return None
 
@@ -139,13 +144,13 @@ class Indexing:
                 progress("statute anchors", done, total)
 
         # What a build killed half-way finished is kept under the graph's digest and read back by the next build
-        # of the same graph; another graph's is dropped. A server store has no folder of its own: its build is not
-        # resumed (it takes minutes on the whole archive).
-        resume = directory / f"{SPILL_PREFIX}{graph[:16]}" if not on_server else None
-        if not on_server:
-            for stale in directory.glob(f"{SPILL_PREFIX}*"):
-                if stale != resume and stale.is_dir():
-                    AnchorSpill(stale).remove()
+        # of the same graph; another graph's is dropped. A server store has no folder of its own: its build keeps
+        # its work in a local folder named by the database's identity (`index.neo4j_files.resume_root`).
+        kept_in = resume_root(store) if on_server else directory
+        resume = kept_in / f"{SPILL_PREFIX}{graph[:16]}"
+        for stale in kept_in.glob(f"{SPILL_PREFIX}*"):
+            if stale != resume and stale.is_dir():
+                AnchorSpill(stale).remove()
         field = field_arrays(statute_anchors(store, laws, on_law, workers=threads_from_environment(),
                                              resume=resume), keep_sources=False)
         # No resolved citation between clauses and no field saved before: none is saved, since an empty field would
@@ -158,8 +163,7 @@ class Indexing:
                 write_field(Path(folder), field, about={"graph": graph, "laws": len(laws)})
                 put_file(store, Path(folder) / FIELD_FILE, name=FIELD_FILE, format=FIELD_FORMAT, graph=graph)
             self._session.drop_search_index()  # the next search reads the new field
-        if resume is not None:  # only once the field is saved: a build killed before then resumes from it
-            AnchorSpill(resume).remove()
+        AnchorSpill(resume).remove()  # only once the field is saved: a build killed before then resumes from it
         return field.anchors if saving else None
 
     def index_status(self) -> IndexStatus:

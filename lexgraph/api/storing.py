@@ -3,7 +3,7 @@ store. It exists so that what is asked of the store as a database, not of the la
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,12 +31,17 @@ class Storing:
         return self._session.store.counts()
 
     def doctor(self) -> DoctorReport:
-        """Migrations, counts, consistency and the search indexes checked, each finding with its fix; `ok` is
-        False when any check fails. Raises `StoreError` when the store cannot be read."""
-        from lexgraph.index.health import index_finding
+        """Migrations, counts, consistency and the search indexes checked (on Neo4j, the anchor field's files kept
+        in its database too), each finding with its fix; `ok` is False when any check fails. Raises `StoreError`
+        when the store cannot be read."""
+        from lexgraph.index.health import anchor_files_finding, index_finding
         from lexgraph.store.doctor import examine
 
-        return examine(self._session.store, checks=(index_finding,))
+        store = self._session.store
+        # A Neo4j store keeps the anchor field's files in its database, where only this check sees them; an
+        # embedded store's are files beside its index, read and checked by every search.
+        kept = (anchor_files_finding,) if store.index_kind != "files" else ()
+        return examine(store, checks=(index_finding, *kept))
 
     def query(self, cypher: str, params: Mapping[str, Any] | None = None, *, limit: int | None = None) -> list[Row]:
         """User Cypher, always read-only: the rows, as dicts (at most `limit`, the rest never read, so that a query
@@ -69,31 +74,42 @@ class Storing:
             target.close()
 
     def _copy_anchors(self, target: GraphStore) -> dict[str, int]:
-        """The anchor field's files beside this embedded store's index, kept in a Neo4j target's database
-        (`index.neo4j_files`), so that the copy's learned search reads the same anchors once it is indexed; the
-        name and size of each file copied. Each file is read by the same loader a search uses before it is sent
-        (a damaged one is refused here, naming the fix, not carried over). Nothing for another kind of target or a
-        source without them."""
-        from lexgraph.index.anchors import ANCHOR_FILE, ANCHORS_FORMAT, FIELD_FILE, FIELD_FORMAT, read_anchors
+        """The anchor field's files of this store carried into the target, so that the copy's learned search reads
+        the same anchors once it is indexed: from an embedded store's index folder or a Neo4j store's database
+        (`index.neo4j_files`, each file fetched and checked against its record's size and SHA-256) into the
+        other's. Each file is read by the same loader a search uses before it is written (a damaged one is
+        refused here, naming the fix, not carried over), and a file written into an embedded target's index folder
+        is renamed into place only once its bytes' SHA-256 is the source's. Returns the name and size of each file
+        copied; nothing for a source without them."""
+        import tempfile
+
+        from lexgraph.index.anchors import ANCHOR_FILE
         from lexgraph.index.backends import index_backend
-        from lexgraph.index.neo4j_files import put_file
-        from lexgraph.retrieve.anchor_field import read_field
+        from lexgraph.index.neo4j_files import fetch_into, stored_files
 
         store = self._session.store
-        if store.index_kind != "files" or target.index_kind == "files":
-            return {}
-        directory = Path(index_backend(store).location(store))
-        copied: dict[str, int] = {}
-        saved = read_field(directory) if (directory / FIELD_FILE).is_file() else None
-        if saved is not None:
-            graph = saved[1].get("graph")
-            put_file(target, directory / FIELD_FILE, name=FIELD_FILE, format=FIELD_FORMAT,
-                     graph=str(graph) if graph is not None else None)
-            copied[FIELD_FILE] = (directory / FIELD_FILE).stat().st_size
-        if (directory / ANCHOR_FILE).is_file() and read_anchors(directory) is not None:
-            put_file(target, directory / ANCHOR_FILE, name=ANCHOR_FILE, format=ANCHORS_FORMAT)
-            copied[ANCHOR_FILE] = (directory / ANCHOR_FILE).stat().st_size
-        return copied
+        with tempfile.TemporaryDirectory(prefix="lexgraph-anchors-") as scratch:
+            if store.index_kind == "files":
+                folder = Path(index_backend(store).location(store))
+            else:
+                kept = sorted(stored_files(store).values(), key=lambda record: record.name)
+                if not kept:
+                    return {}
+                folder = Path(scratch)
+                fetch_into(store, kept, folder)
+            files = _readable_anchor_files(folder)
+            if not files:
+                return {}
+            if target.index_kind == "files":
+                _place_anchor_files(folder, files, Path(index_backend(target).location(target)))
+            else:
+                from lexgraph.index.anchors import ANCHORS_FORMAT, FIELD_FORMAT
+                from lexgraph.index.neo4j_files import put_file
+
+                for name, graph in files.items():
+                    put_file(target, folder / name, name=name,
+                             format=ANCHORS_FORMAT if name == ANCHOR_FILE else FIELD_FORMAT, graph=graph)
+            return {name: (folder / name).stat().st_size for name in files}
 
     def _index_from_cache(self, target: str) -> IndexFromCache | None:
         """How the copy at `target` gets this store's search index from its cached vectors; None without an index
@@ -109,3 +125,57 @@ class Storing:
         if choice is None:
             return None
         return IndexFromCache(target=target, embedder=choice, cache=str(cache_directory(store).resolve()))
+
+
+def _readable_anchor_files(folder: Path) -> dict[str, str | None]:
+    """The anchor field's files in `folder` that a search can read (each read by its loader first: a damaged one
+    raises `InputError` naming the fix), by name, with the digest of the graph the statutes' field was built
+    from."""
+    from lexgraph.index.anchors import ANCHOR_FILE, FIELD_FILE, read_anchors
+    from lexgraph.retrieve.anchor_field import read_field
+
+    files: dict[str, str | None] = {}
+    saved = read_field(folder) if (folder / FIELD_FILE).is_file() else None
+    if saved is not None:
+        graph = saved[1].get("graph")
+        files[FIELD_FILE] = str(graph) if graph is not None else None
+    if (folder / ANCHOR_FILE).is_file() and read_anchors(folder) is not None:
+        files[ANCHOR_FILE] = None
+    return files
+
+
+def _place_anchor_files(folder: Path, names: Iterable[str], directory: Path) -> None:
+    """Copy the files `names` from `folder` into an embedded store's index folder `directory`, under its index
+    lock (an index build writes there too): each to a temporary name, its bytes' SHA-256 compared with the
+    source's, then renamed into place, so that the folder holds the file before or the source's, never part of
+    one."""
+    import hashlib
+    import os
+    import secrets
+    import shutil
+
+    from lexgraph.errors import StoreError
+    from lexgraph.index.local import index_lock
+
+    def sha256(path: Path) -> str:
+        digest = hashlib.sha256()
+        with open(path, "rb") as data:
+            while block := data.read(1 << 22):
+                digest.update(block)
+        return digest.hexdigest()
+
+    with index_lock(directory):
+        for name in names:
+            want = sha256(folder / name)
+            temporary = directory / f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+            try:
+                with open(folder / name, "rb") as source, open(temporary, "xb") as out:
+                    shutil.copyfileobj(source, out, 1 << 22)
+                    out.flush()
+                    os.fsync(out.fileno())
+                if sha256(temporary) != want:
+                    raise StoreError(f"{directory / name}: the copy's bytes are not the source's (their SHA-256 "
+                                     "differs); run `lexgraph copy` again")
+                temporary.replace(directory / name)
+            finally:
+                temporary.unlink(missing_ok=True)

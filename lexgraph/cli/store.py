@@ -93,7 +93,8 @@ def copy(
     nothing.
 
     The search index is not copied: the command that builds it from this store's cached vectors is printed. Its
-    anchor field (the learned search mode's) is copied into a Neo4j target's database."""
+    anchor field (the learned search mode's two files) is copied with the graph, byte for byte, into the target's
+    index folder or Neo4j database."""
     if batch <= 0:
         raise ConfigurationError("--batch must be positive")
     if store_location(store) == to:

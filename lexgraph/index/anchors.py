@@ -58,6 +58,17 @@ ANCHORS_FORMAT = "lexgraph-anchors/1"
 #: The folder (beside the field, named after the graph's digest) where a build keeps each law's anchors until the
 #: field is saved (`AnchorSpill`).
 SPILL_PREFIX = ".statute-anchors."
+
+
+def graph_digest(fingerprints: dict[str, str]) -> str:
+    """The digest of the graph's state the statutes' field is built from (every index part's fingerprint, as
+    `index.units.part_fingerprints` gives them), recorded with the field: a field whose digest is the graph's is
+    up to date, and a build killed half-way keeps its work under it (`AnchorSpill`)."""
+    import hashlib
+
+    return hashlib.sha256(json.dumps(sorted(fingerprints.items())).encode()).hexdigest()
+
+
 #: Sentences taken on each side of the citing sentence (0: the sentence alone; measured, docs/search.md).
 DEFAULT_WINDOW = 0
 #: An anchor longer than this (a run-on sentence of a PDF extract) is cut around the citation.

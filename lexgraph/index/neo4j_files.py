@@ -38,7 +38,13 @@ from lexgraph.errors import InputError
 from lexgraph.index.anchors import ANCHOR_FILE, ANCHORS_FORMAT, FIELD_FILE, FIELD_FORMAT
 from lexgraph.index.tokenize import TOKENIZER_VERSION
 from lexgraph.store.base import GraphStore
-from lexgraph.store.rows import INDEX_FILE_CHUNKS, INDEX_FILES, IndexFilesRow
+from lexgraph.store.rows import (
+    DATABASE_IDENTITY,
+    INDEX_FILE_CHUNK_SIZES,
+    INDEX_FILE_CHUNKS,
+    INDEX_FILES,
+    IndexFilesRow,
+)
 
 #: Bytes per chunk node: small enough for one transaction on a server with a 1 GiB heap, few enough that the
 #: whole archive's field (108 MB) is 26 of them.
@@ -117,6 +123,17 @@ def anchor_cache_root() -> Path:
     return Path(chosen).expanduser() if chosen else Path.home() / ".cache" / "lexgraph" / "anchors"
 
 
+def resume_root(store: GraphStore, root: Path | None = None) -> Path:
+    """The local folder where a build of the statutes' field on this database keeps each law's anchors until the
+    field is written into it (`index.anchors.AnchorSpill`, one folder per state of the graph inside), so that a
+    build killed half-way continues: a server store has no folder of its own beside its index. Under the cache's
+    root (`anchor_cache_root`), named by the database's identity (its id and name, read from the server), so that
+    the work kept for one database is never read back by a build on another."""
+    identity = "\0".join(f"{row.id}\0{row.name}" for row in store.rows(DATABASE_IDENTITY))
+    key = hashlib.sha256((identity or str(store.location)).encode()).hexdigest()[:24]
+    return (root or anchor_cache_root()) / "builds" / key
+
+
 #: (path, inode, size, mtime) of cached files whose SHA-256 this process has checked against their record.
 _CHECKED: dict[tuple[str, int, int, int], str] = {}
 
@@ -127,20 +144,48 @@ def fetch_files(store: GraphStore, files: Sequence[StoredFile], root: Path | Non
     Raises `InputError` naming the file, what is wrong and the fix when a record is of another format or
     tokenizer, or the database's copy is damaged (chunks missing, or bytes whose hash is not the record's)."""
     for record in files:
-        refuse_stale(store, record)
-        if not 0 <= record.size <= MAX_FILE_BYTES or record.chunks != -(-record.size // CHUNK_BYTES):
-            raise InputError(f"{store.location}: the anchor field's {record.name} kept in the database has a record "
-                             f"of {record.size} bytes in {record.chunks} chunks, which no file written by lexgraph "
-                             f"has (at most {MAX_FILE_BYTES} bytes, {CHUNK_BYTES} a chunk); {REWRITE[record.name]}")
-    key = hashlib.sha256("".join(f"{f.name}\0{f.sha256}\0" for f in sorted(files, key=lambda f: f.name))
-                         .encode()).hexdigest()[:32]
-    folder = (root or anchor_cache_root()) / key
+        refuse_unreadable(store, record)
+    folder = cache_folder(files, root)
     folder.mkdir(parents=True, exist_ok=True)
     for record in files:
         path = folder / record.name
         if not _cached(path, record):
             _fetch(store, record, folder)
     return folder
+
+
+def cache_folder(files: Sequence[StoredFile], root: Path | None = None) -> Path:
+    """The cache folder of `files` as a search names it: under `root` (else `anchor_cache_root`), keyed by the
+    files' names and hashes."""
+    key = hashlib.sha256("".join(f"{f.name}\0{f.sha256}\0" for f in sorted(files, key=lambda f: f.name))
+                         .encode()).hexdigest()[:32]
+    return (root or anchor_cache_root()) / key
+
+
+def is_cached(files: Sequence[StoredFile], record: StoredFile, root: Path | None = None) -> bool:
+    """Whether a search's local cache already holds `record` (one of `files`, the set a search fetches together)
+    with its size and hash: what `lexgraph doctor` says, since a first search fetches what is not."""
+    return _cached(cache_folder(files, root) / record.name, record)
+
+
+def fetch_into(store: GraphStore, files: Sequence[StoredFile], folder: Path) -> None:
+    """Write `files` as the database keeps them into `folder`, each checked against its record (chunk sequence,
+    size, SHA-256) before it is renamed into place, bypassing the cache: what `lexgraph copy` carries out of a
+    Neo4j store. Raises `InputError` as `fetch_files` does."""
+    for record in files:
+        refuse_unreadable(store, record)
+    folder.mkdir(parents=True, exist_ok=True)
+    for record in files:
+        _fetch(store, record, folder)
+
+
+def refuse_unreadable(store: GraphStore, record: StoredFile) -> None:
+    """`InputError` when the record is stale (`refuse_stale`) or claims a size no file written by lexgraph has."""
+    refuse_stale(store, record)
+    if not 0 <= record.size <= MAX_FILE_BYTES or record.chunks != -(-record.size // CHUNK_BYTES):
+        raise InputError(f"{store.location}: the anchor field's {record.name} kept in the database has a record "
+                         f"of {record.size} bytes in {record.chunks} chunks, which no file written by lexgraph "
+                         f"has (at most {MAX_FILE_BYTES} bytes, {CHUNK_BYTES} a chunk); {REWRITE[record.name]}")
 
 
 def refuse_stale(store: GraphStore, record: StoredFile) -> None:
@@ -150,6 +195,25 @@ def refuse_stale(store: GraphStore, record: StoredFile) -> None:
         raise InputError(f"{store.location}: the anchor field's {record.name} kept in the database is of format "
                          f"{record.format!r}, tokenised by {record.tokenizer!r}; this version reads {expected!r}, "
                          f"tokenised by {TOKENIZER_VERSION!r}: {REWRITE[record.name]}")
+
+
+def chunks_problem(store: GraphStore, record: StoredFile) -> str | None:
+    """What is wrong with the chunks the database keeps for `record`, read by their sizes and not their bytes (a
+    chunk missing, one of more bytes than a chunk holds, or chunks whose sizes do not add up to the record's), or
+    None when they are whole. Their hash is checked only by a fetch, which reads the bytes."""
+    sizes = {int(row.seq): int(row.size or 0) for row in store.rows(INDEX_FILE_CHUNK_SIZES, name=record.name,
+                                                                   sha256=record.sha256)}
+    missing = [seq for seq in range(record.chunks) if seq not in sizes]
+    if missing:
+        return f"chunk {missing[0]} of {record.chunks} is missing" + (
+            f", and {len(missing) - 1} more" if len(missing) > 1 else "")
+    if len(sizes) > record.chunks:
+        return f"it has {len(sizes)} chunks, its record says {record.chunks}"
+    if any(size > CHUNK_BYTES for size in sizes.values()):
+        return f"a chunk holds more than {CHUNK_BYTES} bytes"
+    if sum(sizes.values()) != record.size:
+        return f"its chunks hold {sum(sizes.values())} bytes, its record says {record.size}"
+    return None
 
 
 def _cached(path: Path, record: StoredFile) -> bool:

@@ -29,8 +29,8 @@ class CopySummary:
     #: When the source has a search index, which the copy does not carry: how to index the copy from the source's
     #: cached vectors, so that nothing is embedded again (`IndexFromCache`); None when the source has no index.
     index: IndexFromCache | None = None
-    #: The anchor field's files copied with the graph (name → bytes): an embedded source's, into a Neo4j target's
-    #: database, where its learned search reads them once the copy is indexed.
+    #: The anchor field's files copied with the graph (name → bytes): from the source's index folder or database
+    #: into the target's, where its learned search reads them once the copy is indexed.
     anchors: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:

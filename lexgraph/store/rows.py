@@ -784,6 +784,18 @@ class IndexFileChunksRow(NamedTuple):
     seq: Any
     data: Any
 
+class DatabaseIdentityRow(NamedTuple):
+    """database_identity."""
+
+    id: Any
+    name: Any
+
+class IndexFileChunkSizesRow(NamedTuple):
+    """index_file_chunk_sizes."""
+
+    seq: Any
+    size: Any
+
 class IndexPartsRow(NamedTuple):
     """index_parts."""
 
@@ -941,6 +953,8 @@ INDEX_EXACT_PROVISIONS = Query("index_exact_provisions", SearchHitRow)
 INDEX_LAW_TERMS = Query("index_law_terms", IndexLawTermsRow)
 INDEX_FILES = Query("index_files", IndexFilesRow)
 INDEX_FILE_CHUNKS = Query("index_file_chunks", IndexFileChunksRow)
+INDEX_FILE_CHUNK_SIZES = Query("index_file_chunk_sizes", IndexFileChunkSizesRow)
+DATABASE_IDENTITY = Query("database_identity", DatabaseIdentityRow)
 INDEX_LAW_PATHS = Query("index_law_paths", ClauseWordingsAllRow)
 INDEX_PARTS = Query("index_parts", IndexPartsRow)
 INDEX_SEARCH = Query("index_search", IndexSearchRow)
