@@ -1,17 +1,21 @@
 """Train the learned fusion (`lexgraph.retrieve.learned`) and write it into the package.
 
-    python scripts/train_learned_fusion.py --store DIR [--judgments DIR] [--queries 900] [--captions 120]
-        [--folds 5] [--out lexgraph/data/learned_fusion.json]
+    python scripts/train_learned_fusion.py --store DIR [--store DIR2] [--judgments DIR] [--queries 900]
+        [--captions 0] [--folds 5] [--out lexgraph/data/learned_fusion.json]
 
 DIR is a store indexed with its anchors (``lexgraph index --anchors ../shared/data/precedents/supreme_court``, which
-also saves the statutes' anchors); the 19-law benchmark store (``bench/retrieval_lawqa.py --prepare``) is the one
-the shipped model was trained on (docs/search.md).
+also saves the statutes' anchors); with several stores, every store's queries train one model. The shipped model
+was trained on the whole 2020 archive (8,502 laws, where users search, with its thousands of 施行令, 施行規則 and
+special laws repeating the Acts' wording as distractors) and on the 19-law benchmark store (one model ships for
+every store; docs/search.md).
 
 Training queries, all built here by rule and kept apart from every benchmark split reported:
 - **judgments outside the benchmark**: the citing sentences of the judgments that no query of
   bench/data/judgment_retrieval.json (dev or test) comes from (the sentence without its citations is the query,
-  the cited articles of the store's laws the gold; `citing_in`), at most 3 per judgment;
-- **captions → articles**: an article's caption (不法行為による損害賠償) as the query, the article as the gold.
+  the cited articles of any law the store holds the gold; `citing_in`), at most 3 per judgment;
+- **captions → articles** (`--captions N`, none by default: 120 of them cost the whole archive's judgments dev
+  article MRR 0.04, docs/search.md): an article's caption (不法行為による損害賠償) of the benchmark's laws as the
+  query, the article as the gold.
 
 Citing clauses → the articles they cite were queries too, until the statutes' citing sentences became anchors: such
 a query's own sentence is then an anchor of its gold in the saved field, which cannot leave it out, so they are
@@ -20,9 +24,11 @@ laws, never for its articles (tests/test_anchors.py changes every gold and gets 
 
 No query's own judgment feeds the anchor field it is scored with: the training judgments are cut into `--folds`
 folds, and a query of fold f is scored with the field built without fold f and without every benchmark judgment.
-lawqa_jp's questions are never read. The model: logistic regression (Newton's method, L2) over the standardised
-features of every candidate, a candidate positive when its article is gold; each query's positives and negatives
-weigh as much in total, so a query with 300 candidates counts as much as one with 50.
+lawqa_jp's questions are never read. The model: a linear score over the standardised features of every candidate,
+trained listwise (`fit_softmax`: each query's softmax over its candidates against its gold articles, L2, Newton's
+method), so each query counts once whatever its number of candidates. The statutes' saved anchor field is mapped
+once per store and shared by every fold; only the judgments' anchors laid over it differ (about a minute for the
+whole archive and the 19-law store together, docs/search.md).
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ from lexgraph.index.query import SearchFilter
 from lexgraph.index.units import article_path
 from lexgraph.retrieve.learned import FEATURES, MODEL_FILE, LearnedModel, LearnedRetriever, anchor_field
 from lexgraph.retrieve.retrievers import DenseRetriever, FusionRetriever
+from lexgraph.store.rows import LAWS_ALL
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
@@ -138,52 +145,70 @@ def caption_queries(lg: LexGraph, laws: set[str], limit: int,
     return [("", caption, gold) for caption, gold in unique[:limit]]
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1.0,
-                 steps: int = 30) -> tuple[np.ndarray, float]:
-    """Weighted logistic regression by Newton's method (x standardised; the bias is not penalised)."""
-    n, d = x.shape
-    a = np.hstack([x, np.ones((n, 1))])
-    beta = np.zeros(d + 1)
-    penalty = np.full(d + 1, l2)
-    penalty[-1] = 0.0
+def fit_softmax(queries: list[tuple[np.ndarray, np.ndarray]], l2: float = 1.0,
+                steps: int = 50) -> np.ndarray:
+    """Weights of a linear score trained listwise: for each query, the softmax of its candidates' scores against
+    its gold spread evenly over its positives (cross-entropy), summed over queries, with an L2 penalty; Newton's
+    method with step halving (the loss is convex). `queries`: each query's standardised features and 0/1 labels.
+
+    Why listwise: the search ranks one question's candidates against each other, and a score is only ever
+    compared within its question; the pointwise logistic loss this replaced also asked one question's scores to
+    sit on a scale shared with every other question's, which the ranking never uses (docs/search.md has both
+    measured)."""
+    d = queries[0][0].shape[1]
+    w = np.zeros(d)
+
+    def loss(v: np.ndarray) -> float:
+        total = 0.5 * l2 * float(v @ v)
+        for x, y in queries:
+            s = x @ v
+            top = s.max()
+            total -= float((y / y.sum()) @ (s - top - np.log(np.exp(s - top).sum())))
+        return total
+
+    current = loss(w)
     for _ in range(steps):
-        p = 1 / (1 + np.exp(-(a @ beta)))
-        gradient = a.T @ (w * (p - y)) + penalty * beta
-        hessian = (a * (w * p * (1 - p))[:, None]).T @ a + np.diag(penalty) + 1e-9 * np.eye(d + 1)
+        gradient, hessian = l2 * w, l2 * np.eye(d)
+        for x, y in queries:
+            s = x @ w
+            p = np.exp(s - s.max())
+            p /= p.sum()
+            mean = x.T @ p
+            gradient += x.T @ (p - y / y.sum())
+            hessian += (x * p[:, None]).T @ x - np.outer(mean, mean)
         step = np.linalg.solve(hessian, gradient)
-        beta -= step
-        if np.abs(step).max() < 1e-7:
+        size = 1.0
+        while size > 1e-4 and loss(w - size * step) > current:
+            size /= 2
+        w = w - size * step
+        previous, current = current, loss(w)
+        if previous - current < 1e-9:
             break
-    return beta[:-1], float(beta[-1])
+    return w
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--store", type=Path, required=True)
-    parser.add_argument("--judgments", type=Path, default=SHARED / "precedents" / "supreme_court")
-    parser.add_argument("--benchmark", type=Path, default=BENCHMARK)
-    parser.add_argument("--queries", type=int, default=900)
-    parser.add_argument("--per-judgment", type=int, default=3)
-    parser.add_argument("--captions", type=int, default=120)
-    parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--l2", type=float, default=1.0)
-    parser.add_argument("--seed", type=int, default=32)
-    parser.add_argument("--out", type=Path, default=MODEL_FILE)
-    args = parser.parse_args()
-    started = time.perf_counter()
-    with LexGraph.open(args.store, read_only=True) as lg:
-        laws = {e["law_id"] for e in json.loads(args.benchmark.read_text(encoding="utf-8"))["laws"]}
+def store_rows(store: Path, args: argparse.Namespace, log: list[dict[str, object]],
+               started: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every training query's candidates on one store, as (features, labels) of the queries whose gold is among
+    their candidates and not all of them; what was used is appended to `log`."""
+    queries: list[tuple[np.ndarray, np.ndarray]] = []
+    begun = time.perf_counter()
+    with LexGraph.open(store, read_only=True) as lg:
+        laws = stored_laws(lg)
         judged, held, used = training_queries(args.judgments, args.benchmark, laws, args.per_judgment, args.queries,
                                               args.seed)
-        captions = caption_queries(lg, laws, args.captions, args.seed)
-        print(f"{len(judged)} judgment queries from {used} judgments outside the benchmark ({len(held)} held "
-              f"apart), {len(captions)} caption queries ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+        bench_laws = {e["law_id"] for e in json.loads(args.benchmark.read_text(encoding="utf-8"))["laws"]}
+        captions = caption_queries(lg, bench_laws & laws, args.captions, args.seed) if args.captions else []
+        print(f"{store}: {len(judged)} judgment queries from {used} judgments outside the benchmark citing its "
+              f"{len(laws)} laws ({len(held)} held apart), {len(captions)} caption queries "
+              f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+        # One retriever per fold; each lays its judgments' anchors over the statutes' field, which is mapped once
+        # for the store (`anchor_field`) and shared by every fold.
         folds = {f: learned_for(lg, held | {d for d, _, _ in judged if fold_of(d, args.folds) == f})
                  for f in range(args.folds)}
         whole = learned_for(lg, held)
-        xs, ys, ws = [], [], []
         where = SearchFilter(kind="provision")
-        positives = 0
+        rows = 0
         for i, (doc, query, gold) in enumerate([*judged, *captions]):
             retriever = folds[fold_of(doc, args.folds)] if doc else whole
             if doc and retriever.field is not None:
@@ -192,29 +217,54 @@ def main() -> int:
             label = np.asarray([a in gold for a in candidates.articles], float)
             if not label.any() or label.all():
                 continue
-            positives += 1
-            weight = np.where(label > 0, 0.5 / label.sum(), 0.5 / (len(label) - label.sum()))
-            xs.append(candidates.features)
-            ys.append(label)
-            ws.append(weight)
+            queries.append((candidates.features, label))
+            rows += len(label)
             if (i + 1) % 100 == 0:
                 print(f"  {i + 1} queries ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
-    x, y, w = np.vstack(xs), np.concatenate(ys), np.concatenate(ws)
+        log.append({"store": store.name, "laws": len(laws), "judgment_queries": len(judged),
+                    "caption_queries": len(captions), "statute_anchors": retriever_has_saved_field(whole),
+                    "queries_with_gold_among_candidates": len(queries), "rows": rows, "judgments_used": used,
+                    "benchmark_judgments_held_apart": len(held),
+                    "seconds": round(time.perf_counter() - begun)})
+    return queries
+
+
+def stored_laws(lg: LexGraph) -> set[str]:
+    """Every law the store holds: a training query may cite any of them (the distractors of a store of every law
+    are then in its candidates, as they are in a user's search)."""
+    return {str(row.law_id) for row in lg.store.rows(LAWS_ALL)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--store", type=Path, action="append", required=True,
+                        help="an indexed store with its anchors; give it again for more (one model for all)")
+    parser.add_argument("--judgments", type=Path, default=SHARED / "precedents" / "supreme_court")
+    parser.add_argument("--benchmark", type=Path, default=BENCHMARK)
+    parser.add_argument("--queries", type=int, default=900)
+    parser.add_argument("--per-judgment", type=int, default=3)
+    parser.add_argument("--captions", type=int, default=0)
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--l2", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, default=32)
+    parser.add_argument("--out", type=Path, default=MODEL_FILE)
+    args = parser.parse_args()
+    started = time.perf_counter()
+    log: list[dict[str, object]] = []
+    queries = [q for store in args.store for q in store_rows(store, args, log, started)]
+    x = np.vstack([features for features, _ in queries])
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0
-    weights, bias = fit_logistic((x - mean) / scale, y, w, l2=args.l2)
+    weights = fit_softmax([((features - mean) / scale, label) for features, label in queries], l2=args.l2)
     model = LearnedModel(FEATURES, tuple(float(v) for v in weights), tuple(float(v) for v in mean),
-                         tuple(float(v) for v in scale), bias,
+                         tuple(float(v) for v in scale), 0.0,
                          {"script": "scripts/train_learned_fusion.py", "date": date.today().isoformat(),
-                          "store_laws": sorted(laws), "judgment_queries": len(judged), "caption_queries":
-                          len(captions), "statute_anchors": retriever_has_saved_field(whole),
-                          "queries_with_gold_among_candidates": positives, "rows": len(y),
-                          "judgments_used": used, "benchmark_judgments_held_apart": len(held),
-                          "folds": args.folds, "l2": args.l2, "seed": args.seed})
+                          "objective": "listwise softmax", "stores": log, "queries": len(queries), "rows": len(x),
+                          "per_judgment": args.per_judgment, "folds": args.folds, "l2": args.l2, "seed": args.seed})
     args.out.write_text(json.dumps(model.to_json(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     for name, value in sorted(zip(FEATURES, weights, strict=True), key=lambda item: -abs(item[1])):
         print(f"{name:14s} {value:+.3f}")
-    print(f"wrote {args.out} ({len(y)} rows, {positives} queries; {time.perf_counter() - started:.0f} s)",
+    print(f"wrote {args.out} ({len(x)} rows, {len(queries)} queries; {time.perf_counter() - started:.0f} s)",
           file=sys.stderr)
     return 0
 

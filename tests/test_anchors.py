@@ -339,3 +339,22 @@ def test_no_training_query_is_chosen_by_a_benchmark_gold(tmp_path: Path) -> None
     second = train.training_queries(JUDGMENTS, moved, laws, 50, 10_000, 1)
     assert first[0] and first == second
     assert not hasattr(train, "clause_queries")  # a citing clause's sentence is an anchor of its gold now
+
+
+def test_training_queries_may_cite_any_law_the_store_holds(lg: LexGraph, tmp_path: Path) -> None:
+    """Training queries come from judgments citing any law the store holds (`stored_laws`), not only the
+    benchmark's: a store of every law is where users search, and its distractors are then among the training
+    queries' candidates. On the sample store (民法, 借地借家法, 個人情報保護法), with a benchmark of other laws whose
+    queries come from no judgment at hand, the real judgments still give queries, every gold a stored law."""
+    train = _training_script()
+    laws = train.stored_laws(lg)
+    assert {MINPO, "403AC0000000090", "415AC0000000057"} <= laws
+    bench = json.loads(train.BENCHMARK.read_text("utf-8"))
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({**bench, "laws": [e for e in bench["laws"] if e["law_id"] not in laws],
+                                 "queries": [{**q, "doc": f"x{i}"} for i, q in enumerate(bench["queries"])]},
+                                ensure_ascii=False), "utf-8")
+    queries, _, used = train.training_queries(JUDGMENTS, other, laws, 50, 10_000, 1)
+    assert queries and used >= 1
+    assert {law for _, _, gold in queries for law, _ in gold} <= laws
+    assert MINPO in {law for _, _, gold in queries for law, _ in gold}

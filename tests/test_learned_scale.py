@@ -7,8 +7,10 @@ floor and the chunks above it must be the hybrid's own. On the sample search sto
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -20,7 +22,7 @@ from lexgraph.index.anchors import FIELD_FILE
 from lexgraph.index.query import SearchFilter
 from lexgraph.retrieve.learned import FEATURES, LearnedRetriever, on_hybrid_scale, paragraphs_by_hybrid
 from lexgraph.statutes.timeline import provision_law_id
-from tests.helpers import copy_store
+from tests.helpers import ROOT, copy_store
 
 #: Questions citing no clause (so the model's order is the whole order), about 民法 and 借地借家法.
 QUESTIONS = {
@@ -91,3 +93,55 @@ def test_paragraphs_take_the_hybrids_order_in_the_places_of_their_article(rows: 
         model = [i for i in order[keep:] if articles[i] == a]
         assert placed == sorted(model, key=lambda i: -hybrid[i])
     assert on_hybrid_scale([], 2) == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("question", list(QUESTIONS.values()), ids=list(QUESTIONS))
+def test_a_clauses_law_anchor_is_the_best_anchor_of_its_laws_candidates(lg: LexGraph, question: str) -> None:
+    """`law_anchor` is, for every candidate, the best `anchor` of any candidate of its law: how strongly the
+    anchors point at the law, which an article's own anchor score does not say (on the real field of the sample
+    store, some candidate the anchors never reach belongs to a law they do)."""
+    learned = lg.retriever("learned")
+    assert isinstance(learned, LearnedRetriever)
+    candidates = learned.candidates(question, SearchFilter(kind="provision"))
+    anchor = candidates.features[:, FEATURES.index("anchor")]
+    law_anchor = candidates.features[:, FEATURES.index("law_anchor")]
+    laws = [law for law, _ in candidates.articles]
+    best: dict[str, float] = {}
+    for law, score in zip(laws, anchor, strict=True):
+        best[law] = max(best.get(law, 0.0), float(score))
+    assert law_anchor.tolist() == [best[law] for law in laws]
+    assert max(law_anchor) == 1.0  # the anchor score is the question's best's share: its law's is 1
+    assert any(a == 0 < b for a, b in zip(anchor, law_anchor, strict=True))
+
+
+def test_the_training_fits_the_order_of_a_real_questions_candidates(lg: LexGraph) -> None:
+    """`fit_softmax` (scripts/train_learned_fusion.py) on the real candidates of two questions whose gold is not
+    the hybrid's first (its fourth clause's article): the fitted weights put each gold article's clause first."""
+    train = _training_script()
+    learned = lg.retriever("learned")
+    assert isinstance(learned, LearnedRetriever)
+    queries = []
+    for question in (QUESTIONS["tort"], QUESTIONS["lease-term"]):
+        candidates = learned.candidates(question, SearchFilter(kind="provision"))
+        hybrid = candidates.features[:, FEATURES.index("hybrid")]
+        gold = candidates.articles[int(np.argsort(-hybrid, kind="stable")[3])]  # the hybrid's fourth
+        label = np.asarray([a == gold for a in candidates.articles], float)
+        assert label[int(np.argmax(hybrid))] == 0.0  # the hybrid alone does not put it first
+        queries.append((candidates.features, label))
+    x = np.vstack([f for f, _ in queries])
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale == 0] = 1.0
+    standard = [((f - mean) / scale, y) for f, y in queries]
+    weights = train.fit_softmax(standard, l2=1e-3)
+    for f, y in standard:
+        assert y[int(np.argmax(f @ weights))] == 1.0
+    assert np.isfinite(weights).all() and len(weights) == len(FEATURES)
+
+
+def _training_script() -> Any:
+    """scripts/train_learned_fusion.py, loaded as a module (scripts/ is no package)."""
+    spec = importlib.util.spec_from_file_location("train", ROOT / "scripts" / "train_learned_fusion.py")
+    assert spec and spec.loader
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+    return train

@@ -1,7 +1,7 @@
 """A fusion learned, not hand-set: the hybrid's candidates, and the paragraphs of the articles the
-anchor field ranks first, scored by a logistic model over features of the question and the clause.
+anchor field ranks first, scored by a linear model over features of the question and the clause.
 
-Why a logistic model: it does as well here as the rankers tried beside it (docs/search.md), its weights are a
+Why a linear model: it does as well here as the rankers tried beside it (docs/search.md), its weights are a
 small JSON file in the package (`lexgraph/data/learned_fusion.json`), it is evaluated by a dot product (no
 runtime dependency), and its weights can be read. `scripts/train_learned_fusion.py` trains it on queries built
 from material kept apart from every benchmark split reported (judgments outside the judgment benchmark; each
@@ -67,12 +67,14 @@ FEATURES: tuple[str, ...] = (
     "article_hits",  # how many paragraphs of its article the BM25 and dense lists hold (log)
     "in_degree",  # log(1 + the anchors of its article): how often judgments cite it
     "first",  # the article's first paragraph (or an article without paragraphs)
+    "law_anchor",  # the best `anchor` of any candidate article of its law: how strongly the anchors point at the law
 )
 
 
 @dataclass(frozen=True)
 class LearnedModel:
-    """A logistic model: score = bias + Σ w·(x − mean) / scale over `FEATURES`."""
+    """A linear model: score = bias + Σ w·(x − mean) / scale over `FEATURES` (trained listwise: only the order of
+    one question's scores means anything, `on_hybrid_scale`)."""
 
     features: tuple[str, ...]
     weights: tuple[float, ...]
@@ -86,7 +88,7 @@ class LearnedModel:
         return z @ np.asarray(self.weights) + self.bias
 
     def to_json(self) -> dict[str, object]:
-        return {"format": "lexgraph-learned-fusion/1", "kind": "logistic", "features": list(self.features),
+        return {"format": "lexgraph-learned-fusion/1", "kind": "linear", "features": list(self.features),
                 "weights": [round(w, 6) for w in self.weights], "mean": [round(m, 6) for m in self.mean],
                 "scale": [round(s, 6) for s in self.scale], "bias": round(self.bias, 6),
                 "trained_on": dict(self.trained_on)}
@@ -263,6 +265,7 @@ class LearnedRetriever:
             article_best[a] = max(article_best.get(a, 0.0), normal["bm25"].get(uid, 0.0))
             if uid in ranks.get("bm25", {}) or uid in ranks.get("dense", {}):
                 article_count[a] = article_count.get(a, 0) + 1
+        law_anchor = law_best({a: anchor_score.get(a, 0.0) for a in set(articles.values())})
         rows = []
         for uid in uids:
             a, path = articles[uid], paths[uid]
@@ -281,6 +284,7 @@ class LearnedRetriever:
                 math.log1p(article_count.get(a, 0)),
                 math.log1p(self.field.in_degree(*a)) if self.field is not None else 0.0,
                 1.0 if "/" not in path or path.endswith("/p1") else 0.0,
+                law_anchor[a[0]],
             ])
         sources = tuple({name: r[uid] for name, r in ranks.items() if uid in r} for uid in uids)
         return Candidates(tuple(hits[uid] for uid in uids), tuple(articles[uid] for uid in uids),
@@ -332,6 +336,20 @@ def on_hybrid_scale(hybrid: Sequence[Retrieved], n: int) -> list[float]:
     set on."""
     best = [item.score for item in hybrid[:n]]
     return best + [0.0] * (n - len(best))
+
+
+def law_best(scores: Mapping[tuple[str, str], float]) -> dict[str, float]:
+    """Each law's best score over its articles (``(law id, article) → score``): the `law_anchor` feature.
+
+    Why: on the whole archive most of the judgment queries the model ranks wrongly put a counterpart article of
+    another major law first (日本国憲法 against 刑事訴訟法, 民法 against 民事訴訟法, docs/search.md), and an
+    article's own anchor score says nothing of how strongly the anchors point at its law as a whole: an article of
+    the law whose other article the anchors rank first is the likelier answer than an equal match in a law they
+    never reach."""
+    out: dict[str, float] = {}
+    for (law_id, _), score in scores.items():
+        out[law_id] = max(out.get(law_id, 0.0), score)
+    return out
 
 
 def _normalised(ranked: Sequence[Retrieved]) -> dict[str, float]:
