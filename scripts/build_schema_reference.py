@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from lexgraph import LexGraph
-from lexgraph.store.schema import Reference, markdown
+from lexgraph.store.schema import SchemaReference, markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,7 +27,7 @@ def main() -> int:
     parser.add_argument("--neo4j")
     parser.add_argument("--out", default=str(ROOT / "docs" / "schema.md"))
     args = parser.parse_args()
-    references: list[Reference] = []
+    references: list[SchemaReference] = []
     for location in filter(None, (args.embedded, args.neo4j)):
         with LexGraph.open(location, read_only=True) as lg:
             references.append(lg.schema())
