@@ -71,6 +71,15 @@ ROWS: list[tuple[str, str, str, list[tuple[str, str | None, str | None, str]]]] 
      "当該改良住宅を明け渡すように努めなければならないとされている（法２９条３項，平成８年法律第５５号による改正前の"
      "公営住宅法（以下「旧公営住宅法」という。）２１条の２第１項）。",
      [("公営住宅法（以下「旧公営住宅法」という。）２１条の２第１項", KOUEI, "平成八年法律第五十五号", "resolved")]),
+    # the title of the law a revision replaced, written whole after the act's による, ends in another law's title
+    # (個人情報の保護に関する法律): the law is the whole title, which the catalogue does not hold
+    ("whole-title-after-the-amending-act", "90390.txt",
+     "行政機関個人情報保護法４５条１項は，平成１５年法律第５８号による行政機関の保有する電子計算機処理に係る個人情報の"
+     "保護に関する法律（以下「旧法」という。）の全部改正（以下「平成１５年改正」という。）によって新たに設けられた規定で"
+     "ある。旧法は，何人も，個人情報ファイルを保有する行政機関の長に対し，自己を本人とする処理情報（個人情報ファイルに記録"
+     "されている個人情報をいう。以下同じ。）の開示を請求することができる旨を規定しつつ（１３条１項），",
+     [("行政機関個人情報保護法４５条１項", "415AC0000000058", None, "resolved"),
+      ("１３条１項", None, None, "unresolved")]),
 ]
 
 
@@ -86,6 +95,11 @@ def test_old_and_new_laws_as_the_judgments_define_them(text: str, expected: list
     for surface, law_id, amending, status in expected:
         c = found[surface]
         assert (c.law_id, c.pinned_law_num, c.status) == (law_id, amending, status), surface
+
+
+def test_a_whole_title_after_the_amending_act_is_not_the_law_it_ends_in() -> None:
+    c = cited(ROWS[-1][2])["１３条１項"]
+    assert "'行政機関の保有する電子計算機処理に係る個人情報の保護に関する法律' not in catalogue" in (c.reason or "")
 
 
 def test_the_law_before_a_complete_revision_says_why_it_is_not_resolved() -> None:

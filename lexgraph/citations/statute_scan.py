@@ -292,6 +292,9 @@ class StatuteScan:
         if term_start is not None and (catalogue_start is None or term_start <= catalogue_start):
             return term_start, "name", t[term_start:end], None
         if catalogue_start is not None:
+            whole = self._title_after_amending_act(catalogue_start)
+            if whole is not None and (term_start is None or whole < term_start):
+                return whole, "name", t[whole:end], None
             start, pin = self.glued_start(catalogue_start, end)
             return start, "name", t[catalogue_start:end] if pin is not None else t[start:end], pin
         number = self.law_numbers.get(end)
@@ -345,6 +348,29 @@ class StatuteScan:
         if len(title) < 4 or not title.endswith(_LAW_SUFFIX) or ("の" not in title and "関する" not in title):
             return None
         return start + cut
+
+    def _title_after_amending_act(self, name_start: int) -> int | None:
+        """Where the title starts when the text writes an amending act's number, による, then the whole title of
+        the law it amended: 「平成１５年法律第５８号による行政機関の保有する電子計算機処理に係る個人情報の保護に関する法律
+        （以下「旧法」という。）の全部改正」. What stands between による and the catalogue name the title ends in is
+        part of that title (of a law no longer in force, which the catalogue does not hold), not prose before the
+        name, so the law is the whole title and not the shorter law it ends in (個人情報の保護に関する法律, another
+        law). None when nothing stands there, or a version word (改正前の), punctuation, a bracket or a subject's
+        は / が: then the catalogue name is read as before."""
+        t = self.text
+        at = t.rfind("による", max(0, name_start - _MAX_NAME), name_start)
+        if at < 0 or at + 3 >= name_start:
+            return None
+        between = t[at + 3:name_start]
+        if (any(ch in _TITLE_STOP for ch in between) or _TITLE_BREAKS.search(between)
+                or _VERSION_PREFIX.match(between) or between.startswith(("全部改正", "改正", "廃止"))):
+            return None
+        for number_end, number in self.law_numbers.items():
+            if at - 20 <= number_end <= at:
+                by = _AMENDED_BY.match(t, number_end)
+                if by is not None and by.end() == at + 3 and self.law_num_at(number.start(), number.group()):
+                    return at + 3
+        return None
 
     def _act_title(self, end: int) -> int | None:
         """Where the title of an Act the catalogue does not know starts, written in full before its 法律 with no
