@@ -350,13 +350,14 @@ class StatuteScan:
         return start + cut
 
     def _title_after_amending_act(self, name_start: int) -> int | None:
-        """Where the title starts when the text writes an amending act's number, による, then the whole title of
-        the law it amended: 「平成１５年法律第５８号による行政機関の保有する電子計算機処理に係る個人情報の保護に関する法律
-        （以下「旧法」という。）の全部改正」. What stands between による and the catalogue name the title ends in is
-        part of that title (of a law no longer in force, which the catalogue does not hold), not prose before the
-        name, so the law is the whole title and not the shorter law it ends in (個人情報の保護に関する法律, another
-        law). None when nothing stands there, or a version word (改正前の), punctuation, a bracket or a subject's
-        は / が: then the catalogue name is read as before."""
+        """Where the title starts when the text writes an amending act's number, による, then the whole
+        title of the law it amended: 「平成１５年法律第５８号による行政機関の保有する
+        電子計算機処理に係る個人情報の保護に関する法律（以下「旧法」という。）の全部改正」.
+        What stands between による and the catalogue name the title ends in is part of that title (of a law
+        no longer in force, which the catalogue does not hold), not prose before the name, so the law is the
+        whole title and not the shorter law it ends in (個人情報の保護に関する法律, another law). None when
+        nothing stands there, or a version word (改正前の), punctuation, a bracket or a subject's は / が:
+        then the catalogue name is read as before."""
         t = self.text
         at = t.rfind("による", max(0, name_start - _MAX_NAME), name_start)
         if at < 0 or at + 3 >= name_start:
