@@ -273,8 +273,10 @@ class LexGraph:
 
     @_door(Indexing.index)
     def index(self, *, laws: Sequence[str] = (), kinds: Sequence[UnitKind] = UNIT_KINDS, rebuild: bool = False,
-              embedder: Embedder | None = None, progress: IndexProgress | None = None) -> IndexSummary:
-        return self.indexing.index(laws=laws, kinds=kinds, rebuild=rebuild, embedder=embedder, progress=progress)
+              embedder: Embedder | None = None, progress: IndexProgress | None = None,
+              suppl_vectors: bool | None = None) -> IndexSummary:
+        return self.indexing.index(laws=laws, kinds=kinds, rebuild=rebuild, embedder=embedder, progress=progress,
+                                   suppl_vectors=suppl_vectors)
 
     @_door(Indexing.build_anchors)
     def build_anchors(self, judgments: Sequence[str | Path]) -> int:
@@ -320,6 +322,10 @@ class LexGraph:
                retriever: Retriever | None = None, embedder: Embedder | None = None) -> SearchResult:
         return self.searching.search(question, mode=mode, as_of=as_of, laws=laws, kind=kind, options=options,
                                      retriever=retriever, embedder=embedder)
+
+    @_door(Indexing.suppl_vectors)
+    def suppl_vectors(self) -> bool | None:
+        return self.indexing.suppl_vectors()
 
     @_door(Indexing.stale_index)
     def stale_index(self) -> tuple[StalePart, ...]:
