@@ -60,13 +60,15 @@ def index_command(
     ] = False,
     rebuild_anchors: Annotated[bool, typer.Option(
         "--rebuild-anchors", help="Build the statutes' anchor field again even when it is up to date.")] = False,
-    suppl_vectors: Annotated[bool | None, typer.Option(
-        "--suppl-vectors/--no-suppl-vectors",
+    suppl_vectors: Annotated[bool, typer.Option(
+        "--suppl-vectors",
         help="Give 附則 clauses vectors too. By default a new index embeds the main text only: 附則 (37 % of the "
              "whole archive's clauses, most of them transitional provisions) are found by BM25 and the anchors, "
-             "not by the dense list. Embedding them costs about 35 % more time (on the whole 2020 archive about "
-             "45 minutes more on two cores). Unset, an index keeps what it was built with; a change rebuilds "
-             "every part from the embedding cache.")] = None,
+             "not by the dense list. Embedding them costs about 30 % more time (on the whole 2020 archive 115,000 "
+             "more texts, about 26 minutes more on two quiet cores). Unset, an index keeps what it was built "
+             "with; a change rebuilds every part from the embedding cache.")] = False,
+    no_suppl_vectors: Annotated[bool, typer.Option(
+        "--no-suppl-vectors", help="Take the 附則 clauses' vectors out of an index built with them.")] = False,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -75,6 +77,8 @@ def index_command(
     Texts are embedded on a CUDA GPU when ONNX Runtime's GPU package (onnxruntime-gpu) and a device are present,
     else on the CPU; LEXGRAPH_DEVICE=cpu keeps them on the CPU, LEXGRAPH_DEVICE=cuda refuses to run without a GPU."""
     kinds = parse_kinds(kind)
+    if suppl_vectors and no_suppl_vectors:
+        raise ConfigurationError("--suppl-vectors cannot be given with --no-suppl-vectors: give one of them")
     if no_statute_anchors and (statute_anchors or rebuild_anchors):
         raise ConfigurationError("--no-statute-anchors cannot be given with --statute-anchors or --rebuild-anchors: "
                                  "give one of them")
@@ -101,7 +105,7 @@ def index_command(
                     progress.update(task, completed=done, total=total or None)
 
             summary = lg.index(laws=law or (), kinds=kinds, rebuild=rebuild, embedder=model, progress=on_progress,
-                               suppl_vectors=suppl_vectors)
+                               suppl_vectors=True if suppl_vectors else False if no_suppl_vectors else None)
             folded = lg.build_statute_anchors(rebuild=rebuild or rebuild_anchors, progress=on_progress,
                                               refresh_only=no_statute_anchors)
         written = lg.build_anchors(anchors) if anchors else None
