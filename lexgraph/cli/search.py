@@ -64,8 +64,8 @@ def index_command(
         "--suppl-vectors",
         help="Give 附則 clauses vectors too. By default a new index embeds the main text only: 附則 (37 % of the "
              "whole archive's clauses, most of them transitional provisions) are found by BM25 and the anchors, "
-             "not by the dense list. Embedding them costs about 30 % more time (on the whole 2020 archive 115,000 "
-             "more texts, about 26 minutes more on two quiet cores). Unset, an index keeps what it was built "
+             "not by the dense list. Embedding them costs 20-30 % more time (on the whole 2020 archive 115,000 "
+             "more texts, 20-26 minutes more on two quiet cores). Unset, an index keeps what it was built "
              "with; a change rebuilds every part from the embedding cache.")] = False,
     no_suppl_vectors: Annotated[bool, typer.Option(
         "--no-suppl-vectors", help="Take the 附則 clauses' vectors out of an index built with them.")] = False,

@@ -154,7 +154,7 @@ def has_vector(unit: IndexUnit, suppl_vectors: bool) -> bool:
     Why 附則 are left out: they are 261,547 of the whole archive's 707,593 clauses (37 %), most of them the
     amending acts' transitional provisions (経過措置), alike from law to law; no question of either benchmark has
     one as its answer, and in the dense list they are distractors. Many repeat from law to law, so leaving them
-    out embeds 21 % fewer distinct texts and takes 23 % less time, with no retrieval figure moved beyond chance
+    out embeds 21 % fewer distinct texts and takes 17-23 % less time, with no retrieval figure moved beyond chance
     (docs/search.md, "The whole archive"). BM25 and the anchors still find them; a question about a 経過措置 is
     found by its words only."""
     return suppl_vectors or unit.label != "Provision" or not unit.path.startswith(SUPPL_PREFIX)
