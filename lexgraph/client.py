@@ -274,9 +274,11 @@ class LexGraph:
     @_door(Indexing.index)
     def index(self, *, laws: Sequence[str] = (), kinds: Sequence[UnitKind] = UNIT_KINDS, rebuild: bool = False,
               embedder: Embedder | None = None, progress: IndexProgress | None = None,
-              statute_anchors: bool = True, rebuild_anchors: bool = False) -> IndexSummary:
+              suppl_vectors: bool | None = None, statute_anchors: bool = True,
+              rebuild_anchors: bool = False) -> IndexSummary:
         return self.indexing.index(laws=laws, kinds=kinds, rebuild=rebuild, embedder=embedder, progress=progress,
-                                   statute_anchors=statute_anchors, rebuild_anchors=rebuild_anchors)
+                                   suppl_vectors=suppl_vectors, statute_anchors=statute_anchors,
+                                   rebuild_anchors=rebuild_anchors)
 
     @_door(Indexing.build_anchors)
     def build_anchors(self, judgments: Sequence[str | Path]) -> int:
@@ -322,6 +324,10 @@ class LexGraph:
                retriever: Retriever | None = None, embedder: Embedder | None = None) -> SearchResult:
         return self.searching.search(question, mode=mode, as_of=as_of, laws=laws, kind=kind, options=options,
                                      retriever=retriever, embedder=embedder)
+
+    @_door(Indexing.suppl_vectors)
+    def suppl_vectors(self) -> bool | None:
+        return self.indexing.suppl_vectors()
 
     @_door(Indexing.stale_index)
     def stale_index(self) -> tuple[StalePart, ...]:

@@ -78,7 +78,10 @@ def test_filters_apply_inside_the_ranking(indexed: GraphStore) -> None:
     assert len(index.text_search(tokens, 7, SearchFilter(as_of=date(1990, 1, 1)))) == 7
     vector = get_embedder().embed_queries(["借地権"])[0]
     assert index.vector_search(vector, 5, SearchFilter(laws=("129AC0000000089",))) == []
-    assert len(index.vector_search(vector, 150, SearchFilter(kind="provision"))) == 150
+    # every clause of the main text has a vector; a 附則 clause has none (`units.has_vector`), so none is listed
+    main = [u for u in law_units(indexed, SHAKUCHI, "借地借家法") if not u.path.startswith("suppl")]
+    dense = index.vector_search(vector, 200, SearchFilter(kind="provision"))
+    assert 100 < len(main) < 152 and sorted(h.uid for h in dense) == sorted(u.uid for u in main)
 
 
 def test_both_kinds_asked_together_are_each_kind_asked_alone(indexed: GraphStore) -> None:
@@ -124,6 +127,42 @@ def test_no_token_is_lucene_syntax(tokens: list[str]) -> None:
     words = [re.sub(r"\\.", "", word, flags=re.DOTALL) for word in query[len("tokens:("):-1].split(" ")]
     assert not any(re.search(r'[+\-!(){}\[\]^"~*?:\\/&|]', word) for word in words), query
     assert not {"AND", "OR", "NOT"} & set(query[len("tokens:("):-1].split(" ")), query
+
+
+def _suppl_clause(store: GraphStore) -> Any:
+    """借地借家法's 附則 clause that says when the law took effect: words no other clause of the law has."""
+    suppl = [u for u in law_units(store, SHAKUCHI, "借地借家法") if u.path.startswith("suppl")]
+    assert len(suppl) > 10
+    return next(u for u in suppl if "施行期日" in u.title)
+
+
+def test_a_suppl_clause_is_found_by_bm25_and_has_no_vector(indexed: GraphStore) -> None:
+    """A new index embeds the main text only: a 附則 clause is in BM25's list for its own words, and in no dense
+    list, even for its own text, on both backends; the index says so."""
+    unit = _suppl_clause(indexed)
+    index = open_index(indexed)
+    where = SearchFilter(laws=(SHAKUCHI,), kind="provision")
+    assert index.text_search(tokenize(unit.text), 1, where)[0].uid == unit.uid
+    assert index.vectors_of([unit.uid]) == {}
+    vector = get_embedder().embed_queries([unit.text])[0]
+    dense = index.vector_search(vector, 200, where)
+    assert dense and unit.uid not in {hit.uid for hit in dense}
+    assert all(not hit.unit.path.startswith("suppl") for hit in dense)
+    assert index_status(indexed).suppl_vectors is False
+
+
+def test_suppl_vectors_asked_for_rebuild_the_index_with_them_and_a_refresh_keeps_them(indexed: GraphStore,
+                                                                                     tmp_path: Path) -> None:
+    unit = _suppl_clause(indexed)
+    with EmbeddingCache(tmp_path / "cache") as cache:
+        summary = refresh_index(indexed, get_embedder(), cache=cache, suppl_vectors=True)
+        assert summary.built == [f"law:{SHAKUCHI}"]  # every part again (the seeded cache holds the 附則's texts)
+        assert refresh_index(indexed, get_embedder(), cache=cache).built == []  # unasked, kept as built
+    index = open_index(indexed)
+    assert set(index.vectors_of([unit.uid])) == {unit.uid}
+    vector = get_embedder().embed_queries([unit.text])[0]
+    assert unit.uid in {hit.uid for hit in index.vector_search(vector, 3, SearchFilter(laws=(SHAKUCHI,)))}
+    assert index_status(indexed).suppl_vectors is True
 
 
 def test_lucene_query_of_one_kind_keeps_that_kind_without_scoring_it() -> None:
@@ -307,7 +346,8 @@ def test_another_embedder_rebuilds_the_index_and_a_mismatched_query_is_refused(
         minilm = get_embedder(str(folder))
         with EmbeddingCache(tmp_path / "cache") as cache:
             summary = refresh_index(store, minilm, cache=cache)
-        assert summary.built == [f"law:{SHAKUCHI}"] and summary.embedded_texts == 152
+        main = [u for u in law_units(store, SHAKUCHI, "借地借家法") if not u.path.startswith("suppl")]
+        assert summary.built == [f"law:{SHAKUCHI}"] and summary.embedded_texts == len(main)  # 附則: no vector
         index = open_index(store)
         assert index.embedder_name == minilm.name
         with pytest.raises(EmbedderMismatch, match="lexgraph index --rebuild"):

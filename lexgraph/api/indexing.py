@@ -31,19 +31,22 @@ class Indexing:
 
     def index(self, *, laws: Sequence[str] = (), kinds: Sequence[UnitKind] = UNIT_KINDS, rebuild: bool = False,
               embedder: Embedder | None = None, progress: IndexProgress | None = None,
-              statute_anchors: bool = True, rebuild_anchors: bool = False) -> IndexSummary:
+              suppl_vectors: bool | None = None, statute_anchors: bool = True,
+              rebuild_anchors: bool = False) -> IndexSummary:
         """Build or refresh the BM25 and vector indexes from the graph (only stale parts unless `rebuild`), then the
         statutes' anchor field the learned mode reads (`build_statute_anchors`; with `statute_anchors` False a field
         saved before is still kept up to date, none is made); returns what was built and how long it took. The field
         is part of the index here, not a second call a caller may forget: a client that indexed without it would
-        get a learned mode ranking as the hybrid. Raises `NotFound` for an unknown law, `ConfigurationError` for an
-        unknown kind, `StoreError` when the store fails."""
+        get a learned mode ranking as the hybrid. ``suppl_vectors``: whether 附則 clauses get vectors (None: as the
+        index was built; a new index without them). Raises `NotFound` for an unknown law, `ConfigurationError` for
+        an unknown kind, `StoreError` when the store fails."""
         from lexgraph.index.build import refresh_index
 
         session = self._session
         session.forget_reads(laws=False)  # what the index covers changes
         summary = refresh_index(session.store, embedder or session.default_embedder(),
-                                laws=self._reading.law_ids(laws), kinds=kinds, rebuild=rebuild, progress=progress)
+                                laws=self._reading.law_ids(laws), kinds=kinds, rebuild=rebuild, progress=progress,
+                                suppl_vectors=suppl_vectors)
         session.drop_search_index()  # the files changed: the next search reopens them
         summary.statute_anchors = self.build_statute_anchors(rebuild=rebuild or rebuild_anchors, progress=progress,
                                                              refresh_only=not statute_anchors)
@@ -171,6 +174,13 @@ class Indexing:
         from lexgraph.index.build import index_status
 
         return index_status(self._session.store)
+
+    def suppl_vectors(self) -> bool | None:
+        """Whether the search index gives 附則 clauses vectors (None: there is no index): without them a dense
+        search cannot return one, which `search --mode dense` says. Reads the index's record only."""
+        from lexgraph.index.backends import index_backend
+
+        return index_backend(self._session.store).recorded_suppl_vectors(self._session.store)
 
     def stale_index(self) -> tuple[StalePart, ...]:
         """The search index's parts built from an older state of the graph (a law synced or ingested again since

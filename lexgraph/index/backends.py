@@ -45,11 +45,16 @@ class IndexBackend(Protocol):
         reading 8,502 parts' file headers cost the whole archive's first search seconds)."""
         ...
 
+    def recorded_suppl_vectors(self, store: GraphStore) -> bool | None:
+        """Whether the index was built with vectors of 附則 clauses (`units.has_vector`); None when there is no
+        index. An index built before this was recorded has them."""
+        ...
+
     def refresh(self, store: GraphStore, embedder: Embedder, cache: EmbeddingCache, current: dict[str, str],
                 to_build: Sequence[str], orphaned: Sequence[str], *, rebuild: bool, full_rebuild: bool,
-                summary: IndexSummary, progress: IndexProgress | None) -> None:
+                summary: IndexSummary, progress: IndexProgress | None, suppl_vectors: bool = False) -> None:
         """Build ``to_build`` (fingerprints in ``current``) and drop ``orphaned``; ``full_rebuild``: keep no other
-        part."""
+        part. ``suppl_vectors``: 附則 clauses get vectors too, and the index records that it has them."""
         ...
 
 

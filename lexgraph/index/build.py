@@ -45,6 +45,8 @@ class IndexStatus:
     embedder: str | None
     parts: tuple[PartState, ...]
     problem: str | None = None  # why the whole index is unusable (absent, another tokenizer …)
+    #: whether 附則 clauses have vectors (`units.has_vector`); None when there is no index
+    suppl_vectors: bool | None = None
 
     @property
     def stale(self) -> tuple[PartState, ...]:
@@ -56,6 +58,7 @@ class IndexStatus:
 
     def to_json(self) -> dict[str, Any]:
         return {"location": self.location, "embedder": self.embedder, "ok": self.ok, "problem": self.problem,
+                "suppl_vectors": self.suppl_vectors,
                 "rows": sum(p.rows for p in self.parts if p.status == "fresh"),
                 "parts": [vars(p) for p in self.parts]}
 
@@ -89,7 +92,8 @@ def index_status(store: GraphStore, *, check_files: bool = True) -> IndexStatus:
         else:
             status = "fresh" if recorded[part][0] == current[part] else "stale"
             states.append(PartState(part, status, recorded[part][1]))
-    return IndexStatus(backend.location(store), embedder, tuple(states), problem)
+    suppl = backend.recorded_suppl_vectors(store) if recorded else None
+    return IndexStatus(backend.location(store), embedder, tuple(states), problem, suppl)
 
 
 # -- refresh --------------------------------------------------------------------------------------------------
@@ -102,12 +106,17 @@ def refresh_index(
     rebuild: bool = False,
     cache: EmbeddingCache | None = None,
     progress: IndexProgress | None = None,
+    suppl_vectors: bool | None = None,
 ) -> IndexSummary:
     """Bring the index up to date with the graph: build stale and missing parts, drop orphaned ones.
 
     ``laws`` (law ids) and ``kinds`` narrow which parts are looked at (laws alone mean their clauses only);
     ``rebuild`` rebuilds them even when fresh. A change of tokenizer or embedder rebuilds everything, since
     vectors of two models cannot share an index.
+
+    ``suppl_vectors``: whether 附則 clauses get vectors (`units.has_vector`). None keeps what the index was built
+    with (a new index: without them), so that a refresh never changes it unasked; a change rebuilds every part,
+    so that the dense list means one thing across the index (the vectors come from the cache).
     """
     for kind in kinds:
         if kind not in UNIT_KINDS:
@@ -121,6 +130,11 @@ def refresh_index(
         rebuild = True
     if old_embedder is not None and old_embedder != embedder.name:
         rebuild, laws, kinds = True, (), UNIT_KINDS  # one model per index: everything is re-embedded
+    recorded_suppl = backend.recorded_suppl_vectors(store) if recorded else None
+    if suppl_vectors is None:
+        suppl_vectors = bool(recorded_suppl)
+    elif recorded_suppl is not None and recorded_suppl != suppl_vectors:
+        rebuild, laws, kinds = True, (), UNIT_KINDS
     targets = _target_parts(current, recorded, laws, kinds)
     to_build = [p for p in targets if p in current and (rebuild or recorded.get(p, ("",))[0] != current[p])]
     orphaned = [p for p in targets if p not in current and p in recorded]
@@ -129,10 +143,10 @@ def refresh_index(
     own_cache = cache is None
     cache = cache or EmbeddingCache(cache_directory(store))
     try:
-        embed_parts(store, embedder, cache, to_build, dict(law_titles(store)), summary, progress)
+        embed_parts(store, embedder, cache, to_build, dict(law_titles(store)), summary, progress, suppl_vectors)
         backend.refresh(store, embedder, cache, current, to_build, orphaned, rebuild=rebuild,
                         full_rebuild=rebuild and not laws and set(kinds) == set(UNIT_KINDS), summary=summary,
-                        progress=progress)
+                        progress=progress, suppl_vectors=suppl_vectors)
     finally:
         if own_cache:
             cache.close()

@@ -10,9 +10,13 @@ Layout of ``<store>/index/``:
   what Neo4j's full-text index over the same tokens means), rebuilt from the part files in seconds;
 - ``vectors.usearch``: an HNSW graph over every embedding, built only when the collection is larger than
   `EXACT_LIMIT`. Below it, and whenever a filter leaves few candidates, search is exact (a dot product per row);
-- ``rows.parquet``: every part's filter columns (uid, path, laws, validity) in one file, which is what opening
-  the index reads (`build_rows`): the whole archive has 8,502 parts, and reading them one by one made the first
-  search of a process wait for all of them.
+- ``rows.parquet``: every part's filter columns (uid, path, laws, validity, whether the row has a vector) in one
+  file, which is what opening the index reads (`build_rows`): the whole archive has 8,502 parts, and reading them
+  one by one made the first search of a process wait for all of them.
+
+A unit without a vector (a 附則 clause, unless the index was built with them: `units.has_vector`) keeps its row
+in its part's ``.npy`` as zeros, so that the rows stay aligned with the part's units; it is in neither the HNSW
+graph nor the exact search, and `vectors_of` does not return it. BM25 finds it as any other.
 
 Why files and not ``tokens``/``embedding`` properties in LadybugDB, as in Neo4j: the engine's own full-text and
 vector extensions download at run time (which fails offline), so the indexes live outside the engine anyway, and
@@ -62,6 +66,7 @@ TIE_MARGIN = 50
 """BM25 hits read past the k-th, so that a tie across the k-th place is ordered by uid like the rest."""
 ROWS_FILE = "rows.parquet"
 _ROW_COLUMNS = ("uid", "path", "laws", "valid_from", "valid_until")
+_HAS_VECTOR = "vector"  # rows.parquet's column: whether the row has a vector (absent in older files: all have)
 _EPOCH_ORDINAL = date(1970, 1, 1).toordinal()  # date32 counts days from 1970-01-01; the filters count ordinals
 _NO_START = -(2**31)
 _NO_END = 2**31 - 1
@@ -96,6 +101,8 @@ class Manifest:
     dim: int
     parts: Mapping[str, PartInfo]
     format: int = FORMAT
+    #: Whether 附則 clauses have vectors (`units.has_vector`); an index written before this was recorded has them.
+    suppl_vectors: bool = True
 
     @classmethod
     def read(cls, directory: Path) -> Manifest | None:
@@ -115,7 +122,7 @@ class Manifest:
             raw = json.loads(path.read_text(encoding="utf-8"))
             manifest = cls(tokenizer=raw["tokenizer"], embedder=raw["embedder"], dim=int(raw["dim"]),
                            parts=MappingProxyType({name: PartInfo(**info) for name, info in raw["parts"].items()}),
-                           format=int(raw["format"]))
+                           format=int(raw["format"]), suppl_vectors=bool(raw.get("suppl_vectors", True)))
         except (OSError, ValueError, KeyError, TypeError) as err:
             raise IndexUnavailable(f"{path} is unreadable ({err}); rebuild it with `lexgraph index --rebuild`"
                                    ) from None
@@ -124,6 +131,7 @@ class Manifest:
 
     def write(self, directory: Path) -> None:
         payload = {"format": self.format, "tokenizer": self.tokenizer, "embedder": self.embedder, "dim": self.dim,
+                   "suppl_vectors": self.suppl_vectors,
                    "parts": {name: vars(info) for name, info in sorted(self.parts.items())}}
         _MANIFESTS.pop(str((directory / "manifest.json").absolute()), None)  # this process reads it anew
         _atomic_write(directory / "manifest.json", json.dumps(payload, ensure_ascii=False, indent=1).encode())
@@ -303,8 +311,9 @@ def build_hnsw(directory: Path, parts: Sequence[str], dim: int) -> None:
     offset = 0
     for part in parts:
         vectors = np.asarray(read_part_vectors(directory, part), dtype=np.float32)
-        if len(vectors):
-            hnsw.add(np.arange(offset, offset + len(vectors), dtype=np.uint64), vectors, threads=1)
+        kept = np.flatnonzero(vector_rows(vectors))  # a unit without a vector is not a neighbour of anything
+        if len(kept):
+            hnsw.add((offset + kept).astype(np.uint64), vectors[kept], threads=1)
         offset += len(vectors)
     tmp = directory / "vectors.usearch.tmp"
     hnsw.save(str(tmp))
@@ -319,8 +328,10 @@ def build_rows(directory: Path, parts: Sequence[str]) -> None:
     tables = []
     for part in parts:
         table = read_part_units(directory, part, _ROW_COLUMNS)
-        tables.append(table.append_column("part", pa.array([part] * table.num_rows, pa.string())))
-    schema = pa.schema([*(_UNIT_SCHEMA.field(c) for c in _ROW_COLUMNS), ("part", pa.string())])
+        table = table.append_column("part", pa.array([part] * table.num_rows, pa.string()))
+        tables.append(table.append_column(_HAS_VECTOR, pa.array(vector_rows(read_part_vectors(directory, part)))))
+    schema = pa.schema([*(_UNIT_SCHEMA.field(c) for c in _ROW_COLUMNS), ("part", pa.string()),
+                        (_HAS_VECTOR, pa.bool_())])
     table = pa.concat_tables(tables) if tables else schema.empty_table()
     tmp = directory / f"{ROWS_FILE}.tmp"
     pq.write_table(table, tmp)
@@ -339,7 +350,7 @@ def _read_rows(directory: Path, names: Sequence[str], counts: Sequence[int]) -> 
             table = rows_file.read()
     except (OSError, pa.ArrowException):  # absent or damaged: the parts are read one by one
         return None
-    if table.num_rows != sum(counts) or table.column_names != [*_ROW_COLUMNS, "part"]:
+    if table.num_rows != sum(counts) or table.column_names[:len(_ROW_COLUMNS) + 1] != [*_ROW_COLUMNS, "part"]:
         return None
     starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
     if not _parts_in_order(table.column("part"), names, counts):
@@ -350,7 +361,15 @@ def _read_rows(directory: Path, names: Sequence[str], counts: Sequence[int]) -> 
         "from_day": _ordinals(table.column("valid_from"), _NO_START),
         "until_day": _ordinals(table.column("valid_until"), _NO_END),
         "starts": starts,
+        "vector": (table.column(_HAS_VECTOR).to_numpy().astype(bool) if _HAS_VECTOR in table.column_names
+                   else np.ones(table.num_rows, dtype=bool)),
     }
+
+
+def vector_rows(vectors: np.ndarray) -> np.ndarray:
+    """Which rows of a part's vectors are vectors: a unit embedded by no one is stored as a row of zeros (an
+    embedding is a unit vector, never zero)."""
+    return np.asarray(np.any(vectors != 0, axis=1), dtype=bool) if len(vectors) else np.zeros(0, dtype=bool)
 
 
 def _parts_in_order(column: pa.ChunkedArray, names: Sequence[str], counts: Sequence[int]) -> bool:
@@ -411,12 +430,13 @@ class _PartRows:
     rows) when first asked for: a search reads those of a few parts, and the whole archive has 8,502."""
 
     def __init__(self, name: str, offset: int, count: int, from_day: np.ndarray, until_day: np.ndarray,
-                 columns: Mapping[str, pa.Array]) -> None:
+                 columns: Mapping[str, pa.Array], has_vector: np.ndarray) -> None:
         self.name = name
         self.offset = offset
         self.count = count
         self.from_day = from_day
         self.until_day = until_day
+        self.has_vector = has_vector
         self.law_id = part_law_id(name)
         self.label = "Provision" if self.law_id is not None else "Chunk"
         self._columns = columns
@@ -450,7 +470,8 @@ def _parts_one_by_one(directory: Path, names: Sequence[str]) -> list[_PartRows]:
         parts.append(_PartRows(
             name, offset, table.num_rows, _ordinals(table.column("valid_from"), _NO_START),
             _ordinals(table.column("valid_until"), _NO_END),
-            {c: table.column(c).combine_chunks() for c in ("uid", "path", "laws")}))
+            {c: table.column(c).combine_chunks() for c in ("uid", "path", "laws")},
+            vector_rows(read_part_vectors(directory, name))))
         offset += table.num_rows
     return parts
 
@@ -487,7 +508,7 @@ class LocalIndex:
             for name, start, end in zip(names, starts[:-1], starts[1:], strict=True):
                 self._parts.append(_PartRows(
                     name, start, end - start, rows["from_day"][start:end], rows["until_day"][start:end],
-                    _ColumnSlices(rows, start, end - start)))
+                    _ColumnSlices(rows, start, end - start), rows["vector"][start:end]))
         self._starts = np.array([part.offset for part in self._parts], dtype=np.int64)
         self._ends = self._starts + np.array([part.count for part in self._parts], dtype=np.int64)
         self._total = int(self._ends[-1]) if self._parts else 0
@@ -495,6 +516,8 @@ class LocalIndex:
         self._from_all = np.concatenate([p.from_day for p in self._parts]) if self._parts else np.empty(0, np.int64)
         self._until_all = (np.concatenate([p.until_day for p in self._parts]) if self._parts
                            else np.empty(0, np.int64))
+        vectors = np.concatenate([p.has_vector for p in self._parts]) if self._parts else np.empty(0, bool)
+        self._vector_rows: np.ndarray | None = None if vectors.all() else vectors  # None: every row has one
         self._label_rows: dict[str, np.ndarray] = {}  # a label → which rows have it (built on first use)
         self._label_docs: dict[str, int] = {}  # a label → how many BM25 documents have it (counted on first use)
         self._part_by_name = {part.name: part for part in self._parts}
@@ -596,6 +619,8 @@ class LocalIndex:
             raise IndexUnavailable(f"query vector has {query.shape[0]} dimensions; the index has {self.manifest.dim} "
                                    f"({self.embedder_name})")
         allowed = self._allowed(where)
+        if self._vector_rows is not None:
+            allowed &= self._vector_rows
         passing = int(np.count_nonzero(allowed))
         if not passing:  # (a search for chunks in an index of clauses alone)
             return []
@@ -803,7 +828,7 @@ class LocalIndex:
         out = {}
         for uid in uids:
             found = self._locate(uid)
-            if found is not None:
+            if found is not None and found[0].has_vector[found[1]]:
                 out[uid] = np.asarray(self._part_vectors(found[0])[found[1]], dtype=np.float32)
         return out
 

@@ -48,9 +48,16 @@ class FilesIndexBackend:
         parts = {name: (info.fingerprint, info.rows) for name, info in manifest.parts.items() if name not in damaged}
         return parts, manifest.embedder, problem
 
+    def recorded_suppl_vectors(self, store: GraphStore) -> bool | None:
+        try:
+            manifest = local.Manifest.read(local.index_directory(store.location))
+        except IndexUnavailable:
+            return None
+        return None if manifest is None else manifest.suppl_vectors
+
     def refresh(self, store: GraphStore, embedder: Embedder, cache: EmbeddingCache, current: dict[str, str],
                 to_build: Sequence[str], orphaned: Sequence[str], *, rebuild: bool, full_rebuild: bool,
-                summary: IndexSummary, progress: IndexProgress | None) -> None:
+                summary: IndexSummary, progress: IndexProgress | None, suppl_vectors: bool = False) -> None:
         directory = local.index_directory(store.location)
         with local.index_lock(directory):
             try:
@@ -64,7 +71,8 @@ class FilesIndexBackend:
             for done, part in enumerate(to_build, start=1):
                 # A rebuild trusts nothing stored: tokenising is cheap next to embedding (which the cache spares).
                 reusable = {} if manifest is None or rebuild else local.old_tokens(directory, part)
-                units, tokens, vectors = build_part(store, embedder, cache, part, titles, reusable, summary)
+                units, tokens, vectors = build_part(store, embedder, cache, part, titles, reusable, summary,
+                                                    suppl_vectors)
                 started = time.perf_counter()
                 local.write_part(directory, part, units, tokens, vectors.reshape(len(units), embedder.dim))
                 summary.seconds["write"] += time.perf_counter() - started
@@ -90,4 +98,5 @@ class FilesIndexBackend:
                 local.build_collection_terms(directory, names)
                 local.build_rows(directory, names)
                 summary.seconds["bm25"] += time.perf_counter() - started
-            local.Manifest(TOKENIZER_VERSION, embedder.name, embedder.dim, parts).write(directory)
+            local.Manifest(TOKENIZER_VERSION, embedder.name, embedder.dim, parts,
+                           suppl_vectors=suppl_vectors).write(directory)

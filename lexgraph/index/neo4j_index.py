@@ -500,9 +500,15 @@ class Neo4jIndexBackend:
 
 
 
+    def recorded_suppl_vectors(self, store: GraphStore) -> bool | None:
+        rows = store.rows(INDEX_PARTS)
+        if not rows:
+            return None
+        return all(row.suppl_vectors is not False for row in rows)  # null: written before it was recorded
+
     def refresh(self, store: GraphStore, embedder: Embedder, cache: EmbeddingCache, current: dict[str, str],
                 to_build: Sequence[str], orphaned: Sequence[str], *, rebuild: bool, full_rebuild: bool,
-                summary: IndexSummary, progress: IndexProgress | None) -> None:
+                summary: IndexSummary, progress: IndexProgress | None, suppl_vectors: bool = False) -> None:
 
         ensure_vector_indexes(store, embedder.dim)
         key = index_key(embedder.name)
@@ -518,7 +524,7 @@ class Neo4jIndexBackend:
                     summary.removed.append(part)
             if part in orphaned:
                 continue
-            units, tokens, vectors = build_part(store, embedder, cache, part, titles, {}, summary)
+            units, tokens, vectors = build_part(store, embedder, cache, part, titles, {}, summary, suppl_vectors)
             started = time.perf_counter()
             rows = [_neo4j_row(u, t, v) for u, t, v in zip(units, tokens, vectors, strict=True)]
             for start in range(0, len(rows), _WRITE_BATCH):
@@ -528,6 +534,7 @@ class Neo4jIndexBackend:
             with store.transaction() as tx:
                 tx.query("index_part_record", name=part, fingerprint=current[part], rows=len(units),
                          built_at=now(), embedder=embedder.name, tokenizer=TOKENIZER_VERSION, dim=embedder.dim,
+                         suppl_vectors=suppl_vectors,
                          terms=list(counted.counts) if counted else None,
                          term_counts=list(counted.counts.values()) if counted else None,
                          token_count=counted.total if counted else None)
@@ -549,4 +556,5 @@ def _neo4j_row(unit: IndexUnit, tokens: str, vector: np.ndarray) -> dict[str, An
     row = unit_row(unit)
     del row["text"]
     row["title"] = unit.shown_title
-    return row | {"tokens": tokens, "embedding": vector.tolist()}
+    # a unit without a vector (its row of zeros) has no embedding: the vector index and the exact scan skip it
+    return row | {"tokens": tokens, "embedding": vector.tolist() if np.any(vector) else None}

@@ -13,7 +13,7 @@ import numpy as np
 
 from lexgraph.index.embed import Embedder, EmbeddingCache, embed_cached, text_key
 from lexgraph.index.tokenize import get_tokenizer
-from lexgraph.index.units import IndexUnit, chunk_units, dense_text, law_units, part_law_id
+from lexgraph.index.units import IndexUnit, chunk_units, dense_text, has_vector, law_units, part_law_id
 from lexgraph.store.base import GraphStore
 
 #: ``progress(stage, done, total)``: stage is "reading" (parts), "embedding" (distinct texts the cache lacks) or
@@ -72,18 +72,29 @@ def _tokens(units: Sequence[IndexUnit], reusable: dict[str, tuple[tuple[str, str
 
 
 def _embed(embedder: Embedder, units: Sequence[IndexUnit], titles: dict[str, str], cache: EmbeddingCache,
-           summary: IndexSummary) -> np.ndarray:
+           summary: IndexSummary, suppl_vectors: bool) -> np.ndarray:
+    """The units' vectors, row for row; a unit without a vector (`units.has_vector`) gets a row of zeros, which
+    the backends keep out of the dense search."""
     def counted(done: int, total: int) -> None:
         if done == total:
             summary.embedded_texts += total
 
-    texts = [dense_text(u, titles.get(u.law_id, "")) for u in units]
-    return embed_cached(embedder, texts, cache, "passage", progress=counted)
+    rows = [i for i, u in enumerate(units) if has_vector(u, suppl_vectors)]
+    texts = [dense_text(units[i], titles.get(units[i].law_id, "")) for i in rows]
+    if len(rows) == len(units):
+        return embed_cached(embedder, texts, cache, "passage", progress=counted)
+    out = np.zeros((len(units), embedder.dim), dtype=np.float32)
+    if rows:
+        out[rows] = np.asarray(embed_cached(embedder, texts, cache, "passage", progress=counted),
+                               dtype=np.float32).reshape(len(rows), embedder.dim)
+    return out
 
 
 def embed_parts(store: GraphStore, embedder: Embedder, cache: EmbeddingCache, parts: Sequence[str],
-                titles: dict[str, str], summary: IndexSummary, progress: IndexProgress | None) -> None:
-    """Put in the cache every distinct text of `parts` it lacks, before any part is built.
+                titles: dict[str, str], summary: IndexSummary, progress: IndexProgress | None,
+                suppl_vectors: bool = False) -> None:
+    """Put in the cache every distinct text of `parts` it lacks, before any part is built: the texts of the units
+    that get a vector (`units.has_vector`; 附則 clauses only with ``suppl_vectors``).
 
     Why one pass over all parts, not a part at a time: the whole archive's 707,593 clauses hold 545,646 distinct
     texts, 8,502 laws of them, and one run sorted by length pads least (texts run together in batches of like
@@ -97,6 +108,8 @@ def embed_parts(store: GraphStore, embedder: Embedder, cache: EmbeddingCache, pa
     texts: dict[bytes, str] = {}
     for done, part in enumerate(parts, start=1):
         for unit in _part_units(store, part, titles):
+            if not has_vector(unit, suppl_vectors):
+                continue
             text = dense_text(unit, titles.get(unit.law_id, ""))
             texts.setdefault(text_key(text), text)
         report("reading", done, len(parts))
@@ -118,9 +131,10 @@ def embed_parts(store: GraphStore, embedder: Embedder, cache: EmbeddingCache, pa
 
 
 def build_part(store: GraphStore, embedder: Embedder, cache: EmbeddingCache, part: str, titles: dict[str, str],
-               reusable: dict[str, tuple[tuple[str, str], str]], summary: IndexSummary
+               reusable: dict[str, tuple[tuple[str, str], str]], summary: IndexSummary, suppl_vectors: bool = False
                ) -> tuple[list[IndexUnit], list[str], np.ndarray]:
-    """A part's units, their tokens and their vectors (from the cache, which `embed_parts` filled)."""
+    """A part's units, their tokens and their vectors (from the cache, which `embed_parts` filled; zeros for a
+    unit without a vector)."""
     started = time.perf_counter()
     units = _part_units(store, part, titles)
     summary.seconds["read"] += time.perf_counter() - started
@@ -128,7 +142,7 @@ def build_part(store: GraphStore, embedder: Embedder, cache: EmbeddingCache, par
     tokens = _tokens(units, reusable, summary)
     summary.seconds["tokenise"] += time.perf_counter() - started
     started = time.perf_counter()
-    vectors = _embed(embedder, units, titles, cache, summary)
+    vectors = _embed(embedder, units, titles, cache, summary, suppl_vectors)
     summary.seconds["embed"] += time.perf_counter() - started
     summary.units += len(units)
     summary.built.append(part)

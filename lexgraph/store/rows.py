@@ -806,6 +806,7 @@ class IndexPartsRow(NamedTuple):
     embedder: Any
     tokenizer: Any
     dim: Any
+    suppl_vectors: Any
 
 class IndexSearchRow(NamedTuple):
     """index_search."""

@@ -186,6 +186,7 @@ MEANINGS: dict[str, dict[str, str]] = {
         "rows": "entries in it", "built_at": "when", "embedder": "the embedding model", "tokenizer":
         "the tokenizer's version", "dim": "the vectors' dimension", "terms": "its terms (law parts)",
         "term_counts": "their counts", "token_count": "tokens in all",
+        "suppl_vectors": "whether its 附則 clauses have vectors (false: found by BM25 only)",
     },
     "IndexTerms": {
         "name": "key: laws (Neo4j only)", "terms": "every indexed law's terms", "term_counts": "their counts",
