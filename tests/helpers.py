@@ -84,6 +84,17 @@ STALE_SEED = ("the seeded embedding cache no longer covers the indexed text (the
               "run `python scripts/build_test_embeddings.py`")
 
 
+def training_script() -> Any:
+    """scripts/train_learned_fusion.py, loaded as a module (scripts/ is no package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("train", ROOT / "scripts" / "train_learned_fusion.py")
+    assert spec and spec.loader
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+    return train
+
+
 def copy_store(template: Path, store: Path) -> Path:
     """A copy of a closed embedded store folder (built once per run by a session fixture): building the same store
     in every module cost the suite minutes."""

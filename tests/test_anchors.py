@@ -4,11 +4,9 @@ precedents (their source in SOURCE.md) and the bundled sample store."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -31,7 +29,7 @@ from lexgraph.retrieve import learned
 from lexgraph.retrieve.anchor_field import AnchorField, field_arrays, read_field, write_field
 from lexgraph.statutes.clauses import stored_clause_text
 from lexgraph.store.rows import LAW_CITES_SPANS, LAW_PROVISION_SENTENCES, LawCitesSpansRow
-from tests.helpers import ROOT, SHARED, build_search_store, copy_store, lexgraph
+from tests.helpers import ROOT, SHARED, build_search_store, copy_store, lexgraph, training_script
 
 JUDGMENTS = ROOT / "tests" / "data" / "precedents"
 MINPO = "129AC0000000089"
@@ -105,17 +103,10 @@ def test_an_evaluation_never_feeds_its_own_judgments_into_the_anchors(lg: LexGra
     assert not (used[0].sources & scored) and used[0].sources == sources - scored
 
 
-def _training_script() -> Any:
-    """scripts/train_learned_fusion.py, loaded as a module (scripts/ is no package)."""
-    spec = importlib.util.spec_from_file_location("train", ROOT / "scripts" / "train_learned_fusion.py")
-    assert spec and spec.loader
-    train = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(train)
-    return train
 
 
 def test_training_queries_come_from_judgments_outside_the_benchmark(tmp_path: Path) -> None:
-    train = _training_script()
+    train = training_script()
     benchmark = tmp_path / "bench.json"
     benchmark.write_text(json.dumps({"queries": [{"doc": "91244"}, {"doc": "92453"}]}), "utf-8")
     queries, held, used = train.training_queries(JUDGMENTS, benchmark, {MINPO, "408AC0000000109"}, 5, 100, 1)
@@ -132,7 +123,7 @@ def test_no_benchmark_query_or_its_judgment_is_a_training_query(tmp_path: Path) 
     all the benchmark's, so a second benchmark made of the real one without one judgment's queries shows the rule
     at work: that judgment now gives queries, the others still none, and no training query is the text of a
     query still in the benchmark."""
-    train = _training_script()
+    train = training_script()
     bench = json.loads(train.BENCHMARK.read_text("utf-8"))
     laws = {entry["law_id"] for entry in bench["laws"]}
     at_hand = {f.stem for f in JUDGMENTS.glob("*.txt")}
@@ -325,7 +316,7 @@ def test_no_benchmark_question_is_an_anchor_of_the_field_an_evaluation_builds(lg
 def test_no_training_query_is_chosen_by_a_benchmark_gold(tmp_path: Path) -> None:
     """The training queries read the benchmark for its judgments (held apart) and its laws, never its gold: every
     query's gold articles and paragraphs changed, the training queries are the same."""
-    train = _training_script()
+    train = training_script()
     bench = json.loads(train.BENCHMARK.read_text("utf-8"))
     laws = {entry["law_id"] for entry in bench["laws"]}
     unheld = tmp_path / "unheld.json"  # no judgment held: the judgments at hand are all the benchmark's
@@ -346,7 +337,7 @@ def test_training_queries_may_cite_any_law_the_store_holds(lg: LexGraph, tmp_pat
     benchmark's: a store of every law is where users search, and its distractors are then among the training
     queries' candidates. On the sample store (民法, 借地借家法, 個人情報保護法), with a benchmark of other laws whose
     queries come from no judgment at hand, the real judgments still give queries, every gold a stored law."""
-    train = _training_script()
+    train = training_script()
     laws = train.stored_laws(lg)
     assert {MINPO, "403AC0000000090", "415AC0000000057"} <= laws
     bench = json.loads(train.BENCHMARK.read_text("utf-8"))

@@ -7,10 +7,8 @@ floor and the chunks above it must be the hybrid's own. On the sample search sto
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -22,7 +20,7 @@ from lexgraph.index.anchors import FIELD_FILE
 from lexgraph.index.query import SearchFilter
 from lexgraph.retrieve.learned import FEATURES, LearnedRetriever, on_hybrid_scale, paragraphs_by_hybrid
 from lexgraph.statutes.timeline import provision_law_id
-from tests.helpers import ROOT, copy_store
+from tests.helpers import copy_store, training_script
 
 #: Questions citing no clause (so the model's order is the whole order), about 民法 and 借地借家法.
 QUESTIONS = {
@@ -117,7 +115,7 @@ def test_a_clauses_law_anchor_is_the_best_anchor_of_its_laws_candidates(lg: LexG
 def test_the_training_fits_the_order_of_a_real_questions_candidates(lg: LexGraph) -> None:
     """`fit_softmax` (scripts/train_learned_fusion.py) on the real candidates of two questions whose gold is not
     the hybrid's first (its fourth clause's article): the fitted weights put each gold article's clause first."""
-    train = _training_script()
+    train = training_script()
     learned = lg.retriever("learned")
     assert isinstance(learned, LearnedRetriever)
     queries = []
@@ -136,12 +134,3 @@ def test_the_training_fits_the_order_of_a_real_questions_candidates(lg: LexGraph
     for f, y in standard:
         assert y[int(np.argmax(f @ weights))] == 1.0
     assert np.isfinite(weights).all() and len(weights) == len(FEATURES)
-
-
-def _training_script() -> Any:
-    """scripts/train_learned_fusion.py, loaded as a module (scripts/ is no package)."""
-    spec = importlib.util.spec_from_file_location("train", ROOT / "scripts" / "train_learned_fusion.py")
-    assert spec and spec.loader
-    train = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(train)
-    return train

@@ -11,10 +11,6 @@ import hashlib
 import json
 import os
 import re
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +18,6 @@ import pytest
 
 from lexgraph.client import LexGraph
 from lexgraph.eval.lawqa import load_lawqa
-from lexgraph.index import anchors as anchors_module
 from lexgraph.index.anchors import ANCHOR_FILE, FIELD_FILE, SPILL_PREFIX, AnchorSpill
 from lexgraph.index.neo4j_files import ANCHOR_CACHE_ENV, CHUNK_BYTES, put_file, stored_files
 from lexgraph.retrieve.options import SearchOptions
@@ -31,7 +26,7 @@ from lexgraph.store.rows import LAWS_ALL
 from tests.capabilities import NEO4J_URI_ENV
 from tests.conftest import NEO4J_MARKS
 from tests.helpers import ROOT, copy_store, lexgraph
-from tests.test_statute_anchor_build import _KILLED_BUILD, _running
+from tests.test_statute_anchor_build import count_law_reads, kill_half_way
 
 pytestmark = NEO4J_MARKS
 
@@ -277,31 +272,13 @@ def test_a_build_on_neo4j_killed_half_way_continues_and_saves_the_same_field(
     neo4j_store._run_autocommit(  # type: ignore[attr-defined]
         "MATCH (n) WHERE n:IndexFile OR n:IndexFileChunk DETACH DELETE n", None, "dropping the copied anchors")
     laws = len(neo4j_store.rows(LAWS_ALL))
-    script = tmp_path / "killed_build.py"
-    script.write_text(_KILLED_BUILD.replace("read_only=True", "read_only=False"), encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "2", ANCHOR_CACHE_ENV: str(anchor_cache)}
-    killed = subprocess.run([sys.executable, str(script), uri, str(max(2, laws // 2))], env=env, cwd=ROOT,
-                            capture_output=True, timeout=600)
-    assert killed.returncode == -signal.SIGKILL, killed.stderr.decode()
-    workers = [int(pid) for pid in killed.stdout.split()]
-    assert workers
-    deadline = time.monotonic() + 60
-    while any(map(_running, workers)) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert not any(map(_running, workers)), workers
+    kill_half_way(uri, laws, tmp_path, read_only=False, env={ANCHOR_CACHE_ENV: str(anchor_cache)})
     spills = list(anchor_cache.glob(f"builds/*/{SPILL_PREFIX}*"))
     assert len(spills) == 1 and FIELD_FILE not in stored_files(neo4j_store), spills
     kept = {law for law, _ in AnchorSpill(spills[0]).read()}
     assert 0 < len(kept) < laws
 
-    read: list[str] = []
-    real = anchors_module._read_clauses
-
-    def counted(store_: GraphStore, law_ids: list[str], laws_: set[str] | None) -> object:
-        read.extend(law_ids)
-        return real(store_, law_ids, laws_)
-
-    monkeypatch.setattr(anchors_module, "_read_clauses", counted)  # counts the laws read from the graph
+    read = count_law_reads(monkeypatch)
     assert (LexGraph(neo4j_store).build_statute_anchors() or 0) > 50
     assert not kept & set(read) and len(read) == laws - len(kept)  # the finished laws were not read again
     assert stored_files(neo4j_store)[FIELD_FILE].sha256 == sha256(source / "index" / FIELD_FILE)

@@ -133,6 +133,39 @@ def _running(pid: int) -> bool:
     return state != "Z"
 
 
+def kill_half_way(location: str, laws: int, tmp_path: Path, *, read_only: bool = True,
+                  env: dict[str, str] | None = None) -> None:
+    """Run the statutes' anchor build of `location` in a child that SIGKILLs itself once half of its `laws` are
+    kept, with two worker processes, and wait until those have ended too: a killed build's workers must end with
+    it rather than wait for ever on their queue."""
+    script = tmp_path / "killed_build.py"
+    script.write_text(_KILLED_BUILD if read_only else _KILLED_BUILD.replace("read_only=True", "read_only=False"),
+                      encoding="utf-8")
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "2", **(env or {})}
+    killed = subprocess.run([sys.executable, str(script), location, str(max(2, laws // 2))], env=environment,
+                            cwd=ROOT, capture_output=True, timeout=600)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr.decode()
+    workers = [int(pid) for pid in killed.stdout.split()]
+    assert workers  # the build ran in worker processes
+    deadline = time.monotonic() + 60
+    while any(map(_running, workers)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(map(_running, workers)), workers
+
+
+def count_law_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The laws the next anchor build reads from the graph, in a list that fills as it reads them."""
+    read: list[str] = []
+    real = anchors_module._read_clauses
+
+    def counted(store_: GraphStore, law_ids: list[str], laws_: set[str] | None) -> object:
+        read.extend(law_ids)
+        return real(store_, law_ids, laws_)
+
+    monkeypatch.setattr(anchors_module, "_read_clauses", counted)
+    return read
+
+
 def test_a_build_killed_half_way_continues_and_saves_the_same_field(store: Path, tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     whole = copy_store(store, tmp_path / "whole")
@@ -145,32 +178,13 @@ def test_a_build_killed_half_way_continues_and_saves_the_same_field(store: Path,
 
     resumed = copy_store(store, tmp_path / "resumed")
     (resumed / "index" / FIELD_FILE).unlink(missing_ok=True)
-    stop_at = max(2, laws // 2)
-    script = tmp_path / "killed_build.py"
-    script.write_text(_KILLED_BUILD, encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "2"}  # two worker processes
-    killed = subprocess.run([sys.executable, str(script), str(resumed), str(stop_at)], env=env, cwd=ROOT,
-                            capture_output=True, timeout=600)
-    assert killed.returncode == -signal.SIGKILL, killed.stderr.decode()
-    workers = [int(pid) for pid in killed.stdout.split()]
-    assert workers  # the build ran in worker processes, and they end with it rather than wait for ever
-    deadline = time.monotonic() + 60
-    while any(map(_running, workers)) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert not any(map(_running, workers)), workers
+    kill_half_way(str(resumed), laws, tmp_path)
     spills = list((resumed / "index").glob(f"{SPILL_PREFIX}*"))
     assert len(spills) == 1 and not (resumed / "index" / FIELD_FILE).exists()
     kept = {law for law, _ in AnchorSpill(spills[0]).read()}
     assert 0 < len(kept) < laws
 
-    read: list[str] = []
-    real = anchors_module._read_clauses
-
-    def counted(store_: GraphStore, law_ids: list[str], laws_: set[str] | None) -> object:
-        read.extend(law_ids)
-        return real(store_, law_ids, laws_)
-
-    monkeypatch.setattr(anchors_module, "_read_clauses", counted)  # counts the laws read from the graph
+    read = count_law_reads(monkeypatch)
     with LexGraph.open(resumed, read_only=True) as lg:
         assert (lg.build_statute_anchors() or 0) > 50
     assert not kept & set(read) and len(read) == laws - len(kept)  # the finished laws were not read again
