@@ -149,20 +149,13 @@ def _place_anchor_files(folder: Path, names: Iterable[str], directory: Path) -> 
     lock (an index build writes there too): each to a temporary name, its bytes' SHA-256 compared with the
     source's, then renamed into place, so that the folder holds the file before or the source's, never part of
     one."""
-    import hashlib
     import os
     import secrets
     import shutil
 
     from lexgraph.errors import StoreError
     from lexgraph.index.local import index_lock
-
-    def sha256(path: Path) -> str:
-        digest = hashlib.sha256()
-        with open(path, "rb") as data:
-            while block := data.read(1 << 22):
-                digest.update(block)
-        return digest.hexdigest()
+    from lexgraph.index.neo4j_files import file_sha256 as sha256
 
     with index_lock(directory):
         for name in names:

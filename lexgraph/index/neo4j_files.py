@@ -89,18 +89,18 @@ def stored_files(store: GraphStore) -> dict[str, StoredFile]:
     return {row.name: StoredFile.of(row) for row in store.rows(INDEX_FILES) if row.name in FORMATS}
 
 
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of the file at `path`, read in blocks (a kept file is up to `MAX_FILE_BYTES`)."""
+    with open(path, "rb") as data:
+        return hashlib.file_digest(data, "sha256").hexdigest()
+
+
 def put_file(store: GraphStore, path: Path, *, name: str, format: str, graph: str | None = None) -> StoredFile:
     """Keep the file at `path` in the database as `name`, replacing what was kept under that name (see the module's
     docstring for why a killed write leaves the file kept before). Returns its record."""
     if name not in FORMATS:
         raise ValueError(f"not a file kept in the database: {name!r}")
-    digest = hashlib.sha256()
-    size = 0
-    with open(path, "rb") as source:
-        while block := source.read(CHUNK_BYTES):
-            digest.update(block)
-            size += len(block)
-    sha256 = digest.hexdigest()
+    sha256, size = file_sha256(path), path.stat().st_size
     chunks = -(-size // CHUNK_BYTES)
     with open(path, "rb") as source:
         for seq in range(chunks):
@@ -228,11 +228,7 @@ def _cached(path: Path, record: StoredFile) -> bool:
     key = (str(path), status.st_ino, status.st_size, status.st_mtime_ns)
     found = _CHECKED.get(key)
     if found is None:
-        digest = hashlib.sha256()
-        with open(path, "rb") as cached:
-            while block := cached.read(CHUNK_BYTES):
-                digest.update(block)
-        found = _CHECKED[key] = digest.hexdigest()
+        found = _CHECKED[key] = file_sha256(path)
     return found == record.sha256
 
 
