@@ -98,6 +98,7 @@ NEO4J_HTTP_PORT ?= 7474
 NEO4J_GUIDE_PORT ?= 7476
 NEO4J_HEAP ?= 1g
 NEO4J_PAGECACHE ?= 1g
+NEO4J_TX_LOGS ?= 512M size
 NEO4J_START_SECONDS ?= 180
 NEO4J_PROJECT := docker/neo4j-local
 NEO4J_JAR := $(NEO4J_PROJECT)/target/neo4j-local.jar
@@ -118,6 +119,7 @@ neo4j: $(NEO4J_JAR)
 	  echo "Neo4j is already running (pid $$(cat $(NEO4J_PID))): bolt://127.0.0.1:$(NEO4J_BOLT_PORT)"; exit 0; fi; \
 	NEO4J_LOCAL_DIR=$(NEO4J_LOCAL_DIR)/data NEO4J_LOCAL_BOLT_PORT=$(NEO4J_BOLT_PORT) \
 	NEO4J_LOCAL_HTTP_PORT=$(NEO4J_HTTP_PORT) NEO4J_LOCAL_PAGECACHE=$(NEO4J_PAGECACHE) \
+	NEO4J_LOCAL_TX_LOGS="$(NEO4J_TX_LOGS)" \
 	NEO4J_LOCAL_GUIDE_PORT=$(NEO4J_GUIDE_PORT) \
 	  setsid nohup java -Xms$(NEO4J_HEAP) -Xmx$(NEO4J_HEAP) -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError \
 	  -jar $(NEO4J_JAR) > $(NEO4J_LOG) 2>&1 < /dev/null & echo $$! > $(NEO4J_PID); \
