@@ -344,9 +344,6 @@ class AnchorField:
         self._norm = K1 * (1 - B + B * lengths / self.mean_length)
         self.sources = base.sources | (self.extra.sources if self.extra is not None else frozenset())
         self._law_anchors: np.ndarray | None = None
-        self._law_lengths: np.ndarray | None = None
-        self._law_norm: np.ndarray = np.zeros(0)
-        self._laws_held = 0
         self._articles: list[tuple[str, str]] | None = None
 
     @classmethod
@@ -410,11 +407,7 @@ class AnchorField:
 
     def search(self, tokens: Sequence[str], k: int, laws: Collection[str] = ()) -> list[AnchorHit]:
         """The `k` best articles by anchor BM25 (score > 0), within `laws` when given."""
-        return self.best(self.scores(tokens), k, laws)
-
-    def best(self, scores: np.ndarray, k: int, laws: Collection[str] = ()) -> list[AnchorHit]:
-        """The `k` best articles of `scores` (one question's `scores`, reused by a caller that searches them
-        more than once), within `laws` when given."""
+        scores = self.scores(tokens)
         if laws:
             ids = [self._law_index[law] for law in laws if law in self._law_index]
             scores = np.where(np.isin(self._law_of, ids), scores, 0.0)
@@ -423,32 +416,6 @@ class AnchorField:
             positive = positive[np.argpartition(-scores[positive], k - 1)[:k]]
         order = positive[np.lexsort((positive, -scores[positive]))]
         return [AnchorHit(*self.article(int(i)), float(scores[i]), rank) for rank, i in enumerate(order, start=1)]
-
-    def law_scores(self, tokens: Sequence[str]) -> np.ndarray:
-        """BM25 of every law (in `laws` order) for the query's tokens, each law's document being every anchor of
-        its articles joined: which law the sentences citing it describe, whichever of its articles they name.
-
-        Why a law-level document and not the best article's score: an article's anchors are a few sentences, and
-        a question about a law often shares its words with anchors of several of the law's articles, none of them
-        enough to beat another Act's article whose few anchors happen to match (docs/search.md, "Law first")."""
-        n_laws = len(self.laws)
-        if self._law_lengths is None:
-            self._law_lengths = np.bincount(self._law_of, weights=self.lengths, minlength=n_laws)
-            held = self._law_lengths[self._law_lengths > 0]
-            mean = float(held.mean()) if len(held) else 1.0
-            self._law_norm = K1 * (1 - B + B * self._law_lengths / mean)
-            self._laws_held = len(held)
-        out = np.zeros(n_laws)
-        for token in dict.fromkeys(tokens):
-            posting = self._posting(token)
-            if posting is None or not len(posting[0]):
-                continue
-            tf = np.bincount(self._law_of[posting[0]], weights=np.asarray(posting[1], dtype=np.float64),
-                             minlength=n_laws)
-            present = np.flatnonzero(tf)
-            idf = math.log(1 + (self._laws_held - len(present) + 0.5) / (len(present) + 0.5))
-            out[present] += idf * tf[present] * (K1 + 1) / (tf[present] + self._law_norm[present])
-        return out
 
     def law_anchors(self, law_id: str) -> float:
         """The anchors kept for every article of a law."""

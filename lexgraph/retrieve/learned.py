@@ -52,12 +52,6 @@ ANCHOR_DEPTH = 30
 #: statutes' anchors nearly every law passes (the 19-law store's hold 0.25-21.6 per article, docs/search.md); the
 #: gate stays for the laws nothing cites.
 ANCHORED = 0.1
-#: Law first: the laws whose anchors, joined law by law, match the question best (`AnchorField.law_scores`) are
-#: searched for their own best articles, so that a question whose words match another Act's article better
-#: still brings in the articles of the law it is about (docs/search.md, "Law first").
-LAW_FIRST_LAWS = 3
-#: Articles of the law-first laws, by the anchor field and by BM25 restricted to them, per law.
-LAW_FIRST_DEPTH = 20
 
 FEATURES: tuple[str, ...] = (
     "hybrid",  # the hybrid's own fused score (weighted mean of normalised lists, law-level evidence, citation prior)
@@ -74,13 +68,7 @@ FEATURES: tuple[str, ...] = (
     "in_degree",  # log(1 + the anchors of its article): how often judgments cite it
     "first",  # the article's first paragraph (or an article without paragraphs)
     "law_anchor",  # the best `anchor` of any candidate article of its law: how strongly the anchors point at the law
-    "law_first",  # its law's law-level anchor BM25 over the best law's, over every law of the store (`laws_first`)
-    "in_law_dense",  # 1 / its article's rank among its law's candidate articles by their best `dense`
-    "in_law_bm25",  # 1 / its article's rank among its law's candidate articles by `article_bm25`
-    "in_law_anchor",  # 1 / its article's rank among its law's candidate articles by `anchor`
 )
-#: The columns `in_law_ranks` derives the `in_law_*` features from, in their order.
-IN_LAW = ("dense", "article_bm25", "anchor")
 
 
 @dataclass(frozen=True)
@@ -247,11 +235,8 @@ class LearnedRetriever:
                 hits.setdefault(item.uid, item.hit)
         anchor_rank: dict[tuple[str, str], int] = {}
         anchor_score: dict[tuple[str, str], float] = {}
-        law_rank: dict[str, int] = {}
-        law_score: dict[str, float] = {}
         if self.field is not None:
-            article_scores = self.field.scores(terms)
-            found = self.field.best(article_scores, ANCHOR_DEPTH, where.laws)
+            found = self.field.search(terms, ANCHOR_DEPTH, where.laws)
             best = found[0].score if found else 1.0
             batch = UnitBatch(self.index.units_by_uid)
             for hit in found:
@@ -259,16 +244,6 @@ class LearnedRetriever:
                 anchor_score[(hit.law_id, hit.article)] = hit.score / best
                 for clause in self._article_hits(hit.law_id, hit.article, where, batch):
                     hits.setdefault(clause.uid, clause)
-            law_rank, law_score = laws_first(self.field.laws, self.field.law_scores(terms), where.laws)
-            first = tuple(law for law, rank in law_rank.items() if rank <= LAW_FIRST_LAWS)
-            if first:
-                depth = LAW_FIRST_DEPTH * len(first)
-                for hit in self.field.best(article_scores, depth, first):
-                    anchor_score.setdefault((hit.law_id, hit.article), hit.score / best)
-                    for clause in self._article_hits(hit.law_id, hit.article, where, batch):
-                        hits.setdefault(clause.uid, clause)
-                for text_hit in self.index.text_search(terms, depth, replace(where, laws=first)):
-                    hits.setdefault(text_hit.uid, text_hit)
         uids = list(hits)
         laws = {provision_law_id(uid) for uid in uids}
         affinity: Mapping[str, float] = {}
@@ -310,14 +285,10 @@ class LearnedRetriever:
                 math.log1p(self.field.in_degree(*a)) if self.field is not None else 0.0,
                 1.0 if "/" not in path or path.endswith("/p1") else 0.0,
                 law_anchor[a[0]],
-                law_score.get(a[0], 0.0),
             ])
-        own = len(FEATURES) - len(IN_LAW)
-        x = np.asarray(rows, dtype=float).reshape(len(uids), own)
-        keys = [articles[uid] for uid in uids]
-        x = np.hstack([x, in_law_ranks(keys, x[:, [FEATURES.index(name) for name in IN_LAW]])])
         sources = tuple({name: r[uid] for name, r in ranks.items() if uid in r} for uid in uids)
-        return Candidates(tuple(hits[uid] for uid in uids), tuple(keys), x, sources)
+        return Candidates(tuple(hits[uid] for uid in uids), tuple(articles[uid] for uid in uids),
+                          np.asarray(rows, dtype=float).reshape(len(uids), len(FEATURES)), sources)
 
 
 def build(setup: RetrieverSetup) -> Retriever:
@@ -379,54 +350,6 @@ def law_best(scores: Mapping[tuple[str, str], float]) -> dict[str, float]:
     for (law_id, _), score in scores.items():
         out[law_id] = max(out.get(law_id, 0.0), score)
     return out
-
-
-def in_law_ranks(articles: Sequence[tuple[str, str]], values: np.ndarray) -> np.ndarray:
-    """For each candidate (its ``(law id, article)`` and a row of `values`), 1 / its article's rank among the
-    candidate articles of its own law, column by column, an article taking its clauses' best value (ties by
-    article key): the `in_law_*` features.
-
-    Why: the law-first laws are usually the right laws, and what then decides is which of their articles fits; a
-    clause's own score says how well it matches the question against every law's clauses, not against the other
-    articles of its law, and a linear model cannot compute the second from the first."""
-    out = np.zeros(values.shape)
-    best: dict[tuple[str, str], np.ndarray] = {}
-    for key, row in zip(articles, values, strict=True):
-        held = best.get(key)
-        best[key] = row.copy() if held is None else np.maximum(held, row)
-    by_law: dict[str, list[tuple[str, str]]] = {}
-    for key in best:
-        by_law.setdefault(key[0], []).append(key)
-    rank: dict[tuple[str, str], np.ndarray] = {}
-    for keys in by_law.values():
-        table = np.asarray([best[key] for key in keys])
-        ranks = np.zeros(table.shape)
-        for column in range(table.shape[1]):
-            values = table[:, column].tolist()
-            order = sorted(range(len(keys)), key=lambda i: (-values[i], keys[i]))
-            ranks[order, column] = np.arange(1, len(keys) + 1)
-        for key, row in zip(keys, ranks, strict=True):
-            rank[key] = row
-    for i, key in enumerate(articles):
-        out[i] = 1.0 / rank[key]
-    return out
-
-
-def laws_first(laws: Sequence[str], scores: np.ndarray, within: Sequence[str] = ()
-               ) -> tuple[dict[str, int], dict[str, float]]:
-    """Each law's rank (1 = best) and score over the best law's, by `scores` (one per law of `laws`, the anchor
-    field's `law_scores`), for every law scoring above 0 (within `within` when given): the law-first ranking of
-    a question over every law of the store, not only the laws its candidates come from."""
-    if within:
-        allowed = set(within)
-        scores = np.where([law in allowed for law in laws], scores, 0.0)
-    positive = np.flatnonzero(scores > 0)
-    if not len(positive):
-        return {}, {}
-    order = positive[np.lexsort((positive, -scores[positive]))]
-    best = float(scores[order[0]])
-    return ({laws[int(i)]: rank for rank, i in enumerate(order, start=1)},
-            {laws[int(i)]: float(scores[i]) / best for i in order})
 
 
 def _normalised(ranked: Sequence[Retrieved]) -> dict[str, float]:
