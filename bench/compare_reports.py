@@ -5,7 +5,9 @@ more than chance would?
 
 For each mode both reports hold, and each level, AFTER minus BEFORE on every metric: the difference, its 95%
 bootstrap interval and the paired randomization test's p (`lexgraph.eval.significance`; a judgment's queries are
-resampled together, as the reports record). Both runs must have scored the same questions.
+resampled together, as the reports record). Both runs must have scored the same questions, except at a level
+that scores only the questions the store can answer ("article (reachable)"): two stores holding different
+versions reach different questions, so such a row compares the questions both reach and says how many it left out.
 
 Why: a change that is not meant to move quality (another engine for the same model, a faster search) still moves
 a 25-question benchmark by a question or two; this says whether such a move is more than noise.
@@ -17,6 +19,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from dataclasses import replace
 from typing import Any
 
 from lexgraph.eval.metrics import RetrievalReport
@@ -49,9 +52,15 @@ def main() -> int:
         for level, data in after[mode]["levels"].items():
             if level not in before[mode]["levels"] or not data["questions"]:
                 continue
-            rows = compare_reports(RetrievalReport.from_json(data),
-                                   RetrievalReport.from_json(before[mode]["levels"][level]),
-                                   clusters)
+            a_report = RetrievalReport.from_json(data)
+            b_report = RetrievalReport.from_json(before[mode]["levels"][level])
+            both = {q.qid for q in a_report.questions} & {q.qid for q in b_report.questions}
+            left_out = len(a_report.questions) + len(b_report.questions) - 2 * len(both)
+            if left_out and "reachable" in level:
+                a_report = replace(a_report, questions=tuple(q for q in a_report.questions if q.qid in both))
+                b_report = replace(b_report, questions=tuple(q for q in b_report.questions if q.qid in both))
+                level = f"{level} ({len(both)} both reach)"
+            rows = compare_reports(a_report, b_report, clusters)
             cells = "  ".join(f"{d.metric} {d.mean_b:.3f}→{d.mean_a:.3f} ({d.difference:+.3f} [{d.low:+.3f}, "
                               f"{d.high:+.3f}] p {d.p_value:.2f})" for d in rows)
             moved = ", ".join(d.metric for d in rows if d.verdict != "no difference")
