@@ -29,8 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from lexgraph.index.anchors import ANCHOR_FILE, ANCHORS_FORMAT, FIELD_FILE, FIELD_FORMAT
-from lexgraph.index.health import anchor_field_finding
 from lexgraph.index.neo4j_files import ANCHOR_CACHE_ENV, fetch_files, fetch_into, put_file, stored_files
+from lexgraph.retrieve.anchor_health import anchor_field_finding
 from lexgraph.store import open_store
 
 

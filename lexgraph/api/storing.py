@@ -34,7 +34,8 @@ class Storing:
         """Migrations, counts, consistency, the search indexes and the anchor field's files (beside an embedded
         store's index, or kept in a Neo4j store's database) checked, each finding with its fix; `ok` is False when
         any check fails. Raises `StoreError` when the store cannot be read."""
-        from lexgraph.index.health import anchor_field_finding, index_finding
+        from lexgraph.index.health import index_finding
+        from lexgraph.retrieve.anchor_health import anchor_field_finding
         from lexgraph.store.doctor import examine
 
         return examine(self._session.store, checks=(index_finding, anchor_field_finding))
