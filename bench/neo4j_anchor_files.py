@@ -29,8 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from lexgraph.index.anchors import ANCHOR_FILE, ANCHORS_FORMAT, FIELD_FILE, FIELD_FORMAT
-from lexgraph.index.health import anchor_files_finding
 from lexgraph.index.neo4j_files import ANCHOR_CACHE_ENV, fetch_files, fetch_into, put_file, stored_files
+from lexgraph.retrieve.anchor_health import anchor_field_finding
 from lexgraph.store import open_store
 
 
@@ -83,10 +83,10 @@ def main() -> None:
                                                              args.rounds)
             files[name] = figures
         kept = sorted(stored_files(store).values(), key=lambda r: r.name)
-        report["doctor line, not cached s"] = timed(lambda: anchor_files_finding(store), args.rounds)
+        report["doctor line, not cached s"] = timed(lambda: anchor_field_finding(store), args.rounds)
         fetch_files(store, kept)
-        report["doctor line, cached s"] = timed(lambda: anchor_files_finding(store), args.rounds)
-        report["doctor line"] = anchor_files_finding(store).detail
+        report["doctor line, cached s"] = timed(lambda: anchor_field_finding(store), args.rounds)
+        report["doctor line"] = anchor_field_finding(store).detail
     store.close()
     report["load 1-min start, end"] = [round(load_start, 2), round(os.getloadavg()[0], 2)]
     if args.json:

@@ -16,7 +16,9 @@ from lexgraph.client import LexGraph
 from lexgraph.errors import InputError
 from lexgraph.eval.benchmark import load_questions
 from lexgraph.index.anchors import (
+    ANCHOR_FILE,
     FIELD_FILE,
+    FIELD_FORMAT,
     Anchor,
     judgment_anchors,
     read_anchors,
@@ -349,3 +351,63 @@ def test_training_queries_may_cite_any_law_the_store_holds(lg: LexGraph, tmp_pat
     assert queries and used >= 1
     assert {law for _, _, gold in queries for law, _ in gold} <= laws
     assert MINPO in {law for _, _, gold in queries for law, _ in gold}
+
+
+def test_doctor_reports_the_anchor_field_beside_an_embedded_index(search_store_template: Path,
+                                                                   tmp_path: Path) -> None:
+    """`lexgraph doctor` on an embedded store has the same `anchor field` line as on Neo4j: each file kept or not,
+    its size, the graph digest the statutes' field was built from against the graph now; a field built from
+    another graph, of another format, or a damaged file is a problem (exit 1) naming the command that writes it
+    again, and running that command clears it."""
+    store = copy_store(search_store_template, tmp_path / "store")
+    assert lexgraph("index", "--anchors", JUDGMENTS, store=store).code == 0
+    index = store / "index"
+    field_path, anchors_path = index / FIELD_FILE, index / ANCHOR_FILE
+
+    def doctor() -> tuple[int, dict[str, str]]:
+        run = lexgraph("doctor", "--json", store=store)
+        found = [f for f in run.json()["findings"] if f["check"] == "anchor field"]
+        assert len(found) == 1, run.stdout
+        return run.code, found[0]
+
+    code, field = doctor()
+    assert code == 0 and field["ok"], field
+    saved = read_field(index)
+    assert saved is not None
+    graph = str(saved[1]["graph"])
+    assert f"{FIELD_FILE}: {field_path.stat().st_size:,} bytes, {saved[1]['anchors']:,} anchors" in field["detail"]
+    assert f"built from the graph as it stands (graph {graph[:12]})" in field["detail"]
+    anchors = read_anchors(index) or []
+    assert f"{ANCHOR_FILE}: {anchors_path.stat().st_size:,} bytes, {len(anchors):,} anchors" in field["detail"]
+
+    # built from another state of the graph: a problem, until `lexgraph index` builds it again
+    write_field(index, saved[0], about={"graph": "0" * 64, "laws": saved[1]["laws"]})
+    code, field = doctor()
+    assert code == 1 and not field["ok"], field
+    assert f"{FIELD_FILE}: built from another state of the graph (graph 000000000000, the graph now " \
+           f"{graph[:12]}" in field["detail"]
+    assert f"build it again with `lexgraph index --store {store}`" in field["fix"]
+    assert lexgraph("index", store=store).code == 0
+    code, field = doctor()
+    assert code == 0 and f"(graph {graph[:12]})" in field["detail"], field
+
+    # written by another version, and a damaged judgments' file: problems naming the command that writes each
+    field_path.write_bytes(field_path.read_bytes().replace(FIELD_FORMAT.encode(), b"lexgraph-anchor-field/0", 1))
+    anchors_path.write_bytes(b"\x1f\x8b not gzip")
+    code, field = doctor()
+    assert code == 1 and not field["ok"], field
+    assert f"{FIELD_FILE}: cannot be read ({field_path}: format 'lexgraph-anchor-field/0'" in field["detail"]
+    assert f"{ANCHOR_FILE}: cannot be read ({anchors_path}" in field["detail"]
+    assert f"`lexgraph index --rebuild-anchors --store {store}`" in field["fix"]
+    assert f"`lexgraph index --anchors DIR --store {store}`" in field["fix"]
+    text = lexgraph("doctor", store=store)
+    assert text.code == 1 and "PROBLEM" in text.stdout and "fix:" in text.stdout, text.stdout
+
+    # none kept: no problem, but said, with the commands that build them
+    field_path.unlink()
+    anchors_path.unlink()
+    code, field = doctor()
+    assert code == 0 and field["ok"], field
+    assert f"{FIELD_FILE}: not kept" in field["detail"] and f"{ANCHOR_FILE}: not kept" in field["detail"]
+    assert "ranks as the hybrid" in field["detail"]
+    assert f"lexgraph index --statute-anchors --store {store}" in field["fix"]

@@ -561,6 +561,30 @@ def test_every_tool_s_default_result_is_concise_bounded_and_said_once(mcp: Calla
     assert hits and all("snippet" in hit and "text" not in hit for hit in hits)
 
 
+def test_a_dense_search_says_its_list_holds_no_suppl_clause_as_the_cli_does(mcp: Callable[[Body], Any],
+                                                                            mcp_store: Path) -> None:
+    """The sample's index gives 附則 clauses no vectors (the default), so a dense list cannot hold one: the search
+    tool's structured result says so (``"unembedded": "suppl"``) as `lexgraph search --mode dense --json` does,
+    both from the package root's result; a mode whose lists hold every clause says nothing."""
+    from lexgraph import LexGraph
+
+    question = "この法律の施行期日"
+
+    async def body(session: ClientSession) -> dict[str, dict[str, Any]]:
+        return {mode: structured(await session.call_tool("search", {"question": question, "mode": mode}))
+                for mode in ("dense", "hybrid")}
+
+    found = mcp(body)
+    assert found["dense"]["unembedded"] == "suppl", found["dense"]
+    assert "unembedded" not in found["hybrid"], found["hybrid"]
+    cli = lexgraph("search", question, "--mode", "dense", "--json", store=mcp_store, env=clean_env())
+    assert cli.code == 0 and cli.json()["unembedded"] == "suppl", cli.stderr
+    with LexGraph.open(mcp_store, read_only=True) as lg:
+        assert lg.suppl_vectors() is False
+        assert lg.search(question, mode="dense").unembedded == "suppl"
+        assert lg.search(question, mode="bm25").unembedded is None
+
+
 def test_pages_give_every_item_once_and_a_cursor_only_to_its_own_call(mcp: Callable[[Body], Any],
                                                                        mcp_store: Path) -> None:
     arguments = {"law": "民法", "from_day": "2020-04-01", "to_day": "2023-06-14", "level": "all"}

@@ -80,7 +80,9 @@ class Searching:
             raise ConfigurationError("give an embedder or a retriever (built with its own embedder), not both")
         retriever = retriever or self.retriever(embedder=embedder, options=options)
         result = search(self._session.store, retriever, question, where=where, options=options)
-        return replace(result, stale=self._indexing.stale_index())
+        # a dense list cannot hold a clause without a vector: said with the result, so that none is taken for a miss
+        unembedded = "suppl" if options.mode == "dense" and self._indexing.suppl_vectors() is False else None
+        return replace(result, stale=self._indexing.stale_index(), unembedded=unembedded)
 
     def retriever(self, mode: str | None = None, *, embedder: Embedder | None = None, llm: LLMClient | None = None,
                   rrf_k: float | None = None, weights: Mapping[str, float] | None = None,

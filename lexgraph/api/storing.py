@@ -31,17 +31,14 @@ class Storing:
         return self._session.store.counts()
 
     def doctor(self) -> DoctorReport:
-        """Migrations, counts, consistency and the search indexes checked (on Neo4j, the anchor field's files kept
-        in its database too), each finding with its fix; `ok` is False when any check fails. Raises `StoreError`
-        when the store cannot be read."""
-        from lexgraph.index.health import anchor_files_finding, index_finding
+        """Migrations, counts, consistency, the search indexes and the anchor field's files (beside an embedded
+        store's index, or kept in a Neo4j store's database) checked, each finding with its fix; `ok` is False when
+        any check fails. Raises `StoreError` when the store cannot be read."""
+        from lexgraph.index.health import index_finding
+        from lexgraph.retrieve.anchor_health import anchor_field_finding
         from lexgraph.store.doctor import examine
 
-        store = self._session.store
-        # A Neo4j store keeps the anchor field's files in its database, where only this check sees them; an
-        # embedded store's are files beside its index, read and checked by every search.
-        kept = (anchor_files_finding,) if store.index_kind != "files" else ()
-        return examine(store, checks=(index_finding, *kept))
+        return examine(self._session.store, checks=(index_finding, anchor_field_finding))
 
     def query(self, cypher: str, params: Mapping[str, Any] | None = None, *, limit: int | None = None) -> list[Row]:
         """User Cypher, always read-only: the rows, as dicts (at most `limit`, the rest never read, so that a query

@@ -164,13 +164,11 @@ def search_command(
     with opened(store, read_only=True) as lg:
         result = lg.search(question, as_of=day, laws=law or (), kind=kind,  # type: ignore[arg-type]
                            options=options, embedder=make_embedder(embedder, lg))
-        # a dense list cannot hold a clause without a vector: said, so that none is taken for a miss
-        unembedded = options.mode == "dense" and lg.suppl_vectors() is False
     if as_json:
-        emit_json(result.to_json() | ({"unembedded": "suppl"} if unembedded else {}))
+        emit_json(result.to_json())
     else:
         _print_result(result)
-        if unembedded:
+        if result.unembedded == "suppl":
             err.print("[yellow]dense list[/] holds the main text only: this index gives 附則 clauses no vectors "
                       "(search them with --mode bm25 or hybrid; `lexgraph index --suppl-vectors` embeds them)",
                       highlight=False)

@@ -143,14 +143,8 @@ def fetch_files(store: GraphStore, files: Sequence[StoredFile], root: Path | Non
     the files' hashes, so a file written again is fetched into a new folder and a search never reads a stale one.
     Raises `InputError` naming the file, what is wrong and the fix when a record is of another format or
     tokenizer, or the database's copy is damaged (chunks missing, or bytes whose hash is not the record's)."""
-    for record in files:
-        refuse_unreadable(store, record)
     folder = cache_folder(files, root)
-    folder.mkdir(parents=True, exist_ok=True)
-    for record in files:
-        path = folder / record.name
-        if not _cached(path, record):
-            _fetch(store, record, folder)
+    fetch_into(store, files, folder, keep_cached=True)
     return folder
 
 
@@ -168,15 +162,18 @@ def is_cached(files: Sequence[StoredFile], record: StoredFile, root: Path | None
     return _cached(cache_folder(files, root) / record.name, record)
 
 
-def fetch_into(store: GraphStore, files: Sequence[StoredFile], folder: Path) -> None:
+def fetch_into(store: GraphStore, files: Sequence[StoredFile], folder: Path, *, keep_cached: bool = False) -> None:
     """Write `files` as the database keeps them into `folder`, each checked against its record (chunk sequence,
-    size, SHA-256) before it is renamed into place, bypassing the cache: what `lexgraph copy` carries out of a
-    Neo4j store. Raises `InputError` as `fetch_files` does."""
+    size, SHA-256) before it is renamed into place: what `lexgraph copy` carries out of a Neo4j store, and what
+    `fetch_files` fills its cache with. With `keep_cached`, a file already in `folder` with its record's size and
+    hash is kept, not fetched again (the cache); without, every file is fetched, whatever the folder holds. Every
+    record is checked before anything is fetched. Raises `InputError` as `fetch_files` does."""
     for record in files:
         refuse_unreadable(store, record)
     folder.mkdir(parents=True, exist_ok=True)
     for record in files:
-        _fetch(store, record, folder)
+        if not (keep_cached and _cached(folder / record.name, record)):
+            _fetch(store, record, folder)
 
 
 def refuse_unreadable(store: GraphStore, record: StoredFile) -> None:

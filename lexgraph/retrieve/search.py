@@ -144,6 +144,9 @@ class SearchResult:
     stale: tuple[StalePart, ...] = field(default=())  # index parts built from an older state of the graph
     #: The mode that ranked, and why, when it is not `mode` (the index lacks what `mode` reads); None when it is.
     ranked_by: RankedBy | None = None
+    #: Clauses a dense list cannot hold, as ``"suppl"`` (附則 clauses, when the index gives them no vectors), so that
+    #: none of them is taken for a miss; None when the list can hold every clause (or the mode reads no vectors).
+    unembedded: str | None = None
 
     def relevant_chunks(self) -> tuple[Retrieved, ...]:
         """The chunks at or above the relevance floor: those the graph evidence and an answer may draw on."""
@@ -159,7 +162,8 @@ class SearchResult:
                 "hypothetical_answers": list(self.hypothetical_answers), "dropped": list(self.dropped),
                 "unknown": [u.to_json() for u in self.unknown],
                 "unverified": [u.to_json() for u in self.unverified],
-                "stale_index": [part.to_json() for part in self.stale]}
+                "stale_index": [part.to_json() for part in self.stale],
+                **({"unembedded": self.unembedded} if self.unembedded is not None else {})}
 
 
 def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LLMClient | None = None,
