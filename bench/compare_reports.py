@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from lexgraph.eval.metrics import RetrievalReport
