@@ -60,7 +60,11 @@ def main() -> int:
                 a_report = replace(a_report, questions=tuple(q for q in a_report.questions if q.qid in both))
                 b_report = replace(b_report, questions=tuple(q for q in b_report.questions if q.qid in both))
                 level = f"{level} ({len(both)} both reach)"
-            rows = compare_reports(a_report, b_report, clusters)
+            try:
+                rows = compare_reports(a_report, b_report, clusters)
+            except ValueError as error:
+                print(f"{mode} {level}: {error}", file=sys.stderr)
+                return 1
             cells = "  ".join(f"{d.metric} {d.mean_b:.3f}→{d.mean_a:.3f} ({d.difference:+.3f} [{d.low:+.3f}, "
                               f"{d.high:+.3f}] p {d.p_value:.2f})" for d in rows)
             moved = ", ".join(d.metric for d in rows if d.verdict != "no difference")

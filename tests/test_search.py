@@ -434,6 +434,22 @@ def test_eval_retrieval_on_lawqa_questions(search_store: Path, tmp_path: Path) -
     missing = subprocess.run([sys.executable, script, tmp_path / "report", tmp_path / "none"], capture_output=True,
                              text=True, timeout=120)
     assert missing.returncode == 1 and "metrics.json" in missing.stderr
+    # a store that reaches one question fewer (another store's versions) is compared over the questions both reach;
+    # a level scoring every question must score the same ones, or the script says which differ
+    shutil.copytree(tmp_path / "report", tmp_path / "fewer")
+    runs = json.loads((tmp_path / "fewer" / "metrics.json").read_text(encoding="utf-8"))
+    reachable = runs[0]["levels"]["article (reachable)"]
+    n_reached, dropped = len(reachable["questions"]), reachable["questions"].pop(0)["qid"]
+    (tmp_path / "fewer" / "metrics.json").write_text(json.dumps(runs, ensure_ascii=False), encoding="utf-8")
+    fewer = subprocess.run([sys.executable, script, tmp_path / "report", tmp_path / "fewer"], capture_output=True,
+                           text=True, timeout=120)
+    assert fewer.returncode == 0 and f"article (reachable) ({n_reached - 1} both reach)" in fewer.stdout, fewer.stderr
+    runs[0]["levels"]["article"]["questions"] = [q for q in runs[0]["levels"]["article"]["questions"]
+                                                 if q["qid"] != dropped]
+    (tmp_path / "fewer" / "metrics.json").write_text(json.dumps(runs, ensure_ascii=False), encoding="utf-8")
+    other = subprocess.run([sys.executable, script, tmp_path / "report", tmp_path / "fewer"], capture_output=True,
+                           text=True, timeout=120)
+    assert other.returncode == 1 and dropped in other.stderr and "Traceback" not in other.stderr
 
 
 def test_eval_retrieval_rejects_a_file_that_is_not_lawqa(tmp_path: Path, search_store: Path) -> None:
