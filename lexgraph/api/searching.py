@@ -81,8 +81,8 @@ class Searching:
         retriever = retriever or self.retriever(embedder=embedder, options=options)
         result = search(self._session.store, retriever, question, where=where, options=options)
         # a dense list cannot hold a clause without a vector: said with the result, so that none is taken for a miss
-        unembedded = "suppl" if options.mode == "dense" and self._indexing.suppl_vectors() is False else None
-        return replace(result, stale=self._indexing.stale_index(), unembedded=unembedded)
+        unembedded = options.mode == "dense" and self._indexing.suppl_vectors() is False
+        return replace(result, stale=self._indexing.stale_index(), unembedded="suppl" if unembedded else None)
 
     def retriever(self, mode: str | None = None, *, embedder: Embedder | None = None, llm: LLMClient | None = None,
                   rrf_k: float | None = None, weights: Mapping[str, float] | None = None,

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import Any
+from typing import Any, Literal
 
 from lexgraph.errors import InputError
 from lexgraph.index.embed import Embedder
@@ -146,7 +146,7 @@ class SearchResult:
     ranked_by: RankedBy | None = None
     #: Clauses a dense list cannot hold, as ``"suppl"`` (附則 clauses, when the index gives them no vectors), so that
     #: none of them is taken for a miss; None when the list can hold every clause (or the mode reads no vectors).
-    unembedded: str | None = None
+    unembedded: Literal["suppl"] | None = None
 
     def relevant_chunks(self) -> tuple[Retrieved, ...]:
         """The chunks at or above the relevance floor: those the graph evidence and an answer may draw on."""

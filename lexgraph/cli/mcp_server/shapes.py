@@ -190,9 +190,9 @@ class SearchResult(Page):
     chunks: list[SearchHit]
     evidence: list[SearchHit] | None = Field(None, description="Evidence the citation graph selects (evidence: "
                                                                "true).")
-    unembedded: str | None = Field(None, description="suppl: the dense list holds the main text only, since this "
-                                                     "index gives 附則 clauses no vectors (search them with mode bm25 "
-                                                     "or hybrid); absent when the list can hold every clause.")
+    unembedded: Literal["suppl"] | None = Field(
+        None, description="suppl: the dense list holds the main text only, since this index gives 附則 clauses no "
+                          "vectors (search them with mode bm25 or hybrid); absent when the list can hold every clause.")
 
 
 class AnswerOut(Page):
