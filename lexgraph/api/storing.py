@@ -143,29 +143,24 @@ def _readable_anchor_files(folder: Path) -> dict[str, str | None]:
 
 def _place_anchor_files(folder: Path, names: Iterable[str], directory: Path) -> None:
     """Copy the files `names` from `folder` into an embedded store's index folder `directory`, under its index
-    lock (an index build writes there too): each to a temporary name, its bytes' SHA-256 compared with the
-    source's, then renamed into place, so that the folder holds the file before or the source's, never part of
-    one."""
-    import os
-    import secrets
-    import shutil
+    lock (an index build writes there too): each written in place of the file there (`replaced`), and renamed
+    into place only when the bytes written have the source's SHA-256, so that the folder holds the file before or
+    the source's, never part of one."""
+    import hashlib
 
+    from lexgraph.documents.datafiles import replaced
     from lexgraph.errors import StoreError
     from lexgraph.index.local import index_lock
-    from lexgraph.index.neo4j_files import file_sha256 as sha256
+    from lexgraph.index.neo4j_files import file_sha256
 
     with index_lock(directory):
         for name in names:
-            want = sha256(folder / name)
-            temporary = directory / f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
-            try:
-                with open(folder / name, "rb") as source, open(temporary, "xb") as out:
-                    shutil.copyfileobj(source, out, 1 << 22)
-                    out.flush()
-                    os.fsync(out.fileno())
-                if sha256(temporary) != want:
+            want = file_sha256(folder / name)
+            with replaced(directory / name) as out, open(folder / name, "rb") as source:
+                digest = hashlib.sha256()
+                while block := source.read(1 << 22):
+                    digest.update(block)
+                    out.write(block)
+                if digest.hexdigest() != want:
                     raise StoreError(f"{directory / name}: the copy's bytes are not the source's (their SHA-256 "
                                      "differs); run `lexgraph copy` again")
-                temporary.replace(directory / name)
-            finally:
-                temporary.unlink(missing_ok=True)

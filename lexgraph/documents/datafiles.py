@@ -1,5 +1,5 @@
 """Data files read whole or line by line (JSON Lines, gzip-compressed or not), bounded and checked before a byte of
-them is trusted (docs/security.md, "File readers").
+them is trusted (docs/security.md, "File readers"), and written whole (`replaced`).
 
 Every such reader opens its file here, so that each gets the same guarantees:
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import secrets
 import stat
 import zlib
 from collections.abc import Iterator
@@ -84,6 +85,25 @@ def open_regular(path: Path, what: str = "file") -> Iterator[BinaryIO]:
         raise
     with stream:
         yield stream
+
+
+@contextmanager
+def replaced(path: Path) -> Iterator[BinaryIO]:
+    """A new file written in place of `path`, whole or not at all: the bytes go to a temporary file of a name of
+    its own beside it (a concurrent writer has its own), created with the mode the umask gives, as the file it
+    replaces was; once the block ends without an exception it is synced and renamed over `path`, and on every way
+    out (an exception raised to refuse what was written, an interrupt) the temporary file is removed. So a reader
+    sees the file before or the whole new one, never part of one, and a killed write leaves only the file before
+    (and at worst a ``.tmp`` file beside it)."""
+    temporary = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    try:
+        with open(temporary, "xb") as out:
+            yield out
+            out.flush()
+            os.fsync(out.fileno())
+        temporary.replace(path)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def _kind(mode: int) -> str:

@@ -30,7 +30,6 @@ import io
 import json
 import os
 import re
-import secrets
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -39,7 +38,7 @@ from typing import Any
 
 from lexgraph.citations import extract
 from lexgraph.citations.sentences import sentence_ends, without_citations
-from lexgraph.documents.datafiles import DataLimits, is_regular_file, open_regular
+from lexgraph.documents.datafiles import DataLimits, is_regular_file, open_regular, replaced
 from lexgraph.documents.jsonl import line_where, read_records
 from lexgraph.errors import InputError
 from lexgraph.index.tokenize import tokenize
@@ -179,25 +178,18 @@ def write_anchors(directory: Path, anchors: Iterable[Anchor], *, source: str = "
     holds some (`InputError`, naming `source`): an empty or wrong folder must not wipe them."""
     directory.mkdir(parents=True, exist_ok=True)
     count = 0
-    # A new name of its own (a concurrent build writes its own), created with the mode the umask gives, as the
-    # file it replaces was.
-    temporary = directory / f".{ANCHOR_FILE}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
-    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(handle, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as packed, \
+    with replaced(directory / ANCHOR_FILE) as raw:
+        # no name and no time in the gzip header: the same anchors give the same bytes, whatever the
+        # temporary file's name (a Neo4j store's copy is compared by its SHA-256)
+        with gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as packed, \
                 io.TextIOWrapper(packed, encoding="utf-8") as out:
             for anchor in anchors:
                 out.write(json.dumps(anchor.to_json(), ensure_ascii=False) + "\n")
                 count += 1
-        if count == 0:
-            kept = _holds_anchors(directory / ANCHOR_FILE)
-            if kept:
-                raise InputError(f"{source}: no sentence cites an article of the indexed laws, so no anchor was "
-                                 f"built; the anchors built before ({directory / ANCHOR_FILE}) are kept. Give the "
-                                 "folder of judgment texts (.txt), or remove that file to drop the anchors")
-        temporary.replace(directory / ANCHOR_FILE)
-    finally:
-        temporary.unlink(missing_ok=True)
+        if count == 0 and _holds_anchors(directory / ANCHOR_FILE):
+            raise InputError(f"{source}: no sentence cites an article of the indexed laws, so no anchor was "
+                             f"built; the anchors built before ({directory / ANCHOR_FILE}) are kept. Give the "
+                             "folder of judgment texts (.txt), or remove that file to drop the anchors")
     return count
 
 

@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from lexgraph.documents.datafiles import replaced
 from lexgraph.errors import InputError
 from lexgraph.index.anchors import ANCHOR_FILE, ANCHORS_FORMAT, FIELD_FILE, FIELD_FORMAT
 from lexgraph.index.tokenize import TOKENIZER_VERSION
@@ -236,33 +236,26 @@ def _fetch(store: GraphStore, record: StoredFile, folder: Path) -> None:
         return InputError(f"{store.location}: the anchor field's {record.name} kept in the database is damaged "
                           f"({what}); {REWRITE[record.name]}")
 
-    temporary = folder / f".{record.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     digest = hashlib.sha256()
     size = 0
     expected_seq = 0
-    try:
-        with open(temporary, "xb") as out:
-            for first in range(0, record.chunks, _CHUNKS_PER_READ):
-                last = min(first + _CHUNKS_PER_READ, record.chunks) - 1
-                for row in store.rows(INDEX_FILE_CHUNKS, name=record.name, sha256=record.sha256, first=first,
-                                      last=last):
-                    if int(row.seq) != expected_seq:
-                        raise refuse(f"chunk {expected_seq} of {record.chunks} is missing")
-                    data = bytes(row.data or b"")
-                    if len(data) > CHUNK_BYTES or size + len(data) > record.size:
-                        raise refuse(f"chunk {expected_seq} holds {len(data)} bytes, more than its record allows")
-                    digest.update(data)
-                    size += len(data)
-                    out.write(data)
-                    expected_seq += 1
-            if expected_seq != record.chunks:
-                raise refuse(f"chunk {expected_seq} of {record.chunks} is missing")
-            if size != record.size:
-                raise refuse(f"its chunks hold {size} bytes, its record says {record.size}")
-            if digest.hexdigest() != record.sha256:
-                raise refuse("its bytes' SHA-256 is not its record's")
-            out.flush()
-            os.fsync(out.fileno())
-        temporary.replace(folder / record.name)
-    finally:
-        temporary.unlink(missing_ok=True)
+    with replaced(folder / record.name) as out:
+        for first in range(0, record.chunks, _CHUNKS_PER_READ):
+            last = min(first + _CHUNKS_PER_READ, record.chunks) - 1
+            for row in store.rows(INDEX_FILE_CHUNKS, name=record.name, sha256=record.sha256, first=first,
+                                  last=last):
+                if int(row.seq) != expected_seq:
+                    raise refuse(f"chunk {expected_seq} of {record.chunks} is missing")
+                data = bytes(row.data or b"")
+                if len(data) > CHUNK_BYTES or size + len(data) > record.size:
+                    raise refuse(f"chunk {expected_seq} holds {len(data)} bytes, more than its record allows")
+                digest.update(data)
+                size += len(data)
+                out.write(data)
+                expected_seq += 1
+        if expected_seq != record.chunks:
+            raise refuse(f"chunk {expected_seq} of {record.chunks} is missing")
+        if size != record.size:
+            raise refuse(f"its chunks hold {size} bytes, its record says {record.size}")
+        if digest.hexdigest() != record.sha256:
+            raise refuse("its bytes' SHA-256 is not its record's")

@@ -20,7 +20,6 @@ import json
 import math
 import mmap
 import os
-import secrets
 from array import array
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from lexgraph.documents.datafiles import open_regular
+from lexgraph.documents.datafiles import open_regular, replaced
 from lexgraph.errors import InputError
 from lexgraph.index.anchors import ANCHOR_FILE, FIELD_FILE, FIELD_FORMAT, Anchor, read_anchors
 from lexgraph.index.query import SearchIndex
@@ -201,19 +200,12 @@ def write_field(directory: Path, field: FieldArrays, *, weights: Mapping[str, fl
                         ensure_ascii=False).encode()
     start = -(-(len(_MAGIC) + 8 + len(header)) // _ALIGN) * _ALIGN
     path = directory / FIELD_FILE
-    temporary = directory / f".{FIELD_FILE}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
-    try:
-        with open(temporary, "xb") as out:
-            out.write(_MAGIC + len(header).to_bytes(8, "little") + header)
-            for name in _ARRAYS:
-                out.seek(start + int(layout[name]["offset"]))  # type: ignore[call-overload]
-                out.write(arrays[name].tobytes())
-            out.truncate(start + offset)
-            out.flush()
-            os.fsync(out.fileno())
-        temporary.replace(path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    with replaced(path) as out:
+        out.write(_MAGIC + len(header).to_bytes(8, "little") + header)
+        for name in _ARRAYS:
+            out.seek(start + int(layout[name]["offset"]))  # type: ignore[call-overload]
+            out.write(arrays[name].tobytes())
+        out.truncate(start + offset)
     return path
 
 
