@@ -14,7 +14,6 @@ against a scratch database. The figures are medians of ``--rounds``, with the 1-
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import shutil
@@ -28,8 +27,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lexgraph.index.anchors import ANCHOR_FILE, ANCHORS_FORMAT, FIELD_FILE, FIELD_FORMAT
-from lexgraph.index.neo4j_files import ANCHOR_CACHE_ENV, fetch_files, fetch_into, put_file, stored_files
+from lexgraph.index.neo4j_files import (
+    ANCHOR_CACHE_ENV,
+    FORMATS,
+    fetch_files,
+    fetch_into,
+    file_sha256,
+    put_file,
+    stored_files,
+)
 from lexgraph.retrieve.anchor_health import anchor_field_finding
 from lexgraph.store import open_store
 
@@ -47,10 +53,7 @@ def local_copy(source: Path, folder: Path) -> None:
     """The baseline: the file copied on the local disk and its copy hashed, as a fetch writes and checks it."""
     target = folder / source.name
     shutil.copyfile(source, target)
-    digest = hashlib.sha256()
-    with open(target, "rb") as data:
-        while block := data.read(1 << 22):
-            digest.update(block)
+    file_sha256(target)
     target.unlink()
 
 
@@ -61,7 +64,6 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    formats = {FIELD_FILE: FIELD_FORMAT, ANCHOR_FILE: ANCHORS_FORMAT}
     load_start = os.getloadavg()[0]
     store = open_store(args.uri)
     files: dict[str, dict[str, float | int]] = {}
@@ -70,14 +72,14 @@ def main() -> None:
         os.environ[ANCHOR_CACHE_ENV] = str(Path(scratch) / "cache")
         for path in args.file:
             name = path.name
-            if name not in formats:
-                raise SystemExit(f"{path}: not an anchor field file ({', '.join(formats)})")
+            if name not in FORMATS:
+                raise SystemExit(f"{path}: not an anchor field file ({', '.join(FORMATS)})")
             out = Path(scratch) / "out"
             out.mkdir(exist_ok=True)
             figures: dict[str, float | int] = {"bytes": path.stat().st_size}
             figures["local copy + hash s"] = timed(partial(local_copy, path, out), args.rounds)
             figures["put into Neo4j s"] = timed(partial(put_file, store, path, name=name,
-                                                        format=formats[name]), args.rounds)
+                                                        format=FORMATS[name]), args.rounds)
             record = stored_files(store)[name]
             figures["fetch out of Neo4j, checked s"] = timed(partial(fetch_into, store, [record], out),
                                                              args.rounds)

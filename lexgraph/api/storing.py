@@ -80,7 +80,6 @@ class Storing:
         copied; nothing for a source without them."""
         import tempfile
 
-        from lexgraph.index.anchors import ANCHOR_FILE
         from lexgraph.index.backends import index_backend
         from lexgraph.index.neo4j_files import fetch_into, stored_files
 
@@ -100,12 +99,10 @@ class Storing:
             if target.index_kind == "files":
                 _place_anchor_files(folder, files, Path(index_backend(target).location(target)))
             else:
-                from lexgraph.index.anchors import ANCHORS_FORMAT, FIELD_FORMAT
-                from lexgraph.index.neo4j_files import put_file
+                from lexgraph.index.neo4j_files import FORMATS, put_file
 
                 for name, graph in files.items():
-                    put_file(target, folder / name, name=name,
-                             format=ANCHORS_FORMAT if name == ANCHOR_FILE else FIELD_FORMAT, graph=graph)
+                    put_file(target, folder / name, name=name, format=FORMATS[name], graph=graph)
             return {name: (folder / name).stat().st_size for name in files}
 
     def _index_from_cache(self, target: str) -> IndexFromCache | None:
@@ -125,19 +122,16 @@ class Storing:
 
 
 def _readable_anchor_files(folder: Path) -> dict[str, str | None]:
-    """The anchor field's files in `folder` that a search can read (each read by its loader first: a damaged one
-    raises `InputError` naming the fix), by name, with the digest of the graph the statutes' field was built
-    from."""
-    from lexgraph.index.anchors import ANCHOR_FILE, FIELD_FILE, read_anchors
-    from lexgraph.retrieve.anchor_field import read_field
+    """The anchor field's files in `folder` that a search can read (each read by its loader first, through
+    `anchor_file_facts`: a damaged one raises `InputError` naming the fix), by name, with the digest of the graph
+    the statutes' field was built from."""
+    from lexgraph.index.anchors import ANCHOR_FILE, FIELD_FILE
+    from lexgraph.retrieve.anchor_field import anchor_file_facts
 
     files: dict[str, str | None] = {}
-    saved = read_field(folder) if (folder / FIELD_FILE).is_file() else None
-    if saved is not None:
-        graph = saved[1].get("graph")
-        files[FIELD_FILE] = str(graph) if graph is not None else None
-    if (folder / ANCHOR_FILE).is_file() and read_anchors(folder) is not None:
-        files[ANCHOR_FILE] = None
+    for name in (FIELD_FILE, ANCHOR_FILE):
+        if (folder / name).is_file() and (facts := anchor_file_facts(folder, name)) is not None:
+            files[name] = facts[1]
     return files
 
 

@@ -366,11 +366,13 @@ class StatuteScan:
         if (any(ch in _TITLE_STOP for ch in between) or _TITLE_BREAKS.search(between)
                 or _VERSION_PREFIX.match(between) or between.startswith(("全部改正", "改正", "廃止"))):
             return None
-        for number_end, number in self.law_numbers.items():
-            if at - 20 <= number_end <= at:
-                by = _AMENDED_BY.match(t, number_end)
-                if by is not None and by.end() == at + 3 and self.law_num_at(number.start(), number.group()):
-                    return at + 3
+        for number_end in range(max(0, at - 20), at + 1):  # the numbers are kept by their end offsets
+            number = self.law_numbers.get(number_end)
+            if number is None:
+                continue
+            by = _AMENDED_BY.match(t, number_end)
+            if by is not None and by.end() == at + 3 and self.law_num_at(number.start(), number.group()):
+                return at + 3
         return None
 
     def _act_title(self, end: int) -> int | None:

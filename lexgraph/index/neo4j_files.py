@@ -185,10 +185,15 @@ def refuse_unreadable(store: GraphStore, record: StoredFile) -> None:
                          f"has (at most {MAX_FILE_BYTES} bytes, {CHUNK_BYTES} a chunk); {REWRITE[record.name]}")
 
 
+def written_as_now(record: StoredFile) -> bool:
+    """Whether the record says its file is of the format and tokenizer this version of lexgraph writes."""
+    return record.format == FORMATS[record.name] and record.tokenizer == TOKENIZER_VERSION
+
+
 def refuse_stale(store: GraphStore, record: StoredFile) -> None:
     """`InputError` when the record says the file was written by a version of lexgraph that writes it otherwise."""
     expected = FORMATS[record.name]
-    if record.format != expected or record.tokenizer != TOKENIZER_VERSION:
+    if not written_as_now(record):
         raise InputError(f"{store.location}: the anchor field's {record.name} kept in the database is of format "
                          f"{record.format!r}, tokenised by {record.tokenizer!r}; this version reads {expected!r}, "
                          f"tokenised by {TOKENIZER_VERSION!r}: {REWRITE[record.name]}")

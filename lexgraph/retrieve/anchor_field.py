@@ -209,6 +209,22 @@ def write_field(directory: Path, field: FieldArrays, *, weights: Mapping[str, fl
     return path
 
 
+def anchor_file_facts(directory: Path, name: str) -> tuple[int, str | None] | None:
+    """How many anchors the anchor field's file `name` (`FIELD_FILE` or `ANCHOR_FILE`) in `directory` holds and,
+    for the statutes' field, the digest of the graph it was built from (None for the judgments' file, or a field
+    that records none); None when there is no such file. Each is read by the loader a search reads it with, so a
+    file refused here (`InputError` naming it and the fix) is one every learned search would refuse: what
+    `lexgraph doctor` reports and what `lexgraph copy` checks before it carries a file."""
+    if name == FIELD_FILE:
+        read = read_field(directory)
+        if read is None:
+            return None
+        graph = read[1].get("graph")
+        return int(read[1].get("anchors", 0)), None if graph is None else str(graph)
+    anchors = read_anchors(directory)
+    return None if anchors is None else (len(anchors), None)
+
+
 def read_field(directory: Path) -> tuple[FieldArrays, dict[str, Any]] | None:
     """The saved field beside an index, mapped (nothing of the arrays is read until a search reads it), and its
     header; None when there is none. Every size, type and offset is checked against the file before an array is

@@ -78,9 +78,9 @@ class _Kept:
 def _beside_index(store: GraphStore) -> tuple[dict[str, _Kept], list[str]]:
     """The anchor files beside an embedded store's index, each read by the loader a search reads it with (its
     checks are the ones a search makes, so a file it refuses is one every learned search would refuse)."""
-    from lexgraph.index.anchors import ANCHOR_FILE, FIELD_FILE, read_anchors
+    from lexgraph.index.anchors import ANCHOR_FILE, FIELD_FILE
     from lexgraph.index.backends import index_backend
-    from lexgraph.retrieve.anchor_field import read_field
+    from lexgraph.retrieve.anchor_field import anchor_file_facts
 
     directory = Path(index_backend(store).location(store))
     kept: dict[str, _Kept] = {}
@@ -90,15 +90,8 @@ def _beside_index(store: GraphStore) -> tuple[dict[str, _Kept], list[str]]:
             continue
         facts = (f"{path.lstat().st_size:,} bytes",)
         try:
-            if name == FIELD_FILE:
-                read = read_field(directory)
-                header = read[1] if read is not None else {}
-                graph = header.get("graph")
-                kept[name] = _Kept((*facts, f"{int(header.get('anchors', 0)):,} anchors"),
-                                   graph=None if graph is None else str(graph))
-            else:
-                anchors = read_anchors(directory) or []
-                kept[name] = _Kept((*facts, f"{len(anchors):,} anchors"))
+            anchors, graph = anchor_file_facts(directory, name) or (0, None)
+            kept[name] = _Kept((*facts, f"{anchors:,} anchors"), graph=graph)
         except InputError as error:
             kept[name] = _Kept(facts, wrong=f"cannot be read ({error})")
     return kept, ([f"in {directory}"] if kept else [])
@@ -108,7 +101,14 @@ def _in_database(store: GraphStore) -> tuple[dict[str, _Kept], list[str]]:
     """The anchor files a Neo4j store keeps in its database (`index.neo4j_files`): each record's size and
     SHA-256, whether the database still holds all its chunks (read by their sizes, not their bytes), and whether
     this machine's cache holds it (a first search fetches what it does not)."""
-    from lexgraph.index.neo4j_files import FORMATS, cache_folder, chunks_problem, is_cached, stored_files
+    from lexgraph.index.neo4j_files import (
+        FORMATS,
+        cache_folder,
+        chunks_problem,
+        is_cached,
+        stored_files,
+        written_as_now,
+    )
     from lexgraph.index.tokenize import TOKENIZER_VERSION
 
     records = stored_files(store)
@@ -118,7 +118,7 @@ def _in_database(store: GraphStore) -> tuple[dict[str, _Kept], list[str]]:
         facts = (f"{record.size:,} bytes in {record.chunks} chunk{'s' if record.chunks != 1 else ''}",
                  f"SHA-256 {record.sha256[:16]}")
         wrong = None
-        if record.format != FORMATS[name] or record.tokenizer != TOKENIZER_VERSION:
+        if not written_as_now(record):
             wrong = (f"written by another version of lexgraph (format {record.format!r}, tokenizer "
                      f"{record.tokenizer!r}; this one reads {FORMATS[name]!r}, {TOKENIZER_VERSION!r})")
         elif (damaged := chunks_problem(store, record)) is not None:
