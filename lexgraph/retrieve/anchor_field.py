@@ -238,7 +238,7 @@ def read_field(directory: Path) -> tuple[FieldArrays, dict[str, Any]] | None:
     def refuse(what: str) -> InputError:
         return InputError(f"{path}: {what}; the anchor field cannot be read: {REBUILD_FIELD}")
 
-    with open_regular(path, "anchor field file") as file:
+    with open_regular(path, "field file written by `lexgraph index`") as file:
         size = os.fstat(file.fileno()).st_size
         if size < len(_MAGIC) + 8:
             raise refuse(f"{size} bytes, too short for an anchor field")
