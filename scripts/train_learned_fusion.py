@@ -48,6 +48,7 @@ import numpy as np
 from lexgraph import LexGraph
 from lexgraph.citations import extract
 from lexgraph.citations.sentences import sentence_ends, without_citations
+from lexgraph.documents.judgment import judgment_key
 from lexgraph.index.query import SearchFilter
 from lexgraph.index.units import article_path
 from lexgraph.retrieve.learned import FEATURES, MODEL_FILE, LearnedModel, LearnedRetriever, anchor_field
@@ -91,17 +92,21 @@ def training_queries(judgments: Path, benchmark: Path, laws: set[str], per_judgm
     sentence resolved to a stored law, at most 3 articles), so the judgments outside it have almost none; here a
     sentence qualifies when it cites at least one article of a stored law, and its gold is those articles."""
     bench = json.loads(benchmark.read_text(encoding="utf-8"))
-    held = {q["doc"] for q in bench["queries"]}
+    # A judgment by its key, not its file's name: the archive holds five judgments twice (085547_hanrei.txt and
+    # 85547.txt), and a benchmark judgment's twin is the benchmark's own text.
+    held = {judgment_key(q["doc"]) for q in bench["queries"]}
     rng = random.Random(seed)
-    out, used = [], 0
+    out, used, seen = [], 0, set()
     for path in sorted(judgments.glob("*.txt")):
-        if path.stem in held:
+        key = judgment_key(path.stem)
+        if key in held or key in seen:
             continue
+        seen.add(key)
         sentences = citing_in(path.read_text(encoding="utf-8"), laws)
         if sentences:
             used += 1
         for query, gold in rng.sample(sentences, min(per_judgment, len(sentences))):
-            out.append((path.stem, query, gold))
+            out.append((key, query, gold))
     rng.shuffle(out)
     return out[:limit], held, used
 
@@ -212,7 +217,8 @@ def store_rows(store: Path, args: argparse.Namespace, log: list[dict[str, object
         for i, (doc, query, gold) in enumerate([*judged, *captions]):
             retriever = folds[fold_of(doc, args.folds)] if doc else whole
             if doc and retriever.field is not None:
-                assert doc not in retriever.field.sources  # its own judgment never describes its gold
+                # its own judgment (in either copy of its file) never describes its gold
+                assert not any(judgment_key(source) == doc for source in retriever.field.sources)
             candidates = retriever.candidates(query, where)
             label = np.asarray([a in gold for a in candidates.articles], float)
             if not label.any() or label.all():

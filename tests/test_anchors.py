@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lexgraph.client import LexGraph
+from lexgraph.documents.judgment import judgment_key
 from lexgraph.errors import InputError
 from lexgraph.eval.benchmark import load_questions
 from lexgraph.index.anchors import (
@@ -66,6 +67,55 @@ def test_a_judgment_held_apart_contributes_nothing_to_the_field() -> None:
     assert by_article(full, query) != by_article(held, query)  # and it did count before
     hits = full.search(query, 3)
     assert hits and (hits[0].law_id, hits[0].article) in {(a.law_id, a.article) for a in anchors if a.source == own}
+
+
+def test_a_judgment_held_apart_is_held_apart_in_both_copies_of_its_file(tmp_path: Path) -> None:
+    """The courts' archive ships some judgments twice (085547_hanrei.txt and 85547.txt, byte for byte): holding
+    one name apart holds the other apart too, in the field and the training queries."""
+    text = (JUDGMENTS / "92453.txt").read_text("utf-8")
+    (tmp_path / "92453.txt").write_text(text, "utf-8")
+    (tmp_path / "092453_hanrei.txt").write_text(text, "utf-8")
+    (tmp_path / "91244.txt").write_text((JUDGMENTS / "91244.txt").read_text("utf-8"), "utf-8")
+    twins = [a for f in sorted(tmp_path.glob("*.txt")) for a in judgment_anchors(f.stem, f.read_text("utf-8"))]
+    assert {a.source for a in twins} == {"92453", "092453_hanrei", "91244"}
+    other = [a for a in twins if a.source == "91244"]
+    query = next(a.tokens for a in twins if a.source == "92453" and a.law_id == MINPO)
+    for name in ("092453_hanrei", "92453"):
+        held = AnchorField.build(twins, exclude={name})
+        alone = AnchorField.build(other)
+        assert by_article(held, query) == by_article(alone, query)
+    train = training_script()
+    benchmark = tmp_path / "bench.json"
+    benchmark.write_text(json.dumps({"queries": [{"doc": "092453_hanrei"}]}), "utf-8")
+    queries, held_keys, _ = train.training_queries(tmp_path, benchmark, {MINPO, "408AC0000000109"}, 50, 1000, 1)
+    assert held_keys == {"92453"} and queries and {doc for doc, _, _ in queries} == {"91244"}
+
+
+@pytest.mark.requires("shared")
+def test_no_copy_of_a_benchmark_judgment_feeds_the_anchors_or_the_training() -> None:
+    """The real archive of 742 judgments holds five twice, under both names (083087_hanrei.txt and 83087.txt);
+    four of those are benchmark judgments. Held apart as an evaluation holds them apart, no anchor comes from
+    either copy of a benchmark judgment, and no sentence of a benchmark query from a twin is an anchor or a
+    training query. Held apart by file name, as they were, the twins gave the benchmark's own sentences to both.
+    (Other judgments that repeat a benchmark sentence word for word, a companion case's or a set phrase, are
+    other judgments, and feed both: docs/search.md counts them.)"""
+    archive = SHARED / "precedents" / "supreme_court"
+    bench = json.loads((ROOT / "bench" / "data" / "judgment_retrieval.json").read_text("utf-8"))
+    held = {q["doc"] for q in bench["queries"]}
+    stems = {f.stem for f in archive.glob("*.txt")}
+    twinned = {d for d in held if {s for s in stems if judgment_key(s) == judgment_key(d)} - {d}}
+    assert len(twinned) == 4
+    anchors = [a for f in sorted(archive.glob("*.txt")) for a in judgment_anchors(f.stem, f.read_text("utf-8"))]
+    field = AnchorField.build(anchors, exclude=held)
+    assert len(field.sources) > 250 and not {judgment_key(s) for s in field.sources} & {judgment_key(d) for d in held}
+    fed = [" ".join(a.tokens) for a in anchors if a.source in field.sources]
+    theirs = [" ".join(tokenize(q["query"])) for q in bench["queries"] if q["doc"] in twinned]
+    assert len(theirs) == 6 and not [q for q in theirs for a in fed if f" {q} " in f" {a} "]
+    train = training_script()
+    queries, _, _ = train.training_queries(archive, train.BENCHMARK, {e["law_id"] for e in bench["laws"]}, 50,
+                                           100_000, 1)
+    assert queries and not {query for _, query, _ in queries} & {q["query"] for q in bench["queries"]
+                                                                  if q["doc"] in twinned}
 
 
 def test_the_same_words_for_the_same_article_count_once() -> None:
@@ -130,7 +180,7 @@ def test_no_benchmark_query_or_its_judgment_is_a_training_query(tmp_path: Path) 
     laws = {entry["law_id"] for entry in bench["laws"]}
     at_hand = {f.stem for f in JUDGMENTS.glob("*.txt")}
     queries, held, _ = train.training_queries(JUDGMENTS, train.BENCHMARK, laws, 50, 10_000, 1)
-    assert held == {q["doc"] for q in bench["queries"]} and len(at_hand & held) >= 2
+    assert held == {judgment_key(q["doc"]) for q in bench["queries"]} and len(at_hand & held) >= 2
     assert not {doc for doc, _, _ in queries} & held
     freed = sorted(at_hand & held)[0]
     kept = [q for q in bench["queries"] if q["doc"] != freed]

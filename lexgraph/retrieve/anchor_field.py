@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from lexgraph.documents.datafiles import open_regular, replaced
+from lexgraph.documents.judgment import judgment_key
 from lexgraph.errors import InputError
 from lexgraph.index.anchors import ANCHOR_FILE, FIELD_FILE, FIELD_FORMAT, Anchor, read_anchors
 from lexgraph.index.query import SearchIndex
@@ -103,10 +104,11 @@ def _unkey(key: bytes) -> tuple[str, str]:
 def field_arrays(anchors: Iterable[Anchor], *, exclude: Collection[str] = (),
                  weights: Mapping[str, float] = KIND_WEIGHTS, keep_sources: bool = True) -> FieldArrays:
     """The field of `anchors` as arrays, leaving out every anchor whose source is in `exclude` (the judgments an
-    evaluation scores) or whose kind weighs 0. The same words for the same article count once (a judgment quoting
-    another, a sentence citing an article twice, a clause's versions). Memory: three numbers per kept token and
-    one per distinct anchor, so the whole archive's 1.5 M anchors fold in a few hundred MB."""
-    left_out = set(exclude)
+    evaluation scores, in every copy of their files: `judgment_key`) or whose kind weighs 0. The same words for
+    the same article count once (a judgment quoting another, a sentence citing an article twice, a clause's
+    versions). Memory: three numbers per kept token and one per distinct anchor, so the whole archive's 1.5 M
+    anchors fold in a few hundred MB."""
+    left_out = {judgment_key(source) for source in exclude}
     article_id: dict[bytes, int] = {}
     term_id: dict[str, int] = {}
     seen: set[tuple[int, int]] = set()
@@ -115,7 +117,7 @@ def field_arrays(anchors: Iterable[Anchor], *, exclude: Collection[str] = (),
     sources: set[str] = set()
     kept = 0
     for anchor in anchors:
-        if anchor.source in left_out:
+        if left_out and judgment_key(anchor.source) in left_out:
             continue
         weight = weights.get(anchor.kind, 0.0)
         if weight <= 0:
