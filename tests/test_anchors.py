@@ -67,11 +67,17 @@ def test_a_judgment_held_apart_contributes_nothing_to_the_field() -> None:
     assert by_article(full, query) != by_article(held, query)  # and it did count before
     hits = full.search(query, 3)
     assert hits and (hits[0].law_id, hits[0].article) in {(a.law_id, a.article) for a in anchors if a.source == own}
+    # nor to its sentences one by one
+    assert full.sentences is not None and held.sentences is not None and never_had_it.sentences is not None
+    assert held.sentences.nearest(query, 50) == never_had_it.sentences.nearest(query, 50)
+    nearest = full.sentences.nearest(query, 1)[0]
+    assert (nearest.law_id, nearest.article) in {(a.law_id, a.article) for a in anchors if a.tokens == query}
+    assert full.sentences.nearest(query, 50) != held.sentences.nearest(query, 50)
 
 
 def test_a_judgment_held_apart_is_held_apart_in_both_copies_of_its_file(tmp_path: Path) -> None:
     """The courts' archive ships some judgments twice (085547_hanrei.txt and 85547.txt, byte for byte): holding
-    one name apart holds the other apart too, in the field and the training queries."""
+    one name apart holds the other apart too, in the field, its sentences and the training queries."""
     text = (JUDGMENTS / "92453.txt").read_text("utf-8")
     (tmp_path / "92453.txt").write_text(text, "utf-8")
     (tmp_path / "092453_hanrei.txt").write_text(text, "utf-8")
@@ -84,6 +90,8 @@ def test_a_judgment_held_apart_is_held_apart_in_both_copies_of_its_file(tmp_path
         held = AnchorField.build(twins, exclude={name})
         alone = AnchorField.build(other)
         assert by_article(held, query) == by_article(alone, query)
+        assert held.sentences is not None and alone.sentences is not None
+        assert held.sentences.nearest(query, 50) == alone.sentences.nearest(query, 50)
     train = training_script()
     benchmark = tmp_path / "bench.json"
     benchmark.write_text(json.dumps({"queries": [{"doc": "092453_hanrei"}]}), "utf-8")

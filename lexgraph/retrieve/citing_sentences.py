@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lexgraph.documents.judgment import judgment_key
 from lexgraph.index.anchors import Anchor
 
 #: BM25's constants, as the anchor field's.
@@ -45,7 +46,9 @@ class CitingSentences:
     """Per-sentence BM25 over the judgments' anchors: each distinct (article, sentence) one document."""
 
     def __init__(self, anchors: Iterable[Anchor], *, exclude: Collection[str] = ()) -> None:
-        left_out = set(exclude)
+        """`anchors` without those of the judgments in `exclude` (in every copy of their files) and without the
+        statutes' (another kind)."""
+        left_out = {judgment_key(source) for source in exclude}
         seen: set[tuple[str, str, tuple[str, ...]]] = set()
         articles: list[tuple[str, str]] = []
         article_id: dict[tuple[str, str], int] = {}
@@ -53,7 +56,7 @@ class CitingSentences:
         term_id: dict[str, int] = {}
         pairs: list[tuple[int, int]] = []
         for anchor in anchors:
-            if anchor.kind != JUDGMENT or anchor.source in left_out:
+            if anchor.kind != JUDGMENT or judgment_key(anchor.source) in left_out:
                 continue
             key = (anchor.law_id, anchor.article, anchor.tokens)
             if key in seen:
