@@ -252,15 +252,15 @@ class LearnedRetriever:
         sentence_rank: dict[tuple[str, str], int] = {}
         sentence_score: dict[tuple[str, str], float] = {}
         if self.field is not None and self.field.sentences is not None:
-            nearest = [hit for hit in self.field.sentences.nearest(terms, SENTENCE_FEATURE_DEPTH)
-                       if not where.laws or hit.law_id in where.laws]
-            best = nearest[0].score if nearest else 1.0
+            nearest = [near for near in self.field.sentences.nearest(terms, SENTENCE_FEATURE_DEPTH)
+                       if not where.laws or near.law_id in where.laws]
+            top = nearest[0].score if nearest else 1.0
             batch = UnitBatch(self.index.units_by_uid)
-            for place, hit in enumerate(nearest, start=1):
-                sentence_rank[(hit.law_id, hit.article)] = place
-                sentence_score[(hit.law_id, hit.article)] = hit.score / best
+            for place, near in enumerate(nearest, start=1):
+                sentence_rank[(near.law_id, near.article)] = place
+                sentence_score[(near.law_id, near.article)] = near.score / top
                 if place <= SENTENCE_DEPTH:
-                    for clause in self._article_hits(hit.law_id, hit.article, where, batch):
+                    for clause in self._article_hits(near.law_id, near.article, where, batch):
                         hits.setdefault(clause.uid, clause)
         uids = list(hits)
         laws = {provision_law_id(uid) for uid in uids}
