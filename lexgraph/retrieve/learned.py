@@ -1,5 +1,6 @@
 """A fusion learned, not hand-set: the hybrid's candidates, and the paragraphs of the articles the
-anchor field ranks first, scored by a linear model over features of the question and the clause.
+anchor field ranks first and of those whose citing sentence of a judgment is nearest the question
+(`retrieve.citing_sentences`), scored by a linear model over features of the question and the clause.
 
 Why a linear model: it does as well here as the rankers tried beside it (docs/search.md), its weights are a
 small JSON file in the package (`lexgraph/data/learned_fusion.json`), it is evaluated by a dot product (no
