@@ -25,7 +25,7 @@ from lexgraph.index.anchors import (
     read_anchors,
     statute_anchors,
 )
-from lexgraph.index.tokenize import tokenize
+from lexgraph.index.tokenize import question_terms, tokenize
 from lexgraph.index.units import article_path
 from lexgraph.retrieve import anchor_field as anchor_field_module
 from lexgraph.retrieve import learned
@@ -67,11 +67,17 @@ def test_a_judgment_held_apart_contributes_nothing_to_the_field() -> None:
     assert by_article(full, query) != by_article(held, query)  # and it did count before
     hits = full.search(query, 3)
     assert hits and (hits[0].law_id, hits[0].article) in {(a.law_id, a.article) for a in anchors if a.source == own}
+    # nor to its sentences one by one
+    assert full.sentences is not None and held.sentences is not None and never_had_it.sentences is not None
+    assert held.sentences.nearest(query, 50) == never_had_it.sentences.nearest(query, 50)
+    nearest = full.sentences.nearest(query, 1)[0]
+    assert (nearest.law_id, nearest.article) in {(a.law_id, a.article) for a in anchors if a.tokens == query}
+    assert full.sentences.nearest(query, 50) != held.sentences.nearest(query, 50)
 
 
 def test_a_judgment_held_apart_is_held_apart_in_both_copies_of_its_file(tmp_path: Path) -> None:
     """The courts' archive ships some judgments twice (085547_hanrei.txt and 85547.txt, byte for byte): holding
-    one name apart holds the other apart too, in the field and the training queries."""
+    one name apart holds the other apart too, in the field, its sentences and the training queries."""
     text = (JUDGMENTS / "92453.txt").read_text("utf-8")
     (tmp_path / "92453.txt").write_text(text, "utf-8")
     (tmp_path / "092453_hanrei.txt").write_text(text, "utf-8")
@@ -84,6 +90,8 @@ def test_a_judgment_held_apart_is_held_apart_in_both_copies_of_its_file(tmp_path
         held = AnchorField.build(twins, exclude={name})
         alone = AnchorField.build(other)
         assert by_article(held, query) == by_article(alone, query)
+        assert held.sentences is not None and alone.sentences is not None
+        assert held.sentences.nearest(query, 50) == alone.sentences.nearest(query, 50)
     train = training_script()
     benchmark = tmp_path / "bench.json"
     benchmark.write_text(json.dumps({"queries": [{"doc": "092453_hanrei"}]}), "utf-8")
@@ -91,21 +99,55 @@ def test_a_judgment_held_apart_is_held_apart_in_both_copies_of_its_file(tmp_path
     assert held_keys == {"92453"} and queries and {doc for doc, _, _ in queries} == {"91244"}
 
 
+ARCHIVE = SHARED / "precedents" / "supreme_court"
+
+
+@pytest.fixture(scope="module")
+def archive_anchors() -> list[Anchor]:
+    """The anchors of the real archive's 742 judgments (a few seconds)."""
+    return [a for f in sorted(ARCHIVE.glob("*.txt")) for a in judgment_anchors(f.stem, f.read_text("utf-8"))]
+
+
+#: Judgment benchmark dev queries (their sentence, its citations cut out, as the benchmark cuts them) whose cited
+#: article no word of theirs names, and which another judgment cited with the same words: (query id, article).
+NEAREST_SENTENCES = [
+    ("89797@1009", ("321CONSTITUTION", "a43")),  # 特定枠制度…に違反する: 92419 cites 憲法43条 with it
+    ("91242@22620", ("322AC0000000125", "a1")),  # この結論とで述べた伝統的法理…: the companion 91243 cites it
+    ("85408@99", ("321CONSTITUTION", "a31")),  # 保釈保証金の全部を没取した…に違反する: 85409, decided with it
+]
+
+
 @pytest.mark.requires("shared")
-def test_no_copy_of_a_benchmark_judgment_feeds_the_anchors_or_the_training() -> None:
+@pytest.mark.parametrize(("qid", "article"), NEAREST_SENTENCES)
+def test_the_nearest_citing_sentence_names_the_article_the_question_leaves_out(
+        archive_anchors: list[Anchor], qid: str, article: tuple[str, str]) -> None:
+    """With every dev judgment held apart as an evaluation holds them apart, the article whose best citing
+    sentence is nearest the question is the one it cited."""
+    bench = json.loads((ROOT / "bench" / "data" / "judgment_retrieval.json").read_text("utf-8"))
+    question = next(q for q in bench["queries"] if q["qid"] == qid)
+    assert article in {(g["law_id"], g["path"]) for g in question["articles"]}
+    field = AnchorField.build(archive_anchors, exclude={q["doc"] for q in bench["queries"] if q["split"] == "dev"})
+    terms = question_terms(question["query"])
+    assert field.sentences is not None
+    first = field.sentences.nearest(terms, 1)[0]
+    assert (first.law_id, first.article) == article
+
+
+@pytest.mark.requires("shared")
+def test_no_copy_of_a_benchmark_judgment_feeds_the_anchors_or_the_training(archive_anchors: list[Anchor]) -> None:
     """The real archive of 742 judgments holds five twice, under both names (083087_hanrei.txt and 83087.txt);
     four of those are benchmark judgments. Held apart as an evaluation holds them apart, no anchor comes from
     either copy of a benchmark judgment, and no sentence of a benchmark query from a twin is an anchor or a
     training query. Held apart by file name, as they were, the twins gave the benchmark's own sentences to both.
     (Other judgments that repeat a benchmark sentence word for word, a companion case's or a set phrase, are
     other judgments, and feed both: docs/search.md counts them.)"""
-    archive = SHARED / "precedents" / "supreme_court"
+    archive = ARCHIVE
     bench = json.loads((ROOT / "bench" / "data" / "judgment_retrieval.json").read_text("utf-8"))
     held = {q["doc"] for q in bench["queries"]}
     stems = {f.stem for f in archive.glob("*.txt")}
     twinned = {d for d in held if {s for s in stems if judgment_key(s) == judgment_key(d)} - {d}}
     assert len(twinned) == 4
-    anchors = [a for f in sorted(archive.glob("*.txt")) for a in judgment_anchors(f.stem, f.read_text("utf-8"))]
+    anchors = archive_anchors
     field = AnchorField.build(anchors, exclude=held)
     assert len(field.sources) > 250 and not {judgment_key(s) for s in field.sources} & {judgment_key(d) for d in held}
     fed = [" ".join(a.tokens) for a in anchors if a.source in field.sources]

@@ -259,7 +259,7 @@ def evaluate_in_documents(gold_lines: Iterable[Entry | str], extract_text: Predi
         raise Unavailable(
             f"judgments folder {corpus} not found: gold sentences are scored as read within their whole judgment "
             f"(../shared/data/precedents/supreme_court). Put the shared data beside the checkout "
-            f"(ln -s /work/shared ../shared), name the folder with --judgments DIR or {JUDGMENTS_ENV}, or pass "
+            f"as ../shared, name the folder with --judgments DIR or {JUDGMENTS_ENV}, or pass "
             "--sentences-alone to score each sentence alone (lower figures, not those of docs/citations.md)")
     lines = [json.loads(raw) if isinstance(raw, str) else raw for raw in gold_lines]
     replay = replay_judgments(lines, corpus, extract_text)

@@ -34,6 +34,7 @@ from lexgraph.errors import InputError
 from lexgraph.index.anchors import ANCHOR_FILE, FIELD_FILE, FIELD_FORMAT, Anchor, read_anchors
 from lexgraph.index.query import SearchIndex
 from lexgraph.index.tokenize import TOKENIZER_VERSION
+from lexgraph.retrieve.citing_sentences import CitingSentences
 
 #: Each anchor's terms count this much by its source's kind: a judgment's sentence, and a statute's by the citing
 #: law's type (`index.anchors.LAW_TYPE_KINDS`; ``own``: a clause citing another article of its own law). Measured
@@ -304,9 +305,11 @@ class AnchorField:
     an in-memory part laid over it. Rows are the saved part's articles, then the in-memory part's articles the
     saved one lacks. `in_degree` counts an article's distinct anchors."""
 
-    def __init__(self, base: FieldArrays, extra: FieldArrays | None = None, *, where: str = "the anchor field"
-                 ) -> None:
+    def __init__(self, base: FieldArrays, extra: FieldArrays | None = None, *, where: str = "the anchor field",
+                 sentences: CitingSentences | None = None) -> None:
         self.base = base
+        #: The judgments' anchors sentence by sentence (`retrieve.citing_sentences`), when built from them.
+        self.sentences = sentences if sentences is not None and sentences.size else None
         self.extra = extra if extra is not None and len(extra.keys) else None
         self.where = where
         n0 = len(base.keys)
@@ -361,9 +364,11 @@ class AnchorField:
               weights: Mapping[str, float] = KIND_WEIGHTS, base: FieldArrays | None = None,
               where: str = "the anchor field") -> AnchorField:
         """The field of `anchors` (without the sources in `exclude`), over the saved part `base` when given
-        (`where`: its file, named when it turns out damaged)."""
+        (`where`: its file, named when it turns out damaged), and their judgments' sentences one by one."""
+        kept = list(anchors)
         return cls(base if base is not None else empty_field(),
-                   field_arrays(anchors, exclude=exclude, weights=weights), where=where)
+                   field_arrays(kept, exclude=exclude, weights=weights), where=where,
+                   sentences=CitingSentences(kept, exclude=exclude))
 
     @property
     def articles(self) -> list[tuple[str, str]]:

@@ -1,5 +1,6 @@
 """A fusion learned, not hand-set: the hybrid's candidates, and the paragraphs of the articles the
-anchor field ranks first, scored by a linear model over features of the question and the clause.
+anchor field ranks first and of those whose citing sentence of a judgment is nearest the question
+(`retrieve.citing_sentences`), scored by a linear model over features of the question and the clause.
 
 Why a linear model: it does as well here as the rankers tried beside it (docs/search.md), its weights are a
 small JSON file in the package (`lexgraph/data/learned_fusion.json`), it is evaluated by a dot product (no
@@ -46,6 +47,9 @@ from lexgraph.statutes.timeline import provision_law_id
 MODEL_FILE = Path(__file__).parents[1] / "data" / "learned_fusion.json"
 #: Articles of the anchor field's ranking whose paragraphs join the candidates.
 ANCHOR_DEPTH = 30
+#: Articles ranked by their best citing sentence (`retrieve.citing_sentences`) whose paragraphs join the candidates,
+#: and how deep that ranking is read for the features.
+SENTENCE_DEPTH, SENTENCE_FEATURE_DEPTH = 10, 100
 #: A law is *anchored* when the kept anchors number at least this many per article of it. Where the hybrid's first
 #: clause belongs to a law that is not, the anchor features hold nothing about the question's law, the model
 #: (trained where every law is anchored) has nothing to add, and the hybrid's own order is returned. With the
@@ -68,6 +72,8 @@ FEATURES: tuple[str, ...] = (
     "in_degree",  # log(1 + the anchors of its article): how often judgments cite it
     "first",  # the article's first paragraph (or an article without paragraphs)
     "law_anchor",  # the best `anchor` of any candidate article of its law: how strongly the anchors point at the law
+    "sentence",  # BM25 of its article's best citing sentence of a judgment, divided by the question's best
+    "sentence_rr",  # 1 / its article's rank by that best sentence
 )
 
 
@@ -244,6 +250,19 @@ class LearnedRetriever:
                 anchor_score[(hit.law_id, hit.article)] = hit.score / best
                 for clause in self._article_hits(hit.law_id, hit.article, where, batch):
                     hits.setdefault(clause.uid, clause)
+        sentence_rank: dict[tuple[str, str], int] = {}
+        sentence_score: dict[tuple[str, str], float] = {}
+        if self.field is not None and self.field.sentences is not None:
+            nearest = [near for near in self.field.sentences.nearest(terms, SENTENCE_FEATURE_DEPTH)
+                       if not where.laws or near.law_id in where.laws]
+            top = nearest[0].score if nearest else 1.0
+            batch = UnitBatch(self.index.units_by_uid)
+            for place, near in enumerate(nearest, start=1):
+                sentence_rank[(near.law_id, near.article)] = place
+                sentence_score[(near.law_id, near.article)] = near.score / top
+                if place <= SENTENCE_DEPTH:
+                    for clause in self._article_hits(near.law_id, near.article, where, batch):
+                        hits.setdefault(clause.uid, clause)
         uids = list(hits)
         laws = {provision_law_id(uid) for uid in uids}
         affinity: Mapping[str, float] = {}
@@ -285,6 +304,8 @@ class LearnedRetriever:
                 math.log1p(self.field.in_degree(*a)) if self.field is not None else 0.0,
                 1.0 if "/" not in path or path.endswith("/p1") else 0.0,
                 law_anchor[a[0]],
+                sentence_score.get(a, 0.0),
+                _reciprocal(sentence_rank.get(a)),
             ])
         sources = tuple({name: r[uid] for name, r in ranks.items() if uid in r} for uid in uids)
         return Candidates(tuple(hits[uid] for uid in uids), tuple(articles[uid] for uid in uids),

@@ -1,0 +1,108 @@
+"""The judgments' citing sentences one by one: which articles other judgments cite with the sentence nearest the
+question.
+
+Why beside the anchor field, which holds the same sentences: the field joins an article's anchors into one
+document, so an article cited by hundreds of sentences on every subject (日本国憲法 第三十一条, 刑事訴訟法 第四百十一条)
+has a long document in which the one sentence that matches the question word for word is diluted, and an article
+cited in a single telling sentence is outscored by the long documents of its neighbours. Scored sentence by
+sentence, an article counts by its best sentence: the nearest-neighbour reading of the same anchors (which
+articles did other judgments cite with these words). A judgment's reasoning repeats set phrases (「上告趣意は、…違反を
+いう点を含め、実質は単なる法令違反…の主張であって、…上告理由に当たらない」), and the article a phrase goes with is
+what the question's own words cannot say once its citation is cut out.
+
+Only the judgments' anchors (thousands, built in memory with the field's own exclusions: an evaluation's scored
+judgments, a training query's own fold); the statutes' 1.5 M anchors stay in the joined field alone. Measured in
+docs/search.md ("Citing sentences").
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from lexgraph.documents.judgment import judgment_key
+from lexgraph.index.anchors import Anchor
+
+#: BM25's constants, as the anchor field's.
+K1, B = 1.2, 0.75
+#: The kind of anchor read here: a judgment's citing sentence.
+JUDGMENT = "judgment"
+
+
+@dataclass(frozen=True)
+class SentenceHit:
+    """An article and its best sentence's BM25 for the question; `rank` among the articles, best first."""
+
+    law_id: str
+    article: str
+    score: float
+    rank: int
+
+
+class CitingSentences:
+    """Per-sentence BM25 over the judgments' anchors: each distinct (article, sentence) one document."""
+
+    def __init__(self, anchors: Iterable[Anchor], *, exclude: Collection[str] = ()) -> None:
+        """`anchors` without those of the judgments in `exclude` (in every copy of their files) and without the
+        statutes' (another kind)."""
+        left_out = {judgment_key(source) for source in exclude}
+        seen: set[tuple[str, str, tuple[str, ...]]] = set()
+        articles: list[tuple[str, str]] = []
+        article_id: dict[tuple[str, str], int] = {}
+        owner: list[int] = []
+        term_id: dict[str, int] = {}
+        pairs: list[tuple[int, int]] = []
+        for anchor in anchors:
+            if anchor.kind != JUDGMENT or judgment_key(anchor.source) in left_out:
+                continue
+            key = (anchor.law_id, anchor.article, anchor.tokens)
+            if key in seen:
+                continue
+            seen.add(key)
+            article = (anchor.law_id, anchor.article)
+            if article not in article_id:
+                article_id[article] = len(articles)
+                articles.append(article)
+            sentence = len(owner)
+            owner.append(article_id[article])
+            pairs.extend((term_id.setdefault(token, len(term_id)), sentence) for token in anchor.tokens)
+        self.articles = articles
+        self.size = len(owner)
+        self._owner = np.asarray(owner, dtype=np.int64)
+        self._terms = term_id
+        flat = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+        # Each (term, sentence) once, with its count: the postings of a term are one slice of `_rows`.
+        n = max(self.size, 1)
+        unique, tf = np.unique(flat[:, 0] * n + flat[:, 1], return_counts=True)
+        self._rows = unique % n
+        self._tf = tf.astype(np.float64)
+        self._indptr = np.zeros(len(term_id) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(unique // n, minlength=len(term_id)), out=self._indptr[1:])
+        lengths = np.bincount(flat[:, 1], minlength=self.size).astype(np.float64)
+        mean = float(lengths.mean()) if self.size and lengths.mean() > 0 else 1.0
+        self._norm = K1 * (1 - B + B * lengths / mean)
+
+    def scores(self, tokens: Sequence[str]) -> np.ndarray:
+        """BM25 of every sentence for the question's tokens (each distinct term once)."""
+        out = np.zeros(self.size)
+        for token in dict.fromkeys(tokens):
+            term = self._terms.get(token)
+            if term is None:
+                continue
+            start, stop = int(self._indptr[term]), int(self._indptr[term + 1])
+            rows, tf = self._rows[start:stop], self._tf[start:stop]
+            idf = math.log(1 + (self.size - len(rows) + 0.5) / (len(rows) + 0.5))
+            out[rows] += idf * tf * (K1 + 1) / (tf + self._norm[rows])
+        return out
+
+    def nearest(self, tokens: Sequence[str], k: int) -> list[SentenceHit]:
+        """The `k` articles whose best sentence scores highest (score > 0), best first."""
+        scores = self.scores(tokens)
+        best = np.zeros(len(self.articles))
+        np.maximum.at(best, self._owner, scores)
+        positive = np.flatnonzero(best > 0)
+        order = positive[np.lexsort((positive, -best[positive]))][:k]
+        return [SentenceHit(*self.articles[int(i)], float(best[i]), rank) for rank, i in enumerate(order, start=1)]
