@@ -75,6 +75,24 @@ def test_a_judgment_held_apart_contributes_nothing_to_the_field() -> None:
     assert full.sentences.nearest(query, 50) != held.sentences.nearest(query, 50)
 
 
+def test_the_nearest_sentences_within_a_law_filter_are_that_law_s_before_the_cut() -> None:
+    """A search filtered to laws gets the nearest articles of those laws, taken before the `k` are cut (as every
+    ranked list applies the filter), not the first `k` of all laws with the others dropped."""
+    anchors = every_anchor()
+    sentences = AnchorField.build(anchors).sentences
+    assert sentences is not None
+    query = next(a.tokens for a in anchors if a.law_id == MINPO and a.source == "92453")
+    every = sentences.nearest(query, 10_000)
+    assert {hit.law_id for hit in every} > {MINPO}
+    mine = [(h.law_id, h.article, h.score) for h in every if h.law_id == MINPO]
+    within = sentences.nearest(query, 10_000, {MINPO})
+    assert [(h.law_id, h.article, h.score) for h in within] == mine
+    assert [h.rank for h in within] == list(range(1, len(mine) + 1))
+    first_other = next(i for i, h in enumerate(every) if h.law_id != MINPO)
+    assert [(h.law_id, h.article) for h in sentences.nearest(query, first_other + 2, {MINPO})] == \
+        [(law, article) for law, article, _ in mine[:first_other + 2]]
+
+
 def test_a_judgment_held_apart_is_held_apart_in_both_copies_of_its_file(tmp_path: Path) -> None:
     """The courts' archive ships some judgments twice (085547_hanrei.txt and 85547.txt, byte for byte): holding
     one name apart holds the other apart too, in the field, its sentences and the training queries."""

@@ -81,6 +81,8 @@ LAW_TYPE_KINDS: dict[str, str] = {"Constitution": "act", "Act": "act", "CabinetO
 OTHER_LAW_KIND = "rule"
 #: A clause citing another article of its own law.
 OWN_LAW_KIND = "own"
+#: The kind of a judgment's citing sentence.
+JUDGMENT_KIND = "judgment"
 _N = "[0-9０-９〇一二三四五六七八九十百千]+"
 #: Clause numbers and references the edges' spans leave (an unresolved 同条, a range's far end): never anchor words.
 _CLAUSE_WORDS = re.compile(rf"(第?{_N}の?(?:[編章節款目項号]|条(?![件約例理文]))(の{_N})*|前各?[条項号]|次[条項号]|"
@@ -128,7 +130,7 @@ def judgment_anchors(source: str, text: str, *, window: int = DEFAULT_WINDOW,
         words = without_citations(text, start, stop, inside)
         tokens = tuple(tokenize(words))
         if tokens:
-            out.append(Anchor(str(citation.law_id), f"a{citation.article}", "judgment", source, tokens))
+            out.append(Anchor(str(citation.law_id), f"a{citation.article}", JUDGMENT_KIND, source, tokens))
     return out
 
 

@@ -24,12 +24,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from lexgraph.documents.judgment import judgment_key
-from lexgraph.index.anchors import Anchor
+from lexgraph.index.anchors import JUDGMENT_KIND, Anchor
 
 #: BM25's constants, as the anchor field's.
 K1, B = 1.2, 0.75
-#: The kind of anchor read here: a judgment's citing sentence.
-JUDGMENT = "judgment"
 
 
 @dataclass(frozen=True)
@@ -56,7 +54,7 @@ class CitingSentences:
         term_id: dict[str, int] = {}
         pairs: list[tuple[int, int]] = []
         for anchor in anchors:
-            if anchor.kind != JUDGMENT or judgment_key(anchor.source) in left_out:
+            if anchor.kind != JUDGMENT_KIND or judgment_key(anchor.source) in left_out:
                 continue
             key = (anchor.law_id, anchor.article, anchor.tokens)
             if key in seen:
@@ -70,6 +68,7 @@ class CitingSentences:
             owner.append(article_id[article])
             pairs.extend((term_id.setdefault(token, len(term_id)), sentence) for token in anchor.tokens)
         self.articles = articles
+        self._article_law = np.asarray([law for law, _ in articles], dtype=object)
         self.size = len(owner)
         self._owner = np.asarray(owner, dtype=np.int64)
         self._terms = term_id
@@ -98,11 +97,14 @@ class CitingSentences:
             out[rows] += idf * tf * (K1 + 1) / (tf + self._norm[rows])
         return out
 
-    def nearest(self, tokens: Sequence[str], k: int) -> list[SentenceHit]:
-        """The `k` articles whose best sentence scores highest (score > 0), best first."""
+    def nearest(self, tokens: Sequence[str], k: int, laws: Collection[str] = ()) -> list[SentenceHit]:
+        """The `k` articles whose best sentence scores highest (score > 0), best first; within `laws` when given
+        (the search's law filter, applied before the `k` are taken, as every ranked list applies it)."""
         scores = self.scores(tokens)
         best = np.zeros(len(self.articles))
         np.maximum.at(best, self._owner, scores)
+        if laws:
+            best[~np.isin(self._article_law, list(laws))] = 0.0
         positive = np.flatnonzero(best > 0)
         order = positive[np.lexsort((positive, -best[positive]))][:k]
         return [SentenceHit(*self.articles[int(i)], float(best[i]), rank) for rank, i in enumerate(order, start=1)]

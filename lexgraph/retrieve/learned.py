@@ -253,8 +253,7 @@ class LearnedRetriever:
         sentence_rank: dict[tuple[str, str], int] = {}
         sentence_score: dict[tuple[str, str], float] = {}
         if self.field is not None and self.field.sentences is not None:
-            nearest = [near for near in self.field.sentences.nearest(terms, SENTENCE_FEATURE_DEPTH)
-                       if not where.laws or near.law_id in where.laws]
+            nearest = self.field.sentences.nearest(terms, SENTENCE_FEATURE_DEPTH, where.laws)
             top = nearest[0].score if nearest else 1.0
             batch = UnitBatch(self.index.units_by_uid)
             for place, near in enumerate(nearest, start=1):
