@@ -5,6 +5,7 @@ precedents (their source in SOURCE.md) and the bundled sample store."""
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -91,6 +92,44 @@ def test_the_nearest_sentences_within_a_law_filter_are_that_law_s_before_the_cut
     first_other = next(i for i, h in enumerate(every) if h.law_id != MINPO)
     assert [(h.law_id, h.article) for h in sentences.nearest(query, first_other + 2, {MINPO})] == \
         [(law, article) for law, article, _ in mine[:first_other + 2]]
+
+
+_WORDS = st.sampled_from(["不法", "行為", "損害", "賠償", "上告", "理由", "違反", "憲法", "契約", "解除"])
+_SENTENCES = st.lists(st.tuples(st.sampled_from([(MINPO, "a709"), (MINPO, "a710"), ("321CONSTITUTION", "a31"),
+                                                 ("321CONSTITUTION", "a37")]),
+                                st.sampled_from(["1", "2", "3"]), st.lists(_WORDS, min_size=1, max_size=8)),
+                      min_size=1, max_size=20)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_SENTENCES, st.lists(_WORDS, min_size=1, max_size=5), st.sampled_from([(), ("1",), ("2", "3")]))
+def test_the_nearest_sentences_are_each_article_s_best_sentence_by_bm25(
+        sentences: list[tuple[tuple[str, str], str, list[str]]], query: list[str], held: tuple[str, ...]) -> None:
+    """Against BM25 written out here sentence by sentence (each distinct article and words once, the held-apart
+    judgments' left out, idf over the sentences kept): every article's score is its best sentence's, the order is
+    by score, and no article of a held-apart judgment alone is returned."""
+    anchors = [Anchor(law, article, "judgment", source, tuple(words)) for (law, article), source, words in sentences]
+    kept = list(dict.fromkeys((a.law_id, a.article, a.tokens) for a in anchors if a.source not in held))
+    hits = AnchorField.build(anchors, exclude=held).sentences
+    if not kept:
+        assert hits is None
+        return
+    assert hits is not None
+    n, mean = len(kept), sum(len(t) for _, _, t in kept) / len(kept)
+    best: dict[tuple[str, str], float] = {}
+    for law, article, tokens in kept:
+        score = 0.0
+        for term in dict.fromkeys(query):
+            tf = tokens.count(term)
+            if tf:
+                df = sum(1 for _, _, t in kept if term in t)
+                idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
+                score += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * len(tokens) / mean))
+        best[(law, article)] = max(best.get((law, article), 0.0), score)
+    found = hits.nearest(tuple(query), 10)
+    assert {(h.law_id, h.article): round(h.score, 9) for h in found} == \
+        {a: round(v, 9) for a, v in best.items() if v > 0}
+    assert [h.score for h in found] == sorted((h.score for h in found), reverse=True)
 
 
 def test_a_judgment_held_apart_is_held_apart_in_both_copies_of_its_file(tmp_path: Path) -> None:
