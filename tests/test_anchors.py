@@ -9,6 +9,7 @@ import math
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -30,6 +31,7 @@ from lexgraph.index.tokenize import question_terms, tokenize
 from lexgraph.index.units import article_path
 from lexgraph.retrieve import anchor_field as anchor_field_module
 from lexgraph.retrieve import learned
+from lexgraph.retrieve.anchor_bm25 import best_rows
 from lexgraph.retrieve.anchor_field import AnchorField, field_arrays, read_field, write_field
 from lexgraph.statutes.clauses import stored_clause_text
 from lexgraph.store.rows import LAW_CITES_SPANS, LAW_PROVISION_SENTENCES, LawCitesSpansRow
@@ -130,6 +132,15 @@ def test_the_nearest_sentences_are_each_article_s_best_sentence_by_bm25(
     assert {(h.law_id, h.article): round(h.score, 9) for h in found} == \
         {a: round(v, 9) for a, v in best.items() if v > 0}
     assert [h.score for h in found] == sorted((h.score for h in found), reverse=True)
+
+
+@given(st.lists(st.integers(0, 4), max_size=40), st.integers(1, 12))
+def test_the_best_rows_are_the_first_k_of_a_full_sort(values: list[int], k: int) -> None:
+    """Both anchor lists take their best articles through `best_rows`: with ties (the same anchors for two
+    articles), the same rows a full sort by score then row gives, whatever the partition picks."""
+    scores = np.asarray(values, dtype=float)
+    positive = [row for row in sorted(range(len(values)), key=lambda row: (-values[row], row)) if values[row] > 0]
+    assert best_rows(scores, k).tolist() == positive[:k]
 
 
 def test_a_judgment_held_apart_is_held_apart_in_both_copies_of_its_file(tmp_path: Path) -> None:

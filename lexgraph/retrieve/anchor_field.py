@@ -17,7 +17,6 @@ joined field, exactly as one field built from both.
 from __future__ import annotations
 
 import json
-import math
 import mmap
 import os
 from array import array
@@ -34,6 +33,7 @@ from lexgraph.errors import InputError
 from lexgraph.index.anchors import ANCHOR_FILE, FIELD_FILE, FIELD_FORMAT, Anchor, read_anchors
 from lexgraph.index.query import SearchIndex
 from lexgraph.index.tokenize import TOKENIZER_VERSION
+from lexgraph.retrieve.anchor_bm25 import AnchorHit, add_term, best_rows, length_norms
 from lexgraph.retrieve.citing_sentences import CitingSentences
 
 #: Each anchor's terms count this much by its source's kind: a judgment's sentence, and a statute's by the citing
@@ -42,7 +42,6 @@ from lexgraph.retrieve.citing_sentences import CitingSentences
 #: built (`write_field` records them): after a change, build it again (`lexgraph index --rebuild-anchors`).
 KIND_WEIGHTS: Mapping[str, float] = {"judgment": 1.0, "act": 1.0, "order": 1.0, "ordinance": 1.0, "rule": 1.0,
                                      "own": 1.0}
-K1, B = 1.2, 0.75
 _MAGIC = b"LXANCHOR"
 #: A term longer than this (in UTF-8 bytes; a run of katakana or digits Sudachi keeps whole) is left out of the
 #: field, so that the terms' array has a narrow fixed width.
@@ -50,14 +49,6 @@ MAX_TERM_BYTES = 48
 _HEADER_MAX = 1 << 20
 _ALIGN = 64
 REBUILD_FIELD = "build it again with `lexgraph index --rebuild-anchors`"
-
-
-@dataclass(frozen=True)
-class AnchorHit:
-    law_id: str
-    article: str
-    score: float
-    rank: int
 
 
 @dataclass(frozen=True)
@@ -354,7 +345,7 @@ class AnchorField:
         self._law_index = law_index
         self._law_of = law_of
         self.mean_length = float(lengths.mean()) if len(lengths) and lengths.mean() > 0 else 1.0
-        self._norm = K1 * (1 - B + B * lengths / self.mean_length)
+        self._norm = length_norms(lengths)
         self.sources = base.sources | (self.extra.sources if self.extra is not None else frozenset())
         self._law_anchors: np.ndarray | None = None
         self._articles: list[tuple[str, str]] | None = None
@@ -409,15 +400,12 @@ class AnchorField:
     def scores(self, tokens: Sequence[str]) -> np.ndarray:
         """BM25 of every article's anchor document for the query's tokens (each distinct term once)."""
         out = np.zeros(self.size)
-        n = self.size
         for token in dict.fromkeys(tokens):
             posting = self._posting(token)
             if posting is None or not len(posting[0]):
                 continue
             rows, tfs = posting
-            tf = np.asarray(tfs, dtype=np.float64)
-            idf = math.log(1 + (n - len(rows) + 0.5) / (len(rows) + 0.5))
-            out[rows] += idf * tf * (K1 + 1) / (tf + self._norm[rows])
+            add_term(out, rows, np.asarray(tfs, dtype=np.float64), self._norm)
         return out
 
     def search(self, tokens: Sequence[str], k: int, laws: Collection[str] = ()) -> list[AnchorHit]:
@@ -426,11 +414,8 @@ class AnchorField:
         if laws:
             ids = [self._law_index[law] for law in laws if law in self._law_index]
             scores = np.where(np.isin(self._law_of, ids), scores, 0.0)
-        positive = np.flatnonzero(scores > 0)
-        if len(positive) > k:
-            positive = positive[np.argpartition(-scores[positive], k - 1)[:k]]
-        order = positive[np.lexsort((positive, -scores[positive]))]
-        return [AnchorHit(*self.article(int(i)), float(scores[i]), rank) for rank, i in enumerate(order, start=1)]
+        return [AnchorHit(*self.article(int(i)), float(scores[i]), rank)
+                for rank, i in enumerate(best_rows(scores, k), start=1)]
 
     def law_anchors(self, law_id: str) -> float:
         """The anchors kept for every article of a law."""

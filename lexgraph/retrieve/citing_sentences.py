@@ -17,27 +17,13 @@ docs/search.md ("Citing sentences").
 
 from __future__ import annotations
 
-import math
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from lexgraph.documents.judgment import judgment_key
 from lexgraph.index.anchors import JUDGMENT_KIND, Anchor
-
-#: BM25's constants, as the anchor field's.
-K1, B = 1.2, 0.75
-
-
-@dataclass(frozen=True)
-class SentenceHit:
-    """An article and its best sentence's BM25 for the question; `rank` among the articles, best first."""
-
-    law_id: str
-    article: str
-    score: float
-    rank: int
+from lexgraph.retrieve.anchor_bm25 import AnchorHit, add_term, best_rows, length_norms
 
 
 class CitingSentences:
@@ -80,9 +66,7 @@ class CitingSentences:
         self._tf = tf.astype(np.float64)
         self._indptr = np.zeros(len(term_id) + 1, dtype=np.int64)
         np.cumsum(np.bincount(unique // n, minlength=len(term_id)), out=self._indptr[1:])
-        lengths = np.bincount(flat[:, 1], minlength=self.size).astype(np.float64)
-        mean = float(lengths.mean()) if self.size and lengths.mean() > 0 else 1.0
-        self._norm = K1 * (1 - B + B * lengths / mean)
+        self._norm = length_norms(np.bincount(flat[:, 1], minlength=self.size).astype(np.float64))
 
     def scores(self, tokens: Sequence[str]) -> np.ndarray:
         """BM25 of every sentence for the question's tokens (each distinct term once)."""
@@ -92,12 +76,10 @@ class CitingSentences:
             if term is None:
                 continue
             start, stop = int(self._indptr[term]), int(self._indptr[term + 1])
-            rows, tf = self._rows[start:stop], self._tf[start:stop]
-            idf = math.log(1 + (self.size - len(rows) + 0.5) / (len(rows) + 0.5))
-            out[rows] += idf * tf * (K1 + 1) / (tf + self._norm[rows])
+            add_term(out, self._rows[start:stop], self._tf[start:stop], self._norm)
         return out
 
-    def nearest(self, tokens: Sequence[str], k: int, laws: Collection[str] = ()) -> list[SentenceHit]:
+    def nearest(self, tokens: Sequence[str], k: int, laws: Collection[str] = ()) -> list[AnchorHit]:
         """The `k` articles whose best sentence scores highest (score > 0), best first; within `laws` when given
         (the search's law filter, applied before the `k` are taken, as every ranked list applies it)."""
         scores = self.scores(tokens)
@@ -105,6 +87,5 @@ class CitingSentences:
         np.maximum.at(best, self._owner, scores)
         if laws:
             best[~np.isin(self._article_law, list(laws))] = 0.0
-        positive = np.flatnonzero(best > 0)
-        order = positive[np.lexsort((positive, -best[positive]))][:k]
-        return [SentenceHit(*self.articles[int(i)], float(best[i]), rank) for rank, i in enumerate(order, start=1)]
+        return [AnchorHit(*self.articles[int(i)], float(best[i]), rank)
+                for rank, i in enumerate(best_rows(best, k), start=1)]

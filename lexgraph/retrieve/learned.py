@@ -241,10 +241,10 @@ class LearnedRetriever:
                 hits.setdefault(item.uid, item.hit)
         anchor_rank: dict[tuple[str, str], int] = {}
         anchor_score: dict[tuple[str, str], float] = {}
+        batch = UnitBatch(self.index.units_by_uid)  # the clauses of the articles both anchor lists bring in
         if self.field is not None:
             found = self.field.search(terms, ANCHOR_DEPTH, where.laws)
             best = found[0].score if found else 1.0
-            batch = UnitBatch(self.index.units_by_uid)
             for hit in found:
                 anchor_rank[(hit.law_id, hit.article)] = hit.rank
                 anchor_score[(hit.law_id, hit.article)] = hit.score / best
@@ -255,7 +255,6 @@ class LearnedRetriever:
         if self.field is not None and self.field.sentences is not None:
             nearest = self.field.sentences.nearest(terms, SENTENCE_FEATURE_DEPTH, where.laws)
             top = nearest[0].score if nearest else 1.0
-            batch = UnitBatch(self.index.units_by_uid)
             for place, near in enumerate(nearest, start=1):
                 sentence_rank[(near.law_id, near.article)] = place
                 sentence_score[(near.law_id, near.article)] = near.score / top
