@@ -9,7 +9,8 @@ be tested without a store and reused by every backend.
 - `modes`: the registry of search modes (what each needs, how it ranks, its builder), light enough for the CLI;
 - `options`: `SearchOptions`, light enough for the CLI to import;
 - `builders`: the built-in modes' retrievers; `anchor_field`, `anchor_mode` and `learned`: the anchor field, the
-  mode that ranks by it alone and the learned fusion; `anchor_health`: the anchor field's line in `lexgraph doctor`.
+  mode that ranks by it alone and the learned fusion; `citing_sentences`: the judgments' anchors scored sentence by
+  sentence; `anchor_bm25`: the BM25 both score with; `anchor_health`: the anchor field's line in `lexgraph doctor`.
 
 Recall@k and MRR are measured in `lexgraph.eval.metrics`.
 """
