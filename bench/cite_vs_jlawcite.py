@@ -4,7 +4,7 @@ Why: ``lexgraph cite --json`` on about 1 MB of judgments (precedents included) i
 fast as jlawcite, start-up excluded, and a 50 MB input to finish in time and memory that grow
 linearly. jlawcite is measured in its own virtualenv (it is not a lexgraph dependency):
 
-    python3 -m venv /work/jlawcite-venv && /work/jlawcite-venv/bin/pip install jlawcite==2.5.0
+    python3 -m venv ../jlawcite-venv && ../jlawcite-venv/bin/pip install jlawcite==2.5.0
     .venv/bin/python bench/cite_vs_jlawcite.py [--mb 1] [--repeats 5] [--jlawcite-python PATH] [--json]
     .venv/bin/python bench/cite_vs_jlawcite.py --scale 1 10 50      # time and peak RSS of the CLI per size
     .venv/bin/python bench/cite_vs_jlawcite.py --before ../main     # also the code of another checkout, same run
@@ -51,7 +51,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = ROOT.parent / "shared" / "data" / "precedents" / "supreme_court"
 JLAWCITE_ENV = "JLAWCITE_PYTHON"
-DEFAULT_JLAWCITE = Path("/work/jlawcite-venv/bin/python")
+DEFAULT_JLAWCITE = ROOT.parent / "jlawcite-venv" / "bin" / "python"  # a venv beside the checkout
 REPEATS = 5
 
 # Each worker prints one JSON line: {"seconds": …, "found": …}. They run in fresh interpreters so that neither
@@ -127,11 +127,11 @@ def build_input(corpus: Path, size_bytes: int, path: Path) -> tuple[int, int]:
 
 def jlawcite_python(given: str | None) -> Path | None:
     """The python of the virtualenv jlawcite is installed in: --jlawcite-python, $JLAWCITE_PYTHON, or
-    /work/jlawcite-venv/bin/python; None (with the reason printed) when there is none or it lacks jlawcite."""
+    ../jlawcite-venv/bin/python; None (with the reason printed) when there is none or it lacks jlawcite."""
     candidate = Path(given or os.environ.get(JLAWCITE_ENV) or DEFAULT_JLAWCITE)
     if not candidate.exists():
         print(f"jlawcite: ABSENT, no python at {candidate}. Install it apart from lexgraph:\n"
-              f"  python3 -m venv /work/jlawcite-venv && /work/jlawcite-venv/bin/pip install jlawcite==2.5.0\n"
+              f"  python3 -m venv ../jlawcite-venv && ../jlawcite-venv/bin/pip install jlawcite==2.5.0\n"
               f"then give --jlawcite-python or ${JLAWCITE_ENV}.", file=sys.stderr)
         return None
     probe = subprocess.run([str(candidate), "-c", "import jlawcite.citation"], capture_output=True, text=True)

@@ -13,7 +13,7 @@ linking), which takes a few seconds and is not timed. ``cite`` is timed with the
 cache folder (as after the first cite on a machine), and once more in an empty cache folder each round (the first
 cite, which builds the catalogue and keeps it).
 
-With ``--against DIR`` (another checkout, e.g. ``/work/main``) every command also runs from DIR's sources
+With ``--against DIR`` (another checkout, e.g. ``../lexgraph-before``) every command also runs from DIR's sources
 (``PYTHONPATH=DIR``, in the same interpreter), alternating with this checkout's run by run, so that both see the same
 load; the report gives both medians and their difference.
 """
@@ -89,7 +89,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--top", type=int, default=15)
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--against", type=Path, help="Another checkout to time alternately (e.g. /work/main)")
+    parser.add_argument("--against", type=Path, help="Another checkout to time alternately (e.g. ../lexgraph-before)")
     args = parser.parse_args()
     lexgraph = [sys.executable, "-m", "lexgraph"]
     with tempfile.TemporaryDirectory() as scratch:

@@ -7,8 +7,8 @@ only imports the module (the baseline), and the steps together in the order the 
 read where they are: a work folder gets links to the chosen parts' files, and the steps write their outputs
 (``bm25/``, ``vectors.usearch``, ``terms.json``, ``rows.parquet``) there, never into the index read.
 
-    python bench/index_write_memory.py --index /work/corpus-store/index --laws 600 --work /tmp/write-memory
-    python bench/index_write_memory.py --index /work/corpus-store/index --work /tmp/write-memory  # every part
+    python bench/index_write_memory.py --index STORE/index --laws 600 --work /tmp/write-memory
+    python bench/index_write_memory.py --index STORE/index --work /tmp/write-memory  # every part
 
 ``--laws N`` takes the N law parts with the most rows: a slice of few rows stays under the exact search's limit
 (`local.EXACT_LIMIT`), where no HNSW graph is built at all.
