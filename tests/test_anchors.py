@@ -8,6 +8,7 @@ import json
 import math
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -39,6 +40,11 @@ from tests.helpers import ROOT, SHARED, build_search_store, copy_store, lexgraph
 
 JUDGMENTS = ROOT / "tests" / "data" / "precedents"
 MINPO = "129AC0000000089"
+
+
+def judgment_benchmark() -> dict[str, Any]:
+    """The judgment retrieval benchmark as its file holds it (queries, their judgments and gold)."""
+    return json.loads((ROOT / "bench" / "data" / "judgment_retrieval.json").read_text("utf-8"))
 
 
 def every_anchor() -> list[Anchor]:
@@ -191,7 +197,7 @@ def test_the_nearest_citing_sentence_names_the_article_the_question_leaves_out(
         archive_anchors: list[Anchor], qid: str, article: tuple[str, str]) -> None:
     """With every dev judgment held apart as an evaluation holds them apart, the article whose best citing
     sentence is nearest the question is the one it cited."""
-    bench = json.loads((ROOT / "bench" / "data" / "judgment_retrieval.json").read_text("utf-8"))
+    bench = judgment_benchmark()
     question = next(q for q in bench["queries"] if q["qid"] == qid)
     assert article in {(g["law_id"], g["path"]) for g in question["articles"]}
     field = AnchorField.build(archive_anchors, exclude={q["doc"] for q in bench["queries"] if q["split"] == "dev"})
@@ -209,20 +215,18 @@ def test_no_copy_of_a_benchmark_judgment_feeds_the_anchors_or_the_training(archi
     training query. Held apart by file name, as they were, the twins gave the benchmark's own sentences to both.
     (Other judgments that repeat a benchmark sentence word for word, a companion case's or a set phrase, are
     other judgments, and feed both: docs/search.md counts them.)"""
-    archive = ARCHIVE
-    bench = json.loads((ROOT / "bench" / "data" / "judgment_retrieval.json").read_text("utf-8"))
+    bench = judgment_benchmark()
     held = {q["doc"] for q in bench["queries"]}
-    stems = {f.stem for f in archive.glob("*.txt")}
+    stems = {f.stem for f in ARCHIVE.glob("*.txt")}
     twinned = {d for d in held if {s for s in stems if judgment_key(s) == judgment_key(d)} - {d}}
     assert len(twinned) == 4
-    anchors = archive_anchors
-    field = AnchorField.build(anchors, exclude=held)
+    field = AnchorField.build(archive_anchors, exclude=held)
     assert len(field.sources) > 250 and not {judgment_key(s) for s in field.sources} & {judgment_key(d) for d in held}
-    fed = [" ".join(a.tokens) for a in anchors if a.source in field.sources]
+    fed = [" ".join(a.tokens) for a in archive_anchors if a.source in field.sources]
     theirs = [" ".join(tokenize(q["query"])) for q in bench["queries"] if q["doc"] in twinned]
     assert len(theirs) == 6 and not [q for q in theirs for a in fed if f" {q} " in f" {a} "]
     train = training_script()
-    queries, _, _ = train.training_queries(archive, train.BENCHMARK, {e["law_id"] for e in bench["laws"]}, 50,
+    queries, _, _ = train.training_queries(ARCHIVE, train.BENCHMARK, {e["law_id"] for e in bench["laws"]}, 50,
                                            100_000, 1)
     assert queries and not {query for _, query, _ in queries} & {q["query"] for q in bench["queries"]
                                                                   if q["doc"] in twinned}
@@ -459,7 +463,7 @@ def test_no_benchmark_question_is_an_anchor_of_the_field_an_evaluation_builds(lg
     """Neither a judgment benchmark query (its sentence, tokenised as the anchors are) nor a lawqa_jp question is
     inside any anchor that feeds the field as an evaluation builds it: the statutes' anchors, and the judgments'
     without the benchmark's own judgments (every judgment at hand here is one)."""
-    bench = json.loads((ROOT / "bench" / "data" / "judgment_retrieval.json").read_text("utf-8"))
+    bench = judgment_benchmark()
     held = {q["doc"] for q in bench["queries"]}
     questions = [tuple(tokenize(q["query"])) for q in bench["queries"]]
     lawqa = SHARED / "lawqa_jp" / "dev.json"
