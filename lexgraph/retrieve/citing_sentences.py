@@ -17,6 +17,7 @@ docs/search.md ("Citing sentences").
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Collection, Iterable, Sequence
 
 import numpy as np
@@ -38,7 +39,7 @@ class CitingSentences:
         article_id: dict[tuple[str, str], int] = {}
         owner: list[int] = []
         term_id: dict[str, int] = {}
-        pairs: list[tuple[int, int]] = []
+        terms, sentences = array("i"), array("i")  # one (term, sentence) pair per token: 8 bytes, not a tuple
         for anchor in anchors:
             if anchor.kind != JUDGMENT_KIND or judgment_key(anchor.source) in left_out:
                 continue
@@ -52,21 +53,23 @@ class CitingSentences:
                 articles.append(article)
             sentence = len(owner)
             owner.append(article_id[article])
-            pairs.extend((term_id.setdefault(token, len(term_id)), sentence) for token in anchor.tokens)
+            terms.extend(term_id.setdefault(token, len(term_id)) for token in anchor.tokens)
+            sentences.extend([sentence] * len(anchor.tokens))
         self.articles = articles
         self._article_law = np.asarray([law for law, _ in articles], dtype=object)
         self.size = len(owner)
         self._owner = np.asarray(owner, dtype=np.int64)
         self._terms = term_id
-        flat = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+        term = np.frombuffer(terms, dtype=np.int32).astype(np.int64)
+        row = np.frombuffer(sentences, dtype=np.int32).astype(np.int64)
         # Each (term, sentence) once, with its count: the postings of a term are one slice of `_rows`.
         n = max(self.size, 1)
-        unique, tf = np.unique(flat[:, 0] * n + flat[:, 1], return_counts=True)
+        unique, tf = np.unique(term * n + row, return_counts=True)
         self._rows = unique % n
         self._tf = tf.astype(np.float64)
         self._indptr = np.zeros(len(term_id) + 1, dtype=np.int64)
         np.cumsum(np.bincount(unique // n, minlength=len(term_id)), out=self._indptr[1:])
-        self._norm = length_norms(np.bincount(flat[:, 1], minlength=self.size).astype(np.float64))
+        self._norm = length_norms(np.bincount(row, minlength=self.size).astype(np.float64))
 
     def scores(self, tokens: Sequence[str]) -> np.ndarray:
         """BM25 of every sentence for the question's tokens (each distinct term once)."""
