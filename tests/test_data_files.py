@@ -23,7 +23,15 @@ from hypothesis import strategies as st
 from lexgraph.documents.datafiles import DataLimits, read_lines
 from lexgraph.documents.jsonl import read_records
 from lexgraph.errors import InputError
-from lexgraph.index.anchors import ANCHOR_FILE, read_anchors
+from lexgraph.index import anchors as anchors_module
+from lexgraph.index.anchors import (
+    ANCHOR_FILE,
+    ANCHORS_MAX_MB,
+    anchor_limits,
+    judgment_anchors,
+    read_anchors,
+    write_anchors,
+)
 from tests.helpers import ROOT, copy_store, lexgraph
 
 JUDGMENTS = ROOT / "tests" / "data" / "precedents"
@@ -138,6 +146,35 @@ def test_bounds_of_a_line_and_of_the_whole_are_kept(tmp_path: Path) -> None:
         list(read_lines(many, limits=limits))
 
 
+def test_the_anchors_file_has_a_bound_of_its_own_raised_by_the_same_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search holds the anchors in memory at up to ~40 times their bytes: the 1 GB other files may hold is too
+    much for them (bench/anchor_memory.py)."""
+    monkeypatch.delenv("LEXGRAPH_DATA_MAX_MB", raising=False)
+    assert anchor_limits().max_bytes == ANCHORS_MAX_MB << 20 < DataLimits.from_env().max_bytes
+    monkeypatch.setenv("LEXGRAPH_DATA_MAX_MB", "300")
+    assert anchor_limits().max_bytes == 300 << 20 == DataLimits.from_env().max_bytes
+
+
+def test_an_anchors_build_past_the_bound_stops_and_keeps_the_anchors_built(tmp_path: Path) -> None:
+    anchors = [a for f in sorted(JUDGMENTS.glob("*.txt")) for a in judgment_anchors(f.stem, f.read_text("utf-8"))]
+    folder = tmp_path / "index"
+    assert write_anchors(folder, anchors) == len(anchors)
+    before = (folder / ANCHOR_FILE).read_bytes()
+    size = len(gzip.decompress(before))
+    with pytest.raises(InputError) as caught:
+        write_anchors(folder, anchors + anchors, limits=DataLimits(max_bytes=size + 1))
+    assert "the anchors built before are kept" in str(caught.value) and "LEXGRAPH_DATA_MAX_MB" in str(caught.value)
+    assert (folder / ANCHOR_FILE).read_bytes() == before and [p.name for p in folder.iterdir()] == [ANCHOR_FILE]
+    # what a build writes within the bound is read within it
+    assert read_anchors(folder, limits=DataLimits(max_bytes=size)) == anchors
+
+
+def test_words_read_from_the_anchors_are_held_once(tmp_path: Path) -> None:
+    folder = anchors_folder(tmp_path, gzip.compress(b"\n".join(json.dumps(GOOD).encode() for _ in range(3))))
+    anchors = read_anchors(folder)
+    assert anchors is not None and len({id(a.tokens[0]) for a in anchors}) == 1
+
+
 @settings(max_examples=200, deadline=None)
 @given(lines=st.lists(st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"")), max_size=20),
        compressed=st.booleans(), block=st.sampled_from([1, 2, 7, 1 << 20]))
@@ -232,6 +269,20 @@ def test_ingest_refuses_a_fifo_named_as_its_input_without_waiting(kind: str, nam
     os.mkfifo(fifo)
     run = lexgraph("ingest", kind, fifo, store=tmp_path / "store", subprocess=True, timeout=120)
     assert run.code == 1 and f"{fifo}: {expected}" in run.stderr, run.stderr
+
+
+def test_search_refuses_anchors_past_their_bound_naming_the_file_and_the_setting(
+        kept: tuple[Path, bytes], monkeypatch: pytest.MonkeyPatch) -> None:
+    store, before = kept
+    monkeypatch.setattr(anchors_module, "ANCHORS_MAX_MB", 1)
+    path = store / "index" / ANCHOR_FILE
+    lines = gzip.decompress(before)
+    path.write_bytes(gzip.compress(lines * ((1 << 20) // len(lines) + 1)))
+    run = lexgraph("search", "損害賠償", "--mode", "learned", store=store, env={"LEXGRAPH_DATA_MAX_MB": ""})
+    assert run.code == 1 and run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+    assert f"{path}:" in run.stderr and "more than 1 MB once decompressed; raise LEXGRAPH_DATA_MAX_MB" in run.stderr
+    run = lexgraph("search", "損害賠償", "--mode", "learned", store=store, env={"LEXGRAPH_DATA_MAX_MB": "2"})
+    assert run.code == 0, run.stderr
 
 
 def test_search_with_a_gzip_bomb_for_anchors_is_refused_in_one_line(kept: tuple[Path, bytes]) -> None:

@@ -48,11 +48,12 @@ class DataLimits:
     ratio_from_bytes: int = _MB
 
     @classmethod
-    def from_env(cls) -> DataLimits:
+    def from_env(cls, default_mb: int | None = None) -> DataLimits:
         """The defaults, with ``LEXGRAPH_DATA_MAX_MB`` (the total; a line is also raised to it when it is larger)
-        and ``LEXGRAPH_DATA_MAX_RATIO`` when set."""
+        and ``LEXGRAPH_DATA_MAX_RATIO`` when set. `default_mb`: a kind of file's own total when the variable is
+        not set, for a reader whose memory grows faster with the file than a streaming one's (the anchors)."""
         limits = cls()
-        megabytes = positive_env("LEXGRAPH_DATA_MAX_MB")
+        megabytes = positive_env("LEXGRAPH_DATA_MAX_MB") or default_mb
         ratio = positive_env("LEXGRAPH_DATA_MAX_RATIO")
         if megabytes is not None:
             limits = cls(max_bytes=megabytes * _MB, max_line=max(limits.max_line, megabytes * _MB),

@@ -57,6 +57,12 @@ ANCHORS_FORMAT = "lexgraph-anchors/1"
 #: The folder (beside the field, named after the graph's digest) where a build keeps each law's anchors until the
 #: field is saved (`AnchorSpill`).
 SPILL_PREFIX = ".statute-anchors."
+#: The judgments' anchors file's bound once decompressed, unless ``LEXGRAPH_DATA_MAX_MB`` sets another. A search
+#: holds the file's anchors and builds their field and sentences in memory: at worst (every token a new word) about
+#: 40 times the file's bytes, so the 1 GB every other data file may hold would let a planted file take 40 GB. This
+#: bound keeps that worst case near 5 GB and holds the anchors of about 18,000 judgments (the 742 of the courts'
+#: archive write 5 MB; measured by ``bench/anchor_memory.py``).
+ANCHORS_MAX_MB = 128
 
 
 def graph_digest(fingerprints: dict[str, str]) -> str:
@@ -173,20 +179,36 @@ def judgment_files_anchors(files: Iterable[Path], *, window: int = DEFAULT_WINDO
         yield from judgment_anchors(path.stem, text, window=window, laws=laws)
 
 
-def write_anchors(directory: Path, anchors: Iterable[Anchor], *, source: str = "the judgments given") -> int:
+def anchor_limits() -> DataLimits:
+    """The bounds the judgments' anchors file is written and read within (`ANCHORS_MAX_MB`)."""
+    return DataLimits.from_env(default_mb=ANCHORS_MAX_MB)
+
+
+def write_anchors(directory: Path, anchors: Iterable[Anchor], *, source: str = "the judgments given",
+                  limits: DataLimits | None = None) -> int:
     """Write the anchors to ``directory/anchors.jsonl.gz``, replacing it whole; returns how many. They go to a
     temporary file first, removed on every way out (an unreadable judgment, an interrupt), so that a failed build
     leaves the anchors built before, and nothing else. A build that yields no anchor does not replace a file that
-    holds some (`InputError`, naming `source`): an empty or wrong folder must not wipe them."""
+    holds some (`InputError`, naming `source`): an empty or wrong folder must not wipe them. Nor is a file written
+    that a search would refuse to read: past `limits` (`anchor_limits()`) the build stops with an `InputError`
+    saying how to raise them, the anchors before kept."""
+    limits = limits or anchor_limits()
     directory.mkdir(parents=True, exist_ok=True)
-    count = 0
+    count = written = 0
     with replaced(directory / ANCHOR_FILE) as raw:
         # no name and no time in the gzip header: the same anchors give the same bytes, whatever the
         # temporary file's name (a Neo4j store's copy is compared by its SHA-256)
         with gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as packed, \
                 io.TextIOWrapper(packed, encoding="utf-8") as out:
             for anchor in anchors:
-                out.write(json.dumps(anchor.to_json(), ensure_ascii=False) + "\n")
+                line = json.dumps(anchor.to_json(), ensure_ascii=False) + "\n"
+                written += len(line.encode())
+                if written > limits.max_bytes:
+                    raise InputError(f"{source}: their anchors pass {limits.max_bytes >> 20} MB, the most a search "
+                                     f"reads (about {count:,} anchors fit); the anchors built before are kept. Set "
+                                     "LEXGRAPH_DATA_MAX_MB higher, for this build and every search (a search "
+                                     "needs up to about 40 times that in memory), or give fewer judgments")
+                out.write(line)
                 count += 1
         if count == 0 and _holds_anchors(directory / ANCHOR_FILE):
             raise InputError(f"{source}: no sentence cites an article of the indexed laws, so no anchor was "
@@ -213,9 +235,10 @@ def read_anchors(directory: Path, *, limits: DataLimits | None = None) -> list[A
     if not path.exists() and not path.is_symlink():
         return None
     out = []
+    words: dict[str, str] = {}  # each word's one copy: judgments repeat theirs, and a str costs 50 to 80 bytes
     try:
-        for number, row in read_records(path, limits=limits):
-            out.append(_anchor(row, line_where(path, number)))
+        for number, row in read_records(path, limits=limits or anchor_limits()):
+            out.append(_anchor(row, line_where(path, number), words))
     except InputError as error:
         raise InputError(f"{error}; {REBUILD}") from None
     return out
@@ -224,7 +247,7 @@ def read_anchors(directory: Path, *, limits: DataLimits | None = None) -> list[A
 REBUILD = "build the anchors again with `lexgraph index --anchors DIR`"
 
 
-def _anchor(row: dict[str, Any], where: str) -> Anchor:
+def _anchor(row: dict[str, Any], where: str, words: dict[str, str]) -> Anchor:
     values = []
     for field in ("law_id", "article", "kind", "source", "tokens"):
         value = row.get(field)
@@ -234,7 +257,7 @@ def _anchor(row: dict[str, Any], where: str) -> Anchor:
             raise InputError(f"{where}: field {field!r} is a {type(value).__name__} ({str(value)[:40]}), not a string")
         values.append(value)
     law_id, article, kind, source, tokens = values
-    return Anchor(law_id, article, kind, source, tuple(tokens.split()))
+    return Anchor(law_id, article, kind, source, tuple(words.setdefault(word, word) for word in tokens.split()))
 
 
 def statute_anchors(store: GraphStore, laws: set[str] | None = None,
