@@ -11,6 +11,7 @@ import subprocess
 import sys
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -378,6 +379,26 @@ def test_the_collection_tree_is_saved_beside_the_index_and_keyed_by_its_content(
 
 LAWQA_SAMPLE = Path(__file__).parent / "data" / "lawqa" / "dev_sample.json"
 
+
+
+def test_eval_retrieval_scores_a_benchmark_without_one_law_s_questions(search_store: Path) -> None:
+    def run(*laws: str) -> dict[str, Any]:
+        done = lexgraph("eval", "retrieval", "--dataset", LAWQA_SAMPLE, "--mode", "bm25", "--reference", "bm25",
+                        *[a for law in laws for a in ("--without-law", law)], "--json", store=search_store)
+        assert done.code == 0, done.stderr
+        return done.json()
+
+    every = run()
+    # its 略称 and its id name the same law: the 2 questions quoting 金融商品取引法 are left out, and no other
+    for name in ("金商法", "323AC0000000025"):
+        without = run(name)
+        absent = [a["qid"] for a in every["runs"][0]["absent"]]
+        assert sorted(without["left_out"]) == sorted(absent) and len(absent) == 2
+        assert (without["runs"][0]["questions"], without["runs"][0]["scored"]) == (8, 7)
+        assert without["runs"][0]["levels"] == every["runs"][0]["levels"]
+    assert run("借地借家法")["runs"][0]["scored"] == 0
+    unknown = lexgraph("eval", "retrieval", "--dataset", LAWQA_SAMPLE, "--without-law", "架空法", store=search_store)
+    assert unknown.code == 2 and "--without-law '架空法': no law of that name in the catalogue" in unknown.stderr
 
 
 def test_eval_retrieval_on_lawqa_questions(search_store: Path, tmp_path: Path) -> None:

@@ -125,6 +125,9 @@ def eval_retrieval(
     reference: Annotated[str, typer.Option("--reference", help="Test this mode against each other one, question "
                                            "by question (paired randomization test, bootstrap interval).")
                          ] = SearchOptions().mode,
+    without_law: Annotated[list[str] | None, typer.Option(
+        "--without-law", help="Leave out the questions with gold in this law (title, 略称, number or e-Gov id); "
+        "repeatable: the same benchmark scored without one law's questions.")] = None,
     embedder: EmbedderOpt = None,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
@@ -135,6 +138,7 @@ def eval_retrieval(
     difference of each metric, its 95% interval and whether it is more than chance (p < 0.05), with the queries of
     one judgment resampled together."""
     from lexgraph import compare_modes, load_questions, write_retrieval_report
+    from lexgraph.eval.retrieval import without_laws
 
     ks = parse_ks(k)
     if depth < max(ks):
@@ -155,16 +159,21 @@ def eval_retrieval(
                 tasks[name] = progress.add_task(name, total=total)
             progress.update(tasks[name], completed=done)
 
+        left_out: list[Any] = []
+        if without_law:
+            questions, left_out = without_laws(questions, lg.catalog, without_law)
         model = make_embedder(embedder, lg)
         runs = lg.eval_retrieval(questions, modes, ks, embedder=model, progress=advance, depth=depth)
     comparisons = compare_modes(runs, reference)
     files = []
     if report is not None:
         config = {"dataset": str(dataset), "split": split, "depth": depth, "modes": modes, "ks": list(ks),
-                  "reference": reference, "store": store_location(store), "embedder": model.name}
+                  "reference": reference, "store": store_location(store), "embedder": model.name,
+                  "without_laws": list(without_law or []), "left_out": [q.qid for q in left_out]}
         files = write_retrieval_report(report, config, runs, ks, comparisons)
     if as_json:
         emit_json({"dataset": str(dataset), "split": split, "depth": depth, "ks": list(ks),
+                   "without_laws": list(without_law or []), "left_out": [q.qid for q in left_out],
                    "runs": [run.to_json() for run in runs], "comparisons": [c.to_json() for c in comparisons],
                    "report": [str(f) for f in files]})
         return
@@ -172,6 +181,9 @@ def eval_retrieval(
     out.print(f"{dataset}: {first.n_questions} questions; {len(first.scored)} scored (every gold law in the store), "
               f"{len(first.absent)} with a gold law not in the store, {len(first.no_gold)} without statute gold",
               highlight=False)
+    if left_out:
+        out.print(f"left out: {len(left_out)} questions with gold in {', '.join(without_law or [])} "
+                  "(--without-law)", highlight=False)
     missing = sorted({law for _, laws in first.absent for law in laws})
     if missing:
         out.print(f"laws not in the store: {', '.join(missing)}", highlight=False)

@@ -60,7 +60,8 @@ def law_show(
     p = result.provision
     out.print(f"[bold]{result.law.title} {clause_label(p.path)}[/]{p.caption}", highlight=False)
     out.print(f"as of {display_day(day)}  revision {result.version.revision_id}", style="dim", highlight=False)
-    out.print(f"in force {result.period}", style="dim", highlight=False)
+    out.print(result.period if result.version.scheduled else f"in force {result.period}", style="dim",
+              highlight=False)
     if result.beyond_knowledge:
         out.print(beyond_knowledge_note(result), style="yellow", highlight=False)
     out.print(p.text, highlight=False)
@@ -69,6 +70,9 @@ def law_show(
 def beyond_knowledge_note(result: Any) -> str:
     """What `law show` says of a wording shown for a day past the last day the store knows it in force (the MCP
     server says the same)."""
+    if result.known_up_to is None:  # a scheduled revision: known in force on no day (its reason says why)
+        return (f"not known to be in force on {display_day(result.as_of)}: this is the last wording the store "
+                f"knows; {result.unknown.reason}")
     return (f"not known to be in force on {display_day(result.as_of)}: this is the last wording the store knows, "
             f"in force up to {result.known_up_to}; whether it still was then is not known")
 

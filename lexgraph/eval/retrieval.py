@@ -36,7 +36,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from lexgraph.eval.metrics import DEFAULT_KS, RetrievalReport, evaluate_retrieval
 from lexgraph.eval.report import pyplot, report_folder, save_figure, write_csv, write_json
@@ -128,6 +128,7 @@ class LawqaRun:
 
 #: Ranked clause ids (``law_id``, ``path``) for a question, best first.
 Ranker = Callable[[Any], Sequence[tuple[str, str]]]
+Question = TypeVar("Question", bound=GoldQuestion)
 
 
 def resolve_titles(questions: Sequence[GoldQuestion], catalog: Catalog, stored: set[str]) -> dict[str, str | None]:
@@ -140,6 +141,35 @@ def resolve_titles(questions: Sequence[GoldQuestion], catalog: Catalog, stored: 
         entries = [e for e in catalog.lookup(title) if e.law_id in stored] or catalog.lookup(title)
         out[title] = entries[0].law_id if entries and entries[0].law_id in stored else None
     return out
+
+
+def without_laws(questions: Sequence[Question], catalog: Catalog,
+                 names: Sequence[str]) -> tuple[list[Question], list[Question]]:
+    """The questions none of whose gold is in a law of `names` (titles, 略称, numbers or ids), and those left out:
+    a benchmark scored with and without one law's questions (lawqa_jp with and without 金融商品取引法's) in one
+    command each. A name the catalogue does not know, or that names several laws, is a `ConfigurationError`."""
+    from lexgraph.errors import ConfigurationError
+
+    wanted: set[str] = set()
+    for name in names:
+        entries = catalog.lookup(name)
+        if len({e.law_id for e in entries}) != 1:
+            raise ConfigurationError(f"--without-law {name!r}: " + (
+                "no law of that name in the catalogue; give its title, 略称, number or e-Gov id" if not entries else
+                f"names {len(entries)} laws ({', '.join(e.law_id for e in entries[:4])}); give its e-Gov id"))
+        wanted.add(entries[0].law_id)
+
+    def law_of(title: str) -> str | None:
+        if catalog.by_id(title) is not None:
+            return title
+        entries = catalog.lookup(title)
+        return entries[0].law_id if entries else None
+
+    kept: list[Question] = []
+    left: list[Question] = []
+    for question in questions:
+        (left if any(law_of(title) in wanted for title in question.gold_laws) else kept).append(question)
+    return kept, left
 
 
 #: The text of every stored wording of a clause path (an article: its own text and its paragraphs'), [] if none.
