@@ -7,8 +7,9 @@ text itself is never searched: retrieval runs over the laws in the store.
 
 Questions are sorted into three groups, and every question is reported in exactly one:
 - **scored**: every gold law is in the store;
-- **absent**: some gold law is not in the store (金融商品取引法 is missing from the 2020 corpus, for one), so a
-  miss would say nothing about retrieval; they are listed with the missing law, not silently dropped;
+- **absent**: some gold law is not in the store (金融商品取引法 is missing from the 2020 corpus, for one: a copy
+  is kept in bench/data/egov), so a miss would say nothing about retrieval; they are listed with the missing law,
+  not silently dropped;
 - **no gold**: the context quotes no statute (a guideline, a Q&A), so recall is undefined.
 
 Ids are ``<law_id>|<article path>`` (``403AC0000000090|a3``) and ``…|a3/p1``: a paragraph hit counts for its
