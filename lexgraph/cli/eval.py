@@ -137,8 +137,7 @@ def eval_retrieval(
     listed apart and left out of the "reachable" rows. Then the --reference mode against each other mode: the
     difference of each metric, its 95% interval and whether it is more than chance (p < 0.05), with the queries of
     one judgment resampled together."""
-    from lexgraph import compare_modes, load_questions, write_retrieval_report
-    from lexgraph.eval.retrieval import without_laws
+    from lexgraph import compare_modes, load_questions, without_laws, write_retrieval_report
 
     ks = parse_ks(k)
     if depth < max(ks):
