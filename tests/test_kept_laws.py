@@ -46,6 +46,7 @@ def test_the_kept_kinsho_is_never_shown_in_force_since_it_was_read_before_its_da
     assert lexgraph("ingest", "statutes", KINSHO, store=store).code == 0
     before = lexgraph("law", "show", "金融商品取引法", "第八条", "--as-of", "2020-01-01", store=store)
     assert before.code == 1 and "its wording on 2020-01-01 is not known" in before.stderr
+    assert "is scheduled (施行予定) from 2023-06-10, not known in force on any day" in before.stderr
     for day in ("2023-06-10", "2026-12-07"):
         run = lexgraph("law", "show", "金融商品取引法", "第八条", "--as-of", day, store=store)
         assert run.code == 0, run.stderr

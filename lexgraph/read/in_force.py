@@ -120,10 +120,12 @@ def version_known_on(spans: LawSpans, law_id: str, day: date,
     first_day = first.enforced_from if first.enforced_from is not None else first.known_in_force_on
     version = spans.version_on(day)
     if first_day is not None and day < first_day:
+        known = (f"is scheduled (施行予定) from {first_day.isoformat()}, not known in force on any day"
+                 if first.scheduled else f"is known in force only from {first_day.isoformat()}")
         return Unknown(law_id, what, day, BEFORE_FIRST,
                        f"{where}: its wording on {day.isoformat()} is not known: the first stored version "
-                       f"({first.revision_id}) is known in force only from {first_day.isoformat()}; ingest the "
-                       f"revision in force on {day.isoformat()}", version=first, first_known=first_day)
+                       f"({first.revision_id}) {known}; ingest the revision in force on {day.isoformat()}",
+                       version=first, first_known=first_day)
     if version is None:
         if last.enforced_until is not None and day >= last.enforced_until:
             return OutOfForce(law_id, what, day, REPEALED,
