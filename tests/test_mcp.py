@@ -390,9 +390,12 @@ def test_errors_are_error_results_with_the_cli_s_message(mcp: Callable[[Body], A
     async def body(session: ClientSession) -> list[CallToolResult]:
         return [await session.call_tool("clause_as_of", {"law": "刑法", "clause": "第四条"}),
                 await session.call_tool("clause_as_of", {"law": "民法", "clause": "第四百条の百"}),
-                await session.call_tool("precedent", {"case": "99999"})]
+                await session.call_tool("precedent", {"case": "99999"}),
+                await session.call_tool("search", {"question": "損" * 10_001})]
 
-    unknown_law, unknown_clause, unknown_case = mcp(body)
+    unknown_law, unknown_clause, unknown_case, too_long = mcp(body)
+    assert error_text(too_long).startswith("the question has 10,001 characters, more than the 10,000")
+    assert too_long.structuredContent is not None and too_long.structuredContent["kind"] == "InputError"
     assert error_text(unknown_law) == cli_error("law", "show", "刑法", "第四条", store=mcp_store)
     assert unknown_law.structuredContent == {"error": error_text(unknown_law), "exit_code": 1, "kind": "LawNotFound"}
     # A clause no version holds is an error, not "not in force": the CLI's message, and the articles that exist

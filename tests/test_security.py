@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +30,7 @@ from lexgraph.store.base import GraphStore
 from lexgraph.store.embedded import EmbeddedStore
 from lexgraph.store.readonly import LADYBUG, NEO4J, QUERY_LIMITS, ReadStatement, check_read_statement
 from tests.conftest import NEO4J_MARKS
-from tests.helpers import EGOV_DATA, SAMPLE, lexgraph
+from tests.helpers import EGOV_DATA, SAMPLE, copy_store, lexgraph
 
 # {out} is replaced by a fresh directory per run, so that a statement that did write a file is seen doing it.
 _PASSWD = "/etc/passwd"
@@ -580,6 +581,24 @@ def test_an_empty_question_is_one_line_and_exit_1(sample_store: Path, question: 
     assert run.code == 1, (run.code, run.stderr[-800:])
     assert "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr
     assert "question is empty" in run.stderr
+
+
+@pytest.mark.parametrize("command", ["search", "ask"])
+def test_a_question_past_the_bound_is_refused_at_once_and_one_at_it_is_searched(
+        search_store_template: Path, tmp_path: Path, command: str) -> None:
+    """A question costs time in proportion to its length: unbounded, one MCP request (4 MiB) held a search for
+    minutes. Refused before the index is read; the longest allowed is searched (exit 0)."""
+    from lexgraph.retrieve.search import MAX_QUESTION_CHARS
+
+    store = copy_store(search_store_template, tmp_path / "store")
+    words = ("契約の解除に伴う損害賠償の請求" * MAX_QUESTION_CHARS)[:MAX_QUESTION_CHARS]
+    started = time.monotonic()
+    run = lexgraph(command, words + "か", store=store)
+    assert run.code == 1 and len(run.stderr.strip().splitlines()) == 1, run.stderr
+    assert f"the question has {MAX_QUESTION_CHARS + 1:,} characters, more than the {MAX_QUESTION_CHARS:,}" in run.stderr
+    assert time.monotonic() - started < 30
+    if command == "search":
+        assert lexgraph(command, words, store=store).code == 0
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")

@@ -33,7 +33,7 @@ from lexgraph.answer.extractive import extractive_answer
 from lexgraph.answer.model import ANSWER_MODES, Answer, AnswerMention, AnswerSentence, cited_ids
 from lexgraph.answer.prompts import STYLES, closed_book, render, with_draft
 from lexgraph.answer.references import DEFAULT_LIMITS, References, build_references
-from lexgraph.errors import ConfigurationError, InputError, RetriesExhausted
+from lexgraph.errors import ConfigurationError, RetriesExhausted
 from lexgraph.llm.client import LLMClient
 from lexgraph.llm.guardrails import DEFAULT_MAX_REPAIRS, Attempt, Messages, ReplyCheck, ValidatedReply, complete_json
 from lexgraph.store.base import GraphStore
@@ -82,9 +82,10 @@ ATTACHMENTS = ("lexgraph", "citalaw")
 
 def ask(store: GraphStore, question: str, retrieve: Retrieve, llm: LLMClient | None, as_of: date,
         options: AskOptions | None = None, embed: Embed | None = None, cite: Cite | None = None) -> Answer:
+    from lexgraph.retrieve.search import check_question
+
     options = options or AskOptions()
-    if not question.strip():
-        raise InputError("the question is empty")
+    check_question(question)
     limits = options.limits or DEFAULT_LIMITS
     if llm is None:
         references = build_references(store, retrieve(question), limits)

@@ -61,6 +61,7 @@ class Answering:
         from lexgraph.answer.turnlog import Turn
         from lexgraph.answer.turnlog import now as turn_now
 
+        self._searching.check_question(question)  # before a model or the index is read
         options = options or AskOptions()
         day = as_of_day(as_of)
         model = llm if llm is not None else (configured_client() if use_model else None)

@@ -14,7 +14,7 @@ from lexgraph.api.citing import Citing
 from lexgraph.api.indexing import Indexing
 from lexgraph.api.reading import Reading
 from lexgraph.api.session import Session, wordings
-from lexgraph.errors import ConfigurationError, InputError
+from lexgraph.errors import ConfigurationError
 from lexgraph.index.units import UnitKind
 from lexgraph.llm.client import LLMClient, configured_client
 from lexgraph.retrieve.options import SearchOptions
@@ -53,12 +53,12 @@ class Searching:
         self._law_citations: LawCitations | None = None
 
     @staticmethod
-    def refuse_empty(question: str) -> None:
-        """The one refusal of an empty question to search, for the library and the CLI alike (which says it before
-        it opens the index): raises `InputError` with an example of what to give."""
-        if not question.strip():
-            raise InputError("the question is empty; give a question in words, e.g. lexgraph search "
-                             "'不法行為による損害賠償'")
+    def check_question(question: str) -> None:
+        """`retrieve.search.check_question`: an empty question, or one too long to search, is an `InputError`
+        (the CLI checks before it opens the index)."""
+        from lexgraph.retrieve.search import check_question
+
+        check_question(question)
 
     def search(self, question: str, *, mode: str | None = None, as_of: date | None = None,
                laws: Sequence[str] = (), kind: UnitKind | None = None, options: SearchOptions | None = None,
@@ -73,7 +73,7 @@ class Searching:
         from lexgraph.index.query import SearchFilter
         from lexgraph.retrieve.search import search
 
-        self.refuse_empty(question)
+        self.check_question(question)
         options = one_setting(options, mode=mode)
         where = SearchFilter(as_of=wordings(as_of), laws=self._reading.law_ids(laws), kind=kind)
         if retriever is not None and embedder is not None:

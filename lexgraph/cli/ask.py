@@ -13,6 +13,7 @@ from lexgraph import (
     NOT_STORED_LABEL,
     AskOptions,
     ConfigurationError,
+    Searching,
     SearchOptions,
     capped_limits,
 )
@@ -48,6 +49,7 @@ def ask_command(
 ) -> None:
     """Answer with the clauses and precedents each sentence relies on. Without a model (LEXGRAPH_LLM_MODEL), the
     answer is extractive and says so."""
+    Searching.check_question(question)  # before the store is opened: bad input, whatever the store
     if references is not None and references < 1:
         raise ConfigurationError("--references must be at least 1")
     limits = None if references is None else capped_limits(references)

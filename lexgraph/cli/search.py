@@ -157,7 +157,7 @@ def search_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Rank clauses and chunks for a question, and select evidence through the citation graph."""
-    Searching.refuse_empty(question)  # before the index is opened: bad input, whatever the index
+    Searching.check_question(question)  # before the index is opened: bad input, whatever the index
     options = SearchOptions(mode=mode, k=k, m=m, n=n, rrf_k=rrf_k, weights=parse_weights(weight))
     parse_kinds(kind)
     day = parse_day(as_of)

@@ -181,12 +181,31 @@ def make_retriever(mode: str, index: SearchIndex, embedder: Embedder, *, llm: LL
                                                   query_extraction, frozenset(held_apart), law_citations))
 
 
+#: The longest question lexgraph searches or answers, in characters. A question costs time in proportion to its
+#: length (200,000 characters took 29 s to search on a 20-law store), and the MCP server takes request bodies of
+#: 4 MiB: unbounded, one request could hold a search for minutes. 10,000 is 17 times lawqa_jp's longest question
+#: (565, its four choices included) and takes about 3 s on the whole archive.
+MAX_QUESTION_CHARS = 10_000
+
+
+def check_question(question: str) -> None:
+    """The one check of a question before it is searched or answered, for the library, the CLI (before it opens
+    the index) and the MCP server alike: an empty one, or one past `MAX_QUESTION_CHARS`, is an `InputError`
+    saying what to give."""
+    if not question.strip():
+        raise InputError("the question is empty; give a question in words, e.g. lexgraph search "
+                         "'不法行為による損害賠償'")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise InputError(f"the question has {len(question):,} characters, more than the {MAX_QUESTION_CHARS:,} "
+                         "lexgraph searches; give the question, not a document (`lexgraph cite` finds what a "
+                         "document cites)")
+
+
 def search(store: GraphStore, retriever: Retriever, question: str, *, where: SearchFilter | None = None,
            options: SearchOptions | None = None) -> SearchResult:
     where = where or SearchFilter()
     options = options or SearchOptions()
-    if not question.strip():
-        raise InputError("the question is empty")
+    check_question(question)
     clauses: list[Retrieved] = []
     decisions = _Decisions(store, where.day)
     dropped: list[str] = []
