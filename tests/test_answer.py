@@ -176,6 +176,20 @@ def test_arg_modes_refine_a_closed_book_draft(store: Path, tmp_path: Path) -> No
         assert run.json()["draft"].startswith("借地権は二十年で終わります。")
 
 
+def test_a_long_draft_is_searched_by_its_beginning_not_refused_as_the_user_s_question(store: Path,
+                                                                                     tmp_path: Path) -> None:
+    """arg-qa searches the question with the model's draft: a draft past the bound of a question (10,000
+    characters) is the model's doing, so the search reads its beginning instead of refusing the user. The answer
+    schema allows a draft of 20 sentences of 1,000 characters."""
+    sentence = ("借地権の存続期間は三十年とする。" * 60)[:1_000]
+    draft = json.dumps({"sentences": [{"text": sentence, "citations": []}] * 20,
+                        "conclusion": {"text": "三十年", "citations": []}, "caveats": []}, ensure_ascii=False)
+    with ScriptedOpenAI([Reply(draft), Reply(valid_answer)]) as server:
+        run = ask(store, "--mode", "arg-qa", env=model_env(server), log=tmp_path / "t.jsonl")
+    assert run.code == 0, run.stderr
+    assert len(run.json()["draft"]) > 10_000
+
+
 def test_a_draft_that_cites_something_is_refused(store: Path, tmp_path: Path) -> None:
     """The closed-book draft had no references, so any citation in it is invented."""
     bad = json.dumps({"sentences": [{"text": "x", "citations": []}], "conclusion": {"text": "x", "citations": []},

@@ -82,7 +82,7 @@ ATTACHMENTS = ("lexgraph", "citalaw")
 
 def ask(store: GraphStore, question: str, retrieve: Retrieve, llm: LLMClient | None, as_of: date,
         options: AskOptions | None = None, embed: Embed | None = None, cite: Cite | None = None) -> Answer:
-    from lexgraph.retrieve.search import check_question
+    from lexgraph.retrieve.search import MAX_QUESTION_CHARS, check_question
 
     options = options or AskOptions()
     check_question(question)
@@ -107,7 +107,9 @@ def ask(store: GraphStore, question: str, retrieve: Retrieve, llm: LLMClient | N
         first = _complete(llm, closed_book(question).messages(), ReplyCheck("answer", allowed_ids=frozenset()),
                           options, attempts, prompts)
         draft = answer_text(first.value)
-    query = question if options.mode != "arg-qa" else f"{question}\n{draft}"
+    # the question with the model's draft: cut at the bound of a question, so that a long draft (the model's, not
+    # the user's) is searched by its beginning rather than refused as if the user had asked too much
+    query = question if options.mode != "arg-qa" else f"{question}\n{draft}"[:MAX_QUESTION_CHARS]
     references = build_references(store, retrieve(query), limits)
     prompt = render(question, references, options.prompt_style)
     if draft is not None:
