@@ -112,7 +112,7 @@ if TYPE_CHECKING:
     from lexgraph.read.laws import ClauseLinks, LawDiff, ProvisionAsOf, clause_path
     from lexgraph.retrieve.modes import compared_modes
     from lexgraph.retrieve.options import SearchOptions
-    from lexgraph.retrieve.search import SearchResult
+    from lexgraph.retrieve.search import MAX_QUESTION_CHARS, SearchResult
     from lexgraph.store.base import StoreCounts
     from lexgraph.store.copy import CopySummary
     from lexgraph.store.doctor import DoctorReport
@@ -180,6 +180,7 @@ _LAZY: dict[str, str] = {
     "DOCUMENT_KINDS": "lexgraph.read.documents",
     "EXPERIMENTS": "lexgraph.eval.experiments",
     "EXTRACTORS": "lexgraph.citations.extractors",
+    "MAX_QUESTION_CHARS": "lexgraph.retrieve.search",
     "METHODS": "lexgraph.answer.agents",
     "extractor_names": "lexgraph.citations.extractors",
     "method_names": "lexgraph.answer.agents",
@@ -226,6 +227,7 @@ __all__ = [
     "DOCUMENT_KINDS",
     "EXPERIMENTS",
     "EXTRACTORS",
+    "MAX_QUESTION_CHARS",
     "METHODS",
     "NOT_CONFIGURED",
     "NOT_STORED_LABEL",

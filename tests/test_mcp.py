@@ -387,15 +387,20 @@ def snapshot(store: Path) -> dict[str, tuple[int, int]]:
 
 
 def test_errors_are_error_results_with_the_cli_s_message(mcp: Callable[[Body], Any], mcp_store: Path) -> None:
-    async def body(session: ClientSession) -> list[CallToolResult]:
+    async def body(session: ClientSession) -> list[Any]:
         return [await session.call_tool("clause_as_of", {"law": "刑法", "clause": "第四条"}),
                 await session.call_tool("clause_as_of", {"law": "民法", "clause": "第四百条の百"}),
                 await session.call_tool("precedent", {"case": "99999"}),
-                await session.call_tool("search", {"question": "損" * 10_001})]
+                await session.call_tool("search", {"question": "損" * 10_001}),
+                (await session.list_tools()).tools]
 
-    unknown_law, unknown_clause, unknown_case, too_long = mcp(body)
+    unknown_law, unknown_clause, unknown_case, too_long, tools = mcp(body)
     assert error_text(too_long).startswith("the question has 10,001 characters, more than the 10,000")
     assert too_long.structuredContent is not None and too_long.structuredContent["kind"] == "InputError"
+    # the bound is in the tools' own description of the argument, for the assistant to see before it asks
+    described = {t.name: t.inputSchema["properties"]["question"]["description"] for t in tools
+                 if t.name in ("search", "ask")}
+    assert described == {"search": "質問（日本語、10,000字まで）。", "ask": "法律の質問（日本語、10,000字まで）。"}
     assert error_text(unknown_law) == cli_error("law", "show", "刑法", "第四条", store=mcp_store)
     assert unknown_law.structuredContent == {"error": error_text(unknown_law), "exit_code": 1, "kind": "LawNotFound"}
     # A clause no version holds is an error, not "not in force": the CLI's message, and the articles that exist

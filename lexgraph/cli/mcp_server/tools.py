@@ -26,6 +26,7 @@ from pydantic import Field
 from lexgraph import (
     DATE_FORMS,
     DOCUMENT_KINDS,
+    MAX_QUESTION_CHARS,
     UNIT_KINDS,
     AskOptions,
     DateFormatError,
@@ -340,7 +341,7 @@ class Tools:
 
     def search(
         self,
-        question: Annotated[str, Field(description="質問（日本語）。")],
+        question: Annotated[str, Field(description=f"質問（日本語、{MAX_QUESTION_CHARS:,}字まで）。")],
         mode: Annotated[str, Field(description=f"検索方式（既定は {SearchOptions.mode}）。",
                                    json_schema_extra={"enum": list(SearchOptions.modes())})] = SearchOptions.mode,
         laws: Laws = None,
@@ -378,7 +379,8 @@ class Tools:
                      "evidence": evidence, "detail": detail}
         return shapes.SearchResult.model_validate(self._page("search", arguments, payload, lists, cursor))
 
-    def ask(self, question: Annotated[str, Field(description="法律の質問（日本語）。")], as_of: AsOf = None,
+    def ask(self, question: Annotated[str, Field(description=f"法律の質問（日本語、{MAX_QUESTION_CHARS:,}字まで）。")],
+            as_of: AsOf = None,
             laws: Laws = None, detail: DetailArg = "brief", cursor: Cursor = None) -> shapes.AnswerOut:
         """`lexgraph ask QUESTION --json`, recording nothing in the store: the model configured in the environment
         (LEXGRAPH_LLM_MODEL, OPENAI_BASE_URL) answers, or the answer is extractive and labelled so. The turn goes
