@@ -344,7 +344,6 @@ class AnchorField:
         self.laws = laws
         self._law_index = law_index
         self._law_of = law_of
-        self.mean_length = float(lengths.mean()) if len(lengths) and lengths.mean() > 0 else 1.0
         self._norm = length_norms(lengths)
         self.sources = base.sources | (self.extra.sources if self.extra is not None else frozenset())
         self._law_anchors: np.ndarray | None = None

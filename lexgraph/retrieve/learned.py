@@ -27,6 +27,7 @@ from lexgraph.errors import ConfigurationError
 from lexgraph.index.query import IndexHit, SearchFilter, SearchIndex, UnitBatch
 from lexgraph.index.tokenize import question_terms
 from lexgraph.index.units import IndexUnit, UnitKind, article_path
+from lexgraph.retrieve.anchor_bm25 import AnchorHit
 from lexgraph.retrieve.anchor_field import AnchorField, anchor_field
 from lexgraph.retrieve.builders import hybrid_of
 from lexgraph.retrieve.fusion import law_prior_weight
@@ -217,6 +218,21 @@ class LearnedRetriever:
             units = self._under[key] = self.index.units_under(law_id, article, where)
         return [IndexHit.of(unit, 0.0) for unit in units]
 
+    def _ranked_articles(self, found: Sequence[AnchorHit], joining: int, where: SearchFilter, batch: UnitBatch,
+                         hits: dict[str, IndexHit]) -> tuple[dict[tuple[str, str], int], dict[tuple[str, str], float]]:
+        """One anchor list's features: each article's rank and its score over the list's best; the clauses of its
+        first `joining` articles are added to `hits` (the candidates), after those already there."""
+        rank: dict[tuple[str, str], int] = {}
+        score: dict[tuple[str, str], float] = {}
+        best = found[0].score if found else 1.0
+        for hit in found:
+            rank[(hit.law_id, hit.article)] = hit.rank
+            score[(hit.law_id, hit.article)] = hit.score / best
+            if hit.rank <= joining:
+                for clause in self._article_hits(hit.law_id, hit.article, where, batch):
+                    hits.setdefault(clause.uid, clause)
+        return rank, score
+
     def _paths(self, hits: Mapping[str, IndexHit]) -> dict[str, str]:
         """Every candidate's path: from the index's path column when it has one, else from the units."""
         columns = self.index.columns()
@@ -239,28 +255,14 @@ class LearnedRetriever:
         for ranked in lists.values():
             for item in ranked:
                 hits.setdefault(item.uid, item.hit)
-        anchor_rank: dict[tuple[str, str], int] = {}
-        anchor_score: dict[tuple[str, str], float] = {}
         batch = UnitBatch(self.index.units_by_uid)  # the clauses of the articles both anchor lists bring in
-        if self.field is not None:
-            found = self.field.search(terms, ANCHOR_DEPTH, where.laws)
-            best = found[0].score if found else 1.0
-            for hit in found:
-                anchor_rank[(hit.law_id, hit.article)] = hit.rank
-                anchor_score[(hit.law_id, hit.article)] = hit.score / best
-                for clause in self._article_hits(hit.law_id, hit.article, where, batch):
-                    hits.setdefault(clause.uid, clause)
-        sentence_rank: dict[tuple[str, str], int] = {}
-        sentence_score: dict[tuple[str, str], float] = {}
-        if self.field is not None and self.field.sentences is not None:
-            nearest = self.field.sentences.nearest(terms, SENTENCE_FEATURE_DEPTH, where.laws)
-            top = nearest[0].score if nearest else 1.0
-            for place, near in enumerate(nearest, start=1):
-                sentence_rank[(near.law_id, near.article)] = place
-                sentence_score[(near.law_id, near.article)] = near.score / top
-                if place <= SENTENCE_DEPTH:
-                    for clause in self._article_hits(near.law_id, near.article, where, batch):
-                        hits.setdefault(clause.uid, clause)
+        field, sentences = self.field, self.field.sentences if self.field is not None else None
+        anchor_rank, anchor_score = self._ranked_articles(
+            field.search(terms, ANCHOR_DEPTH, where.laws) if field is not None else [], ANCHOR_DEPTH, where, batch,
+            hits)
+        sentence_rank, sentence_score = self._ranked_articles(
+            sentences.nearest(terms, SENTENCE_FEATURE_DEPTH, where.laws) if sentences is not None else [],
+            SENTENCE_DEPTH, where, batch, hits)
         uids = list(hits)
         laws = {provision_law_id(uid) for uid in uids}
         affinity: Mapping[str, float] = {}
