@@ -158,11 +158,9 @@ def eval_retrieval(
                 tasks[name] = progress.add_task(name, total=total)
             progress.update(tasks[name], completed=done)
 
-        left_out: list[Any] = []
-        if without_law:
-            questions, left_out = without_laws(questions, lg.catalog, without_law)
+        kept, left_out = without_laws(questions, lg.catalog, without_law or [])
         model = make_embedder(embedder, lg)
-        runs = lg.eval_retrieval(questions, modes, ks, embedder=model, progress=advance, depth=depth)
+        runs = lg.eval_retrieval(kept, modes, ks, embedder=model, progress=advance, depth=depth)
     comparisons = compare_modes(runs, reference)
     files = []
     if report is not None:

@@ -37,8 +37,9 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol
 
+from lexgraph.errors import ConfigurationError
 from lexgraph.eval.metrics import DEFAULT_KS, RetrievalReport, evaluate_retrieval
 from lexgraph.eval.report import pyplot, report_folder, save_figure, write_csv, write_json
 from lexgraph.eval.significance import DEFAULT_RESAMPLES, RunComparison, compare_runs
@@ -129,7 +130,6 @@ class LawqaRun:
 
 #: Ranked clause ids (``law_id``, ``path``) for a question, best first.
 Ranker = Callable[[Any], Sequence[tuple[str, str]]]
-Question = TypeVar("Question", bound=GoldQuestion)
 
 
 def resolve_titles(questions: Sequence[GoldQuestion], catalog: Catalog, stored: set[str]) -> dict[str, str | None]:
@@ -144,13 +144,11 @@ def resolve_titles(questions: Sequence[GoldQuestion], catalog: Catalog, stored: 
     return out
 
 
-def without_laws(questions: Sequence[Question], catalog: Catalog,
-                 names: Sequence[str]) -> tuple[list[Question], list[Question]]:
+def without_laws(questions: Sequence[GoldQuestion], catalog: Catalog,
+                 names: Sequence[str]) -> tuple[list[GoldQuestion], list[GoldQuestion]]:
     """The questions none of whose gold is in a law of `names` (titles, 略称, numbers or ids), and those left out:
     a benchmark scored with and without one law's questions (lawqa_jp with and without 金融商品取引法's) in one
     command each. A name the catalogue does not know, or that names several laws, is a `ConfigurationError`."""
-    from lexgraph.errors import ConfigurationError
-
     wanted: set[str] = set()
     for name in names:
         entries = catalog.lookup(name)
@@ -166,8 +164,8 @@ def without_laws(questions: Sequence[Question], catalog: Catalog,
         entries = catalog.lookup(title)
         return entries[0].law_id if entries else None
 
-    kept: list[Question] = []
-    left: list[Question] = []
+    kept: list[GoldQuestion] = []
+    left: list[GoldQuestion] = []
     for question in questions:
         (left if any(law_of(title) in wanted for title in question.gold_laws) else kept).append(question)
     return kept, left
