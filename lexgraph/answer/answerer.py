@@ -82,10 +82,9 @@ ATTACHMENTS = ("lexgraph", "citalaw")
 
 def ask(store: GraphStore, question: str, retrieve: Retrieve, llm: LLMClient | None, as_of: date,
         options: AskOptions | None = None, embed: Embed | None = None, cite: Cite | None = None) -> Answer:
-    from lexgraph.retrieve.search import MAX_QUESTION_CHARS, check_question
+    from lexgraph.retrieve.search import MAX_QUESTION_CHARS
 
-    options = options or AskOptions()
-    check_question(question)
+    options = options or AskOptions()  # the question was checked at the door (`Answering.ask`: check_question)
     limits = options.limits or DEFAULT_LIMITS
     if llm is None:
         references = build_references(store, retrieve(question), limits)

@@ -189,9 +189,9 @@ MAX_QUESTION_CHARS = 10_000
 
 
 def check_question(question: str) -> None:
-    """The one check of a question before it is searched or answered, for the library, the CLI (before it opens
-    the index) and the MCP server alike: an empty one, or one past `MAX_QUESTION_CHARS`, is an `InputError`
-    saying what to give."""
+    """The one check of a question before it is searched or answered, made at the package's doors
+    (`LexGraph.search` and `LexGraph.ask`, which the MCP server calls; the CLI before it opens the store): an empty
+    one, or one past `MAX_QUESTION_CHARS`, is an `InputError` saying what to give."""
     if not question.strip():
         raise InputError("the question is empty; give a question in words, e.g. lexgraph search "
                          "'不法行為による損害賠償'")
@@ -205,7 +205,6 @@ def search(store: GraphStore, retriever: Retriever, question: str, *, where: Sea
            options: SearchOptions | None = None) -> SearchResult:
     where = where or SearchFilter()
     options = options or SearchOptions()
-    check_question(question)
     clauses: list[Retrieved] = []
     decisions = _Decisions(store, where.day)
     dropped: list[str] = []
