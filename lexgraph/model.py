@@ -191,6 +191,19 @@ def period_text(start: date | None, end: date | None, known_up_to: date | None) 
     return f"{begin} – (known up to {known_up_to.isoformat()})" if known_up_to else f"{begin} – (end unknown)"
 
 
+def scheduled_period(day: date | None, dated_by: str) -> str:
+    """A scheduled (施行予定) version's period, in every reader's words: never "in force from" its day, since the
+    store read it before that day and so does not know it ever was; and a day only its id gives (a file, not
+    e-Gov's API: `dated_by`) is not a day it is known to take effect."""
+    if day is None:
+        when = ", day not fixed"
+    elif dated_by != "egov-api":
+        when = f", day not fixed (its id gives {day.isoformat()})"
+    else:
+        when = f" from {day.isoformat()}"
+    return f"scheduled (施行予定){when}; not known in force on any day"
+
+
 def _iso(day: date | None) -> str | None:
     return day.isoformat() if day is not None else None
 
@@ -236,6 +249,23 @@ class LawVersionInfo:
             return None
         days = [d for d in (self.enforced_from, self.known_in_force_on) if d is not None]
         return max(days) if days else None
+
+    @property
+    def period(self) -> str:
+        """The version's period as every reader prints it (`law versions`, `law show`, a refusal's reason, MCP):
+        ``2020-05-16 – 2023-06-14 (changed clauses known only until 2020-05-17: 7 amendments in between not
+        stored)``. A scheduled (施行予定) version never reads as in force from its day: the store read it before
+        that day, so does not know it ever was; and a day only its id gives (a file, not e-Gov's API) is not a
+        day it is known to take effect."""
+        if self.scheduled:
+            return scheduled_period(self.enforced_from, self.dated_by)
+        text = period_text(self.enforced_from, self.enforced_until, self.known_up_to)
+        if self.enforced_until is not None and self.known_up_to is not None:
+            text += f" (known up to {self.known_up_to.isoformat()}; then scheduled)"
+        if self.known_until is not None and self.gap:
+            text += (f" (changed clauses known only until {self.known_until.isoformat()}: {len(self.gap)} amendments "
+                     "in between not stored)")
+        return text
 
     def in_gap(self, day: date) -> bool:
         """Whether `day` falls after this version's wording is known in force but before the next stored one."""

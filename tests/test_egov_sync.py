@@ -69,7 +69,7 @@ def test_sync_stores_every_listed_revision_with_the_period_the_list_gives(server
     assert current["known_up_to"] == today.isoformat() and not current["scheduled"]
     assert f"known up to {today.isoformat()}" in current["period"]
     assert [v["scheduled"] for v in versions] == [False, False, False, True, True]
-    assert versions[3]["period"] == "scheduled (施行予定) from 2027-04-01"
+    assert versions[3]["period"] == "scheduled (施行予定) from 2027-04-01; not known in force on any day"
     assert "day not fixed" in versions[4]["period"]
     table = lexgraph("law", "versions", "民法", store=store, env={"COLUMNS": "120"})
     assert table.stdout.count("施行予定") == 2 and "(known up to" in table.stdout and today.isoformat() in table.stdout

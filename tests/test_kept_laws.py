@@ -46,12 +46,18 @@ def test_the_kept_kinsho_is_never_shown_in_force_since_it_was_read_before_its_da
     assert lexgraph("ingest", "statutes", KINSHO, store=store).code == 0
     before = lexgraph("law", "show", "金融商品取引法", "第八条", "--as-of", "2020-01-01", store=store)
     assert before.code == 1 and "its wording on 2020-01-01 is not known" in before.stderr
-    assert "is scheduled (施行予定) from 2023-06-10, not known in force on any day" in before.stderr
+    said = "scheduled (施行予定), day not fixed (its id gives 2023-06-10); not known in force on any day"
+    assert f"is {said}" in before.stderr
     for day in ("2023-06-10", "2026-12-07"):
         run = lexgraph("law", "show", "金融商品取引法", "第八条", "--as-of", day, store=store)
         assert run.code == 0, run.stderr
         lines = run.stdout.splitlines()
-        assert lines[2] == "scheduled (施行予定) from 2023-06-10; not known in force on any day"
+        assert lines[2] == said
         assert "not known to be in force on" in lines[3] and "in force up to" not in run.stdout
         shown = lexgraph("law", "show", "金融商品取引法", "第八条", "--as-of", day, "--json", store=store).json()
         assert shown["status"] == "unknown" and "scheduled (施行予定)" in shown["reason"]
+    # `law versions` says the same of the version (one text, `LawVersionInfo.period`), and never "not yet in force"
+    versions = lexgraph("law", "versions", "金融商品取引法", "--json", store=store).json()["versions"]
+    assert [v["period"] for v in versions] == [said]
+    table = lexgraph("law", "versions", "金融商品取引法", store=store, env={"COLUMNS": "120"})
+    assert "not known" in table.stdout and "not yet" not in table.stdout

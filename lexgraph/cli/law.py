@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.markup import escape
 
-from lexgraph import clause_label, period_text
+from lexgraph import clause_label
 from lexgraph.cli.comparison import LEGEND, folded, marked
 from lexgraph.cli.options import AsOfOpt, JsonOpt, LawArg, StoreOpt, display_day, given_day, parse_day
 from lexgraph.cli.output import (
@@ -92,26 +92,9 @@ def _version_json(v: Any) -> dict[str, Any]:
             "enforced_until": iso(v.enforced_until), "amended_by": v.amended_by, "dated_by": v.dated_by,
             "known_in_force_on": iso(v.known_in_force_on), "source": v.source,
             "known_until": iso(v.known_until), "known_up_to": iso(v.known_up_to),
-            "gap": [a.to_json() for a in v.gap], "period": version_period(v),
+            "gap": [a.to_json() for a in v.gap], "period": v.period,
             "scheduled": getattr(v, "scheduled", False),
             "amendments": [a.to_json() for a in v.amendments]}
-
-
-def version_period(v: Any) -> str:
-    """``2020-05-16 – 2023-06-14 (wording known to 2020-05-17: 7 amendments between not stored)``; a synced
-    version known up to the sync day before a scheduled one, and a scheduled one, say so."""
-    if getattr(v, "scheduled", False):
-        if v.enforced_from is None:
-            return "scheduled (施行予定), day not fixed (unknown)"
-        if v.dated_by != "egov-api":  # a file whose day e-Gov leaves open: the day in its id is not a day
-            return f"scheduled (施行予定), day not fixed (its id gives {iso(v.enforced_from)}: {v.source})"
-        return f"scheduled (施行予定) from {iso(v.enforced_from)}"
-    text = period_text(v.enforced_from, v.enforced_until, v.known_up_to)
-    if v.enforced_until is not None and v.known_up_to is not None:
-        text += f" (known up to {iso(v.known_up_to)}; then scheduled)"
-    if v.known_until is not None and v.gap:
-        text += f" (changed clauses known only until {v.known_until}: {len(v.gap)} amendments in between not stored)"
-    return text
 
 
 @app.command("versions")
@@ -162,7 +145,7 @@ def _dated_by_cell(v: Any) -> str:
 
 def _until_cell(v: Any) -> str:
     if getattr(v, "scheduled", False):
-        return iso(v.enforced_until) or "(not yet\nin force)"
+        return iso(v.enforced_until) or "(not known\nin force)"
     until = iso(v.enforced_until) or f"known up to\n{iso(v.known_up_to) or '?'}"
     if v.enforced_until is not None and v.known_up_to is not None:
         until += f"\n(known up to\n{iso(v.known_up_to)})"

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Final, Literal
 
-from lexgraph.model import KnownAmendment
+from lexgraph.model import KnownAmendment, scheduled_period
 from lexgraph.read.spans import LawSpans, ProvisionSpan, VersionSpan
 
 UnknownWhy = Literal["gap", "past_known", "before_first", "scheduled", "no_version"]
@@ -120,8 +120,8 @@ def version_known_on(spans: LawSpans, law_id: str, day: date,
     first_day = first.enforced_from if first.enforced_from is not None else first.known_in_force_on
     version = spans.version_on(day)
     if first_day is not None and day < first_day:
-        known = (f"is scheduled (施行予定) from {first_day.isoformat()}, not known in force on any day"
-                 if first.scheduled else f"is known in force only from {first_day.isoformat()}")
+        known = (f"is {scheduled_period(first.enforced_from, first.dated_by)}" if first.scheduled
+                 else f"is known in force only from {first_day.isoformat()}")
         return Unknown(law_id, what, day, BEFORE_FIRST,
                        f"{where}: its wording on {day.isoformat()} is not known: the first stored version "
                        f"({first.revision_id}) {known}; ingest the revision in force on {day.isoformat()}",

@@ -63,8 +63,7 @@ class ProvisionAsOf:
         """The wording's period; for a scheduled (施行予定) revision's, never "in force from" its day: the store
         read it before that day, so does not know it ever was (`read.in_force`)."""
         if self.version.scheduled:
-            day = self.provision.valid_from.isoformat() if self.provision.valid_from else "a day not fixed"
-            return f"scheduled (施行予定) from {day}; not known in force on any day"
+            return self.version.period
         return period_text(self.provision.valid_from, self.provision.valid_until, self.known_up_to)
 
     @property

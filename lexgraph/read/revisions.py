@@ -309,7 +309,7 @@ def versions_of_laws(store: GraphStore, law_ids: Sequence[str]) -> dict[str, lis
 def _version(row: LawVersionRow | LawVersionsForLawsRow) -> VersionSpan:
     return VersionSpan(row.revision_id, row.enforced_from, row.enforced_until, row.amended_by,
                        row.known_until, row.known_in_force_on, amendments_from_json(row.gap),
-                       bool(row.scheduled))
+                       bool(row.scheduled), row.dated_by or "")
 
 
 def amendments_from_json(raw: str | None) -> tuple[KnownAmendment, ...]:

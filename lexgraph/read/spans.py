@@ -25,6 +25,7 @@ class VersionSpan:
     known_in_force_on: date | None = None  # see LawVersionInfo.known_in_force_on
     gap: tuple[KnownAmendment, ...] = ()  # the amendments in this version's gap (`LawVersionInfo.gap`)
     scheduled: bool = False  # promulgated, not yet in force on the last sync day
+    dated_by: str = ""  # see LawVersionInfo.dated_by
 
     @property
     def known_up_to(self) -> date | None:
