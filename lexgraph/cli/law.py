@@ -93,7 +93,7 @@ def _version_json(v: Any) -> dict[str, Any]:
             "known_in_force_on": iso(v.known_in_force_on), "source": v.source,
             "known_until": iso(v.known_until), "known_up_to": iso(v.known_up_to),
             "gap": [a.to_json() for a in v.gap], "period": v.period,
-            "scheduled": getattr(v, "scheduled", False),
+            "scheduled": v.scheduled,
             "amendments": [a.to_json() for a in v.amendments]}
 
 
@@ -130,7 +130,7 @@ def law_versions(
 
 
 def _from_cell(v: Any) -> str:
-    if getattr(v, "scheduled", False):
+    if v.scheduled:
         return f"{iso(v.enforced_from)}\n施行予定" if v.enforced_from else "day open\n施行予定"
     return iso(v.enforced_from) or "unknown"
 
@@ -144,7 +144,7 @@ def _dated_by_cell(v: Any) -> str:
 
 
 def _until_cell(v: Any) -> str:
-    if getattr(v, "scheduled", False):
+    if v.scheduled:
         return iso(v.enforced_until) or "(not known\nin force)"
     until = iso(v.enforced_until) or f"known up to\n{iso(v.known_up_to) or '?'}"
     if v.enforced_until is not None and v.known_up_to is not None:
